@@ -1,0 +1,128 @@
+import 'reflect-metadata';
+import { Command, InvalidArgumentError } from 'commander';
+import { createPasswordHasher } from './auth/passwords';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/database';
+import { DataDirInUseError } from './db/embedded/embedded-postgres';
+import { AppError } from './errors';
+import { createAccount } from './modules/accounts/account.service';
+import { startServer } from './server';
+
+/** The `timetrack` command. Returns the exit code; main.ts is the only place that exits. */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = new Command('timetrack')
+    .description('Time-tracking service: GraphQL over PostgreSQL with legacy JSON and XML APIs')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  let exitCode = 0;
+
+  program
+    .command('serve')
+    .description('Migrate the database and serve HTTP until SIGINT/SIGTERM')
+    .action(async () => {
+      exitCode = await serve();
+    });
+
+  program
+    .command('migrate')
+    .description('Apply pending database migrations and exit')
+    .action(async () => {
+      const db = await openDatabase(loadConfig());
+      await db.close();
+      process.stdout.write('migrations applied\n');
+    });
+
+  program
+    .command('account')
+    .description('Manage accounts')
+    .command('create')
+    .description('Create an account and its owner; prints one line of JSON')
+    .requiredOption('--login <login>', "the owner's login")
+    .requiredOption('--password <password>', "the owner's password (at least 8 characters)")
+    .requiredOption('--email <email>', "the owner's e-mail address")
+    .option('--first-name <name>', "the owner's first name")
+    .option('--last-name <name>', "the owner's last name")
+    .option('--time-zone <zone>', 'IANA time zone of the owner', 'UTC')
+    .option('--staff-max <n>', 'most active staff members besides the owner', wholeNumber)
+    .option('--time-max-hours <h>', 'most hours of entered time', positiveNumber)
+    .action(async (options: Record<string, string | number | undefined>) => {
+      const config = loadConfig();
+      const db = await openDatabase(config);
+      try {
+        const { account, owner } = await createAccount(db.orm, createPasswordHasher(config.auth.hashMemoryKib), {
+          login: String(options.login),
+          password: String(options.password),
+          email: String(options.email),
+          firstName: (options.firstName as string | undefined) ?? '',
+          lastName: (options.lastName as string | undefined) ?? '',
+          timeZone: String(options.timeZone),
+          staffMax: (options.staffMax as number | undefined) ?? null,
+          timeMaxHours: (options.timeMaxHours as number | undefined) ?? null,
+        });
+        process.stdout.write(
+          `${JSON.stringify({ account_uuid: account.uuid, account_id: account.id, owner_uuid: owner.uuid, owner_id: owner.id, login: owner.login })}\n`,
+        );
+      } finally {
+        await db.close();
+      }
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    return reportCliError(error);
+  }
+}
+
+async function serve(): Promise<number> {
+  const config = loadConfig();
+  const server = await startServer(config);
+  const where = server.db.kind === 'embedded' ? `embedded PostgreSQL in ${config.database.kind === 'embedded' ? config.database.dataDir : ''}` : 'PostgreSQL server';
+  process.stdout.write(`timetrack listening on ${server.url} (GraphQL at ${server.url}/graphql, ${where})\n`);
+  // Listeners stay registered through the shutdown: proper-lockfile's signal-exit re-raises a
+  // signal that nobody else listens to, which would kill the process before the database closes.
+  let onSignal: (signal: NodeJS.Signals) => void = () => {};
+  await new Promise<void>((resolve) => {
+    onSignal = (signal) => {
+      process.stdout.write(`${signal} received: shutting down\n`);
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  await server.stop();
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  process.stdout.write('stopped cleanly\n');
+  return 0;
+}
+
+function reportCliError(error: unknown): number {
+  const e = error as { code?: string; exitCode?: number; message?: string };
+  if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
+    // commander has printed its message (or the help) already.
+    return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : (e.exitCode ?? 2);
+  }
+  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  if (error instanceof AppError) {
+    const details = error.details.fieldErrors?.map((f) => `  ${f.field}: ${f.message}`).join('\n');
+    process.stderr.write(`error: ${error.message}${details ? `\n${details}` : ''}\n`);
+    return 2;
+  }
+  process.stderr.write(`error: ${e.message ?? String(error)}\n`);
+  return 1;
+}
+
+function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
+  return Number(value);
+}
+
+function positiveNumber(value: string): number {
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new InvalidArgumentError('must be a positive number');
+  return Number(value);
+}

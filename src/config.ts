@@ -1,0 +1,87 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env. Every setting is validated once at start; a bad value stops the
+ * process with a message naming the variable, instead of failing later in a request.
+ */
+const intFrom = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: intFrom(0, 65535).default(3000),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DB_POOL_MAX: intFrom(1, 200).default(10),
+  DB_STATEMENT_TIMEOUT_MS: intFrom(100, 600_000).default(15_000),
+  DB_ACQUIRE_TIMEOUT_MS: intFrom(100, 600_000).default(10_000),
+  AUTH_CACHE_TTL_MS: intFrom(0, 3_600_000).default(60_000),
+  PAGE_SIZE_DEFAULT: intFrom(1, 100_000).default(100),
+  PAGE_SIZE_MAX: intFrom(1, 100_000).default(5_000),
+  BODY_LIMIT_BYTES: intFrom(1024, 64 * 1024 * 1024).default(1024 * 1024),
+  PASSWORD_HASH_MEMORY_KIB: intFrom(8, 4 * 1024 * 1024).default(19_456),
+});
+
+export type DatabaseTarget =
+  | { kind: 'embedded'; dataDir: string }
+  | { kind: 'server'; url: string };
+
+export interface Config {
+  readonly env: 'development' | 'production' | 'test';
+  readonly host: string;
+  readonly port: number;
+  readonly database: DatabaseTarget;
+  readonly db: {
+    readonly poolMax: number;
+    readonly statementTimeoutMs: number;
+    readonly acquireTimeoutMs: number;
+  };
+  readonly auth: { readonly cacheTtlMs: number; readonly hashMemoryKib: number };
+  readonly pageSize: { readonly default: number; readonly max: number };
+  readonly bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings mean "unset", as in most shells' `VAR= command`.
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => key in envSchema.shape && value !== ''),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.PAGE_SIZE_DEFAULT > e.PAGE_SIZE_MAX) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PAGE_SIZE_DEFAULT: must not exceed PAGE_SIZE_MAX',
+    );
+  }
+  return Object.freeze({
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    database: e.DATABASE_URL
+      ? { kind: 'server', url: e.DATABASE_URL }
+      : { kind: 'embedded', dataDir: path.resolve(e.DATA_DIR) },
+    db: Object.freeze({
+      poolMax: e.DB_POOL_MAX,
+      statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+      acquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
+    }),
+    auth: Object.freeze({ cacheTtlMs: e.AUTH_CACHE_TTL_MS, hashMemoryKib: e.PASSWORD_HASH_MEMORY_KIB }),
+    pageSize: Object.freeze({ default: e.PAGE_SIZE_DEFAULT, max: e.PAGE_SIZE_MAX }),
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+  } satisfies Config);
+}

@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { InitialMigration } from './20261121000000-initial.migration';
+
+/** Every migration, in order. Listed explicitly so no file globbing or dynamic import is needed. */
+export const migrations: MigrationObject[] = [
+  { name: '20261121000000-initial', class: InitialMigration },
+];

@@ -1,0 +1,67 @@
+import { FlushMode, ReflectMetadataProvider, type Options } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { ENTITIES, TENANT_ENTITY_NAMES } from './entities';
+import { migrations } from './migrations';
+
+export interface OrmConnectionSettings {
+  clientUrl: string;
+  poolMax: number;
+  statementTimeoutMs: number;
+  acquireTimeoutMs: number;
+}
+
+/** Name and parameter of the filter that scopes every tenant query to one account. */
+export const TENANT_FILTER = 'tenant';
+export interface TenantFilterParams {
+  accountId: number;
+}
+
+export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlDriver> {
+  return {
+    driver: PostgreSqlDriver,
+    clientUrl: settings.clientUrl,
+    entities: ENTITIES,
+    metadataProvider: ReflectMetadataProvider,
+    discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
+    extensions: [Migrator],
+    migrations: {
+      migrationsList: migrations,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
+    pool: {
+      min: 0,
+      max: settings.poolMax,
+      acquireTimeoutMillis: settings.acquireTimeoutMs,
+      idleTimeoutMillis: 30_000,
+    },
+    driverOptions: {
+      connection: {
+        statement_timeout: settings.statementTimeoutMs,
+        // The driver's own timer, for when the server cannot even answer the cancel.
+        query_timeout: settings.statementTimeoutMs + 5_000,
+        connectionTimeoutMillis: settings.acquireTimeoutMs,
+      },
+    },
+    filters: {
+      [TENANT_FILTER]: {
+        name: TENANT_FILTER,
+        cond: (args: Record<string, unknown>) => ({ account: (args as unknown as TenantFilterParams).accountId }),
+        entity: TENANT_ENTITY_NAMES,
+        default: true,
+      },
+    },
+    // References never cross accounts (composite foreign keys), so no join is needed to re-check them.
+    autoJoinRefsForFilters: false,
+    forceUtcTimezone: true,
+    // Writes happen at explicit flushes only: a query must never push half-prepared rows early.
+    flushMode: FlushMode.COMMIT,
+    allowGlobalContext: false,
+    ignoreUndefinedInQuery: true,
+    loadStrategy: 'select-in',
+    validateRequired: false,
+  };
+}

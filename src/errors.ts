@@ -1,0 +1,129 @@
+/**
+ * The error catalogue. Every failure a client can see has one stable code here; GraphQL puts it in
+ * `extensions.code`, and the facades map it (exhaustively, checked by the compiler) to an HTTP
+ * status and a legacy XML error type.
+ */
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'UNAUTHENTICATED',
+  'READ_DENIED',
+  'CREATE_DENIED',
+  'UPDATE_DENIED',
+  'DELETE_DENIED',
+  'NOT_FOUND',
+  'VALIDATION_FAILED',
+  'PAYMENT_REQUIRED',
+  'STAFF_NOT_ALLOWED',
+  'MAX_TIME',
+  'PROJECT_INACTIVE',
+  'PUNCHED_IN',
+  'PUNCHED_OUT',
+  'USER_NOT_ALLOWED',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_SERVER_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The kinds of thing an error can be about; the legacy XML types are named after them. */
+export type EntityName = 'Staff' | 'Company' | 'Project' | 'Activity' | 'Shift' | 'Account';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface ErrorDetails {
+  entity?: EntityName;
+  fieldErrors?: FieldError[];
+  [key: string]: unknown;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('BAD_REQUEST', message, details);
+  }
+}
+
+export class UnauthenticatedError extends AppError {
+  constructor(message = 'Authentication required: send valid credentials') {
+    super('UNAUTHENTICATED', message);
+  }
+}
+
+export type Act = 'read' | 'create' | 'update' | 'delete';
+const deniedCode = {
+  read: 'READ_DENIED',
+  create: 'CREATE_DENIED',
+  update: 'UPDATE_DENIED',
+  delete: 'DELETE_DENIED',
+} as const satisfies Record<Act, ErrorCode>;
+
+export class PermissionDeniedError extends AppError {
+  constructor(act: Act, entity: EntityName, message?: string) {
+    super(deniedCode[act], message ?? `${capitalise(act)} denied: you may not ${act} this ${entity.toLowerCase()}`, {
+      entity,
+    });
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(entity: EntityName, message = `${entity} not found`) {
+    super('NOT_FOUND', message, { entity });
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(entity: EntityName | undefined, fieldErrors: FieldError[]) {
+    const summary = fieldErrors.map((e) => `${e.field} ${e.message}`).join('; ');
+    super('VALIDATION_FAILED', `Invalid ${entity?.toLowerCase() ?? 'input'}: ${summary}`, {
+      ...(entity ? { entity } : {}),
+      fieldErrors,
+    });
+  }
+
+  static field(entity: EntityName | undefined, field: string, message: string): ValidationError {
+    return new ValidationError(entity, [{ field, message }]);
+  }
+}
+
+/** A rule of the domain refused the act (punching, plan limits, membership). */
+export class DomainRuleError extends AppError {
+  constructor(
+    code: Extract<
+      ErrorCode,
+      | 'PAYMENT_REQUIRED'
+      | 'STAFF_NOT_ALLOWED'
+      | 'MAX_TIME'
+      | 'PROJECT_INACTIVE'
+      | 'PUNCHED_IN'
+      | 'PUNCHED_OUT'
+      | 'USER_NOT_ALLOWED'
+    >,
+    entity: EntityName,
+    message: string,
+  ) {
+    super(code, message, { entity });
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  constructor(message = 'The database is unavailable; try again shortly') {
+    super('SERVICE_UNAVAILABLE', message);
+  }
+}
+
+function capitalise(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}

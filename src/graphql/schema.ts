@@ -1,0 +1,31 @@
+import 'reflect-metadata';
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { buildSchema, type ContainerType } from 'type-graphql';
+import { ActivityResolver } from '../modules/activities/activity.resolver';
+import { CompanyResolver } from '../modules/companies/company.resolver';
+import { ProjectResolver } from '../modules/projects/project.resolver';
+import { ShiftResolver } from '../modules/shifts/shift.resolver';
+import { StaffResolver } from '../modules/staff/staff.resolver';
+import { ViewerResolver } from '../modules/staff/viewer.resolver';
+import type { Services } from './services';
+
+const RESOLVERS = [ViewerResolver, StaffResolver, CompanyResolver, ProjectResolver, ActivityResolver, ShiftResolver] as const;
+
+/** Builds the executable schema; resolvers get their services through a small container. */
+export async function createSchema(services: Services): Promise<GraphQLSchema> {
+  const instances = new Map<unknown, unknown>([
+    [ViewerResolver, new ViewerResolver()],
+    [StaffResolver, new StaffResolver(services.staff)],
+    [CompanyResolver, new CompanyResolver(services.companies)],
+    [ProjectResolver, new ProjectResolver(services.projects, services.punches)],
+    [ActivityResolver, new ActivityResolver(services.activities)],
+    [ShiftResolver, new ShiftResolver(services.shifts)],
+  ]);
+  const container: ContainerType = { get: (cls) => instances.get(cls) };
+  return buildSchema({ resolvers: RESOLVERS, container, validate: false });
+}
+
+/** The SDL committed as schema/schema.graphql: sorted, so it only changes when the schema does. */
+export function printSortedSchema(schema: GraphQLSchema): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

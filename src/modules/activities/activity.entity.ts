@@ -1,0 +1,15 @@
+import { Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
+import { Field, ObjectType } from 'type-graphql';
+import { TenantEntity } from '../common/tenant-entity';
+import { Project } from '../projects/project.entity';
+
+@ObjectType({ description: 'A kind of work within a project; a shift may name one.' })
+@Entity({ tableName: 'activities' })
+export class Activity extends TenantEntity {
+  @ManyToOne(() => Project, { ref: true, deleteRule: 'cascade' })
+  project!: Ref<Project>;
+
+  @Field(() => String)
+  @Property({ type: 'string', length: 255 })
+  name!: string;
+}

@@ -1,0 +1,62 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../graphql/context';
+import { Connection } from '../../graphql/connection';
+import { loadById } from '../../graphql/entity-loaders';
+import { LocatorArgs, PageArgs } from '../../graphql/list-args';
+import { Project } from '../projects/project.entity';
+import { Activity } from './activity.entity';
+import { ActivityFilter, ActivityInput, ActivityOrder, CreateActivityInput } from './activity.inputs';
+import type { ActivityService } from './activity.service';
+
+export const ActivityConnection = Connection(Activity, 'ActivityConnection');
+
+@Resolver(() => Activity)
+export class ActivityResolver {
+  constructor(private readonly service: ActivityService) {}
+
+  @Query(() => Activity, { description: 'One activity; optionally required to belong to a project.' })
+  activity(
+    @Args() locator: LocatorArgs,
+    @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Activity> {
+    return this.service.get(ctx, locator, projectLocator(projectId, projectLegacyId));
+  }
+
+  @Query(() => ActivityConnection, { description: 'Activities of the projects the caller can see, optionally of one project.' })
+  activities(
+    @Args() page: PageArgs,
+    @Arg('filter', () => ActivityFilter, { nullable: true }) filter: ActivityFilter | undefined,
+    @Arg('order', () => [ActivityOrder], { nullable: true }) order: InstanceType<typeof ActivityOrder>[] | undefined,
+    @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.service.list(ctx, filter, order, page, projectLocator(projectId, projectLegacyId));
+  }
+
+  @Mutation(() => Activity)
+  createActivity(@Arg('input', () => CreateActivityInput) input: CreateActivityInput, @Ctx() ctx: RequestContext): Promise<Activity> {
+    return this.service.create(ctx, input);
+  }
+
+  @Mutation(() => Activity)
+  updateActivity(@Args() locator: LocatorArgs, @Arg('input', () => ActivityInput) input: ActivityInput, @Ctx() ctx: RequestContext): Promise<Activity> {
+    return this.service.update(ctx, locator, input);
+  }
+
+  @Mutation(() => Activity, { description: 'Deletes the activity; its shifts keep their time and lose the activity.' })
+  deleteActivity(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Activity> {
+    return this.service.delete(ctx, locator);
+  }
+
+  @FieldResolver(() => Project)
+  async project(@Root() activity: Activity, @Ctx() ctx: RequestContext): Promise<Project> {
+    return (await loadById(ctx, Project, activity.project.id))!;
+  }
+}
+
+export function projectLocator(id: string | undefined, legacyId: number | undefined) {
+  return id != null || legacyId != null ? { id: id ?? null, legacyId: legacyId ?? null } : undefined;
+}

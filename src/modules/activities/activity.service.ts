@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { isManagerOrOwner } from '../../auth/viewer';
+import { PermissionDeniedError } from '../../errors';
+import type { RequestContext } from '../../graphql/context';
+import type { OrderSpec } from '../../graphql/list-args';
+import { compileFilter, findPage, type PageRequest } from '../common/list-query';
+import { assertUuidFree, fields, findLocated, inTransaction, validate, type Locator } from '../common/service-support';
+import { projectVisibilityWhere } from '../common/visibility';
+import type { ProjectService } from '../projects/project.service';
+import { Activity } from './activity.entity';
+import { ACTIVITY_FILTER_FIELDS, type ActivityFilter, type ActivityInput, type CreateActivityInput } from './activity.inputs';
+
+const updateSchema = z.object({ name: fields.requiredText().optional() });
+const createSchema = z.object({
+  id: fields.uuid().nullish(),
+  name: fields.requiredText(),
+  projectId: z.string().optional(),
+  projectLegacyId: z.number().optional(),
+});
+
+/** Activities are readable where their project is visible; owners and managers manage them. */
+export class ActivityService {
+  constructor(private readonly projects: ProjectService) {}
+
+  async get(ctx: RequestContext, locator: Locator, projectLocator?: Locator): Promise<Activity> {
+    const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
+    return findLocated(ctx.em, Activity, 'Activity', locator, {
+      extraWhere: project ? { project: project.id } : { project: await projectVisibilityWhere(ctx) },
+    });
+  }
+
+  async list(ctx: RequestContext, filter: ActivityFilter | undefined, order: OrderSpec[] | undefined, page: PageRequest, projectLocator?: Locator) {
+    const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
+    const where = {
+      $and: [
+        compileFilter('Activity', filter as never, ACTIVITY_FILTER_FIELDS),
+        project ? { project: project.id } : { project: await projectVisibilityWhere(ctx) },
+      ],
+    };
+    return findPage(ctx, Activity, 'Activity', where, order, page);
+  }
+
+  async create(ctx: RequestContext, input: CreateActivityInput): Promise<Activity> {
+    const data = validate('Activity', createSchema, input);
+    return inTransaction(ctx, async (em) => {
+      const project = await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null });
+      if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Activity');
+      if (data.id) await assertUuidFree(em, Activity, 'Activity', data.id);
+      const activity = em.create(Activity, {
+        name: data.name,
+        project,
+        account: ctx.viewer.accountId,
+        ...(data.id ? { uuid: data.id } : {}),
+      } as never) as Activity;
+      await em.flush();
+      return activity;
+    });
+  }
+
+  async update(ctx: RequestContext, locator: Locator, input: ActivityInput, projectLocator?: Locator): Promise<Activity> {
+    const data = validate('Activity', updateSchema, input);
+    return inTransaction(ctx, async (em) => {
+      const activity = await this.get({ ...ctx, em }, locator, projectLocator);
+      if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Activity');
+      if (data.name !== undefined) activity.name = data.name;
+      await em.flush();
+      return activity;
+    });
+  }
+
+  async delete(ctx: RequestContext, locator: Locator, projectLocator?: Locator): Promise<Activity> {
+    return inTransaction(ctx, async (em) => {
+      const activity = await this.get({ ...ctx, em }, locator, projectLocator);
+      if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Activity');
+      // Shifts keep their time; they just no longer name the activity (ON DELETE SET NULL).
+      await em.nativeDelete(Activity, { id: activity.id });
+      return activity;
+    });
+  }
+}

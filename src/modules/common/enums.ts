@@ -1,0 +1,28 @@
+import { registerEnumType } from 'type-graphql';
+
+export enum StaffType {
+  OWNER = 'owner',
+  MANAGER = 'manager',
+  STAFF = 'staff',
+}
+registerEnumType(StaffType, {
+  name: 'StaffType',
+  description: 'The role of a user: the account owner, a manager, or a staff member.',
+});
+
+export enum Visibility {
+  PUBLIC = 'public',
+  PRIVATE = 'private',
+  CUSTOM = 'custom',
+}
+registerEnumType(Visibility, {
+  name: 'Visibility',
+  description:
+    'PUBLIC: every user of the account; PRIVATE: the owner and the creator; CUSTOM: the owner, the creator and the listed users.',
+});
+
+export enum OrderDirection {
+  ASC = 'asc',
+  DESC = 'desc',
+}
+registerEnumType(OrderDirection, { name: 'OrderDirection' });

@@ -1,0 +1,174 @@
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { type EntityName, ValidationError } from '../../errors';
+import type { ConnectionShape } from '../../graphql/connection';
+import type { OrderSpec } from '../../graphql/list-args';
+import type { RequestContext } from '../../graphql/context';
+import { isUuid } from './identifiers';
+
+/**
+ * Turns the typed GraphQL filter and order inputs into MikroORM queries. Values always travel as
+ * query parameters; field names only ever come from the per-type tables below, never from input.
+ */
+
+/** GraphQL filter field → entity property path (dots walk relations, e.g. `project.uuid`). */
+export type FilterFields = Record<string, string>;
+
+interface Combinators<F> {
+  and?: F[] | null;
+  or?: F[] | null;
+  not?: F | null;
+}
+
+const OPERATORS: Record<string, string> = {
+  eq: '$eq',
+  ne: '$ne',
+  lt: '$lt',
+  lte: '$lte',
+  gt: '$gt',
+  gte: '$gte',
+  like: '$ilike',
+  in: '$in',
+};
+
+/** Nesting and size caps, so a filter cannot grow into a query the database chokes on. */
+const MAX_FILTER_DEPTH = 16;
+const MAX_FILTER_TERMS = 200;
+
+export function compileFilter<T extends object>(
+  entity: EntityName,
+  filter: (Combinators<unknown> & Record<string, unknown>) | null | undefined,
+  fields: FilterFields,
+): FilterQuery<T> {
+  if (!filter) return {} as FilterQuery<T>;
+  const state = { terms: 0 };
+  return compileNode(entity, filter, fields, 'filter', 0, state) as FilterQuery<T>;
+}
+
+function compileNode(
+  entity: EntityName,
+  node: Record<string, unknown>,
+  fields: FilterFields,
+  at: string,
+  depth: number,
+  state: { terms: number },
+): Record<string, unknown> {
+  if (depth > MAX_FILTER_DEPTH) {
+    throw ValidationError.field(entity, at, `nests deeper than ${MAX_FILTER_DEPTH} levels`);
+  }
+  const parts: Record<string, unknown>[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (value === undefined || value === null) continue;
+    if (key === 'and' || key === 'or') {
+      const list = (value as Record<string, unknown>[]).map((child, i) =>
+        compileNode(entity, child, fields, `${at}.${key}[${i}]`, depth + 1, state),
+      );
+      if (list.length > 0) parts.push({ [`$${key}`]: list });
+    } else if (key === 'not') {
+      parts.push({ $not: compileNode(entity, value as Record<string, unknown>, fields, `${at}.not`, depth + 1, state) });
+    } else {
+      const path = fields[key];
+      if (!path) throw ValidationError.field(entity, `${at}.${key}`, 'is not a filterable field');
+      for (const [op, operand] of Object.entries(value as Record<string, unknown>)) {
+        if (operand === undefined || operand === null) continue;
+        state.terms += 1;
+        if (state.terms > MAX_FILTER_TERMS) {
+          throw ValidationError.field(entity, at, `has more than ${MAX_FILTER_TERMS} comparisons`);
+        }
+        checkOperand(entity, `${at}.${key}.${op}`, path, operand);
+        parts.push(nest(path, comparison(op, operand)));
+      }
+    }
+  }
+  if (parts.length === 0) return {};
+  return parts.length === 1 ? parts[0]! : { $and: parts };
+}
+
+function comparison(op: string, operand: unknown): unknown {
+  if (op === 'isNull') return operand ? { $eq: null } : { $ne: null };
+  const mikroOp = OPERATORS[op];
+  if (!mikroOp) throw new Error(`unknown filter operator ${op}`);
+  return { [mikroOp]: operand };
+}
+
+function checkOperand(entity: EntityName, at: string, path: string, operand: unknown): void {
+  const values = Array.isArray(operand) ? operand : [operand];
+  if (Array.isArray(operand) && operand.length > MAX_FILTER_TERMS) {
+    throw ValidationError.field(entity, at, `lists more than ${MAX_FILTER_TERMS} values`);
+  }
+  for (const value of values) {
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) throw ValidationError.field(entity, at, 'contains a NUL character');
+      // Identifiers are uuid columns: text that is no uuid could never match and would make
+      // PostgreSQL fail the whole query.
+      if (path.endsWith('uuid') && !isUuid(value)) throw ValidationError.field(entity, at, 'is not a valid id');
+    }
+  }
+}
+
+function nest(path: string, condition: unknown): Record<string, unknown> {
+  return path
+    .split('.')
+    .reverse()
+    .reduce<unknown>((inner, segment) => ({ [segment]: inner }), condition) as Record<string, unknown>;
+}
+
+/** Order inputs → MikroORM orderBy, always ending in the id so pages are stable. */
+export function compileOrder(order: OrderSpec[] | null | undefined): Record<string, unknown>[] {
+  const clauses = (order ?? []).map((o) => nest(o.field, o.direction === 'desc' ? 'desc' : 'asc'));
+  clauses.push({ id: 'asc' });
+  return clauses;
+}
+
+/** Offset cursors: opaque to clients, stable for a fixed order. */
+export function encodeCursor(offset: number): string {
+  return Buffer.from(`o:${offset}`).toString('base64url');
+}
+
+export function decodeCursor(entity: EntityName, cursor: string | null | undefined): number {
+  if (cursor === undefined || cursor === null) return 0;
+  const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match) throw ValidationError.field(entity, 'after', 'is not a cursor this server gave out');
+  return Number(match[1]);
+}
+
+export interface PageRequest {
+  first?: number | null;
+  after?: string | null;
+}
+
+export function pageWindow(ctx: RequestContext, entity: EntityName, page: PageRequest): { offset: number; limit: number } {
+  const { default: pageDefault, max } = ctx.config.pageSize;
+  const first = page.first ?? pageDefault;
+  if (!Number.isInteger(first) || first < 0 || first > max) {
+    throw ValidationError.field(entity, 'first', `must be between 0 and ${max}`);
+  }
+  return { offset: decodeCursor(entity, page.after), limit: first };
+}
+
+export function toConnection<T>(rows: T[], totalCount: number, offset: number): ConnectionShape<T> {
+  const end = offset + rows.length;
+  return {
+    totalCount,
+    nodes: rows,
+    pageInfo: { hasNextPage: end < totalCount, endCursor: rows.length > 0 ? encodeCursor(end) : null },
+  };
+}
+
+/** One page of a top-level list: the rows and the total count, under the tenant filter. */
+export async function findPage<T extends object>(
+  ctx: RequestContext,
+  entityClass: new () => T,
+  entity: EntityName,
+  where: FilterQuery<T>,
+  order: OrderSpec[] | null | undefined,
+  page: PageRequest,
+): Promise<ConnectionShape<T>> {
+  const { offset, limit } = pageWindow(ctx, entity, page);
+  const em: EntityManager = ctx.em;
+  const [rows, total] = await em.findAndCount(entityClass, where, {
+    orderBy: compileOrder(order) as never,
+    offset,
+    limit,
+  });
+  return toConnection(rows, total, offset);
+}

@@ -1,0 +1,121 @@
+import { LockMode, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { type EntityName, NotFoundError, ValidationError } from '../../errors';
+import type { RequestContext } from '../../graphql/context';
+import { isRowId, isUuid } from './identifiers';
+
+export interface Locator {
+  id?: string | null;
+  legacyId?: number | null;
+}
+
+/**
+ * The where-clause for "the row this locator names". A malformed uuid or an impossible integer
+ * cannot name any row, so it is a plain not-found, exactly like a row of another account.
+ */
+export function locatorWhere(
+  entity: EntityName,
+  locator: Locator,
+  names: [uuidField: string, legacyField: string] = ['id', 'legacyId'],
+): { uuid: string } | { id: number } {
+  const hasUuid = locator.id !== undefined && locator.id !== null;
+  const hasLegacy = locator.legacyId !== undefined && locator.legacyId !== null;
+  if (hasUuid === hasLegacy) {
+    throw ValidationError.field(entity, names[0], `give exactly one of ${names[0]} and ${names[1]}`);
+  }
+  if (hasUuid) {
+    if (!isUuid(locator.id!)) throw new NotFoundError(entity);
+    return { uuid: locator.id!.toLowerCase() };
+  }
+  if (!isRowId(locator.legacyId!)) throw new NotFoundError(entity);
+  return { id: locator.legacyId! };
+}
+
+/** Loads the named row of the caller's account (the tenant filter applies), or fails NOT_FOUND. */
+export async function findLocated<T extends object>(
+  em: EntityManager,
+  entityClass: new () => T,
+  entity: EntityName,
+  locator: Locator,
+  options: { extraWhere?: FilterQuery<T>; names?: [string, string]; lock?: boolean } = {},
+): Promise<T> {
+  const where = { ...locatorWhere(entity, locator, options.names), ...(options.extraWhere as object) } as FilterQuery<T>;
+  const row = await em.findOne(entityClass, where, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  if (!row) throw new NotFoundError(entity);
+  return row;
+}
+
+/** A supplied uuid must be new in the whole service: creating never overwrites anything. */
+export async function assertUuidFree(
+  em: EntityManager,
+  entityClass: new () => object,
+  entity: EntityName,
+  uuid: string,
+): Promise<void> {
+  const taken = await em.count(entityClass, { uuid } as never, { filters: false });
+  if (taken > 0) throw ValidationError.field(entity, 'id', 'is already taken');
+}
+
+/** Validates input with a zod schema; every problem becomes a field error of one 422. */
+export function validate<S extends z.ZodType>(entity: EntityName, schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new ValidationError(
+    entity,
+    result.error.issues.map((issue) => ({
+      field: issue.path.map(String).join('.') || 'input',
+      message: issue.message,
+    })),
+  );
+}
+
+/** Field rules shared by every input. */
+export const fields = {
+  text: (max = 255) =>
+    z
+      .string()
+      .max(max, `must be at most ${max} characters`)
+      .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
+  requiredText: (max = 255) =>
+    fields
+      .text(max)
+      .transform((s) => s.trim())
+      .refine((s) => s.length > 0, "can't be blank"),
+  uuid: () => z.string().refine(isUuid, 'is not a valid id').transform((s) => s.toLowerCase()),
+  rowId: () => z.number().int().refine(isRowId, 'is not a valid id'),
+  cents: () => z.number().int('must be a whole number').min(0, 'must not be negative').max(2_000_000_000),
+  tags: () =>
+    z
+      .array(fields.requiredText(64))
+      .max(50, 'must list at most 50 tags')
+      .transform((tags) => [...new Set(tags)]),
+};
+
+/** Omitted (undefined) keeps the stored value; anything else replaces it. Merge-update helper. */
+export function assignDefined<T extends object>(target: T, changes: Partial<T>): void {
+  for (const [key, value] of Object.entries(changes)) {
+    if (value !== undefined) (target as Record<string, unknown>)[key] = value;
+  }
+}
+
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/**
+ * Runs `work` in one transaction on the request's EntityManager and retries the whole of it when
+ * PostgreSQL reports a serialization failure or deadlock.
+ */
+export async function inTransaction<T>(ctx: RequestContext, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.em.transactional((em) => work(em as EntityManager));
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 3 || !code || !RETRYABLE.has(code)) throw error;
+    }
+  }
+}
+
+/** Takes the row lock that serialises the changes of one user (punching, running shifts). */
+export async function lockRow(em: EntityManager, table: 'users' | 'accounts', id: number): Promise<void> {
+  await em.getConnection().execute(`select id from ${table} where id = ? for update`, [id], 'all', em.getTransactionContext());
+}

@@ -1,0 +1,84 @@
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../graphql/context';
+import { Connection } from '../../graphql/connection';
+import { LocatorArgs, PageArgs } from '../../graphql/list-args';
+import { compileFilter, compileOrder, pageWindow, toConnection } from '../common/list-query';
+import { projectVisibilityWhere } from '../common/visibility';
+import { ProjectConnection } from '../projects/project.resolver';
+import { Project } from '../projects/project.entity';
+import { PROJECT_FILTER_FIELDS, ProjectFilter, ProjectOrder } from '../projects/project.inputs';
+import { childrenOf } from '../projects/project.loaders';
+import { Staff } from '../staff/staff.entity';
+import { CompanyMember } from './company-member.entity';
+import { Company } from './company.entity';
+import { CompanyFilter, CompanyInput, CompanyOrder, CreateCompanyInput } from './company.inputs';
+import type { CompanyService } from './company.service';
+
+export const CompanyConnection = Connection(Company, 'CompanyConnection');
+
+@Resolver(() => Company)
+export class CompanyResolver {
+  constructor(private readonly service: CompanyService) {}
+
+  @Query(() => Company)
+  company(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Company> {
+    return this.service.get(ctx, locator);
+  }
+
+  @Query(() => CompanyConnection)
+  companies(
+    @Args() page: PageArgs,
+    @Arg('filter', () => CompanyFilter, { nullable: true }) filter: CompanyFilter | undefined,
+    @Arg('order', () => [CompanyOrder], { nullable: true }) order: InstanceType<typeof CompanyOrder>[] | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.service.list(ctx, filter, order, page);
+  }
+
+  @Mutation(() => Company)
+  createCompany(@Arg('input', () => CreateCompanyInput) input: CreateCompanyInput, @Ctx() ctx: RequestContext): Promise<Company> {
+    return this.service.create(ctx, input);
+  }
+
+  @Mutation(() => Company, { description: 'Merges the given fields; omitted fields are kept.' })
+  updateCompany(@Args() locator: LocatorArgs, @Arg('input', () => CompanyInput) input: CompanyInput, @Ctx() ctx: RequestContext): Promise<Company> {
+    return this.service.update(ctx, locator, input);
+  }
+
+  @Mutation(() => Company, { description: 'Deletes the company with its projects, activities and shifts.' })
+  deleteCompany(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Company> {
+    return this.service.delete(ctx, locator);
+  }
+
+  @FieldResolver(() => [Staff], { description: 'The users listed for CUSTOM visibility.' })
+  users(@Root() company: Company, @Ctx() ctx: RequestContext): Promise<Staff[]> {
+    return childrenOf(
+      ctx,
+      'companyUsers',
+      company.id,
+      (ids) => ctx.em.find(CompanyMember, { company: { $in: [...ids] } }, { populate: ['user'], orderBy: { id: 'asc' } }),
+      (m) => m.company.id,
+    ).then((members) => members.map((m) => m.user.getEntity()));
+  }
+
+  @FieldResolver(() => ProjectConnection, { description: "The company's projects that the caller can see." })
+  async projects(
+    @Root() company: Company,
+    @Args() page: PageArgs,
+    @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | undefined,
+    @Arg('order', () => [ProjectOrder], { nullable: true }) order: InstanceType<typeof ProjectOrder>[] | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const { offset, limit } = pageWindow(ctx, 'Project', page);
+    const visible = await projectVisibilityWhere(ctx);
+    const where = compileFilter('Project', filter as never, PROJECT_FILTER_FIELDS);
+    const all = await childrenOf(
+      ctx,
+      `companyProjects:${JSON.stringify([filter, order])}`,
+      company.id,
+      (ids) => ctx.em.find(Project, { $and: [where, visible, { company: { $in: [...ids] } }] } as never, { orderBy: compileOrder(order) as never }),
+      (p) => p.company.id,
+    );
+    return toConnection(all.slice(offset, offset + limit), all.length, offset);
+  }
+}

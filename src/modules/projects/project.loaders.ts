@@ -1,0 +1,57 @@
+import type { RequestContext } from '../../graphql/context';
+import { Loaders } from '../../graphql/loaders';
+import { Shift } from '../shifts/shift.entity';
+
+export interface ProjectTotals {
+  /** Seconds by all users, running shifts counted up to the request's instant. */
+  grandTotal: number;
+  /** The same for the viewer only. */
+  runningTotal: number;
+}
+
+/** Totals of many projects in one aggregate query. */
+export function projectTotals(ctx: RequestContext, projectId: number): Promise<ProjectTotals> {
+  return ctx.loaders
+    .get<number, ProjectTotals>('projectTotals', async (ids) => {
+      const rows: { project_id: number; grand: string; mine: string }[] = await ctx.em.getConnection().execute(
+        `select project_id,
+                coalesce(sum(greatest(0, extract(epoch from (coalesce(stop, ?::timestamptz) - start)))), 0)::bigint as grand,
+                coalesce(sum(greatest(0, extract(epoch from (coalesce(stop, ?::timestamptz) - start)))) filter (where user_id = ?), 0)::bigint as mine
+           from shifts
+          where account_id = ? and project_id = any(?::int[])
+          group by project_id`,
+        [ctx.now, ctx.now, ctx.viewer.id, ctx.viewer.accountId, `{${ids.join(',')}}`],
+        'all',
+        ctx.em.getTransactionContext(),
+      );
+      const byProject = new Map(rows.map((r) => [Number(r.project_id), r]));
+      return ids.map((id) => {
+        const row = byProject.get(id);
+        return { grandTotal: Number(row?.grand ?? 0), runningTotal: Number(row?.mine ?? 0) };
+      });
+    })
+    .load(projectId);
+}
+
+/** The viewer's running shift, if any: one query per request, whatever the number of projects. */
+export function viewerRunningShift(ctx: RequestContext): Promise<Shift | null> {
+  return ctx.loaders
+    .get<string, Shift | null>('viewerRunningShift', async (keys) => {
+      const shift = await ctx.em.findOne(Shift, { user: ctx.viewer.id, stop: null });
+      return keys.map(() => shift);
+    })
+    .load('viewer');
+}
+
+/** Children of many parents in one query, grouped by parent id. */
+export function childrenOf<T extends object>(
+  ctx: RequestContext,
+  name: string,
+  parentId: number,
+  find: (parentIds: readonly number[]) => Promise<T[]>,
+  parentOf: (row: T) => number,
+): Promise<T[]> {
+  return ctx.loaders
+    .get<number, T[]>(name, async (ids) => Loaders.groupBy(ids, await find(ids), parentOf))
+    .load(parentId);
+}

@@ -1,0 +1,123 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { isManagerOrOwner } from '../../auth/viewer';
+import { PermissionDeniedError } from '../../errors';
+import type { RequestContext } from '../../graphql/context';
+import type { OrderSpec } from '../../graphql/list-args';
+import { Company } from '../companies/company.entity';
+import { Visibility } from '../common/enums';
+import { compileFilter, findPage, type PageRequest } from '../common/list-query';
+import { resolveMemberIds } from '../common/members';
+import { assertUuidFree, assignDefined, fields, findLocated, inTransaction, validate, type Locator } from '../common/service-support';
+import { companyVisibilityWhere, projectVisibilityWhere } from '../common/visibility';
+import { ProjectMember } from './project-member.entity';
+import { Project } from './project.entity';
+import { PROJECT_FILTER_FIELDS, type CreateProjectInput, type ProjectFilter, type ProjectInput } from './project.inputs';
+
+const projectFields = {
+  name: fields.requiredText(),
+  companyId: z.string().optional(),
+  companyLegacyId: z.number().optional(),
+  active: z.boolean(),
+  visibility: z.enum(Visibility),
+  userIds: z.array(z.string()).nullish(),
+  userLegacyIds: z.array(z.number()).nullish(),
+  timeLimit: z.number().int().min(0).max(2_000_000_000).nullable(),
+  timeLimitString: fields.text().nullable(),
+  defaultTags: fields.tags(),
+  tagList: fields.tags(),
+  notes: fields.text(10_000).nullable(),
+  hourlyRate: fields.text().nullable(),
+  hourlyRateCents: fields.cents().nullable(),
+  invoiceAmountCents: z.number().int().min(-2_000_000_000).max(2_000_000_000).nullable(),
+  billableByDefault: z.boolean(),
+};
+const updateSchema = z.object(Object.fromEntries(Object.entries(projectFields).map(([k, v]) => [k, v.optional()])));
+const createSchema = updateSchema.extend({ id: fields.uuid().nullish(), name: projectFields.name });
+
+export class ProjectService {
+  get(ctx: RequestContext, locator: Locator, companyLocator?: Locator): Promise<Project> {
+    return this.getIn(ctx, ctx.em, locator, companyLocator);
+  }
+
+  async list(ctx: RequestContext, filter: ProjectFilter | undefined, order: OrderSpec[] | undefined, page: PageRequest, companyLocator?: Locator) {
+    const company = companyLocator ? await this.findCompany(ctx, ctx.em, companyLocator) : undefined;
+    const where = {
+      $and: [
+        compileFilter('Project', filter as never, PROJECT_FILTER_FIELDS),
+        await projectVisibilityWhere(ctx),
+        company ? { company: company.id } : {},
+      ],
+    };
+    return findPage(ctx, Project, 'Project', where, order, page);
+  }
+
+  async create(ctx: RequestContext, input: CreateProjectInput): Promise<Project> {
+    if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Project');
+    const data = validate('Project', createSchema, input) as unknown as CreateProjectInput & { name: string };
+    return inTransaction(ctx, async (em) => {
+      if (data.id) await assertUuidFree(em, Project, 'Project', data.id);
+      const company = await this.findCompany(ctx, em, { id: data.companyId ?? null, legacyId: data.companyLegacyId ?? null }, true);
+      const memberIds = await resolveMemberIds(em, 'Project', data.userIds, data.userLegacyIds);
+      const { id, companyId: _c, companyLegacyId: _cl, userIds: _u, userLegacyIds: _l, ...rest } = data;
+      const project = em.create(Project, {
+        ...rest,
+        ...(id ? { uuid: id } : {}),
+        company,
+        account: ctx.viewer.accountId,
+        createdBy: ctx.viewer.id,
+      } as never) as Project;
+      await em.flush();
+      if (memberIds) await replaceMembers(em, ctx.viewer.accountId, project, memberIds);
+      return project;
+    });
+  }
+
+  async update(ctx: RequestContext, locator: Locator, input: ProjectInput, companyLocator?: Locator): Promise<Project> {
+    const data = validate('Project', updateSchema, input) as unknown as ProjectInput;
+    return inTransaction(ctx, async (em) => {
+      const project = await this.getIn(ctx, em, locator, companyLocator);
+      if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Project');
+      const { companyId, companyLegacyId, userIds: _u, userLegacyIds: _l, ...rest } = data;
+      if (companyId != null || companyLegacyId != null) {
+        project.company = (await this.findCompany(ctx, em, { id: companyId ?? null, legacyId: companyLegacyId ?? null }, true)) as never;
+      }
+      const memberIds = await resolveMemberIds(em, 'Project', data.userIds, data.userLegacyIds);
+      assignDefined(project, rest as Partial<Project>);
+      await em.flush();
+      if (memberIds) await replaceMembers(em, ctx.viewer.accountId, project, memberIds);
+      return project;
+    });
+  }
+
+  async delete(ctx: RequestContext, locator: Locator, companyLocator?: Locator): Promise<Project> {
+    return inTransaction(ctx, async (em) => {
+      const project = await this.getIn(ctx, em, locator, companyLocator);
+      if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Project');
+      // Its activities and shifts go with it (ON DELETE CASCADE).
+      await em.nativeDelete(Project, { id: project.id });
+      return project;
+    });
+  }
+
+  /** A visible project, optionally required to belong to a named company (nested routes). */
+  async getIn(ctx: RequestContext, em: EntityManager, locator: Locator, companyLocator?: Locator): Promise<Project> {
+    const company = companyLocator ? await this.findCompany(ctx, em, companyLocator) : undefined;
+    return findLocated(em, Project, 'Project', locator, {
+      extraWhere: { ...(await projectVisibilityWhere(ctx)), ...(company ? { company: company.id } : {}) },
+    });
+  }
+
+  private async findCompany(ctx: RequestContext, em: EntityManager, locator: Locator, inInput = false): Promise<Company> {
+    return findLocated(em, Company, 'Company', locator, {
+      extraWhere: await companyVisibilityWhere(ctx),
+      ...(inInput ? { names: ['companyId', 'companyLegacyId'] as [string, string] } : {}),
+    });
+  }
+}
+
+async function replaceMembers(em: EntityManager, accountId: number, project: Project, userIds: number[]): Promise<void> {
+  await em.nativeDelete(ProjectMember, { project: project.id });
+  for (const user of userIds) em.create(ProjectMember, { account: accountId, project, user } as never);
+  await em.flush();
+}

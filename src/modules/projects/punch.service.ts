@@ -1,0 +1,82 @@
+import { DomainRuleError } from '../../errors';
+import type { RequestContext } from '../../graphql/context';
+import { Activity } from '../activities/activity.entity';
+import { fields, inTransaction, lockRow, locatorWhere, validate, type Locator } from '../common/service-support';
+import { Shift } from '../shifts/shift.entity';
+import { Staff } from '../staff/staff.entity';
+import { ValidationError } from '../../errors';
+import { z } from 'zod';
+import type { Project } from './project.entity';
+import type { PunchInInput } from './project.inputs';
+import type { ProjectService } from './project.service';
+
+const punchInSchema = z.object({
+  activityId: z.string().nullish(),
+  activityLegacyId: z.number().nullish(),
+  notes: fields.text(10_000).nullish(),
+  tagList: fields.tags().nullish(),
+});
+const notesSchema = fields.text(10_000).nullish();
+
+/**
+ * Punching in starts a running shift for the caller and stops their other running shift at the
+ * same instant; punching out stops it. The caller's row lock serialises concurrent punches of one
+ * user, and the partial unique index on running shifts backs it up.
+ */
+export class PunchService {
+  constructor(private readonly projects: ProjectService) {}
+
+  async punchIn(ctx: RequestContext, projectLocator: Locator, input: PunchInInput = {}): Promise<Project> {
+    const data = validate('Project', punchInSchema, input);
+    return inTransaction(ctx, async (em) => {
+      const project = await this.projects.getIn(ctx, em, projectLocator);
+      if (!project.active) throw new DomainRuleError('PROJECT_INACTIVE', 'Project', 'This project is inactive and cannot be punched in to');
+      let activity: Activity | null = null;
+      if (data.activityId != null || data.activityLegacyId != null) {
+        const named = locatorWhere('Activity', { id: data.activityId ?? null, legacyId: data.activityLegacyId ?? null }, ['activityId', 'activityLegacyId']);
+        activity = await em.findOne(Activity, { ...named, project: project.id });
+        if (!activity) throw ValidationError.field('Project', 'activityId', 'is not an activity of the project');
+      }
+      await lockRow(em, 'users', ctx.viewer.id);
+      const running = await em.findOne(Shift, { user: ctx.viewer.id, stop: null }, { refresh: true });
+      if (running?.project.id === project.id) {
+        throw new DomainRuleError('PUNCHED_IN', 'Project', 'You are already punched in to this project');
+      }
+      const now = new Date(Math.max(Date.now(), ctx.now.getTime()));
+      if (running) {
+        // A running shift that starts in the future still ends after its start.
+        running.stop = new Date(Math.max(now.getTime(), running.start.getTime() + 1000));
+        await em.flush();
+      }
+      const user = await em.findOneOrFail(Staff, ctx.viewer.id);
+      em.create(Shift, {
+        account: ctx.viewer.accountId,
+        project,
+        user,
+        activity,
+        start: now,
+        stop: null,
+        timeZone: user.timeZone,
+        billable: project.billableByDefault,
+        notes: data.notes ?? null,
+        tagList: [...new Set([...project.defaultTags, ...(data.tagList ?? [])])],
+      } as never);
+      await em.flush();
+      return project;
+    });
+  }
+
+  async punchOut(ctx: RequestContext, projectLocator: Locator, notes?: string | null): Promise<Project> {
+    const text = validate('Project', notesSchema, notes);
+    return inTransaction(ctx, async (em) => {
+      const project = await this.projects.getIn(ctx, em, projectLocator);
+      await lockRow(em, 'users', ctx.viewer.id);
+      const running = await em.findOne(Shift, { user: ctx.viewer.id, stop: null, project: project.id }, { refresh: true });
+      if (!running) throw new DomainRuleError('PUNCHED_OUT', 'Project', 'You are not punched in to this project');
+      running.stop = new Date(Math.max(Date.now(), running.start.getTime() + 1000));
+      if (text) running.notes = running.notes ? `${running.notes}\n${text}` : text;
+      await em.flush();
+      return project;
+    });
+  }
+}

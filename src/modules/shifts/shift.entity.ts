@@ -1,0 +1,48 @@
+import { ArrayType, Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
+import { Field, ObjectType } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { Activity } from '../activities/activity.entity';
+import { TenantEntity } from '../common/tenant-entity';
+import { Project } from '../projects/project.entity';
+import { Staff } from '../staff/staff.entity';
+
+@ObjectType({ description: 'A span of time a user worked on a project; running while `stop` is null.' })
+@Entity({ tableName: 'shifts' })
+export class Shift extends TenantEntity {
+  @ManyToOne(() => Project, { ref: true, deleteRule: 'cascade' })
+  project!: Ref<Project>;
+
+  @ManyToOne(() => Staff, { ref: true, deleteRule: 'cascade' })
+  user!: Ref<Staff>;
+
+  @ManyToOne(() => Activity, { ref: true, nullable: true, deleteRule: 'set null' })
+  activity: Ref<Activity> | null = null;
+
+  @Field(() => DateTimeISOResolver)
+  @Property({ type: 'timestamptz' })
+  start!: Date;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Null while the shift is running.' })
+  @Property({ type: 'timestamptz', nullable: true })
+  stop: Date | null = null;
+
+  @Field(() => String, { description: 'The IANA time zone the shift was worked in.' })
+  @Property({ type: 'string', length: 64 })
+  timeZone: string = 'UTC';
+
+  @Field(() => Boolean)
+  @Property({ type: 'boolean' })
+  billable: boolean = true;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  notes: string | null = null;
+
+  @Field(() => [String])
+  @Property({ type: ArrayType })
+  tagList: string[] = [];
+
+  @Field(() => String, { nullable: true, description: 'Where the shift came from, when created on an external site.' })
+  @Property({ type: 'string', length: 2048, nullable: true })
+  externalHref: string | null = null;
+}

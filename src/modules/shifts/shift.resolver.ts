@@ -1,0 +1,80 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../graphql/context';
+import { loadById } from '../../graphql/entity-loaders';
+import { LocatorArgs, PageArgs } from '../../graphql/list-args';
+import { Activity } from '../activities/activity.entity';
+import { projectLocator } from '../activities/activity.resolver';
+import { offsetSecondsAt } from '../common/time-zones';
+import { Project } from '../projects/project.entity';
+import { ShiftConnection } from '../projects/project.resolver';
+import { Staff } from '../staff/staff.entity';
+import { Shift } from './shift.entity';
+import { CreateShiftInput, ShiftFilter, ShiftInput, ShiftOrder } from './shift.inputs';
+import type { ShiftService } from './shift.service';
+
+@Resolver(() => Shift)
+export class ShiftResolver {
+  constructor(private readonly service: ShiftService) {}
+
+  @Query(() => Shift, { description: 'One shift; optionally required to belong to a project.' })
+  shift(
+    @Args() locator: LocatorArgs,
+    @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Shift> {
+    return this.service.get(ctx, locator, projectLocator(projectId, projectLegacyId));
+  }
+
+  @Query(() => ShiftConnection, { description: 'Shifts the caller can see (staff members: their own), optionally of one project.' })
+  shifts(
+    @Args() page: PageArgs,
+    @Arg('filter', () => ShiftFilter, { nullable: true }) filter: ShiftFilter | undefined,
+    @Arg('order', () => [ShiftOrder], { nullable: true }) order: InstanceType<typeof ShiftOrder>[] | undefined,
+    @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.service.list(ctx, filter, order, page, projectLocator(projectId, projectLegacyId));
+  }
+
+  @Mutation(() => Shift, { description: 'Without `stop` the shift runs, and stops the user\'s other running shift at its start.' })
+  createShift(@Arg('input', () => CreateShiftInput) input: CreateShiftInput, @Ctx() ctx: RequestContext): Promise<Shift> {
+    return this.service.create(ctx, input);
+  }
+
+  @Mutation(() => Shift, { description: 'Merges the given fields; omitted fields are kept.' })
+  updateShift(@Args() locator: LocatorArgs, @Arg('input', () => ShiftInput) input: ShiftInput, @Ctx() ctx: RequestContext): Promise<Shift> {
+    return this.service.update(ctx, locator, input);
+  }
+
+  @Mutation(() => Shift)
+  deleteShift(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Shift> {
+    return this.service.delete(ctx, locator);
+  }
+
+  @FieldResolver(() => Project)
+  async project(@Root() shift: Shift, @Ctx() ctx: RequestContext): Promise<Project> {
+    return (await loadById(ctx, Project, shift.project.id))!;
+  }
+
+  @FieldResolver(() => Staff)
+  async user(@Root() shift: Shift, @Ctx() ctx: RequestContext): Promise<Staff> {
+    return (await loadById(ctx, Staff, shift.user.id))!;
+  }
+
+  @FieldResolver(() => Activity, { nullable: true })
+  activity(@Root() shift: Shift, @Ctx() ctx: RequestContext): Promise<Activity | null> {
+    return shift.activity ? loadById(ctx, Activity, shift.activity.id) : Promise.resolve(null);
+  }
+
+  @FieldResolver(() => Int, { nullable: true, description: "The zone's offset from UTC at the start, in seconds." })
+  timeZoneOffset(@Root() shift: Shift): number | null {
+    return offsetSecondsAt(shift.timeZone, shift.start);
+  }
+
+  @FieldResolver(() => Boolean, { description: 'True while `stop` is null.' })
+  running(@Root() shift: Shift): boolean {
+    return shift.stop === null;
+  }
+}

@@ -1,0 +1,199 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { isManagerOrOwner } from '../../auth/viewer';
+import { PermissionDeniedError, ValidationError, type FieldError } from '../../errors';
+import type { RequestContext } from '../../graphql/context';
+import type { OrderSpec } from '../../graphql/list-args';
+import { Activity } from '../activities/activity.entity';
+import { compileFilter, findPage, type PageRequest } from '../common/list-query';
+import { parseLocalTime } from '../common/local-time';
+import { assertUuidFree, fields, findLocated, inTransaction, lockRow, validate, type Locator } from '../common/service-support';
+import { isValidTimeZone } from '../common/time-zones';
+import type { Project } from '../projects/project.entity';
+import type { ProjectService } from '../projects/project.service';
+import { Staff } from '../staff/staff.entity';
+import { Shift } from './shift.entity';
+import { SHIFT_FILTER_FIELDS, type CreateShiftInput, type ShiftFilter, type ShiftInput } from './shift.inputs';
+
+const MIN_DATE = new Date('1970-01-01T00:00:00Z');
+const MAX_DATE = new Date('9999-12-31T23:59:59Z');
+const instant = z.date().min(MIN_DATE, 'is before 1970').max(MAX_DATE, 'is after 9999');
+const shiftFields = {
+  start: instant,
+  stop: instant.nullable(),
+  localStartAsString: fields.text().nullable(),
+  localStopAsString: fields.text().nullable(),
+  timeZone: z.string().refine(isValidTimeZone, 'is not a valid IANA time zone'),
+  notes: fields.text(10_000).nullable(),
+  billable: z.boolean(),
+  tagList: fields.tags(),
+  externalHref: fields.text(2048).nullable(),
+  activityId: z.string().nullable(),
+  activityLegacyId: z.number().nullable(),
+  projectId: z.string(),
+  projectLegacyId: z.number(),
+  userId: z.string(),
+  userLegacyId: z.number(),
+};
+const updateSchema = z.object(Object.fromEntries(Object.entries(shiftFields).map(([k, v]) => [k, v.optional()])));
+const createSchema = updateSchema.extend({ id: fields.uuid().nullish() });
+type ShiftData = ShiftInput & { id?: string | null };
+
+/**
+ * Shifts: staff members see and change their own; owners and managers see and change everyone's.
+ * At most one shift per user runs at a time: a new running shift stops the old one at its start.
+ */
+export class ShiftService {
+  constructor(private readonly projects: ProjectService) {}
+
+  async get(ctx: RequestContext, locator: Locator, projectLocator?: Locator): Promise<Shift> {
+    const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
+    return findLocated(ctx.em, Shift, 'Shift', locator, { extraWhere: { ...this.visibleWhere(ctx), ...(project ? { project: project.id } : {}) } });
+  }
+
+  async list(ctx: RequestContext, filter: ShiftFilter | undefined, order: OrderSpec[] | undefined, page: PageRequest, projectLocator?: Locator) {
+    const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
+    const where = {
+      $and: [compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS), this.visibleWhere(ctx), project ? { project: project.id } : {}],
+    };
+    return findPage(ctx, Shift, 'Shift', where, order, page);
+  }
+
+  async create(ctx: RequestContext, input: CreateShiftInput, projectLocator?: Locator): Promise<Shift> {
+    const data = validate('Shift', createSchema, input) as unknown as ShiftData;
+    return inTransaction(ctx, async (em) => {
+      const project = await this.projects.getIn(ctx, em, projectLocator ?? { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null });
+      const user = await this.resolveUser(ctx, em, data, 'create');
+      if (data.id) await assertUuidFree(em, Shift, 'Shift', data.id);
+      const shift = em.create(Shift, {
+        account: ctx.viewer.accountId,
+        project,
+        user,
+        timeZone: data.timeZone ?? user.timeZone,
+        billable: data.billable ?? project.billableByDefault,
+        notes: data.notes ?? null,
+        tagList: data.tagList ?? [],
+        externalHref: data.externalHref ?? null,
+        ...(data.id ? { uuid: data.id } : {}),
+      } as never) as Shift;
+      await this.applyTimes(ctx, shift, data, true);
+      shift.activity = (await this.resolveActivity(em, project, data)) as never;
+      await this.settle(em, shift, user.id);
+      return shift;
+    });
+  }
+
+  async update(ctx: RequestContext, locator: Locator, input: ShiftInput, projectLocator?: Locator): Promise<Shift> {
+    const data = validate('Shift', updateSchema, input) as unknown as ShiftData;
+    return inTransaction(ctx, async (em) => {
+      const shift = await this.get({ ...ctx, em }, locator, projectLocator);
+      this.assertMayChange(ctx, shift, 'update');
+      if (data.projectId != null || data.projectLegacyId != null) {
+        shift.project = (await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null })) as never;
+      }
+      if (data.userId != null || data.userLegacyId != null) shift.user = (await this.resolveUser(ctx, em, data, 'update')) as never;
+      for (const key of ['timeZone', 'billable', 'notes', 'tagList', 'externalHref'] as const) {
+        if (data[key] !== undefined) (shift as unknown as Record<string, unknown>)[key] = data[key];
+      }
+      await this.applyTimes(ctx, shift, data, false);
+      if (data.activityId !== undefined || data.activityLegacyId !== undefined || data.projectId != null || data.projectLegacyId != null) {
+        const project = await shift.project.loadOrFail();
+        shift.activity = (await this.resolveActivity(em, project, data, shift.activity?.id ?? null)) as never;
+      }
+      await this.settle(em, shift, shift.user.id);
+      return shift;
+    });
+  }
+
+  async delete(ctx: RequestContext, locator: Locator, projectLocator?: Locator): Promise<Shift> {
+    return inTransaction(ctx, async (em) => {
+      const shift = await this.get({ ...ctx, em }, locator, projectLocator);
+      this.assertMayChange(ctx, shift, 'delete');
+      await em.nativeDelete(Shift, { id: shift.id });
+      return shift;
+    });
+  }
+
+  /** Owners and managers see every shift of the account; staff members only their own. */
+  private visibleWhere(ctx: RequestContext): object {
+    return isManagerOrOwner(ctx.viewer) ? {} : { user: ctx.viewer.id };
+  }
+
+  private assertMayChange(ctx: RequestContext, shift: Shift, act: 'update' | 'delete'): void {
+    if (!isManagerOrOwner(ctx.viewer) && shift.user.id !== ctx.viewer.id) throw new PermissionDeniedError(act, 'Shift');
+  }
+
+  private async resolveUser(ctx: RequestContext, em: EntityManager, data: ShiftData, act: 'create' | 'update'): Promise<Staff> {
+    const named = data.userId != null || data.userLegacyId != null;
+    const user = named
+      ? await em.findOne(Staff, data.userId != null ? { uuid: isUuidish(data.userId) } : { id: data.userLegacyId! })
+      : await em.findOne(Staff, ctx.viewer.id);
+    if (!user) throw ValidationError.field('Shift', 'userId', 'is not in your staff list');
+    if (user.id !== ctx.viewer.id && !isManagerOrOwner(ctx.viewer)) {
+      throw new PermissionDeniedError(act, 'Shift', `${act === 'create' ? 'Create' : 'Update'} denied: you may only log your own shifts`);
+    }
+    return user;
+  }
+
+  private async resolveActivity(em: EntityManager, project: Project, data: ShiftData, current: number | null = null): Promise<Activity | null> {
+    if (data.activityId === undefined && data.activityLegacyId === undefined) {
+      if (current === null) return null;
+      const kept = await em.findOne(Activity, { id: current, project: project.id });
+      if (!kept) throw ValidationError.field('Shift', 'activityId', 'does not belong to the project');
+      return kept;
+    }
+    if (data.activityId == null && data.activityLegacyId == null) return null;
+    const activity = await em.findOne(Activity, {
+      ...(data.activityId != null ? { uuid: isUuidish(data.activityId) } : { id: data.activityLegacyId! }),
+      project: project.id,
+    });
+    if (!activity) throw ValidationError.field('Shift', 'activityId', 'is not an activity of the project');
+    return activity;
+  }
+
+  /** Applies start/stop and their human-text forms, and checks their order. */
+  private async applyTimes(ctx: RequestContext, shift: Shift, data: ShiftData, creating: boolean): Promise<void> {
+    const errors: FieldError[] = [];
+    const zone = shift.timeZone;
+    let start = data.start ?? (creating ? undefined : shift.start);
+    let stop = data.stop !== undefined ? data.stop : creating ? null : shift.stop;
+    if (data.localStartAsString) {
+      start = parseLocalTime(data.localStartAsString, zone, ctx.now);
+      if (!start) errors.push({ field: 'localStartAsString', message: 'is not a time this service can read' });
+    }
+    if (data.localStopAsString) {
+      stop = parseLocalTime(data.localStopAsString, zone, ctx.now) ?? null;
+      if (!stop) errors.push({ field: 'localStopAsString', message: 'is not a time this service can read' });
+    }
+    if (!start && !errors.some((e) => e.field === 'localStartAsString')) errors.push({ field: 'start', message: "can't be blank" });
+    if (start && stop && stop.getTime() <= start.getTime()) errors.push({ field: 'stop', message: 'must be after start' });
+    if (errors.length > 0) throw new ValidationError('Shift', errors);
+    shift.start = start!;
+    shift.stop = stop ?? null;
+  }
+
+  /**
+   * Writes the shift. A running one first stops the user's other running shift at its start; the
+   * user's row lock makes this safe under concurrency, and the database's partial unique index is
+   * the last word.
+   */
+  private async settle(em: EntityManager, shift: Shift, userId: number): Promise<void> {
+    if (shift.stop === null) {
+      await lockRow(em, 'users', userId);
+      const running = await em.findOne(Shift, { user: userId, stop: null, id: { $ne: shift.id ?? 0 } }, { refresh: true });
+      if (running) {
+        if (shift.start.getTime() <= running.start.getTime()) {
+          throw ValidationError.field('Shift', 'start', "must be after the start of the user's running shift");
+        }
+        running.stop = shift.start;
+        await em.flush();
+      }
+    }
+    await em.flush();
+  }
+}
+
+/** A malformed uuid names no row; a value that can never match keeps PostgreSQL from failing. */
+function isUuidish(value: string): string {
+  return /^[0-9a-f-]{36}$/i.test(value) ? value.toLowerCase() : '00000000-0000-0000-0000-000000000000';
+}

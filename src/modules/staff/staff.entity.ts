@@ -1,0 +1,45 @@
+import { Entity, Enum, Property } from '@mikro-orm/core';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { StaffType } from '../common/enums';
+import { TenantEntity } from '../common/tenant-entity';
+
+/** A user of an account: its owner, a manager or a staff member. Table `users`. */
+@ObjectType('Staff', { description: 'A user of the account: the owner, a manager or a staff member.' })
+@Entity({ tableName: 'users' })
+export class Staff extends TenantEntity {
+  @Field(() => String, { description: 'The login; unique across the whole service.' })
+  @Property({ type: 'string', length: 255 })
+  login!: string;
+
+  /** argon2id; never exposed. */
+  @Property({ type: 'string', length: 255, hidden: true, lazy: false })
+  passwordHash!: string;
+
+  @Field(() => String)
+  @Property({ type: 'string', length: 255 })
+  firstName: string = '';
+
+  @Field(() => String)
+  @Property({ type: 'string', length: 255 })
+  lastName: string = '';
+
+  @Field(() => String)
+  @Property({ type: 'string', length: 255 })
+  emailAddress: string = '';
+
+  @Field(() => String, { description: 'An IANA time zone name.' })
+  @Property({ type: 'string', length: 64 })
+  timeZone: string = 'UTC';
+
+  @Field(() => Boolean)
+  @Property({ type: 'boolean' })
+  active: boolean = true;
+
+  @Field(() => StaffType)
+  @Enum({ items: () => StaffType })
+  type: StaffType = StaffType.STAFF;
+
+  @Field(() => Int, { nullable: true })
+  @Property({ type: 'integer', nullable: true })
+  hourlyRateCents: number | null = null;
+}

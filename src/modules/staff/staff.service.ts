@@ -1,0 +1,189 @@
+import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from '../../auth/passwords';
+import { isManagerOrOwner, isOwner } from '../../auth/viewer';
+import { DomainRuleError, PermissionDeniedError, ValidationError } from '../../errors';
+import type { RequestContext } from '../../graphql/context';
+import type { OrderSpec } from '../../graphql/list-args';
+import { Account } from '../accounts/account.entity';
+import { StaffType } from '../common/enums';
+import { compileFilter, findPage, type PageRequest } from '../common/list-query';
+import {
+  assertUuidFree,
+  assignDefined,
+  fields,
+  findLocated,
+  inTransaction,
+  lockRow,
+  validate,
+  type Locator,
+} from '../common/service-support';
+import { isValidTimeZone } from '../common/time-zones';
+import { STAFF_FILTER_FIELDS, type CreateStaffInput, type StaffFilter, type UpdateStaffInput } from './staff.inputs';
+import { Staff } from './staff.entity';
+
+const login = fields
+  .requiredText(255)
+  .refine((s) => !s.includes(':'), 'must not contain ":" (it separates login and password in Basic auth)');
+const password = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
+const timeZone = z.string().refine(isValidTimeZone, 'is not a valid IANA time zone');
+const profile = {
+  firstName: fields.text(),
+  lastName: fields.text(),
+  emailAddress: fields.text().refine((s) => s === '' || /^[^\s@]+@[^\s@]+$/.test(s), 'is not an e-mail address'),
+  timeZone,
+  type: z.enum([StaffType.MANAGER, StaffType.STAFF]),
+  active: z.boolean(),
+  hourlyRateCents: fields.cents().nullable(),
+};
+const createSchema = z.object({
+  id: fields.uuid().nullish(),
+  login,
+  password,
+  ...Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, v.optional()])),
+}) as unknown as z.ZodType<CreateStaffInput>;
+const updateSchema = z.object({
+  login: login.optional(),
+  password: password.optional(),
+  ...Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, v.optional()])),
+}) as unknown as z.ZodType<UpdateStaffInput>;
+
+/** What a staff member may change on their own record. */
+const SELF_EDITABLE = new Set(['firstName', 'lastName', 'emailAddress', 'timeZone', 'password']);
+
+export class StaffService {
+  constructor(private readonly hasher: PasswordHasher) {}
+
+  async get(ctx: RequestContext, locator: Locator): Promise<Staff> {
+    const staff = await findLocated(ctx.em, Staff, 'Staff', locator);
+    if (!isManagerOrOwner(ctx.viewer) && staff.id !== ctx.viewer.id) {
+      throw new PermissionDeniedError('read', 'Staff');
+    }
+    return staff;
+  }
+
+  async list(ctx: RequestContext, filter: StaffFilter | undefined, order: OrderSpec[] | undefined, page: PageRequest) {
+    if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('read', 'Staff', 'Read denied: staff members may not list staff');
+    const where = compileFilter<Staff>('Staff', filter as never, STAFF_FILTER_FIELDS);
+    return findPage(ctx, Staff, 'Staff', where, order, page);
+  }
+
+  async create(ctx: RequestContext, input: CreateStaffInput): Promise<Staff> {
+    if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Staff');
+    const data = validate('Staff', createSchema, input);
+    const passwordHash = await this.hasher.hash(data.password);
+    return inTransaction(ctx, async (em) => {
+      if (data.id) await assertUuidFree(em, Staff, 'Staff', data.id);
+      await assertLoginFree(em, data.login);
+      // Checked before the new row exists: auto-flush would otherwise count it twice.
+      if (data.active ?? true) await assertStaffRoom(em, ctx.viewer.accountId, 1);
+      const staff = em.create(Staff, {
+        account: ctx.viewer.accountId,
+        login: data.login,
+        passwordHash,
+        firstName: data.firstName ?? '',
+        lastName: data.lastName ?? '',
+        emailAddress: data.emailAddress ?? '',
+        timeZone: data.timeZone ?? 'UTC',
+        type: (data.type as StaffType | undefined) ?? StaffType.STAFF,
+        active: data.active ?? true,
+        hourlyRateCents: data.hourlyRateCents ?? null,
+        ...(data.id ? { uuid: data.id } : {}),
+      } as never) as Staff;
+      await em.flush();
+      return staff;
+    });
+  }
+
+  async update(ctx: RequestContext, locator: Locator, input: UpdateStaffInput): Promise<Staff> {
+    const data = validate('Staff', updateSchema, input);
+    const passwordHash = data.password !== undefined ? await this.hasher.hash(data.password) : undefined;
+    return inTransaction(ctx, async (em) => {
+      const staff = await findLocated(em, Staff, 'Staff', locator);
+      this.assertMayUpdate(ctx, staff, data as Record<string, unknown>);
+      if (data.login !== undefined && data.login.toLowerCase() !== staff.login.toLowerCase()) {
+        await assertLoginFree(em, data.login);
+      }
+      if (data.active === true && !staff.active) await assertStaffRoom(em, ctx.viewer.accountId, 1);
+      const { password: _ignored, ...rest } = data;
+      assignDefined(staff, { ...(rest as Partial<Staff>), ...(passwordHash ? { passwordHash } : {}) });
+      await em.flush();
+      return staff;
+    });
+  }
+
+  async setActive(ctx: RequestContext, locator: Locator, active: boolean): Promise<Staff> {
+    return inTransaction(ctx, async (em) => {
+      const staff = await findLocated(em, Staff, 'Staff', locator);
+      this.assertMayUpdate(ctx, staff, { active });
+      if (active && !staff.active) await assertStaffRoom(em, ctx.viewer.accountId, 1);
+      staff.active = active;
+      await em.flush();
+      return staff;
+    });
+  }
+
+  async delete(ctx: RequestContext, locator: Locator): Promise<Staff> {
+    return inTransaction(ctx, async (em) => {
+      const staff = await findLocated(em, Staff, 'Staff', locator);
+      if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Staff');
+      if (staff.type === StaffType.OWNER) throw new PermissionDeniedError('delete', 'Staff', 'Delete denied: the account owner cannot be deleted');
+      if (staff.id === ctx.viewer.id) throw new PermissionDeniedError('delete', 'Staff', 'Delete denied: you cannot delete yourself');
+      await em.remove(staff).flush();
+      return staff;
+    });
+  }
+
+  private assertMayUpdate(ctx: RequestContext, staff: Staff, changes: Record<string, unknown>): void {
+    const changed = Object.keys(changes).filter((k) => changes[k] !== undefined);
+    if (!isManagerOrOwner(ctx.viewer)) {
+      if (staff.id !== ctx.viewer.id || changed.some((k) => !SELF_EDITABLE.has(k))) {
+        throw new PermissionDeniedError('update', 'Staff');
+      }
+      return;
+    }
+    if (staff.type === StaffType.OWNER) {
+      if (!isOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Staff', 'Update denied: only the owner may change the owner');
+      if (changed.includes('type') || changes.active === false) {
+        throw new PermissionDeniedError('update', 'Staff', 'Update denied: the owner stays an active owner');
+      }
+    }
+    if (staff.id === ctx.viewer.id && changes.active === false) {
+      throw new PermissionDeniedError('update', 'Staff', 'Update denied: you cannot disable yourself');
+    }
+  }
+}
+
+async function assertLoginFree(em: EntityManager, login: string): Promise<void> {
+  const taken = await em.count(
+    Staff,
+    { [raw((alias: string) => `lower(${alias}.login)`)]: login.toLowerCase() } as FilterQuery<Staff>,
+    { filters: false },
+  );
+  if (taken > 0) throw ValidationError.field('Staff', 'login', 'is already taken');
+}
+
+/**
+ * The plan's staff maximum counts active users other than the owner. The account row is locked
+ * first, so concurrent creates cannot both see room for one more.
+ */
+async function assertStaffRoom(em: EntityManager, accountId: number, adding: number): Promise<void> {
+  await lockRow(em, 'accounts', accountId);
+  const account = await em.findOneOrFail(Account, accountId, { refresh: true });
+  if (account.staffMax === null) return;
+  if (account.staffMax === 0) {
+    throw new DomainRuleError('STAFF_NOT_ALLOWED', 'Staff', 'This account does not allow staff members');
+  }
+  const active = await em.count(Staff, { active: true, type: { $ne: StaffType.OWNER } });
+  if (active + adding > account.staffMax) {
+    throw new DomainRuleError(
+      'PAYMENT_REQUIRED',
+      'Staff',
+      `The plan allows ${account.staffMax} active staff members; upgrade the plan to add more`,
+    );
+  }
+}
