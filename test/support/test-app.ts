@@ -1,0 +1,118 @@
+import request from 'supertest';
+import { createApp, type App } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { openDatabase, type Database } from '../../src/db/database';
+import { createAccount, type CreateAccountInput } from '../../src/modules/accounts/account.service';
+import { createTestDatabaseTarget } from './test-database';
+
+export interface Credentials {
+  login: string;
+  password: string;
+}
+
+export interface GraphQLResponse<T = Record<string, any>> {
+  status: number;
+  data?: T | null;
+  errors?: { message: string; path?: string[]; extensions?: { code?: string; [key: string]: unknown } }[];
+}
+
+export interface TestApp {
+  readonly app: App;
+  readonly db: Database;
+  readonly config: Config;
+  /** Posts a GraphQL operation to /graphql over in-process HTTP with Basic credentials. */
+  gql<T = Record<string, any>>(who: Credentials | undefined, query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<T>>;
+  /** Like gql, but fails the test on any error and returns data. */
+  gqlOk<T = Record<string, any>>(who: Credentials, query: string, variables?: Record<string, unknown>): Promise<T>;
+  /** A new account with its owner; returns the owner's credentials and ids. */
+  newAccount(overrides?: Partial<CreateAccountInput>): Promise<Credentials & { ownerId: string; ownerLegacyId: number; accountId: number }>;
+  /** A new user in the account of `owner`, through the API. */
+  newStaff(owner: Credentials, overrides?: Record<string, unknown>): Promise<Credentials & { id: string; legacyId: number }>;
+  /** Counts the SQL statements `work` sends to the database. */
+  countStatements(work: () => Promise<unknown>): Promise<number>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const target = await createTestDatabaseTarget();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    // Cheap hashes keep the suite fast; production defaults are tested in their own file.
+    PASSWORD_HASH_MEMORY_KIB: '1024',
+    ...target.env,
+    ...env,
+  });
+  const db = await openDatabase(config, { inMemory: target.inMemory });
+  const app = await createApp({ orm: db.orm, config });
+  const http = request(app.express);
+  let statements = 0;
+  const knex = db.orm.em.getConnection().getKnex();
+  knex.on('query', () => {
+    statements += 1;
+  });
+
+  const gql: TestApp['gql'] = async (who, query, variables = {}) => {
+    let req = http.post('/graphql').set('content-type', 'application/json');
+    if (who) req = req.auth(who.login, who.password);
+    const res = await req.send({ query, variables });
+    return { status: res.status, ...(res.body as object) } as GraphQLResponse<any>;
+  };
+
+  const gqlOk: TestApp['gqlOk'] = async (who, query, variables) => {
+    const res = await gql(who, query, variables);
+    if (res.errors?.length || res.status !== 200) {
+      throw new Error(`GraphQL failed (${res.status}): ${JSON.stringify(res.errors)}`);
+    }
+    return res.data as any;
+  };
+
+  return {
+    app,
+    db,
+    config,
+    gql,
+    gqlOk,
+    newAccount: async (overrides = {}) => {
+      counter += 1;
+      const login = overrides.login ?? `owner${counter}_${Math.random().toString(36).slice(2, 8)}`;
+      const password = overrides.password ?? 'owner-password';
+      const { account, owner } = await createAccount(db.orm, app.hasher, {
+        login,
+        password,
+        email: `${login}@example.com`,
+        firstName: 'Olivia',
+        lastName: 'Owner',
+        ...overrides,
+      });
+      return { login, password, ownerId: owner.uuid, ownerLegacyId: owner.id, accountId: account.id };
+    },
+    newStaff: async (owner, overrides = {}) => {
+      counter += 1;
+      const login = (overrides.login as string | undefined) ?? `staff${counter}_${Math.random().toString(36).slice(2, 8)}`;
+      const password = (overrides.password as string | undefined) ?? 'staff-password';
+      const data = await gqlOk<{ createStaff: { id: string; legacyId: number } }>(
+        owner,
+        'mutation($input: CreateStaffInput!) { createStaff(input: $input) { id legacyId } }',
+        { input: { login, password, firstName: 'Sam', lastName: 'Staff', ...overrides } },
+      );
+      return { login, password, ...data.createStaff };
+    },
+    countStatements: async (work) => {
+      const before = statements;
+      await work();
+      return statements - before;
+    },
+    close: async () => {
+      await app.stop();
+      await db.close();
+      await target.drop();
+    },
+  };
+}
+
+/** The error codes of a response, in order. */
+export function codes(res: GraphQLResponse): (string | undefined)[] {
+  return (res.errors ?? []).map((e) => e.extensions?.code);
+}
