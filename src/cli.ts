@@ -84,7 +84,10 @@ async function serve(): Promise<number> {
   // signal that nobody else listens to, which would kill the process before the database closes.
   let onSignal: (signal: NodeJS.Signals) => void = () => {};
   await new Promise<void>((resolve) => {
+    let received = false;
     onSignal = (signal) => {
+      if (received) return;
+      received = true;
       process.stdout.write(`${signal} received: shutting down\n`);
       resolve();
     };

@@ -66,8 +66,9 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
       throw new DataDirInUseError(
-        `The data directory ${dataDir} is in use by another timetrack process. ` +
-          'Stop that process, or set DATA_DIR to another directory.',
+        `The data directory ${dataDir} is in use by another timetrack process (the embedded ` +
+          'database serves one process at a time). Stop that process, set DATA_DIR to another ' +
+          'directory, or use a PostgreSQL server through DATABASE_URL.',
       );
     }
     throw error;

@@ -42,10 +42,11 @@ export class PunchService {
       if (running?.project.id === project.id) {
         throw new DomainRuleError('PUNCHED_IN', 'Project', 'You are already punched in to this project');
       }
-      const now = new Date(Math.max(Date.now(), ctx.now.getTime()));
+      // The old shift stops at the very instant the new one starts; that instant is read after the
+      // lock and is never before the old start, so shifts never overlap and stop > start holds.
+      const now = instantAfter(running?.start);
       if (running) {
-        // A running shift that starts in the future still ends after its start.
-        running.stop = new Date(Math.max(now.getTime(), running.start.getTime() + 1000));
+        running.stop = now;
         await em.flush();
       }
       const user = await em.findOneOrFail(Staff, ctx.viewer.id);
@@ -73,10 +74,15 @@ export class PunchService {
       await lockRow(em, 'users', ctx.viewer.id);
       const running = await em.findOne(Shift, { user: ctx.viewer.id, stop: null, project: project.id }, { refresh: true });
       if (!running) throw new DomainRuleError('PUNCHED_OUT', 'Project', 'You are not punched in to this project');
-      running.stop = new Date(Math.max(Date.now(), running.start.getTime() + 1000));
+      running.stop = instantAfter(running.start);
       if (text) running.notes = running.notes ? `${running.notes}\n${text}` : text;
       await em.flush();
       return project;
     });
   }
+}
+
+/** Now, or just after `start` when a clock step or a future-dated start would make it earlier. */
+function instantAfter(start: Date | undefined): Date {
+  return new Date(Math.max(Date.now(), (start?.getTime() ?? 0) + 1));
 }

@@ -1,0 +1,83 @@
+import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+
+/**
+ * Nested reads must be batched: the number of SQL statements of a nested query may not grow
+ * with the number of rows it returns.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t?.close());
+
+const NESTED = `{
+  companies(first: 100) {
+    totalCount
+    nodes {
+      name
+      users { login }
+      projects {
+        totalCount
+        nodes {
+          name grandTotal runningTotal running startedAt timeLeft overdue nearlyOverdue
+          company { name }
+          users { login }
+          currentShift { id }
+          activities { name project { name } }
+          shifts { totalCount nodes { start stop user { login } activity { name } project { name } timeZoneOffset } }
+        }
+      }
+    }
+  }
+}`;
+
+async function seedAccount(companies: number): Promise<Credentials> {
+  const owner = await t.newAccount();
+  const staff = await t.newStaff(owner);
+  for (let c = 0; c < companies; c++) {
+    const { createCompany } = await t.gqlOk(owner, 'mutation($n: String!, $u: [ID!]) { createCompany(input: { name: $n, visibility: CUSTOM, userIds: $u }) { id } }', {
+      n: `Company ${c}`,
+      u: [staff.id],
+    });
+    for (let p = 0; p < 2; p++) {
+      const { createProject } = await t.gqlOk(owner, 'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC, timeLimit: 7200 }) { id } }', {
+        c: createCompany.id,
+        n: `Project ${c}.${p}`,
+      });
+      const { createActivity } = await t.gqlOk(owner, 'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Design" }) { id } }', { p: createProject.id });
+      await t.gqlOk(owner, 'mutation($p: ID!, $a: ID!) { createShift(input: { projectId: $p, activityId: $a, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z", timeZone: "Europe/Paris" }) { id } }', {
+        p: createProject.id,
+        a: createActivity.id,
+      });
+    }
+  }
+  await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', {
+    id: (await t.gqlOk(owner, '{ projects(first: 1) { nodes { id } } }')).projects.nodes[0].id,
+  });
+  return owner;
+}
+
+test('a nested query over 3 and over 30 companies issues the same number of statements', async () => {
+  const small = await seedAccount(3);
+  const large = await seedAccount(30);
+
+  let smallResult: Record<string, any> = {};
+  let largeResult: Record<string, any> = {};
+  const smallCount = await t.countStatements(async () => {
+    smallResult = await t.gqlOk(small, NESTED);
+  });
+  const largeCount = await t.countStatements(async () => {
+    largeResult = await t.gqlOk(large, NESTED);
+  });
+
+  // The queries really returned the nested rows.
+  expect(smallResult.companies.totalCount).toBe(3);
+  expect(largeResult.companies.totalCount).toBe(30);
+  expect(largeResult.companies.nodes[29].projects.nodes).toHaveLength(2);
+  expect(largeResult.companies.nodes[29].projects.nodes[1].shifts.nodes[0].activity.name).toBe('Design');
+  expect(largeResult.companies.nodes[29].projects.nodes[1].grandTotal).toBe(3600);
+
+  expect(largeCount).toBe(smallCount);
+  // Authentication, the page and its count, and one batch per nested field: a small constant.
+  expect(smallCount).toBeLessThanOrEqual(16);
+});
