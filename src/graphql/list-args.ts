@@ -37,3 +37,8 @@ export interface OrderSpec<F extends string = string> {
   field: F;
   direction: OrderDirection;
 }
+
+/** The parent of a nested route (`/companies/:id/projects`): named by uuid or integer id, or absent. */
+export function optionalLocator(id: string | null | undefined, legacyId: number | null | undefined) {
+  return id != null || legacyId != null ? { id: id ?? null, legacyId: legacyId ?? null } : undefined;
+}

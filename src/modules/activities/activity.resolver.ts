@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root
 import type { RequestContext } from '../../graphql/context';
 import { Connection } from '../../graphql/connection';
 import { loadById } from '../../graphql/entity-loaders';
-import { LocatorArgs, PageArgs } from '../../graphql/list-args';
+import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
 import { Project } from '../projects/project.entity';
 import { Activity } from './activity.entity';
 import { ActivityFilter, ActivityInput, ActivityOrder, CreateActivityInput } from './activity.inputs';
@@ -21,7 +21,7 @@ export class ActivityResolver {
     @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Activity> {
-    return this.service.get(ctx, locator, projectLocator(projectId, projectLegacyId));
+    return this.service.get(ctx, locator, optionalLocator(projectId, projectLegacyId));
   }
 
   @Query(() => ActivityConnection, { description: 'Activities of the projects the caller can see, optionally of one project.' })
@@ -33,7 +33,7 @@ export class ActivityResolver {
     @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    return this.service.list(ctx, filter, order, page, projectLocator(projectId, projectLegacyId));
+    return this.service.list(ctx, filter, order, page, optionalLocator(projectId, projectLegacyId));
   }
 
   @Mutation(() => Activity)
@@ -57,6 +57,3 @@ export class ActivityResolver {
   }
 }
 
-export function projectLocator(id: string | undefined, legacyId: number | undefined) {
-  return id != null || legacyId != null ? { id: id ?? null, legacyId: legacyId ?? null } : undefined;
-}

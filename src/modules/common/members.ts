@@ -1,4 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { CompanyMember } from '../companies/company-member.entity';
+import type { Company } from '../companies/company.entity';
+import { ProjectMember } from '../projects/project-member.entity';
+import type { Project } from '../projects/project.entity';
 import { DomainRuleError, type EntityName } from '../../errors';
 import { Staff } from '../staff/staff.entity';
 import { isRowId, isUuid } from './identifiers';
@@ -27,4 +31,18 @@ export async function resolveMemberIds(
   const foundIds = new Set(found.map((s) => s.id));
   if (uuids.some((u) => !foundUuids.has(u)) || ids.some((i) => !foundIds.has(i))) refuse();
   return [...foundIds];
+}
+
+/** Replaces the CUSTOM list of a company or a project with the given users. */
+export async function replaceMembers(
+  em: EntityManager,
+  accountId: number,
+  parent: { company: Company } | { project: Project },
+  userIds: number[],
+): Promise<void> {
+  const [memberClass, key] = 'company' in parent ? [CompanyMember, 'company'] as const : [ProjectMember, 'project'] as const;
+  const parentEntity = 'company' in parent ? parent.company : parent.project;
+  await em.nativeDelete(memberClass, { [key]: parentEntity.id });
+  for (const user of userIds) em.create(memberClass, { account: accountId, [key]: parentEntity, user } as never);
+  await em.flush();
 }

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { isManagerOrOwner } from '../../auth/viewer';
 import { PermissionDeniedError } from '../../errors';
@@ -6,10 +5,9 @@ import type { RequestContext } from '../../graphql/context';
 import type { OrderSpec } from '../../graphql/list-args';
 import { Visibility } from '../common/enums';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
-import { resolveMemberIds } from '../common/members';
+import { replaceMembers, resolveMemberIds } from '../common/members';
 import { assertUuidFree, assignDefined, fields, findLocated, inTransaction, validate, type Locator } from '../common/service-support';
 import { companyVisibilityWhere } from '../common/visibility';
-import { CompanyMember } from './company-member.entity';
 import { Company } from './company.entity';
 import { COMPANY_FILTER_FIELDS, COMPANY_TEXT_FIELDS, type CompanyFilter, type CompanyInput, type CreateCompanyInput } from './company.inputs';
 
@@ -49,7 +47,7 @@ export class CompanyService {
         createdBy: ctx.viewer.id,
       } as never) as Company;
       await em.flush();
-      if (memberIds) await replaceMembers(em, ctx.viewer.accountId, company, memberIds);
+      if (memberIds) await replaceMembers(em, ctx.viewer.accountId, { company }, memberIds);
       return company;
     });
   }
@@ -63,7 +61,7 @@ export class CompanyService {
       const { userIds: _u, userLegacyIds: _l, ...rest } = data;
       assignDefined(company, rest as Partial<Company>);
       await em.flush();
-      if (memberIds) await replaceMembers(em, ctx.viewer.accountId, company, memberIds);
+      if (memberIds) await replaceMembers(em, ctx.viewer.accountId, { company }, memberIds);
       return company;
     });
   }
@@ -79,8 +77,3 @@ export class CompanyService {
   }
 }
 
-async function replaceMembers(em: EntityManager, accountId: number, company: Company, userIds: number[]): Promise<void> {
-  await em.nativeDelete(CompanyMember, { company: company.id });
-  for (const user of userIds) em.create(CompanyMember, { account: accountId, company, user } as never);
-  await em.flush();
-}

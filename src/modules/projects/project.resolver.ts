@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root
 import type { RequestContext } from '../../graphql/context';
 import { Connection } from '../../graphql/connection';
 import { loadById } from '../../graphql/entity-loaders';
-import { LocatorArgs, PageArgs } from '../../graphql/list-args';
+import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
 import { Account } from '../accounts/account.entity';
 import { Activity } from '../activities/activity.entity';
 import { Company } from '../companies/company.entity';
@@ -22,7 +22,6 @@ import { isManagerOrOwner } from '../../auth/viewer';
 export const ProjectConnection = Connection(Project, 'ProjectConnection');
 export const ShiftConnection = Connection(Shift, 'ShiftConnection');
 
-/** The company of a nested route (`/companies/:uuid/projects/...`): optional on reads. */
 @Resolver(() => Project)
 export class ProjectResolver {
   constructor(
@@ -37,7 +36,7 @@ export class ProjectResolver {
     @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Project> {
-    return this.service.get(ctx, locator, companyLocator(companyId, companyLegacyId));
+    return this.service.get(ctx, locator, optionalLocator(companyId, companyLegacyId));
   }
 
   @Query(() => ProjectConnection, { description: 'The projects the caller can see, optionally of one company.' })
@@ -49,7 +48,7 @@ export class ProjectResolver {
     @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    return this.service.list(ctx, filter, order, page, companyLocator(companyId, companyLegacyId));
+    return this.service.list(ctx, filter, order, page, optionalLocator(companyId, companyLegacyId));
   }
 
   @Mutation(() => Project)
@@ -184,6 +183,3 @@ export class ProjectResolver {
   }
 }
 
-function companyLocator(id: string | undefined, legacyId: number | undefined) {
-  return id != null || legacyId != null ? { id: id ?? null, legacyId: legacyId ?? null } : undefined;
-}

@@ -7,10 +7,9 @@ import type { OrderSpec } from '../../graphql/list-args';
 import { Company } from '../companies/company.entity';
 import { Visibility } from '../common/enums';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
-import { resolveMemberIds } from '../common/members';
+import { replaceMembers, resolveMemberIds } from '../common/members';
 import { assertUuidFree, assignDefined, fields, findLocated, inTransaction, validate, type Locator } from '../common/service-support';
 import { companyVisibilityWhere, projectVisibilityWhere } from '../common/visibility';
-import { ProjectMember } from './project-member.entity';
 import { Project } from './project.entity';
 import { PROJECT_FILTER_FIELDS, type CreateProjectInput, type ProjectFilter, type ProjectInput } from './project.inputs';
 
@@ -68,7 +67,7 @@ export class ProjectService {
         createdBy: ctx.viewer.id,
       } as never) as Project;
       await em.flush();
-      if (memberIds) await replaceMembers(em, ctx.viewer.accountId, project, memberIds);
+      if (memberIds) await replaceMembers(em, ctx.viewer.accountId, { project }, memberIds);
       return project;
     });
   }
@@ -85,7 +84,7 @@ export class ProjectService {
       const memberIds = await resolveMemberIds(em, 'Project', data.userIds, data.userLegacyIds);
       assignDefined(project, rest as Partial<Project>);
       await em.flush();
-      if (memberIds) await replaceMembers(em, ctx.viewer.accountId, project, memberIds);
+      if (memberIds) await replaceMembers(em, ctx.viewer.accountId, { project }, memberIds);
       return project;
     });
   }
@@ -116,8 +115,3 @@ export class ProjectService {
   }
 }
 
-async function replaceMembers(em: EntityManager, accountId: number, project: Project, userIds: number[]): Promise<void> {
-  await em.nativeDelete(ProjectMember, { project: project.id });
-  for (const user of userIds) em.create(ProjectMember, { account: accountId, project, user } as never);
-  await em.flush();
-}

@@ -1,9 +1,8 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../graphql/context';
 import { loadById } from '../../graphql/entity-loaders';
-import { LocatorArgs, PageArgs } from '../../graphql/list-args';
+import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
 import { Activity } from '../activities/activity.entity';
-import { projectLocator } from '../activities/activity.resolver';
 import { offsetSecondsAt } from '../common/time-zones';
 import { Project } from '../projects/project.entity';
 import { ShiftConnection } from '../projects/project.resolver';
@@ -23,7 +22,7 @@ export class ShiftResolver {
     @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Shift> {
-    return this.service.get(ctx, locator, projectLocator(projectId, projectLegacyId));
+    return this.service.get(ctx, locator, optionalLocator(projectId, projectLegacyId));
   }
 
   @Query(() => ShiftConnection, { description: 'Shifts the caller can see (staff members: their own), optionally of one project.' })
@@ -35,7 +34,7 @@ export class ShiftResolver {
     @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    return this.service.list(ctx, filter, order, page, projectLocator(projectId, projectLegacyId));
+    return this.service.list(ctx, filter, order, page, optionalLocator(projectId, projectLegacyId));
   }
 
   @Mutation(() => Shift, { description: 'Without `stop` the shift runs, and stops the user\'s other running shift at its start.' })
