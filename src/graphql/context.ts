@@ -38,8 +38,10 @@ export function createContextFactory(deps: {
   return async (credentials) => {
     const basic = parseBasicAuthorization(credentials.authorization);
     if (!basic) throw new UnauthenticatedError();
+    // The login lookup reads a few columns of the user on a fork of its own, so that no partly
+    // loaded user sits in the request's identity map.
+    const viewer = await deps.authenticator.authenticate(deps.orm.em.fork({ useContext: false }), basic);
     const em = deps.orm.em.fork({ clear: true, useContext: false });
-    const viewer = await deps.authenticator.authenticate(em, basic);
     em.setFilterParams(TENANT_FILTER, { accountId: viewer.accountId } satisfies TenantFilterParams);
     return { em, viewer, now: new Date(), loaders: new Loaders(), config: deps.config };
   };

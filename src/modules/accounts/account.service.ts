@@ -4,7 +4,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from '.
 import { ValidationError } from '../../errors';
 import { StaffType } from '../common/enums';
 import { fields, validate } from '../common/service-support';
-import { isValidTimeZone } from '../common/time-zones';
+import { timeZoneField } from '../common/time-zones';
 import { Staff } from '../staff/staff.entity';
 import { Account } from './account.entity';
 
@@ -14,7 +14,7 @@ export const createAccountSchema = z.object({
   email: fields.requiredText().refine((s) => /^[^\s@]+@[^\s@]+$/.test(s), 'is not an e-mail address'),
   firstName: fields.text().default(''),
   lastName: fields.text().default(''),
-  timeZone: z.string().refine(isValidTimeZone, 'is not a valid IANA time zone').default('UTC'),
+  timeZone: timeZoneField().default('UTC'),
   staffMax: z.number().int().min(0).max(1_000_000).nullable().default(null),
   timeMaxHours: z.number().min(0).max(500_000).nullable().default(null),
   name: fields.text().optional(),

@@ -14,8 +14,8 @@ const updateSchema = z.object({ name: fields.requiredText().optional() });
 const createSchema = z.object({
   id: fields.uuid().nullish(),
   name: fields.requiredText(),
-  projectId: z.string().optional(),
-  projectLegacyId: z.number().optional(),
+  projectId: z.string().nullish(),
+  projectLegacyId: z.number().nullish(),
 });
 
 /** Activities are readable where their project is visible; owners and managers manage them. */
@@ -25,7 +25,7 @@ export class ActivityService {
   async get(ctx: RequestContext, locator: Locator, projectLocator?: Locator): Promise<Activity> {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
     return findLocated(ctx.em, Activity, 'Activity', locator, {
-      extraWhere: project ? { project: project.id } : { project: await projectVisibilityWhere(ctx) },
+      extraWhere: project ? { project: project.id } : { project: await projectVisibilityWhere(ctx, ctx.em) },
     });
   }
 
@@ -43,7 +43,7 @@ export class ActivityService {
   async create(ctx: RequestContext, input: CreateActivityInput): Promise<Activity> {
     const data = validate('Activity', createSchema, input);
     return inTransaction(ctx, async (em) => {
-      const project = await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null });
+      const project = await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null }, undefined, true);
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Activity');
       if (data.id) await assertUuidFree(em, Activity, 'Activity', data.id);
       const activity = em.create(Activity, {

@@ -150,7 +150,7 @@ export function toConnection<T>(rows: T[], totalCount: number, offset: number): 
   return {
     totalCount,
     nodes: rows,
-    pageInfo: { hasNextPage: end < totalCount, endCursor: rows.length > 0 ? encodeCursor(end) : null },
+    pageInfo: { hasNextPage: end < totalCount, endCursor: rows.length > 0 || end < totalCount ? encodeCursor(end) : null },
   };
 }
 

@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node';
-import { DateTime } from 'luxon';
+import { DateTime, FixedOffsetZone } from 'luxon';
 
 /**
  * Reads a human-written time ("tomorrow 9am", "21 Nov 2026 14:00") as wall time in an IANA zone.
@@ -26,6 +26,6 @@ export function parseLocalTime(text: string, zone: string, now: Date): Date | un
   );
   // An explicit offset in the text ("14:00 +02:00") wins over the zone.
   const offset = parts.get('timezoneOffset');
-  const instant = offset != null ? wall.setZone(`UTC${offset >= 0 ? '+' : ''}${offset / 60}`, { keepLocalTime: true }) : wall;
+  const instant = offset != null ? wall.setZone(FixedOffsetZone.instance(offset), { keepLocalTime: true }) : wall;
   return instant.isValid ? instant.toJSDate() : undefined;
 }

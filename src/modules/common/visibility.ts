@@ -1,6 +1,8 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { isOwner } from '../../auth/viewer';
 import type { RequestContext } from '../../graphql/context';
 import { CompanyMember } from '../companies/company-member.entity';
+import type { Company } from '../companies/company.entity';
 import { ProjectMember } from '../projects/project-member.entity';
 import { Visibility } from './enums';
 
@@ -8,17 +10,24 @@ import { Visibility } from './enums';
  * Who sees a company or a project: the owner sees everything; everyone else sees PUBLIC ones,
  * the ones they created, and CUSTOM ones that list them. Rows the caller cannot see behave as if
  * they did not exist (404), exactly like rows of another account.
+ *
+ * Inside a transaction, pass its EntityManager: a query on another one would need a second
+ * connection while the transaction holds one (the embedded database has only one).
  */
-export async function companyVisibilityWhere(ctx: RequestContext): Promise<object> {
+export async function companyVisibilityWhere(ctx: RequestContext, em: EntityManager = ctx.em): Promise<object> {
   if (isOwner(ctx.viewer)) return {};
-  const listed = await memberOf(ctx, 'company');
-  return visibleWhere(ctx, listed);
+  return visibleWhere(ctx, await memberOf(ctx, em, 'company'));
 }
 
-export async function projectVisibilityWhere(ctx: RequestContext): Promise<object> {
+export async function projectVisibilityWhere(ctx: RequestContext, em: EntityManager = ctx.em): Promise<object> {
   if (isOwner(ctx.viewer)) return {};
-  const listed = await memberOf(ctx, 'project');
-  return visibleWhere(ctx, listed);
+  return visibleWhere(ctx, await memberOf(ctx, em, 'project'));
+}
+
+/** The same rule for a company already loaded (references from a visible project). */
+export async function isCompanyVisible(ctx: RequestContext, company: Company): Promise<boolean> {
+  if (isOwner(ctx.viewer) || company.visibility === Visibility.PUBLIC || company.createdBy?.id === ctx.viewer.id) return true;
+  return company.visibility === Visibility.CUSTOM && (await memberOf(ctx, ctx.em, 'company')).includes(company.id);
 }
 
 function visibleWhere(ctx: RequestContext, listedIds: number[]): object {
@@ -31,15 +40,20 @@ function visibleWhere(ctx: RequestContext, listedIds: number[]): object {
   };
 }
 
-/** The ids of the companies or projects whose CUSTOM list names the viewer; once per request. */
-function memberOf(ctx: RequestContext, kind: 'company' | 'project'): Promise<number[]> {
+/**
+ * The ids of the companies or projects whose CUSTOM list names the viewer: once per request for
+ * reads; afresh inside a transaction, which may itself have changed the lists.
+ */
+function memberOf(ctx: RequestContext, em: EntityManager, kind: 'company' | 'project'): Promise<number[]> {
+  const query = async () =>
+    kind === 'company'
+      ? (await em.find(CompanyMember, { user: ctx.viewer.id }, { fields: ['company'] })).map((m) => m.company.id)
+      : (await em.find(ProjectMember, { user: ctx.viewer.id }, { fields: ['project'] })).map((m) => m.project.id);
+  if (em.isInTransaction()) return query();
   return ctx.loaders
     .get<string, number[]>(`memberOf:${kind}`, async (keys) => {
-      const rows =
-        kind === 'company'
-          ? (await ctx.em.find(CompanyMember, { user: ctx.viewer.id }, { fields: ['company'] })).map((m) => m.company.id)
-          : (await ctx.em.find(ProjectMember, { user: ctx.viewer.id }, { fields: ['project'] })).map((m) => m.project.id);
-      return keys.map(() => rows);
+      const ids = await query();
+      return keys.map(() => ids);
     })
     .load('viewer');
 }

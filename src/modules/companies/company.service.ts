@@ -55,7 +55,7 @@ export class CompanyService {
   async update(ctx: RequestContext, locator: Locator, input: CompanyInput): Promise<Company> {
     const data = validate('Company', updateSchema, input) as unknown as CompanyInput;
     return inTransaction(ctx, async (em) => {
-      const company = await findLocated(em, Company, 'Company', locator, { extraWhere: await companyVisibilityWhere(ctx) });
+      const company = await findLocated(em, Company, 'Company', locator, { extraWhere: await companyVisibilityWhere(ctx, em) });
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Company');
       const memberIds = await resolveMemberIds(em, 'Company', data.userIds, data.userLegacyIds);
       const { userIds: _u, userLegacyIds: _l, ...rest } = data;
@@ -68,7 +68,7 @@ export class CompanyService {
 
   async delete(ctx: RequestContext, locator: Locator): Promise<Company> {
     return inTransaction(ctx, async (em) => {
-      const company = await findLocated(em, Company, 'Company', locator, { extraWhere: await companyVisibilityWhere(ctx) });
+      const company = await findLocated(em, Company, 'Company', locator, { extraWhere: await companyVisibilityWhere(ctx, em) });
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Company');
       // Projects, their activities and shifts go with it (ON DELETE CASCADE).
       await em.nativeDelete(Company, { id: company.id });

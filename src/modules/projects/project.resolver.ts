@@ -15,6 +15,7 @@ import { ProjectMember } from './project-member.entity';
 import { Project } from './project.entity';
 import { CreateProjectInput, ProjectFilter, ProjectInput, ProjectOrder, PunchInInput } from './project.inputs';
 import { childrenOf, projectTotals, viewerRunningShift } from './project.loaders';
+import { isCompanyVisible } from '../common/visibility';
 import type { ProjectService } from './project.service';
 import type { PunchService } from './punch.service';
 import { isManagerOrOwner } from '../../auth/viewer';
@@ -84,9 +85,15 @@ export class ProjectResolver {
     return this.punches.punchOut(ctx, locator, notes);
   }
 
-  @FieldResolver(() => Company)
-  async company(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Company> {
-    return (await loadById(ctx, Company, project.company.id))!;
+  @FieldResolver(() => ID, { description: "The uuid of the project's company." })
+  async companyId(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<string> {
+    return (await loadById(ctx, Company, project.company.id))!.uuid;
+  }
+
+  @FieldResolver(() => Company, { nullable: true, description: 'The company, when the caller may see it.' })
+  async company(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Company | null> {
+    const company = (await loadById(ctx, Company, project.company.id))!;
+    return (await isCompanyVisible(ctx, company)) ? company : null;
   }
 
   @FieldResolver(() => [Staff], { description: 'The users listed for CUSTOM visibility.' })

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { ref, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { isManagerOrOwner } from '../../auth/viewer';
 import { PermissionDeniedError } from '../../errors';
@@ -79,7 +79,7 @@ export class ProjectService {
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Project');
       const { companyId, companyLegacyId, userIds: _u, userLegacyIds: _l, ...rest } = data;
       if (companyId != null || companyLegacyId != null) {
-        project.company = (await this.findCompany(ctx, em, { id: companyId ?? null, legacyId: companyLegacyId ?? null }, true)) as never;
+        project.company = ref(await this.findCompany(ctx, em, { id: companyId ?? null, legacyId: companyLegacyId ?? null }, true));
       }
       const memberIds = await resolveMemberIds(em, 'Project', data.userIds, data.userLegacyIds);
       assignDefined(project, rest as Partial<Project>);
@@ -100,16 +100,18 @@ export class ProjectService {
   }
 
   /** A visible project, optionally required to belong to a named company (nested routes). */
-  async getIn(ctx: RequestContext, em: EntityManager, locator: Locator, companyLocator?: Locator): Promise<Project> {
+  async getIn(ctx: RequestContext, em: EntityManager, locator: Locator, companyLocator?: Locator, inInput = false): Promise<Project> {
     const company = companyLocator ? await this.findCompany(ctx, em, companyLocator) : undefined;
     return findLocated(em, Project, 'Project', locator, {
-      extraWhere: { ...(await projectVisibilityWhere(ctx)), ...(company ? { company: company.id } : {}) },
+      extraWhere: { ...(await projectVisibilityWhere(ctx, em)), ...(company ? { company: company.id } : {}) },
+      // A project named in an input is `projectId`/`projectLegacyId` there.
+      ...(inInput ? { names: ['projectId', 'projectLegacyId'] as [string, string] } : {}),
     });
   }
 
   private async findCompany(ctx: RequestContext, em: EntityManager, locator: Locator, inInput = false): Promise<Company> {
     return findLocated(em, Company, 'Company', locator, {
-      extraWhere: await companyVisibilityWhere(ctx),
+      extraWhere: await companyVisibilityWhere(ctx, em),
       ...(inInput ? { names: ['companyId', 'companyLegacyId'] as [string, string] } : {}),
     });
   }

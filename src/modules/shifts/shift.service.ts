@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { ref, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { isManagerOrOwner } from '../../auth/viewer';
+import { isManagerOrOwner, isOwner } from '../../auth/viewer';
 import { PermissionDeniedError, ValidationError, type FieldError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
 import type { OrderSpec } from '../../graphql/list-args';
@@ -8,9 +8,10 @@ import { Activity } from '../activities/activity.entity';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
 import { parseLocalTime } from '../common/local-time';
 import { assertUuidFree, fields, findLocated, inTransaction, lockRow, validate, type Locator } from '../common/service-support';
-import { isValidTimeZone } from '../common/time-zones';
+import { timeZoneField } from '../common/time-zones';
 import type { Project } from '../projects/project.entity';
 import type { ProjectService } from '../projects/project.service';
+import { projectVisibilityWhere } from '../common/visibility';
 import { Staff } from '../staff/staff.entity';
 import { Shift } from './shift.entity';
 import { SHIFT_FILTER_FIELDS, type CreateShiftInput, type ShiftFilter, type ShiftInput } from './shift.inputs';
@@ -23,17 +24,17 @@ const shiftFields = {
   stop: instant.nullable(),
   localStartAsString: fields.text().nullable(),
   localStopAsString: fields.text().nullable(),
-  timeZone: z.string().refine(isValidTimeZone, 'is not a valid IANA time zone'),
+  timeZone: timeZoneField(),
   notes: fields.text(10_000).nullable(),
   billable: z.boolean(),
   tagList: fields.tags(),
   externalHref: fields.text(2048).nullable(),
   activityId: z.string().nullable(),
   activityLegacyId: z.number().nullable(),
-  projectId: z.string(),
-  projectLegacyId: z.number(),
-  userId: z.string(),
-  userLegacyId: z.number(),
+  projectId: z.string().nullable(),
+  projectLegacyId: z.number().nullable(),
+  userId: z.string().nullable(),
+  userLegacyId: z.number().nullable(),
 };
 const updateSchema = z.object(Object.fromEntries(Object.entries(shiftFields).map(([k, v]) => [k, v.optional()])));
 const createSchema = updateSchema.extend({ id: fields.uuid().nullish() });
@@ -48,13 +49,13 @@ export class ShiftService {
 
   async get(ctx: RequestContext, locator: Locator, projectLocator?: Locator): Promise<Shift> {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
-    return findLocated(ctx.em, Shift, 'Shift', locator, { extraWhere: { ...this.visibleWhere(ctx), ...(project ? { project: project.id } : {}) } });
+    return findLocated(ctx.em, Shift, 'Shift', locator, { extraWhere: { ...(await this.visibleWhere(ctx)), ...(project ? { project: project.id } : {}) } });
   }
 
   async list(ctx: RequestContext, filter: ShiftFilter | undefined, order: OrderSpec[] | undefined, page: PageRequest, projectLocator?: Locator) {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
     const where = {
-      $and: [compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS), this.visibleWhere(ctx), project ? { project: project.id } : {}],
+      $and: [compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS), await this.visibleWhere(ctx), project ? { project: project.id } : {}],
     };
     return findPage(ctx, Shift, 'Shift', where, order, page);
   }
@@ -62,7 +63,9 @@ export class ShiftService {
   async create(ctx: RequestContext, input: CreateShiftInput, projectLocator?: Locator): Promise<Shift> {
     const data = validate('Shift', createSchema, input) as unknown as ShiftData;
     return inTransaction(ctx, async (em) => {
-      const project = await this.projects.getIn(ctx, em, projectLocator ?? { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null });
+      const project = projectLocator
+        ? await this.projects.getIn(ctx, em, projectLocator)
+        : await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null }, undefined, true);
       const user = await this.resolveUser(ctx, em, data, 'create');
       if (data.id) await assertUuidFree(em, Shift, 'Shift', data.id);
       const shift = em.create(Shift, {
@@ -77,7 +80,8 @@ export class ShiftService {
         ...(data.id ? { uuid: data.id } : {}),
       } as never) as Shift;
       await this.applyTimes(ctx, shift, data, true);
-      shift.activity = (await this.resolveActivity(em, project, data)) as never;
+      const activity = await this.resolveActivity(em, project, data);
+      shift.activity = activity ? ref(activity) : null;
       await this.settle(em, shift, user.id);
       return shift;
     });
@@ -89,16 +93,17 @@ export class ShiftService {
       const shift = await this.get({ ...ctx, em }, locator, projectLocator);
       this.assertMayChange(ctx, shift, 'update');
       if (data.projectId != null || data.projectLegacyId != null) {
-        shift.project = (await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null })) as never;
+        shift.project = ref(await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null }, undefined, true));
       }
-      if (data.userId != null || data.userLegacyId != null) shift.user = (await this.resolveUser(ctx, em, data, 'update')) as never;
+      if (data.userId != null || data.userLegacyId != null) shift.user = ref(await this.resolveUser(ctx, em, data, 'update'));
       for (const key of ['timeZone', 'billable', 'notes', 'tagList', 'externalHref'] as const) {
         if (data[key] !== undefined) (shift as unknown as Record<string, unknown>)[key] = data[key];
       }
       await this.applyTimes(ctx, shift, data, false);
       if (data.activityId !== undefined || data.activityLegacyId !== undefined || data.projectId != null || data.projectLegacyId != null) {
         const project = await shift.project.loadOrFail();
-        shift.activity = (await this.resolveActivity(em, project, data, shift.activity?.id ?? null)) as never;
+        const activity = await this.resolveActivity(em, project, data, shift.activity?.id ?? null);
+        shift.activity = activity ? ref(activity) : null;
       }
       await this.settle(em, shift, shift.user.id);
       return shift;
@@ -114,9 +119,14 @@ export class ShiftService {
     });
   }
 
-  /** Owners and managers see every shift of the account; staff members only their own. */
-  private visibleWhere(ctx: RequestContext): object {
-    return isManagerOrOwner(ctx.viewer) ? {} : { user: ctx.viewer.id };
+  /**
+   * The owner sees every shift; a manager their own and every shift on the projects visible to
+   * them; a staff member their own.
+   */
+  private async visibleWhere(ctx: RequestContext): Promise<object> {
+    if (isOwner(ctx.viewer)) return {};
+    if (isManagerOrOwner(ctx.viewer)) return { $or: [{ user: ctx.viewer.id }, { project: await projectVisibilityWhere(ctx) }] };
+    return { user: ctx.viewer.id };
   }
 
   private assertMayChange(ctx: RequestContext, shift: Shift, act: 'update' | 'delete'): void {
@@ -166,6 +176,10 @@ export class ShiftService {
       if (!stop) errors.push({ field: 'localStopAsString', message: 'is not a time this service can read' });
     }
     if (!start && !errors.some((e) => e.field === 'localStartAsString')) errors.push({ field: 'start', message: "can't be blank" });
+    for (const [field, value] of [['localStartAsString', data.localStartAsString ? start : undefined], ['localStopAsString', data.localStopAsString ? stop : undefined]] as const) {
+      const range = value ? instant.safeParse(value) : undefined;
+      if (range && !range.success) errors.push({ field, message: range.error.issues[0]!.message });
+    }
     if (start && stop && stop.getTime() <= start.getTime()) errors.push({ field: 'stop', message: 'must be after start' });
     if (errors.length > 0) throw new ValidationError('Shift', errors);
     shift.start = start!;
@@ -185,8 +199,10 @@ export class ShiftService {
         if (shift.start.getTime() <= running.start.getTime()) {
           throw ValidationError.field('Shift', 'start', "must be after the start of the user's running shift");
         }
+        // Stopped at once in the database: the flush below may write the new running shift
+        // before any update, and the one-running-shift index must already be satisfied then.
+        await em.nativeUpdate(Shift, { id: running.id }, { stop: shift.start });
         running.stop = shift.start;
-        await em.flush();
       }
     }
     await em.flush();

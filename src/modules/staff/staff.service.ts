@@ -18,7 +18,7 @@ import {
   validate,
   type Locator,
 } from '../common/service-support';
-import { isValidTimeZone } from '../common/time-zones';
+import { timeZoneField } from '../common/time-zones';
 import { STAFF_FILTER_FIELDS, type CreateStaffInput, type StaffFilter, type UpdateStaffInput } from './staff.inputs';
 import { Staff } from './staff.entity';
 
@@ -30,7 +30,7 @@ const password = z
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`)
   .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
-const timeZone = z.string().refine(isValidTimeZone, 'is not a valid IANA time zone');
+const timeZone = timeZoneField();
 const profile = {
   firstName: fields.text(),
   lastName: fields.text(),
@@ -75,6 +75,9 @@ export class StaffService {
   async create(ctx: RequestContext, input: CreateStaffInput): Promise<Staff> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Staff');
     const data = validate('Staff', createSchema, input);
+    if ((data.type as string | undefined) === StaffType.MANAGER && !isOwner(ctx.viewer)) {
+      throw new PermissionDeniedError('create', 'Staff', 'Create denied: only the owner may create managers');
+    }
     const passwordHash = await this.hasher.hash(data.password);
     return inTransaction(ctx, async (em) => {
       if (data.id) await assertUuidFree(em, Staff, 'Staff', data.id);
@@ -133,6 +136,7 @@ export class StaffService {
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Staff');
       if (staff.type === StaffType.OWNER) throw new PermissionDeniedError('delete', 'Staff', 'Delete denied: the account owner cannot be deleted');
       if (staff.id === ctx.viewer.id) throw new PermissionDeniedError('delete', 'Staff', 'Delete denied: you cannot delete yourself');
+      if (staff.type === StaffType.MANAGER && !isOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Staff', 'Delete denied: only the owner may delete managers');
       await em.remove(staff).flush();
       return staff;
     });
@@ -146,8 +150,14 @@ export class StaffService {
       }
       return;
     }
+    if (!isOwner(ctx.viewer)) {
+      // A manager manages staff members and their own profile; managers are the owner's to manage.
+      const otherManager = staff.type !== StaffType.STAFF && staff.id !== ctx.viewer.id;
+      if (otherManager || changes.type === StaffType.MANAGER || (staff.id === ctx.viewer.id && changed.includes('type'))) {
+        throw new PermissionDeniedError('update', 'Staff', 'Update denied: only the owner may manage managers');
+      }
+    }
     if (staff.type === StaffType.OWNER) {
-      if (!isOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Staff', 'Update denied: only the owner may change the owner');
       if (changed.includes('type') || changes.active === false) {
         throw new PermissionDeniedError('update', 'Staff', 'Update denied: the owner stays an active owner');
       }
