@@ -1,4 +1,4 @@
-import { LockMode, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { type EntityName, NotFoundError, ValidationError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
@@ -37,10 +37,10 @@ export async function findLocated<T extends object>(
   entityClass: new () => T,
   entity: EntityName,
   locator: Locator,
-  options: { extraWhere?: FilterQuery<T>; names?: [string, string]; lock?: boolean } = {},
+  options: { extraWhere?: FilterQuery<T>; names?: [string, string] } = {},
 ): Promise<T> {
   const where = { ...locatorWhere(entity, locator, options.names), ...(options.extraWhere as object) } as FilterQuery<T>;
-  const row = await em.findOne(entityClass, where, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  const row = await em.findOne(entityClass, where);
   if (!row) throw new NotFoundError(entity);
   return row;
 }

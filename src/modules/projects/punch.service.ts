@@ -1,11 +1,10 @@
-import { DomainRuleError } from '../../errors';
+import { z } from 'zod';
+import { DomainRuleError, ValidationError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
 import { Activity } from '../activities/activity.entity';
 import { fields, inTransaction, lockRow, locatorWhere, validate, type Locator } from '../common/service-support';
 import { Shift } from '../shifts/shift.entity';
 import { Staff } from '../staff/staff.entity';
-import { ValidationError } from '../../errors';
-import { z } from 'zod';
 import type { Project } from './project.entity';
 import type { PunchInInput } from './project.inputs';
 import type { ProjectService } from './project.service';

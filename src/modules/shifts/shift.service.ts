@@ -5,6 +5,7 @@ import { PermissionDeniedError, ValidationError, type FieldError } from '../../e
 import type { RequestContext } from '../../graphql/context';
 import type { OrderSpec } from '../../graphql/list-args';
 import { Activity } from '../activities/activity.entity';
+import { isRowId, isUuid } from '../common/identifiers';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
 import { parseLocalTime } from '../common/local-time';
 import { assertUuidFree, fields, findLocated, inTransaction, lockRow, validate, type Locator } from '../common/service-support';
@@ -135,9 +136,8 @@ export class ShiftService {
 
   private async resolveUser(ctx: RequestContext, em: EntityManager, data: ShiftData, act: 'create' | 'update'): Promise<Staff> {
     const named = data.userId != null || data.userLegacyId != null;
-    const user = named
-      ? await em.findOne(Staff, data.userId != null ? { uuid: isUuidish(data.userId) } : { id: data.userLegacyId! })
-      : await em.findOne(Staff, ctx.viewer.id);
+    const where = named ? idWhere(data.userId, data.userLegacyId) : { id: ctx.viewer.id };
+    const user = where ? await em.findOne(Staff, where) : null;
     if (!user) throw ValidationError.field('Shift', 'userId', 'is not in your staff list');
     if (user.id !== ctx.viewer.id && !isManagerOrOwner(ctx.viewer)) {
       throw new PermissionDeniedError(act, 'Shift', `${act === 'create' ? 'Create' : 'Update'} denied: you may only log your own shifts`);
@@ -153,10 +153,8 @@ export class ShiftService {
       return kept;
     }
     if (data.activityId == null && data.activityLegacyId == null) return null;
-    const activity = await em.findOne(Activity, {
-      ...(data.activityId != null ? { uuid: isUuidish(data.activityId) } : { id: data.activityLegacyId! }),
-      project: project.id,
-    });
+    const where = idWhere(data.activityId, data.activityLegacyId);
+    const activity = where ? await em.findOne(Activity, { ...where, project: project.id }) : null;
     if (!activity) throw ValidationError.field('Shift', 'activityId', 'is not an activity of the project');
     return activity;
   }
@@ -209,7 +207,8 @@ export class ShiftService {
   }
 }
 
-/** A malformed uuid names no row; a value that can never match keeps PostgreSQL from failing. */
-function isUuidish(value: string): string {
-  return /^[0-9a-f-]{36}$/i.test(value) ? value.toLowerCase() : '00000000-0000-0000-0000-000000000000';
+/** The row a uuid or integer id names; undefined when it is malformed and so names no row. */
+function idWhere(uuid: string | null | undefined, legacyId: number | null | undefined): { uuid: string } | { id: number } | undefined {
+  if (uuid != null) return isUuid(uuid) ? { uuid: uuid.toLowerCase() } : undefined;
+  return legacyId != null && isRowId(legacyId) ? { id: legacyId } : undefined;
 }

@@ -1,9 +1,6 @@
-import { Field, ID, InputType } from 'type-graphql';
-import { Int } from 'type-graphql';
-import { BooleanFilter, IntFilter, StaffTypeFilter, StringFilter, IDFilter } from '../../graphql/filter-inputs';
+import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
+import { BooleanFilter, IDFilter, IntFilter, StaffTypeFilter, StringFilter } from '../../graphql/filter-inputs';
 import { OrderInput } from '../../graphql/list-args';
-import { StaffType } from '../common/enums';
-import { registerEnumType } from 'type-graphql';
 import type { FilterFields } from '../common/list-query';
 
 @InputType()
@@ -85,5 +82,3 @@ export class UpdateStaffInput {
   @Field(() => Boolean, { nullable: true }) active?: boolean;
   @Field(() => Int, { nullable: true }) hourlyRateCents?: number | null;
 }
-
-export type StaffTypeInput = `${StaffType}`;
