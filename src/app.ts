@@ -13,6 +13,7 @@ import { mapDatabaseError } from './db/database-errors';
 import { createExecutor, type Executor } from './graphql/executor';
 import { createSchema } from './graphql/schema';
 import { createServices } from './graphql/services';
+import { createGeocoder } from './modules/companies/geocoder';
 
 export interface App {
   readonly express: Express;
@@ -28,7 +29,7 @@ export async function createApp(deps: { orm: MikroORM; config: Config }): Promis
   const hasher = createPasswordHasher(config.auth.hashMemoryKib);
   const authenticator = new BasicAuthenticator(hasher, config.auth.cacheTtlMs);
   const createContext = createContextFactory({ orm, config, authenticator });
-  const schema = await createSchema(createServices(hasher));
+  const schema = await createSchema(createServices(hasher, createGeocoder(config)));
   const apollo = createApolloServer(schema, config);
   await apollo.start();
 

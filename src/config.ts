@@ -29,11 +29,29 @@ const envSchema = z.object({
   PAGE_SIZE_MAX: intFrom(1, 100_000).default(5_000),
   BODY_LIMIT_BYTES: intFrom(1024, 64 * 1024 * 1024).default(1024 * 1024),
   PASSWORD_HASH_MEMORY_KIB: intFrom(8, 4 * 1024 * 1024).default(19_456),
+  SMTP_URL: z
+    .string()
+    .refine((s) => URL.canParse(s) && /^smtps?:$/.test(new URL(s).protocol), 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  // An address nodemailer can put in From: a bare address or `Name <address>`.
+  SMTP_FROM: z
+    .string()
+    .regex(/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, 'must be an e-mail address, optionally as "Name <address>"')
+    .default('timetrack <no-reply@localhost>'),
+  OUTBOX_POLL_MS: intFrom(100, 3_600_000).default(2_000),
+  GEOCODER: z.enum(['offline', 'http', 'none']).default('offline'),
+  GEOCODER_URL: z
+    .string()
+    .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), 'must be an http:// or https:// URL')
+    .optional(),
 });
 
 export type DatabaseTarget =
   | { kind: 'embedded'; dataDir: string }
   | { kind: 'server'; url: string };
+
+/** Where company coordinates come from when a client leaves them blank. */
+export type GeocoderConfig = { readonly kind: 'offline' | 'none' } | { readonly kind: 'http'; readonly url: string };
 
 export interface Config {
   readonly env: 'development' | 'production' | 'test';
@@ -48,6 +66,15 @@ export interface Config {
   readonly auth: { readonly cacheTtlMs: number; readonly hashMemoryKib: number };
   readonly pageSize: { readonly default: number; readonly max: number };
   readonly bodyLimitBytes: number;
+  readonly outbox: {
+    /** Unset: e-mails are written as .eml files to `fileDir` instead of being sent. */
+    readonly smtpUrl: string | undefined;
+    readonly from: string;
+    readonly pollMs: number;
+    /** `DATA_DIR/outbox`, with or without DATABASE_URL. */
+    readonly fileDir: string;
+  };
+  readonly geocoder: GeocoderConfig;
 }
 
 export class ConfigError extends Error {}
@@ -68,6 +95,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  PAGE_SIZE_DEFAULT: must not exceed PAGE_SIZE_MAX',
     );
   }
+  if (e.GEOCODER === 'http' && !e.GEOCODER_URL) {
+    throw new ConfigError('Invalid configuration:\n  GEOCODER_URL: is required when GEOCODER=http');
+  }
   return Object.freeze({
     env: e.NODE_ENV,
     host: e.HOST,
@@ -83,5 +113,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auth: Object.freeze({ cacheTtlMs: e.AUTH_CACHE_TTL_MS, hashMemoryKib: e.PASSWORD_HASH_MEMORY_KIB }),
     pageSize: Object.freeze({ default: e.PAGE_SIZE_DEFAULT, max: e.PAGE_SIZE_MAX }),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    outbox: Object.freeze({
+      smtpUrl: e.SMTP_URL,
+      from: e.SMTP_FROM,
+      pollMs: e.OUTBOX_POLL_MS,
+      fileDir: path.join(path.resolve(e.DATA_DIR), 'outbox'),
+    }),
+    geocoder: Object.freeze(e.GEOCODER === 'http' ? { kind: e.GEOCODER, url: e.GEOCODER_URL! } : { kind: e.GEOCODER }),
   } satisfies Config);
 }

@@ -3,6 +3,7 @@ import { Activity } from '../modules/activities/activity.entity';
 import { TenantEntity } from '../modules/common/tenant-entity';
 import { CompanyMember } from '../modules/companies/company-member.entity';
 import { Company } from '../modules/companies/company.entity';
+import { OutboxMessage } from '../modules/outbox/outbox-message.entity';
 import { ProjectMember } from '../modules/projects/project-member.entity';
 import { Project } from '../modules/projects/project.entity';
 import { Shift } from '../modules/shifts/shift.entity';
@@ -18,6 +19,7 @@ export const ENTITIES = [
   ProjectMember,
   Activity,
   Shift,
+  OutboxMessage,
 ];
 
 /** The entities whose rows belong to one account: the `tenant` filter covers them. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createPasswordHasher } from '../auth/passwords';
+import { createGeocoder } from '../modules/companies/geocoder';
 import { createSchema, printSortedSchema } from './schema';
 import { createServices } from './services';
 
@@ -8,7 +9,7 @@ import { createServices } from './services';
 export const SCHEMA_FILE = path.join('schema', 'schema.graphql');
 
 if (require.main === module) {
-  createSchema(createServices(createPasswordHasher(8)))
+  createSchema(createServices(createPasswordHasher(8), createGeocoder({ geocoder: { kind: 'none' } })))
     .then((schema) => {
       fs.writeFileSync(SCHEMA_FILE, printSortedSchema(schema));
       process.stdout.write(`wrote ${SCHEMA_FILE}\n`);

@@ -7,9 +7,11 @@ import { ProjectResolver } from '../modules/projects/project.resolver';
 import { ShiftResolver } from '../modules/shifts/shift.resolver';
 import { StaffResolver } from '../modules/staff/staff.resolver';
 import { ViewerResolver } from '../modules/staff/viewer.resolver';
+import { TimeZoneResolver } from '../modules/time-zones/time-zone.resolver';
+import { TimeZoneService } from '../modules/time-zones/time-zone.service';
 import type { Services } from './services';
 
-const RESOLVERS = [ViewerResolver, StaffResolver, CompanyResolver, ProjectResolver, ActivityResolver, ShiftResolver] as const;
+const RESOLVERS = [ViewerResolver, StaffResolver, CompanyResolver, ProjectResolver, ActivityResolver, ShiftResolver, TimeZoneResolver] as const;
 
 /** Builds the executable schema; resolvers get their services through a small container. */
 export async function createSchema(services: Services): Promise<GraphQLSchema> {
@@ -20,6 +22,7 @@ export async function createSchema(services: Services): Promise<GraphQLSchema> {
     [ProjectResolver, new ProjectResolver(services.projects, services.punches)],
     [ActivityResolver, new ActivityResolver(services.activities)],
     [ShiftResolver, new ShiftResolver(services.shifts)],
+    [TimeZoneResolver, new TimeZoneResolver(new TimeZoneService())],
   ]);
   const container: ContainerType = { get: (cls) => instances.get(cls) };
   return buildSchema({ resolvers: RESOLVERS, container, validate: false });

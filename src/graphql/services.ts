@@ -1,6 +1,7 @@
 import type { PasswordHasher } from '../auth/passwords';
 import { ActivityService } from '../modules/activities/activity.service';
 import { CompanyService } from '../modules/companies/company.service';
+import type { Geocoder } from '../modules/companies/geocoder';
 import { ProjectService } from '../modules/projects/project.service';
 import { PunchService } from '../modules/projects/punch.service';
 import { ShiftService } from '../modules/shifts/shift.service';
@@ -16,11 +17,11 @@ export interface Services {
   shifts: ShiftService;
 }
 
-export function createServices(hasher: PasswordHasher): Services {
+export function createServices(hasher: PasswordHasher, geocoder: Geocoder): Services {
   const projects = new ProjectService();
   return {
     staff: new StaffService(hasher),
-    companies: new CompanyService(),
+    companies: new CompanyService(geocoder),
     projects,
     punches: new PunchService(projects),
     activities: new ActivityService(projects),

@@ -6,10 +6,20 @@ import type { OrderSpec } from '../../graphql/list-args';
 import { Visibility } from '../common/enums';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
 import { replaceMembers, resolveMemberIds } from '../common/members';
-import { assertUuidFree, assignDefined, fields, findLocated, inTransaction, validate, type Locator } from '../common/service-support';
+import {
+  assertUuidFree,
+  assignDefined,
+  fields,
+  findLocated,
+  inTransaction,
+  locatorWhere,
+  validate,
+  type Locator,
+} from '../common/service-support';
 import { companyVisibilityWhere } from '../common/visibility';
 import { Company } from './company.entity';
 import { COMPANY_FILTER_FIELDS, COMPANY_TEXT_FIELDS, type CompanyFilter, type CompanyInput, type CreateCompanyInput } from './company.inputs';
+import { isCoordinates, type Coordinates, type GeocodableAddress, type Geocoder } from './geocoder';
 
 const companyFields = {
   name: fields.requiredText(),
@@ -23,7 +33,19 @@ const companyFields = {
 const updateSchema = z.object(Object.fromEntries(Object.entries(companyFields).map(([k, v]) => [k, v.optional()])));
 const createSchema = updateSchema.extend({ id: fields.uuid().nullish(), name: companyFields.name });
 
+const ADDRESS_FIELDS = ['mainAddress', 'mainCity', 'mainState', 'mainPostcode', 'mainCountry'] as const;
+type AddressFields = { [F in (typeof ADDRESS_FIELDS)[number]]?: string | null };
+type CoordinateFields = { latitude?: number | null; longitude?: number | null };
+
+/**
+ * Coordinates left blank are derived from the address (rule 8): only when latitude and longitude
+ * are both empty and all five address fields are filled; coordinates a client gave are never
+ * replaced. The geocoder runs before the transaction opens (it may be a network call, and no
+ * connection is held meanwhile); when it fails or finds nothing, the company is saved without.
+ */
 export class CompanyService {
+  constructor(private readonly geocoder: Geocoder) {}
+
   async get(ctx: RequestContext, locator: Locator): Promise<Company> {
     return findLocated(ctx.em, Company, 'Company', locator, { extraWhere: await companyVisibilityWhere(ctx) });
   }
@@ -36,6 +58,9 @@ export class CompanyService {
   async create(ctx: RequestContext, input: CreateCompanyInput): Promise<Company> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Company');
     const data = validate('Company', createSchema, input) as unknown as CreateCompanyInput & { name: string };
+    const address = data.latitude == null && data.longitude == null ? completeAddress(data) : null;
+    const derived = address ? await this.derive(address) : null;
+    if (derived) Object.assign(data, derived);
     return inTransaction(ctx, async (em) => {
       if (data.id) await assertUuidFree(em, Company, 'Company', data.id);
       const memberIds = await resolveMemberIds(em, 'Company', data.userIds, data.userLegacyIds);
@@ -54,12 +79,18 @@ export class CompanyService {
 
   async update(ctx: RequestContext, locator: Locator, input: CompanyInput): Promise<Company> {
     const data = validate('Company', updateSchema, input) as unknown as CompanyInput;
+    const derived = await this.deriveForUpdate(ctx, locator, data);
     return inTransaction(ctx, async (em) => {
       const company = await findLocated(em, Company, 'Company', locator, { extraWhere: await companyVisibilityWhere(ctx, em) });
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Company');
       const memberIds = await resolveMemberIds(em, 'Company', data.userIds, data.userLegacyIds);
       const { userIds: _u, userLegacyIds: _l, ...rest } = data;
       assignDefined(company, rest as Partial<Company>);
+      // Applied only if the row still asks for it: a concurrent save may have set coordinates or
+      // changed the address since the lookup.
+      if (derived && company.latitude === null && company.longitude === null && sameAddress(completeAddress(company), derived.address)) {
+        Object.assign(company, derived.coordinates);
+      }
       await em.flush();
       if (memberIds) await replaceMembers(em, ctx.viewer.accountId, { company }, memberIds);
       return company;
@@ -75,5 +106,73 @@ export class CompanyService {
       return company;
     });
   }
+
+  /**
+   * An update derives coordinates only when it sets an address field: a client that clears the
+   * coordinates alone, or changes something else, gets what it asked for. The stored values are
+   * read here, outside the transaction, when the input alone does not decide; the transaction
+   * re-checks them before applying the result.
+   */
+  private async deriveForUpdate(
+    ctx: RequestContext,
+    locator: Locator,
+    data: CompanyInput,
+  ): Promise<{ address: GeocodableAddress; coordinates: Coordinates } | null> {
+    // The transaction refuses these callers anyway; no lookup on their behalf.
+    if (!isManagerOrOwner(ctx.viewer)) return null;
+    if (!ADDRESS_FIELDS.some((f) => data[f] !== undefined)) return null;
+    if (data.latitude != null || data.longitude != null) return null;
+    let merged: AddressFields & CoordinateFields = data;
+    const decidedByInput = ADDRESS_FIELDS.every((f) => data[f] !== undefined) && data.latitude !== undefined && data.longitude !== undefined;
+    if (!decidedByInput) {
+      const stored = await this.findForLookup(ctx, locator);
+      if (!stored) return null; // the transaction reports why
+      merged = { ...pick(stored), ...definedOnly(data) };
+    }
+    if (merged.latitude != null || merged.longitude != null) return null;
+    const address = completeAddress(merged);
+    if (!address) return null;
+    const coordinates = await this.derive(address);
+    return coordinates ? { address, coordinates } : null;
+  }
+
+  /** The stored company, read outside any transaction and outside the identity map; null on any failure. */
+  private async findForLookup(ctx: RequestContext, locator: Locator): Promise<Company | null> {
+    try {
+      const where = { ...locatorWhere('Company', locator), ...(await companyVisibilityWhere(ctx)) };
+      return await ctx.em.findOne(Company, where as never, { disableIdentityMap: true });
+    } catch {
+      return null;
+    }
+  }
+
+  private async derive(address: GeocodableAddress): Promise<Coordinates | null> {
+    try {
+      const found = await this.geocoder.locate(address);
+      return isCoordinates(found) ? { latitude: found.latitude, longitude: found.longitude } : null;
+    } catch (error) {
+      console.warn('geocoder failed; the company is saved without coordinates:', error instanceof Error ? error.message : error);
+      return null;
+    }
+  }
 }
 
+/** All five address fields, trimmed, or null when any is blank. */
+function completeAddress(values: AddressFields): GeocodableAddress | null {
+  const [street, city, state, postcode, country] = ADDRESS_FIELDS.map((f) => values[f]?.trim() ?? '');
+  if (!street || !city || !state || !postcode || !country) return null;
+  return { street, city, state, postcode, country };
+}
+
+function sameAddress(a: GeocodableAddress | null, b: GeocodableAddress): boolean {
+  return a !== null && a.street === b.street && a.city === b.city && a.state === b.state && a.postcode === b.postcode && a.country === b.country;
+}
+
+function pick(company: Company): AddressFields & CoordinateFields {
+  const { latitude, longitude } = company;
+  return { ...Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, company[f]])), latitude, longitude };
+}
+
+function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

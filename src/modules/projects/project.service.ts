@@ -1,7 +1,7 @@
 import { ref, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { isManagerOrOwner } from '../../auth/viewer';
-import { PermissionDeniedError } from '../../errors';
+import { PermissionDeniedError, ValidationError, type FieldError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
 import type { OrderSpec } from '../../graphql/list-args';
 import { Company } from '../companies/company.entity';
@@ -10,6 +10,7 @@ import { compileFilter, findPage, type PageRequest } from '../common/list-query'
 import { replaceMembers, resolveMemberIds } from '../common/members';
 import { assertUuidFree, assignDefined, fields, findLocated, inTransaction, validate, type Locator } from '../common/service-support';
 import { companyVisibilityWhere, projectVisibilityWhere } from '../common/visibility';
+import { parseHourlyRate, parseTimeLimit } from './human-values';
 import { Project } from './project.entity';
 import { PROJECT_FILTER_FIELDS, type CreateProjectInput, type ProjectFilter, type ProjectInput } from './project.inputs';
 
@@ -53,7 +54,7 @@ export class ProjectService {
 
   async create(ctx: RequestContext, input: CreateProjectInput): Promise<Project> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Project');
-    const data = validate('Project', createSchema, input) as unknown as CreateProjectInput & { name: string };
+    const data = fillNumbersFromText(validate('Project', createSchema, input) as unknown as CreateProjectInput & { name: string });
     return inTransaction(ctx, async (em) => {
       if (data.id) await assertUuidFree(em, Project, 'Project', data.id);
       const company = await this.findCompany(ctx, em, { id: data.companyId ?? null, legacyId: data.companyLegacyId ?? null }, true);
@@ -73,7 +74,7 @@ export class ProjectService {
   }
 
   async update(ctx: RequestContext, locator: Locator, input: ProjectInput, companyLocator?: Locator): Promise<Project> {
-    const data = validate('Project', updateSchema, input) as unknown as ProjectInput;
+    const data = fillNumbersFromText(validate('Project', updateSchema, input) as unknown as ProjectInput);
     return inTransaction(ctx, async (em) => {
       const project = await this.getIn(ctx, em, locator, companyLocator);
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Project');
@@ -117,3 +118,24 @@ export class ProjectService {
   }
 }
 
+
+/**
+ * The text forms fill the numbers when the numbers are not given (omitted or null):
+ * `timeLimitString` → `timeLimit` seconds, `hourlyRate` → `hourlyRateCents`. Text that would be
+ * used but cannot be read is a validation error naming the field.
+ */
+function fillNumbersFromText<T extends ProjectInput>(data: T): T {
+  const errors: FieldError[] = [];
+  if (data.timeLimit == null && data.timeLimitString != null && data.timeLimitString.trim() !== '') {
+    const seconds = parseTimeLimit(data.timeLimitString);
+    if (seconds === undefined) errors.push({ field: 'timeLimitString', message: 'is not a duration this service can read (e.g. "12h", "2h 30m", "1:30")' });
+    else data.timeLimit = seconds;
+  }
+  if (data.hourlyRateCents == null && data.hourlyRate != null && data.hourlyRate.trim() !== '') {
+    const cents = parseHourlyRate(data.hourlyRate);
+    if (cents === undefined) errors.push({ field: 'hourlyRate', message: 'is not an amount this service can read (e.g. "$85", "$12.50")' });
+    else data.hourlyRateCents = cents;
+  }
+  if (errors.length > 0) throw new ValidationError('Project', errors);
+  return data;
+}

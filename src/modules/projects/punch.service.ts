@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DomainRuleError, ValidationError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
+import { assertTimeRoom } from '../accounts/time-limit';
 import { Activity } from '../activities/activity.entity';
 import { fields, inTransaction, lockRow, locatorWhere, validate, type Locator } from '../common/service-support';
 import { Shift } from '../shifts/shift.entity';
@@ -41,6 +42,7 @@ export class PunchService {
       if (running?.project.id === project.id) {
         throw new DomainRuleError('PUNCHED_IN', 'Project', 'You are already punched in to this project');
       }
+      await assertTimeRoom(em, ctx.viewer.accountId, { seconds: 0, starting: true }, ctx.now);
       // The old shift stops at the very instant the new one starts; that instant is read after the
       // lock and is never before the old start, so shifts never overlap and stop > start holds.
       const now = instantAfter(running?.start);

@@ -4,6 +4,7 @@ import { isManagerOrOwner, isOwner } from '../../auth/viewer';
 import { PermissionDeniedError, ValidationError, type FieldError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
 import type { OrderSpec } from '../../graphql/list-args';
+import { assertTimeRoom } from '../accounts/time-limit';
 import { Activity } from '../activities/activity.entity';
 import { isRowId, isUuid } from '../common/identifiers';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
@@ -83,7 +84,7 @@ export class ShiftService {
       await this.applyTimes(ctx, shift, data, true);
       const activity = await this.resolveActivity(em, project, data);
       shift.activity = activity ? ref(activity) : null;
-      await this.settle(em, shift, user.id);
+      await this.settle(ctx, em, shift, user.id);
       return shift;
     });
   }
@@ -106,7 +107,7 @@ export class ShiftService {
         const activity = await this.resolveActivity(em, project, data, shift.activity?.id ?? null);
         shift.activity = activity ? ref(activity) : null;
       }
-      await this.settle(em, shift, shift.user.id);
+      await this.settle(ctx, em, shift, shift.user.id);
       return shift;
     });
   }
@@ -187,11 +188,12 @@ export class ShiftService {
   /**
    * Writes the shift. A running one first stops the user's other running shift at its start; the
    * user's row lock makes this safe under concurrency, and the database's partial unique index is
-   * the last word.
+   * the last word. Then the plan's time maximum is checked. Locks are taken in one order
+   * everywhere (the user, then the account), so concurrent writers cannot deadlock.
    */
-  private async settle(em: EntityManager, shift: Shift, userId: number): Promise<void> {
+  private async settle(ctx: RequestContext, em: EntityManager, shift: Shift, userId: number): Promise<void> {
+    await lockRow(em, 'users', userId);
     if (shift.stop === null) {
-      await lockRow(em, 'users', userId);
       const running = await em.findOne(Shift, { user: userId, stop: null, id: { $ne: shift.id ?? 0 } }, { refresh: true });
       if (running) {
         if (shift.start.getTime() <= running.start.getTime()) {
@@ -203,8 +205,14 @@ export class ShiftService {
         running.stop = shift.start;
       }
     }
+    await assertTimeRoom(em, ctx.viewer.accountId, { seconds: enteredSeconds(shift, ctx.now), replacing: shift.id, starting: shift.stop === null }, ctx.now);
     await em.flush();
   }
+}
+
+/** The time a shift counts for: to its stop, or up to now while it runs. */
+function enteredSeconds(shift: Shift, now: Date): number {
+  return Math.max(0, ((shift.stop ?? now).getTime() - shift.start.getTime()) / 1000);
 }
 
 /** The row a uuid or integer id names; undefined when it is malformed and so names no row. */

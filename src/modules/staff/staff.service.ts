@@ -19,6 +19,7 @@ import {
   type Locator,
 } from '../common/service-support';
 import { timeZoneField } from '../common/time-zones';
+import { enqueueConfirmationEmail } from '../outbox/confirmation-email';
 import { STAFF_FILTER_FIELDS, type CreateStaffInput, type StaffFilter, type UpdateStaffInput } from './staff.inputs';
 import { Staff } from './staff.entity';
 
@@ -83,7 +84,7 @@ export class StaffService {
       if (data.id) await assertUuidFree(em, Staff, 'Staff', data.id);
       await assertLoginFree(em, data.login);
       // Checked before the new row exists: auto-flush would otherwise count it twice.
-      if (data.active ?? true) await assertStaffRoom(em, ctx.viewer.accountId, 1);
+      const account = (data.active ?? true) ? await assertStaffRoom(em, ctx.viewer.accountId, 1) : undefined;
       const staff = em.create(Staff, {
         account: ctx.viewer.accountId,
         login: data.login,
@@ -97,6 +98,8 @@ export class StaffService {
         hourlyRateCents: data.hourlyRateCents ?? null,
         ...(data.id ? { uuid: data.id } : {}),
       } as never) as Staff;
+      // An inactive user costs nothing yet: the e-mail waits until it is enabled.
+      if (account) await enqueueConfirmationEmail(em, account, staff, 'created');
       await em.flush();
       return staff;
     });
@@ -111,9 +114,11 @@ export class StaffService {
       if (data.login !== undefined && data.login.toLowerCase() !== staff.login.toLowerCase()) {
         await assertLoginFree(em, data.login);
       }
-      if (data.active === true && !staff.active) await assertStaffRoom(em, ctx.viewer.accountId, 1);
+      const activated = data.active === true && !staff.active ? await assertStaffRoom(em, ctx.viewer.accountId, 1) : undefined;
       const { password: _ignored, ...rest } = data;
       assignDefined(staff, { ...(rest as Partial<Staff>), ...(passwordHash ? { passwordHash } : {}) });
+      // After the assignment, so the e-mail names the user as this update leaves them.
+      if (activated) await enqueueConfirmationEmail(em, activated, staff, 'enabled');
       await em.flush();
       return staff;
     });
@@ -123,8 +128,9 @@ export class StaffService {
     return inTransaction(ctx, async (em) => {
       const staff = await findLocated(em, Staff, 'Staff', locator);
       this.assertMayUpdate(ctx, staff, { active });
-      if (active && !staff.active) await assertStaffRoom(em, ctx.viewer.accountId, 1);
+      const activated = active && !staff.active ? await assertStaffRoom(em, ctx.viewer.accountId, 1) : undefined;
       staff.active = active;
+      if (activated) await enqueueConfirmationEmail(em, activated, staff, 'enabled');
       await em.flush();
       return staff;
     });
@@ -179,12 +185,13 @@ async function assertLoginFree(em: EntityManager, login: string): Promise<void> 
 
 /**
  * The plan's staff maximum counts active users other than the owner. The account row is locked
- * first, so concurrent creates cannot both see room for one more.
+ * first, so concurrent creates cannot both see room for one more. Returns the account: the caller
+ * is activating a user, which on a paid plan asks the owner to confirm (confirmation-email.ts).
  */
-async function assertStaffRoom(em: EntityManager, accountId: number, adding: number): Promise<void> {
+async function assertStaffRoom(em: EntityManager, accountId: number, adding: number): Promise<Account> {
   await lockRow(em, 'accounts', accountId);
   const account = await em.findOneOrFail(Account, accountId, { refresh: true });
-  if (account.staffMax === null) return;
+  if (account.staffMax === null) return account;
   if (account.staffMax === 0) {
     throw new DomainRuleError('STAFF_NOT_ALLOWED', 'Staff', 'This account does not allow staff members');
   }
@@ -196,4 +203,5 @@ async function assertStaffRoom(em: EntityManager, accountId: number, adding: num
       `The plan allows ${account.staffMax} active staff members; upgrade the plan to add more`,
     );
   }
+  return account;
 }

@@ -1,0 +1,39 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainRuleError } from '../../errors';
+import { lockRow } from '../common/service-support';
+import { Account } from './account.entity';
+
+/**
+ * The plan's maximum of entered time: all shifts of the account together (running ones up to now)
+ * may not exceed it. The account row is locked first, so concurrent writes cannot both fit into
+ * the same remaining time.
+ *
+ * @param seconds the duration the change will store for its shift
+ * @param replacing the id of the shift whose stored duration the change replaces (updates)
+ * @param starting a new running shift: refused once the time is used up, even at zero length
+ */
+export async function assertTimeRoom(
+  em: EntityManager,
+  accountId: number,
+  change: { seconds: number; replacing?: number | undefined; starting?: boolean },
+  now: Date,
+): Promise<void> {
+  const account = await em.findOneOrFail(Account, accountId, { refresh: true });
+  if (account.timeMaxSeconds === null) return;
+  await lockRow(em, 'accounts', accountId);
+  const [row] = await em.getConnection().execute<{ used: string }[]>(
+    `select coalesce(sum(greatest(0, extract(epoch from (coalesce(stop, ?::timestamptz) - start)))), 0)::bigint as used
+       from shifts where account_id = ? and id <> ?`,
+    [now, accountId, change.replacing ?? 0],
+    'all',
+    em.getTransactionContext(),
+  );
+  const total = Number(row?.used ?? 0) + change.seconds;
+  if (total > account.timeMaxSeconds || (change.starting && total >= account.timeMaxSeconds)) {
+    throw new DomainRuleError(
+      'MAX_TIME',
+      'Account',
+      `The plan allows ${Math.floor(account.timeMaxSeconds / 3600)} hours of entered time, and it is used up; upgrade the plan to enter more`,
+    );
+  }
+}
