@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { codes, startTestApp, type Credentials, type GraphQLResponse, type TestApp } from '../support/test-app';
+import { codes, onlyError, startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -34,20 +34,9 @@ const LIST = `query($filter: ActivityFilter, $order: [ActivityOrder!], $first: I
   }
 }`;
 
-interface FieldError {
-  field: string;
-  message: string;
-}
-
 interface Ref {
   id: string;
   legacyId: number;
-}
-
-function onlyError(res: GraphQLResponse): { code: string | undefined; fields: string[] } {
-  expect(res.errors).toHaveLength(1);
-  const fieldErrors = (res.errors?.[0]?.extensions?.fieldErrors ?? []) as FieldError[];
-  return { code: codes(res)[0], fields: fieldErrors.map((e) => e.field) };
 }
 
 async function newProject(who: Credentials, input: Record<string, unknown> = {}): Promise<Ref> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { codes, startTestApp, type Credentials, type GraphQLResponse, type TestApp } from '../support/test-app';
+import { codes, onlyError, startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -81,17 +81,6 @@ const FULL = {
   latitude: 33.4484,
   longitude: -112.074,
 };
-
-interface FieldError {
-  field: string;
-  message: string;
-}
-
-function onlyError(res: GraphQLResponse): { code: string | undefined; fields: string[] } {
-  expect(res.errors).toHaveLength(1);
-  const fieldErrors = (res.errors?.[0]?.extensions?.fieldErrors ?? []) as FieldError[];
-  return { code: codes(res)[0], fields: fieldErrors.map((e) => e.field) };
-}
 
 async function create(who: Credentials, input: Record<string, unknown>) {
   const data = await t.gqlOk(who, CREATE, { input });

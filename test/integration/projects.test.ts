@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { codes, startTestApp, type Credentials, type GraphQLResponse, type TestApp } from '../support/test-app';
+import { codes, onlyError, startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -36,17 +36,6 @@ const LIST = `query($filter: ProjectFilter, $order: [ProjectOrder!], $first: Int
   }
 }`;
 const USERS = `query($id: ID) { project(id: $id) { id visibility users { id legacyId } } }`;
-
-interface FieldError {
-  field: string;
-  message: string;
-}
-
-function onlyError(res: GraphQLResponse): { code: string | undefined; fields: string[] } {
-  expect(res.errors).toHaveLength(1);
-  const fieldErrors = (res.errors?.[0]?.extensions?.fieldErrors ?? []) as FieldError[];
-  return { code: codes(res)[0], fields: fieldErrors.map((e) => e.field) };
-}
 
 async function newCompany(who: Credentials, input: Record<string, unknown> = {}): Promise<{ id: string; legacyId: number }> {
   const data = await t.gqlOk(who, `mutation($input: CreateCompanyInput!) { createCompany(input: $input) { id legacyId } }`, {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { codes, startTestApp, type Credentials, type GraphQLResponse, type TestApp } from '../support/test-app';
+import { codes, onlyError, startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -35,23 +35,12 @@ const LIST = `query($filter: ShiftFilter, $order: [ShiftOrder!], $first: Int, $a
   }
 }`;
 
-interface FieldError {
-  field: string;
-  message: string;
-}
-
 interface Ref {
   id: string;
   legacyId: number;
 }
 
 type Shift = Record<string, unknown> & { id: string; legacyId: number; start: string; stop: string | null };
-
-function onlyError(res: GraphQLResponse): { code: string | undefined; fields: string[] } {
-  expect(res.errors).toHaveLength(1);
-  const fieldErrors = (res.errors?.[0]?.extensions?.fieldErrors ?? []) as FieldError[];
-  return { code: codes(res)[0], fields: fieldErrors.map((e) => e.field) };
-}
 
 async function newProject(who: Credentials, input: Record<string, unknown> = {}): Promise<Ref> {
   const company = await t.gqlOk(who, `mutation { createCompany(input: { name: "Client", visibility: PUBLIC }) { id } }`);

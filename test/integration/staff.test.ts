@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { codes, startTestApp, type Credentials, type GraphQLResponse, type TestApp } from '../support/test-app';
+import { codes, onlyError, startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,17 +22,7 @@ const LIST = `query($filter: StaffFilter, $order: [StaffOrder!], $first: Int, $a
   }
 }`;
 
-interface FieldError {
-  field: string;
-  message: string;
-}
-
 /** The one error of a response: its code and the fields it names. */
-function onlyError(res: GraphQLResponse): { code: string | undefined; fields: string[] } {
-  expect(res.errors).toHaveLength(1);
-  const fieldErrors = (res.errors?.[0]?.extensions?.fieldErrors ?? []) as FieldError[];
-  return { code: codes(res)[0], fields: fieldErrors.map((e) => e.field) };
-}
 
 function unique(prefix: string): string {
   return `${prefix}_${randomUUID().slice(0, 8)}`;

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import type { FieldError } from '../../src/errors';
 import { createApp, type App } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Database } from '../../src/db/database';
@@ -115,4 +116,11 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
 /** The error codes of a response, in order. */
 export function codes(res: GraphQLResponse): (string | undefined)[] {
   return (res.errors ?? []).map((e) => e.extensions?.code);
+}
+
+/** The one error of a response: its code and the fields its fieldErrors name. */
+export function onlyError(res: GraphQLResponse): { code: string | undefined; fields: string[] } {
+  expect(res.errors).toHaveLength(1);
+  const fieldErrors = (res.errors?.[0]?.extensions?.fieldErrors ?? []) as FieldError[];
+  return { code: codes(res)[0], fields: fieldErrors.map((e) => e.field) };
 }
