@@ -17,6 +17,11 @@ export class Loaders {
     return loader;
   }
 
+  /** Children of many parents in one query (`find` gets every requested parent id), by parent. */
+  children<T>(name: string, parentId: number, find: (parentIds: readonly number[]) => Promise<T[]>, parentOf: (row: T) => number): Promise<T[]> {
+    return this.get<number, T[]>(name, async (ids) => Loaders.groupBy(ids, await find(ids), parentOf)).load(parentId);
+  }
+
   /** Groups rows by a key and answers every requested key, empty where nothing matched. */
   static groupBy<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K): V[][] {
     const groups = new Map<K, V[]>();

@@ -154,6 +154,25 @@ export function toConnection<T>(rows: T[], totalCount: number, offset: number): 
   };
 }
 
+/**
+ * One parent's page of a nested list. The children of every parent in the request come from one
+ * query (batched per `name`, which must carry the filter and order); each parent's page is cut
+ * from its share.
+ */
+export async function childPage<T>(
+  ctx: RequestContext,
+  entity: EntityName,
+  name: string,
+  parentId: number,
+  page: PageRequest,
+  find: (parentIds: readonly number[]) => Promise<T[]>,
+  parentOf: (row: T) => number,
+): Promise<ConnectionShape<T>> {
+  const { offset, limit } = pageWindow(ctx, entity, page);
+  const all = await ctx.loaders.children(name, parentId, find, parentOf);
+  return toConnection(all.slice(offset, offset + limit), all.length, offset);
+}
+
 /** One page of a top-level list: the rows and the total count, under the tenant filter. */
 export async function findPage<T extends object>(
   ctx: RequestContext,

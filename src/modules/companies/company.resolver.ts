@@ -2,12 +2,11 @@ import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from '
 import type { RequestContext } from '../../graphql/context';
 import { Connection } from '../../graphql/connection';
 import { LocatorArgs, PageArgs } from '../../graphql/list-args';
-import { compileFilter, compileOrder, pageWindow, toConnection } from '../common/list-query';
+import { childPage, compileFilter, compileOrder } from '../common/list-query';
 import { projectVisibilityWhere } from '../common/visibility';
 import { ProjectConnection } from '../projects/project.resolver';
 import { Project } from '../projects/project.entity';
 import { PROJECT_FILTER_FIELDS, ProjectFilter, ProjectOrder } from '../projects/project.inputs';
-import { childrenOf } from '../projects/project.loaders';
 import { Staff } from '../staff/staff.entity';
 import { CompanyMember } from './company-member.entity';
 import { Company } from './company.entity';
@@ -52,8 +51,7 @@ export class CompanyResolver {
 
   @FieldResolver(() => [Staff], { description: 'The users listed for CUSTOM visibility.' })
   users(@Root() company: Company, @Ctx() ctx: RequestContext): Promise<Staff[]> {
-    return childrenOf(
-      ctx,
+    return ctx.loaders.children(
       'companyUsers',
       company.id,
       (ids) => ctx.em.find(CompanyMember, { company: { $in: [...ids] } }, { populate: ['user'], orderBy: { id: 'asc' } }),
@@ -69,16 +67,16 @@ export class CompanyResolver {
     @Arg('order', () => [ProjectOrder], { nullable: true }) order: InstanceType<typeof ProjectOrder>[] | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    const { offset, limit } = pageWindow(ctx, 'Project', page);
     const visible = await projectVisibilityWhere(ctx);
     const where = compileFilter('Project', filter as never, PROJECT_FILTER_FIELDS);
-    const all = await childrenOf(
+    return childPage(
       ctx,
+      'Project',
       `companyProjects:${JSON.stringify([filter, order])}`,
       company.id,
+      page,
       (ids) => ctx.em.find(Project, { $and: [where, visible, { company: { $in: [...ids] } }] } as never, { orderBy: compileOrder(order) as never }),
       (p) => p.company.id,
     );
-    return toConnection(all.slice(offset, offset + limit), all.length, offset);
   }
 }

@@ -110,8 +110,7 @@ export class CompanyService {
   /**
    * An update derives coordinates only when it sets an address field: a client that clears the
    * coordinates alone, or changes something else, gets what it asked for. The stored values are
-   * read here, outside the transaction, when the input alone does not decide; the transaction
-   * re-checks them before applying the result.
+   * read here, outside the transaction; the transaction re-checks them before applying the result.
    */
   private async deriveForUpdate(
     ctx: RequestContext,
@@ -122,13 +121,9 @@ export class CompanyService {
     if (!isManagerOrOwner(ctx.viewer)) return null;
     if (!ADDRESS_FIELDS.some((f) => data[f] !== undefined)) return null;
     if (data.latitude != null || data.longitude != null) return null;
-    let merged: AddressFields & CoordinateFields = data;
-    const decidedByInput = ADDRESS_FIELDS.every((f) => data[f] !== undefined) && data.latitude !== undefined && data.longitude !== undefined;
-    if (!decidedByInput) {
-      const stored = await this.findForLookup(ctx, locator);
-      if (!stored) return null; // the transaction reports why
-      merged = { ...pick(stored), ...definedOnly(data) };
-    }
+    const stored = await this.findForLookup(ctx, locator);
+    if (!stored) return null; // the transaction reports why
+    const merged: AddressFields & CoordinateFields = { ...pick(stored), ...definedOnly(data) };
     if (merged.latitude != null || merged.longitude != null) return null;
     const address = completeAddress(merged);
     if (!address) return null;

@@ -1,5 +1,4 @@
 import type { RequestContext } from '../../graphql/context';
-import { Loaders } from '../../graphql/loaders';
 import { Shift } from '../shifts/shift.entity';
 
 export interface ProjectTotals {
@@ -43,15 +42,3 @@ export function viewerRunningShift(ctx: RequestContext): Promise<Shift | null> {
     .load('viewer');
 }
 
-/** Children of many parents in one query, grouped by parent id. */
-export function childrenOf<T extends object>(
-  ctx: RequestContext,
-  name: string,
-  parentId: number,
-  find: (parentIds: readonly number[]) => Promise<T[]>,
-  parentOf: (row: T) => number,
-): Promise<T[]> {
-  return ctx.loaders
-    .get<number, T[]>(name, async (ids) => Loaders.groupBy(ids, await find(ids), parentOf))
-    .load(parentId);
-}

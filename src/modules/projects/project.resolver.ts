@@ -7,14 +7,14 @@ import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args'
 import { Account } from '../accounts/account.entity';
 import { Activity } from '../activities/activity.entity';
 import { Company } from '../companies/company.entity';
-import { compileFilter, compileOrder, pageWindow, toConnection } from '../common/list-query';
+import { childPage, compileFilter, compileOrder } from '../common/list-query';
 import { Shift } from '../shifts/shift.entity';
 import { SHIFT_FILTER_FIELDS, ShiftFilter, ShiftOrder } from '../shifts/shift.inputs';
 import { Staff } from '../staff/staff.entity';
 import { ProjectMember } from './project-member.entity';
 import { Project } from './project.entity';
 import { CreateProjectInput, ProjectFilter, ProjectInput, ProjectOrder, PunchInInput } from './project.inputs';
-import { childrenOf, projectTotals, viewerRunningShift } from './project.loaders';
+import { projectTotals, viewerRunningShift } from './project.loaders';
 import { isCompanyVisible } from '../common/visibility';
 import type { ProjectService } from './project.service';
 import type { PunchService } from './punch.service';
@@ -98,8 +98,7 @@ export class ProjectResolver {
 
   @FieldResolver(() => [Staff], { description: 'The users listed for CUSTOM visibility.' })
   async users(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Staff[]> {
-    const members = await childrenOf(
-      ctx,
+    const members = await ctx.loaders.children(
       'projectUsers',
       project.id,
       (ids) => ctx.em.find(ProjectMember, { project: { $in: [...ids] } }, { populate: ['user'], orderBy: { id: 'asc' } }),
@@ -110,8 +109,7 @@ export class ProjectResolver {
 
   @FieldResolver(() => [Activity], { description: 'Every activity of the project, by name.' })
   activities(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Activity[]> {
-    return childrenOf(
-      ctx,
+    return ctx.loaders.children(
       'projectActivities',
       project.id,
       (ids) => ctx.em.find(Activity, { project: { $in: [...ids] } }, { orderBy: [{ name: 'asc' }, { id: 'asc' }] }),
@@ -127,17 +125,17 @@ export class ProjectResolver {
     @Arg('order', () => [ShiftOrder], { nullable: true }) order: InstanceType<typeof ShiftOrder>[] | undefined,
     @Ctx() ctx: RequestContext,
   ) {
-    const { offset, limit } = pageWindow(ctx, 'Shift', page);
     const where = compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS);
     const own = isManagerOrOwner(ctx.viewer) ? {} : { user: ctx.viewer.id };
-    const all = await childrenOf(
+    return childPage(
       ctx,
+      'Shift',
       `projectShifts:${JSON.stringify([filter, order])}`,
       project.id,
+      page,
       (ids) => ctx.em.find(Shift, { $and: [where, own, { project: { $in: [...ids] } }] } as never, { orderBy: compileOrder(order) as never }),
       (s) => s.project.id,
     );
-    return toConnection(all.slice(offset, offset + limit), all.length, offset);
   }
 
   @FieldResolver(() => Int, { description: 'Seconds punched by all users, running shifts up to now.' })

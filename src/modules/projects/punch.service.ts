@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainRuleError, ValidationError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
-import { assertTimeRoom } from '../accounts/time-limit';
+import { assertTimeRoom } from '../accounts/plan-limits';
 import { Activity } from '../activities/activity.entity';
 import { fields, inTransaction, lockRow, locatorWhere, validate, type Locator } from '../common/service-support';
 import { Shift } from '../shifts/shift.entity';

@@ -4,7 +4,7 @@ import { isManagerOrOwner, isOwner } from '../../auth/viewer';
 import { PermissionDeniedError, ValidationError, type FieldError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
 import type { OrderSpec } from '../../graphql/list-args';
-import { assertTimeRoom } from '../accounts/time-limit';
+import { assertTimeRoom } from '../accounts/plan-limits';
 import { Activity } from '../activities/activity.entity';
 import { isRowId, isUuid } from '../common/identifiers';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';

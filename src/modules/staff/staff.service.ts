@@ -2,10 +2,10 @@ import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from '../../auth/passwords';
 import { isManagerOrOwner, isOwner } from '../../auth/viewer';
-import { DomainRuleError, PermissionDeniedError, ValidationError } from '../../errors';
+import { PermissionDeniedError, ValidationError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
 import type { OrderSpec } from '../../graphql/list-args';
-import { Account } from '../accounts/account.entity';
+import { assertStaffRoom } from '../accounts/plan-limits';
 import { StaffType } from '../common/enums';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
 import {
@@ -14,8 +14,7 @@ import {
   fields,
   findLocated,
   inTransaction,
-  lockRow,
-  validate,
+    validate,
   type Locator,
 } from '../common/service-support';
 import { timeZoneField } from '../common/time-zones';
@@ -183,25 +182,3 @@ async function assertLoginFree(em: EntityManager, login: string): Promise<void> 
   if (taken > 0) throw ValidationError.field('Staff', 'login', 'is already taken');
 }
 
-/**
- * The plan's staff maximum counts active users other than the owner. The account row is locked
- * first, so concurrent creates cannot both see room for one more. Returns the account: the caller
- * is activating a user, which on a paid plan asks the owner to confirm (confirmation-email.ts).
- */
-async function assertStaffRoom(em: EntityManager, accountId: number, adding: number): Promise<Account> {
-  await lockRow(em, 'accounts', accountId);
-  const account = await em.findOneOrFail(Account, accountId, { refresh: true });
-  if (account.staffMax === null) return account;
-  if (account.staffMax === 0) {
-    throw new DomainRuleError('STAFF_NOT_ALLOWED', 'Staff', 'This account does not allow staff members');
-  }
-  const active = await em.count(Staff, { active: true, type: { $ne: StaffType.OWNER } });
-  if (active + adding > account.staffMax) {
-    throw new DomainRuleError(
-      'PAYMENT_REQUIRED',
-      'Staff',
-      `The plan allows ${account.staffMax} active staff members; upgrade the plan to add more`,
-    );
-  }
-  return account;
-}
