@@ -5,11 +5,11 @@ import { GraphQLError } from 'graphql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { BasicAuthenticator } from './auth/basic-auth';
 import { createPasswordHasher, type PasswordHasher } from './auth/passwords';
+import { createRestFacade } from '../rest-facade';
 import type { Config } from './config';
 import { AppError } from './errors';
 import { createApolloServer } from './graphql/apollo';
 import { createContextFactory, type ContextFactory } from './graphql/context';
-import { mapDatabaseError } from './db/database-errors';
 import { createExecutor, type Executor } from './graphql/executor';
 import { createSchema } from './graphql/schema';
 import { createServices } from './graphql/services';
@@ -23,7 +23,7 @@ export interface App {
   stop(): Promise<void>;
 }
 
-/** Composes the HTTP application: /graphql now, the legacy facades beside it later. */
+/** Composes the HTTP application: /graphql and the legacy facades beside it. */
 export async function createApp(deps: { orm: MikroORM; config: Config }): Promise<App> {
   const { orm, config } = deps;
   const hasher = createPasswordHasher(config.auth.hashMemoryKib);
@@ -49,12 +49,14 @@ export async function createApp(deps: { orm: MikroORM; config: Config }): Promis
       },
     }),
   );
-  return { express: app, createContext, execute: createExecutor(apollo), hasher, stop: () => apollo.stop() };
+  const execute = createExecutor(apollo);
+  app.use(createRestFacade({ execute, createContext, bodyLimitBytes: config.bodyLimitBytes }));
+  return { express: app, createContext, execute, hasher, stop: () => apollo.stop() };
 }
 
 /** Context failures (no or bad credentials, database down) become coded HTTP errors. */
 function toHttpGraphQLError(error: unknown): GraphQLError {
-  const appError = error instanceof AppError ? error : mapDatabaseError(error);
+  const appError = error instanceof AppError ? error : undefined;
   if (appError?.code === 'UNAUTHENTICATED') {
     return new GraphQLError(appError.message, {
       extensions: {

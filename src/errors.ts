@@ -21,6 +21,10 @@ export const ERROR_CODES = [
   'USER_NOT_ALLOWED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_SERVER_ERROR',
+  // Refusals of the HTTP facades, before any operation runs.
+  'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -53,6 +57,13 @@ export class AppError extends Error {
 export class BadRequestError extends AppError {
   constructor(message: string, details: ErrorDetails = {}) {
     super('BAD_REQUEST', message, details);
+  }
+}
+
+/** A refusal of the HTTP layer itself (method, body size, media type) rather than of a rule. */
+export class HttpRefusalError extends AppError {
+  constructor(code: Extract<ErrorCode, 'METHOD_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE'>, message: string, details: ErrorDetails = {}) {
+    super(code, message, details);
   }
 }
 

@@ -4,7 +4,8 @@ import { parseBasicAuthorization } from '../auth/basic-auth';
 import type { Viewer } from '../auth/viewer';
 import type { Config } from '../config';
 import { TENANT_FILTER, type TenantFilterParams } from '../db/orm-options';
-import { UnauthenticatedError } from '../errors';
+import { mapDatabaseError } from '../db/database-errors';
+import { AppError, UnauthenticatedError } from '../errors';
 import { Loaders } from './loaders';
 
 /** Everything a resolver and a service may use for one request. */
@@ -40,7 +41,12 @@ export function createContextFactory(deps: {
     if (!basic) throw new UnauthenticatedError();
     // The login lookup reads a few columns of the user on a fork of its own, so that no partly
     // loaded user sits in the request's identity map.
-    const viewer = await deps.authenticator.authenticate(deps.orm.em.fork({ useContext: false }), basic);
+    const viewer = await deps.authenticator
+      .authenticate(deps.orm.em.fork({ useContext: false }), basic)
+      .catch((error: unknown) => {
+        // A database that cannot answer is SERVICE_UNAVAILABLE for every transport alike.
+        throw error instanceof AppError ? error : (mapDatabaseError(error) ?? error);
+      });
     const em = deps.orm.em.fork({ clear: true, useContext: false });
     em.setFilterParams(TENANT_FILTER, { accountId: viewer.accountId } satisfies TenantFilterParams);
     return { em, viewer, now: new Date(), loaders: new Loaders(), config: deps.config };

@@ -6,17 +6,18 @@ import { CompanyResolver } from '../modules/companies/company.resolver';
 import { ProjectResolver } from '../modules/projects/project.resolver';
 import { ShiftResolver } from '../modules/shifts/shift.resolver';
 import { StaffResolver } from '../modules/staff/staff.resolver';
-import { ViewerResolver } from '../modules/staff/viewer.resolver';
+import { AccountResolver, ViewerResolver } from '../modules/staff/viewer.resolver';
 import { TimeZoneResolver } from '../modules/time-zones/time-zone.resolver';
 import { TimeZoneService } from '../modules/time-zones/time-zone.service';
 import type { Services } from './services';
 
-const RESOLVERS = [ViewerResolver, StaffResolver, CompanyResolver, ProjectResolver, ActivityResolver, ShiftResolver, TimeZoneResolver] as const;
+const RESOLVERS = [ViewerResolver, AccountResolver, StaffResolver, CompanyResolver, ProjectResolver, ActivityResolver, ShiftResolver, TimeZoneResolver] as const;
 
 /** Builds the executable schema; resolvers get their services through a small container. */
 export async function createSchema(services: Services): Promise<GraphQLSchema> {
   const instances = new Map<unknown, unknown>([
     [ViewerResolver, new ViewerResolver()],
+    [AccountResolver, new AccountResolver()],
     [StaffResolver, new StaffResolver(services.staff)],
     [CompanyResolver, new CompanyResolver(services.companies)],
     [ProjectResolver, new ProjectResolver(services.projects, services.punches)],

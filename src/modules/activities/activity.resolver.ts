@@ -42,13 +42,24 @@ export class ActivityResolver {
   }
 
   @Mutation(() => Activity)
-  updateActivity(@Args() locator: LocatorArgs, @Arg('input', () => ActivityInput) input: ActivityInput, @Ctx() ctx: RequestContext): Promise<Activity> {
-    return this.service.update(ctx, locator, input);
+  updateActivity(
+    @Args() locator: LocatorArgs,
+    @Arg('input', () => ActivityInput) input: ActivityInput,
+    @Arg('projectId', () => ID, { nullable: true, description: 'Only if it belongs to this project.' }) projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Activity> {
+    return this.service.update(ctx, locator, input, optionalLocator(projectId, projectLegacyId));
   }
 
   @Mutation(() => Activity, { description: 'Deletes the activity; its shifts keep their time and lose the activity.' })
-  deleteActivity(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Activity> {
-    return this.service.delete(ctx, locator);
+  deleteActivity(
+    @Args() locator: LocatorArgs,
+    @Arg('projectId', () => ID, { nullable: true, description: 'Only if it belongs to this project.' }) projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Activity> {
+    return this.service.delete(ctx, locator, optionalLocator(projectId, projectLegacyId));
   }
 
   @FieldResolver(() => Project)

@@ -1,5 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../graphql/context';
+import { loadById } from '../../graphql/entity-loaders';
+import { Account } from '../accounts/account.entity';
 import { Connection } from '../../graphql/connection';
 import { LocatorArgs, PageArgs } from '../../graphql/list-args';
 import { childPage, compileFilter, compileOrder } from '../common/list-query';
@@ -47,6 +49,11 @@ export class CompanyResolver {
   @Mutation(() => Company, { description: 'Deletes the company with its projects, activities and shifts.' })
   deleteCompany(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Company> {
     return this.service.delete(ctx, locator);
+  }
+
+  @FieldResolver(() => Account, { description: 'The account it belongs to.' })
+  async account(@Root() company: Company, @Ctx() ctx: RequestContext): Promise<Account> {
+    return (await loadById(ctx, Account, company.account.id))!;
   }
 
   @FieldResolver(() => [Staff], { description: 'The users listed for CUSTOM visibility.' })

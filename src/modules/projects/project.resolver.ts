@@ -58,31 +58,46 @@ export class ProjectResolver {
   }
 
   @Mutation(() => Project, { description: 'Merges the given fields; omitted fields are kept.' })
-  updateProject(@Args() locator: LocatorArgs, @Arg('input', () => ProjectInput) input: ProjectInput, @Ctx() ctx: RequestContext): Promise<Project> {
-    return this.service.update(ctx, locator, input);
+  updateProject(
+    @Args() locator: LocatorArgs,
+    @Arg('input', () => ProjectInput) input: ProjectInput,
+    @Arg('companyId', () => ID, { nullable: true, description: 'Only if the project belongs to this company.' }) companyId: string | undefined,
+    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Project> {
+    return this.service.update(ctx, locator, input, optionalLocator(companyId, companyLegacyId));
   }
 
   @Mutation(() => Project, { description: 'Deletes the project with its activities and shifts.' })
-  deleteProject(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Project> {
-    return this.service.delete(ctx, locator);
+  deleteProject(
+    @Args() locator: LocatorArgs,
+    @Arg('companyId', () => ID, { nullable: true, description: 'Only if the project belongs to this company.' }) companyId: string | undefined,
+    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Project> {
+    return this.service.delete(ctx, locator, optionalLocator(companyId, companyLegacyId));
   }
 
   @Mutation(() => Project, { description: "Starts a running shift for the caller, stopping the caller's other running shift." })
   punchIn(
     @Args() locator: LocatorArgs,
     @Arg('input', () => PunchInInput, { nullable: true }) input: PunchInInput | undefined,
+    @Arg('companyId', () => ID, { nullable: true, description: 'Only if the project belongs to this company.' }) companyId: string | undefined,
+    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Project> {
-    return this.punches.punchIn(ctx, locator, input);
+    return this.punches.punchIn(ctx, locator, input, optionalLocator(companyId, companyLegacyId));
   }
 
   @Mutation(() => Project, { description: "Stops the caller's running shift on the project." })
   punchOut(
     @Args() locator: LocatorArgs,
     @Arg('notes', () => String, { nullable: true }) notes: string | undefined,
+    @Arg('companyId', () => ID, { nullable: true, description: 'Only if the project belongs to this company.' }) companyId: string | undefined,
+    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Project> {
-    return this.punches.punchOut(ctx, locator, notes);
+    return this.punches.punchOut(ctx, locator, notes, optionalLocator(companyId, companyLegacyId));
   }
 
   @FieldResolver(() => ID, { description: "The uuid of the project's company." })
@@ -90,10 +105,20 @@ export class ProjectResolver {
     return (await loadById(ctx, Company, project.company.id))!.uuid;
   }
 
+  @FieldResolver(() => Int, { description: "The integer id of the project's company." })
+  companyLegacyId(@Root() project: Project): number {
+    return project.company.id;
+  }
+
   @FieldResolver(() => Company, { nullable: true, description: 'The company, when the caller may see it.' })
   async company(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Company | null> {
     const company = (await loadById(ctx, Company, project.company.id))!;
     return (await isCompanyVisible(ctx, company)) ? company : null;
+  }
+
+  @FieldResolver(() => Account, { description: 'The account it belongs to.' })
+  async account(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Account> {
+    return (await loadById(ctx, Account, project.account.id))!;
   }
 
   @FieldResolver(() => [Staff], { description: 'The users listed for CUSTOM visibility.' })

@@ -26,10 +26,10 @@ const notesSchema = fields.text(10_000).nullish();
 export class PunchService {
   constructor(private readonly projects: ProjectService) {}
 
-  async punchIn(ctx: RequestContext, projectLocator: Locator, input: PunchInInput = {}): Promise<Project> {
+  async punchIn(ctx: RequestContext, projectLocator: Locator, input: PunchInInput = {}, companyLocator?: Locator): Promise<Project> {
     const data = validate('Project', punchInSchema, input);
     return inTransaction(ctx, async (em) => {
-      const project = await this.projects.getIn(ctx, em, projectLocator);
+      const project = await this.projects.getIn(ctx, em, projectLocator, companyLocator);
       if (!project.active) throw new DomainRuleError('PROJECT_INACTIVE', 'Project', 'This project is inactive and cannot be punched in to');
       let activity: Activity | null = null;
       if (data.activityId != null || data.activityLegacyId != null) {
@@ -68,10 +68,10 @@ export class PunchService {
     });
   }
 
-  async punchOut(ctx: RequestContext, projectLocator: Locator, notes?: string | null): Promise<Project> {
+  async punchOut(ctx: RequestContext, projectLocator: Locator, notes?: string | null, companyLocator?: Locator): Promise<Project> {
     const text = validate('Project', notesSchema, notes);
     return inTransaction(ctx, async (em) => {
-      const project = await this.projects.getIn(ctx, em, projectLocator);
+      const project = await this.projects.getIn(ctx, em, projectLocator, companyLocator);
       await lockRow(em, 'users', ctx.viewer.id);
       const running = await em.findOne(Shift, { user: ctx.viewer.id, stop: null, project: project.id }, { refresh: true });
       if (!running) throw new DomainRuleError('PUNCHED_OUT', 'Project', 'You are not punched in to this project');

@@ -43,13 +43,24 @@ export class ShiftResolver {
   }
 
   @Mutation(() => Shift, { description: 'Merges the given fields; omitted fields are kept.' })
-  updateShift(@Args() locator: LocatorArgs, @Arg('input', () => ShiftInput) input: ShiftInput, @Ctx() ctx: RequestContext): Promise<Shift> {
-    return this.service.update(ctx, locator, input);
+  updateShift(
+    @Args() locator: LocatorArgs,
+    @Arg('input', () => ShiftInput) input: ShiftInput,
+    @Arg('projectId', () => ID, { nullable: true, description: 'Only if it belongs to this project.' }) projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Shift> {
+    return this.service.update(ctx, locator, input, optionalLocator(projectId, projectLegacyId));
   }
 
   @Mutation(() => Shift)
-  deleteShift(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Shift> {
-    return this.service.delete(ctx, locator);
+  deleteShift(
+    @Args() locator: LocatorArgs,
+    @Arg('projectId', () => ID, { nullable: true, description: 'Only if it belongs to this project.' }) projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Shift> {
+    return this.service.delete(ctx, locator, optionalLocator(projectId, projectLegacyId));
   }
 
   @FieldResolver(() => Project)

@@ -1,8 +1,9 @@
-import { Arg, Ctx, Field, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, FieldResolver, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../graphql/context';
 import { loadById } from '../../graphql/entity-loaders';
 import { Account } from '../accounts/account.entity';
 import { AccountInput, updateAccount } from '../accounts/account-settings';
+import { StaffType } from '../common/enums';
 import { Staff } from './staff.entity';
 
 @ObjectType({ description: 'The authenticated caller and their account.' })
@@ -22,5 +23,19 @@ export class ViewerResolver {
   @Mutation(() => Account, { description: "Changes the account's settings (owner only)." })
   updateAccount(@Arg('input', () => AccountInput) input: AccountInput, @Ctx() ctx: RequestContext): Promise<Account> {
     return updateAccount(ctx, input);
+  }
+}
+
+@Resolver(() => Account)
+export class AccountResolver {
+  @FieldResolver(() => Staff, { description: 'The account owner, who sees and may do everything in the account.' })
+  async owner(@Root() account: Account, @Ctx() ctx: RequestContext): Promise<Staff> {
+    const owner = await ctx.loaders
+      .get<number, Staff | null>('accountOwner', async (ids) => {
+        const owners = await ctx.em.find(Staff, { account: { $in: [...ids] }, type: StaffType.OWNER });
+        return ids.map((id) => owners.find((o) => o.account.id === id) ?? null);
+      })
+      .load(account.id);
+    return owner!;
   }
 }

@@ -1,0 +1,108 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { ContextFactory, RequestCredentials } from '../src/graphql/context';
+import type { Executor } from '../src/graphql/executor';
+import { AppError, HttpRefusalError } from '../src/errors';
+import { fromGraphQLError, type FacadeError } from './errors';
+import type { OperationRegistry } from './operation-registry';
+import { RouteMatcher } from './route-matcher';
+import type { Route } from './route-table';
+
+/** Writes answers in one wire format (JSON, JSONP, XML). */
+export interface Responder<R> {
+  success(res: Response, status: number, value: R): void;
+  failure(res: Response, error: FacadeError, route: Route<R> | undefined): void;
+}
+
+/** What a wire format makes of a request before any route runs. */
+export interface Negotiated<R> {
+  /** The path without the format suffix. */
+  readonly path: string;
+  readonly responder: Responder<R>;
+  readonly credentials: RequestCredentials;
+}
+
+export interface WireFormat<R> {
+  /** Reads suffix, format parameters and credentials; throws an AppError to refuse the request. */
+  negotiate(req: Request): Negotiated<R>;
+  /** The responder for refusals before negotiation succeeded. */
+  readonly fallback: Responder<R>;
+  readBody(req: Request, res: Response): Promise<Record<string, unknown>>;
+}
+
+export interface DispatcherDeps<R> {
+  readonly routes: readonly Route<R>[];
+  readonly registry: OperationRegistry;
+  readonly execute: Executor;
+  readonly createContext: ContextFactory;
+  readonly format: WireFormat<R>;
+}
+
+/**
+ * The facade's one request cycle, whatever the wire format: match the route, authenticate through
+ * the shared context factory, read the body, run the route's named operation in-process, render.
+ * Every failure leaves through the error table; nothing unexpected leaks.
+ */
+export function createDispatcher<R>(deps: DispatcherDeps<R>): RequestHandler {
+  const matcher = new RouteMatcher(deps.routes);
+  // Fail at start-up, not on the first request, when a route names a missing operation.
+  for (const route of deps.routes) deps.registry.get(route.operation);
+
+  return async (req, res) => {
+    let responder = deps.format.fallback;
+    let route: Route<R> | undefined;
+    try {
+      const negotiated = deps.format.negotiate(req);
+      responder = negotiated.responder;
+      const match = matcher.match(req.method, negotiated.path);
+      if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `No such resource: ${req.method} ${req.path}`);
+      if (match.kind === 'method-not-allowed') {
+        res.setHeader('Allow', match.allow.join(', '));
+        throw new HttpRefusalError('METHOD_NOT_ALLOWED', `${req.method} is not supported here; use ${match.allow.join(' or ')}`);
+      }
+      route = match.route;
+      const ctx = await deps.createContext(negotiated.credentials);
+      const body = await deps.format.readBody(req, res);
+      const variables = route.variables({ params: match.params, query: firstValues(req.query), body, ctx });
+      const result = await deps.execute(deps.registry.get(route.operation), variables, ctx);
+      if (result.errors?.length) {
+        responder.failure(res, fromGraphQLError(result.errors[0]!), route);
+        return;
+      }
+      responder.success(res, route.status ?? 200, route.render(rootField(result.data)));
+    } catch (error) {
+      responder.failure(res, toFacadeError(error), route);
+    }
+  };
+}
+
+function toFacadeError(error: unknown): FacadeError {
+  if (error instanceof AppError) {
+    const { entity, fieldErrors, ...details } = error.details;
+    return {
+      code: error.code,
+      message: error.message,
+      ...(entity ? { entity } : {}),
+      ...(fieldErrors ? { fieldErrors } : {}),
+      ...(Object.keys(details).length ? { details } : {}),
+    };
+  }
+  console.error('facade request failed', error);
+  return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' };
+}
+
+/** Every facade operation has one root field: its answer. */
+function rootField(data: Record<string, unknown> | null | undefined): unknown {
+  if (!data) return null;
+  const keys = Object.keys(data);
+  return keys.length === 1 ? data[keys[0]!] : data;
+}
+
+/** Query parameters as single strings: the first of repeated ones, nested forms ignored. */
+function firstValues(query: Request['query']): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query ?? {})) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string') values[key] = first;
+  }
+  return values;
+}

@@ -1,0 +1,93 @@
+import type { GraphQLFormattedError } from 'graphql';
+import { ERROR_CODES, type EntityName, type ErrorCode, type FieldError } from '../src/errors';
+
+/** How the legacy interfaces say one catalogue code: HTTP status, a title, the XML error type. */
+export interface LegacyErrorForm {
+  readonly status: number;
+  /** The status's name as the interface document words it ("Read Denied", "Invalid Record"). */
+  readonly title: string;
+  /** The `type` attribute of the legacy XML `<error>`. */
+  readonly xmlType: (entity: LegacyEntity) => string;
+}
+
+/** The entity prefixes of the legacy XML error types. */
+export type LegacyEntity = 'User' | 'Company' | 'Project' | 'Shift';
+
+const general = (entity: LegacyEntity) => `${entity}::Error`;
+const fixed = (type: string) => () => type;
+
+/**
+ * The one table: every code of the catalogue, with the status of the interface document. A code
+ * added to the catalogue without a row here does not compile.
+ */
+export const LEGACY_ERRORS = {
+  BAD_REQUEST: { status: 400, title: 'Bad Request', xmlType: general },
+  UNAUTHENTICATED: { status: 401, title: 'Unauthorized', xmlType: fixed('User::Error') },
+  READ_DENIED: { status: 403, title: 'Read Denied', xmlType: (e) => `${e}::ReadDenied` },
+  CREATE_DENIED: { status: 403, title: 'Create Denied', xmlType: general },
+  UPDATE_DENIED: { status: 403, title: 'Update Denied', xmlType: (e) => `${e}::UpdateDenied` },
+  DELETE_DENIED: { status: 403, title: 'Delete Denied', xmlType: (e) => `${e}::DeleteDenied` },
+  NOT_FOUND: { status: 404, title: 'Record Not Found', xmlType: general },
+  VALIDATION_FAILED: { status: 422, title: 'Invalid Record', xmlType: general },
+  PAYMENT_REQUIRED: { status: 402, title: 'Payment Required', xmlType: fixed('User::MaxStaff') },
+  STAFF_NOT_ALLOWED: { status: 402, title: 'Payment Required', xmlType: fixed('User::StaffNotAllowed') },
+  MAX_TIME: { status: 402, title: 'Payment Required', xmlType: fixed('User::MaxTime') },
+  PROJECT_INACTIVE: { status: 422, title: 'Invalid Record', xmlType: fixed('Project::ProjectInactive') },
+  PUNCHED_IN: { status: 422, title: 'Invalid Record', xmlType: fixed('Project::PunchedIn') },
+  PUNCHED_OUT: { status: 422, title: 'Invalid Record', xmlType: fixed('Project::PunchedOut') },
+  USER_NOT_ALLOWED: { status: 422, title: 'Invalid Record', xmlType: (e) => `${e === 'Project' ? 'Project' : 'Company'}::UserNotAllowed` },
+  SERVICE_UNAVAILABLE: { status: 503, title: 'Service Unavailable', xmlType: general },
+  INTERNAL_SERVER_ERROR: { status: 500, title: 'Internal Server Error', xmlType: general },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed', xmlType: general },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload Too Large', xmlType: general },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type', xmlType: general },
+} as const satisfies Record<ErrorCode, LegacyErrorForm>;
+
+/** One failure as the facades render it, whatever raised it. */
+export interface FacadeError {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly entity?: EntityName;
+  readonly fieldErrors?: readonly FieldError[];
+  /** Extra details worth showing a client, such as the position of a query-language error. */
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
+
+/**
+ * The first error of a GraphQL answer as a facade error. Apollo's BAD_USER_INPUT (a variable the
+ * schema refused) is the client's invalid record; any other code outside the catalogue means the
+ * facade sent something wrong, which is our fault and masked.
+ */
+export function fromGraphQLError(error: GraphQLFormattedError): FacadeError {
+  const { code, entity, fieldErrors, ...rest } = (error.extensions ?? {}) as Record<string, unknown>;
+  if (code === 'BAD_USER_INPUT') return { code: 'VALIDATION_FAILED', message: error.message };
+  if (typeof code !== 'string' || !KNOWN_CODES.has(code)) {
+    return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' };
+  }
+  return {
+    code: code as ErrorCode,
+    message: error.message,
+    ...(typeof entity === 'string' ? { entity: entity as EntityName } : {}),
+    ...(Array.isArray(fieldErrors) ? { fieldErrors: fieldErrors as FieldError[] } : {}),
+    ...(Object.keys(rest).length ? { details: rest } : {}),
+  };
+}
+
+/** The legacy XML name of an entity of the catalogue. */
+export function legacyEntity(entity: EntityName | undefined, fallback: LegacyEntity): LegacyEntity {
+  switch (entity) {
+    case 'Staff':
+    case 'Account':
+      return 'User';
+    case 'Company':
+    case 'Project':
+    case 'Shift':
+      return entity;
+    case 'Activity':
+      return 'Project';
+    default:
+      return fallback;
+  }
+}

@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import type { ContextFactory } from '../src/graphql/context';
+import type { Executor } from '../src/graphql/executor';
+import { createDispatcher } from './dispatcher';
+import { jsonFormat, type JsonRoute } from './json/json-format';
+import { OperationRegistry } from './operation-registry';
+import { activityJsonRoutes } from './routes/activities.routes';
+import { companyJsonRoutes } from './routes/companies.routes';
+import { projectJsonRoutes } from './routes/projects.routes';
+import { shiftJsonRoutes } from './routes/shifts.routes';
+import { staffJsonRoutes } from './routes/staff.routes';
+import { timeZoneJsonRoutes } from './routes/time-zones.routes';
+
+/** Every route of the JSON interface under /api/1, in the order of the interface document. */
+export const JSON_ROUTES: readonly JsonRoute[] = [
+  ...staffJsonRoutes,
+  ...companyJsonRoutes,
+  ...projectJsonRoutes,
+  ...activityJsonRoutes,
+  ...shiftJsonRoutes,
+  ...timeZoneJsonRoutes,
+];
+
+export interface RestFacadeDeps {
+  readonly execute: Executor;
+  readonly createContext: ContextFactory;
+  readonly bodyLimitBytes: number;
+}
+
+/** The legacy interfaces as a router: each route runs one named GraphQL operation in-process. */
+export function createRestFacade(deps: RestFacadeDeps): Router {
+  const registry = OperationRegistry.load();
+  const router = Router();
+  router.use(
+    '/api/1',
+    createDispatcher({ routes: JSON_ROUTES, registry, execute: deps.execute, createContext: deps.createContext, format: jsonFormat(deps.bodyLimitBytes) }),
+  );
+  return router;
+}

@@ -1,0 +1,131 @@
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { AppError, BadRequestError, HttpRefusalError } from '../../src/errors';
+import type { Responder, WireFormat } from '../dispatcher';
+import { LEGACY_ERRORS, type FacadeError } from '../errors';
+import type { Route } from '../route-table';
+
+/** What a JSON route renders: the envelope's `response`, and `count` for lists. */
+export interface JsonAnswer {
+  readonly response: unknown;
+  readonly count?: number;
+}
+
+/** A route of the JSON table; it may name the legacy field of a GraphQL input field for 422s. */
+export interface JsonRoute extends Route<JsonAnswer> {
+  legacyFieldName?(graphqlField: string): string;
+}
+
+/** `a`, `a.b`, `a[0].b`: a JavaScript identifier path, nothing that could run code. */
+const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/;
+const CALLBACK_MAX = 128;
+
+export const BASIC_CHALLENGE = 'Basic realm="timetrack", charset="UTF-8"';
+
+/** The JSON body of an error: the catalogue code, the documented status title, a message. */
+export function jsonErrorBody(error: FacadeError, route: JsonRoute | undefined): Record<string, unknown> {
+  const form = LEGACY_ERRORS[error.code];
+  const fieldErrors = error.fieldErrors?.map((fe) => ({
+    field: route?.legacyFieldName?.(fe.field) ?? fe.field,
+    message: fe.message,
+  }));
+  const message = fieldErrors?.length
+    ? `${error.message.split(':')[0]}: ${fieldErrors.map((fe) => `${fe.field} ${fe.message}`).join('; ')}`
+    : error.message;
+  return {
+    error: {
+      code: error.code,
+      status: form.status,
+      title: form.title,
+      message,
+      ...(fieldErrors?.length ? { field_errors: fieldErrors } : {}),
+      ...(typeof error.details?.position === 'number' ? { position: error.details.position } : {}),
+      ...(typeof error.details?.parameter === 'string' ? { parameter: error.details.parameter } : {}),
+    },
+  };
+}
+
+const jsonResponder: Responder<JsonAnswer> = {
+  success(res, status, answer) {
+    res.status(status).json(answer);
+  },
+  failure(res, error, route) {
+    if (error.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
+    res.status(LEGACY_ERRORS[error.code].status).json(jsonErrorBody(error, route as JsonRoute | undefined));
+  },
+};
+
+function jsonpResponder(callback: string): Responder<JsonAnswer> {
+  const send = (res: Response, status: number, value: unknown) => {
+    // U+2028 and U+2029 are valid in JSON but end a line in older JavaScript engines.
+    const json = JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+    res
+      .status(status)
+      .type('application/javascript; charset=utf-8')
+      .setHeader('X-Content-Type-Options', 'nosniff')
+      // The comment keeps a response from starting with bytes an attacker chose (Rosetta Flash).
+      .send(`/**/ typeof ${callback} === 'function' && ${callback}(${json});`);
+  };
+  return {
+    success: (res, status, answer) => send(res, status, answer),
+    failure: (res, error, route) => send(res, LEGACY_ERRORS[error.code].status, jsonErrorBody(error, route as JsonRoute | undefined)),
+  };
+}
+
+/**
+ * `/api/1` paths: `.json`, `.jsonp` or no suffix; `format=jsonp` also selects JSONP. A JSONP
+ * request is readable by any web page that includes it as a script, with the browser's cached
+ * Basic credentials attached, so it is authenticated only by credentials in its own URL, never by
+ * the Authorization header or cookies.
+ */
+export function jsonFormat(bodyLimitBytes: number): WireFormat<JsonAnswer> {
+  const parsers: RequestHandler[] = [
+    express.json({ limit: bodyLimitBytes, strict: true }),
+    express.urlencoded({ limit: bodyLimitBytes, extended: true, parameterLimit: 1000 }),
+  ];
+  return {
+    fallback: jsonResponder,
+    negotiate(req: Request) {
+      const suffix = /\.(json|jsonp)$/.exec(req.path);
+      const path = suffix ? req.path.slice(0, -suffix[0].length) : req.path;
+      if (/\.[A-Za-z]+$/.test(path.split('/').pop() ?? '')) throw new AppError('NOT_FOUND', `No such resource: ${req.method} ${req.path}`);
+      const jsonp = suffix?.[1] === 'jsonp' || req.query.format === 'jsonp';
+      if (!jsonp) return { path, responder: jsonResponder, credentials: { authorization: req.headers.authorization } };
+      const callback = req.query.callback;
+      if (typeof callback !== 'string' || callback.length > CALLBACK_MAX || !CALLBACK.test(callback)) {
+        throw new BadRequestError('JSONP needs a `callback` parameter that is a JavaScript identifier path such as handle or app.handle', {
+          parameter: 'callback',
+        });
+      }
+      return { path, responder: jsonpResponder(callback), credentials: {} };
+    },
+    async readBody(req, res) {
+      if (!hasBody(req)) return {};
+      if (!req.is(['application/json', '+json', 'application/x-www-form-urlencoded'])) {
+        throw new HttpRefusalError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json or application/x-www-form-urlencoded');
+      }
+      for (const parser of parsers) await runParser(parser, req, res);
+      const body: unknown = req.body;
+      if (body === undefined || body === null) return {};
+      if (typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('The body must be a JSON object');
+      return body as Record<string, unknown>;
+    },
+  };
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Runs a body-parser middleware, turning its refusals into catalogue errors. */
+function runParser(parser: RequestHandler, req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    void parser(req, res, (error?: unknown) => {
+      if (!error) return resolve();
+      const status = (error as { status?: number }).status;
+      if (status === 413) reject(new HttpRefusalError('PAYLOAD_TOO_LARGE', 'The body is larger than this service accepts'));
+      else if (status === 415) reject(new HttpRefusalError('UNSUPPORTED_MEDIA_TYPE', 'The body has an unsupported encoding or charset'));
+      else reject(new BadRequestError('The body is not well-formed JSON or form data'));
+    });
+  });
+}
