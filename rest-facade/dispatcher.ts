@@ -22,8 +22,11 @@ export interface Negotiated<R> {
 }
 
 export interface WireFormat<R> {
-  /** Reads suffix, format parameters and credentials; throws an AppError to refuse the request. */
-  negotiate(req: Request): Negotiated<R>;
+  /**
+   * Reads suffix, format parameters and credentials; throws an AppError to refuse the request, or
+   * answers undefined for a request of another format (it goes on to the next handler).
+   */
+  negotiate(req: Request): Negotiated<R> | undefined;
   /** The responder for refusals before negotiation succeeded. */
   readonly fallback: Responder<R>;
   readBody(req: Request, res: Response): Promise<Record<string, unknown>>;
@@ -47,11 +50,12 @@ export function createDispatcher<R>(deps: DispatcherDeps<R>): RequestHandler {
   // Fail at start-up, not on the first request, when a route names a missing operation.
   for (const route of deps.routes) deps.registry.get(route.operation);
 
-  return async (req, res) => {
+  return async (req, res, next) => {
     let responder = deps.format.fallback;
     let route: Route<R> | undefined;
     try {
       const negotiated = deps.format.negotiate(req);
+      if (!negotiated) return next();
       responder = negotiated.responder;
       const match = matcher.match(req.method, negotiated.path);
       if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `No such resource: ${req.method} ${req.path}`);

@@ -10,6 +10,8 @@ import { projectJsonRoutes } from './routes/projects.routes';
 import { shiftJsonRoutes } from './routes/shifts.routes';
 import { staffJsonRoutes } from './routes/staff.routes';
 import { timeZoneJsonRoutes } from './routes/time-zones.routes';
+import { XML_ROUTES } from './routes/xml.routes';
+import { xmlFormat } from './xml/xml-format';
 
 /** Every route of the JSON interface under /api/1, in the order of the interface document. */
 export const JSON_ROUTES: readonly JsonRoute[] = [
@@ -35,5 +37,7 @@ export function createRestFacade(deps: RestFacadeDeps): Router {
     '/api/1',
     createDispatcher({ routes: JSON_ROUTES, registry, execute: deps.execute, createContext: deps.createContext, format: jsonFormat(deps.bodyLimitBytes) }),
   );
+  // Root-level *.xml paths; anything else passes on to the next handler.
+  router.use(createDispatcher({ routes: XML_ROUTES, registry, execute: deps.execute, createContext: deps.createContext, format: xmlFormat(deps.bodyLimitBytes) }));
   return router;
 }

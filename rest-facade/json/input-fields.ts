@@ -20,7 +20,8 @@ export interface InputField {
 
 export type InputTable = Readonly<Record<string, InputField>>;
 
-class FieldProblem extends Error {}
+/** A value a field kind cannot read; the message completes "<field> ...". */
+export class FieldProblem extends Error {}
 
 const INT32_MAX = 2_147_483_647;
 

@@ -2,6 +2,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import { AppError, BadRequestError, HttpRefusalError } from '../../src/errors';
 import type { Responder, WireFormat } from '../dispatcher';
 import { LEGACY_ERRORS, type FacadeError } from '../errors';
+import { hasBody, runBodyParser } from '../body-reading';
 import type { Route } from '../route-table';
 
 /** What a JSON route renders: the envelope's `response`, and `count` for lists. */
@@ -103,29 +104,11 @@ export function jsonFormat(bodyLimitBytes: number): WireFormat<JsonAnswer> {
       if (!req.is(['application/json', '+json', 'application/x-www-form-urlencoded'])) {
         throw new HttpRefusalError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json or application/x-www-form-urlencoded');
       }
-      for (const parser of parsers) await runParser(parser, req, res);
+      for (const parser of parsers) await runBodyParser(parser, req, res);
       const body: unknown = req.body;
       if (body === undefined || body === null) return {};
       if (typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('The body must be a JSON object');
       return body as Record<string, unknown>;
     },
   };
-}
-
-function hasBody(req: Request): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
-
-/** Runs a body-parser middleware, turning its refusals into catalogue errors. */
-function runParser(parser: RequestHandler, req: Request, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => {
-    void parser(req, res, (error?: unknown) => {
-      if (!error) return resolve();
-      const status = (error as { status?: number }).status;
-      if (status === 413) reject(new HttpRefusalError('PAYLOAD_TOO_LARGE', 'The body is larger than this service accepts'));
-      else if (status === 415) reject(new HttpRefusalError('UNSUPPORTED_MEDIA_TYPE', 'The body has an unsupported encoding or charset'));
-      else reject(new BadRequestError('The body is not well-formed JSON or form data'));
-    });
-  });
 }

@@ -1,0 +1,244 @@
+import { FieldProblem, boolean as booleanField, integer as integerField, integerList, password, tagList, text as textField, type FieldKind } from '../json/input-fields';
+import { VISIBILITY } from './companies.routes';
+import type { CompanyNode } from './companies.routes';
+import type { ProjectNode } from './projects.routes';
+import type { ShiftNode } from './shifts.routes';
+import type { StaffNode } from './staff.routes';
+import type { TimeZoneNode } from './time-zones.routes';
+import { lower, withOwner } from './wire-types';
+import { formatLegacyTime, parseLegacyTime, type LegacyTime } from '../xml/legacy-dates';
+import type { XmlRoute } from '../xml/xml-format';
+import { legacyId, xmlAction, xmlCreate, xmlDelete, xmlList, xmlShow, xmlUpdate, type XmlResource } from '../xml/xml-routes';
+import { array, boolean, element, float, integer, text, type XmlNode } from '../xml/xml-writer';
+
+/** The legacy XML interface: root paths, integer ids, Rails-era element names. */
+
+const userIds = (ids: { legacyId: number }[]): XmlNode =>
+  array(
+    'user_ids',
+    ids.map((user) => integer('user_id', user.legacyId)),
+  );
+
+const userFields = {
+  username: { to: 'login', kind: textField },
+  password: { to: 'password', kind: password },
+  first_name: { to: 'firstName', kind: textField },
+  last_name: { to: 'lastName', kind: textField },
+  email_address: { to: 'emailAddress', kind: textField },
+  active: { to: 'active', kind: booleanField },
+  time_zone: { to: 'timeZone', kind: textField },
+};
+
+const userResource: XmlResource = {
+  element: 'user',
+  collection: 'users',
+  entity: 'Staff',
+  legacyEntity: 'User',
+  render: (s: StaffNode) => [
+    integer('id', s.legacyId),
+    text('username', s.login),
+    text('first_name', s.firstName),
+    text('last_name', s.lastName),
+    text('email_address', s.emailAddress),
+    // Old clients compare `active` with the string "true": no type attribute.
+    text('active', String(s.active)),
+    text('time_zone', s.timeZone),
+  ],
+  createFields: userFields,
+  updateFields: userFields,
+  location: (id) => `/staff/${id}.xml`,
+};
+
+const COMPANY_TEXT = [
+  ['website', 'website'],
+  ['main_phone', 'mainPhone'],
+  ['fax_phone', 'faxPhone'],
+  ['main_address', 'mainAddress'],
+  ['main_city', 'mainCity'],
+  ['main_state', 'mainState'],
+  ['main_postcode', 'mainPostcode'],
+  ['main_country', 'mainCountry'],
+  ['contact_salutation', 'contactSalutation'],
+  ['contact_first_name', 'contactFirstName'],
+  ['contact_last_name', 'contactLastName'],
+  ['contact_email_address', 'contactEmailAddress'],
+  ['contact_home_phone', 'contactHomePhone'],
+  ['contact_mobile_phone', 'contactMobilePhone'],
+  ['notes', 'notes'],
+] as const;
+
+const companyFields = {
+  name: { to: 'name', kind: textField },
+  visibility: { to: 'visibility', kind: VISIBILITY },
+  user_ids: { to: 'userLegacyIds', kind: integerList },
+  ...Object.fromEntries(COMPANY_TEXT.map(([xml, graphql]) => [xml, { to: graphql, kind: textField }])),
+};
+
+const companyResource: XmlResource = {
+  element: 'company',
+  collection: 'companies',
+  entity: 'Company',
+  legacyEntity: 'Company',
+  render: (c: CompanyNode) => [
+    integer('id', c.legacyId),
+    text('name', c.name),
+    text('visibility', lower(c.visibility)),
+    userIds(withOwner(c.account.owner, c.users)),
+    ...COMPANY_TEXT.map(([xml, graphql]) => text(xml, c[graphql])),
+    float('longitude', c.longitude),
+    float('latitude', c.latitude),
+  ],
+  createFields: companyFields,
+  updateFields: companyFields,
+  location: (id) => `/company/${id}.xml`,
+};
+
+const projectFields = {
+  name: { to: 'name', kind: textField },
+  visibility: { to: 'visibility', kind: VISIBILITY },
+  user_ids: { to: 'userLegacyIds', kind: integerList },
+  active: { to: 'active', kind: booleanField },
+  time_limit_string: { to: 'timeLimitString', kind: textField },
+  default_tags: { to: 'defaultTags', kind: tagList },
+  notes: { to: 'notes', kind: textField },
+  company_id: { to: 'companyLegacyId', kind: integerField },
+  taglist: { to: 'tagList', kind: tagList },
+  tag_list: { to: 'tagList', kind: tagList },
+};
+
+const projectResource: XmlResource = {
+  element: 'project',
+  collection: 'projects',
+  entity: 'Project',
+  legacyEntity: 'Project',
+  render: (p: ProjectNode) => [
+    integer('id', p.legacyId),
+    text('name', p.name),
+    text('visibility', lower(p.visibility)),
+    userIds(withOwner(p.account.owner, p.users)),
+    text('active', String(p.active)),
+    text('time_limit_string', p.timeLimitString),
+    text('default_tags', p.defaultTags.join(',')),
+    text('notes', p.notes),
+    integer('company_id', p.companyLegacyId),
+    text('taglist', p.tagList.join(',')),
+  ],
+  createFields: projectFields,
+  updateFields: projectFields,
+  location: (id) => `/project/${id}.xml`,
+};
+
+/** `Tue, 17 Mar 2009 10:00:00` with or without GMT; see legacy-dates.ts. */
+const legacyTime: FieldKind = {
+  schema: { type: ['string', 'null'] },
+  convert(value) {
+    if (value === null || value === '') return null;
+    const parsed = typeof value === 'string' ? parseLegacyTime(value) : undefined;
+    if (!parsed) throw new FieldProblem('must be a time such as "Tue, 17 Mar 2009 10:00:00" (wall time) or "... GMT"');
+    return parsed;
+  },
+};
+
+const shiftFields = {
+  user_id: { to: 'userLegacyId', kind: integerField },
+  start: { to: 'start', kind: legacyTime },
+  stop: { to: 'stop', kind: legacyTime },
+  time_zone: { to: 'timeZone', kind: textField },
+  notes: { to: 'notes', kind: textField },
+  project_id: { to: 'projectLegacyId', kind: integerField },
+  taglist: { to: 'tagList', kind: tagList },
+  tag_list: { to: 'tagList', kind: tagList },
+};
+
+/** A GMT time is an instant; a wall time goes to the service, which knows the shift's zone. */
+function placeTimes(input: Record<string, unknown>): Record<string, unknown> {
+  const placed = { ...input };
+  for (const [field, local] of [
+    ['start', 'localStartAsString'],
+    ['stop', 'localStopAsString'],
+  ] as const) {
+    const time = placed[field] as LegacyTime | null | undefined;
+    if (!time) continue;
+    if (time.kind === 'instant') {
+      placed[field] = time.iso;
+    } else {
+      delete placed[field];
+      placed[local] = time.local;
+    }
+  }
+  return placed;
+}
+
+const shiftResource: XmlResource = {
+  element: 'shift',
+  collection: 'shifts',
+  entity: 'Shift',
+  legacyEntity: 'Shift',
+  render: (s: ShiftNode) => [
+    integer('id', s.legacyId),
+    integer('user_id', s.user.legacyId),
+    text('staff_member', s.user.login),
+    text('start', formatLegacyTime(s.start, s.timeZone)),
+    text('stop', s.stop === null ? null : formatLegacyTime(s.stop, s.timeZone)),
+    text('time_zone', s.timeZone),
+    text('notes', s.notes),
+    integer('project_id', s.project.legacyId),
+    text('taglist', s.tagList.join(',')),
+  ],
+  createFields: shiftFields,
+  updateFields: shiftFields,
+  location: (id) => `/shift/${id}.xml`,
+  adjustInput: placeTimes,
+};
+
+const renderTimeZone = (zone: TimeZoneNode): XmlNode =>
+  element('time_zone', [
+    text('zone', zone.name),
+    float('longitude', zone.longitude),
+    float('latitude', zone.latitude),
+    integer('offset', zone.offset),
+    boolean('dst', zone.dst),
+  ]);
+
+const inCompany = (params: Readonly<Record<string, string>>) => ({ companyLegacyId: legacyId(params.company_id, 'Company') });
+const inProject = (params: Readonly<Record<string, string>>) => ({ projectLegacyId: legacyId(params.project_id, 'Project') });
+
+export const XML_ROUTES: readonly XmlRoute[] = [
+  xmlList(userResource, '/staff', 'ListStaff', 'List the staff, the caller included'),
+  xmlShow(userResource, '/staff/:id', 'ShowStaff', 'Show a staff member'),
+  xmlCreate(userResource, '/staff', 'CreateStaff', 'Create a staff member'),
+  xmlUpdate(userResource, '/staff/:id', 'UpdateStaff', 'Update a staff member'),
+  xmlDelete(userResource, '/staff/:id', 'DeleteStaff', 'Delete a staff member'),
+
+  xmlList(companyResource, '/companies', 'ListCompanies', 'List the companies'),
+  xmlShow(companyResource, '/company/:id', 'ShowCompany', 'Show a company'),
+  xmlCreate(companyResource, '/companies', 'CreateCompany', 'Create a company'),
+  xmlUpdate(companyResource, '/company/:id', 'UpdateCompany', 'Update a company'),
+  xmlDelete(companyResource, '/company/:id', 'DeleteCompany', 'Delete a company'),
+
+  xmlList(projectResource, '/projects', 'ListProjects', 'List the projects'),
+  xmlList(projectResource, '/company/:company_id/projects', 'ListProjects', "List a company's projects", inCompany),
+  xmlShow(projectResource, '/project/:id', 'ShowProject', 'Show a project'),
+  xmlCreate(projectResource, '/company/:company_id/projects', 'CreateProject', 'Create a project of a company', inCompany),
+  xmlUpdate(projectResource, '/project/:id', 'UpdateProject', 'Update a project'),
+  xmlDelete(projectResource, '/project/:id', 'DeleteProject', 'Delete a project'),
+  xmlAction(projectResource, '/project/:id/punch_in', 'PunchIn', 'Punch in to a project'),
+  xmlAction(projectResource, '/project/:id/punch_out', 'PunchOut', 'Punch out of a project'),
+
+  xmlList(shiftResource, '/shifts', 'ListShifts', 'List the shifts'),
+  xmlList(shiftResource, '/project/:project_id/shifts', 'ListShifts', "List a project's shifts", inProject),
+  xmlShow(shiftResource, '/shift/:id', 'ShowShift', 'Show a shift'),
+  xmlCreate(shiftResource, '/project/:project_id/shifts', 'CreateShift', 'Create a shift on a project', inProject),
+  xmlUpdate(shiftResource, '/shift/:id', 'UpdateShift', 'Update a shift'),
+  xmlDelete(shiftResource, '/shift/:id', 'DeleteShift', 'Delete a shift'),
+
+  {
+    method: 'GET',
+    path: '/time_zones',
+    operation: 'ListTimeZones',
+    entity: 'User',
+    docs: { summary: 'List every time zone' },
+    variables: () => ({}),
+    render: (zones) => ({ node: array('time_zones', (zones as TimeZoneNode[]).map(renderTimeZone)) }),
+  },
+];

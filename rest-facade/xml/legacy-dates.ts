@@ -1,0 +1,41 @@
+import { DateTime } from 'luxon';
+
+/**
+ * The legacy XML shift time: `Tue, 17 Mar 2009 10:00:00`, optionally followed by `GMT`. Without
+ * the marker it is wall time in the shift's time zone.
+ */
+const LEGACY = /^\s*(?:(Mon|Tue|Wed|Thu|Fri|Sat|Sun),\s*)?(\d{1,2})\s+(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s*(GMT|UTC|Z)?\s*$/i;
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const FORMAT = 'ccc, dd LLL yyyy HH:mm:ss';
+
+/** Writes an instant as the shift's wall time, the way old clients read it. */
+export function formatLegacyTime(iso: string, zone: string): string {
+  return DateTime.fromISO(iso, { zone: 'utc' }).setZone(zone).setLocale('en-US').toFormat(FORMAT);
+}
+
+export type LegacyTime =
+  /** An instant, when the text carried GMT. */
+  | { readonly kind: 'instant'; readonly iso: string }
+  /** Wall time without zone (`2009-03-17T10:00:00`), for the service to place in the shift's zone. */
+  | { readonly kind: 'wall'; readonly local: string };
+
+/** Reads the legacy form; undefined when the text is not one (or names a day that does not exist). */
+export function parseLegacyTime(text: string): LegacyTime | undefined {
+  const match = LEGACY.exec(text);
+  if (!match) return undefined;
+  const [, weekday, day, month, year, hour, minute, second, marker] = match;
+  const parts = {
+    year: Number(year),
+    month: MONTHS.indexOf(month!.toLowerCase()) + 1,
+    day: Number(day),
+    hour: Number(hour),
+    minute: Number(minute),
+    second: Number(second ?? 0),
+  };
+  const wall = DateTime.fromObject(parts, { zone: 'utc' });
+  if (!wall.isValid) return undefined;
+  // A weekday that contradicts the date means the client and we disagree about the date.
+  if (weekday && wall.setLocale('en-US').toFormat('ccc').toLowerCase() !== weekday.toLowerCase()) return undefined;
+  if (marker) return { kind: 'instant', iso: wall.toISO({ suppressMilliseconds: true })! };
+  return { kind: 'wall', local: wall.toFormat("yyyy-LL-dd'T'HH:mm:ss") };
+}

@@ -1,0 +1,85 @@
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { BadRequestError, HttpRefusalError } from '../../src/errors';
+import type { Responder, WireFormat } from '../dispatcher';
+import { LEGACY_ERRORS, legacyEntity, type FacadeError } from '../errors';
+import { BASIC_CHALLENGE } from '../json/json-format';
+import { hasBody, runBodyParser } from '../body-reading';
+import type { Route } from '../route-table';
+import { parseXmlBody, type XmlValue } from './xml-body';
+import { element, renderXml, text, type XmlNode } from './xml-writer';
+
+/** What an XML route renders: the document's root element, and where a created object lives. */
+export interface XmlAnswer {
+  readonly node: XmlNode;
+  readonly location?: string;
+}
+
+/** A route of the XML table; it may name the legacy element of a GraphQL input field. */
+export interface XmlRoute extends Route<XmlAnswer> {
+  legacyFieldName?(graphqlField: string): string;
+}
+
+const XML_TYPE = 'application/xml; charset=utf-8';
+
+function send(res: Response, status: number, node: XmlNode): void {
+  res.status(status).type(XML_TYPE).send(renderXml(node));
+}
+
+/** `<errors><error type="Project::PunchedIn">message</error></errors>`, one error per bad field. */
+export function xmlErrorNode(error: FacadeError, route: XmlRoute | undefined): XmlNode {
+  const type = LEGACY_ERRORS[error.code].xmlType(legacyEntity(error.entity, route?.entity ?? 'User'));
+  const messages = error.fieldErrors?.length
+    ? error.fieldErrors.map((fe) => `${route?.legacyFieldName?.(fe.field) ?? fe.field} ${fe.message}`)
+    : [error.message];
+  return element(
+    'errors',
+    messages.map((message) => text('error', message, { type })),
+  );
+}
+
+const responder: Responder<XmlAnswer> = {
+  success(res, status, answer) {
+    if (answer.location) res.setHeader('Location', answer.location);
+    send(res, status, answer.node);
+  },
+  failure(res, error, route) {
+    if (error.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
+    send(res, LEGACY_ERRORS[error.code].status, xmlErrorNode(error, route as XmlRoute | undefined));
+  },
+};
+
+/**
+ * Root-level `*.xml` paths with integer ids. Bodies are read as bytes under the size cap, decoded
+ * as strict UTF-8 and parsed by the streaming parser of xml-body.ts; other paths pass through.
+ */
+export function xmlFormat(bodyLimitBytes: number): WireFormat<XmlAnswer> {
+  const raw: RequestHandler = express.raw({ type: () => true, limit: bodyLimitBytes });
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  return {
+    fallback: responder,
+    negotiate(req: Request) {
+      if (!req.path.endsWith('.xml')) return undefined;
+      return { path: req.path.slice(0, -'.xml'.length), responder, credentials: { authorization: req.headers.authorization } };
+    },
+    async readBody(req, res) {
+      if (!hasBody(req)) return {};
+      if (req.headers['content-type'] && !req.is(['application/xml', 'text/xml', '+xml'])) {
+        throw new HttpRefusalError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/xml');
+      }
+      await runBodyParser(raw, req, res);
+      const bytes: unknown = req.body;
+      let source: string;
+      try {
+        source = utf8.decode(Buffer.isBuffer(bytes) ? bytes : Buffer.alloc(0));
+      } catch {
+        throw new BadRequestError('The XML body is not valid UTF-8');
+      }
+      if (!source.trim()) return {};
+      const { value } = parseXmlBody(source);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw new BadRequestError('The XML body must be one element with child elements');
+      }
+      return value as Record<string, XmlValue>;
+    },
+  };
+}
