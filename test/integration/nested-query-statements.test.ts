@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -80,4 +81,29 @@ test('a nested query over 3 and over 30 companies issues the same number of stat
   expect(largeCount).toBe(smallCount);
   // Authentication, the page and its count, and one batch per nested field: a small constant.
   expect(smallCount).toBeLessThanOrEqual(16);
+});
+
+test('the legacy project lists (JSON and XML) issue the same number of statements for 6 and 60 projects', async () => {
+  const small = await seedAccount(3);
+  const large = await seedAccount(30);
+  const http = request(t.app.express);
+  const counts: Record<string, number> = {};
+  for (const [name, who] of [
+    ['small', small],
+    ['large', large],
+  ] as const) {
+    for (const path of ['/api/1/projects.json', '/projects.xml', '/api/1/shifts.json']) {
+      let status = 0;
+      counts[`${name} ${path}`] = await t.countStatements(async () => {
+        status = (await http.get(path).auth(who.login, who.password)).status;
+      });
+      expect(status).toBe(200);
+    }
+  }
+  const json = await http.get('/api/1/projects.json').auth(large.login, large.password);
+  expect(json.body.count).toBe(60);
+  expect(json.body.response[59].activities[0].name).toBe('Design');
+  for (const path of ['/api/1/projects.json', '/projects.xml', '/api/1/shifts.json']) {
+    expect(counts[`large ${path}`]).toBe(counts[`small ${path}`]);
+  }
 });
