@@ -75,6 +75,17 @@ export function fromGraphQLError(error: GraphQLFormattedError): FacadeError {
   };
 }
 
+/**
+ * The XML error type of a failure. A create that lacks required fields is the old service's
+ * `ParamMissing`; everything else comes from the table.
+ */
+export function xmlErrorType(error: FacadeError, fallback: LegacyEntity): string {
+  const entity = legacyEntity(error.entity, fallback);
+  const missing = error.fieldErrors?.length && error.fieldErrors.every((fe) => fe.message === 'is required');
+  if (error.code === 'VALIDATION_FAILED' && missing && entity !== 'User') return `${entity}::ParamMissing`;
+  return LEGACY_ERRORS[error.code].xmlType(entity);
+}
+
 /** The legacy XML name of an entity of the catalogue. */
 export function legacyEntity(entity: EntityName | undefined, fallback: LegacyEntity): LegacyEntity {
   switch (entity) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../src/errors';
 import { LEGACY_ERRORS } from './errors';
 import type { InputTable } from './json/input-fields';
-import type { JsonRoute } from './json/json-format';
+import { CALLBACK, CALLBACK_MAX, type JsonRoute } from './json/json-format';
 import type { HttpMethod } from './route-table';
 
 /**
@@ -25,16 +25,43 @@ export const errorBodySchema = z
   .object({
     error: z
       .object({
-        code: z.enum(ERROR_CODES).meta({ description: 'The stable catalogue code; clients should branch on it, not on the message' }),
-        status: z.literal(sortedUnique(Object.values(LEGACY_ERRORS).map((form) => form.status))).meta({ description: 'The HTTP status, repeated for JSONP clients, which cannot read it' }),
-        title: z.enum(sortedUnique(Object.values(LEGACY_ERRORS).map((form) => form.title)) as [string, ...string[]]),
-        message: z.string().meta({ description: 'Human-readable; with field errors it lists them all' }),
+        code: z.enum(ERROR_CODES).meta({
+          description: 'The stable catalogue code; clients should branch on it, not on the message',
+        }),
+        status: z
+          .literal(sortedUnique(Object.values(LEGACY_ERRORS).map((form) => form.status)))
+          // zod says "number" for numeric literals; statuses are integers.
+          .meta({
+            type: 'integer',
+            description: 'The HTTP status, repeated for JSONP clients, which cannot read it',
+          }),
+        title: z.enum(
+          sortedUnique(Object.values(LEGACY_ERRORS).map((form) => form.title)) as [
+            string,
+            ...string[],
+          ],
+        ),
+        message: z
+          .string()
+          .meta({ description: 'Human-readable; with field errors it lists them all' }),
         field_errors: z
-          .array(z.object({ field: z.string().meta({ description: 'The legacy field name' }), message: z.string() }).strict())
+          .array(
+            z
+              .object({
+                field: z.string().meta({ description: 'The legacy field name' }),
+                message: z.string(),
+              })
+              .strict(),
+          )
           .optional()
           .meta({ description: 'Every invalid field of a 422, by its legacy name' }),
-        position: z.number().int().min(0).optional().meta({ description: 'Offset (0-based, UTF-16 units) of the error in the `where` or `order` text' }),
-        parameter: z.string().optional().meta({ description: 'The query parameter at fault: `where`, `order` or `callback`' }),
+        position: z.number().int().min(0).optional().meta({
+          description: 'Offset (0-based, UTF-16 units) of the error in the `where` or `order` text',
+        }),
+        parameter: z
+          .string()
+          .optional()
+          .meta({ description: 'The query parameter at fault: `where`, `order` or `callback`' }),
       })
       .strict(),
   })
@@ -42,17 +69,18 @@ export const errorBodySchema = z
   .meta({ id: 'Error' });
 
 /** The JSONP callback rule of json/json-format.ts, which does not export it. */
-const CALLBACK_PATTERN = '^[A-Za-z_$][\\w$]*(?:\\.[A-Za-z_$][\\w$]*|\\[\\d+\\])*$';
-const CALLBACK_MAX = 128;
 
 /**
  * Statuses the route tables cannot say: which acts run into a plan limit. Keyed by operation name,
- * so the nested forms of an act inherit them.
+ * so the nested forms of an act inherit them (a test checks every key still names a route).
  */
-const PAYMENT_REQUIRED: Readonly<Record<string, string>> = {
-  CreateStaff: "Over the plan's staff maximum (`PAYMENT_REQUIRED`), or the plan allows no staff (`STAFF_NOT_ALLOWED`); nothing is stored",
-  UpdateStaff: "Activating the staff member would exceed the plan's staff maximum (`PAYMENT_REQUIRED`, `STAFF_NOT_ALLOWED`); nothing is stored",
-  EnableStaff: "Over the plan's staff maximum (`PAYMENT_REQUIRED`), or the plan allows no staff (`STAFF_NOT_ALLOWED`); nothing is stored",
+export const PAYMENT_REQUIRED: Readonly<Record<string, string>> = {
+  CreateStaff:
+    "Over the plan's staff maximum (`PAYMENT_REQUIRED`), or the plan allows no staff (`STAFF_NOT_ALLOWED`); nothing is stored",
+  UpdateStaff:
+    "Activating the staff member would exceed the plan's staff maximum (`PAYMENT_REQUIRED`, `STAFF_NOT_ALLOWED`); nothing is stored",
+  EnableStaff:
+    "Over the plan's staff maximum (`PAYMENT_REQUIRED`), or the plan allows no staff (`STAFF_NOT_ALLOWED`); nothing is stored",
   CreateShift: "The plan's maximum of entered time is used up (`MAX_TIME`)",
   UpdateShift: "The plan's maximum of entered time is used up (`MAX_TIME`)",
   PunchIn: "The plan's maximum of entered time is used up (`MAX_TIME`)",
@@ -74,12 +102,19 @@ export function buildOpenApiDocument(routes: readonly JsonRoute[]): object {
 
   for (const route of [...routes].sort(byPathThenMethod(routes))) {
     const path = openApiPath(route.path);
-    const tag = route.docs.response ? components.addZod(zodSchema(route.docs.response.schema, route)) : 'Other';
+    const tag = route.docs.response
+      ? components.addZod(zodSchema(route.docs.response.schema, route))
+      : 'Other';
     if (!tags.includes(tag)) tags.push(tag);
     paths[path] ??= {
       description: `Also served as \`${openApiPath(route.path, '')}\` (no suffix) and as JSONP at \`${openApiPath(route.path, '.jsonp')}\`.`,
     };
-    paths[path][route.method.toLowerCase()] = operation(route, operationIds.get(route)!, tag, components);
+    paths[path][route.method.toLowerCase()] = operation(
+      route,
+      operationIds.get(route)!,
+      tag,
+      components,
+    );
   }
 
   return {
@@ -105,7 +140,8 @@ export function buildOpenApiDocument(routes: readonly JsonRoute[]): object {
         basic: {
           type: 'http',
           scheme: 'basic',
-          description: 'The login and password of a user of the account. A failure is 401 with `WWW-Authenticate: Basic`.',
+          description:
+            'The login and password of a user of the account. A failure is 401 with `WWW-Authenticate: Basic`.',
         },
       },
     },
@@ -132,7 +168,8 @@ export function uniqueOperationIds(routes: readonly JsonRoute[]): Map<JsonRoute,
   const ids = new Map<JsonRoute, string>();
   const taken = new Set<string>();
   for (const route of routes) {
-    const id = uses.get(route.operation)! > 1 ? route.operation + scopeSuffix(route.path) : route.operation;
+    const id =
+      uses.get(route.operation)! > 1 ? route.operation + scopeSuffix(route.path) : route.operation;
     // A clash left here would be a route table the naming rule does not cover; say so rather than
     // emit a document tools reject.
     if (taken.has(id)) throw new Error(`two facade routes would share the operationId ${id}`);
@@ -144,7 +181,9 @@ export function uniqueOperationIds(routes: readonly JsonRoute[]): Map<JsonRoute,
 
 /** `Of` and the parents named by the path's parameters other than the route's own `:uuid`. */
 function scopeSuffix(path: string): string {
-  const parents = [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!).filter((name) => name !== 'uuid');
+  const parents = [...path.matchAll(/:(\w+)/g)]
+    .map((match) => match[1]!)
+    .filter((name) => name !== 'uuid');
   return parents.map((name) => `Of${pascal(name.replace(/_uuid$/, ''))}`).join('');
 }
 
@@ -162,7 +201,8 @@ function byPathThenMethod(routes: readonly JsonRoute[]) {
     if (!firstSeen.has(route.path)) firstSeen.set(route.path, index);
   });
   return (a: JsonRoute, b: JsonRoute) =>
-    firstSeen.get(a.path)! - firstSeen.get(b.path)! || METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method);
+    firstSeen.get(a.path)! - firstSeen.get(b.path)! ||
+    METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method);
 }
 
 /** Action routes (`/staff/:uuid/enable`, `/projects/:uuid/punch_in`) also read their fields from the query. */
@@ -170,12 +210,25 @@ function isAction(route: JsonRoute): boolean {
   return route.method === 'POST' && /\/:uuid\/[a-z_]+$/.test(route.path);
 }
 
-function operation(route: JsonRoute, operationId: string, tag: string, components: ComponentSchemas): JsonObject {
+function operation(
+  route: JsonRoute,
+  operationId: string,
+  tag: string,
+  components: ComponentSchemas,
+): JsonObject {
   const { docs } = route;
   const list = docs.response?.list ?? false;
-  const parameters: Json[] = [...route.path.matchAll(/:(\w+)/g)].map((match) => pathParameter(match[1]!));
+  const parameters: Json[] = [...route.path.matchAll(/:(\w+)/g)].map((match) =>
+    pathParameter(match[1]!),
+  );
   for (const query of docs.queryParameters ?? []) {
-    parameters.push({ name: query.name, in: 'query', required: false, description: query.description, schema: { type: 'string' } });
+    parameters.push({
+      name: query.name,
+      in: 'query',
+      required: false,
+      description: query.description,
+      schema: { type: 'string' },
+    });
   }
   const body = docs.requestBody ? requestBody(route, operationId, components) : undefined;
   if (body && isAction(route)) {
@@ -189,7 +242,10 @@ function operation(route: JsonRoute, operationId: string, tag: string, component
       });
     }
   }
-  parameters.push({ $ref: '#/components/parameters/callback' }, { $ref: '#/components/parameters/format' });
+  parameters.push(
+    { $ref: '#/components/parameters/callback' },
+    { $ref: '#/components/parameters/format' },
+  );
 
   return {
     operationId,
@@ -212,11 +268,17 @@ function describe(route: JsonRoute, list: boolean): string {
       'There is no paging: the answer holds every matching row up to the server cap `PAGE_SIZE_MAX` (5000 by default), and `count` is the number of all matching rows.',
     );
   }
-  if (route.method === 'POST' && !isAction(route)) lines.push('Answers 200 (not 201) with the created object. A `uuid` of your own is kept; without one the service makes one.');
+  if (route.method === 'POST' && !isAction(route))
+    lines.push(
+      'Answers 200 (not 201) with the created object. A `uuid` of your own is kept; without one the service makes one.',
+    );
   if (route.method === 'PUT') lines.push('Merges: fields left out of the body keep their values.');
-  if (route.method === 'DELETE') lines.push('Answers 200 with the object as it was before the delete.');
+  if (route.method === 'DELETE')
+    lines.push('Answers 200 with the object as it was before the delete.');
   if (route.docs.requestBody) {
-    lines.push('Fields the body names that are not listed (read-only fields such as totals, or unknown ones) are ignored, so a client may send back an object it read.');
+    lines.push(
+      'Fields the body names that are not listed (read-only fields such as totals, or unknown ones) are ignored, so a client may send back an object it read.',
+    );
   }
   return lines.join('\n\n');
 }
@@ -226,17 +288,26 @@ function pathParameter(name: string): JsonObject {
     name,
     in: 'path',
     required: true,
-    description: name === 'uuid' ? 'The uuid of the object; a malformed uuid is 404' : `The uuid of the parent ${name.replace(/_uuid$/, '')}; 404 if there is none or it is hidden from the caller`,
+    description:
+      name === 'uuid'
+        ? 'The uuid of the object; a malformed uuid is 404'
+        : `The uuid of the parent ${name.replace(/_uuid$/, '')}; 404 if there is none or it is hidden from the caller`,
     schema: { type: 'string', format: 'uuid' },
   };
 }
 
-function requestBody(route: JsonRoute, operationId: string, components: ComponentSchemas): { requestBody: JsonObject } {
+function requestBody(
+  route: JsonRoute,
+  operationId: string,
+  components: ComponentSchemas,
+): { requestBody: JsonObject } {
   const { bodyKey, schema } = route.docs.requestBody!;
   const table = inputTable(schema, route);
   const fields: JsonObject = {
     type: 'object',
-    properties: Object.fromEntries(Object.entries(table).map(([name, field]) => [name, field.kind.schema as Json])),
+    properties: Object.fromEntries(
+      Object.entries(table).map(([name, field]) => [name, field.kind.schema as Json]),
+    ),
   };
   const name = components.addInput(`${route.operation}Fields`, `${operationId}Fields`, fields);
   const ref = { $ref: SCHEMAS + name };
@@ -260,10 +331,13 @@ function requestBody(route: JsonRoute, operationId: string, components: Componen
 }
 
 function responses(route: JsonRoute, schemaId: string, list: boolean): JsonObject {
-  const hasBody = route.method === 'POST' || route.method === 'PUT';
+  // Routes without body fields (enable, disable) ignore any body, so they cannot fail on one.
+  const hasBody = route.docs.requestBody !== undefined;
   const refs: Record<string, Json> = {
     '200': success(route, schemaId, list),
-    '400': { $ref: `#/components/responses/${list && route.docs.queryParameters?.length ? 'BadQuery' : 'BadRequest'}` },
+    '400': {
+      $ref: `#/components/responses/${list && route.docs.queryParameters?.length ? 'BadQuery' : 'BadRequest'}`,
+    },
     '401': { $ref: '#/components/responses/Unauthorized' },
     '403': { $ref: '#/components/responses/Forbidden' },
     '404': { $ref: '#/components/responses/NotFound' },
@@ -288,16 +362,32 @@ function success(route: JsonRoute, schemaId: string, list: boolean): JsonObject 
         type: 'object',
         properties: {
           response: { type: 'array', items: ref },
-          count: { type: 'integer', minimum: 0, description: 'How many rows match, whether or not all are in `response`' },
+          count: {
+            type: 'integer',
+            minimum: 0,
+            description: 'How many rows match, whether or not all are in `response`',
+          },
         },
         required: ['response', 'count'],
         additionalProperties: false,
       }
-    : { type: 'object', properties: { response: ref }, required: ['response'], additionalProperties: false };
+    : {
+        type: 'object',
+        properties: { response: ref },
+        required: ['response'],
+        additionalProperties: false,
+      };
   return {
-    description: list ? `The matching ${schemaId} objects in the list envelope` : `The ${schemaId} in the envelope`,
+    description: list
+      ? `The matching ${schemaId} objects in the list envelope`
+      : `The ${schemaId} in the envelope`,
     content: {
-      'application/javascript': { schema: { type: 'string', description: 'JSONP: `/**/ typeof cb === \'function\' && cb({"response": ...});`' } },
+      'application/javascript': {
+        schema: {
+          type: 'string',
+          description: 'JSONP: `/**/ typeof cb === \'function\' && cb({"response": ...});`',
+        },
+      },
       'application/json': { schema: envelope },
     },
   };
@@ -305,7 +395,9 @@ function success(route: JsonRoute, schemaId: string, list: boolean): JsonObject 
 
 function errorContent(): JsonObject {
   return {
-    'application/javascript': { schema: { type: 'string', description: 'JSONP: the same error body passed to the callback' } },
+    'application/javascript': {
+      schema: { type: 'string', description: 'JSONP: the same error body passed to the callback' },
+    },
     'application/json': { schema: { $ref: `${SCHEMAS}Error` } },
   };
 }
@@ -320,11 +412,21 @@ function errorResponses(): Record<string, Json> {
     BadQuery: response(
       'An invalid `where` or `order` (`parameter` and `position` say where), a JSONP request without a valid `callback`, or a body that is not well-formed JSON or form data',
     ),
-    BadRequest: response('A JSONP request without a valid `callback`, or a body that is not well-formed JSON or form data'),
-    Unauthorized: response('No credentials, wrong ones, or a disabled user (`UNAUTHENTICATED`); also every JSONP request, which needs URL credentials', {
-      'WWW-Authenticate': { schema: { type: 'string' }, description: 'Basic realm="timetrack", charset="UTF-8" (not sent with JSONP)' },
-    }),
-    Forbidden: response("The caller's role may not do this to something it can see (`READ_DENIED`, `CREATE_DENIED`, `UPDATE_DENIED`, `DELETE_DENIED`)"),
+    BadRequest: response(
+      'A JSONP request without a valid `callback`, or a body that is not well-formed JSON or form data',
+    ),
+    Unauthorized: response(
+      'No credentials, wrong ones, or a disabled user (`UNAUTHENTICATED`); also every JSONP request, which needs URL credentials',
+      {
+        'WWW-Authenticate': {
+          schema: { type: 'string' },
+          description: 'Basic realm="timetrack", charset="UTF-8" (not sent with JSONP)',
+        },
+      },
+    ),
+    Forbidden: response(
+      "The caller's role may not do this to something it can see (`READ_DENIED`, `CREATE_DENIED`, `UPDATE_DENIED`, `DELETE_DENIED`)",
+    ),
     NotFound: response(
       'No such path, or the object (or its parent in the path) does not exist, belongs to another account or is hidden from the caller (`NOT_FOUND`)',
     ),
@@ -332,11 +434,15 @@ function errorResponses(): Record<string, Json> {
       Allow: { schema: { type: 'string' }, description: 'The methods the path has' },
     }),
     PayloadTooLarge: response('The body is larger than `BODY_LIMIT_BYTES` (`PAYLOAD_TOO_LARGE`)'),
-    UnsupportedMediaType: response('The body is neither `application/json` nor `application/x-www-form-urlencoded` (`UNSUPPORTED_MEDIA_TYPE`)'),
+    UnsupportedMediaType: response(
+      'The body is neither `application/json` nor `application/x-www-form-urlencoded` (`UNSUPPORTED_MEDIA_TYPE`)',
+    ),
     Invalid: response(
       'A field is invalid or a domain rule refused the act (`VALIDATION_FAILED` with `field_errors`, `PROJECT_INACTIVE`, `PUNCHED_IN`, `PUNCHED_OUT`, `USER_NOT_ALLOWED`)',
     ),
-    ServerError: response('`INTERNAL_SERVER_ERROR` (500, details masked) or `SERVICE_UNAVAILABLE` (503, the database cannot be reached)'),
+    ServerError: response(
+      '`INTERNAL_SERVER_ERROR` (500, details masked) or `SERVICE_UNAVAILABLE` (503, the database cannot be reached)',
+    ),
   };
 }
 
@@ -345,8 +451,9 @@ const PARAMETERS: Record<string, Json> = {
     name: 'callback',
     in: 'query',
     required: false,
-    description: 'JSONP only (and then required): the function to call, a JavaScript identifier path such as `handle` or `app.handle`',
-    schema: { type: 'string', maxLength: CALLBACK_MAX, pattern: CALLBACK_PATTERN },
+    description:
+      'JSONP only (and then required): the function to call, a JavaScript identifier path such as `handle` or `app.handle`',
+    schema: { type: 'string', maxLength: CALLBACK_MAX, pattern: CALLBACK.source },
   },
   format: {
     name: 'format',
@@ -364,10 +471,12 @@ class ComponentSchemas {
   /** Adds a zod schema with a `.meta({ id })` and every named schema inside it; returns the id. */
   addZod(schema: z.ZodType): string {
     const converted = z.toJSONSchema(schema, { target: 'draft-2020-12' }) as JsonObject;
-    const root = typeof converted.$ref === 'string' ? converted.$ref.replace('#/$defs/', '') : undefined;
+    const root =
+      typeof converted.$ref === 'string' ? converted.$ref.replace('#/$defs/', '') : undefined;
     if (!root) throw new Error('every response schema of the JSON routes needs .meta({ id })');
     const defs = (converted.$defs ?? {}) as Record<string, Json>;
-    for (const [id, definition] of Object.entries(defs)) this.put(id, tidy(definition) as JsonObject);
+    for (const [id, definition] of Object.entries(defs))
+      this.put(id, tidy(definition) as JsonObject);
     return root;
   }
 
@@ -391,7 +500,8 @@ class ComponentSchemas {
 
   private put(id: string, schema: JsonObject): void {
     const existing = this.schemas.get(id);
-    if (existing !== undefined && !sameJson(existing, schema)) throw new Error(`two different schemas are named ${id}`);
+    if (existing !== undefined && !sameJson(existing, schema))
+      throw new Error(`two different schemas are named ${id}`);
     this.schemas.set(id, schema);
   }
 }
@@ -407,7 +517,11 @@ function tidy(value: Json): Json {
   for (const [key, inner] of Object.entries(value)) {
     if (key === '$schema' || key === '$id') continue;
     if (key === '$ref' && typeof inner === 'string') out[key] = inner.replace('#/$defs/', SCHEMAS);
-    else if ((key === 'minimum' && inner === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && inner === Number.MAX_SAFE_INTEGER)) continue;
+    else if (
+      (key === 'minimum' && inner === Number.MIN_SAFE_INTEGER) ||
+      (key === 'maximum' && inner === Number.MAX_SAFE_INTEGER)
+    )
+      continue;
     else out[key] = tidy(inner);
   }
   return out;
@@ -424,7 +538,8 @@ function inputTable(schema: object, route: JsonRoute): InputTable {
     const candidate = field as { to?: unknown; kind?: { schema?: unknown } } | null;
     return typeof candidate?.to === 'string' && typeof candidate.kind?.schema === 'object';
   });
-  if (!valid) throw new Error(`the request body of ${route.method} ${route.path} is not an input table`);
+  if (!valid)
+    throw new Error(`the request body of ${route.method} ${route.path} is not an input table`);
   return schema as InputTable;
 }
 

@@ -17,8 +17,8 @@ export interface JsonRoute extends Route<JsonAnswer> {
 }
 
 /** `a`, `a.b`, `a[0].b`: a JavaScript identifier path, nothing that could run code. */
-const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/;
-const CALLBACK_MAX = 128;
+export const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/;
+export const CALLBACK_MAX = 128;
 
 export const BASIC_CHALLENGE = 'Basic realm="timetrack", charset="UTF-8"';
 

@@ -27,10 +27,14 @@ type Scope = (params: RouteInput['params']) => Record<string, unknown>;
 
 const noScope: Scope = () => ({});
 
-const WHERE_PARAMETERS = [
-  { name: 'where', description: 'Filter expression, e.g. `active = "true" && name ~= "Acme%"` (see docs/json-api.md).' },
-  { name: 'order', description: 'Order expression, e.g. `last_name asc, first_name desc`.' },
-] as const;
+/** The where/order parameters of a list, naming the columns this resource allows. */
+function queryParameters(columns: ColumnTable) {
+  const orderable = Object.keys(columns).filter((column) => columns[column]!.order);
+  return [
+    { name: 'where', description: `Filter expression over ${Object.keys(columns).join(', ')} (see docs/json-api.md).` },
+    { name: 'order', description: `Order expression over ${orderable.join(', ')}, e.g. \`${orderable[0]} desc\`.` },
+  ];
+}
 
 /** The object of the body: wrapped in the resource key, or flat (form-encoded punch-in). */
 function bodyObject(key: string, body: RouteInput['body']): Record<string, unknown> {
@@ -49,7 +53,7 @@ function base<W>(resource: JsonResource<W>, method: HttpMethod, path: string, op
 export function listRoute<W>(resource: JsonResource<W>, path: string, operation: string, summary: string, scope: Scope = noScope): JsonRoute {
   return {
     ...base(resource, 'GET', path, operation, summary),
-    docs: { summary, response: { schema: resource.wire, list: true }, queryParameters: WHERE_PARAMETERS },
+    docs: { summary, response: { schema: resource.wire, list: true }, queryParameters: queryParameters(resource.columns) },
     variables: ({ params, query, ctx }) => ({
       ...scope(params),
       filter: compileWhere(query.where, resource.columns),

@@ -145,6 +145,8 @@ function coerceValue(
   switch (type) {
     case 'string':
       if (text === undefined) throw refuse('a string (quote it)');
+      // PostgreSQL text cannot hold NUL, so no stored value can match one.
+      if (text.includes('\u0000')) throw refuse('text without NUL characters');
       return text;
 
     case 'integer': {
@@ -229,6 +231,7 @@ export function parseRfc3339(text: string): string | undefined {
   const utc = new Date(local.getTime() - offset);
   // Keep to four-digit years, which is what toISOString and the DateTime scalar both expect.
   const utcYear = utc.getUTCFullYear();
-  if (utcYear < 0 || utcYear > 9999) return undefined;
+  // Year 0 does not exist in the calendar PostgreSQL uses for timestamps.
+  if (utcYear < 1 || utcYear > 9999) return undefined;
   return utc.toISOString();
 }

@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { BadRequestError, HttpRefusalError } from '../../src/errors';
 import type { Responder, WireFormat } from '../dispatcher';
-import { LEGACY_ERRORS, legacyEntity, type FacadeError } from '../errors';
+import { LEGACY_ERRORS, xmlErrorType, type FacadeError } from '../errors';
 import { BASIC_CHALLENGE } from '../json/json-format';
 import { hasBody, runBodyParser } from '../body-reading';
 import type { Route } from '../route-table';
@@ -27,7 +27,7 @@ function send(res: Response, status: number, node: XmlNode): void {
 
 /** `<errors><error type="Project::PunchedIn">message</error></errors>`, one error per bad field. */
 export function xmlErrorNode(error: FacadeError, route: XmlRoute | undefined): XmlNode {
-  const type = LEGACY_ERRORS[error.code].xmlType(legacyEntity(error.entity, route?.entity ?? 'User'));
+  const type = xmlErrorType(error, route?.entity ?? 'User');
   const messages = error.fieldErrors?.length
     ? error.fieldErrors.map((fe) => `${route?.legacyFieldName?.(fe.field) ?? fe.field} ${fe.message}`)
     : [error.message];

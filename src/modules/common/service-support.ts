@@ -20,7 +20,8 @@ export function locatorWhere(
 ): { uuid: string } | { id: number } {
   const hasUuid = locator.id !== undefined && locator.id !== null;
   const hasLegacy = locator.legacyId !== undefined && locator.legacyId !== null;
-  if (hasUuid === hasLegacy) {
+  if (!hasUuid && !hasLegacy) throw ValidationError.field(entity, names[0], 'is required');
+  if (hasUuid && hasLegacy) {
     throw ValidationError.field(entity, names[0], `give exactly one of ${names[0]} and ${names[1]}`);
   }
   if (hasUuid) {
@@ -58,7 +59,8 @@ export async function assertUuidFree(
 
 /** Validates input with a zod schema; every problem becomes a field error of one 422. */
 export function validate<S extends z.ZodType>(entity: EntityName, schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
+  // A missing value reads "is required" rather than zod's "expected string, received undefined".
+  const result = schema.safeParse(input, { error: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined) });
   if (result.success) return result.data;
   throw new ValidationError(
     entity,

@@ -59,8 +59,9 @@ registerEnumType(AssignableStaffType, { name: 'AssignableStaffType' });
 export class CreateStaffInput {
   @Field(() => ID, { nullable: true, description: 'A uuid of your choice; generated when omitted.' })
   id?: string | null;
-  @Field(() => String) login!: string;
-  @Field(() => String, { description: 'Write-only; at least 8 characters.' }) password!: string;
+  // Nullable in the schema so that a missing value is a VALIDATION_FAILED naming the field.
+  @Field(() => String, { nullable: true, description: 'Required.' }) login?: string;
+  @Field(() => String, { nullable: true, description: 'Required; write-only; at least 8 characters.' }) password?: string;
   @Field(() => String, { nullable: true }) firstName?: string;
   @Field(() => String, { nullable: true }) lastName?: string;
   @Field(() => String, { nullable: true }) emailAddress?: string;

@@ -45,7 +45,7 @@ const createSchema = z.object({
   login,
   password,
   ...Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, v.optional()])),
-}) as unknown as z.ZodType<CreateStaffInput>;
+}) as unknown as z.ZodType<CreateStaffInput & { login: string; password: string }>;
 const updateSchema = z.object({
   login: login.optional(),
   password: password.optional(),

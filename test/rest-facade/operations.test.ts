@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  Kind,
+  buildSchema,
+  getNamedType,
+  isInputObjectType,
+  isNonNullType,
+  parse,
+  typeFromAST,
+  validate,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { JSON_ROUTES } from '../../rest-facade';
+import type { InputTable } from '../../rest-facade/json/input-fields';
+import { OperationRegistry } from '../../rest-facade/operation-registry';
+import type { RouteInput } from '../../rest-facade/route-table';
+
+const schema = buildSchema(
+  fs.readFileSync(path.join(__dirname, '..', '..', 'schema', 'schema.graphql'), 'utf8'),
+);
+const registry = OperationRegistry.load();
+const names = registry.names();
+
+function definitionOf(name: string): OperationDefinitionNode {
+  const document = parse(registry.get(name).source);
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  if (!operation) throw new Error(`${name} has no operation`);
+  return operation;
+}
+
+test('the registry holds the documents of rest-facade/operations', () => {
+  expect(names.length).toBeGreaterThan(0);
+});
+
+test.each(names.map((name) => [name]))('%s validates against schema/schema.graphql', (name) => {
+  const errors = validate(schema, parse(registry.get(name).source));
+  expect(errors.map((error) => error.message)).toEqual([]);
+});
+
+test('every route names an operation of the registry', () => {
+  const missing = JSON_ROUTES.filter((route) => !names.includes(route.operation)).map(
+    (route) => `${route.method} ${route.path} → ${route.operation}`,
+  );
+  expect(missing).toEqual([]);
+});
+
+test('every operation of the registry is used by some route (no dead documents)', () => {
+  const used = new Set(JSON_ROUTES.map((route) => route.operation));
+  expect(names.filter((name) => !used.has(name))).toEqual([]);
+});
+
+describe('route variables fit their operation', () => {
+  // Enough of a request context for the translations, which read only the page-size cap.
+  const ctx = { config: { pageSize: { default: 100, max: 5000 } } } as unknown as RouteInput['ctx'];
+  const params = {
+    uuid: '00000000-0000-4000-8000-000000000001',
+    company_uuid: '00000000-0000-4000-8000-000000000002',
+    project_uuid: '00000000-0000-4000-8000-000000000003',
+  };
+
+  test.each(JSON_ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s',
+    (_name, route) => {
+      const operation = definitionOf(route.operation);
+      const declared = new Map(
+        operation.variableDefinitions?.map((v) => [v.variable.name.value, v]) ?? [],
+      );
+      const variables = route.variables({ params, query: {}, body: {}, ctx });
+
+      // A variable the operation does not declare would be dropped silently by GraphQL.
+      expect(Object.keys(variables).filter((name) => !declared.has(name))).toEqual([]);
+      const required = [...declared.values()].filter(
+        (v) => isNonNullType(typeFromAST(schema, v.type as never)) && !v.defaultValue,
+      );
+      expect(
+        required.map((v) => v.variable.name.value).filter((name) => variables[name] === undefined),
+      ).toEqual([]);
+
+      const inputDefinition = declared.get('input');
+      const inputType = inputDefinition
+        ? getNamedType(typeFromAST(schema, inputDefinition.type as never))
+        : undefined;
+      const fields = inputType && isInputObjectType(inputType) ? inputType.getFields() : {};
+      // What the path scopes into the input (`projectId` of a nested create) must be a field of it.
+      const input = (variables.input ?? {}) as Record<string, unknown>;
+      expect(Object.keys(input).filter((name) => !Object.hasOwn(fields, name))).toEqual([]);
+
+      // Every legacy body field lands in a field of the `$input` type, or in a variable of its own.
+      if (!route.docs.requestBody) return;
+      const table = route.docs.requestBody.schema as InputTable;
+      const unmapped = Object.entries(table)
+        .filter(([, field]) => !Object.hasOwn(fields, field.to) && !declared.has(field.to))
+        .map(([legacy, field]) => `${legacy} → ${field.to}`);
+      expect(unmapped).toEqual([]);
+    },
+  );
+});
