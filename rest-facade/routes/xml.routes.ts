@@ -91,6 +91,7 @@ const companyResource: XmlResource = {
   createFields: companyFields,
   updateFields: companyFields,
   location: (id) => `/company/${id}.xml`,
+  legacyNames: { userIds: 'user_ids' },
 };
 
 const projectFields = {
@@ -126,6 +127,7 @@ const projectResource: XmlResource = {
   createFields: projectFields,
   updateFields: projectFields,
   location: (id) => `/project/${id}.xml`,
+  legacyNames: { userIds: 'user_ids', companyId: 'company_id' },
 };
 
 /** `Tue, 17 Mar 2009 10:00:00` with or without GMT; see legacy-dates.ts. */
@@ -188,6 +190,8 @@ const shiftResource: XmlResource = {
   createFields: shiftFields,
   updateFields: shiftFields,
   location: (id) => `/shift/${id}.xml`,
+  // Wall times reach the service as localStartAsString and come back named so in its errors.
+  legacyNames: { localStartAsString: 'start', localStopAsString: 'stop', userId: 'user_id', projectId: 'project_id' },
   adjustInput: placeTimes,
 };
 

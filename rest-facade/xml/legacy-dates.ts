@@ -10,7 +10,10 @@ const FORMAT = 'ccc, dd LLL yyyy HH:mm:ss';
 
 /** Writes an instant as the shift's wall time, the way old clients read it. */
 export function formatLegacyTime(iso: string, zone: string): string {
-  return DateTime.fromISO(iso, { zone: 'utc' }).setZone(zone).setLocale('en-US').toFormat(FORMAT);
+  const utc = DateTime.fromISO(iso, { zone: 'utc' }).setLocale('en-US');
+  const wall = utc.setZone(zone);
+  // A wall time past year 9999 has no four-digit form; the instant with GMT is still legacy.
+  return wall.year >= 1 && wall.year <= 9999 ? wall.toFormat(FORMAT) : `${utc.toFormat(FORMAT)} GMT`;
 }
 
 export type LegacyTime =

@@ -76,7 +76,9 @@ export function xmlFormat(bodyLimitBytes: number): WireFormat<XmlAnswer> {
       }
       if (!source.trim()) return {};
       const { value } = parseXmlBody(source);
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      // `<company/>` names the resource and gives no fields.
+      if (value === null || (typeof value === 'string' && !value.trim())) return {};
+      if (typeof value !== 'object' || Array.isArray(value)) {
         throw new BadRequestError('The XML body must be one element with child elements');
       }
       return value as Record<string, XmlValue>;

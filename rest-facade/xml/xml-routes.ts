@@ -18,6 +18,8 @@ export interface XmlResource {
   readonly updateFields: InputTable;
   /** The path of one object, for the Location header of a create. */
   location(legacyId: number): string;
+  /** Legacy names of GraphQL fields a service may name in errors beyond those of the tables. */
+  readonly legacyNames?: Readonly<Record<string, string>>;
   /** Input rewrites no single field can express (legacy wall times). */
   adjustInput?(input: Record<string, unknown>): Record<string, unknown>;
 }
@@ -78,7 +80,7 @@ export function xmlCreate(resource: XmlResource, path: string, operation: string
       node: objectOf(resource, node),
       location: resource.location((node as { legacyId: number }).legacyId),
     }),
-    legacyFieldName: (field) => legacyFieldName(resource.createFields, field),
+    legacyFieldName: (field) => resource.legacyNames?.[field] ?? legacyFieldName(resource.createFields, field),
   };
 }
 
@@ -90,7 +92,7 @@ export function xmlUpdate(resource: XmlResource, path: string, operation: string
       input: input(resource, body, resource.updateFields),
     }),
     render: (node) => ({ node: objectOf(resource, node) }),
-    legacyFieldName: (field) => legacyFieldName(resource.updateFields, field),
+    legacyFieldName: (field) => resource.legacyNames?.[field] ?? legacyFieldName(resource.updateFields, field),
   };
 }
 

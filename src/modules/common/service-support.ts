@@ -59,8 +59,9 @@ export async function assertUuidFree(
 
 /** Validates input with a zod schema; every problem becomes a field error of one 422. */
 export function validate<S extends z.ZodType>(entity: EntityName, schema: S, input: unknown): z.output<S> {
-  // A missing value reads "is required" rather than zod's "expected string, received undefined".
-  const result = schema.safeParse(input, { error: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : undefined) });
+  // A required value never given "is required" and one given as null "can't be blank", rather than
+  // zod's "expected string, received undefined".
+  const result = schema.safeParse(input, { error: (issue) => (issue.code !== 'invalid_type' ? undefined : issue.input === undefined ? 'is required' : issue.input === null ? "can't be blank" : undefined) });
   if (result.success) return result.data;
   throw new ValidationError(
     entity,

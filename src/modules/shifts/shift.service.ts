@@ -174,7 +174,10 @@ export class ShiftService {
       stop = parseLocalTime(data.localStopAsString, zone, ctx.now) ?? null;
       if (!stop) errors.push({ field: 'localStopAsString', message: 'is not a time this service can read' });
     }
-    if (!start && !errors.some((e) => e.field === 'localStartAsString')) errors.push({ field: 'start', message: "can't be blank" });
+    if (!start && !errors.some((e) => e.field === 'localStartAsString')) {
+      // Never given is a missing parameter; given empty (null) is a blank value.
+      errors.push({ field: 'start', message: data.start === undefined && !data.localStartAsString ? 'is required' : "can't be blank" });
+    }
     for (const [field, value] of [['localStartAsString', data.localStartAsString ? start : undefined], ['localStopAsString', data.localStopAsString ? stop : undefined]] as const) {
       const range = value ? instant.safeParse(value) : undefined;
       if (range && !range.success) errors.push({ field, message: range.error.issues[0]!.message });
