@@ -10,8 +10,8 @@ export type Visibility = 'PUBLIC' | 'PRIVATE' | 'CUSTOM';
 export const VISIBILITY = oneOf({ public: 'PUBLIC', private: 'PRIVATE', custom: 'CUSTOM' });
 export const VISIBILITY_COLUMN = { enum: { public: 'PUBLIC', private: 'PRIVATE', custom: 'CUSTOM' } } as const;
 
-/** The text fields a company has under the same name in GraphQL (camelCase) and on the wire. */
-const CONTACT_FIELDS = [
+/** The text fields of a company: wire name (both legacy interfaces) and GraphQL name. */
+export const CONTACT_FIELDS = [
   ['contact_salutation', 'contactSalutation'],
   ['contact_first_name', 'contactFirstName'],
   ['contact_last_name', 'contactLastName'],

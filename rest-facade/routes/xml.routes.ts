@@ -1,5 +1,5 @@
 import { FieldProblem, boolean as booleanField, integer as integerField, integerList, password, tagList, text as textField, type FieldKind } from '../json/input-fields';
-import { VISIBILITY } from './companies.routes';
+import { CONTACT_FIELDS, VISIBILITY } from './companies.routes';
 import type { CompanyNode } from './companies.routes';
 import type { ProjectNode } from './projects.routes';
 import type { ShiftNode } from './shifts.routes';
@@ -49,23 +49,14 @@ const userResource: XmlResource = {
   location: (id) => `/staff/${id}.xml`,
 };
 
-const COMPANY_TEXT = [
-  ['website', 'website'],
-  ['main_phone', 'mainPhone'],
-  ['fax_phone', 'faxPhone'],
-  ['main_address', 'mainAddress'],
-  ['main_city', 'mainCity'],
-  ['main_state', 'mainState'],
-  ['main_postcode', 'mainPostcode'],
-  ['main_country', 'mainCountry'],
-  ['contact_salutation', 'contactSalutation'],
-  ['contact_first_name', 'contactFirstName'],
-  ['contact_last_name', 'contactLastName'],
-  ['contact_email_address', 'contactEmailAddress'],
-  ['contact_home_phone', 'contactHomePhone'],
-  ['contact_mobile_phone', 'contactMobilePhone'],
-  ['notes', 'notes'],
+/** The XML order of the company's text elements, which differs from the JSON one. */
+const XML_ORDER = [
+  'website', 'main_phone', 'fax_phone', 'main_address', 'main_city', 'main_state', 'main_postcode', 'main_country',
+  'contact_salutation', 'contact_first_name', 'contact_last_name', 'contact_email_address', 'contact_home_phone',
+  'contact_mobile_phone', 'notes',
 ] as const;
+const graphqlNameOf = new Map<string, (typeof CONTACT_FIELDS)[number][1]>(CONTACT_FIELDS);
+const COMPANY_TEXT = XML_ORDER.map((xml) => [xml, graphqlNameOf.get(xml)!] as const);
 
 const companyFields = {
   name: { to: 'name', kind: textField },

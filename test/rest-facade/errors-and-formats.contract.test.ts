@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import vm from 'node:vm';
 import request from 'supertest';
 import { staffResource } from '../../rest-facade/routes/staff.routes';
+import { expectError, list } from '../support/legacy-answers';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -29,7 +30,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-const ERROR_KEYS = new Set(['code', 'status', 'title', 'message', 'field_errors', 'position', 'parameter']);
 const STAFF_KEYS = ['uuid', 'login', 'first_name', 'last_name', 'email_address', 'time_zone', 'active', 'type', 'hourly_rate_cents'];
 
 type Method = 'get' | 'post' | 'put' | 'delete' | 'patch';
@@ -76,31 +76,8 @@ function raw(method: string, path: string, who?: Credentials, headers: Record<st
   });
 }
 
-function expectJson(res: { headers: Record<string, unknown> }): void {
-  expect(res.headers['content-type']).toMatch(/^application\/json\b/);
-}
 
-function expectError(res: { status: number; body: any; headers: Record<string, unknown> }, status: number, code: string, title?: string): any {
-  expect({ status: res.status, body: res.body }).toMatchObject({ status, body: { error: { code, status } } });
-  expectJson(res);
-  expect(Object.keys(res.body)).toEqual(['error']);
-  const error = res.body.error;
-  for (const key of Object.keys(error)) expect(ERROR_KEYS).toContain(key);
-  expect(typeof error.title).toBe('string');
-  expect(typeof error.message).toBe('string');
-  expect(error.message.length).toBeGreaterThan(0);
-  if (title) expect(error.title).toBe(title);
-  return error;
-}
 
-function list(res: { status: number; body: any; headers: Record<string, unknown> }): { items: any[]; count: number } {
-  if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
-  expectJson(res);
-  expect(Object.keys(res.body).sort()).toEqual(['count', 'response']);
-  expect(Array.isArray(res.body.response)).toBe(true);
-  expect(Number.isInteger(res.body.count)).toBe(true);
-  return { items: res.body.response, count: res.body.count };
-}
 
 function allowOf(res: { headers: Record<string, unknown> }): string[] {
   const header = res.headers['allow'];

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { companyResource } from '../../rest-facade/routes/companies.routes';
 import { staffResource } from '../../rest-facade/routes/staff.routes';
+import { expectError, expectJson, list } from '../support/legacy-answers';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -49,8 +50,6 @@ const COMPANY_KEYS = [
 ];
 const COMPANY_NULLABLE_TEXT = COMPANY_KEYS.filter((k) => k.startsWith('contact_') || k.startsWith('main_') || ['website', 'fax_phone', 'notes'].includes(k));
 
-/** Keys an error body may carry (the facade's decision recorded in the brief). */
-const ERROR_KEYS = new Set(['code', 'status', 'title', 'message', 'field_errors', 'position', 'parameter']);
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -66,9 +65,6 @@ function unique(prefix: string): string {
   return `${prefix}_${randomUUID().slice(0, 8)}`;
 }
 
-function expectJson(res: request.Response): void {
-  expect(res.headers['content-type']).toMatch(/^application\/json\b/);
-}
 
 function expectStaffObject(obj: any): void {
   expect(Object.keys(obj).sort()).toEqual([...STAFF_KEYS].sort());
@@ -111,29 +107,7 @@ function single(res: request.Response): any {
   return res.body.response;
 }
 
-/** `{response: [...], count}` with status 200. */
-function list(res: request.Response): { items: any[]; count: number } {
-  if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
-  expectJson(res);
-  expect(Object.keys(res.body).sort()).toEqual(['count', 'response']);
-  expect(Array.isArray(res.body.response)).toBe(true);
-  expect(Number.isInteger(res.body.count)).toBe(true);
-  return { items: res.body.response, count: res.body.count };
-}
 
-/** An error answer: status, catalogue code, and the documented body shape. */
-function expectError(res: request.Response, status: number, code: string, title?: string): any {
-  expect({ status: res.status, body: res.body }).toMatchObject({ status, body: { error: { code, status } } });
-  expectJson(res);
-  expect(Object.keys(res.body)).toEqual(['error']);
-  const error = res.body.error;
-  for (const key of Object.keys(error)) expect(ERROR_KEYS).toContain(key);
-  expect(typeof error.title).toBe('string');
-  expect(typeof error.message).toBe('string');
-  expect(error.message.length).toBeGreaterThan(0);
-  if (title) expect(error.title).toBe(title);
-  return error;
-}
 
 function fieldNames(error: any): string[] {
   expect(Array.isArray(error.field_errors)).toBe(true);

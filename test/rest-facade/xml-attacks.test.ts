@@ -10,8 +10,8 @@
  * round-trips safely: stored as sent, rendered escaped, characters XML cannot carry removed, and
  * the answer always well-formed (parsed here with saxes, a strict parser).
  */
-import { SaxesParser } from 'saxes';
 import request from 'supertest';
+import { parseXml, type XmlElement } from '../support/legacy-answers';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -48,46 +48,7 @@ afterAll(() => t?.close());
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-interface XmlElement {
-  readonly name: string;
-  readonly attributes: Record<string, string>;
-  readonly children: XmlElement[];
-  text: string;
-}
 
-/** Strict parse with saxes: throws on any well-formedness error and on a DOCTYPE. */
-function parseXml(xml: string): XmlElement {
-  const parser = new SaxesParser({ xmlns: false });
-  const stack: XmlElement[] = [];
-  let root: XmlElement | undefined;
-  parser.on('doctype', () => {
-    throw new Error('an answer must not carry a DOCTYPE');
-  });
-  parser.on('opentag', (tag) => {
-    const element: XmlElement = {
-      name: tag.name,
-      attributes: { ...(tag.attributes as Record<string, string>) },
-      children: [],
-      text: '',
-    };
-    const parent = stack[stack.length - 1];
-    if (parent) parent.children.push(element);
-    else root = element;
-    stack.push(element);
-  });
-  const onText = (text: string) => {
-    const top = stack[stack.length - 1];
-    if (top) top.text += text;
-  };
-  parser.on('text', onText);
-  parser.on('cdata', onText);
-  parser.on('closetag', () => {
-    stack.pop();
-  });
-  parser.write(xml).close();
-  if (!root) throw new Error('no root element');
-  return root;
-}
 
 function child(element: XmlElement, name: string): XmlElement {
   const found = element.children.filter((c) => c.name === name);

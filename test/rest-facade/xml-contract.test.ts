@@ -17,8 +17,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
-import { SaxesParser } from 'saxes';
 import request from 'supertest';
+import { parseXml, type XmlElement } from '../support/legacy-answers';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -34,46 +34,7 @@ type Method = 'get' | 'post' | 'put' | 'delete' | 'patch';
 // XML reading (saxes; strict: any well-formedness error or a DOCTYPE throws)
 // ---------------------------------------------------------------------------------------------
 
-interface XmlElement {
-  readonly name: string;
-  readonly attributes: Record<string, string>;
-  readonly children: XmlElement[];
-  text: string;
-}
 
-function parseXml(xml: string): XmlElement {
-  const parser = new SaxesParser({ xmlns: false });
-  const stack: XmlElement[] = [];
-  let root: XmlElement | undefined;
-  parser.on('doctype', () => {
-    throw new Error('an answer must not carry a DOCTYPE');
-  });
-  parser.on('opentag', (tag) => {
-    const element: XmlElement = {
-      name: tag.name,
-      attributes: { ...(tag.attributes as Record<string, string>) },
-      children: [],
-      text: '',
-    };
-    const parent = stack[stack.length - 1];
-    if (parent) parent.children.push(element);
-    else root = element;
-    stack.push(element);
-  });
-  const onText = (text: string) => {
-    const top = stack[stack.length - 1];
-    if (top) top.text += text;
-  };
-  parser.on('text', onText);
-  parser.on('cdata', onText);
-  parser.on('closetag', () => {
-    stack.pop();
-  });
-  // No error handler: saxes throws at the first well-formedness error.
-  parser.write(xml).close();
-  if (!root) throw new Error('no root element');
-  return root;
-}
 
 const names = (element: XmlElement): string[] => element.children.map((c) => c.name);
 
