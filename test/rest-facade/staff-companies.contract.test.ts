@@ -881,3 +881,23 @@ describe('DELETE /companies/:uuid', () => {
     expect(single(await call(owner, 'get', `/companies/${company.uuid}.json`)).uuid).toBe(company.uuid);
   });
 });
+
+describe('whole records sent back unchanged', () => {
+  test('a staff member may PUT back its own record with one self-editable change', async () => {
+    const owner = await t.newAccount();
+    const member = await t.newStaff(owner, { type: 'STAFF' });
+    const http = request(t.app.express);
+    const mine = (await http.get(`/api/1/staff/${member.id}.json`).auth(member.login, member.password)).body.response;
+    const put = await http
+      .put(`/api/1/staff/${member.id}.json`)
+      .auth(member.login, member.password)
+      .send({ staff: { ...mine, first_name: 'Renamed' } });
+    expect(put.status).toBe(200);
+    expect(put.body.response).toMatchObject({ first_name: 'Renamed', type: 'staff', active: 'true' });
+    const promote = await http
+      .put(`/api/1/staff/${member.id}.json`)
+      .auth(member.login, member.password)
+      .send({ staff: { ...mine, type: 'manager' } });
+    expect(promote.status).toBe(403);
+  });
+});

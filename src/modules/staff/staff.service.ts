@@ -148,7 +148,9 @@ export class StaffService {
   }
 
   private assertMayUpdate(ctx: RequestContext, staff: Staff, changes: Record<string, unknown>): void {
-    const changed = Object.keys(changes).filter((k) => changes[k] !== undefined);
+    // Only real changes count: legacy clients PUT back the whole record they read.
+    const current = staff as unknown as Record<string, unknown>;
+    const changed = Object.keys(changes).filter((k) => changes[k] !== undefined && (k === 'password' || changes[k] !== current[k]));
     if (!isManagerOrOwner(ctx.viewer)) {
       if (staff.id !== ctx.viewer.id || changed.some((k) => !SELF_EDITABLE.has(k))) {
         throw new PermissionDeniedError('update', 'Staff');
@@ -158,7 +160,8 @@ export class StaffService {
     if (!isOwner(ctx.viewer)) {
       // A manager manages staff members and their own profile; managers are the owner's to manage.
       const otherManager = staff.type !== StaffType.STAFF && staff.id !== ctx.viewer.id;
-      if (otherManager || changes.type === StaffType.MANAGER || (staff.id === ctx.viewer.id && changed.includes('type'))) {
+      const promotes = changed.includes('type') && changes.type === StaffType.MANAGER;
+      if (otherManager || promotes || (staff.id === ctx.viewer.id && changed.includes('type'))) {
         throw new PermissionDeniedError('update', 'Staff', 'Update denied: only the owner may manage managers');
       }
     }
