@@ -444,11 +444,14 @@ const KEYWORDS = ['null', 'true', 'false', 'asc', 'desc'];
 const bareword = fc
   .stringMatching(/^[A-Za-z_][A-Za-z0-9_.:-]{0,12}$/)
   .filter((word) => !KEYWORDS.includes(word.toLowerCase()));
-const anyText = fc.oneof(
-  fc.string({ maxLength: 12 }),
-  fc.string({ unit: 'binary', maxLength: 12 }),
-  fc.string({ unit: fc.constantFrom('"', '\\', ' ', 'x', '&', '|', '('), maxLength: 8 }),
-);
+// Valid string values: any text PostgreSQL can hold, so no NUL (a NUL value is refused with 400).
+const anyText = fc
+  .oneof(
+    fc.string({ maxLength: 12 }),
+    fc.string({ unit: 'binary', maxLength: 12 }),
+    fc.string({ unit: fc.constantFrom('"', '\\', ' ', 'x', '&', '|', '('), maxLength: 8 }),
+  )
+  .filter((text) => !text.includes('\u0000'));
 const randomCase = (text: string) =>
   fc
     .array(fc.boolean(), { minLength: text.length, maxLength: text.length })
@@ -736,6 +739,10 @@ const anyInput = fc.oneof(
   tokenSoup,
   mutated,
 );
+
+test('a NUL inside a quoted string value is a 400 at the value', () => {
+  expect(() => compileWhere('last_name = "a\u0000b"', columns)).toThrow(/NUL characters for column "last_name" at position 12/);
+});
 
 describe('properties', () => {
   test('printWhere → parseWhere round-trips every valid AST, and both compile alike', () => {
