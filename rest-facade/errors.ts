@@ -1,5 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { ERROR_CODES, type EntityName, type ErrorCode, type FieldError } from '../src/errors';
+import { ERROR_CODES, REQUIRED, type EntityName, type ErrorCode, type FieldError } from '../src/errors';
 
 /** How the legacy interfaces say one catalogue code: HTTP status, a title, the XML error type. */
 export interface LegacyErrorForm {
@@ -81,7 +81,7 @@ export function fromGraphQLError(error: GraphQLFormattedError): FacadeError {
  */
 export function xmlErrorType(error: FacadeError, fallback: LegacyEntity): string {
   const entity = legacyEntity(error.entity, fallback);
-  const missing = error.fieldErrors?.length && error.fieldErrors.every((fe) => fe.message === 'is required');
+  const missing = error.fieldErrors?.length && error.fieldErrors.every((fe) => fe.message === REQUIRED);
   if (error.code === 'VALIDATION_FAILED' && missing && entity !== 'User') return `${entity}::ParamMissing`;
   return LEGACY_ERRORS[error.code].xmlType(entity);
 }

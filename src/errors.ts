@@ -32,6 +32,12 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 /** The kinds of thing an error can be about; the legacy XML types are named after them. */
 export type EntityName = 'Staff' | 'Company' | 'Project' | 'Activity' | 'Shift' | 'Account';
 
+/**
+ * The field-error message of a required value that was never given. The legacy XML interface
+ * reports an input whose only faults are such fields as `ParamMissing`.
+ */
+export const REQUIRED = 'is required';
+
 export interface FieldError {
   field: string;
   message: string;

@@ -1,4 +1,5 @@
 import { ValidationError, type EntityName, type FieldError } from '../../src/errors';
+import { INT32_MAX } from '../int32';
 
 /**
  * Legacy request fields to GraphQL input fields. Values arrive typed from JSON bodies and as text
@@ -22,8 +23,6 @@ export type InputTable = Readonly<Record<string, InputField>>;
 
 /** A value a field kind cannot read; the message completes "<field> ...". */
 export class FieldProblem extends Error {}
-
-const INT32_MAX = 2_147_483_647;
 
 function blank(value: unknown): boolean {
   return value === null || value === '';

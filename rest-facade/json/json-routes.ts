@@ -25,6 +25,10 @@ export interface JsonResource<Wire> {
 
 type Scope = (params: RouteInput['params']) => Record<string, unknown>;
 
+/** Routes nested under a project or a company pass the parent to the operation. */
+export const inProject: Scope = (params) => ({ projectId: params.project_uuid });
+export const inCompany: Scope = (params) => ({ companyId: params.company_uuid });
+
 const noScope: Scope = () => ({});
 
 /** The where/order parameters of a list, naming the columns this resource allows. */

@@ -1,4 +1,5 @@
 import { ColumnSpec, ColumnTable, ColumnType, lookupColumn } from './columns';
+import { INT32_MAX, INT32_MIN } from '../int32';
 import {
   Comparison,
   ComparisonOp,
@@ -59,8 +60,6 @@ export const FILTER_OPERATORS: readonly FilterOperator[] = [
   'isNull',
 ];
 
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
 const INTEGER_TEXT = /^-?[0-9]+$/;
 const DECIMAL_TEXT = /^-?[0-9]+(?:\.[0-9]+)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

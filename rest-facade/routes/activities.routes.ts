@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { text, uuid } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
-import { createRoute, deleteRoute, listRoute, showRoute, updateRoute, type JsonResource } from '../json/json-routes';
+import { createRoute, deleteRoute, inProject, listRoute, showRoute, updateRoute, type JsonResource } from '../json/json-routes';
 import type { ColumnTable } from '../query/columns';
 import { uuidField, type Ref } from './wire-types';
 
@@ -38,8 +38,6 @@ export const activityResource: JsonResource<z.infer<typeof activityWire>> = {
   updateFields: { name: { to: 'name', kind: text } },
   columns: activityColumns,
 };
-
-const inProject = (params: Readonly<Record<string, string>>) => ({ projectId: params.project_uuid });
 
 export const activityJsonRoutes: JsonRoute[] = [
   listRoute(activityResource, '/projects/:project_uuid/activities', 'ListActivities', "List a project's activities", inProject),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { boolean, centsFromAmount, integer, tagList, text, uuid, uuidList } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
-import { actionRoute, createRoute, deleteRoute, listRoute, showRoute, updateRoute, type JsonResource } from '../json/json-routes';
+import { actionRoute, createRoute, deleteRoute, inCompany, listRoute, showRoute, updateRoute, type JsonResource } from '../json/json-routes';
 import type { ColumnTable } from '../query/columns';
 import type { RouteInput } from '../route-table';
 import { activityWire, renderActivity, type ActivityNode } from './activities.routes';
@@ -159,8 +159,6 @@ const punchInFields = {
   notes: { to: 'notes', kind: text },
   tag_list: { to: 'tagList', kind: tagList },
 } as const;
-
-const inCompany = (params: Readonly<Record<string, string>>) => ({ companyId: params.company_uuid });
 
 const punchIn = ({ params }: RouteInput, fields: Record<string, unknown>) => ({ ...inCompany(params), id: params.uuid, input: fields });
 const punchOut = ({ params }: RouteInput, fields: Record<string, unknown>) => ({ ...inCompany(params), id: params.uuid, notes: fields.notes });

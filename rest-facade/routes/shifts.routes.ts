@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { boolean, tagList, text, timestamp, uuid } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
-import { createRoute, deleteRoute, listRoute, showRoute, updateRoute, type JsonResource } from '../json/json-routes';
+import { createRoute, deleteRoute, inProject, listRoute, showRoute, updateRoute, type JsonResource } from '../json/json-routes';
 import type { ColumnTable } from '../query/columns';
 import { dateTime, uuidField, type Ref } from './wire-types';
 
@@ -92,8 +92,6 @@ export const shiftResource: JsonResource<z.infer<typeof shiftWire>> = {
   updateFields,
   columns: shiftColumns,
 };
-
-const inProject = (params: Readonly<Record<string, string>>) => ({ projectId: params.project_uuid });
 
 export const shiftJsonRoutes: JsonRoute[] = [
   listRoute(shiftResource, '/shifts', 'ListShifts', 'List the shifts the caller can see'),

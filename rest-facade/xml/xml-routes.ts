@@ -1,5 +1,6 @@
 import { AppError, type EntityName } from '../../src/errors';
 import type { LegacyEntity } from '../errors';
+import { INT32_MAX } from '../int32';
 import { legacyFieldName, mapInput, type InputTable } from '../json/input-fields';
 import type { HttpMethod, RouteInput } from '../route-table';
 import type { XmlRoute } from './xml-format';
@@ -27,8 +28,6 @@ export interface XmlResource {
 type Scope = (params: RouteInput['params']) => Record<string, unknown>;
 
 const noScope: Scope = () => ({});
-
-const INT32_MAX = 2_147_483_647;
 
 /** An integer id from the path; anything else cannot exist, so it is 404 like a missing row. */
 export function legacyId(value: string | undefined, entity: EntityName): number {

@@ -328,6 +328,17 @@ function punchInRequest(w: World, path: string, body: string) {
   return { headers, send: () => rawRequest('POST', path, headers, body) };
 }
 
+/** The client's form-encoded punch-in to the Support project; the uuid of the shift it starts. */
+async function punchInToSupport(w: World, prefix: string): Promise<string> {
+  const punchedIn = await punchInRequest(
+    w,
+    `/api/1${prefix}/projects/${w.support}/punch_in.json`,
+    `activity_uuid=${w.activity}`,
+  ).send();
+  expectJsonAnswer(punchedIn);
+  return punchedIn.json.response.current_shift.uuid as string;
+}
+
 /** The punch-out request with no body at all: no Content-Type, no Content-Length, nothing after the head. */
 function punchOutBytes(w: World, path: string): string {
   return [
@@ -408,13 +419,7 @@ describe.each([
 
   test('punch out with ?notes=Fixed+the+bug and no body at all stores "Fixed the bug"', async () => {
     const w = await world();
-    const punchedIn = await punchInRequest(
-      w,
-      `/api/1${prefix(w)}/projects/${w.support}/punch_in.json`,
-      `activity_uuid=${w.activity}`,
-    ).send();
-    expectJsonAnswer(punchedIn);
-    const shiftId = punchedIn.json.response.current_shift.uuid as string;
+    const shiftId = await punchInToSupport(w, prefix(w));
 
     const path = `/api/1${prefix(w)}/projects/${w.support}/punch_out.json?notes=Fixed+the+bug`;
     const bytes = punchOutBytes(w, path);
@@ -445,13 +450,7 @@ describe.each([
 
   test('punch out sent by http.request (Content-Length: 0, no Content-Type) works the same', async () => {
     const w = await world();
-    const punchedIn = await punchInRequest(
-      w,
-      `/api/1${prefix(w)}/projects/${w.support}/punch_in.json`,
-      `activity_uuid=${w.activity}`,
-    ).send();
-    expectJsonAnswer(punchedIn);
-    const shiftId = punchedIn.json.response.current_shift.uuid as string;
+    const shiftId = await punchInToSupport(w, prefix(w));
 
     const path = `/api/1${prefix(w)}/projects/${w.support}/punch_out.json?notes=Fixed+the+bug`;
     const headers = clientHeaders(w.owner);

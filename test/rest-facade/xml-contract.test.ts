@@ -1904,45 +1904,22 @@ describe('error types of the interface document', () => {
     ).toBe('Sam');
   });
 
-  test('403 Company::UpdateDenied and Company::DeleteDenied on a company the staff member can see', async () => {
-    expectObject(await call(staff, 'get', `/company/${companyId}.xml`), 200, expectCompany);
-    expectError(
-      await call(staff, 'put', `/company/${companyId}.xml`, '<company><name>Nope</name></company>'),
-      403,
-      'Company::UpdateDenied',
-    );
-    expectError(
-      await call(staff, 'delete', `/company/${companyId}.xml`),
-      403,
-      'Company::DeleteDenied',
-    );
-    expect(
-      value(
-        expectObject(await call(owner, 'get', `/company/${companyId}.xml`), 200, expectCompany),
-        'name',
-      ),
-    ).toBe('Public Co');
-  });
-
-  test('403 Project::UpdateDenied and Project::DeleteDenied on a project the staff member can see', async () => {
-    expectObject(await call(staff, 'get', `/project/${projectId}.xml`), 200, expectProject);
-    expectError(
-      await call(staff, 'put', `/project/${projectId}.xml`, '<project><name>Nope</name></project>'),
-      403,
-      'Project::UpdateDenied',
-    );
-    expectError(
-      await call(staff, 'delete', `/project/${projectId}.xml`),
-      403,
-      'Project::DeleteDenied',
-    );
-    expect(
-      value(
-        expectObject(await call(owner, 'get', `/project/${projectId}.xml`), 200, expectProject),
-        'name',
-      ),
-    ).toBe('Public Project');
-  });
+  test.each([
+    ['Company', 'company', () => `/company/${companyId}.xml`, expectCompany, 'Public Co'],
+    ['Project', 'project', () => `/project/${projectId}.xml`, expectProject, 'Public Project'],
+  ] as const)(
+    '403 %s::UpdateDenied and ::DeleteDenied on a %s the staff member can see',
+    async (type, element, path, expectShape, name) => {
+      expectObject(await call(staff, 'get', path()), 200, expectShape);
+      expectError(
+        await call(staff, 'put', path(), `<${element}><name>Nope</name></${element}>`),
+        403,
+        `${type}::UpdateDenied`,
+      );
+      expectError(await call(staff, 'delete', path()), 403, `${type}::DeleteDenied`);
+      expect(value(expectObject(await call(owner, 'get', path()), 200, expectShape), 'name')).toBe(name);
+    },
+  );
 
   test('403 Shift::UpdateDenied when a staff member gives a shift to another user', async () => {
     const shift = expectCreated(

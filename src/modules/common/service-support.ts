@@ -1,6 +1,6 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { type EntityName, NotFoundError, ValidationError } from '../../errors';
+import { type EntityName, NotFoundError, REQUIRED, ValidationError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
 import { isRowId, isUuid } from './identifiers';
 
@@ -20,7 +20,7 @@ export function locatorWhere(
 ): { uuid: string } | { id: number } {
   const hasUuid = locator.id !== undefined && locator.id !== null;
   const hasLegacy = locator.legacyId !== undefined && locator.legacyId !== null;
-  if (!hasUuid && !hasLegacy) throw ValidationError.field(entity, names[0], 'is required');
+  if (!hasUuid && !hasLegacy) throw ValidationError.field(entity, names[0], REQUIRED);
   if (hasUuid && hasLegacy) {
     throw ValidationError.field(entity, names[0], `give exactly one of ${names[0]} and ${names[1]}`);
   }
@@ -61,7 +61,7 @@ export async function assertUuidFree(
 export function validate<S extends z.ZodType>(entity: EntityName, schema: S, input: unknown): z.output<S> {
   // A required value never given "is required" and one given as null "can't be blank", rather than
   // zod's "expected string, received undefined".
-  const result = schema.safeParse(input, { error: (issue) => (issue.code !== 'invalid_type' ? undefined : issue.input === undefined ? 'is required' : issue.input === null ? "can't be blank" : undefined) });
+  const result = schema.safeParse(input, { error: (issue) => (issue.code !== 'invalid_type' ? undefined : issue.input === undefined ? REQUIRED : issue.input === null ? "can't be blank" : undefined) });
   if (result.success) return result.data;
   throw new ValidationError(
     entity,

@@ -1,7 +1,7 @@
 import { ref, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { isManagerOrOwner, isOwner } from '../../auth/viewer';
-import { PermissionDeniedError, ValidationError, type FieldError } from '../../errors';
+import { PermissionDeniedError, REQUIRED, ValidationError, type FieldError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
 import type { OrderSpec } from '../../graphql/list-args';
 import { assertTimeRoom } from '../accounts/plan-limits';
@@ -176,7 +176,7 @@ export class ShiftService {
     }
     if (!start && !errors.some((e) => e.field === 'localStartAsString')) {
       // Never given is a missing parameter; given empty (null) is a blank value.
-      errors.push({ field: 'start', message: data.start === undefined && !data.localStartAsString ? 'is required' : "can't be blank" });
+      errors.push({ field: 'start', message: data.start === undefined && !data.localStartAsString ? REQUIRED : "can't be blank" });
     }
     for (const [field, value] of [['localStartAsString', data.localStartAsString ? start : undefined], ['localStopAsString', data.localStopAsString ? stop : undefined]] as const) {
       const range = value ? instant.safeParse(value) : undefined;
