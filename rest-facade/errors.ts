@@ -41,7 +41,21 @@ export const LEGACY_ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed', xmlType: general },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload Too Large', xmlType: general },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type', xmlType: general },
+  TOO_MANY_REQUESTS: { status: 429, title: 'Too Many Requests', xmlType: fixed('User::Error') },
 } as const satisfies Record<ErrorCode, LegacyErrorForm>;
+
+const BASIC_CHALLENGE = 'Basic realm="timetrack", charset="UTF-8"';
+
+/**
+ * The headers an error answer carries: the auth challenge (not for JSONP, whose script loads must
+ * never make a browser ask for Basic credentials) and how long to wait after a 429.
+ */
+export function errorHeaders(error: FacadeError, challenge = true): Record<string, string> {
+  if (error.code === 'UNAUTHENTICATED') return challenge ? { 'WWW-Authenticate': BASIC_CHALLENGE } : {};
+  const wait = error.details?.retryAfterSeconds;
+  if (error.code === 'TOO_MANY_REQUESTS' && typeof wait === 'number') return { 'Retry-After': String(wait) };
+  return {};
+}
 
 /** One failure as the facades render it, whatever raised it. */
 export interface FacadeError {

@@ -4,12 +4,17 @@ import express, { type Express } from 'express';
 import { GraphQLError } from 'graphql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { BasicAuthenticator } from './auth/basic-auth';
+import { OAuth1Provider } from './auth/oauth1-provider';
+import { OAuth2Provider } from './auth/oauth2-provider';
+import { createOAuthRouter } from './auth/oauth-routes';
 import { createPasswordHasher, type PasswordHasher } from './auth/passwords';
+import { RequestAuthenticator } from './auth/request-authenticator';
+import { SignInLimiter } from './auth/sign-in-limiter';
 import { createRestFacade } from '../rest-facade';
 import type { Config } from './config';
 import { AppError } from './errors';
 import { createApolloServer } from './graphql/apollo';
-import { createContextFactory, type ContextFactory } from './graphql/context';
+import { createContextFactory, credentialsOf, type ContextFactory } from './graphql/context';
 import { createExecutor, type Executor } from './graphql/executor';
 import { createSchema } from './graphql/schema';
 import { createServices } from './graphql/services';
@@ -27,8 +32,11 @@ export interface App {
 export async function createApp(deps: { orm: MikroORM; config: Config }): Promise<App> {
   const { orm, config } = deps;
   const hasher = createPasswordHasher(config.auth.hashMemoryKib);
-  const authenticator = new BasicAuthenticator(hasher, config.auth.cacheTtlMs);
-  const createContext = createContextFactory({ orm, config, authenticator });
+  const limiter = new SignInLimiter(orm.em.getConnection().getKnex(), config.auth.signInLimits);
+  const basic = new BasicAuthenticator(hasher, limiter, config.auth.cacheTtlMs);
+  const oauth1 = new OAuth1Provider(orm, limiter, { timestampWindowSeconds: config.auth.oauth1TimestampWindowSeconds, publicUrl: config.auth.publicUrl });
+  const oauth2 = new OAuth2Provider(orm);
+  const createContext = createContextFactory({ orm, config, authenticator: new RequestAuthenticator(basic, oauth1, oauth2) });
   const schema = await createSchema(createServices(hasher, createGeocoder(config)));
   const apollo = createApolloServer(schema, config);
   await apollo.start();
@@ -36,13 +44,14 @@ export async function createApp(deps: { orm: MikroORM; config: Config }): Promis
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  app.use(createOAuthRouter({ orm, oauth1, oauth2, basic, publicUrl: config.auth.publicUrl, bodyLimitBytes: config.bodyLimitBytes }));
   app.use(
     '/graphql',
     express.json({ limit: config.bodyLimitBytes }),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         try {
-          return await createContext({ authorization: req.headers.authorization });
+          return await createContext(credentialsOf(req));
         } catch (error) {
           throw toHttpGraphQLError(error);
         }
@@ -54,7 +63,7 @@ export async function createApp(deps: { orm: MikroORM; config: Config }): Promis
   return { express: app, createContext, execute, hasher, stop: () => apollo.stop() };
 }
 
-/** Context failures (no or bad credentials, database down) become coded HTTP errors. */
+/** Context failures (no or bad credentials, too many failures, database down) become coded HTTP errors. */
 function toHttpGraphQLError(error: unknown): GraphQLError {
   const appError = error instanceof AppError ? error : undefined;
   if (appError?.code === 'UNAUTHENTICATED') {
@@ -63,6 +72,12 @@ function toHttpGraphQLError(error: unknown): GraphQLError {
         code: 'UNAUTHENTICATED',
         http: { status: 401, headers: new Map([['www-authenticate', 'Basic realm="timetrack", charset="UTF-8"']]) },
       },
+    });
+  }
+  if (appError?.code === 'TOO_MANY_REQUESTS') {
+    const wait = String(appError.details.retryAfterSeconds);
+    return new GraphQLError(appError.message, {
+      extensions: { code: appError.code, retryAfterSeconds: appError.details.retryAfterSeconds, http: { status: 429, headers: new Map([['retry-after', wait]]) } },
     });
   }
   if (appError?.code === 'SERVICE_UNAVAILABLE') {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { SignInLimits } from './auth/sign-in-limiter';
 
 /**
  * The only reader of process.env. Every setting is validated once at start; a bad value stops the
@@ -29,6 +30,14 @@ const envSchema = z.object({
   PAGE_SIZE_MAX: intFrom(1, 100_000).default(5_000),
   BODY_LIMIT_BYTES: intFrom(1024, 64 * 1024 * 1024).default(1024 * 1024),
   PASSWORD_HASH_MEMORY_KIB: intFrom(8, 4 * 1024 * 1024).default(19_456),
+  AUTH_FAILURES_PER_LOGIN: intFrom(1, 1_000_000).default(10),
+  AUTH_FAILURES_PER_ADDRESS: intFrom(1, 1_000_000).default(100),
+  AUTH_FAILURE_WINDOW_S: intFrom(1, 86_400).default(900),
+  OAUTH1_TIMESTAMP_WINDOW_S: intFrom(10, 86_400).default(300),
+  PUBLIC_URL: z
+    .string()
+    .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol) && new URL(s).pathname === '/', 'must be an http:// or https:// origin such as https://time.example.com')
+    .optional(),
   SMTP_URL: z
     .string()
     .refine((s) => URL.canParse(s) && /^smtps?:$/.test(new URL(s).protocol), 'must be an smtp:// or smtps:// URL')
@@ -63,7 +72,15 @@ export interface Config {
     readonly statementTimeoutMs: number;
     readonly acquireTimeoutMs: number;
   };
-  readonly auth: { readonly cacheTtlMs: number; readonly hashMemoryKib: number };
+  readonly auth: {
+    readonly cacheTtlMs: number;
+    readonly hashMemoryKib: number;
+    readonly signInLimits: SignInLimits;
+    /** How far an OAuth 1.0a timestamp may be from the server's clock, either way. */
+    readonly oauth1TimestampWindowSeconds: number;
+    /** The origin clients address (behind a proxy); unset: the request's own Host and scheme. */
+    readonly publicUrl: string | undefined;
+  };
   readonly pageSize: { readonly default: number; readonly max: number };
   readonly bodyLimitBytes: number;
   readonly outbox: {
@@ -110,7 +127,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
       acquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
     }),
-    auth: Object.freeze({ cacheTtlMs: e.AUTH_CACHE_TTL_MS, hashMemoryKib: e.PASSWORD_HASH_MEMORY_KIB }),
+    auth: Object.freeze({
+      cacheTtlMs: e.AUTH_CACHE_TTL_MS,
+      hashMemoryKib: e.PASSWORD_HASH_MEMORY_KIB,
+      signInLimits: {
+        perLogin: { failures: e.AUTH_FAILURES_PER_LOGIN, windowSeconds: e.AUTH_FAILURE_WINDOW_S },
+        perAddress: { failures: e.AUTH_FAILURES_PER_ADDRESS, windowSeconds: e.AUTH_FAILURE_WINDOW_S },
+      },
+      oauth1TimestampWindowSeconds: e.OAUTH1_TIMESTAMP_WINDOW_S,
+      publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    }),
     pageSize: Object.freeze({ default: e.PAGE_SIZE_DEFAULT, max: e.PAGE_SIZE_MAX }),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     outbox: Object.freeze({

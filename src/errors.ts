@@ -25,12 +25,13 @@ export const ERROR_CODES = [
   'METHOD_NOT_ALLOWED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'TOO_MANY_REQUESTS',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The kinds of thing an error can be about; the legacy XML types are named after them. */
-export type EntityName = 'Staff' | 'Company' | 'Project' | 'Activity' | 'Shift' | 'Account';
+export type EntityName = 'Staff' | 'Company' | 'Project' | 'Activity' | 'Shift' | 'Account' | 'OAuthClient';
 
 /**
  * The field-error message of a required value that was never given. The legacy XML interface
@@ -132,6 +133,13 @@ export class DomainRuleError extends AppError {
     message: string,
   ) {
     super(code, message, { entity });
+  }
+}
+
+/** Too many failed sign-ins or signatures from one client: wait `retryAfterSeconds`. */
+export class TooManyRequestsError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('TOO_MANY_REQUESTS', `Too many failed attempts; try again in ${retryAfterSeconds} seconds`, { retryAfterSeconds });
   }
 }
 

@@ -1,7 +1,8 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { AppError, BadRequestError, HttpRefusalError } from '../../src/errors';
+import { credentialsOf } from '../../src/graphql/context';
 import type { Responder, WireFormat } from '../dispatcher';
-import { LEGACY_ERRORS, type FacadeError } from '../errors';
+import { errorHeaders, LEGACY_ERRORS, type FacadeError } from '../errors';
 import { hasBody, runBodyParser } from '../body-reading';
 import type { Route } from '../route-table';
 
@@ -20,7 +21,6 @@ export interface JsonRoute extends Route<JsonAnswer> {
 export const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/;
 export const CALLBACK_MAX = 128;
 
-export const BASIC_CHALLENGE = 'Basic realm="timetrack", charset="UTF-8"';
 
 /** The JSON body of an error: the catalogue code, the documented status title, a message. */
 export function jsonErrorBody(error: FacadeError, route: JsonRoute | undefined): Record<string, unknown> {
@@ -50,8 +50,7 @@ const jsonResponder: Responder<JsonAnswer> = {
     res.status(status).json(answer);
   },
   failure(res, error, route) {
-    if (error.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
-    res.status(LEGACY_ERRORS[error.code].status).json(jsonErrorBody(error, route as JsonRoute | undefined));
+    res.set(errorHeaders(error)).status(LEGACY_ERRORS[error.code].status).json(jsonErrorBody(error, route as JsonRoute | undefined));
   },
 };
 
@@ -68,14 +67,15 @@ function jsonpResponder(callback: string): Responder<JsonAnswer> {
   };
   return {
     success: (res, status, answer) => send(res, status, answer),
-    failure: (res, error, route) => send(res, LEGACY_ERRORS[error.code].status, jsonErrorBody(error, route as JsonRoute | undefined)),
+    failure: (res, error, route) => send(res.set(errorHeaders(error, false)), LEGACY_ERRORS[error.code].status, jsonErrorBody(error, route as JsonRoute | undefined)),
   };
 }
 
 /**
  * `/api/1` paths: `.json`, `.jsonp` or no suffix; `format=jsonp` also selects JSONP. A JSONP
  * request is readable by any web page that includes it as a script, with the browser's cached
- * Basic credentials attached, so it is authenticated only by credentials in its own URL, never by
+ * Basic credentials attached, so it is authenticated only by credentials in its own URL (an OAuth
+ * 1.0a query-string signature or `access_token`), never by
  * the Authorization header or cookies.
  */
 export function jsonFormat(bodyLimitBytes: number): WireFormat<JsonAnswer> {
@@ -90,14 +90,14 @@ export function jsonFormat(bodyLimitBytes: number): WireFormat<JsonAnswer> {
       const path = suffix ? req.path.slice(0, -suffix[0].length) : req.path;
       if (/\.[A-Za-z]+$/.test(path.split('/').pop() ?? '')) throw new AppError('NOT_FOUND', `No such resource: ${req.method} ${req.path}`);
       const jsonp = suffix?.[1] === 'jsonp' || req.query.format === 'jsonp';
-      if (!jsonp) return { path, responder: jsonResponder, credentials: { authorization: req.headers.authorization } };
+      if (!jsonp) return { path, responder: jsonResponder, credentials: credentialsOf(req) };
       const callback = req.query.callback;
       if (typeof callback !== 'string' || callback.length > CALLBACK_MAX || !CALLBACK.test(callback)) {
         throw new BadRequestError('JSONP needs a `callback` parameter that is a JavaScript identifier path such as handle or app.handle', {
           parameter: 'callback',
         });
       }
-      return { path, responder: jsonpResponder(callback), credentials: {} };
+      return { path, responder: jsonpResponder(callback), credentials: credentialsOf(req, { urlOnly: true }) };
     },
     async readBody(req, res) {
       if (!hasBody(req)) return {};

@@ -1,8 +1,8 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { BadRequestError, HttpRefusalError } from '../../src/errors';
+import { credentialsOf } from '../../src/graphql/context';
 import type { Responder, WireFormat } from '../dispatcher';
-import { LEGACY_ERRORS, xmlErrorType, type FacadeError } from '../errors';
-import { BASIC_CHALLENGE } from '../json/json-format';
+import { errorHeaders, LEGACY_ERRORS, xmlErrorType, type FacadeError } from '../errors';
 import { hasBody, runBodyParser } from '../body-reading';
 import type { Route } from '../route-table';
 import { parseXmlBody, type XmlValue } from './xml-body';
@@ -43,8 +43,7 @@ const responder: Responder<XmlAnswer> = {
     send(res, status, answer.node);
   },
   failure(res, error, route) {
-    if (error.code === 'UNAUTHENTICATED') res.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
-    send(res, LEGACY_ERRORS[error.code].status, xmlErrorNode(error, route as XmlRoute | undefined));
+    send(res.set(errorHeaders(error)), LEGACY_ERRORS[error.code].status, xmlErrorNode(error, route as XmlRoute | undefined));
   },
 };
 
@@ -59,7 +58,7 @@ export function xmlFormat(bodyLimitBytes: number): WireFormat<XmlAnswer> {
     fallback: responder,
     negotiate(req: Request) {
       if (!req.path.endsWith('.xml')) return undefined;
-      return { path: req.path.slice(0, -'.xml'.length), responder, credentials: { authorization: req.headers.authorization } };
+      return { path: req.path.slice(0, -'.xml'.length), responder, credentials: credentialsOf(req) };
     },
     async readBody(req, res) {
       if (!hasBody(req)) return {};

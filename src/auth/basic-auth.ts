@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { UnauthenticatedError } from '../errors';
 import { Staff } from '../modules/staff/staff.entity';
 import type { PasswordHasher } from './passwords';
+import type { SignInLimiter } from './sign-in-limiter';
 import type { Viewer } from './viewer';
 
 export interface BasicCredentials {
@@ -27,19 +28,24 @@ export function parseBasicAuthorization(header: string | undefined): BasicCreden
  * remembered briefly. The cache key includes the stored hash: a password change alters the hash,
  * so the old password stops working on the very next request, in every process, with no
  * invalidation message.
+ *
+ * Credentials the cache does not vouch for are checked against the sign-in limits first, and a
+ * failure counts against them; an unknown login burns the time of a real verification.
  */
 export class BasicAuthenticator {
   private readonly verified: LRUCache<string, true>;
 
   constructor(
     private readonly hasher: PasswordHasher,
+    private readonly limiter: SignInLimiter,
     cacheTtlMs: number,
   ) {
     this.verified = new LRUCache({ max: 10_000, ttl: Math.max(cacheTtlMs, 1) });
     if (cacheTtlMs === 0) this.verified.set = () => this.verified;
   }
 
-  async authenticate(em: EntityManager, credentials: BasicCredentials): Promise<Viewer> {
+  /** `address` is the client's network address, the key of the sign-in limits. */
+  async authenticate(em: EntityManager, credentials: BasicCredentials, address: string): Promise<Viewer> {
     if (credentials.login.length > 255 || credentials.password.length > 1024 || credentials.login.includes('\u0000')) {
       throw new UnauthenticatedError('Invalid login or password');
     }
@@ -49,20 +55,25 @@ export class BasicAuthenticator {
       { [raw((alias: string) => `lower(${alias}.login)`)]: credentials.login.toLowerCase() } as FilterQuery<Staff>,
       { filters: false, fields: ['id', 'uuid', 'login', 'type', 'active', 'passwordHash', 'account'] },
     );
-    if (!user) {
-      await this.hasher.verifyDummy(credentials.password);
-      throw new UnauthenticatedError('Invalid login or password');
-    }
-    const key = createHash('sha256')
-      .update(`${user.id}\u0000${user.passwordHash}\u0000${credentials.password}`)
-      .digest('base64');
-    if (!this.verified.has(key)) {
-      if (!(await this.hasher.verify(user.passwordHash, credentials.password))) {
+    const key = user && cacheKey(user, credentials.password);
+    if (!key || !this.verified.has(key)) {
+      const attempt = { login: credentials.login, address };
+      await this.limiter.assertAllowed(attempt);
+      const valid = user
+        ? await this.hasher.verify(user.passwordHash, credentials.password)
+        : await this.hasher.verifyDummy(credentials.password).then(() => false);
+      if (!valid) {
+        await this.limiter.recordFailure(attempt);
         throw new UnauthenticatedError('Invalid login or password');
       }
-      this.verified.set(key, true);
+      await this.limiter.recordSuccess(attempt);
+      this.verified.set(key!, true);
     }
-    if (!user.active) throw new UnauthenticatedError('This user is disabled');
-    return { id: user.id, uuid: user.uuid, login: user.login, type: user.type, accountId: user.account.id };
+    if (!user!.active) throw new UnauthenticatedError('This user is disabled');
+    return { id: user!.id, uuid: user!.uuid, login: user!.login, type: user!.type, accountId: user!.account.id };
   }
+}
+
+function cacheKey(user: Pick<Staff, 'id' | 'passwordHash'>, password: string): string {
+  return createHash('sha256').update(`${user.id}\u0000${user.passwordHash}\u0000${password}`).digest('base64');
 }

@@ -17,3 +17,19 @@ export function isOwner(viewer: Viewer): boolean {
 export function isManagerOrOwner(viewer: Viewer): boolean {
   return viewer.type === StaffType.OWNER || viewer.type === StaffType.MANAGER;
 }
+
+/** The columns of `users` a viewer is made of, as the OAuth token queries select them. */
+export const VIEWER_COLUMNS = 'u.id as user_id, u.uuid as user_uuid, u.login, u.type, u.active, u.account_id';
+
+export interface ViewerRow {
+  user_id: number;
+  user_uuid: string;
+  login: string;
+  type: StaffType;
+  active: boolean;
+  account_id: number;
+}
+
+export function viewerFromRow(row: ViewerRow): Viewer {
+  return { id: row.user_id, uuid: row.user_uuid, login: row.login, type: row.type, accountId: row.account_id };
+}

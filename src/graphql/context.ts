@@ -1,11 +1,11 @@
+import type { Request } from 'express';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { BasicAuthenticator } from '../auth/basic-auth';
-import { parseBasicAuthorization } from '../auth/basic-auth';
+import type { RequestAuthenticator } from '../auth/request-authenticator';
 import type { Viewer } from '../auth/viewer';
 import type { Config } from '../config';
 import { TENANT_FILTER, type TenantFilterParams } from '../db/orm-options';
 import { mapDatabaseError } from '../db/database-errors';
-import { AppError, UnauthenticatedError } from '../errors';
+import { AppError } from '../errors';
 import { Loaders } from './loaders';
 
 /** Everything a resolver and a service may use for one request. */
@@ -19,10 +19,32 @@ export interface RequestContext {
   readonly config: Config;
 }
 
-/** What a transport hands over to authenticate a request. */
+/**
+ * What a transport hands over to authenticate a request: the Authorization header, and the request
+ * line itself, which carries OAuth 1.0a query-string signatures and `access_token`.
+ */
 export interface RequestCredentials {
-  /** The HTTP Authorization header. */
-  authorization?: string | undefined;
+  /** Absent for JSONP, which trusts only credentials in its own URL. */
+  readonly authorization?: string | undefined;
+  readonly method: string;
+  /** Path and raw query string, exactly as the client sent them. */
+  readonly url: string;
+  readonly host: string | undefined;
+  readonly protocol: 'http' | 'https';
+  /** The client's network address: the key of the sign-in limits. */
+  readonly address: string;
+}
+
+/** The credentials of an Express request; `urlOnly` ignores its Authorization header. */
+export function credentialsOf(req: Request, options: { urlOnly?: boolean } = {}): RequestCredentials {
+  return {
+    ...(options.urlOnly ? {} : { authorization: req.headers.authorization }),
+    method: req.method,
+    url: req.originalUrl,
+    host: req.headers.host,
+    protocol: req.protocol === 'https' ? 'https' : 'http',
+    address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+  };
 }
 
 export type ContextFactory = (credentials: RequestCredentials) => Promise<RequestContext>;
@@ -34,21 +56,24 @@ export type ContextFactory = (credentials: RequestCredentials) => Promise<Reques
 export function createContextFactory(deps: {
   orm: MikroORM;
   config: Config;
-  authenticator: BasicAuthenticator;
+  authenticator: RequestAuthenticator;
 }): ContextFactory {
   return async (credentials) => {
-    const basic = parseBasicAuthorization(credentials.authorization);
-    if (!basic) throw new UnauthenticatedError();
-    // The login lookup reads a few columns of the user on a fork of its own, so that no partly
+    // Authentication reads a few columns of the user on a fork of its own, so that no partly
     // loaded user sits in the request's identity map.
     const viewer = await deps.authenticator
-      .authenticate(deps.orm.em.fork({ useContext: false }), basic)
+      .authenticate(deps.orm.em.fork({ useContext: false }), credentials)
       .catch((error: unknown) => {
         // A database that cannot answer is SERVICE_UNAVAILABLE for every transport alike.
         throw error instanceof AppError ? error : (mapDatabaseError(error) ?? error);
       });
-    const em = deps.orm.em.fork({ clear: true, useContext: false });
-    em.setFilterParams(TENANT_FILTER, { accountId: viewer.accountId } satisfies TenantFilterParams);
-    return { em, viewer, now: new Date(), loaders: new Loaders(), config: deps.config };
+    return contextForViewer(deps.orm, deps.config, viewer);
   };
+}
+
+/** A request context acting as `viewer`: for requests once authenticated, and for the CLI. */
+export function contextForViewer(orm: MikroORM, config: Config, viewer: Viewer): RequestContext {
+  const em = orm.em.fork({ clear: true, useContext: false });
+  em.setFilterParams(TENANT_FILTER, { accountId: viewer.accountId } satisfies TenantFilterParams);
+  return { em, viewer, now: new Date(), loaders: new Loaders(), config };
 }

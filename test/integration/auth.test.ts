@@ -1,5 +1,6 @@
 import { BasicAuthenticator } from '../../src/auth/basic-auth';
 import { createPasswordHasher, type PasswordHasher } from '../../src/auth/passwords';
+import { SignInLimiter } from '../../src/auth/sign-in-limiter';
 import { UnauthenticatedError } from '../../src/errors';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -29,13 +30,15 @@ function countingHasher(): PasswordHasher & { verifies: number; dummies: number 
 }
 
 const fork = () => t.db.orm.em.fork();
+const limiter = () => new SignInLimiter(t.db.orm.em.getConnection().getKnex(), t.config.auth.signInLimits);
+const HERE = '127.0.0.1';
 
 test('a successful verification is cached, so Basic auth does not pay the hash on every request', async () => {
   const owner = await t.newAccount();
   const hasher = countingHasher();
-  const auth = new BasicAuthenticator(hasher, 60_000);
+  const auth = new BasicAuthenticator(hasher, limiter(), 60_000);
   for (let i = 0; i < 5; i++) {
-    expect((await auth.authenticate(fork(), owner)).login).toBe(owner.login);
+    expect((await auth.authenticate(fork(), owner, HERE)).login).toBe(owner.login);
   }
   expect(hasher.verifies).toBe(1);
 });
@@ -43,18 +46,18 @@ test('a successful verification is cached, so Basic auth does not pay the hash o
 test('a wrong password is verified every time and never cached', async () => {
   const owner = await t.newAccount();
   const hasher = countingHasher();
-  const auth = new BasicAuthenticator(hasher, 60_000);
-  await auth.authenticate(fork(), owner);
+  const auth = new BasicAuthenticator(hasher, limiter(), 60_000);
+  await auth.authenticate(fork(), owner, HERE);
   for (let i = 0; i < 3; i++) {
-    await expect(auth.authenticate(fork(), { login: owner.login, password: 'not-it' })).rejects.toThrow(UnauthenticatedError);
+    await expect(auth.authenticate(fork(), { login: owner.login, password: 'not-it' }, HERE)).rejects.toThrow(UnauthenticatedError);
   }
   expect(hasher.verifies).toBe(4);
 });
 
 test('an unknown login costs one (dummy) verification, like a known one', async () => {
   const hasher = countingHasher();
-  const auth = new BasicAuthenticator(hasher, 60_000);
-  await expect(auth.authenticate(fork(), { login: 'nobody-here', password: 'whatever1' })).rejects.toThrow(UnauthenticatedError);
+  const auth = new BasicAuthenticator(hasher, limiter(), 60_000);
+  await expect(auth.authenticate(fork(), { login: 'nobody-here', password: 'whatever1' }, HERE)).rejects.toThrow(UnauthenticatedError);
   expect(hasher.dummies).toBe(1);
 });
 
@@ -67,11 +70,11 @@ test('logins match whatever their case', async () => {
 test('a cached password stops working at once when it is changed, even within the cache lifetime', async () => {
   const owner = await t.newAccount();
   const hasher = countingHasher();
-  const auth = new BasicAuthenticator(hasher, 60_000);
-  await auth.authenticate(fork(), owner);
+  const auth = new BasicAuthenticator(hasher, limiter(), 60_000);
+  await auth.authenticate(fork(), owner, HERE);
   await t.gqlOk(owner, 'mutation($id: ID!) { updateStaff(id: $id, input: { password: "a-new-password" }) { id } }', { id: owner.ownerId });
-  await expect(auth.authenticate(fork(), owner)).rejects.toThrow(UnauthenticatedError);
-  expect((await auth.authenticate(fork(), { login: owner.login, password: 'a-new-password' })).login).toBe(owner.login);
+  await expect(auth.authenticate(fork(), owner, HERE)).rejects.toThrow(UnauthenticatedError);
+  expect((await auth.authenticate(fork(), { login: owner.login, password: 'a-new-password' }, HERE)).login).toBe(owner.login);
 });
 
 test('malformed Authorization headers are 401, never 500', async () => {

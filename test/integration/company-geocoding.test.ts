@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CompanyService } from '../../src/modules/companies/company.service';
 import type { Geocoder } from '../../src/modules/companies/geocoder';
-import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import { basicCredentials, startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /** Rule 8: blank coordinates are derived from a complete address; failure never fails the save. */
 
@@ -115,7 +115,7 @@ describe('with the default (offline) geocoder', () => {
       .getKnex()
       .on('query', (q: { sql: string }) => statements.push(q.sql.toLowerCase()));
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const ctx = await t.app.createContext({ authorization: `Basic ${Buffer.from(`${owner.login}:${owner.password}`).toString('base64')}` });
+    const ctx = await t.app.createContext(basicCredentials(owner));
     try {
       const throwing: Geocoder = {
         locate: async () => {

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { FieldError } from '../../src/errors';
 import { createApp, type App } from '../../src/app';
+import type { RequestCredentials } from '../../src/graphql/context';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Database } from '../../src/db/database';
 import { createAccount, type CreateAccountInput } from '../../src/modules/accounts/account.service';
@@ -111,6 +112,12 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       await target.drop();
     },
   };
+}
+
+/** The credentials of a Basic-authenticated local request, for calling the context factory directly. */
+export function basicCredentials(who: Credentials): RequestCredentials {
+  const authorization = `Basic ${Buffer.from(`${who.login}:${who.password}`).toString('base64')}`;
+  return { authorization, method: 'POST', url: '/graphql', host: 'localhost', protocol: 'http', address: '127.0.0.1' };
 }
 
 /** The error codes of a response, in order. */

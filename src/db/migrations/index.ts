@@ -1,9 +1,11 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { InitialMigration } from './20261121000000-initial.migration';
 import { OutboxMigration } from './20261122000000-outbox.migration';
+import { OAuthMigration } from './20261123000000-oauth.migration';
 
 /** Every migration, in order. Listed explicitly so no file globbing or dynamic import is needed. */
 export const migrations: MigrationObject[] = [
   { name: '20261121000000-initial', class: InitialMigration },
   { name: '20261122000000-outbox', class: OutboxMigration },
+  { name: '20261123000000-oauth', class: OAuthMigration },
 ];

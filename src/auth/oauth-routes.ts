@@ -1,0 +1,233 @@
+import { Request as OAuth2Request, Response as OAuth2Response, OAuthError } from '@node-oauth/oauth2-server';
+import express, { type Request, type Response, type Router } from 'express';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { AppError, BadRequestError } from '../errors';
+import { credentialsOf } from '../graphql/context';
+import type { BasicAuthenticator } from './basic-auth';
+import { approvalPage, authorizedPage, messagePage, verifierPage } from './oauth-pages';
+import { OUT_OF_BAND, type OAuth1Provider } from './oauth1-provider';
+import { OAuthSyntaxError, parseFormEncoded, parseOAuthAuthorizationHeader, type OAuthParam } from './oauth1-signature';
+import { OAUTH2_LIFETIMES, type OAuth2Client, type OAuth2Provider } from './oauth2-provider';
+
+export interface OAuthRouterDeps {
+  readonly orm: MikroORM;
+  readonly oauth1: OAuth1Provider;
+  readonly oauth2: OAuth2Provider;
+  readonly basic: BasicAuthenticator;
+  readonly publicUrl: string | undefined;
+  readonly bodyLimitBytes: number;
+}
+
+/** The OAuth 2.0 parameters of an authorization request, carried through the approval form. */
+const OAUTH2_FIELDS = ['response_type', 'client_id', 'redirect_uri', 'state', 'scope', 'code_challenge', 'code_challenge_method'] as const;
+
+/**
+ * `/oauth/*`: the endpoints of both providers and the approval page they share.
+ * - OAuth 1.0a: `request_token`, `authorize?oauth_token=…`, `access_token` (GET or POST).
+ * - OAuth 2.0: `authorize?response_type=code|token…`, `token`, `revoke`, and `authorized`, the
+ *   landing page of clients without a redirect URI of their own.
+ * Sign-ins on the approval page go through the Basic authenticator, with its limits.
+ */
+export function createOAuthRouter(deps: OAuthRouterDeps): Router {
+  const router = express.Router();
+  // Raw form text: OAuth 1.0a signs the decoded pairs exactly as sent, repeats included.
+  router.use('/oauth', express.text({ type: 'application/x-www-form-urlencoded', limit: deps.bodyLimitBytes }));
+
+  const oauth1Endpoint = (issue: (req: Request, params: OAuthParam[]) => Promise<Record<string, string>>) =>
+    async (req: Request, res: Response) => {
+      try {
+        const params = [...queryPairs(req), ...headerPairs(req), ...formPairs(req)];
+        res.type('application/x-www-form-urlencoded').send(new URLSearchParams(await issue(req, params)).toString());
+      } catch (error) {
+        sendOAuth1Error(res, error);
+      }
+    };
+  router.all(
+    '/oauth/request_token',
+    oauth1Endpoint(async (req, params) => {
+      const { token, secret } = await deps.oauth1.issueRequestToken(credentialsOf(req), params);
+      return { oauth_token: token, oauth_token_secret: secret, oauth_callback_confirmed: 'true' };
+    }),
+  );
+  router.all(
+    '/oauth/access_token',
+    oauth1Endpoint(async (req, params) => {
+      const { token, secret } = await deps.oauth1.issueAccessToken(credentialsOf(req), params);
+      return { oauth_token: token, oauth_token_secret: secret };
+    }),
+  );
+
+  router.get('/oauth/authorize', (req, res) => showOrDecide(deps, req, res, () => queryPairs(req), false));
+  router.post('/oauth/authorize', (req, res) => showOrDecide(deps, req, res, () => formPairs(req), true));
+
+  router.post('/oauth/token', async (req, res) => {
+    const response = new OAuth2Response();
+    try {
+      await deps.oauth2.server.token(oauth2Request(req), response);
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      if (error.code >= 500) console.error('oauth token endpoint failed', error);
+    }
+    res.status(response.status ?? 200).set({ ...response.headers, 'Cache-Control': 'no-store' }).json(response.body);
+  });
+
+  // RFC 7009: the answer is 200 whether or not the token existed, so it reveals nothing.
+  router.post('/oauth/revoke', async (req, res) => {
+    const fields = Object.fromEntries(formPairs(req));
+    const client = await authenticatedClient(deps.oauth2, req, fields);
+    if (!client) {
+      res.status(401).set('WWW-Authenticate', 'Basic realm="timetrack"').json({ error: 'invalid_client', error_description: 'Unknown client or wrong secret' });
+      return;
+    }
+    if (!fields.token) {
+      res.status(400).json({ error: 'invalid_request', error_description: 'token is required' });
+      return;
+    }
+    await deps.oauth2.revoke(fields.token, client.id);
+    res.status(200).set('Cache-Control', 'no-store').json({});
+  });
+
+  router.get('/oauth/authorized', (_req, res) => authorizedPage(res));
+  return router;
+}
+
+/**
+ * The approval page: shown on GET; on POST, a denial or a sign-in followed by the grant. The flow's
+ * parameters are checked again on POST, since the form carries them back from the browser.
+ */
+async function showOrDecide(deps: OAuthRouterDeps, req: Request, res: Response, read: () => OAuthParam[], deciding: boolean): Promise<void> {
+  try {
+    const fields = Object.fromEntries(read());
+    if (fields.oauth_token) return await oauth1Approval(deps, req, res, fields.oauth_token, deciding ? fields : undefined);
+    if (fields.response_type || fields.client_id) return await oauth2Approval(deps, req, res, fields, deciding);
+    messagePage(res, 400, 'Nothing to authorize', 'This address needs an oauth_token (OAuth 1.0a) or a response_type and client_id (OAuth 2.0).');
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') return messagePage(res, 503, 'Try again shortly', error.message);
+    if (error instanceof AppError && error.code === 'BAD_REQUEST') return messagePage(res, 400, 'Malformed request', error.message);
+    throw error;
+  }
+}
+
+async function oauth1Approval(deps: OAuthRouterDeps, req: Request, res: Response, token: string, form: Record<string, string> | undefined): Promise<void> {
+  const pending = await deps.oauth1.pendingAuthorization(token);
+  if (!pending) return messagePage(res, 400, 'Request expired', 'This authorization request is unknown, already used or expired; start again from the application.');
+  const fields = { oauth_token: token };
+  if (!form) return approvalPage(res, { clientName: pending.clientName, fields });
+  if (form.decision !== 'approve') {
+    const denied = await deps.oauth1.deny(token);
+    if (!denied || denied.callback === OUT_OF_BAND) return messagePage(res, 200, 'Not authorized', `${pending.clientName} was not given access.`);
+    return res.redirect(303, withParams(denied.callback, { oauth_token: token, denied: token }, '?'));
+  }
+  const viewer = await signIn(deps, req, res, form, pending.clientName, fields);
+  if (!viewer) return;
+  const outcome = await deps.oauth1.approve(token, viewer);
+  if (!outcome?.verifier) return messagePage(res, 400, 'Request expired', 'This authorization request was used or expired meanwhile; start again.');
+  if (outcome.callback === OUT_OF_BAND) return verifierPage(res, pending.clientName, outcome.verifier);
+  res.redirect(303, withParams(outcome.callback, { oauth_token: token, oauth_verifier: outcome.verifier }, '?'));
+}
+
+async function oauth2Approval(deps: OAuthRouterDeps, req: Request, res: Response, all: Record<string, string>, deciding: boolean): Promise<void> {
+  const fields = Object.fromEntries(OAUTH2_FIELDS.filter((name) => all[name] !== undefined).map((name) => [name, all[name]!]));
+  const client = fields.client_id ? await deps.oauth2.findClient(fields.client_id) : undefined;
+  if (!client) return messagePage(res, 400, 'Unknown application', 'The client_id names no registered OAuth 2.0 application.');
+  const ownPage = `${deps.publicUrl ?? `${req.protocol}://${req.headers.host}`}/oauth/authorized`;
+  const allowed = client.redirectUris.length ? client.redirectUris : [ownPage];
+  const redirectUri = fields.redirect_uri ?? allowed[0]!;
+  // Never redirect to an address the application did not register: errors stay on this page.
+  if (!allowed.includes(redirectUri)) return messagePage(res, 400, 'Invalid redirect', 'The redirect_uri is not registered for this application.');
+  fields.redirect_uri = redirectUri;
+
+  const implicit = fields.response_type === 'token';
+  const back = (params: Record<string, string>) =>
+    res.redirect(303, withParams(redirectUri, { ...params, ...(fields.state !== undefined ? { state: fields.state } : {}) }, implicit ? '#' : '?'));
+  if (fields.response_type !== 'code' && !implicit) return back({ error: 'unsupported_response_type', error_description: 'response_type must be code or token' });
+  if (fields.response_type === 'code') {
+    if (fields.code_challenge !== undefined && (!/^[A-Za-z0-9\-._~]{43,128}$/.test(fields.code_challenge) || (fields.code_challenge_method ?? 'plain') !== 'S256')) {
+      return back({ error: 'invalid_request', error_description: 'code_challenge must be 43-128 characters with code_challenge_method=S256' });
+    }
+    if (!client.confidential && fields.code_challenge === undefined) {
+      return back({ error: 'invalid_request', error_description: 'Public clients must use PKCE: send code_challenge and code_challenge_method=S256' });
+    }
+  }
+
+  if (!deciding) return approvalPage(res, { clientName: client.name, fields });
+  if (all.decision !== 'approve') return back({ error: 'access_denied', error_description: 'The user denied access' });
+  const viewer = await signIn(deps, req, res, all, client.name, fields);
+  if (!viewer) return;
+  if (implicit) {
+    const token = await deps.oauth2.issueImplicitToken(client, viewer, fields.scope);
+    return back({ access_token: token, token_type: 'Bearer', expires_in: String(OAUTH2_LIFETIMES.implicitToken) });
+  }
+  const code = await deps.oauth2.issueCode(client, viewer, {
+    redirectUri,
+    codeChallenge: fields.code_challenge,
+    codeChallengeMethod: fields.code_challenge_method,
+    scope: fields.scope,
+  });
+  back({ code });
+}
+
+/** Signs the user in from the form; on failure shows the form again and answers undefined. */
+async function signIn(deps: OAuthRouterDeps, req: Request, res: Response, form: Record<string, string>, clientName: string, fields: Record<string, string>) {
+  try {
+    return await deps.basic.authenticate(deps.orm.em.fork(), { login: form.login ?? '', password: form.password ?? '' }, credentialsOf(req).address);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (error.code === 'TOO_MANY_REQUESTS') res.set('Retry-After', String(error.details.retryAfterSeconds));
+    const status = error.code === 'TOO_MANY_REQUESTS' ? 429 : error.code === 'UNAUTHENTICATED' ? 401 : 503;
+    approvalPage(res, { clientName, fields, error: error.message, status });
+    return undefined;
+  }
+}
+
+/** The client of a revocation request, by Basic credentials or form fields. */
+async function authenticatedClient(oauth2: OAuth2Provider, req: Request, fields: Record<string, string>): Promise<OAuth2Client | undefined> {
+  const basic = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+  const [id, secret] = basic
+    ? Buffer.from(basic[1]!, 'base64').toString('utf8').split(':').map((part) => decodeURIComponent(part))
+    : [fields.client_id, fields.client_secret];
+  return id ? oauth2.authenticateClient(id, secret) : undefined;
+}
+
+function oauth2Request(req: Request): OAuth2Request {
+  return new OAuth2Request({
+    method: req.method,
+    headers: req.headers as Record<string, string>,
+    query: {},
+    body: Object.fromEntries(formPairs(req)),
+  });
+}
+
+function sendOAuth1Error(res: Response, error: unknown): void {
+  if (!(error instanceof AppError)) {
+    console.error('oauth 1.0a endpoint failed', error);
+    res.status(500).type('text/plain').send('Internal server error');
+    return;
+  }
+  const status = { UNAUTHENTICATED: 401, BAD_REQUEST: 400, TOO_MANY_REQUESTS: 429, SERVICE_UNAVAILABLE: 503 }[error.code as string] ?? 400;
+  if (error.code === 'TOO_MANY_REQUESTS') res.set('Retry-After', String(error.details.retryAfterSeconds));
+  // The problem-reporting form of the OAuth extension of the same name.
+  res
+    .status(status)
+    .type('application/x-www-form-urlencoded')
+    .send(new URLSearchParams({ oauth_problem: error.code.toLowerCase(), oauth_problem_advice: error.message }).toString());
+}
+
+function withParams(url: string, params: Record<string, string>, separator: '?' | '#'): string {
+  const query = new URLSearchParams(params).toString();
+  if (separator === '#') return `${url.split('#')[0]}#${query}`;
+  return `${url}${url.includes('?') ? '&' : '?'}${query}`;
+}
+
+function pairs(parse: () => OAuthParam[] | undefined): OAuthParam[] {
+  try {
+    return parse() ?? [];
+  } catch (error) {
+    if (error instanceof OAuthSyntaxError) throw new BadRequestError(error.message);
+    throw error;
+  }
+}
+
+const queryPairs = (req: Request) => pairs(() => parseFormEncoded(req.originalUrl.split('?')[1] ?? ''));
+const headerPairs = (req: Request) => pairs(() => (req.headers.authorization ? parseOAuthAuthorizationHeader(req.headers.authorization) : undefined));
+const formPairs = (req: Request) => pairs(() => (typeof req.body === 'string' ? parseFormEncoded(req.body) : []));

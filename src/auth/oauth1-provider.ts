@@ -1,0 +1,234 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { BadRequestError, UnauthenticatedError } from '../errors';
+import type { RequestCredentials } from '../graphql/context';
+import { hashesEqual, hashSecret, newKey, newSecret } from './oauth-secrets';
+import {
+  baseStringUri,
+  sign,
+  SIGNATURE_METHODS,
+  signatureBaseString,
+  signaturesMatch,
+  type OAuthParam,
+  type SignatureMethod,
+} from './oauth1-signature';
+import type { SignInLimiter } from './sign-in-limiter';
+import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from './viewer';
+
+/** How long a request token waits for the user's approval and the exchange, in seconds. */
+const REQUEST_TOKEN_SECONDS = 10 * 60;
+
+/** The `oauth_callback` of desktop applications: the verifier is shown to the user instead. */
+export const OUT_OF_BAND = 'oob';
+
+/** A request token waiting on the approval page. */
+export interface PendingAuthorization {
+  readonly clientName: string;
+  readonly callback: string;
+}
+
+/** Where the user goes after deciding, with the verifier when approved. */
+export interface AuthorizationOutcome {
+  readonly callback: string;
+  readonly token: string;
+  readonly verifier?: string;
+}
+
+interface VerifiedRequest {
+  readonly clientId: number;
+  readonly clientRedirectUris: string[];
+  readonly tokenId: number | undefined;
+  readonly protocol: Readonly<Record<string, string>>;
+}
+
+interface ClientRow {
+  id: number;
+  secret: string;
+  redirect_uris: string[];
+}
+
+interface TokenRow {
+  id: number;
+  client_id: number;
+  token_secret: string;
+  verifier_hash: string | null;
+  user_id: number | null;
+}
+
+/**
+ * The OAuth 1.0a provider (RFC 5849): temporary credentials, the approval, token credentials, and
+ * the verification of signed resource requests. Signatures are HMAC-SHA1 or HMAC-SHA256, in the
+ * query string or the Authorization header. Timestamps must lie within the configured window and
+ * each nonce is accepted once per consumer and token, remembered in PostgreSQL so that all server
+ * processes agree. Failed signatures count against the client address's sign-in limit.
+ */
+export class OAuth1Provider {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly limiter: SignInLimiter,
+    private readonly options: { timestampWindowSeconds: number; publicUrl: string | undefined },
+  ) {}
+
+  /** Step 1: a consumer asks for a request token, naming where the user comes back to. */
+  async issueRequestToken(request: RequestCredentials, params: readonly OAuthParam[]): Promise<{ token: string; secret: string }> {
+    const verified = await this.verify(request, params, 'none');
+    const callback = verified.protocol.oauth_callback;
+    if (!callback) throw new BadRequestError('oauth_callback is required: a URL, or "oob" for applications that cannot receive one');
+    if (callback !== OUT_OF_BAND) checkCallback(callback, verified.clientRedirectUris);
+    const token = newKey();
+    const secret = newSecret();
+    await this.execute(
+      `insert into oauth1_tokens (client_id, kind, token_key, token_secret, callback, expires_at)
+       values (?, 'request', ?, ?, ?, now() + make_interval(secs => ?))`,
+      [verified.clientId, token, secret, callback, REQUEST_TOKEN_SECONDS],
+    );
+    return { token, secret };
+  }
+
+  /** What the approval page shows; undefined for an unknown, used or expired request token. */
+  async pendingAuthorization(token: string): Promise<PendingAuthorization | undefined> {
+    const [row] = await this.execute<{ name: string; callback: string }>(
+      `select c.name, t.callback from oauth1_tokens t join oauth_clients c on c.id = t.client_id
+        where t.token_key = ? and t.kind = 'request' and t.user_id is null and t.expires_at > now()`,
+      [token],
+    );
+    return row && { clientName: row.name, callback: row.callback };
+  }
+
+  /** Step 2: the signed-in user approved; the request token is bound to them with a verifier. */
+  async approve(token: string, viewer: Viewer): Promise<AuthorizationOutcome | undefined> {
+    const verifier = newKey();
+    const [row] = await this.execute<{ callback: string }>(
+      `update oauth1_tokens set user_id = ?, account_id = ?, verifier_hash = ?
+        where token_key = ? and kind = 'request' and user_id is null and expires_at > now()
+        returning callback`,
+      [viewer.id, viewer.accountId, hashSecret(verifier), token],
+    );
+    return row && { callback: row.callback, token, verifier };
+  }
+
+  /** The user refused: the request token is gone. */
+  async deny(token: string): Promise<AuthorizationOutcome | undefined> {
+    const [row] = await this.execute<{ callback: string }>(
+      `delete from oauth1_tokens where token_key = ? and kind = 'request' and user_id is null returning callback`,
+      [token],
+    );
+    return row && { callback: row.callback, token };
+  }
+
+  /** Step 3: the approved request token and its verifier become token credentials, once. */
+  async issueAccessToken(request: RequestCredentials, params: readonly OAuthParam[]): Promise<{ token: string; secret: string }> {
+    const verified = await this.verify(request, params, 'request');
+    const verifier = verified.protocol.oauth_verifier;
+    if (!verifier) throw new BadRequestError('oauth_verifier is required');
+    const token = newKey();
+    const secret = newSecret();
+    await this.orm.em.fork().transactional(async (em) => {
+      // Deleting is the claim: of two exchanges of one request token, only one finds it.
+      const [claimed] = await em.execute<(TokenRow & { account_id: number })[]>(
+        `delete from oauth1_tokens where id = ? and kind = 'request' and expires_at > now() returning *`,
+        [verified.tokenId],
+      );
+      if (!claimed?.user_id || !claimed.verifier_hash) throw new UnauthenticatedError('The request token has not been approved');
+      if (!hashesEqual(hashSecret(verifier), claimed.verifier_hash)) throw new UnauthenticatedError('Invalid oauth_verifier');
+      await em.execute(
+        `insert into oauth1_tokens (client_id, kind, token_key, token_secret, user_id, account_id) values (?, 'access', ?, ?, ?, ?)`,
+        [verified.clientId, token, secret, claimed.user_id, claimed.account_id],
+      );
+    });
+    return { token, secret };
+  }
+
+  /** A signed resource request: the user its access token acts for. */
+  async authenticate(em: EntityManager, request: RequestCredentials, params: readonly OAuthParam[]): Promise<Viewer> {
+    const verified = await this.verify(request, params, 'access');
+    const rows = await em.getConnection().execute<ViewerRow[]>(
+      `select ${VIEWER_COLUMNS} from oauth1_tokens t join users u on u.id = t.user_id where t.id = ?`,
+      [verified.tokenId],
+    );
+    const row = rows[0];
+    if (!row) throw new UnauthenticatedError('Invalid or revoked OAuth token');
+    if (!row.active) throw new UnauthenticatedError('This user is disabled');
+    return viewerFromRow(row);
+  }
+
+  /**
+   * RFC 5849 §3.2: protocol parameters present once each, a supported method, a fresh timestamp,
+   * a known consumer (and token), a matching signature, and a nonce never seen before.
+   */
+  private async verify(request: RequestCredentials, params: readonly OAuthParam[], token: 'none' | 'request' | 'access'): Promise<VerifiedRequest> {
+    const protocol = protocolParams(params);
+    const required = ['oauth_consumer_key', 'oauth_signature_method', 'oauth_signature', 'oauth_timestamp', 'oauth_nonce'];
+    if (token !== 'none') required.push('oauth_token');
+    const missing = required.filter((name) => !protocol[name]);
+    if (missing.length) throw new UnauthenticatedError(`Missing OAuth parameters: ${missing.join(', ')}`);
+    if (protocol.oauth_version !== undefined && protocol.oauth_version !== '1.0') throw new UnauthenticatedError('oauth_version must be 1.0');
+    const method = protocol.oauth_signature_method as SignatureMethod;
+    if (!SIGNATURE_METHODS.includes(method)) throw new UnauthenticatedError(`Unsupported oauth_signature_method; use ${SIGNATURE_METHODS.join(' or ')}`);
+    const timestamp = Number(protocol.oauth_timestamp);
+    if (!/^\d{1,12}$/.test(protocol.oauth_timestamp!) || Math.abs(Date.now() / 1000 - timestamp) > this.options.timestampWindowSeconds) {
+      throw new UnauthenticatedError('Stale or invalid oauth_timestamp: check the clock');
+    }
+
+    const attempt = { address: request.address };
+    await this.limiter.assertAllowed(attempt);
+    const [client] = await this.execute<ClientRow>(
+      `select id, secret, redirect_uris from oauth_clients where client_key = ? and protocol = 'oauth1'`,
+      [protocol.oauth_consumer_key],
+    );
+    const [tokenRow] =
+      client && token !== 'none'
+        ? await this.execute<TokenRow>(
+            `select id, client_id, token_secret, verifier_hash, user_id from oauth1_tokens
+              where token_key = ? and kind = ? and client_id = ? and (expires_at is null or expires_at > now())`,
+            [protocol.oauth_token, token, client.id],
+          )
+        : [];
+    const found = client && (token === 'none' || tokenRow);
+    const expected = found ? sign(method, this.baseString(request, params), client.secret, tokenRow?.token_secret ?? '') : undefined;
+    if (!expected || !signaturesMatch(expected, protocol.oauth_signature!)) {
+      await this.limiter.recordFailure(attempt);
+      throw new UnauthenticatedError(found ? 'Invalid OAuth signature' : 'Unknown OAuth consumer or token');
+    }
+    const fresh = await this.execute(
+      `with expired as (delete from oauth1_nonces where seen_at < now() - make_interval(secs => ?))
+       insert into oauth1_nonces (client_key, token_key, nonce, timestamp) values (?, ?, ?, ?)
+       on conflict do nothing returning 1`,
+      [2 * this.options.timestampWindowSeconds, protocol.oauth_consumer_key, protocol.oauth_token ?? '', protocol.oauth_nonce, timestamp],
+    );
+    if (fresh.length === 0) throw new UnauthenticatedError('oauth_nonce already used');
+    return { clientId: client.id, clientRedirectUris: client.redirect_uris, tokenId: tokenRow?.id, protocol };
+  }
+
+  /** The URI the client signed: the public origin when one is configured, else the request's. */
+  private baseString(request: RequestCredentials, params: readonly OAuthParam[]): string {
+    const path = request.url.split('?')[0]!;
+    const origin = this.options.publicUrl ? new URL(this.options.publicUrl) : undefined;
+    const uri = origin
+      ? baseStringUri(origin.protocol === 'https:' ? 'https' : 'http', origin.host, path)
+      : baseStringUri(request.protocol, request.host ?? '', path);
+    return signatureBaseString(request.method, uri, params);
+  }
+
+  private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.orm.em.getConnection().execute<T[]>(sql, params);
+  }
+}
+
+/** The `oauth_*` parameters by name; each may appear once (RFC 5849 §3.2). */
+function protocolParams(params: readonly OAuthParam[]): Record<string, string> {
+  const protocol: Record<string, string> = {};
+  for (const [name, value] of params) {
+    if (!name.startsWith('oauth_')) continue;
+    if (Object.hasOwn(protocol, name)) throw new UnauthenticatedError(`Duplicate OAuth parameter ${name}`);
+    protocol[name] = value;
+  }
+  return protocol;
+}
+
+/** A callback must be an absolute URL, and one of the client's registered ones if it has any. */
+function checkCallback(callback: string, registered: readonly string[]): void {
+  if (!URL.canParse(callback) || callback.length > 2000) throw new BadRequestError('oauth_callback must be an absolute URL or "oob"');
+  if (registered.length && !registered.includes(callback)) {
+    throw new BadRequestError('oauth_callback is not one of the callback URLs registered for this consumer');
+  }
+}

@@ -1,0 +1,243 @@
+import OAuth2Server, {
+  type AuthorizationCode,
+  type AuthorizationCodeModel,
+  type Client,
+  type RefreshToken,
+  type RefreshTokenModel,
+  type Token,
+  type User,
+} from '@node-oauth/oauth2-server';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { UnauthenticatedError } from '../errors';
+import { hashesEqual, hashSecret, newSecret } from './oauth-secrets';
+import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from './viewer';
+
+/** Lifetimes, in seconds. Implicit tokens have no refresh token, so they live longer. */
+export const OAUTH2_LIFETIMES = {
+  accessToken: 60 * 60,
+  refreshToken: 30 * 24 * 60 * 60,
+  implicitToken: 14 * 24 * 60 * 60,
+  authorizationCode: 60,
+} as const;
+
+/** A registered OAuth 2.0 client, as the flows need it. */
+export interface OAuth2Client extends Client {
+  /** The public client key: `client_id`. */
+  readonly id: string;
+  readonly dbId: number;
+  readonly name: string;
+  /** Confidential clients authenticate with their secret; public ones (SPAs, CLIs) use PKCE. */
+  readonly confidential: boolean;
+  readonly redirectUris: string[];
+  readonly grants: string[];
+}
+
+/** The user a grant acts for. */
+interface GrantUser extends User {
+  readonly id: number;
+  readonly accountId: number;
+}
+
+export interface CodeRequest {
+  readonly redirectUri: string;
+  readonly codeChallenge: string | undefined;
+  readonly codeChallengeMethod: string | undefined;
+  readonly scope: string | undefined;
+}
+
+interface ClientRow {
+  id: number;
+  client_key: string;
+  name: string;
+  secret_hash: string | null;
+  redirect_uris: string[];
+}
+
+/**
+ * The OAuth 2.0 provider. The token endpoint (authorization code with PKCE, refresh with rotation,
+ * client authentication, RFC 6749 error answers) is @node-oauth/oauth2-server, the maintained
+ * successor of oauth2-server; this class is its storage model over PostgreSQL, plus what the
+ * library leaves to the application: issuing codes and implicit tokens after the approval page,
+ * revocation (RFC 7009) and bearer lookups. Codes and tokens are stored as SHA-256 hashes only.
+ */
+export class OAuth2Provider {
+  readonly server: OAuth2Server;
+
+  constructor(private readonly orm: MikroORM) {
+    this.server = new OAuth2Server({
+      model: this.model(),
+      accessTokenLifetime: OAUTH2_LIFETIMES.accessToken,
+      refreshTokenLifetime: OAUTH2_LIFETIMES.refreshToken,
+      alwaysIssueNewRefreshToken: true,
+      // Public clients refresh without a secret; the model still demands one from confidential ones.
+      requireClientAuthentication: { refresh_token: false },
+    });
+  }
+
+  async findClient(key: string): Promise<OAuth2Client | undefined> {
+    const [row] = await this.execute<ClientRow>(
+      `select id, client_key, name, secret_hash, redirect_uris from oauth_clients where client_key = ? and protocol = 'oauth2'`,
+      [key],
+    );
+    return row && toClient(row);
+  }
+
+  /**
+   * A client proving who it is: a confidential client by its secret; a public one (which has no
+   * secret) by its key alone, and never with a secret, which would mean a mix-up.
+   */
+  async authenticateClient(key: string, secret: string | undefined): Promise<OAuth2Client | undefined> {
+    const [row] = await this.execute<ClientRow>(
+      `select id, client_key, name, secret_hash, redirect_uris from oauth_clients where client_key = ? and protocol = 'oauth2'`,
+      [key],
+    );
+    if (!row) return undefined;
+    if (row.secret_hash === null) return secret ? undefined : toClient(row);
+    return secret && hashesEqual(hashSecret(secret), row.secret_hash) ? toClient(row) : undefined;
+  }
+
+  /** After the user approved: a one-time code, bound to the redirect URI and PKCE challenge. */
+  async issueCode(client: OAuth2Client, viewer: Viewer, request: CodeRequest): Promise<string> {
+    const code = newSecret();
+    await this.execute(
+      `insert into oauth2_codes (client_id, user_id, code_hash, redirect_uri, code_challenge, code_challenge_method, scope, expires_at)
+       values (?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))`,
+      [client.dbId, viewer.id, hashSecret(code), request.redirectUri, request.codeChallenge ?? null, request.codeChallengeMethod ?? null, request.scope ?? null, OAUTH2_LIFETIMES.authorizationCode],
+    );
+    return code;
+  }
+
+  /** The implicit flow: an access token straight to the redirect URI's fragment, no refresh token. */
+  async issueImplicitToken(client: OAuth2Client, viewer: Viewer, scope: string | undefined): Promise<string> {
+    const accessToken = newSecret();
+    await this.execute(
+      `insert into oauth2_tokens (client_id, user_id, account_id, access_token_hash, access_expires_at, scope)
+       values (?, ?, ?, ?, now() + make_interval(secs => ?), ?)`,
+      [client.dbId, viewer.id, viewer.accountId, hashSecret(accessToken), OAUTH2_LIFETIMES.implicitToken, scope ?? null],
+    );
+    return accessToken;
+  }
+
+  /**
+   * RFC 7009: revokes the grant an access or refresh token belongs to (both tokens go). Unknown
+   * tokens are not an error. When the client is known, only its own tokens can be revoked.
+   */
+  async revoke(token: string, clientKey: string | undefined): Promise<void> {
+    const hash = hashSecret(token);
+    await this.execute(
+      `delete from oauth2_tokens t using oauth_clients c
+        where c.id = t.client_id and (t.access_token_hash = ? or t.refresh_token_hash = ?)
+          and (?::text is null or c.client_key = ?)`,
+      [hash, hash, clientKey ?? null, clientKey ?? null],
+    );
+  }
+
+  /** The user a bearer token acts for; 401 for an unknown, expired or revoked token. */
+  async authenticate(em: EntityManager, accessToken: string): Promise<Viewer> {
+    const rows = await em.getConnection().execute<ViewerRow[]>(
+      `select ${VIEWER_COLUMNS} from oauth2_tokens t join users u on u.id = t.user_id
+        where t.access_token_hash = ? and t.access_expires_at > now()`,
+      [hashSecret(accessToken)],
+    );
+    const row = rows[0];
+    if (!row) throw new UnauthenticatedError('Invalid, expired or revoked access token');
+    if (!row.active) throw new UnauthenticatedError('This user is disabled');
+    return viewerFromRow(row);
+  }
+
+  private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.orm.em.getConnection().execute<T[]>(sql, params);
+  }
+
+  /** The storage the library's token endpoint works on. */
+  private model(): AuthorizationCodeModel & RefreshTokenModel {
+    return {
+      getClient: async (clientId, clientSecret) => (await this.authenticateClient(clientId, clientSecret)) ?? false,
+      saveToken: async (token, client, user) => {
+        const grantUser = user as GrantUser;
+        await this.execute(
+          `insert into oauth2_tokens (client_id, user_id, account_id, access_token_hash, access_expires_at, refresh_token_hash, refresh_expires_at, scope)
+           values (?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            (client as OAuth2Client).dbId,
+            grantUser.id,
+            grantUser.accountId,
+            hashSecret(token.accessToken),
+            token.accessTokenExpiresAt,
+            token.refreshToken ? hashSecret(token.refreshToken) : null,
+            token.refreshTokenExpiresAt ?? null,
+            token.scope?.join(' ') || null,
+          ],
+        );
+        return { ...token, client, user } satisfies Token;
+      },
+      // The token endpoint never reads these: codes come from issueCode, bearers from authenticate.
+      saveAuthorizationCode: async () => false,
+      getAccessToken: async () => false,
+      getAuthorizationCode: async (code) => {
+        const [row] = await this.execute<GrantRow & { redirect_uri: string; code_challenge: string | null; code_challenge_method: string | null; expires_at: Date }>(
+          `select g.client_id, c.client_key, g.user_id, u.account_id, g.scope, g.redirect_uri, g.code_challenge, g.code_challenge_method, g.expires_at
+             from oauth2_codes g join oauth_clients c on c.id = g.client_id join users u on u.id = g.user_id
+            where g.code_hash = ? and u.active`,
+          [hashSecret(code)],
+        );
+        if (!row) return false;
+        return {
+          authorizationCode: code,
+          expiresAt: new Date(row.expires_at),
+          redirectUri: row.redirect_uri,
+          ...(row.code_challenge ? { codeChallenge: row.code_challenge, codeChallengeMethod: row.code_challenge_method ?? 'plain' } : {}),
+          ...grantParts(row),
+        } satisfies AuthorizationCode;
+      },
+      // Deleting is the claim: of two concurrent exchanges of one code, only one deletes it.
+      revokeAuthorizationCode: async (code) => {
+        const rows = await this.execute(`delete from oauth2_codes where code_hash = ? returning id`, [hashSecret(code.authorizationCode)]);
+        return rows.length === 1;
+      },
+      getRefreshToken: async (refreshToken) => {
+        const [row] = await this.execute<GrantRow & { refresh_expires_at: Date }>(
+          `select t.client_id, c.client_key, t.user_id, t.account_id, t.scope, t.refresh_expires_at
+             from oauth2_tokens t join oauth_clients c on c.id = t.client_id join users u on u.id = t.user_id
+            where t.refresh_token_hash = ? and u.active`,
+          [hashSecret(refreshToken)],
+        );
+        if (!row) return false;
+        return { refreshToken, refreshTokenExpiresAt: new Date(row.refresh_expires_at), ...grantParts(row) } satisfies RefreshToken;
+      },
+      // Rotation: the old pair goes as the new one is issued; a refresh token works once.
+      revokeToken: async (token) => {
+        const rows = await this.execute(`delete from oauth2_tokens where refresh_token_hash = ? returning id`, [hashSecret(token.refreshToken)]);
+        return rows.length === 1;
+      },
+    };
+  }
+}
+
+interface GrantRow {
+  client_id: number;
+  client_key: string;
+  user_id: number;
+  account_id: number;
+  scope: string | null;
+}
+
+/** The client and user of a stored grant as the library compares them (by client key). */
+function grantParts(row: GrantRow): { client: Client; user: GrantUser; scope?: string[] } {
+  return {
+    client: { id: row.client_key, dbId: row.client_id, grants: [] },
+    user: { id: row.user_id, accountId: row.account_id },
+    ...(row.scope ? { scope: row.scope.split(' ') } : {}),
+  };
+}
+
+function toClient(row: ClientRow): OAuth2Client {
+  return {
+    id: row.client_key,
+    dbId: row.id,
+    name: row.name,
+    confidential: row.secret_hash !== null,
+    redirectUris: row.redirect_uris,
+    grants: ['authorization_code', 'refresh_token'],
+  };
+}

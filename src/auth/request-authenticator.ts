@@ -1,0 +1,64 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UnauthenticatedError } from '../errors';
+import type { RequestCredentials } from '../graphql/context';
+import { parseBasicAuthorization, type BasicAuthenticator } from './basic-auth';
+import type { OAuth1Provider } from './oauth1-provider';
+import { OAuthSyntaxError, parseFormEncoded, parseOAuthAuthorizationHeader, type OAuthParam } from './oauth1-signature';
+import type { OAuth2Provider } from './oauth2-provider';
+import type { Viewer } from './viewer';
+
+/**
+ * Picks the scheme a request authenticates with and asks its verifier, the same way for /graphql,
+ * the JSON and the XML interfaces:
+ * - `Authorization: Basic` (login and password),
+ * - `Authorization: Bearer` or an `access_token` query parameter (OAuth 2.0),
+ * - `Authorization: OAuth` or `oauth_signature` in the query string (OAuth 1.0a, RFC 5849).
+ */
+export class RequestAuthenticator {
+  constructor(
+    private readonly basic: BasicAuthenticator,
+    private readonly oauth1: OAuth1Provider,
+    private readonly oauth2: OAuth2Provider,
+  ) {}
+
+  async authenticate(em: EntityManager, credentials: RequestCredentials): Promise<Viewer> {
+    const header = credentials.authorization?.trim();
+    if (header) {
+      const bearer = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)$/i.exec(header);
+      if (bearer) return this.oauth2.authenticate(em, bearer[1]!);
+      const oauthHeader = readOAuthHeader(header);
+      if (oauthHeader) return this.oauth1.authenticate(em, credentials, [...queryParams(credentials.url), ...oauthHeader]);
+      const basic = parseBasicAuthorization(header);
+      if (basic) return this.basic.authenticate(em, basic, credentials.address);
+      throw new UnauthenticatedError('Unsupported Authorization header: use Basic, Bearer or OAuth');
+    }
+    // Only URLs that carry credentials are parsed here; others are the routes' business.
+    if (!/[?&](access_token|oauth_signature)=/.test(credentials.url)) throw new UnauthenticatedError();
+    const query = queryParams(credentials.url);
+    const accessToken = query.find(([name]) => name === 'access_token');
+    if (accessToken) return this.oauth2.authenticate(em, accessToken[1]);
+    if (query.some(([name]) => name === 'oauth_signature')) return this.oauth1.authenticate(em, credentials, query);
+    throw new UnauthenticatedError();
+  }
+}
+
+/** The decoded query parameters of a request URL; a malformed query authenticates nothing. */
+function queryParams(url: string): OAuthParam[] {
+  const mark = url.indexOf('?');
+  if (mark < 0) return [];
+  try {
+    return parseFormEncoded(url.slice(mark + 1));
+  } catch (error) {
+    if (error instanceof OAuthSyntaxError) throw new UnauthenticatedError(`Malformed query string: ${error.message}`);
+    throw error;
+  }
+}
+
+function readOAuthHeader(header: string): OAuthParam[] | undefined {
+  try {
+    return parseOAuthAuthorizationHeader(header);
+  } catch (error) {
+    if (error instanceof OAuthSyntaxError) throw new UnauthenticatedError(`Malformed OAuth header: ${error.message}`);
+    throw error;
+  }
+}
