@@ -5,7 +5,12 @@ import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { DataDirInUseError } from './db/embedded/embedded-postgres';
 import { AppError } from './errors';
+import { contextForViewer, type RequestContext } from './graphql/context';
 import { createAccount } from './modules/accounts/account.service';
+import { StaffType } from './modules/common/enums';
+import { OAuthProtocol } from './modules/oauth/oauth-client.entity';
+import { OAuthClientService } from './modules/oauth/oauth-client.service';
+import { Staff } from './modules/staff/staff.entity';
 import { startServer } from './server';
 
 /** The `timetrack` command. Returns the exit code; main.ts is the only place that exits. */
@@ -67,11 +72,72 @@ export async function runCli(argv: string[]): Promise<number> {
       }
     });
 
+  const clients = program
+    .command('oauth')
+    .description('Manage OAuth applications')
+    .command('client')
+    .description("Register, list and revoke an account's OAuth applications");
+  clients
+    .command('create')
+    .description('Register an application; prints one line of JSON with its key and secret (shown only once)')
+    .requiredOption('--owner <login>', "the login of the account's owner")
+    .requiredOption('--name <name>', 'the name users see on the approval page')
+    .option('--protocol <protocol>', 'oauth1 (signed requests) or oauth2 (bearer tokens)', oauthProtocol, OAuthProtocol.OAUTH2)
+    .option('--redirect-uri <url>', 'an allowed redirect URI or callback (repeatable)', collect, [] as string[])
+    .option('--public', 'an OAuth 2.0 client without a secret (SPA, CLI): PKCE is required')
+    .action(async (options: { owner: string; name: string; protocol: OAuthProtocol; redirectUri: string[]; public?: boolean }) => {
+      await asOwner(options.owner, async (ctx, service) => {
+        const { client, secret } = await service.register(ctx, {
+          name: options.name,
+          protocol: options.protocol,
+          redirectUris: options.redirectUri,
+          confidential: !options.public,
+        });
+        process.stdout.write(`${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, secret, redirect_uris: client.redirectUris })}\n`);
+      });
+    });
+  clients
+    .command('list')
+    .description('List the applications of the owner\'s account, one JSON line each')
+    .requiredOption('--owner <login>', "the login of the account's owner")
+    .action(async (options: { owner: string }) => {
+      await asOwner(options.owner, async (ctx, service) => {
+        for (const client of await service.list(ctx)) {
+          process.stdout.write(`${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, redirect_uris: client.redirectUris })}\n`);
+        }
+      });
+    });
+  clients
+    .command('revoke')
+    .description('Delete an application and every token it holds')
+    .requiredOption('--owner <login>', "the login of the account's owner")
+    .argument('<id>', 'the application id printed by create or list')
+    .action(async (id: string, options: { owner: string }) => {
+      await asOwner(options.owner, async (ctx, service) => {
+        const client = await service.revoke(ctx, id);
+        process.stdout.write(`revoked ${client.name} (${client.clientKey})\n`);
+      });
+    });
+
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
     return reportCliError(error);
+  }
+}
+
+/** Runs `work` as the owner with this login, as if the owner had called the GraphQL API. */
+async function asOwner(login: string, work: (ctx: RequestContext, service: OAuthClientService) => Promise<void>): Promise<void> {
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  try {
+    const owner = await db.orm.em.fork().findOne(Staff, { login, type: StaffType.OWNER }, { filters: false });
+    if (!owner) throw new AppError('NOT_FOUND', `No account owner has the login ${login}`);
+    const viewer = { id: owner.id, uuid: owner.uuid, login: owner.login, type: owner.type, accountId: owner.account.id };
+    await work(contextForViewer(db.orm, config, viewer), new OAuthClientService());
+  } finally {
+    await db.close();
   }
 }
 
@@ -118,6 +184,15 @@ function reportCliError(error: unknown): number {
   }
   process.stderr.write(`error: ${e.message ?? String(error)}\n`);
   return 1;
+}
+
+function oauthProtocol(value: string): OAuthProtocol {
+  if (value !== OAuthProtocol.OAUTH1 && value !== OAuthProtocol.OAUTH2) throw new InvalidArgumentError('must be oauth1 or oauth2');
+  return value;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function wholeNumber(value: string): number {

@@ -3,6 +3,7 @@ import { Activity } from '../modules/activities/activity.entity';
 import { TenantEntity } from '../modules/common/tenant-entity';
 import { CompanyMember } from '../modules/companies/company-member.entity';
 import { Company } from '../modules/companies/company.entity';
+import { OAuthClient } from '../modules/oauth/oauth-client.entity';
 import { OutboxMessage } from '../modules/outbox/outbox-message.entity';
 import { ProjectMember } from '../modules/projects/project-member.entity';
 import { Project } from '../modules/projects/project.entity';
@@ -20,6 +21,7 @@ export const ENTITIES = [
   Activity,
   Shift,
   OutboxMessage,
+  OAuthClient,
 ];
 
 /** The entities whose rows belong to one account: the `tenant` filter covers them. */

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type ContainerType } from 'type-graphql';
 import { ActivityResolver } from '../modules/activities/activity.resolver';
+import { OAuthClientResolver } from '../modules/oauth/oauth-client.resolver';
 import { CompanyResolver } from '../modules/companies/company.resolver';
 import { ProjectResolver } from '../modules/projects/project.resolver';
 import { ShiftResolver } from '../modules/shifts/shift.resolver';
@@ -11,7 +12,7 @@ import { TimeZoneResolver } from '../modules/time-zones/time-zone.resolver';
 import { TimeZoneService } from '../modules/time-zones/time-zone.service';
 import type { Services } from './services';
 
-const RESOLVERS = [ViewerResolver, AccountResolver, StaffResolver, CompanyResolver, ProjectResolver, ActivityResolver, ShiftResolver, TimeZoneResolver] as const;
+const RESOLVERS = [ViewerResolver, AccountResolver, StaffResolver, CompanyResolver, ProjectResolver, ActivityResolver, ShiftResolver, TimeZoneResolver, OAuthClientResolver] as const;
 
 /** Builds the executable schema; resolvers get their services through a small container. */
 export async function createSchema(services: Services): Promise<GraphQLSchema> {
@@ -24,6 +25,7 @@ export async function createSchema(services: Services): Promise<GraphQLSchema> {
     [ActivityResolver, new ActivityResolver(services.activities)],
     [ShiftResolver, new ShiftResolver(services.shifts)],
     [TimeZoneResolver, new TimeZoneResolver(new TimeZoneService())],
+    [OAuthClientResolver, new OAuthClientResolver(services.oauthClients)],
   ]);
   const container: ContainerType = { get: (cls) => instances.get(cls) };
   return buildSchema({ resolvers: RESOLVERS, container, validate: false });

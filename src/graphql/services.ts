@@ -2,6 +2,7 @@ import type { PasswordHasher } from '../auth/passwords';
 import { ActivityService } from '../modules/activities/activity.service';
 import { CompanyService } from '../modules/companies/company.service';
 import type { Geocoder } from '../modules/companies/geocoder';
+import { OAuthClientService } from '../modules/oauth/oauth-client.service';
 import { ProjectService } from '../modules/projects/project.service';
 import { PunchService } from '../modules/projects/punch.service';
 import { ShiftService } from '../modules/shifts/shift.service';
@@ -15,6 +16,7 @@ export interface Services {
   punches: PunchService;
   activities: ActivityService;
   shifts: ShiftService;
+  oauthClients: OAuthClientService;
 }
 
 export function createServices(hasher: PasswordHasher, geocoder: Geocoder): Services {
@@ -26,5 +28,6 @@ export function createServices(hasher: PasswordHasher, geocoder: Geocoder): Serv
     punches: new PunchService(projects),
     activities: new ActivityService(projects),
     shifts: new ShiftService(projects),
+    oauthClients: new OAuthClientService(),
   };
 }

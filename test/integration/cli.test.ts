@@ -70,3 +70,37 @@ test('an invalid setting stops the CLI with a message naming the variable', asyn
   expect(result.code).toBe(2);
   expect(result.stderr).toMatch(/PORT/);
 });
+
+test('oauth client create, list and revoke act for the owner named by --owner', async () => {
+  expect((await cli(['account', 'create', '--login', 'oauth-owner', '--password', 'cli-password', '--email', 'oo@example.com'], env)).code).toBe(0);
+  const created = await cli(['oauth', 'client', 'create', '--owner', 'oauth-owner', '--name', 'Invoicer', '--protocol', 'oauth1', '--redirect-uri', 'https://app.example/cb'], env);
+  expect(created.stderr).toBe('');
+  expect(created.code).toBe(0);
+  const client = JSON.parse(created.stdout.trim());
+  expect(client).toEqual({
+    id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    name: 'Invoicer',
+    protocol: 'oauth1',
+    key: expect.stringMatching(/^[\w-]{24}$/),
+    secret: expect.stringMatching(/^[\w-]{43}$/),
+    redirect_uris: ['https://app.example/cb'],
+  });
+  const publicClient = JSON.parse((await cli(['oauth', 'client', 'create', '--owner', 'oauth-owner', '--name', 'CLI', '--public'], env)).stdout);
+  expect(publicClient).toMatchObject({ protocol: 'oauth2', secret: null });
+
+  const listed = await cli(['oauth', 'client', 'list', '--owner', 'oauth-owner'], env);
+  expect(listed.stdout.trim().split('\n').map((line) => JSON.parse(line).key)).toEqual([client.key, publicClient.key]);
+  expect(listed.stdout).not.toContain(client.secret);
+
+  const revoked = await cli(['oauth', 'client', 'revoke', '--owner', 'oauth-owner', client.id], env);
+  expect(revoked).toMatchObject({ code: 0, stdout: `revoked Invoicer (${client.key})\n` });
+  expect((await cli(['oauth', 'client', 'list', '--owner', 'oauth-owner'], env)).stdout).not.toContain(client.key);
+});
+
+test('oauth client commands refuse a login that is not an owner, and a bad protocol', async () => {
+  const notOwner = await cli(['oauth', 'client', 'list', '--owner', 'nobody-at-all'], env);
+  expect(notOwner).toMatchObject({ code: 2, stderr: 'error: No account owner has the login nobody-at-all\n' });
+  const badProtocol = await cli(['oauth', 'client', 'create', '--owner', 'oauth-owner', '--name', 'x', '--protocol', 'oauth3'], env);
+  expect(badProtocol.code).toBeGreaterThan(0);
+  expect(badProtocol.stderr).toMatch(/--protocol.*must be oauth1 or oauth2/);
+});

@@ -1,0 +1,73 @@
+import { ArrayType, Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { TenantEntity } from '../common/tenant-entity';
+import { Staff } from '../staff/staff.entity';
+
+export enum OAuthProtocol {
+  OAUTH1 = 'oauth1',
+  OAUTH2 = 'oauth2',
+}
+registerEnumType(OAuthProtocol, {
+  name: 'OAuthProtocol',
+  description: 'OAUTH1: a 1.0a consumer (signed requests); OAUTH2: a 2.0 client (bearer tokens).',
+});
+
+/**
+ * An application registered by an account owner to act for users who approve it. Table
+ * `oauth_clients`. The secret of a 1.0a consumer is kept as issued (HMAC needs it); a 2.0 client
+ * keeps only a hash of its secret, and a public 2.0 client (SPA, CLI) has none and uses PKCE.
+ */
+@ObjectType('OAuthClient', { description: 'An application registered to use the API for the users who authorise it.' })
+@Entity({ tableName: 'oauth_clients' })
+export class OAuthClient extends TenantEntity {
+  @Field(() => String)
+  @Property({ type: 'string', length: 255 })
+  name!: string;
+
+  @Field(() => OAuthProtocol)
+  @Enum({ items: () => OAuthProtocol })
+  protocol!: OAuthProtocol;
+
+  @Field(() => String, { name: 'key', description: 'The consumer key (1.0a) or client_id (2.0).' })
+  @Property({ type: 'string', length: 64, fieldName: 'client_key' })
+  clientKey!: string;
+
+  @Property({ type: 'string', length: 128, nullable: true, hidden: true })
+  secret: string | null = null;
+
+  @Property({ type: 'string', length: 64, nullable: true, hidden: true })
+  secretHash: string | null = null;
+
+  @Field(() => [String], { description: 'Where users may be sent back to; none: the service\'s own /oauth/authorized page (2.0) or any callback (1.0a).' })
+  @Property({ type: ArrayType })
+  redirectUris: string[] = [];
+
+  @ManyToOne(() => Staff, { ref: true, nullable: true, deleteRule: 'set null' })
+  createdBy: Ref<Staff> | null = null;
+
+  @Field(() => Boolean, { description: 'Whether the application holds a secret; public 2.0 clients use PKCE instead.' })
+  get confidential(): boolean {
+    return this.protocol === OAuthProtocol.OAUTH1 || this.secretHash !== null;
+  }
+
+  @Field(() => DateTimeISOResolver, { name: 'registeredAt' })
+  get registeredAt(): Date {
+    return this.createdAt;
+  }
+}
+
+@ObjectType({ description: 'A newly registered application with its secret, shown this once.' })
+export class RegisteredOAuthClient {
+  @Field(() => OAuthClient) client!: OAuthClient;
+  @Field(() => String, { nullable: true, description: 'The consumer or client secret; null for a public 2.0 client.' })
+  secret!: string | null;
+}
+
+@ObjectType({ description: 'An application the caller has authorised, with the tokens it holds for them.' })
+export class OAuthAuthorization {
+  @Field(() => String, { description: 'The application\'s key (client_id).' }) clientKey!: string;
+  @Field(() => String) clientName!: string;
+  @Field(() => OAuthProtocol) protocol!: OAuthProtocol;
+  @Field(() => DateTimeISOResolver, { description: 'When the newest of its tokens was issued.' }) authorizedAt!: Date;
+}
