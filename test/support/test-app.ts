@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { FieldError } from '../../src/errors';
 import { createApp, type App } from '../../src/app';
@@ -30,6 +32,8 @@ export interface TestApp {
   newAccount(overrides?: Partial<CreateAccountInput>): Promise<Credentials & { ownerId: string; ownerLegacyId: number; accountId: number }>;
   /** A new user in the account of `owner`, through the API. */
   newStaff(owner: Credentials, overrides?: Record<string, unknown>): Promise<Credentials & { id: string; legacyId: number }>;
+  /** Serves the app on a loopback port (started on first use) for clients that need a real URL. */
+  listen(): Promise<string>;
   /** Counts the SQL statements `work` sends to the database. */
   countStatements(work: () => Promise<unknown>): Promise<number>;
   close(): Promise<void>;
@@ -70,10 +74,19 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     return res.data as any;
   };
 
+  let server: Server | undefined;
+  const listen = async () => {
+    server ??= await new Promise<Server>((resolve) => {
+      const started = createServer(app.express).listen(0, '127.0.0.1', () => resolve(started));
+    });
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+
   return {
     app,
     db,
     config,
+    listen,
     gql,
     gqlOk,
     newAccount: async (overrides = {}) => {
@@ -107,6 +120,10 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       return statements - before;
     },
     close: async () => {
+      if (server) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server!.close(resolve));
+      }
       await app.stop();
       await db.close();
       await target.drop();
