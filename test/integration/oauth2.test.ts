@@ -1,0 +1,184 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { AuthorizationCode } from 'simple-oauth2';
+import { submitApproval } from '../support/oauth-approval';
+import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+
+/**
+ * The OAuth 2.0 provider driven by an off-the-shelf client (simple-oauth2) over real HTTP:
+ * authorization code with PKCE, refresh, revocation; and the implicit flow of the old CLI.
+ */
+let t: TestApp;
+let base: string;
+let owner: Credentials;
+const REDIRECT = 'https://spa.example/callback';
+
+async function register(input: string): Promise<{ key: string; secret: string | null }> {
+  const data = await t.gqlOk(owner, `mutation { registerOAuthClient(input: ${input}) { client { key } secret } }`);
+  return { key: data.registerOAuthClient.client.key, secret: data.registerOAuthClient.secret };
+}
+
+function pkce() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+const bearer = (token: string, path: string, init: RequestInit = {}) =>
+  fetch(`${base}${path}`, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } });
+
+const viewerLogin = async (token: string) => {
+  const res = await bearer(token, '/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ viewer { staff { login } } }' }),
+  });
+  return { status: res.status, login: (await res.json()).data?.viewer.staff.login };
+};
+
+beforeAll(async () => {
+  t = await startTestApp();
+  base = await t.listen();
+  owner = await t.newAccount();
+});
+afterAll(() => t?.close());
+
+test('authorization code with PKCE, API calls on every interface, refresh with rotation, revocation', async () => {
+  const app = await register(`{ name: "Dashboard", protocol: OAUTH2, redirectUris: ["${REDIRECT}"] }`);
+  const client = new AuthorizationCode({
+    client: { id: app.key, secret: app.secret! },
+    auth: { tokenHost: base, tokenPath: '/oauth/token', authorizePath: '/oauth/authorize', revokePath: '/oauth/revoke' },
+  });
+  const { verifier, challenge } = pkce();
+  const authorizeUrl = client.authorizeURL({ redirect_uri: REDIRECT, state: 'st@te 1', code_challenge: challenge, code_challenge_method: 'S256' } as never);
+
+  const approved = await submitApproval(authorizeUrl, owner);
+  expect(approved.status).toBe(303);
+  const back = new URL(approved.headers.get('location')!);
+  expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+  expect(back.searchParams.get('state')).toBe('st@te 1');
+  const code = back.searchParams.get('code')!;
+
+  // The code is bound to the PKCE verifier: without it, or with another, nothing is issued.
+  await expect(client.getToken({ code, redirect_uri: REDIRECT, code_verifier: pkce().verifier } as never)).rejects.toMatchObject({
+    output: { statusCode: 400 },
+  });
+  const again = await submitApproval(client.authorizeURL({ redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' } as never), owner);
+  const secondCode = new URL(again.headers.get('location')!).searchParams.get('code')!;
+  const token = await client.getToken({ code: secondCode, redirect_uri: REDIRECT, code_verifier: verifier } as never);
+  expect(token.token).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String), refresh_token: expect.any(String) });
+  expect(token.token.expires_in).toBeGreaterThan(3590);
+  const access = token.token.access_token as string;
+
+  // A code works once.
+  await expect(client.getToken({ code: secondCode, redirect_uri: REDIRECT, code_verifier: verifier } as never)).rejects.toMatchObject({ output: { statusCode: 400 } });
+
+  expect(await viewerLogin(access)).toEqual({ status: 200, login: owner.login });
+  expect((await bearer(access, '/api/1/projects.json')).status).toBe(200);
+  expect((await bearer(access, '/projects.xml')).status).toBe(200);
+  const jsonp = await fetch(`${base}/api/1/staff.jsonp?callback=cb&access_token=${access}`);
+  expect(jsonp.status).toBe(200);
+  expect(await jsonp.text()).toContain(owner.login);
+
+  const refreshed = await token.refresh();
+  const newAccess = refreshed.token.access_token as string;
+  expect(newAccess).not.toBe(access);
+  expect(await viewerLogin(newAccess)).toEqual({ status: 200, login: owner.login });
+  // Rotation: the old pair is gone, and the old refresh token cannot be used again.
+  expect((await viewerLogin(access)).status).toBe(401);
+  await expect(token.refresh()).rejects.toMatchObject({ output: { statusCode: 400 } });
+
+  const authorizations = await t.gqlOk(owner, '{ oauthAuthorizations { clientKey clientName protocol } }');
+  expect(authorizations.oauthAuthorizations).toEqual([{ clientKey: app.key, clientName: 'Dashboard', protocol: 'OAUTH2' }]);
+
+  await refreshed.revoke('access_token');
+  expect((await viewerLogin(newAccess)).status).toBe(401);
+  await expect(refreshed.refresh()).rejects.toMatchObject({ output: { statusCode: 400 } });
+});
+
+test('the implicit flow lands on /oauth/authorized with a token usable as Bearer', async () => {
+  const cli = await register('{ name: "timetrack CLI", protocol: OAUTH2, confidential: false }');
+  expect(cli.secret).toBeNull();
+  const approved = await submitApproval(`${base}/oauth/authorize?response_type=token&client_id=${cli.key}&state=42`, owner);
+  expect(approved.status).toBe(303);
+  const landing = new URL(approved.headers.get('location')!);
+  expect(`${landing.origin}${landing.pathname}`).toBe(`${base}/oauth/authorized`);
+  expect(landing.search).toBe('');
+  const fragment = new URLSearchParams(landing.hash.slice(1));
+  expect(fragment.get('token_type')).toBe('Bearer');
+  expect(fragment.get('state')).toBe('42');
+  expect(await viewerLogin(fragment.get('access_token')!)).toEqual({ status: 200, login: owner.login });
+
+  const page = await fetch(landing);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
+  expect(await page.text()).toContain('id="token"');
+});
+
+test('a public client must use PKCE; a confidential one must send its secret', async () => {
+  const spa = await register(`{ name: "SPA", protocol: OAUTH2, confidential: false, redirectUris: ["${REDIRECT}"] }`);
+  const page = await fetch(`${base}/oauth/authorize?response_type=code&client_id=${spa.key}&redirect_uri=${encodeURIComponent(REDIRECT)}`, { redirect: 'manual' });
+  expect(page.status).toBe(303);
+  expect(new URL(page.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+
+  const server = await register(`{ name: "Server app", protocol: OAUTH2, redirectUris: ["${REDIRECT}"] }`);
+  const { verifier, challenge } = pkce();
+  const approved = await submitApproval(
+    `${base}/oauth/authorize?response_type=code&client_id=${server.key}&code_challenge=${challenge}&code_challenge_method=S256`,
+    owner,
+  );
+  const code = new URL(approved.headers.get('location')!).searchParams.get('code')!;
+  const withoutSecret = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: server.key, code_verifier: verifier }),
+  });
+  // RFC 6749 §5.2: 400 invalid_client when the client did not try the Authorization header.
+  expect(withoutSecret.status).toBe(400);
+  expect(await withoutSecret.json()).toMatchObject({ error: 'invalid_client' });
+});
+
+test('an unregistered redirect URI is never redirected to; a denial returns access_denied', async () => {
+  const app = await register(`{ name: "Strict", protocol: OAUTH2, redirectUris: ["${REDIRECT}"] }`);
+  const evil = await fetch(`${base}/oauth/authorize?response_type=code&client_id=${app.key}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}`, {
+    redirect: 'manual',
+  });
+  expect(evil.status).toBe(400);
+  expect(evil.headers.get('location')).toBeNull();
+  expect((await fetch(`${base}/oauth/authorize?response_type=code&client_id=unknown`)).status).toBe(400);
+
+  const denied = await submitApproval(`${base}/oauth/authorize?response_type=code&client_id=${app.key}&state=s`, owner, 'deny');
+  expect(denied.status).toBe(303);
+  const back = new URL(denied.headers.get('location')!);
+  expect(Object.fromEntries(back.searchParams)).toMatchObject({ error: 'access_denied', state: 's' });
+});
+
+test('revoking an application ends every token it holds; bad bearer tokens are 401 everywhere', async () => {
+  const app = await register('{ name: "Temporary", protocol: OAUTH2, confidential: false }');
+  const approved = await submitApproval(`${base}/oauth/authorize?response_type=token&client_id=${app.key}`, owner);
+  const token = new URLSearchParams(new URL(approved.headers.get('location')!).hash.slice(1)).get('access_token')!;
+  expect((await viewerLogin(token)).status).toBe(200);
+  const listed = await t.gqlOk(owner, '{ oauthClients { id key } }');
+  const id = listed.oauthClients.find((c: { key: string }) => c.key === app.key).id;
+  await t.gqlOk(owner, 'mutation($id: ID!) { revokeOAuthClient(id: $id) { key } }', { id });
+  expect((await viewerLogin(token)).status).toBe(401);
+
+  for (const path of ['/api/1/projects.json', '/projects.xml']) expect((await bearer('not-a-token', path)).status).toBe(401);
+  expect((await fetch(`${base}/api/1/projects.jsonp?callback=cb&access_token=nope`)).status).toBe(401);
+});
+
+test('only the owner registers and lists applications; a staff member manages only their own authorisations', async () => {
+  const staff = await t.newStaff(owner);
+  const refused = await t.gql(staff, '{ oauthClients { id } }');
+  expect(refused.errors?.[0]?.extensions?.code).toBe('READ_DENIED');
+  const create = await t.gql(staff, 'mutation { registerOAuthClient(input: { name: "x", protocol: OAUTH2 }) { secret } }');
+  expect(create.errors?.[0]?.extensions?.code).toBe('CREATE_DENIED');
+  const invalid = await t.gql(owner, 'mutation { registerOAuthClient(input: { name: " ", protocol: OAUTH1, confidential: false, redirectUris: ["not a url"] }) { secret } }');
+  expect(invalid.errors?.[0]?.extensions).toMatchObject({
+    code: 'VALIDATION_FAILED',
+    fieldErrors: [
+      { field: 'name', message: "can't be blank" },
+      { field: 'redirectUris.0', message: 'must be an absolute URL without a fragment' },
+    ],
+  });
+  expect((await t.gql(staff, '{ oauthAuthorizations { clientKey } }')).data).toEqual({ oauthAuthorizations: [] });
+  const none = await t.gql(staff, 'mutation { revokeOAuthAuthorization(clientKey: "nope") }');
+  expect(none.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+});
