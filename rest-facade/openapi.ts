@@ -125,11 +125,11 @@ export function buildOpenApiDocument(routes: readonly JsonRoute[]): object {
       description: [
         'The legacy JSON interface, served by a facade over the GraphQL API. The guide is `docs/json-api.md`.',
         SUFFIX_NOTE,
-        'Authentication is HTTP Basic on every request. A JSONP request is readable by any web page, so it ignores the Authorization header and cookies and is authenticated only by credentials in its own URL (OAuth, not offered yet): today every JSONP request is answered 401.',
+        'Authentication is HTTP Basic, an OAuth 2.0 bearer token, or an OAuth 1.0a signature (header or query string) on every request; the guide is `docs/authentication.md`. A JSONP request is readable by any web page, so it ignores the Authorization header and cookies and is authenticated only by credentials in its own URL (`access_token` or a query-string signature).',
       ].join('\n\n'),
     },
     servers: [{ url: '/api/1', description: 'Relative to the service address' }],
-    security: [{ basic: [] }],
+    security: [{ basic: [] }, { bearer: [] }, { oauth1: [] }],
     tags: tags.map((name) => ({ name })),
     paths,
     components: {
@@ -142,6 +142,18 @@ export function buildOpenApiDocument(routes: readonly JsonRoute[]): object {
           scheme: 'basic',
           description:
             'The login and password of a user of the account. A failure is 401 with `WWW-Authenticate: Basic`.',
+        },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An OAuth 2.0 access token from `/oauth/token` or the implicit flow; also accepted as the `access_token` query parameter.',
+        },
+        oauth1: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description:
+            'An OAuth 1.0a (RFC 5849) HMAC-SHA1 or HMAC-SHA256 signature in the `Authorization: OAuth` header or the query string.',
         },
       },
     },
@@ -340,6 +352,7 @@ function responses(route: JsonRoute, schemaId: string, list: boolean): JsonObjec
     },
     '401': { $ref: '#/components/responses/Unauthorized' },
     '403': { $ref: '#/components/responses/Forbidden' },
+    '429': { $ref: '#/components/responses/TooManyRequests' },
     '404': { $ref: '#/components/responses/NotFound' },
     '405': { $ref: '#/components/responses/MethodNotAllowed' },
     '5XX': { $ref: '#/components/responses/ServerError' },
@@ -416,7 +429,7 @@ function errorResponses(): Record<string, Json> {
       'A JSONP request without a valid `callback`, or a body that is not well-formed JSON or form data',
     ),
     Unauthorized: response(
-      'No credentials, wrong ones, or a disabled user (`UNAUTHENTICATED`); also every JSONP request, which needs URL credentials',
+      'No credentials, wrong ones, a bad OAuth token or signature, or a disabled user (`UNAUTHENTICATED`); also JSONP without credentials in its URL',
       {
         'WWW-Authenticate': {
           schema: { type: 'string' },
@@ -432,6 +445,9 @@ function errorResponses(): Record<string, Json> {
     ),
     MethodNotAllowed: response('The path exists but not with this method (`METHOD_NOT_ALLOWED`)', {
       Allow: { schema: { type: 'string' }, description: 'The methods the path has' },
+    }),
+    TooManyRequests: response('Too many failed sign-ins of this login or from this address (`TOO_MANY_REQUESTS`)', {
+      'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the next attempt is allowed' },
     }),
     PayloadTooLarge: response('The body is larger than `BODY_LIMIT_BYTES` (`PAYLOAD_TOO_LARGE`)'),
     UnsupportedMediaType: response(

@@ -135,7 +135,6 @@ async function oauth2Approval(deps: OAuthRouterDeps, req: Request, res: Response
   const redirectUri = fields.redirect_uri ?? allowed[0]!;
   // Never redirect to an address the application did not register: errors stay on this page.
   if (!allowed.includes(redirectUri)) return messagePage(res, 400, 'Invalid redirect', 'The redirect_uri is not registered for this application.');
-  fields.redirect_uri = redirectUri;
 
   const implicit = fields.response_type === 'token';
   const back = (params: Record<string, string>) =>
@@ -159,7 +158,7 @@ async function oauth2Approval(deps: OAuthRouterDeps, req: Request, res: Response
     return back({ access_token: token, token_type: 'Bearer', expires_in: String(OAUTH2_LIFETIMES.implicitToken) });
   }
   const code = await deps.oauth2.issueCode(client, viewer, {
-    redirectUri,
+    redirectUri: fields.redirect_uri,
     codeChallenge: fields.code_challenge,
     codeChallengeMethod: fields.code_challenge_method,
     scope: fields.scope,

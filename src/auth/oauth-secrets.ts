@@ -11,8 +11,8 @@ export function newKey(): string {
 }
 
 /**
- * The stored form of a secret. Our secrets are 256 random bits, so a fast hash is enough: there is
- * nothing to guess, and a stolen table gives no usable token.
+ * The stored form of a secret. Our secrets are at least 144 random bits (newKey, newSecret), so a
+ * fast hash is enough: there is nothing to guess, and a stolen table gives no usable token.
  */
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');

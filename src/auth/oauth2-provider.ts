@@ -39,7 +39,8 @@ interface GrantUser extends User {
 }
 
 export interface CodeRequest {
-  readonly redirectUri: string;
+  /** As the authorization request gave it; then the token request must repeat it (RFC 6749 §4.1.3). */
+  readonly redirectUri: string | undefined;
   readonly codeChallenge: string | undefined;
   readonly codeChallengeMethod: string | undefined;
   readonly scope: string | undefined;
@@ -102,7 +103,7 @@ export class OAuth2Provider {
     await this.execute(
       `insert into oauth2_codes (client_id, user_id, code_hash, redirect_uri, code_challenge, code_challenge_method, scope, expires_at)
        values (?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))`,
-      [client.dbId, viewer.id, hashSecret(code), request.redirectUri, request.codeChallenge ?? null, request.codeChallengeMethod ?? null, request.scope ?? null, OAUTH2_LIFETIMES.authorizationCode],
+      [client.dbId, viewer.id, hashSecret(code), request.redirectUri ?? null, request.codeChallenge ?? null, request.codeChallengeMethod ?? null, request.scope ?? null, OAUTH2_LIFETIMES.authorizationCode],
     );
     return code;
   }
@@ -175,7 +176,7 @@ export class OAuth2Provider {
       saveAuthorizationCode: async () => false,
       getAccessToken: async () => false,
       getAuthorizationCode: async (code) => {
-        const [row] = await this.execute<GrantRow & { redirect_uri: string; code_challenge: string | null; code_challenge_method: string | null; expires_at: Date }>(
+        const [row] = await this.execute<GrantRow & { redirect_uri: string | null; code_challenge: string | null; code_challenge_method: string | null; expires_at: Date }>(
           `select g.client_id, c.client_key, g.user_id, u.account_id, g.scope, g.redirect_uri, g.code_challenge, g.code_challenge_method, g.expires_at
              from oauth2_codes g join oauth_clients c on c.id = g.client_id join users u on u.id = g.user_id
             where g.code_hash = ? and u.active`,
@@ -185,7 +186,8 @@ export class OAuth2Provider {
         return {
           authorizationCode: code,
           expiresAt: new Date(row.expires_at),
-          redirectUri: row.redirect_uri,
+          // Null when the authorization request named none: the library then checks nothing.
+          redirectUri: row.redirect_uri as string,
           ...(row.code_challenge ? { codeChallenge: row.code_challenge, codeChallengeMethod: row.code_challenge_method ?? 'plain' } : {}),
           ...grantParts(row),
         } satisfies AuthorizationCode;

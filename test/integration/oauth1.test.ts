@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
-import { submitApproval } from '../support/oauth-approval';
+import { readJson, submitApproval } from '../support/oauth-approval';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -46,7 +46,7 @@ async function accessToken(request: TokenPair, verifier: string, method: Method 
   const url = `${base}/oauth/access_token`;
   const data = { oauth_verifier: verifier };
   const signed = consumer(consumerSecret, method).authorize({ url, method: 'GET', data }, request);
-  return fetch(`${url}?${new URLSearchParams({ ...signed, ...data } as Record<string, string>)}`);
+  return fetch(`${url}?${new URLSearchParams(Object.entries({ ...signed, ...data }).map(([name, value]) => [name, String(value)] as [string, string]))}`);
 }
 
 async function threeLegged(who: Credentials): Promise<TokenPair> {
@@ -83,7 +83,7 @@ test('three-legged flow with oob, then signed calls to the JSON, XML and GraphQL
 
   const json = await signedGet(`${base}/api/1/projects.json`, access);
   expect(json.status).toBe(200);
-  expect((await json.json()).response.map((p: { name: string }) => p.name)).toEqual(['Signed']);
+  expect((await readJson(json)).response.map((p: { name: string }) => p.name)).toEqual(['Signed']);
 
   const xml = await signedGet(`${base}/projects.xml`, access);
   expect(xml.status).toBe(200);
@@ -96,7 +96,7 @@ test('three-legged flow with oob, then signed calls to the JSON, XML and GraphQL
     headers: { 'content-type': 'application/json', ...oauth.toHeader(oauth.authorize({ url, method: 'POST' }, access)) },
     body: JSON.stringify({ query: '{ viewer { staff { login } } }' }),
   });
-  expect(await graphql.json()).toEqual({ data: { viewer: { staff: { login: owner.login } } } });
+  expect(await readJson(graphql)).toEqual({ data: { viewer: { staff: { login: owner.login } } } });
 });
 
 test('the query-string scheme authenticates JSONP, which ignores Authorization headers', async () => {
@@ -104,7 +104,7 @@ test('the query-string scheme authenticates JSONP, which ignores Authorization h
   const url = `${base}/api/1/projects.jsonp?callback=show`;
   // authorize() echoes the URL's own parameters too; only the protocol ones are appended.
   const signed = Object.entries(consumer().authorize({ url, method: 'GET' }, access)).filter(([name]) => name.startsWith('oauth_'));
-  const res = await fetch(`${url}&${new URLSearchParams(signed.map(([name, value]) => [name, String(value)]))}`);
+  const res = await fetch(`${url}&${new URLSearchParams(signed.map(([name, value]) => [name, String(value)] as [string, string]))}`);
   if (res.status !== 200) throw new Error(await res.text());
   expect(await res.text()).toMatch(/^\/\*\*\/ typeof show === 'function' && show\(\{"response":\[\{.*"name":"Signed"/);
 });
@@ -133,17 +133,17 @@ test('a replayed nonce, a stale timestamp, a wrong signature and a revoked token
 
   const replayed = await fetch(url, { headers: { ...header } });
   expect(replayed.status).toBe(401);
-  expect((await replayed.json()).error.message).toBe('oauth_nonce already used');
+  expect((await readJson(replayed)).error.message).toBe('oauth_nonce already used');
 
   const stale = consumer();
   stale.getTimeStamp = () => Math.floor(Date.now() / 1000) - 3600;
   const staleRes = await signedGet(url, access, stale);
   expect(staleRes.status).toBe(401);
-  expect((await staleRes.json()).error.message).toMatch(/Stale or invalid oauth_timestamp/);
+  expect((await readJson(staleRes)).error.message).toMatch(/Stale or invalid oauth_timestamp/);
 
   const forged = await signedGet(url, access, consumer('not-the-secret'));
   expect(forged.status).toBe(401);
-  expect((await forged.json()).error.message).toBe('Invalid OAuth signature');
+  expect((await readJson(forged)).error.message).toBe('Invalid OAuth signature');
 
   const wrongToken = await signedGet(url, { key: access.key, secret: 'guessed' });
   expect(wrongToken.status).toBe(401);
@@ -154,7 +154,7 @@ test('a replayed nonce, a stale timestamp, a wrong signature and a revoked token
   await t.gqlOk(owner, 'mutation($k: String!) { revokeOAuthAuthorization(clientKey: $k) }', { k: consumerKey });
   const revoked = await signedGet(url, access);
   expect(revoked.status).toBe(401);
-  expect((await revoked.json()).error.message).toBe('Unknown OAuth consumer or token');
+  expect((await readJson(revoked)).error.message).toBe('Unknown OAuth consumer or token');
 });
 
 test('a request token is exchanged once, only with its verifier, and only after approval', async () => {
@@ -199,5 +199,5 @@ test('unsigned or malformed token requests are refused with the problem named', 
   expect(bad.status).toBe(401);
   const plaintext = await fetch(`${base}/api/1/projects.json?oauth_consumer_key=${consumerKey}&oauth_signature_method=PLAINTEXT&oauth_signature=x&oauth_timestamp=1&oauth_nonce=n&oauth_token=t`);
   expect(plaintext.status).toBe(401);
-  expect((await plaintext.json()).error.message).toMatch(/Unsupported oauth_signature_method/);
+  expect((await readJson(plaintext)).error.message).toMatch(/Unsupported oauth_signature_method/);
 });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AuthorizationCode } from 'simple-oauth2';
-import { submitApproval } from '../support/oauth-approval';
+import { readJson, submitApproval } from '../support/oauth-approval';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -31,7 +31,7 @@ const viewerLogin = async (token: string) => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: '{ viewer { staff { login } } }' }),
   });
-  return { status: res.status, login: (await res.json()).data?.viewer.staff.login };
+  return { status: res.status, login: (await readJson(res)).data?.viewer.staff.login };
 };
 
 beforeAll(async () => {
@@ -119,6 +119,20 @@ test('a public client must use PKCE; a confidential one must send its secret', a
   expect(page.status).toBe(303);
   expect(new URL(page.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
 
+  // A public client without a redirect URI of its own: the code lands on /oauth/authorized, and the
+  // exchange needs no redirect_uri because the authorization request named none.
+  const cli = await register('{ name: "CLI with PKCE", protocol: OAUTH2, confidential: false }');
+  const pair = pkce();
+  const landed = await submitApproval(`${base}/oauth/authorize?response_type=code&client_id=${cli.key}&code_challenge=${pair.challenge}&code_challenge_method=S256`, owner);
+  const landing = new URL(landed.headers.get('location')!);
+  expect(landing.pathname).toBe('/oauth/authorized');
+  const exchanged = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'authorization_code', code: landing.searchParams.get('code')!, client_id: cli.key, code_verifier: pair.verifier }),
+  });
+  expect(exchanged.status).toBe(200);
+  expect(await viewerLogin((await readJson(exchanged)).access_token)).toEqual({ status: 200, login: owner.login });
+
   const server = await register(`{ name: "Server app", protocol: OAUTH2, redirectUris: ["${REDIRECT}"] }`);
   const { verifier, challenge } = pkce();
   const approved = await submitApproval(
@@ -132,7 +146,7 @@ test('a public client must use PKCE; a confidential one must send its secret', a
   });
   // RFC 6749 §5.2: 400 invalid_client when the client did not try the Authorization header.
   expect(withoutSecret.status).toBe(400);
-  expect(await withoutSecret.json()).toMatchObject({ error: 'invalid_client' });
+  expect(await readJson(withoutSecret)).toMatchObject({ error: 'invalid_client' });
 });
 
 test('an unregistered redirect URI is never redirected to; a denial returns access_denied', async () => {

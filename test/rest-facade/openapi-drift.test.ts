@@ -79,13 +79,14 @@ test('the emitted text is pretty JSON with a trailing newline', () => {
 });
 
 describe('schema/openapi.json', () => {
-  test('is OpenAPI 3.1 served under /api/1 with Basic authentication', () => {
+  test('is OpenAPI 3.1 served under /api/1 with Basic, bearer or OAuth 1.0a authentication', () => {
     expect(committed.openapi).toBe('3.1.0');
     expect(committed.servers).toEqual([expect.objectContaining({ url: '/api/1' })]);
     expect(committed.components.securitySchemes.basic).toEqual(
       expect.objectContaining({ type: 'http', scheme: 'basic' }),
     );
-    expect(committed.security).toEqual([{ basic: [] }]);
+    expect(committed.components.securitySchemes.bearer).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(committed.security).toEqual([{ basic: [] }, { bearer: [] }, { oauth1: [] }]);
   });
 
   test('has every route of JSON_ROUTES, and nothing else', () => {

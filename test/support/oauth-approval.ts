@@ -19,3 +19,8 @@ export async function submitApproval(authorizeUrl: string, who: Credentials, dec
   const form = new URLSearchParams([...hiddenFields(html), ['login', who.login], ['password', who.password], ['decision', decision]]);
   return fetch(action, { method: 'POST', body: form, redirect: 'manual' });
 }
+
+/** A fetch answer's JSON body, untyped as tests read it. */
+export async function readJson(res: Response): Promise<any> {
+  return res.json();
+}

@@ -47,6 +47,10 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     NODE_ENV: 'test',
     // Cheap hashes keep the suite fast; production defaults are tested in their own file.
     PASSWORD_HASH_MEMORY_KIB: '1024',
+    // The contract tests send hundreds of deliberate failures from one address and login; the
+    // limits themselves are tested with small values in sign-in-limits.test.ts.
+    AUTH_FAILURES_PER_LOGIN: '100000',
+    AUTH_FAILURES_PER_ADDRESS: '100000',
     ...target.env,
     ...env,
   });
