@@ -55,22 +55,22 @@ export class BasicAuthenticator {
       { [raw((alias: string) => `lower(${alias}.login)`)]: credentials.login.toLowerCase() } as FilterQuery<Staff>,
       { filters: false, fields: ['id', 'uuid', 'login', 'type', 'active', 'passwordHash', 'account'] },
     );
-    const key = user && cacheKey(user, credentials.password);
-    if (!key || !this.verified.has(key)) {
+    const key = user ? cacheKey(user, credentials.password) : undefined;
+    if (!user || !this.verified.has(key!)) {
       const attempt = { login: credentials.login, address };
       await this.limiter.assertAllowed(attempt);
       const valid = user
         ? await this.hasher.verify(user.passwordHash, credentials.password)
         : await this.hasher.verifyDummy(credentials.password).then(() => false);
-      if (!valid) {
+      if (!user || !valid) {
         await this.limiter.recordFailure(attempt);
         throw new UnauthenticatedError('Invalid login or password');
       }
       await this.limiter.recordSuccess(attempt);
       this.verified.set(key!, true);
     }
-    if (!user!.active) throw new UnauthenticatedError('This user is disabled');
-    return { id: user!.id, uuid: user!.uuid, login: user!.login, type: user!.type, accountId: user!.account.id };
+    if (!user.active) throw new UnauthenticatedError('This user is disabled');
+    return { id: user.id, uuid: user.uuid, login: user.login, type: user.type, accountId: user.account.id };
   }
 }
 

@@ -23,7 +23,6 @@ export const OUT_OF_BAND = 'oob';
 /** A request token waiting on the approval page. */
 export interface PendingAuthorization {
   readonly clientName: string;
-  readonly callback: string;
 }
 
 /** Where the user goes after deciding, with the verifier when approved. */
@@ -86,12 +85,12 @@ export class OAuth1Provider {
 
   /** What the approval page shows; undefined for an unknown, used or expired request token. */
   async pendingAuthorization(token: string): Promise<PendingAuthorization | undefined> {
-    const [row] = await this.execute<{ name: string; callback: string }>(
-      `select c.name, t.callback from oauth1_tokens t join oauth_clients c on c.id = t.client_id
+    const [row] = await this.execute<{ name: string }>(
+      `select c.name from oauth1_tokens t join oauth_clients c on c.id = t.client_id
         where t.token_key = ? and t.kind = 'request' and t.user_id is null and t.expires_at > now()`,
       [token],
     );
-    return row && { clientName: row.name, callback: row.callback };
+    return row && { clientName: row.name };
   }
 
   /** Step 2: the signed-in user approved; the request token is bound to them with a verifier. */
