@@ -1,6 +1,7 @@
 import { Request as OAuth2Request, Response as OAuth2Response, OAuthError } from '@node-oauth/oauth2-server';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { mapDatabaseError } from '../db/database-errors';
 import { AppError, BadRequestError } from '../errors';
 import { credentialsOf } from '../graphql/context';
 import type { BasicAuthenticator } from './basic-auth';
@@ -88,7 +89,27 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
   });
 
   router.get('/oauth/authorized', (_req, res) => authorizedPage(res));
+  for (const path of ['/oauth/token', '/oauth/revoke']) {
+    router.all(path, (_req, res) => {
+      res.status(405).set('Allow', 'POST').json({ error: 'invalid_request', error_description: 'Use POST' });
+    });
+  }
+  // Whatever escaped a handler: a database that cannot answer is 503, anything else a bare 500.
+  router.use('/oauth', (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const known = asAppError(error);
+    if (known?.code === 'SERVICE_UNAVAILABLE') {
+      res.status(503).type('text/plain').send(known.message);
+      return;
+    }
+    console.error('oauth endpoint failed', error);
+    res.status(500).type('text/plain').send('Internal server error');
+  });
   return router;
+}
+
+/** A catalogue error, or the one a database failure maps to. */
+function asAppError(error: unknown): AppError | undefined {
+  return error instanceof AppError ? error : mapDatabaseError(error);
 }
 
 /**
@@ -102,8 +123,9 @@ async function showOrDecide(deps: OAuthRouterDeps, req: Request, res: Response, 
     if (fields.response_type || fields.client_id) return await oauth2Approval(deps, req, res, fields, deciding);
     messagePage(res, 400, 'Nothing to authorize', 'This address needs an oauth_token (OAuth 1.0a) or a response_type and client_id (OAuth 2.0).');
   } catch (error) {
-    if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') return messagePage(res, 503, 'Try again shortly', error.message);
-    if (error instanceof AppError && error.code === 'BAD_REQUEST') return messagePage(res, 400, 'Malformed request', error.message);
+    const known = asAppError(error);
+    if (known?.code === 'SERVICE_UNAVAILABLE') return messagePage(res, 503, 'Try again shortly', known.message);
+    if (known?.code === 'BAD_REQUEST') return messagePage(res, 400, 'Malformed request', known.message);
     throw error;
   }
 }
@@ -197,9 +219,10 @@ function oauth2Request(req: Request): OAuth2Request {
   });
 }
 
-function sendOAuth1Error(res: Response, error: unknown): void {
-  if (!(error instanceof AppError)) {
-    console.error('oauth 1.0a endpoint failed', error);
+function sendOAuth1Error(res: Response, failure: unknown): void {
+  const error = asAppError(failure);
+  if (!error) {
+    console.error('oauth 1.0a endpoint failed', failure);
     res.status(500).type('text/plain').send('Internal server error');
     return;
   }

@@ -76,7 +76,8 @@ export class OAuth1Provider {
     const token = newKey();
     const secret = newSecret();
     await this.execute(
-      `insert into oauth1_tokens (client_id, kind, token_key, token_secret, callback, expires_at)
+      `with expired as (delete from oauth1_tokens where kind = 'request' and expires_at < now())
+       insert into oauth1_tokens (client_id, kind, token_key, token_secret, callback, expires_at)
        values (?, 'request', ?, ?, ?, now() + make_interval(secs => ?))`,
       [verified.clientId, token, secret, callback, REQUEST_TOKEN_SECONDS],
     );

@@ -20,6 +20,9 @@ export const OAUTH2_LIFETIMES = {
   authorizationCode: 60,
 } as const;
 
+/** Issuing a token also clears the grants whose every token has expired (a refresh outlives its access token). */
+const PURGE_EXPIRED_TOKENS = `with expired as (delete from oauth2_tokens where coalesce(refresh_expires_at, access_expires_at) < now())`;
+
 /** A registered OAuth 2.0 client, as the flows need it. */
 export interface OAuth2Client extends Client {
   /** The public client key: `client_id`. */
@@ -101,7 +104,8 @@ export class OAuth2Provider {
   async issueCode(client: OAuth2Client, viewer: Viewer, request: CodeRequest): Promise<string> {
     const code = newSecret();
     await this.execute(
-      `insert into oauth2_codes (client_id, user_id, code_hash, redirect_uri, code_challenge, code_challenge_method, scope, expires_at)
+      `with expired as (delete from oauth2_codes where expires_at < now())
+       insert into oauth2_codes (client_id, user_id, code_hash, redirect_uri, code_challenge, code_challenge_method, scope, expires_at)
        values (?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))`,
       [client.dbId, viewer.id, hashSecret(code), request.redirectUri ?? null, request.codeChallenge ?? null, request.codeChallengeMethod ?? null, request.scope ?? null, OAUTH2_LIFETIMES.authorizationCode],
     );
@@ -112,7 +116,8 @@ export class OAuth2Provider {
   async issueImplicitToken(client: OAuth2Client, viewer: Viewer, scope: string | undefined): Promise<string> {
     const accessToken = newSecret();
     await this.execute(
-      `insert into oauth2_tokens (client_id, user_id, account_id, access_token_hash, access_expires_at, scope)
+      `${PURGE_EXPIRED_TOKENS}
+       insert into oauth2_tokens (client_id, user_id, account_id, access_token_hash, access_expires_at, scope)
        values (?, ?, ?, ?, now() + make_interval(secs => ?), ?)`,
       [client.dbId, viewer.id, viewer.accountId, hashSecret(accessToken), OAUTH2_LIFETIMES.implicitToken, scope ?? null],
     );
@@ -157,7 +162,8 @@ export class OAuth2Provider {
       saveToken: async (token, client, user) => {
         const grantUser = user as GrantUser;
         await this.execute(
-          `insert into oauth2_tokens (client_id, user_id, account_id, access_token_hash, access_expires_at, refresh_token_hash, refresh_expires_at, scope)
+          `${PURGE_EXPIRED_TOKENS}
+           insert into oauth2_tokens (client_id, user_id, account_id, access_token_hash, access_expires_at, refresh_token_hash, refresh_expires_at, scope)
            values (?, ?, ?, ?, ?, ?, ?, ?)`,
           [
             (client as OAuth2Client).dbId,

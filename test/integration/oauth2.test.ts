@@ -196,3 +196,25 @@ test('only the owner registers and lists applications; a staff member manages on
   const none = await t.gql(staff, 'mutation { revokeOAuthAuthorization(clientKey: "nope") }');
   expect(none.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
 });
+
+test('expired grants and codes are cleared as new ones are issued; the endpoints answer 405 to other methods', async () => {
+  const app = await register('{ name: "Short-lived", protocol: OAUTH2, confidential: false }');
+  const approve = async () => {
+    const res = await submitApproval(`${base}/oauth/authorize?response_type=token&client_id=${app.key}`, owner);
+    return new URLSearchParams(new URL(res.headers.get('location')!).hash.slice(1)).get('access_token')!;
+  };
+  const old = await approve();
+  const sql = t.db.orm.em.getConnection();
+  await sql.execute(`update oauth2_tokens set access_expires_at = now() - interval '1 day' where client_id = (select id from oauth_clients where client_key = ?)`, [app.key]);
+  expect((await viewerLogin(old)).status).toBe(401);
+  const fresh = await approve();
+  expect((await viewerLogin(fresh)).status).toBe(200);
+  const rows = await sql.execute(`select count(*)::int as n from oauth2_tokens where client_id = (select id from oauth_clients where client_key = ?)`, [app.key]);
+  expect(rows[0].n).toBe(1);
+
+  for (const path of ['/oauth/token', '/oauth/revoke']) {
+    const res = await fetch(`${base}${path}`);
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  }
+});
