@@ -94,11 +94,18 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
       res.status(405).set('Allow', 'POST').json({ error: 'invalid_request', error_description: 'Use POST' });
     });
   }
-  // Whatever escaped a handler: a database that cannot answer is 503, anything else a bare 500.
+  // Whatever escaped a handler: a refused body (body-parser's 4xx) or a malformed query keeps its
+  // status, a database that cannot answer is 503, anything else a bare 500.
   router.use('/oauth', (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const parserStatus = (error as { status?: unknown }).status;
+    if (typeof parserStatus === 'number' && parserStatus >= 400 && parserStatus < 500) {
+      res.status(parserStatus).type('text/plain').send((error as Error).message);
+      return;
+    }
     const known = asAppError(error);
-    if (known?.code === 'SERVICE_UNAVAILABLE') {
-      res.status(503).type('text/plain').send(known.message);
+    const status = known && { BAD_REQUEST: 400, SERVICE_UNAVAILABLE: 503 }[known.code as string];
+    if (known && status) {
+      res.status(status).type('text/plain').send(known.message);
       return;
     }
     console.error('oauth endpoint failed', error);

@@ -218,3 +218,15 @@ test('expired grants and codes are cleared as new ones are issued; the endpoints
     expect(res.headers.get('allow')).toBe('POST');
   }
 });
+
+test('malformed or oversized bodies on the OAuth endpoints are 4xx, never 500', async () => {
+  const malformed = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=%zz' });
+  expect(malformed.status).toBe(400);
+  const huge = await fetch(`${base}/oauth/revoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `token=${'x'.repeat(t.config.bodyLimitBytes + 1)}`,
+  });
+  expect(huge.status).toBe(413);
+  expect((await fetch(`${base}/oauth/authorize?client_id=%zz`)).status).toBe(400);
+});
