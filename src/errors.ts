@@ -138,7 +138,7 @@ export class DomainRuleError extends AppError {
 
 /** Too many failed sign-ins or signatures from one client: wait `retryAfterSeconds`. */
 export class TooManyRequestsError extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
+  constructor(retryAfterSeconds: number) {
     super('TOO_MANY_REQUESTS', `Too many failed attempts; try again in ${retryAfterSeconds} seconds`, { retryAfterSeconds });
   }
 }

@@ -4,7 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { mapDatabaseError } from '../db/database-errors';
 import { AppError, BadRequestError } from '../errors';
 import { credentialsOf } from '../graphql/context';
-import type { BasicAuthenticator } from './basic-auth';
+import { parseBasicAuthorization, type BasicAuthenticator } from './basic-auth';
 import { approvalPage, authorizedPage, messagePage, verifierPage } from './oauth-pages';
 import { OUT_OF_BAND, type OAuth1Provider } from './oauth1-provider';
 import { OAuthSyntaxError, parseFormEncoded, parseOAuthAuthorizationHeader, type OAuthParam } from './oauth1-signature';
@@ -208,13 +208,19 @@ async function signIn(deps: OAuthRouterDeps, req: Request, res: Response, form: 
   }
 }
 
-/** The client of a revocation request, by Basic credentials or form fields. */
+/** The client of a revocation request, by Basic credentials (form-encoded, RFC 6749 §2.3.1) or form fields. */
 async function authenticatedClient(oauth2: OAuth2Provider, req: Request, fields: Record<string, string>): Promise<OAuth2Client | undefined> {
-  const basic = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-  const [id, secret] = basic
-    ? Buffer.from(basic[1]!, 'base64').toString('utf8').split(':').map((part) => decodeURIComponent(part))
-    : [fields.client_id, fields.client_secret];
+  const basic = parseBasicAuthorization(req.headers.authorization);
+  const [id, secret] = basic ? [basic.login, basic.password].map(formDecode) : [fields.client_id, fields.client_secret];
   return id ? oauth2.authenticateClient(id, secret) : undefined;
+}
+
+function formDecode(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
 }
 
 function oauth2Request(req: Request): OAuth2Request {
