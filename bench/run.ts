@@ -1,0 +1,400 @@
+import 'reflect-metadata';
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import { createServer } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Command } from 'commander';
+import { Client } from 'pg';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/db/database';
+import { loadDataset, scaledSize, type DatasetManifest } from './dataset';
+import type { LoadResult, LoadSpec } from './load';
+import { writeReport, type Measurement, type RunInfo } from './report';
+import { ROOT, startTarget, treeRssMb, type Target } from './targets';
+
+/**
+ * `npm run bench`: loads the dataset (once per scale; reused after), starts the service on
+ * PostgreSQL and on the embedded database, the hand-written floor and PostGraphile 4, drives each
+ * scenario with autocannon in a separate process at each concurrency, and writes the report.
+ */
+const program = new Command('bench')
+  .option('--scale <n>', 'dataset size against the reference (1 = 1,000,000 shifts)', '1')
+  .option('--duration <s>', 'seconds per measured run', '10')
+  .option('--connections <list>', 'concurrencies', '1,16,64')
+  .option('--admin-url <url>', 'a PostgreSQL server (the database is created on it)', process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
+  .option('--no-embedded', 'skip the service on the embedded database')
+  .option('--no-peers', 'skip the floor and PostGraphile')
+  .option('--only <scenarios>', 'comma-separated scenario ids (a,b,c,da,db,e,f)');
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** One request of a scenario, relative to a target's address. */
+type RequestSpec = Omit<LoadSpec, 'url' | 'connections' | 'durationSeconds'> & { readonly path: string };
+
+interface Scenario {
+  readonly id: string;
+  readonly title: string;
+  /** The request for one kind of target; undefined when that target does not serve the scenario. */
+  spec(target: TargetKind): RequestSpec | undefined;
+}
+
+type TargetKind = 'service' | 'embedded' | 'floor' | 'postgraphile';
+
+async function main(): Promise<void> {
+  const options = program.parse().opts<{ scale: string; duration: string; connections: string; adminUrl: string; embedded: boolean; peers: boolean; only?: string }>();
+  const scale = Number(options.scale);
+  const size = scaledSize(scale);
+  const tag = `s${String(scale).replace('.', '_')}`;
+  const started = new Date();
+
+  const server = await ensureServerDataset(options.adminUrl, `timetrack_bench_${tag}`, size);
+  const embedded = options.embedded ? await ensureEmbeddedDataset(path.join(ROOT, 'bench', '.data', `embedded-${tag}`), size) : undefined;
+  const manifest = server.manifest;
+  const basic = (login: string) => `Basic ${Buffer.from(`${login}:${manifest.password}`).toString('base64')}`;
+  const owner = basic(manifest.ownerLogin);
+  const where = `start > "${manifest.window.from}" && start < "${manifest.window.to}"`;
+  const ids = await datasetIds(server.url, manifest);
+  if (options.peers) await installPeerFunctions(server.url);
+
+  const queries = operationTexts();
+  const all: Scenario[] = [
+    {
+      id: 'a',
+      title: `JSON shifts in a window (${manifest.window.shifts} shifts)`,
+      spec: (kind: TargetKind) => (kind === 'postgraphile' ? undefined : { path: `/api/1/shifts.json?where=${encodeURIComponent(where)}`, headers: { authorization: owner } }),
+    },
+    {
+      id: 'b',
+      title: `JSON project list (${size.projects} projects with activities and totals)`,
+      spec: (kind: TargetKind) => (kind === 'postgraphile' ? undefined : { path: '/api/1/projects.json', headers: { authorization: owner } }),
+    },
+    {
+      id: 'c',
+      title: 'GraphQL companies → projects → activities with totals',
+      spec: (kind: TargetKind) =>
+        kind === 'floor'
+          ? undefined
+          : kind === 'postgraphile'
+            ? graphqlSpec('/graphql', ids.postgraphileQuery, {}, {})
+            : graphqlSpec('/graphql', DASHBOARD_QUERY, {}, { authorization: owner }),
+    },
+    {
+      id: 'da',
+      title: '(a) through direct GraphQL: the facade operation ListShifts',
+      spec: (kind: TargetKind) =>
+        kind === 'service'
+          ? graphqlSpec('/graphql', queries.ListShifts, { filter: { start: { gt: manifest.window.from, lt: manifest.window.to } }, first: 5000 }, { authorization: owner })
+          : undefined,
+    },
+    {
+      id: 'db',
+      title: '(b) through direct GraphQL: the facade operation ListProjects',
+      spec: (kind: TargetKind) => (kind === 'service' ? graphqlSpec('/graphql', queries.ListProjects, { first: 5000 }, { authorization: owner }) : undefined),
+    },
+    {
+      id: 'f',
+      title: `XML shift list of one project (/project/:id/shifts.xml, ~${Math.round(size.shifts / size.projects)} shifts)`,
+      spec: (kind: TargetKind) => (kind === 'service' ? { path: `/project/${ids.xmlProjectId}/shifts.xml`, headers: { authorization: owner } } : undefined),
+    },
+    {
+      id: 'e',
+      title: `punch in / punch out across ${manifest.staffLogins.length} users (JSON)`,
+      spec: (kind: TargetKind) =>
+        kind === 'service'
+          ? { path: '/', punches: manifest.staffLogins.map((login, i) => ({ authorization: basic(login), projectUuid: ids.projectUuids[i % ids.projectUuids.length]! })) }
+          : undefined,
+    },
+  ];
+  const scenarios = all.filter((s) => !options.only || options.only.split(',').includes(s.id));
+
+  const targets: { kind: TargetKind; target: Target }[] = [];
+  try {
+    const dist = (file: string) => path.join(ROOT, 'dist', file);
+    targets.push({ kind: 'service', target: await startTarget('service (PostgreSQL)', dist('src/main.js'), () => ['serve'], { DATABASE_URL: server.url }) });
+    if (embedded) {
+      targets.push({ kind: 'embedded', target: await startTarget('service (embedded)', dist('src/main.js'), () => ['serve'], { DATA_DIR: embedded.dataDir }) });
+    }
+    if (options.peers) {
+      targets.push({ kind: 'floor', target: await startTarget('floor (pg + http)', dist('bench/floor.js'), () => [], { DATABASE_URL: server.url }) });
+      targets.push({ kind: 'postgraphile', target: await startPostGraphile(server.url) });
+    }
+    const checks = await sameAnswers(targets, scenarios);
+    const statements = await statementsPerRequest(server.url, scenarios);
+    const authShare = await basicAuthMicros(server.url, manifest);
+
+    const measurements: Measurement[] = [];
+    for (const scenario of scenarios) {
+      for (const { kind, target } of targets) {
+        if (kind === 'embedded' && !['a', 'b', 'c'].includes(scenario.id)) continue;
+        const spec = scenario.spec(kind);
+        if (!spec) continue;
+        for (const connections of options.connections.split(',').map(Number)) {
+          const { path: requestPath, ...rest } = spec;
+          const result = await measure(target, { ...rest, url: `${target.url}${requestPath}`, connections, durationSeconds: Number(options.duration) });
+          const row: Measurement = { scenario: scenario.id, target: target.name, kind, connections, ...result, statements: kind === 'service' ? statements[scenario.id] : undefined };
+          measurements.push(row);
+          log(`${scenario.id.padEnd(3)} ${target.name.padEnd(22)} c=${String(connections).padEnd(3)} ${result.requestsPerSecond.toFixed(1).padStart(8)} req/s  p50 ${result.latencyP50} ms  p99 ${result.latencyP99} ms  rss ${result.rssMb.toFixed(0)} MB${result.non2xx ? `  non-2xx ${result.non2xx}` : ''}`);
+        }
+      }
+    }
+    const info: RunInfo = {
+      started,
+      finished: new Date(),
+      machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${await serverVersion(server.url)}`,
+      size,
+      manifest,
+      embeddedLoadSeconds: embedded?.manifest.loadSeconds,
+      durationSeconds: Number(options.duration),
+      scenarios: scenarios.map((s) => ({ id: s.id, title: s.title })),
+      checks,
+      statements,
+      authShare,
+    };
+    const file = writeReport(path.join(ROOT, 'bench', 'results'), info, measurements);
+    log(`\nreport: ${path.relative(ROOT, file)}`);
+  } finally {
+    for (const { target } of targets.reverse()) await target.stop();
+  }
+}
+
+/** The GraphQL query of scenario (c) on the service. */
+const DASHBOARD_QUERY = `query Dashboard { companies(first: 1000) { nodes { id name projects(first: 1000) { nodes { id name grandTotal activities { id name } } } } } }`;
+
+function graphqlSpec(requestPath: string, query: string, variables: object, headers: Record<string, string>) {
+  return { path: requestPath, method: 'POST' as const, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) };
+}
+
+/** The facade's operations, as the facade itself sends them (with their fragments). */
+function operationTexts(): Record<string, string> {
+  const dir = path.join(ROOT, 'rest-facade', 'operations');
+  const all = fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+  const fragments = new Map([...all.matchAll(/fragment (\w+) on \w+ \{/g)].map((m) => [m[1]!, block(all, m.index!)]));
+  const withFragments = (text: string): string => {
+    const used = new Set<string>();
+    const visit = (t: string) => {
+      for (const m of t.matchAll(/\.\.\.(\w+)/g)) {
+        if (used.has(m[1]!)) continue;
+        used.add(m[1]!);
+        visit(fragments.get(m[1]!) ?? '');
+      }
+    };
+    visit(text);
+    return [text, ...[...used].map((name) => fragments.get(name)!)].join('\n');
+  };
+  const operation = (name: string) => withFragments(block(all, all.indexOf(`query ${name}(`)));
+  return { ListShifts: operation('ListShifts'), ListProjects: operation('ListProjects') };
+}
+
+/** The text of the `{ … }` block that starts at `from`, braces balanced. */
+function block(text: string, from: number): string {
+  let depth = 0;
+  for (let i = text.indexOf('{', from); i < text.length; i++) {
+    if (text[i] === '{') depth++;
+    if (text[i] === '}' && --depth === 0) return text.slice(from, i + 1);
+  }
+  throw new Error('unbalanced operation text');
+}
+
+async function measure(target: Target, spec: LoadSpec): Promise<LoadResult & { rssMb: number }> {
+  let rssMb = treeRssMb(target.pid);
+  const sampler = setInterval(() => (rssMb = Math.max(rssMb, treeRssMb(target.pid))), 250);
+  try {
+    const worker = fork(path.join(__dirname, 'load.js'), [], { stdio: 'inherit' });
+    const result = await new Promise<LoadResult>((resolve, reject) => {
+      worker.once('message', (message) => resolve(message as LoadResult));
+      worker.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
+      worker.send(spec);
+    });
+    return { ...result, rssMb };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+async function ensureServerDataset(adminUrl: string, name: string, size: ReturnType<typeof scaledSize>): Promise<{ url: string; manifest: DatasetManifest }> {
+  const url = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    if ((await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount) {
+      const db = new Client({ connectionString: url });
+      await db.connect();
+      const found = await db.query<{ doc: DatasetManifest }>('select doc from bench_manifest').catch(() => undefined);
+      await db.end();
+      const manifest = found?.rows[0]?.doc;
+      if (manifest && JSON.stringify(manifest.size) === JSON.stringify(size)) {
+        log(`dataset: reusing ${name} (loaded in ${manifest.loadSeconds.toFixed(1)} s)`);
+        return { url, manifest };
+      }
+    }
+    log(`dataset: loading ${size.shifts.toLocaleString('en')} shifts into ${name}`);
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const db = await openDatabase(loadConfig({ DATABASE_URL: url }));
+  try {
+    const manifest = await loadDataset(db.orm, size, (line) => log(`  ${line}`));
+    await db.orm.em.getConnection().execute(`create table bench_manifest (doc jsonb not null)`);
+    await db.orm.em.getConnection().execute(`insert into bench_manifest values (?)`, [JSON.stringify(manifest)]);
+    log(`dataset: loaded in ${manifest.loadSeconds.toFixed(1)} s`);
+    return { url, manifest };
+  } finally {
+    await db.close();
+  }
+}
+
+async function ensureEmbeddedDataset(dataDir: string, size: ReturnType<typeof scaledSize>): Promise<{ dataDir: string; manifest: DatasetManifest }> {
+  const file = path.join(dataDir, 'bench-manifest.json');
+  if (fs.existsSync(file)) {
+    const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as DatasetManifest;
+    if (JSON.stringify(manifest.size) === JSON.stringify(size)) return { dataDir, manifest };
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  log(`dataset: loading ${size.shifts.toLocaleString('en')} shifts into the embedded database (${path.relative(ROOT, dataDir)})`);
+  const db = await openDatabase(loadConfig({ DATA_DIR: dataDir }));
+  try {
+    const manifest = await loadDataset(db.orm, size, (line) => log(`  ${line}`));
+    fs.writeFileSync(file, JSON.stringify(manifest));
+    log(`dataset: loaded in ${manifest.loadSeconds.toFixed(1)} s (embedded)`);
+    return { dataDir, manifest };
+  } finally {
+    await db.close();
+  }
+}
+
+/** Ids the scenarios address, and PostGraphile's names for the relations of scenario (c). */
+async function datasetIds(url: string, manifest: DatasetManifest) {
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    const projects = await db.query<{ id: number; uuid: string }>('select id, uuid from projects order by id');
+    return {
+      projectUuids: projects.rows.map((p) => p.uuid),
+      xmlProjectId: projects.rows[0]!.id,
+      postgraphileQuery: `{ allCompanies { nodes { uuid name projectsByAccountIdAndCompanyId { nodes { uuid name grandTotal activitiesByAccountIdAndProjectId { nodes { uuid name } } } } } } }`,
+      ownerLogin: manifest.ownerLogin,
+    };
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * PostGraphile exposes SQL functions on a table's rows as computed fields: `projects_grand_total`
+ * becomes `Project.grandTotal`, computed the way the service computes it.
+ */
+async function installPeerFunctions(url: string): Promise<void> {
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    await db.query(`
+      create or replace function projects_grand_total(p projects) returns bigint language sql stable as $$
+        select coalesce(sum(extract(epoch from (coalesce(s.stop, now()) - s.start))), 0)::bigint from shifts s where s.project_id = p.id
+      $$`);
+  } finally {
+    await db.end();
+  }
+}
+
+async function startPostGraphile(url: string): Promise<Target> {
+  const peer = path.join(ROOT, 'bench', 'peers', 'postgraphile');
+  if (!fs.existsSync(path.join(peer, 'node_modules', 'postgraphile'))) {
+    log('installing PostGraphile 4 into bench/peers/postgraphile');
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: peer, stdio: 'inherit' });
+  }
+  const cli = require.resolve('postgraphile/build/postgraphile/cli.js', { paths: [peer] });
+  return startTarget('PostGraphile 4', cli, (port) => ['--connection', url, '--schema', 'public', '--host', '127.0.0.1', '--port', String(port), '--disable-query-log'], {});
+}
+
+/** Every target of a scenario must give the same answer, or the comparison means nothing. */
+async function sameAnswers(targets: { kind: TargetKind; target: Target }[], scenarios: Scenario[]): Promise<string[]> {
+  const checks: string[] = [];
+  const service = targets.find((t) => t.kind === 'service')!;
+  for (const scenario of scenarios.filter((s) => s.id === 'a' || s.id === 'b')) {
+    const answer = async (kind: TargetKind, base: string) => {
+      const spec = scenario.spec(kind);
+      return spec && (await (await fetch(`${base}${spec.path}`, { headers: spec.headers ?? {} })).text());
+    };
+    const reference = await answer('service', service.target.url);
+    for (const { kind, target } of targets.filter((t) => t.kind !== 'service')) {
+      const other = await answer(kind, target.url);
+      if (other === undefined) continue;
+      checks.push(`(${scenario.id}) ${target.name}: ${other === reference ? 'byte-identical JSON' : `DIFFERENT JSON (${other.length} vs ${reference!.length} bytes)`}`);
+    }
+  }
+  return checks;
+}
+
+/** SQL statements of one request per scenario, counted in-process on the same database. */
+async function statementsPerRequest(url: string, scenarios: Scenario[]): Promise<Record<string, number>> {
+  const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production', DB_POOL_MAX: '1' });
+  const db = await openDatabase(config);
+  const app = await createApp({ orm: db.orm, config });
+  const http = createServer(app.express).listen(0, '127.0.0.1');
+  await new Promise((r) => http.once('listening', r));
+  const base = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
+  let count = 0;
+  db.orm.em.getConnection().getKnex().on('query', () => count++);
+  const counts: Record<string, number> = {};
+  try {
+    for (const scenario of scenarios.filter((s) => s.id !== 'e')) {
+      const spec = scenario.spec('service');
+      if (!spec) continue;
+      const send = () => fetch(`${base}${spec.path}`, { method: spec.method ?? 'GET', headers: spec.headers ?? {}, ...(spec.body ? { body: spec.body } : {}) }).then((r) => r.text());
+      await send();
+      const before = count;
+      await send();
+      counts[scenario.id] = count - before;
+    }
+  } finally {
+    http.close();
+    await app.stop();
+    await db.close();
+  }
+  return counts;
+}
+
+/** The cost of one cached Basic authentication (context creation), in microseconds. */
+async function basicAuthMicros(url: string, manifest: DatasetManifest): Promise<number> {
+  const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production' });
+  const db = await openDatabase(config);
+  const app = await createApp({ orm: db.orm, config });
+  try {
+    const credentials = {
+      authorization: `Basic ${Buffer.from(`${manifest.ownerLogin}:${manifest.password}`).toString('base64')}`,
+      method: 'GET',
+      url: '/api/1/shifts.json',
+      host: 'localhost',
+      protocol: 'http' as const,
+      address: '127.0.0.1',
+    };
+    await app.createContext(credentials);
+    const n = 2000;
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) await app.createContext(credentials);
+    return Number(process.hrtime.bigint() - started) / 1000 / n;
+  } finally {
+    await app.stop();
+    await db.close();
+  }
+}
+
+async function serverVersion(url: string): Promise<string> {
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    return `PostgreSQL ${(await db.query<{ server_version: string }>('show server_version')).rows[0]!.server_version}`;
+  } finally {
+    await db.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
