@@ -49,9 +49,10 @@ export function createFloor(options: FloorOptions) {
               t.grand, t.mine
          from projects p join companies c on c.id = p.company_id
          left join lateral (
-           select coalesce(sum(extract(epoch from (coalesce(s.stop, $2) - s.start))), 0)::bigint as grand,
-                  coalesce(sum(extract(epoch from (coalesce(s.stop, $2) - s.start))) filter (where s.user_id = $3), 0)::bigint as mine
-             from shifts s where s.project_id = p.id) t on true
+           select coalesce(sum(seconds), 0)::bigint as grand, coalesce(sum(seconds) filter (where user_id = $3), 0)::bigint as mine
+             from (select user_id, stopped_seconds as seconds from project_user_totals where project_id = p.id
+                   union all
+                   select user_id, extract(epoch from ($2 - start)) from shifts where project_id = p.id and stop is null) parts) t on true
         where p.account_id = $1 order by p.id`,
       [viewer!.account_id, now, viewer!.id],
     );

@@ -285,7 +285,7 @@ async function datasetIds(url: string, manifest: DatasetManifest) {
 
 /**
  * PostGraphile exposes SQL functions on a table's rows as computed fields: `projects_grand_total`
- * becomes `Project.grandTotal`, computed the way the service computes it.
+ * becomes `Project.grandTotal`, computed the way the service computes it (kept sums plus running shifts).
  */
 async function installPeerFunctions(url: string): Promise<void> {
   const db = new Client({ connectionString: url });
@@ -293,7 +293,10 @@ async function installPeerFunctions(url: string): Promise<void> {
   try {
     await db.query(`
       create or replace function projects_grand_total(p projects) returns bigint language sql stable as $$
-        select coalesce(sum(extract(epoch from (coalesce(s.stop, now()) - s.start))), 0)::bigint from shifts s where s.project_id = p.id
+        select coalesce(sum(seconds), 0)::bigint from (
+          select stopped_seconds as seconds from project_user_totals where project_id = p.id
+          union all
+          select extract(epoch from (now() - start)) from shifts where project_id = p.id and stop is null) parts
       $$`);
   } finally {
     await db.end();

@@ -8,18 +8,24 @@ export interface ProjectTotals {
   runningTotal: number;
 }
 
-/** Totals of many projects in one aggregate query. */
+/**
+ * Totals of many projects in one query: the sums of stopped shifts that the database keeps per
+ * project and user (table `project_user_totals`), plus the running shifts up to the request's
+ * instant. Exact: both parts are numeric seconds, rounded once at the end.
+ */
 export function projectTotals(ctx: RequestContext, projectId: number): Promise<ProjectTotals> {
   return ctx.loaders
     .get<number, ProjectTotals>('projectTotals', async (ids) => {
+      const projects = `{${ids.join(',')}}`;
       const rows: { project_id: number; grand: string; mine: string }[] = await ctx.em.getConnection().execute(
-        `select project_id,
-                coalesce(sum(greatest(0, extract(epoch from (coalesce(stop, ?::timestamptz) - start)))), 0)::bigint as grand,
-                coalesce(sum(greatest(0, extract(epoch from (coalesce(stop, ?::timestamptz) - start)))) filter (where user_id = ?), 0)::bigint as mine
-           from shifts
-          where account_id = ? and project_id = any(?::int[])
+        `select project_id, coalesce(sum(seconds), 0)::bigint as grand, coalesce(sum(seconds) filter (where user_id = ?), 0)::bigint as mine
+           from (select project_id, user_id, stopped_seconds as seconds from project_user_totals
+                  where account_id = ? and project_id = any(?::int[])
+                 union all
+                 select project_id, user_id, greatest(0, extract(epoch from (?::timestamptz - start))) from shifts
+                  where account_id = ? and stop is null and project_id = any(?::int[])) parts
           group by project_id`,
-        [ctx.now, ctx.now, ctx.viewer.id, ctx.viewer.accountId, `{${ids.join(',')}}`],
+        [ctx.viewer.id, ctx.viewer.accountId, projects, ctx.now, ctx.viewer.accountId, projects],
         'all',
         ctx.em.getTransactionContext(),
       );
