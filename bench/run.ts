@@ -12,7 +12,7 @@ import { openDatabase } from '../src/db/database';
 import { loadDataset, scaledSize, type DatasetManifest } from './dataset';
 import type { LoadResult, LoadSpec } from './load';
 import { writeReport, type Measurement, type RunInfo } from './report';
-import { ROOT, startTarget, treeRssMb, type Target } from './targets';
+import { quiesce, ROOT, startTarget, treeRssMb, type Target } from './targets';
 
 /**
  * `npm run bench`: loads the dataset (once per scale; reused after), starts the service on
@@ -198,6 +198,7 @@ function block(text: string, from: number): string {
 }
 
 async function measure(target: Target, spec: LoadSpec): Promise<LoadResult & { rssMb: number }> {
+  await quiesce(target.pid);
   let rssMb = treeRssMb(target.pid);
   const sampler = setInterval(() => (rssMb = Math.max(rssMb, treeRssMb(target.pid))), 250);
   try {

@@ -59,21 +59,57 @@ export async function startTarget(name: string, script: string, args: (port: num
   };
 }
 
-/** Resident memory of a process and all its descendants (the embedded database is a child), in MB. */
-export function treeRssMb(pid: number): number {
-  let kb = 0;
-  const visit = (id: number) => {
+/** CPU seconds used so far by a process and its descendants. */
+function treeCpuSeconds(pid: number): number {
+  let ticks = 0;
+  for (const id of treePids(pid)) {
     try {
-      const status = fs.readFileSync(`/proc/${id}/status`, 'utf8');
-      kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      for (const task of fs.readdirSync(`/proc/${id}/task`)) {
-        const children = fs.readFileSync(`/proc/${id}/task/${task}/children`, 'utf8').trim();
-        for (const child of children ? children.split(/\s+/) : []) visit(Number(child));
-      }
+      const fields = fs.readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
     } catch {
       // The process ended meanwhile.
     }
-  };
-  visit(pid);
+  }
+  return ticks / 100;
+}
+
+/**
+ * Waits until the target is idle (under 5% of a core for half a second), so that requests still
+ * queued from the previous run never count against the next one.
+ */
+export async function quiesce(pid: number, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let before = treeCpuSeconds(pid);
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = treeCpuSeconds(pid);
+    if (now - before < 0.025) return;
+    before = now;
+  }
+}
+
+function treePids(pid: number): number[] {
+  const pids = [pid];
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      for (const child of children ? children.split(/\s+/) : []) pids.push(...treePids(Number(child)));
+    }
+  } catch {
+    // The process ended meanwhile.
+  }
+  return pids;
+}
+
+/** Resident memory of a process and all its descendants (the embedded database is a child), in MB. */
+export function treeRssMb(pid: number): number {
+  let kb = 0;
+  for (const id of treePids(pid)) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${id}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
   return kb / 1024;
 }

@@ -191,3 +191,44 @@ export async function findPage<T extends object>(
   });
   return toConnection(rows, total, offset);
 }
+
+/**
+ * One page of a long read-only list (a thousand shifts): like findPage, with the same filters, but
+ * the rows are built straight from the result set as objects on the entity's prototype. The ORM's
+ * hydration (identity map, references, change-tracking snapshots) costs more than the query itself
+ * on such lists. The objects are not managed: never persist or flush them; relations are `{ id }`.
+ */
+export async function findReadOnlyPage<T extends object>(
+  ctx: RequestContext,
+  entityClass: new () => T,
+  entity: EntityName,
+  where: FilterQuery<T>,
+  order: OrderSpec[] | null | undefined,
+  page: PageRequest,
+): Promise<ConnectionShape<T>> {
+  const { offset, limit } = pageWindow(ctx, entity, page);
+  const qb = ctx.em.createQueryBuilder(entityClass).select('*').where(where).orderBy(compileOrder(order) as never).offset(offset).limit(limit);
+  await qb.applyFilters();
+  const [rows, total] = await Promise.all([qb.execute<Record<string, unknown>[]>('all', false), ctx.em.count(entityClass, where)]);
+  return toConnection(rows.map(plainEntity(ctx.em, entityClass)), total, offset);
+}
+
+/** Builds unmanaged entities from raw rows, by the entity's metadata: columns, dates, `{ id }` references. */
+function plainEntity<T extends object>(em: EntityManager, entityClass: new () => T): (row: Record<string, unknown>) => T {
+  const platform = em.getPlatform();
+  const props = em
+    .getMetadata()
+    .get(entityClass.name)
+    .props.filter((p) => p.persist !== false && p.fieldNames?.length === 1 && (p.kind === 'scalar' || p.kind === 'm:1'));
+  return (row) => {
+    const entity = Object.create(entityClass.prototype) as Record<string, unknown>;
+    for (const p of props) {
+      const value = row[p.fieldNames[0]!];
+      if (value === null || value === undefined) entity[p.name] = null;
+      else if (p.kind === 'm:1') entity[p.name] = { id: value };
+      else if (p.runtimeType === 'Date') entity[p.name] = platform.parseDate(value as string);
+      else entity[p.name] = value;
+    }
+    return entity as T;
+  };
+}
