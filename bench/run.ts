@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   const basic = (login: string) => `Basic ${Buffer.from(`${login}:${manifest.password}`).toString('base64')}`;
   const owner = basic(manifest.ownerLogin);
   const where = `start > "${manifest.window.from}" && start < "${manifest.window.to}"`;
-  const ids = await datasetIds(server.url, manifest);
+  const ids = await datasetIds(server.url);
   if (options.peers) await installPeerFunctions(server.url);
 
   const queries = operationTexts();
@@ -267,8 +267,8 @@ async function ensureEmbeddedDataset(dataDir: string, size: ReturnType<typeof sc
   }
 }
 
-/** Ids the scenarios address, and PostGraphile's names for the relations of scenario (c). */
-async function datasetIds(url: string, manifest: DatasetManifest) {
+/** Ids the scenarios address, and scenario (c) in PostGraphile's names (composite foreign keys name its relations). */
+async function datasetIds(url: string) {
   const db = new Client({ connectionString: url });
   await db.connect();
   try {
@@ -277,7 +277,6 @@ async function datasetIds(url: string, manifest: DatasetManifest) {
       projectUuids: projects.rows.map((p) => p.uuid),
       xmlProjectId: projects.rows[0]!.id,
       postgraphileQuery: `{ allCompanies { nodes { uuid name projectsByAccountIdAndCompanyId { nodes { uuid name grandTotal activitiesByAccountIdAndProjectId { nodes { uuid name } } } } } } }`,
-      ownerLogin: manifest.ownerLogin,
     };
   } finally {
     await db.end();
