@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createPasswordHasher } from '../src/auth/passwords';
 
@@ -161,9 +160,4 @@ export async function loadDataset(orm: MikroORM, size: DatasetSize, log: (line: 
     window: { from: from.toISOString(), to: to.toISOString(), shifts: count!.n },
     loadSeconds: (Date.now() - started) / 1000,
   };
-}
-
-/** A random suffix for throw-away database names. */
-export function runId(): string {
-  return randomBytes(4).toString('hex');
 }

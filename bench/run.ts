@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { Client } from 'pg';
-import { createApp } from '../src/app';
+import { createApp, type App } from '../src/app';
 import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/database';
+import { openDatabase, type Database } from '../src/db/database';
 import { loadDataset, scaledSize, type DatasetManifest } from './dataset';
 import type { LoadResult, LoadSpec } from './load';
 import { writeReport, type Measurement, type RunInfo } from './report';
@@ -333,41 +333,48 @@ async function sameAnswers(targets: { kind: TargetKind; target: Target }[], scen
   return checks;
 }
 
-/** SQL statements of one request per scenario, counted in-process on the same database. */
-async function statementsPerRequest(url: string, scenarios: Scenario[]): Promise<Record<string, number>> {
-  const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production', DB_POOL_MAX: '1' });
+/** Runs `work` against the service built in-process on the bench database (not under load). */
+async function withInProcessApp<T>(url: string, env: Record<string, string>, work: (app: App, db: Database) => Promise<T>): Promise<T> {
+  const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production', ...env });
   const db = await openDatabase(config);
   const app = await createApp({ orm: db.orm, config });
-  const http = createServer(app.express).listen(0, '127.0.0.1');
-  await new Promise((r) => http.once('listening', r));
-  const base = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
-  let count = 0;
-  db.orm.em.getConnection().getKnex().on('query', () => count++);
-  const counts: Record<string, number> = {};
   try {
-    for (const scenario of scenarios.filter((s) => s.id !== 'e')) {
-      const spec = scenario.spec('service');
-      if (!spec) continue;
-      const send = () => fetch(`${base}${spec.path}`, { method: spec.method ?? 'GET', headers: spec.headers ?? {}, ...(spec.body ? { body: spec.body } : {}) }).then((r) => r.text());
-      await send();
-      const before = count;
-      await send();
-      counts[scenario.id] = count - before;
-    }
+    return await work(app, db);
   } finally {
-    http.close();
     await app.stop();
     await db.close();
   }
-  return counts;
+}
+
+/** SQL statements of one request per scenario, counted in-process on the same database. */
+function statementsPerRequest(url: string, scenarios: Scenario[]): Promise<Record<string, number>> {
+  return withInProcessApp(url, { DB_POOL_MAX: '1' }, async (app, db) => {
+    const http = createServer(app.express).listen(0, '127.0.0.1');
+    await new Promise((r) => http.once('listening', r));
+    const base = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
+    let count = 0;
+    db.orm.em.getConnection().getKnex().on('query', () => count++);
+    const counts: Record<string, number> = {};
+    try {
+      for (const scenario of scenarios.filter((s) => s.id !== 'e')) {
+        const spec = scenario.spec('service');
+        if (!spec) continue;
+        const send = () => fetch(`${base}${spec.path}`, { method: spec.method ?? 'GET', headers: spec.headers ?? {}, ...(spec.body ? { body: spec.body } : {}) }).then((r) => r.text());
+        await send();
+        const before = count;
+        await send();
+        counts[scenario.id] = count - before;
+      }
+    } finally {
+      http.close();
+    }
+    return counts;
+  });
 }
 
 /** The cost of one cached Basic authentication (context creation), in microseconds. */
-async function basicAuthMicros(url: string, manifest: DatasetManifest): Promise<number> {
-  const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production' });
-  const db = await openDatabase(config);
-  const app = await createApp({ orm: db.orm, config });
-  try {
+function basicAuthMicros(url: string, manifest: DatasetManifest): Promise<number> {
+  return withInProcessApp(url, {}, async (app) => {
     const credentials = {
       authorization: `Basic ${Buffer.from(`${manifest.ownerLogin}:${manifest.password}`).toString('base64')}`,
       method: 'GET',
@@ -381,10 +388,7 @@ async function basicAuthMicros(url: string, manifest: DatasetManifest): Promise<
     const started = process.hrtime.bigint();
     for (let i = 0; i < n; i++) await app.createContext(credentials);
     return Number(process.hrtime.bigint() - started) / 1000 / n;
-  } finally {
-    await app.stop();
-    await db.close();
-  }
+  });
 }
 
 async function serverVersion(url: string): Promise<string> {

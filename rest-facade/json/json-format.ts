@@ -75,8 +75,7 @@ function jsonpResponder(callback: string): Responder<JsonAnswer> {
  * `/api/1` paths: `.json`, `.jsonp` or no suffix; `format=jsonp` also selects JSONP. A JSONP
  * request is readable by any web page that includes it as a script, with the browser's cached
  * Basic credentials attached, so it is authenticated only by credentials in its own URL (an OAuth
- * 1.0a query-string signature or `access_token`), never by
- * the Authorization header or cookies.
+ * 1.0a query-string signature or `access_token`), never by the Authorization header or cookies.
  */
 export function jsonFormat(bodyLimitBytes: number): WireFormat<JsonAnswer> {
   const parsers: RequestHandler[] = [

@@ -2,7 +2,7 @@ import { Request as OAuth2Request, Response as OAuth2Response, OAuthError } from
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { mapDatabaseError } from '../db/database-errors';
-import { AppError, BadRequestError } from '../errors';
+import { AppError, BadRequestError, type ErrorCode } from '../errors';
 import { credentialsOf } from '../graphql/context';
 import { parseBasicAuthorization, type BasicAuthenticator } from './basic-auth';
 import { approvalPage, authorizedPage, messagePage, verifierPage } from './oauth-pages';
@@ -103,8 +103,8 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
       return;
     }
     const known = asAppError(error);
-    const status = known && { BAD_REQUEST: 400, SERVICE_UNAVAILABLE: 503 }[known.code as string];
-    if (known && status) {
+    if (known?.code === 'BAD_REQUEST' || known?.code === 'SERVICE_UNAVAILABLE') {
+      const status = statusOf(res, known);
       res.status(status).type('text/plain').send(known.message);
       return;
     }
@@ -112,6 +112,14 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
     res.status(500).type('text/plain').send('Internal server error');
   });
   return router;
+}
+
+const OAUTH_STATUS: Partial<Record<ErrorCode, number>> = { BAD_REQUEST: 400, UNAUTHENTICATED: 401, TOO_MANY_REQUESTS: 429, SERVICE_UNAVAILABLE: 503 };
+
+/** The HTTP status of an error of the OAuth endpoints; a 429 also gets its Retry-After. */
+function statusOf(res: Response, error: AppError): number {
+  if (error.code === 'TOO_MANY_REQUESTS') res.set('Retry-After', String(error.details.retryAfterSeconds));
+  return OAUTH_STATUS[error.code] ?? 400;
 }
 
 /** A catalogue error, or the one a database failure maps to. */
@@ -201,9 +209,7 @@ async function signIn(deps: OAuthRouterDeps, req: Request, res: Response, form: 
     return await deps.basic.authenticate(deps.orm.em.fork(), { login: form.login ?? '', password: form.password ?? '' }, credentialsOf(req).address);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    if (error.code === 'TOO_MANY_REQUESTS') res.set('Retry-After', String(error.details.retryAfterSeconds));
-    const status = error.code === 'TOO_MANY_REQUESTS' ? 429 : error.code === 'UNAUTHENTICATED' ? 401 : 503;
-    approvalPage(res, { clientName, fields, error: error.message, status });
+    approvalPage(res, { clientName, fields, error: error.message, status: statusOf(res, error) });
     return undefined;
   }
 }
@@ -239,11 +245,9 @@ function sendOAuth1Error(res: Response, failure: unknown): void {
     res.status(500).type('text/plain').send('Internal server error');
     return;
   }
-  const status = { UNAUTHENTICATED: 401, BAD_REQUEST: 400, TOO_MANY_REQUESTS: 429, SERVICE_UNAVAILABLE: 503 }[error.code as string] ?? 400;
-  if (error.code === 'TOO_MANY_REQUESTS') res.set('Retry-After', String(error.details.retryAfterSeconds));
   // The problem-reporting form of the OAuth extension of the same name.
   res
-    .status(status)
+    .status(statusOf(res, error))
     .type('application/x-www-form-urlencoded')
     .send(new URLSearchParams({ oauth_problem: error.code.toLowerCase(), oauth_problem_advice: error.message }).toString());
 }

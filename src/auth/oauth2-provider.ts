@@ -79,10 +79,7 @@ export class OAuth2Provider {
   }
 
   async findClient(key: string): Promise<OAuth2Client | undefined> {
-    const [row] = await this.execute<ClientRow>(
-      `select id, client_key, name, secret_hash, redirect_uris from oauth_clients where client_key = ? and protocol = 'oauth2'`,
-      [key],
-    );
+    const row = await this.clientRow(key);
     return row && toClient(row);
   }
 
@@ -91,10 +88,7 @@ export class OAuth2Provider {
    * secret) by its key alone, and never with a secret, which would mean a mix-up.
    */
   async authenticateClient(key: string, secret: string | undefined): Promise<OAuth2Client | undefined> {
-    const [row] = await this.execute<ClientRow>(
-      `select id, client_key, name, secret_hash, redirect_uris from oauth_clients where client_key = ? and protocol = 'oauth2'`,
-      [key],
-    );
+    const row = await this.clientRow(key);
     if (!row) return undefined;
     if (row.secret_hash === null) return secret ? undefined : toClient(row);
     return secret && hashesEqual(hashSecret(secret), row.secret_hash) ? toClient(row) : undefined;
@@ -149,6 +143,14 @@ export class OAuth2Provider {
     if (!row) throw new UnauthenticatedError('Invalid, expired or revoked access token');
     if (!row.active) throw new UnauthenticatedError('This user is disabled');
     return viewerFromRow(row);
+  }
+
+  private async clientRow(key: string): Promise<ClientRow | undefined> {
+    const [row] = await this.execute<ClientRow>(
+      `select id, client_key, name, secret_hash, redirect_uris from oauth_clients where client_key = ? and protocol = 'oauth2'`,
+      [key],
+    );
+    return row;
   }
 
   private execute<T>(sql: string, params: unknown[]): Promise<T[]> {

@@ -45,20 +45,19 @@ export class RequestAuthenticator {
 /** The decoded query parameters of a request URL; a malformed query authenticates nothing. */
 function queryParams(url: string): OAuthParam[] {
   const mark = url.indexOf('?');
-  if (mark < 0) return [];
-  try {
-    return parseFormEncoded(url.slice(mark + 1));
-  } catch (error) {
-    if (error instanceof OAuthSyntaxError) throw new UnauthenticatedError(`Malformed query string: ${error.message}`);
-    throw error;
-  }
+  return mark < 0 ? [] : refusingMalformed('query string', () => parseFormEncoded(url.slice(mark + 1)));
 }
 
 function readOAuthHeader(header: string): OAuthParam[] | undefined {
+  return refusingMalformed('OAuth header', () => parseOAuthAuthorizationHeader(header));
+}
+
+/** Malformed credentials are a 401 naming the fault, never a 500. */
+function refusingMalformed<T>(what: string, parse: () => T): T {
   try {
-    return parseOAuthAuthorizationHeader(header);
+    return parse();
   } catch (error) {
-    if (error instanceof OAuthSyntaxError) throw new UnauthenticatedError(`Malformed OAuth header: ${error.message}`);
+    if (error instanceof OAuthSyntaxError) throw new UnauthenticatedError(`Malformed ${what}: ${error.message}`);
     throw error;
   }
 }

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
- * The shift list is read without ORM hydration (findReadOnlyPage); it must scope exactly like the
+ * The shift list is read without ORM hydration (findPage's `unmanaged` rows); it must scope exactly like the
  * ORM does: the caller's account only, and a staff member's own shifts only.
  */
 let t: TestApp;

@@ -173,7 +173,14 @@ export async function childPage<T>(
   return toConnection(all.slice(offset, offset + limit), all.length, offset);
 }
 
-/** One page of a top-level list: the rows and the total count, under the tenant filter. */
+/**
+ * One page of a top-level list: the rows and the total count, under the tenant filter.
+ *
+ * `unmanaged` serves long read-only lists (a thousand shifts): the same filters, but the rows are
+ * built straight from the result set as objects on the entity's prototype, because the ORM's
+ * hydration (identity map, references, change-tracking snapshots) costs more than the query on
+ * such lists. Those objects must never be persisted or flushed; their relations are `{ id }`.
+ */
 export async function findPage<T extends object>(
   ctx: RequestContext,
   entityClass: new () => T,
@@ -181,33 +188,15 @@ export async function findPage<T extends object>(
   where: FilterQuery<T>,
   order: OrderSpec[] | null | undefined,
   page: PageRequest,
+  options: { unmanaged?: boolean } = {},
 ): Promise<ConnectionShape<T>> {
   const { offset, limit } = pageWindow(ctx, entity, page);
-  const em: EntityManager = ctx.em;
-  const [rows, total] = await em.findAndCount(entityClass, where, {
-    orderBy: compileOrder(order) as never,
-    offset,
-    limit,
-  });
-  return toConnection(rows, total, offset);
-}
-
-/**
- * One page of a long read-only list (a thousand shifts): like findPage, with the same filters, but
- * the rows are built straight from the result set as objects on the entity's prototype. The ORM's
- * hydration (identity map, references, change-tracking snapshots) costs more than the query itself
- * on such lists. The objects are not managed: never persist or flush them; relations are `{ id }`.
- */
-export async function findReadOnlyPage<T extends object>(
-  ctx: RequestContext,
-  entityClass: new () => T,
-  entity: EntityName,
-  where: FilterQuery<T>,
-  order: OrderSpec[] | null | undefined,
-  page: PageRequest,
-): Promise<ConnectionShape<T>> {
-  const { offset, limit } = pageWindow(ctx, entity, page);
-  const qb = ctx.em.createQueryBuilder(entityClass).select('*').where(where).orderBy(compileOrder(order) as never).offset(offset).limit(limit);
+  const orderBy = compileOrder(order) as never;
+  if (!options.unmanaged) {
+    const [rows, total] = await ctx.em.findAndCount(entityClass, where, { orderBy, offset, limit });
+    return toConnection(rows, total, offset);
+  }
+  const qb = ctx.em.createQueryBuilder(entityClass).select('*').where(where).orderBy(orderBy).offset(offset).limit(limit);
   await qb.applyFilters();
   const [rows, total] = await Promise.all([qb.execute<Record<string, unknown>[]>('all', false), ctx.em.count(entityClass, where)]);
   return toConnection(rows.map(plainEntity(ctx.em, entityClass)), total, offset);

@@ -7,7 +7,7 @@ import type { OrderSpec } from '../../graphql/list-args';
 import { assertTimeRoom } from '../accounts/plan-limits';
 import { Activity } from '../activities/activity.entity';
 import { isRowId, isUuid } from '../common/identifiers';
-import { compileFilter, findReadOnlyPage, type PageRequest } from '../common/list-query';
+import { compileFilter, findPage, type PageRequest } from '../common/list-query';
 import { parseLocalTime } from '../common/local-time';
 import { assertUuidFree, fields, findLocated, inTransaction, lockRow, validate, type Locator } from '../common/service-support';
 import { timeZoneField } from '../common/time-zones';
@@ -59,7 +59,7 @@ export class ShiftService {
     const where = {
       $and: [compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS), await this.visibleWhere(ctx), project ? { project: project.id } : {}],
     };
-    return findReadOnlyPage(ctx, Shift, 'Shift', where, order, page);
+    return findPage(ctx, Shift, 'Shift', where, order, page, { unmanaged: true });
   }
 
   async create(ctx: RequestContext, input: CreateShiftInput, projectLocator?: Locator): Promise<Shift> {
