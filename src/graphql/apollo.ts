@@ -4,10 +4,11 @@ import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config';
 import type { RequestContext } from './context';
 import { formatError } from './format-error';
+import { jitGateway } from './jit-gateway';
 
 export function createApolloServer(schema: GraphQLSchema, config: Config): ApolloServer<RequestContext> {
   return new ApolloServer<RequestContext>({
-    schema,
+    gateway: jitGateway(schema),
     formatError,
     introspection: config.env !== 'production',
     includeStacktraceInErrorResponses: false,
