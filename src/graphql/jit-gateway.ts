@@ -1,5 +1,18 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { execute, getOperationAST, getVariableValues, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  execute,
+  getNamedType,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  isInputObjectType,
+  typeFromAST,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLInputObjectType,
+  type GraphQLSchema,
+  type GraphQLType,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 type Runner = (context: unknown, variables: Record<string, unknown>) => Promise<ExecutionResult> | ExecutionResult;
@@ -11,8 +24,9 @@ type Runner = (context: unknown, variables: Record<string, unknown>) => Promise<
  * function that walks the selection without graphql-js's per-field bookkeeping.
  *
  * graphql-jit cannot compile an operation whose variables have a recursive input type (our
- * filters nest `and`/`or`/`not`; zalando-incubator/graphql-jit#175): such operations, and any
- * other it refuses, run on graphql-js as before.
+ * filters nest `and`/`or`/`not`): it recurses until the stack overflows, which takes seconds
+ * (zalando-incubator/graphql-jit#175). Such operations are recognised before compiling and,
+ * with any other it refuses, run on graphql-js as before.
  *
  * A runner is kept per parsed document (Apollo caches one document per query text) and
  * operation name.
@@ -48,22 +62,33 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
 }
 
 function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string | null): Runner {
-  let compiled: CompiledQuery | ExecutionResult;
+  const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
+  const compiled = definitions.some((d) => isRecursiveInput(typeFromAST(schema, d.type))) ? undefined : tryCompile(schema, document, operationName);
+  if (!compiled) return (contextValue, variableValues) => execute({ schema, document, operationName, contextValue, variableValues });
+  return (context, variables) => {
+    // Variables are checked by graphql-js first, so a bad value is refused with exactly the error
+    // (and Apollo's BAD_USER_INPUT mapping) it gets without the compiler.
+    const checked = getVariableValues(schema, definitions, variables);
+    return checked.errors ? { errors: checked.errors } : compiled.query(undefined, context, variables);
+  };
+}
+
+function tryCompile(schema: GraphQLSchema, document: DocumentNode, operationName: string | null): CompiledQuery | undefined {
   try {
-    compiled = compileQuery(schema, document, operationName ?? undefined);
+    const compiled = compileQuery(schema, document, operationName ?? undefined);
+    return isCompiledQuery(compiled) ? compiled : undefined;
   } catch {
-    compiled = { errors: [] };
+    return undefined;
   }
-  if (isCompiledQuery(compiled)) {
-    const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
-    return (context, variables) => {
-      // Variables are checked by graphql-js first, so a bad value is refused with exactly the error
-      // (and Apollo's BAD_USER_INPUT mapping) it gets without the compiler.
-      const checked = getVariableValues(schema, definitions, variables);
-      return checked.errors ? { errors: checked.errors } : compiled.query(undefined, context, variables);
-    };
-  }
-  return (contextValue, variableValues) => execute({ schema, document, operationName, contextValue, variableValues });
+}
+
+/** Whether an input type contains itself: graphql-jit would recurse until the stack overflows. */
+function isRecursiveInput(type: GraphQLType | undefined, path: ReadonlySet<GraphQLInputObjectType> = new Set()): boolean {
+  const named = type ? getNamedType(type) : undefined;
+  if (!isInputObjectType(named)) return false;
+  if (path.has(named)) return true;
+  const inner = new Set(path).add(named);
+  return Object.values(named.getFields()).some((field) => isRecursiveInput(field.type, inner));
 }
 
 /**

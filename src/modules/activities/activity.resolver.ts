@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root
 import type { RequestContext } from '../../graphql/context';
 import { Connection } from '../../graphql/connection';
 import { loadById } from '../../graphql/entity-loaders';
+import type { MaybePromise } from '../../graphql/loaders';
 import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
 import { Project } from '../projects/project.entity';
 import { Activity } from './activity.entity';
@@ -63,8 +64,8 @@ export class ActivityResolver {
   }
 
   @FieldResolver(() => Project)
-  async project(@Root() activity: Activity, @Ctx() ctx: RequestContext): Promise<Project> {
-    return (await loadById(ctx, Project, activity.project.id))!;
+  project(@Root() activity: Activity, @Ctx() ctx: RequestContext): MaybePromise<Project> {
+    return loadById(ctx, Project, activity.project.id) as MaybePromise<Project>;
   }
 }
 

@@ -44,16 +44,14 @@ function visibleWhere(ctx: RequestContext, listedIds: number[]): object {
  * The ids of the companies or projects whose CUSTOM list names the viewer: once per request for
  * reads; afresh inside a transaction, which may itself have changed the lists.
  */
-function memberOf(ctx: RequestContext, em: EntityManager, kind: 'company' | 'project'): Promise<number[]> {
+async function memberOf(ctx: RequestContext, em: EntityManager, kind: 'company' | 'project'): Promise<number[]> {
   const query = async () =>
     kind === 'company'
       ? (await em.find(CompanyMember, { user: ctx.viewer.id }, { fields: ['company'] })).map((m) => m.company.id)
       : (await em.find(ProjectMember, { user: ctx.viewer.id }, { fields: ['project'] })).map((m) => m.project.id);
   if (em.isInTransaction()) return query();
-  return ctx.loaders
-    .get<string, number[]>(`memberOf:${kind}`, async (keys) => {
-      const ids = await query();
-      return keys.map(() => ids);
-    })
-    .load('viewer');
+  return ctx.loaders.load<string, number[]>(`memberOf:${kind}`, 'viewer', async (keys) => {
+    const ids = await query();
+    return keys.map(() => ids);
+  });
 }

@@ -5,6 +5,7 @@ import { Account } from '../accounts/account.entity';
 import { Connection } from '../../graphql/connection';
 import { LocatorArgs, PageArgs } from '../../graphql/list-args';
 import { childPage, compileFilter, compileOrder } from '../common/list-query';
+import { findRows } from '../common/unmanaged-rows';
 import { projectVisibilityWhere } from '../common/visibility';
 import { ProjectConnection } from '../projects/project.resolver';
 import { Project } from '../projects/project.entity';
@@ -57,13 +58,14 @@ export class CompanyResolver {
   }
 
   @FieldResolver(() => [Staff], { description: 'The users listed for CUSTOM visibility.' })
-  users(@Root() company: Company, @Ctx() ctx: RequestContext): Promise<Staff[]> {
-    return ctx.loaders.children(
+  async users(@Root() company: Company, @Ctx() ctx: RequestContext): Promise<Staff[]> {
+    const members = await ctx.loaders.children(
       'companyUsers',
       company.id,
       (ids) => ctx.em.find(CompanyMember, { company: { $in: [...ids] } }, { populate: ['user'], orderBy: { id: 'asc' } }),
       (m) => m.company.id,
-    ).then((members) => members.map((m) => m.user.getEntity()));
+    );
+    return members.map((m) => m.user.getEntity());
   }
 
   @FieldResolver(() => ProjectConnection, { description: "The company's projects that the caller can see." })
@@ -82,7 +84,7 @@ export class CompanyResolver {
       `companyProjects:${JSON.stringify([filter, order])}`,
       company.id,
       page,
-      (ids) => ctx.em.find(Project, { $and: [where, visible, { company: { $in: [...ids] } }] } as never, { orderBy: compileOrder(order) as never }),
+      (ids) => findRows(ctx.em, Project, { $and: [where, visible, { company: { $in: [...ids] } }] } as never, { orderBy: compileOrder(order) as never }),
       (p) => p.company.id,
     );
   }

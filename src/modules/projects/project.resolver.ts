@@ -1,20 +1,24 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../graphql/context';
 import { Connection } from '../../graphql/connection';
 import { loadById } from '../../graphql/entity-loaders';
+import { then, type MaybePromise } from '../../graphql/loaders';
+import { selectedFields } from '../../graphql/selection';
 import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
 import { Account } from '../accounts/account.entity';
 import { Activity } from '../activities/activity.entity';
 import { Company } from '../companies/company.entity';
 import { childPage, compileFilter, compileOrder } from '../common/list-query';
+import { findRows } from '../common/unmanaged-rows';
+import { primeShiftRelations } from '../shifts/shift-relations';
 import { Shift } from '../shifts/shift.entity';
 import { SHIFT_FILTER_FIELDS, ShiftFilter, ShiftOrder } from '../shifts/shift.inputs';
 import { Staff } from '../staff/staff.entity';
-import { ProjectMember } from './project-member.entity';
 import { Project } from './project.entity';
 import { CreateProjectInput, ProjectFilter, ProjectInput, ProjectOrder, PunchInInput } from './project.inputs';
-import { projectTotals, viewerRunningShift } from './project.loaders';
+import { primeProjectFields, projectActivities, projectTotals, projectUsers, viewerRunningShift } from './project.loaders';
 import { isCompanyVisible } from '../common/visibility';
 import type { ProjectService } from './project.service';
 import type { PunchService } from './punch.service';
@@ -41,15 +45,18 @@ export class ProjectResolver {
   }
 
   @Query(() => ProjectConnection, { description: 'The projects the caller can see, optionally of one company.' })
-  projects(
+  async projects(
     @Args() page: PageArgs,
     @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | undefined,
     @Arg('order', () => [ProjectOrder], { nullable: true }) order: InstanceType<typeof ProjectOrder>[] | undefined,
     @Arg('companyId', () => ID, { nullable: true }) companyId: string | undefined,
     @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return this.service.list(ctx, filter, order, page, optionalLocator(companyId, companyLegacyId));
+    const connection = await this.service.list(ctx, filter, order, page, optionalLocator(companyId, companyLegacyId));
+    await primeProjectFields(ctx, connection.nodes, selectedFields(info, 'nodes'));
+    return connection;
   }
 
   @Mutation(() => Project)
@@ -100,9 +107,12 @@ export class ProjectResolver {
     return this.punches.punchOut(ctx, locator, notes, optionalLocator(companyId, companyLegacyId));
   }
 
+  // The fields below answer synchronously once the request has read what they need (a project
+  // list primes it: primeProjectFields), so a list of hundreds of projects costs no promise per
+  // field.
   @FieldResolver(() => ID, { description: "The uuid of the project's company." })
-  async companyId(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<string> {
-    return (await loadById(ctx, Company, project.company.id))!.uuid;
+  companyId(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<string> {
+    return then(loadById(ctx, Company, project.company.id), (company) => company!.uuid);
   }
 
   @FieldResolver(() => Int, { description: "The integer id of the project's company." })
@@ -117,29 +127,18 @@ export class ProjectResolver {
   }
 
   @FieldResolver(() => Account, { description: 'The account it belongs to.' })
-  async account(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Account> {
-    return (await loadById(ctx, Account, project.account.id))!;
+  account(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Account> {
+    return loadById(ctx, Account, project.account.id) as MaybePromise<Account>;
   }
 
   @FieldResolver(() => [Staff], { description: 'The users listed for CUSTOM visibility.' })
-  async users(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Staff[]> {
-    const members = await ctx.loaders.children(
-      'projectUsers',
-      project.id,
-      (ids) => ctx.em.find(ProjectMember, { project: { $in: [...ids] } }, { populate: ['user'], orderBy: { id: 'asc' } }),
-      (m) => m.project.id,
-    );
-    return members.map((m) => m.user.getEntity());
+  users(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Staff[]> {
+    return projectUsers(ctx, project.id);
   }
 
   @FieldResolver(() => [Activity], { description: 'Every activity of the project, by name.' })
-  activities(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Activity[]> {
-    return ctx.loaders.children(
-      'projectActivities',
-      project.id,
-      (ids) => ctx.em.find(Activity, { project: { $in: [...ids] } }, { orderBy: [{ name: 'asc' }, { id: 'asc' }] }),
-      (a) => a.project.id,
-    );
+  activities(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Activity[]> {
+    return projectActivities(ctx, project.id);
   }
 
   @FieldResolver(() => ShiftConnection, { description: 'Shifts on the project that the caller can see.' })
@@ -149,6 +148,7 @@ export class ProjectResolver {
     @Arg('filter', () => ShiftFilter, { nullable: true }) filter: ShiftFilter | undefined,
     @Arg('order', () => [ShiftOrder], { nullable: true }) order: InstanceType<typeof ShiftOrder>[] | undefined,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
     const where = compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS);
     const own = isManagerOrOwner(ctx.viewer) ? {} : { user: ctx.viewer.id };
@@ -158,58 +158,61 @@ export class ProjectResolver {
       `projectShifts:${JSON.stringify([filter, order])}`,
       project.id,
       page,
-      (ids) => ctx.em.find(Shift, { $and: [where, own, { project: { $in: [...ids] } }] } as never, { orderBy: compileOrder(order) as never }),
+      async (ids) => {
+        const shifts = await findRows(ctx.em, Shift, { $and: [where, own, { project: { $in: [...ids] } }] } as never, { orderBy: compileOrder(order) as never });
+        await primeShiftRelations(ctx, shifts, selectedFields(info, 'nodes'));
+        return shifts;
+      },
       (s) => s.project.id,
     );
   }
 
   @FieldResolver(() => Int, { description: 'Seconds punched by all users, running shifts up to now.' })
-  async grandTotal(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<number> {
-    return (await projectTotals(ctx, project.id)).grandTotal;
+  grandTotal(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number> {
+    return then(projectTotals(ctx, project.id), (totals) => totals.grandTotal);
   }
 
   @FieldResolver(() => Int, { description: 'Seconds punched by the caller, running shifts up to now.' })
-  async runningTotal(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<number> {
-    return (await projectTotals(ctx, project.id)).runningTotal;
+  runningTotal(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number> {
+    return then(projectTotals(ctx, project.id), (totals) => totals.runningTotal);
   }
 
   @FieldResolver(() => Boolean, { description: 'Whether the caller is punched in to the project.' })
-  async running(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<boolean> {
-    return (await viewerRunningShift(ctx))?.project.id === project.id;
+  running(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<boolean> {
+    return then(viewerRunningShift(ctx), (shift) => shift?.project.id === project.id);
   }
 
   @FieldResolver(() => Shift, { nullable: true, description: "The caller's running shift on the project." })
-  async currentShift(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Shift | null> {
-    const shift = await viewerRunningShift(ctx);
-    return shift?.project.id === project.id ? shift : null;
+  currentShift(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Shift | null> {
+    return then(viewerRunningShift(ctx), (shift) => (shift?.project.id === project.id ? shift : null));
   }
 
   @FieldResolver(() => DateTimeISOResolver, { nullable: true, description: 'Start of the running shift.' })
-  async startedAt(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Date | null> {
-    return (await this.currentShift(project, ctx))?.start ?? null;
+  startedAt(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Date | null> {
+    return then(this.currentShift(project, ctx), (shift) => shift?.start ?? null);
   }
 
   @FieldResolver(() => Int, { nullable: true, description: 'timeLimit - grandTotal; null without a limit.' })
-  async timeLeft(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<number | null> {
-    if (project.timeLimit === null) return null;
-    return project.timeLimit - (await this.grandTotal(project, ctx));
+  timeLeft(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number | null> {
+    const limit = project.timeLimit;
+    return limit === null ? null : then(this.grandTotal(project, ctx), (total) => limit - total);
   }
 
   @FieldResolver(() => Boolean, { nullable: true, description: 'grandTotal > timeLimit; null without a limit.' })
-  async overdue(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<boolean | null> {
-    if (project.timeLimit === null) return null;
-    return (await this.grandTotal(project, ctx)) > project.timeLimit;
+  overdue(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<boolean | null> {
+    const limit = project.timeLimit;
+    return limit === null ? null : then(this.grandTotal(project, ctx), (total) => total > limit);
   }
 
   @FieldResolver(() => Boolean, {
     nullable: true,
     description: "At least the account's nearly-overdue share (default 90%) of the limit used, not yet overdue.",
   })
-  async nearlyOverdue(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<boolean | null> {
-    if (project.timeLimit === null) return null;
-    const total = await this.grandTotal(project, ctx);
-    const account = await loadById(ctx, Account, ctx.viewer.accountId);
-    return total <= project.timeLimit && total >= project.timeLimit * (account?.nearlyOverdueRatio ?? 0.9);
+  nearlyOverdue(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<boolean | null> {
+    const limit = project.timeLimit;
+    if (limit === null) return null;
+    return then(this.grandTotal(project, ctx), (total) =>
+      then(loadById(ctx, Account, ctx.viewer.accountId), (account) => total <= limit && total >= limit * (account?.nearlyOverdueRatio ?? 0.9)),
+    );
   }
 }
-

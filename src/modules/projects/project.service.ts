@@ -49,7 +49,7 @@ export class ProjectService {
         company ? { company: company.id } : {},
       ],
     };
-    return findPage(ctx, Project, 'Project', where, order, page);
+    return findPage<Project>(ctx, Project, 'Project', where as never, order, page, { unmanaged: true });
   }
 
   async create(ctx: RequestContext, input: CreateProjectInput): Promise<Project> {

@@ -1,12 +1,16 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../graphql/context';
 import { loadById } from '../../graphql/entity-loaders';
+import type { MaybePromise } from '../../graphql/loaders';
+import { selectedFields } from '../../graphql/selection';
 import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
 import { Activity } from '../activities/activity.entity';
 import { offsetSecondsAt } from '../common/time-zones';
 import { Project } from '../projects/project.entity';
 import { ShiftConnection } from '../projects/project.resolver';
 import { Staff } from '../staff/staff.entity';
+import { primeShiftRelations } from './shift-relations';
 import { Shift } from './shift.entity';
 import { CreateShiftInput, ShiftFilter, ShiftInput, ShiftOrder } from './shift.inputs';
 import type { ShiftService } from './shift.service';
@@ -26,15 +30,18 @@ export class ShiftResolver {
   }
 
   @Query(() => ShiftConnection, { description: 'Shifts the caller can see (staff members: their own), optionally of one project.' })
-  shifts(
+  async shifts(
     @Args() page: PageArgs,
     @Arg('filter', () => ShiftFilter, { nullable: true }) filter: ShiftFilter | undefined,
     @Arg('order', () => [ShiftOrder], { nullable: true }) order: InstanceType<typeof ShiftOrder>[] | undefined,
     @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,
     @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return this.service.list(ctx, filter, order, page, optionalLocator(projectId, projectLegacyId));
+    const connection = await this.service.list(ctx, filter, order, page, optionalLocator(projectId, projectLegacyId));
+    await primeShiftRelations(ctx, connection.nodes, selectedFields(info, 'nodes'));
+    return connection;
   }
 
   @Mutation(() => Shift, { description: 'Without `stop` the shift runs, and stops the user\'s other running shift at its start.' })
@@ -63,19 +70,21 @@ export class ShiftResolver {
     return this.service.delete(ctx, locator, optionalLocator(projectId, projectLegacyId));
   }
 
+  // Synchronous once the request has read the row: a list of a thousand shifts then makes no
+  // promise per shift. Foreign keys guarantee the project and the user exist.
   @FieldResolver(() => Project)
-  async project(@Root() shift: Shift, @Ctx() ctx: RequestContext): Promise<Project> {
-    return (await loadById(ctx, Project, shift.project.id))!;
+  project(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<Project> {
+    return loadById(ctx, Project, shift.project.id) as MaybePromise<Project>;
   }
 
   @FieldResolver(() => Staff)
-  async user(@Root() shift: Shift, @Ctx() ctx: RequestContext): Promise<Staff> {
-    return (await loadById(ctx, Staff, shift.user.id))!;
+  user(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<Staff> {
+    return loadById(ctx, Staff, shift.user.id) as MaybePromise<Staff>;
   }
 
   @FieldResolver(() => Activity, { nullable: true })
-  activity(@Root() shift: Shift, @Ctx() ctx: RequestContext): Promise<Activity | null> {
-    return shift.activity ? loadById(ctx, Activity, shift.activity.id) : Promise.resolve(null);
+  activity(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<Activity | null> {
+    return shift.activity ? loadById(ctx, Activity, shift.activity.id) : null;
   }
 
   @FieldResolver(() => Int, { nullable: true, description: "The zone's offset from UTC at the start, in seconds." })

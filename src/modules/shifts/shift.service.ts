@@ -59,7 +59,7 @@ export class ShiftService {
     const where = {
       $and: [compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS), await this.visibleWhere(ctx), project ? { project: project.id } : {}],
     };
-    return findPage(ctx, Shift, 'Shift', where, order, page, { unmanaged: true });
+    return findPage<Shift>(ctx, Shift, 'Shift', where as never, order, page, { unmanaged: true });
   }
 
   async create(ctx: RequestContext, input: CreateShiftInput, projectLocator?: Locator): Promise<Shift> {

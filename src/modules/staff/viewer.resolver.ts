@@ -1,10 +1,11 @@
 import { Arg, Ctx, Field, FieldResolver, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../graphql/context';
 import { loadById } from '../../graphql/entity-loaders';
+import type { MaybePromise } from '../../graphql/loaders';
 import { Account } from '../accounts/account.entity';
 import { AccountInput, updateAccount } from '../accounts/account-settings';
-import { StaffType } from '../common/enums';
 import { Staff } from './staff.entity';
+import { accountOwner } from './staff.loaders';
 
 @ObjectType({ description: 'The authenticated caller and their account.' })
 export class Viewer {
@@ -29,13 +30,7 @@ export class ViewerResolver {
 @Resolver(() => Account)
 export class AccountResolver {
   @FieldResolver(() => Staff, { description: 'The account owner, who sees and may do everything in the account.' })
-  async owner(@Root() account: Account, @Ctx() ctx: RequestContext): Promise<Staff> {
-    const owner = await ctx.loaders
-      .get<number, Staff | null>('accountOwner', async (ids) => {
-        const owners = await ctx.em.find(Staff, { account: { $in: [...ids] }, type: StaffType.OWNER });
-        return ids.map((id) => owners.find((o) => o.account.id === id) ?? null);
-      })
-      .load(account.id);
-    return owner!;
+  owner(@Root() account: Account, @Ctx() ctx: RequestContext): MaybePromise<Staff> {
+    return accountOwner(ctx, account.id) as MaybePromise<Staff>;
   }
 }

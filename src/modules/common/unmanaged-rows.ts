@@ -1,0 +1,59 @@
+import type { EntityManager, EntityProperty, FilterQuery, QBFilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
+
+/**
+ * Read-only rows without the ORM's hydration.
+ *
+ * Nested reads and long lists (a thousand shifts, the activities of four hundred projects) are
+ * only rendered, never changed. For them, MikroORM's hydration (identity map, reference wrappers,
+ * change-tracking snapshots) costs more than the query, so these rows are built straight from the
+ * result set as objects on the entity's prototype: the same columns, filters (the tenant filter
+ * included) and conversions, with relations as `{ id }`. They must never be persisted or flushed,
+ * and they are not in the identity map.
+ */
+export async function findRows<T extends object>(
+  em: EntityManager,
+  entityClass: new () => T,
+  where: FilterQuery<T>,
+  options: { orderBy?: QueryOrderMap<T> | QueryOrderMap<T>[]; offset?: number; limit?: number } = {},
+): Promise<T[]> {
+  const qb = em.createQueryBuilder(entityClass).select('*').where(where as QBFilterQuery<T>);
+  if (options.orderBy) qb.orderBy(options.orderBy as never);
+  if (options.offset) qb.offset(options.offset);
+  if (options.limit !== undefined) qb.limit(options.limit);
+  await qb.applyFilters();
+  const rows = await qb.execute<Record<string, unknown>[]>('all', false);
+  return rows.map(rowBuilder(em, entityClass));
+}
+
+const builders = new WeakMap<object, (row: Record<string, unknown>) => unknown>();
+
+/** Builds objects from raw rows by the entity's metadata, once per entity class. */
+function rowBuilder<T extends object>(em: EntityManager, entityClass: new () => T): (row: Record<string, unknown>) => T {
+  const known = builders.get(entityClass);
+  if (known) return known as (row: Record<string, unknown>) => T;
+  const platform = em.getPlatform();
+  const props = em
+    .getMetadata()
+    .get(entityClass.name)
+    .props.filter((p) => p.persist !== false && p.fieldNames?.length === 1 && (p.kind === 'scalar' || p.kind === 'm:1'));
+  const convert = (p: EntityProperty, value: unknown): unknown => {
+    if (p.kind === 'm:1') return { id: value };
+    if (p.runtimeType === 'Date') return platform.parseDate(value as string);
+    return p.customType ? p.customType.convertToJSValue(value, platform) : value;
+  };
+  // MikroORM puts setters on the entity's prototype that give every object a change-tracking
+  // helper on first write. The rows' own prototype shadows them with plain data properties, so
+  // assignments stay plain while `instanceof` and the entity's methods still hold.
+  const prototype = Object.create(entityClass.prototype) as object;
+  for (const p of props) Object.defineProperty(prototype, p.name, { value: null, writable: true, configurable: true });
+  const build = (row: Record<string, unknown>): T => {
+    const entity = Object.create(prototype) as Record<string, unknown>;
+    for (const p of props) {
+      const value = row[p.fieldNames[0]!];
+      entity[p.name] = value === null || value === undefined ? null : convert(p, value);
+    }
+    return entity as T;
+  };
+  builders.set(entityClass, build);
+  return build;
+}
