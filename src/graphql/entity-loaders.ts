@@ -33,7 +33,7 @@ export function rememberRows<T extends { id: number }>(ctx: RequestContext, enti
 
 function byIdBatch<T extends { id: number }>(ctx: RequestContext, entityClass: new () => T) {
   return async (ids: readonly number[]): Promise<(T | null)[]> => {
-    const rows = await findRows(ctx.em, entityClass, { id: { $in: [...ids] } } as never);
+    const rows = await findRows(ctx.em, entityClass, {}, { anyOf: { property: 'id', ids } });
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.map((key) => byId.get(key) ?? null);
   };

@@ -1,17 +1,17 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
+import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import {
+  coerceInputValue,
   execute,
-  getNamedType,
   getOperationAST,
   getVariableValues,
   GraphQLError,
-  isInputObjectType,
-  typeFromAST,
+  GraphQLScalarType,
+  valueFromAST,
+  visit,
   type DocumentNode,
   type ExecutionResult,
-  type GraphQLInputObjectType,
   type GraphQLSchema,
-  type GraphQLType,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
@@ -23,15 +23,19 @@ type Runner = (context: unknown, variables: Record<string, unknown>) => Promise<
  * execution of a validated document changes. graphql-jit compiles each operation once into a
  * function that walks the selection without graphql-js's per-field bookkeeping.
  *
- * graphql-jit cannot compile an operation whose variables have a recursive input type (our
- * filters nest `and`/`or`/`not`): it recurses until the stack overflows, which takes seconds
- * (zalando-incubator/graphql-jit#175). Such operations are recognised before compiling and,
- * with any other it refuses, run on graphql-js as before.
+ * graphql-jit's own coercion of input objects falls short: on a recursive type (our filters
+ * nest `and`/`or`/`not`) it recurses until the stack overflows (zalando-incubator/graphql-jit#175),
+ * and it does not apply input-field defaults (`direction` of an order). So it compiles against a
+ * copy of the schema in which every input object type is a scalar of the same name whose parsing
+ * is graphql-js's own coercion to the real type: resolvers receive exactly the values they get
+ * from graphql-js. The one case this cannot express, a variable inside an input-object literal
+ * (`filter: { start: { gt: $from } }`), and any operation the compiler refuses run on graphql-js.
  *
  * A runner is kept per parsed document (Apollo caches one document per query text) and
  * operation name.
  */
 export function jitGateway(schema: GraphQLSchema): GatewayInterface {
+  const jitSchema = withInputObjectsAsScalars(schema);
   const runners = new WeakMap<DocumentNode, Map<string, Runner>>();
 
   function runnerFor(document: DocumentNode, operationName: string | null): Runner {
@@ -40,7 +44,7 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
     const key = operationName ?? '';
     let runner = byName.get(key);
     if (!runner) {
-      runner = compile(schema, document, operationName);
+      runner = compile(schema, jitSchema, document, operationName);
       byName.set(key, runner);
     }
     return runner;
@@ -61,9 +65,9 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
   };
 }
 
-function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string | null): Runner {
+function compile(schema: GraphQLSchema, jitSchema: GraphQLSchema, document: DocumentNode, operationName: string | null): Runner {
   const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
-  const compiled = definitions.some((d) => isRecursiveInput(typeFromAST(schema, d.type))) ? undefined : tryCompile(schema, document, operationName);
+  const compiled = hasVariableInsideInputLiteral(document) ? undefined : tryCompile(jitSchema, document, operationName);
   if (!compiled) return (contextValue, variableValues) => execute({ schema, document, operationName, contextValue, variableValues });
   return (context, variables) => {
     // Variables are checked by graphql-js first, so a bad value is refused with exactly the error
@@ -82,13 +86,28 @@ function tryCompile(schema: GraphQLSchema, document: DocumentNode, operationName
   }
 }
 
-/** Whether an input type contains itself: graphql-jit would recurse until the stack overflows. */
-function isRecursiveInput(type: GraphQLType | undefined, path: ReadonlySet<GraphQLInputObjectType> = new Set()): boolean {
-  const named = type ? getNamedType(type) : undefined;
-  if (!isInputObjectType(named)) return false;
-  if (path.has(named)) return true;
-  const inner = new Set(path).add(named);
-  return Object.values(named.getFields()).some((field) => isRecursiveInput(field.type, inner));
+/** The schema graphql-jit compiles against: input object types become coercing scalars. */
+function withInputObjectsAsScalars(schema: GraphQLSchema): GraphQLSchema {
+  return mapSchema(schema, {
+    [MapperKind.INPUT_OBJECT_TYPE]: (type) =>
+      new GraphQLScalarType({
+        name: type.name,
+        parseValue: (value) => coerceInputValue(value, type),
+        parseLiteral: (node, variables) => valueFromAST(node, type, variables),
+      }) as never,
+  });
+}
+
+/** Whether an input-object literal holds a variable: its stand-in scalar cannot see it. */
+function hasVariableInsideInputLiteral(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    ObjectValue: (node) => {
+      visit(node, { Variable: () => void (found = true) });
+      return false;
+    },
+  });
+  return found;
 }
 
 /**

@@ -1,6 +1,8 @@
-import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../graphql/context';
 import { loadById } from '../../graphql/entity-loaders';
+import { selectedFields } from '../../graphql/selection';
 import { Account } from '../accounts/account.entity';
 import { Connection } from '../../graphql/connection';
 import { LocatorArgs, PageArgs } from '../../graphql/list-args';
@@ -9,6 +11,7 @@ import { findRows } from '../common/unmanaged-rows';
 import { projectVisibilityWhere } from '../common/visibility';
 import { ProjectConnection } from '../projects/project.resolver';
 import { Project } from '../projects/project.entity';
+import { primeProjectFields } from '../projects/project.loaders';
 import { PROJECT_FILTER_FIELDS, ProjectFilter, ProjectOrder } from '../projects/project.inputs';
 import { Staff } from '../staff/staff.entity';
 import { CompanyMember } from './company-member.entity';
@@ -75,6 +78,7 @@ export class CompanyResolver {
     @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | undefined,
     @Arg('order', () => [ProjectOrder], { nullable: true }) order: InstanceType<typeof ProjectOrder>[] | undefined,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
     const visible = await projectVisibilityWhere(ctx);
     const where = compileFilter('Project', filter as never, PROJECT_FILTER_FIELDS);
@@ -84,7 +88,11 @@ export class CompanyResolver {
       `companyProjects:${JSON.stringify([filter, order])}`,
       company.id,
       page,
-      (ids) => findRows(ctx.em, Project, { $and: [where, visible, { company: { $in: [...ids] } }] } as never, { orderBy: compileOrder(order) as never }),
+      async (ids) => {
+        const projects = await findRows(ctx.em, Project, { $and: [where, visible] } as never, { anyOf: { property: 'company', ids }, orderBy: compileOrder(order) as never });
+        await primeProjectFields(ctx, projects, selectedFields(info, 'nodes'));
+        return projects;
+      },
       (p) => p.company.id,
     );
   }

@@ -79,7 +79,7 @@ export function projectUsers(ctx: RequestContext, projectId: number): MaybePromi
 }
 
 const activitiesOf = (ctx: RequestContext) => (ids: readonly number[]) =>
-  findRows(ctx.em, Activity, { project: { $in: [...ids] } }, { orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+  findRows(ctx.em, Activity, {}, { anyOf: { property: 'project', ids }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
 
 const membersOf = (ctx: RequestContext) => (ids: readonly number[]) =>
   ctx.em.find(ProjectMember, { project: { $in: [...ids] } }, { populate: ['user'], orderBy: { id: 'asc' } });

@@ -159,7 +159,7 @@ export class ProjectResolver {
       project.id,
       page,
       async (ids) => {
-        const shifts = await findRows(ctx.em, Shift, { $and: [where, own, { project: { $in: [...ids] } }] } as never, { orderBy: compileOrder(order) as never });
+        const shifts = await findRows(ctx.em, Shift, { $and: [where, own] } as never, { anyOf: { property: 'project', ids }, orderBy: compileOrder(order) as never });
         await primeShiftRelations(ctx, shifts, selectedFields(info, 'nodes'));
         return shifts;
       },

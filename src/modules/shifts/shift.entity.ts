@@ -1,8 +1,9 @@
 import { ArrayType, Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
-import { Field, ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { Activity } from '../activities/activity.entity';
 import { TenantEntity } from '../common/tenant-entity';
+import { offsetSecondsAt } from '../common/time-zones';
 import { Project } from '../projects/project.entity';
 import { Staff } from '../staff/staff.entity';
 
@@ -45,4 +46,16 @@ export class Shift extends TenantEntity {
   @Field(() => String, { nullable: true, description: 'Where the shift came from, when created on an external site.' })
   @Property({ type: 'string', length: 2048, nullable: true })
   externalHref: string | null = null;
+
+  // Derived fields as getters rather than field resolvers: plain fields skip type-graphql's
+  // resolver wrapper, which on a list of a thousand shifts costs more than the values.
+  @Field(() => Int, { nullable: true, description: "The zone's offset from UTC at the start, in seconds." })
+  get timeZoneOffset(): number | null {
+    return offsetSecondsAt(this.timeZone, this.start);
+  }
+
+  @Field(() => Boolean, { description: 'True while `stop` is null.' })
+  get running(): boolean {
+    return this.stop === null;
+  }
 }

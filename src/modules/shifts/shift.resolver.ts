@@ -6,7 +6,6 @@ import type { MaybePromise } from '../../graphql/loaders';
 import { selectedFields } from '../../graphql/selection';
 import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
 import { Activity } from '../activities/activity.entity';
-import { offsetSecondsAt } from '../common/time-zones';
 import { Project } from '../projects/project.entity';
 import { ShiftConnection } from '../projects/project.resolver';
 import { Staff } from '../staff/staff.entity';
@@ -85,15 +84,5 @@ export class ShiftResolver {
   @FieldResolver(() => Activity, { nullable: true })
   activity(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<Activity | null> {
     return shift.activity ? loadById(ctx, Activity, shift.activity.id) : null;
-  }
-
-  @FieldResolver(() => Int, { nullable: true, description: "The zone's offset from UTC at the start, in seconds." })
-  timeZoneOffset(@Root() shift: Shift): number | null {
-    return offsetSecondsAt(shift.timeZone, shift.start);
-  }
-
-  @FieldResolver(() => Boolean, { description: 'True while `stop` is null.' })
-  running(@Root() shift: Shift): boolean {
-    return shift.stop === null;
   }
 }
