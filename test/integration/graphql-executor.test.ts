@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const starts = (data: { shifts: { nodes: { start: string }[] } }) => data.shifts.nodes.map((n) => n.start.slice(0, 10));
+const starts = (data: Record<string, any>): string[] => (data.shifts.nodes as { start: string }[]).map((n) => n.start.slice(0, 10));
 
 test('a recursive filter in a variable (and / or / not nested) is applied', async () => {
   const data = await t.gqlOk(owner, 'query($f: ShiftFilter) { shifts(filter: $f, first: 10) { nodes { start } } }', {
