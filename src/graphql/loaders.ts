@@ -31,15 +31,19 @@ export class Loaders {
 
   /** Loads many keys in one batch (where not answered yet), so later `load`s are synchronous. */
   async prime<K, V>(name: string, keys: Iterable<K>, batch: Batch<K, V>): Promise<void> {
-    const known = this.answered.get(name);
-    const missing = [...new Set(keys)].filter((key) => !known?.has(key));
-    if (missing.length > 0) await this.loader(name, batch).loadMany(missing);
+    const answered = this.answeredBy(name);
+    const missing = [...new Set(keys)].filter((key) => !answered.has(key));
+    if (missing.length === 0) return;
+    // The batch itself, not the DataLoader: one query either way, without a promise per key.
+    const values = await batch(missing);
+    values.forEach((value, i) => {
+      if (!(value instanceof Error)) answered.set(missing[i], value);
+    });
   }
 
   /** Records values read elsewhere (the rows of a list), so `load`s of their keys answer at once. */
   seed<K, V>(name: string, entries: Iterable<readonly [K, V]>): void {
-    let answered = this.answered.get(name);
-    if (!answered) this.answered.set(name, (answered = new Map()));
+    const answered = this.answeredBy(name);
     for (const [key, value] of entries) if (!answered.has(key)) answered.set(key, value);
   }
 
@@ -53,16 +57,21 @@ export class Loaders {
     return this.prime(name, parentIds, byParent(find, parentOf));
   }
 
+  private answeredBy(name: string): Map<unknown, unknown> {
+    let answered = this.answered.get(name);
+    if (!answered) this.answered.set(name, (answered = new Map()));
+    return answered;
+  }
+
   private loader<K, V>(name: string, batch: Batch<K, V>): DataLoader<K, V> {
     let loader = this.byName.get(name) as DataLoader<K, V> | undefined;
     if (!loader) {
-      let answered = this.answered.get(name);
-      if (!answered) this.answered.set(name, (answered = new Map()));
+      const answered = this.answeredBy(name);
       loader = new DataLoader<K, V>(
         async (keys) => {
           const values = await batch(keys);
           values.forEach((value, i) => {
-            if (!(value instanceof Error)) answered!.set(keys[i], value);
+            if (!(value instanceof Error)) answered.set(keys[i], value);
           });
           return values;
         },
