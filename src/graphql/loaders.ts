@@ -4,7 +4,10 @@ import DataLoader from 'dataloader';
 export type MaybePromise<T> = T | Promise<T>;
 
 /** Applies `next` to a value that may not have arrived yet, without a promise when it has. */
-export function then<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {
+export function then<T, R>(
+  value: MaybePromise<T>,
+  next: (value: T) => MaybePromise<R>,
+): MaybePromise<R> {
   return value instanceof Promise ? value.then(next) : next(value);
 }
 
@@ -35,10 +38,7 @@ export class Loaders {
     const missing = [...new Set(keys)].filter((key) => !answered.has(key));
     if (missing.length === 0) return;
     // The batch itself, not the DataLoader: one query either way, without a promise per key.
-    const values = await batch(missing);
-    values.forEach((value, i) => {
-      if (!(value instanceof Error)) answered.set(missing[i], value);
-    });
+    record(answered, missing, await batch(missing));
   }
 
   /** Records values read elsewhere (the rows of a list), so `load`s of their keys answer at once. */
@@ -48,12 +48,22 @@ export class Loaders {
   }
 
   /** Children of many parents in one query (`find` gets every requested parent id), by parent. */
-  children<T>(name: string, parentId: number, find: (parentIds: readonly number[]) => Promise<T[]>, parentOf: (row: T) => number): MaybePromise<T[]> {
+  children<T>(
+    name: string,
+    parentId: number,
+    find: (parentIds: readonly number[]) => Promise<T[]>,
+    parentOf: (row: T) => number,
+  ): MaybePromise<T[]> {
     return this.load(name, parentId, byParent(find, parentOf));
   }
 
   /** Reads the children of many parents in one query ahead of rendering. */
-  primeChildren<T>(name: string, parentIds: Iterable<number>, find: (parentIds: readonly number[]) => Promise<T[]>, parentOf: (row: T) => number): Promise<void> {
+  primeChildren<T>(
+    name: string,
+    parentIds: Iterable<number>,
+    find: (parentIds: readonly number[]) => Promise<T[]>,
+    parentOf: (row: T) => number,
+  ): Promise<void> {
     return this.prime(name, parentIds, byParent(find, parentOf));
   }
 
@@ -67,25 +77,31 @@ export class Loaders {
     let loader = this.byName.get(name) as DataLoader<K, V> | undefined;
     if (!loader) {
       const answered = this.answeredBy(name);
-      loader = new DataLoader<K, V>(
-        async (keys) => {
-          const values = await batch(keys);
-          values.forEach((value, i) => {
-            if (!(value instanceof Error)) answered.set(keys[i], value);
-          });
-          return values;
-        },
-        { maxBatchSize: 1000 },
-      );
+      loader = new DataLoader<K, V>(async (keys) => record(answered, keys, await batch(keys)), {
+        maxBatchSize: 1000,
+      });
       this.byName.set(name, loader as DataLoader<unknown, unknown>);
     }
     return loader;
   }
+}
 
+function record<K, V>(
+  answered: Map<unknown, unknown>,
+  keys: readonly K[],
+  values: (V | Error)[],
+): (V | Error)[] {
+  values.forEach((value, i) => {
+    if (!(value instanceof Error)) answered.set(keys[i], value);
+  });
+  return values;
 }
 
 /** A batch of children by parent: every requested parent answered, empty where nothing matched. */
-function byParent<T>(find: (parentIds: readonly number[]) => Promise<T[]>, parentOf: (row: T) => number): Batch<number, T[]> {
+function byParent<T>(
+  find: (parentIds: readonly number[]) => Promise<T[]>,
+  parentOf: (row: T) => number,
+): Batch<number, T[]> {
   return async (parentIds) => {
     const groups = new Map<number, T[]>();
     for (const row of await find(parentIds)) {
