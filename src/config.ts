@@ -25,6 +25,20 @@ const envSchema = z.object({
   DB_POOL_MAX: intFrom(1, 200).default(10),
   DB_STATEMENT_TIMEOUT_MS: intFrom(100, 600_000).default(15_000),
   DB_ACQUIRE_TIMEOUT_MS: intFrom(100, 600_000).default(10_000),
+  DB_CONNECT_TIMEOUT_MS: intFrom(100, 600_000).default(3_000),
+  SHUTDOWN_TIMEOUT_MS: intFrom(0, 600_000).default(10_000),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(\d+|loopback|linklocal|uniquelocal|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/, 'must be a hop count, loopback, linklocal, uniquelocal or a comma-separated list of addresses')
+    .optional(),
+  RATE_LIMIT_PER_ACCOUNT: intFrom(0, 100_000_000).default(30_000),
+  RATE_LIMIT_PER_ADDRESS: intFrom(0, 100_000_000).default(60_000),
+  RATE_LIMIT_WINDOW_S: intFrom(1, 86_400).default(60),
+  GRAPHQL_MAX_DEPTH: intFrom(1, 1_000).default(12),
+  GRAPHQL_MAX_ALIASES: intFrom(0, 10_000).default(30),
+  GRAPHQL_MAX_TOKENS: intFrom(10, 1_000_000).default(5_000),
+  GRAPHQL_MAX_COST: intFrom(1, 1_000_000_000).default(500_000),
+  IDEMPOTENCY_TTL_S: intFrom(60, 30 * 86_400).default(86_400),
   AUTH_CACHE_TTL_MS: intFrom(0, 3_600_000).default(60_000),
   PAGE_SIZE_DEFAULT: intFrom(1, 100_000).default(100),
   PAGE_SIZE_MAX: intFrom(1, 100_000).default(5_000),
@@ -71,7 +85,28 @@ export interface Config {
     readonly poolMax: number;
     readonly statementTimeoutMs: number;
     readonly acquireTimeoutMs: number;
+    /** How long opening one new connection may take (a database that does not answer). */
+    readonly connectTimeoutMs: number;
   };
+  /** How long SIGTERM/SIGINT waits for requests in flight before closing their connections. */
+  readonly shutdownTimeoutMs: number;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For names the client address. */
+  readonly trustProxy: string | number | false;
+  /** Requests per window; 0 turns a limit off. Counted in PostgreSQL, shared by every process. */
+  readonly rateLimits: {
+    readonly perAccount: number;
+    readonly perAddress: number;
+    readonly windowSeconds: number;
+  };
+  /** Limits every GraphQL operation must keep, whoever sends it (clients and the facades). */
+  readonly graphql: {
+    readonly maxDepth: number;
+    readonly maxAliases: number;
+    readonly maxTokens: number;
+    readonly maxCost: number;
+  };
+  /** How long an Idempotency-Key is remembered. */
+  readonly idempotencyTtlSeconds: number;
   readonly auth: {
     readonly cacheTtlMs: number;
     readonly hashMemoryKib: number;
@@ -126,7 +161,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       poolMax: e.DB_POOL_MAX,
       statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
       acquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
+      connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
     }),
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    trustProxy: e.TRUST_PROXY === undefined ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
+    rateLimits: Object.freeze({
+      perAccount: e.RATE_LIMIT_PER_ACCOUNT,
+      perAddress: e.RATE_LIMIT_PER_ADDRESS,
+      windowSeconds: e.RATE_LIMIT_WINDOW_S,
+    }),
+    graphql: Object.freeze({
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxCost: e.GRAPHQL_MAX_COST,
+    }),
+    idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_S,
     auth: Object.freeze({
       cacheTtlMs: e.AUTH_CACHE_TTL_MS,
       hashMemoryKib: e.PASSWORD_HASH_MEMORY_KIB,

@@ -38,6 +38,7 @@ export async function openDatabase(config: Config, options: OpenDatabaseOptions 
         poolMax: embedded ? 1 : config.db.poolMax,
         statementTimeoutMs: config.db.statementTimeoutMs,
         acquireTimeoutMs: config.db.acquireTimeoutMs,
+        connectTimeoutMs: config.db.connectTimeoutMs,
       }),
     );
     if (options.migrate !== false) await orm.getMigrator().up();

@@ -9,6 +9,7 @@ export interface OrmConnectionSettings {
   poolMax: number;
   statementTimeoutMs: number;
   acquireTimeoutMs: number;
+  connectTimeoutMs: number;
 }
 
 /** Name and parameter of the filter that scopes every tenant query to one account. */
@@ -43,7 +44,9 @@ export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlD
         statement_timeout: settings.statementTimeoutMs,
         // The driver's own timer, for when the server cannot even answer the cancel.
         query_timeout: settings.statementTimeoutMs + 5_000,
-        connectionTimeoutMillis: settings.acquireTimeoutMs,
+        connectionTimeoutMillis: settings.connectTimeoutMs,
+        // Dead peers are noticed even on an idle connection.
+        keepAlive: true,
       },
     },
     filters: {

@@ -5,14 +5,22 @@ import type { Config } from '../config';
 import type { RequestContext } from './context';
 import { formatError } from './format-error';
 import { jitGateway } from './jit-gateway';
+import { operationGuards } from './operation-guards';
 
 export function createApolloServer(schema: GraphQLSchema, config: Config): ApolloServer<RequestContext> {
+  const guards = operationGuards(schema, config);
+  const production = config.env === 'production';
   return new ApolloServer<RequestContext>({
     gateway: jitGateway(schema),
     formatError,
-    introspection: config.env !== 'production',
+    parseOptions: guards.parseOptions,
+    validationRules: guards.validationRules,
+    // In production the schema is not for browsing: no introspection, and no "Did you mean …?"
+    // suggestions that would spell out field names one typo at a time.
+    introspection: !production,
+    hideSchemaDetailsFromClientErrors: production,
     includeStacktraceInErrorResponses: false,
     // The cache-control plugin hooks every field and we set no cache hints.
-    plugins: [ApolloServerPluginCacheControlDisabled()],
+    plugins: [ApolloServerPluginCacheControlDisabled(), guards.plugin],
   });
 }

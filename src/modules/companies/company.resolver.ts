@@ -18,6 +18,7 @@ import { CompanyMember } from './company-member.entity';
 import { Company } from './company.entity';
 import { CompanyFilter, CompanyInput, CompanyOrder, CreateCompanyInput } from './company.inputs';
 import type { CompanyService } from './company.service';
+import { listComplexity } from '../../graphql/operation-guards';
 
 export const CompanyConnection = Connection(Company, 'CompanyConnection');
 
@@ -60,7 +61,7 @@ export class CompanyResolver {
     return (await loadById(ctx, Account, company.account.id))!;
   }
 
-  @FieldResolver(() => [Staff], { description: 'The users listed for CUSTOM visibility.' })
+  @FieldResolver(() => [Staff], { description: 'The users listed for CUSTOM visibility.', complexity: listComplexity(20) })
   async users(@Root() company: Company, @Ctx() ctx: RequestContext): Promise<Staff[]> {
     const members = await ctx.loaders.children(
       'companyUsers',

@@ -2,6 +2,7 @@ import { Arg, Ctx, Field, ID, InputType, Mutation, Query, Resolver } from 'type-
 import type { RequestContext } from '../../graphql/context';
 import { OAuthAuthorization, OAuthClient, OAuthProtocol, RegisteredOAuthClient } from './oauth-client.entity';
 import type { OAuthClientService, RegisterOAuthClientInput } from './oauth-client.service';
+import { listComplexity } from '../../graphql/operation-guards';
 
 @InputType('RegisterOAuthClientInput', { description: 'An application to register.' })
 export class RegisterOAuthClientArgs implements RegisterOAuthClientInput {
@@ -17,12 +18,12 @@ export class RegisterOAuthClientArgs implements RegisterOAuthClientInput {
 export class OAuthClientResolver {
   constructor(private readonly service: OAuthClientService) {}
 
-  @Query(() => [OAuthClient], { description: "The account's registered applications (owner only)." })
+  @Query(() => [OAuthClient], { description: "The account's registered applications (owner only).", complexity: listComplexity(10) })
   oauthClients(@Ctx() ctx: RequestContext): Promise<OAuthClient[]> {
     return this.service.list(ctx);
   }
 
-  @Query(() => [OAuthAuthorization], { description: 'The applications the caller has authorised.' })
+  @Query(() => [OAuthAuthorization], { description: 'The applications the caller has authorised.', complexity: listComplexity(10) })
   oauthAuthorizations(@Ctx() ctx: RequestContext): Promise<OAuthAuthorization[]> {
     return this.service.authorizations(ctx);
   }

@@ -23,6 +23,7 @@ import { isCompanyVisible } from '../common/visibility';
 import type { ProjectService } from './project.service';
 import type { PunchService } from './punch.service';
 import { isManagerOrOwner } from '../../auth/viewer';
+import { listComplexity } from '../../graphql/operation-guards';
 
 export const ProjectConnection = Connection(Project, 'ProjectConnection');
 export const ShiftConnection = Connection(Shift, 'ShiftConnection');
@@ -131,12 +132,12 @@ export class ProjectResolver {
     return loadById(ctx, Account, project.account.id) as MaybePromise<Account>;
   }
 
-  @FieldResolver(() => [Staff], { description: 'The users listed for CUSTOM visibility.' })
+  @FieldResolver(() => [Staff], { description: 'The users listed for CUSTOM visibility.', complexity: listComplexity(20) })
   users(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Staff[]> {
     return projectUsers(ctx, project.id);
   }
 
-  @FieldResolver(() => [Activity], { description: 'Every activity of the project, by name.' })
+  @FieldResolver(() => [Activity], { description: 'Every activity of the project, by name.', complexity: listComplexity(20) })
   activities(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Activity[]> {
     return projectActivities(ctx, project.id);
   }
