@@ -9,6 +9,7 @@ import { OAuth2Provider } from './auth/oauth2-provider';
 import { createOAuthRouter } from './auth/oauth-routes';
 import { createPasswordHasher, type PasswordHasher } from './auth/passwords';
 import { RequestAuthenticator } from './auth/request-authenticator';
+import { RequestLimiter } from './auth/request-limiter';
 import { SignInLimiter } from './auth/sign-in-limiter';
 import { createRestFacade } from '../rest-facade';
 import type { Config } from './config';
@@ -32,18 +33,21 @@ export interface App {
 export async function createApp(deps: { orm: MikroORM; config: Config }): Promise<App> {
   const { orm, config } = deps;
   const hasher = createPasswordHasher(config.auth.hashMemoryKib);
-  const limiter = new SignInLimiter(orm.em.getConnection().getKnex(), config.auth.signInLimits);
-  const basic = new BasicAuthenticator(hasher, limiter, config.auth.cacheTtlMs);
-  const oauth1 = new OAuth1Provider(orm, limiter, { timestampWindowSeconds: config.auth.oauth1TimestampWindowSeconds, publicUrl: config.auth.publicUrl });
+  const knex = orm.em.getConnection().getKnex();
+  const signInLimiter = new SignInLimiter(knex, config.auth.signInLimits);
+  const basic = new BasicAuthenticator(hasher, signInLimiter, config.auth.cacheTtlMs);
+  const oauth1 = new OAuth1Provider(orm, signInLimiter, { timestampWindowSeconds: config.auth.oauth1TimestampWindowSeconds, publicUrl: config.auth.publicUrl });
   const oauth2 = new OAuth2Provider(orm);
-  const createContext = createContextFactory({ orm, config, authenticator: new RequestAuthenticator(basic, oauth1, oauth2) });
+  const limiter = new RequestLimiter(knex, config.rateLimits);
+  const createContext = createContextFactory({ orm, config, authenticator: new RequestAuthenticator(basic, oauth1, oauth2), limiter });
   const schema = await createSchema(createServices(hasher, createGeocoder(config)));
   const apollo = createApolloServer(schema, config);
   await apollo.start();
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  // Which proxies may name the client in X-Forwarded-For: the key of the address limits.
+  app.set('trust proxy', config.trustProxy);
   app.use(createOAuthRouter({ orm, oauth1, oauth2, basic, publicUrl: config.auth.publicUrl, bodyLimitBytes: config.bodyLimitBytes }));
   app.use(
     '/graphql',

@@ -136,10 +136,10 @@ export class DomainRuleError extends AppError {
   }
 }
 
-/** Too many failed sign-ins or signatures from one client: wait `retryAfterSeconds`. */
+/** Too many requests, or failed sign-ins or signatures, from one client: wait `retryAfterSeconds`. */
 export class TooManyRequestsError extends AppError {
-  constructor(retryAfterSeconds: number) {
-    super('TOO_MANY_REQUESTS', `Too many failed attempts; try again in ${retryAfterSeconds} seconds`, { retryAfterSeconds });
+  constructor(retryAfterSeconds: number, message = `Too many failed attempts; try again in ${retryAfterSeconds} seconds`) {
+    super('TOO_MANY_REQUESTS', message, { retryAfterSeconds });
   }
 }
 

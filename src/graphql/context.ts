@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { RequestAuthenticator } from '../auth/request-authenticator';
+import type { RequestLimiter } from '../auth/request-limiter';
 import type { Viewer } from '../auth/viewer';
 import type { Config } from '../config';
 import { TENANT_FILTER, type TenantFilterParams } from '../db/orm-options';
@@ -31,7 +32,7 @@ export interface RequestCredentials {
   readonly url: string;
   readonly host: string | undefined;
   readonly protocol: 'http' | 'https';
-  /** The client's network address: the key of the sign-in limits. */
+  /** The client's network address (behind trusted proxies, from X-Forwarded-For): the key of the address limits. */
   readonly address: string;
 }
 
@@ -51,23 +52,29 @@ export type ContextFactory = (credentials: RequestCredentials) => Promise<Reques
 
 /**
  * The one context factory, used by /graphql and by the facades alike, so every interface
- * authenticates, forks the EntityManager and scopes to the tenant the same way.
+ * authenticates, counts requests against the rate limits, forks the EntityManager and scopes to
+ * the tenant the same way.
  */
 export function createContextFactory(deps: {
   orm: MikroORM;
   config: Config;
   authenticator: RequestAuthenticator;
+  limiter: RequestLimiter;
 }): ContextFactory {
   return async (credentials) => {
-    // Authentication reads a few columns of the user on a fork of its own, so that no partly
-    // loaded user sits in the request's identity map.
-    const viewer = await deps.authenticator
-      .authenticate(deps.orm.em.fork({ useContext: false }), credentials)
-      .catch((error: unknown) => {
-        // A database that cannot answer is SERVICE_UNAVAILABLE for every transport alike.
-        throw error instanceof AppError ? error : (mapDatabaseError(error) ?? error);
-      });
-    return contextForViewer(deps.orm, deps.config, viewer);
+    try {
+      // Authentication reads a few columns of the user on a fork of its own, so that no partly
+      // loaded user sits in the request's identity map. The address is counted meanwhile.
+      const [viewer] = await Promise.all([
+        deps.authenticator.authenticate(deps.orm.em.fork({ useContext: false }), credentials),
+        deps.limiter.countAddress(credentials.address),
+      ]);
+      await deps.limiter.countAccount(viewer.accountId);
+      return contextForViewer(deps.orm, deps.config, viewer);
+    } catch (error) {
+      // A database that cannot answer is SERVICE_UNAVAILABLE for every transport alike.
+      throw error instanceof AppError ? error : (mapDatabaseError(error) ?? error);
+    }
   };
 }
 

@@ -14,13 +14,15 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+// Pages just large enough for the seeded rows: default pages nested three deep would cost more
+// than GRAPHQL_MAX_COST allows.
 const NESTED = `{
-  companies(first: 100) {
+  companies(first: 50) {
     totalCount
     nodes {
       name
       users { login }
-      projects {
+      projects(first: 10) {
         totalCount
         nodes {
           name grandTotal runningTotal running startedAt timeLeft overdue nearlyOverdue
@@ -28,7 +30,7 @@ const NESTED = `{
           users { login }
           currentShift { id }
           activities { name project { name } }
-          shifts { totalCount nodes { start stop user { login } activity { name } project { name } timeZoneOffset } }
+          shifts(first: 10) { totalCount nodes { start stop user { login } activity { name } project { name } timeZoneOffset } }
         }
       }
     }
