@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { ContextFactory, RequestCredentials } from '../src/graphql/context';
+import { requestOptionsOf, type ContextFactory, type RequestCredentials } from '../src/graphql/context';
 import type { Executor } from '../src/graphql/executor';
 import { AppError, HttpRefusalError } from '../src/errors';
 import { fromGraphQLError, type FacadeError } from './errors';
@@ -64,7 +64,7 @@ export function createDispatcher<R>(deps: DispatcherDeps<R>): RequestHandler {
         throw new HttpRefusalError('METHOD_NOT_ALLOWED', `${req.method} is not supported here; use ${match.allow.join(' or ')}`);
       }
       route = match.route;
-      const ctx = await deps.createContext(negotiated.credentials);
+      const ctx = await deps.createContext(negotiated.credentials, requestOptionsOf(req));
       const body = await deps.format.readBody(req, res);
       const variables = route.variables({ params: match.params, query: firstValues(req.query), body, ctx });
       const result = await deps.execute(deps.registry.get(route.operation), variables, ctx);

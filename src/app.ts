@@ -15,7 +15,7 @@ import { createRestFacade } from '../rest-facade';
 import type { Config } from './config';
 import { AppError } from './errors';
 import { createApolloServer } from './graphql/apollo';
-import { createContextFactory, credentialsOf, type ContextFactory } from './graphql/context';
+import { createContextFactory, credentialsOf, requestOptionsOf, type ContextFactory } from './graphql/context';
 import { createExecutor, type Executor } from './graphql/executor';
 import { createSchema } from './graphql/schema';
 import { createServices } from './graphql/services';
@@ -55,7 +55,7 @@ export async function createApp(deps: { orm: MikroORM; config: Config }): Promis
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         try {
-          return await createContext(credentialsOf(req));
+          return await createContext(credentialsOf(req), requestOptionsOf(req));
         } catch (error) {
           throw toHttpGraphQLError(error);
         }

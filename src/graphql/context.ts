@@ -18,6 +18,8 @@ export interface RequestContext {
   readonly now: Date;
   readonly loaders: Loaders;
   readonly config: Config;
+  /** The request's Idempotency-Key header, as sent: creates and punches honour it. */
+  readonly idempotencyKey?: string | undefined;
 }
 
 /**
@@ -48,7 +50,18 @@ export function credentialsOf(req: Request, options: { urlOnly?: boolean } = {})
   };
 }
 
-export type ContextFactory = (credentials: RequestCredentials) => Promise<RequestContext>;
+/** What a request asks of the acts it runs, besides who it is. */
+export interface RequestOptions {
+  readonly idempotencyKey?: string | undefined;
+}
+
+/** The request options of an Express request. */
+export function requestOptionsOf(req: Request): RequestOptions {
+  const key = req.headers['idempotency-key'];
+  return { idempotencyKey: Array.isArray(key) ? key[0] : key };
+}
+
+export type ContextFactory = (credentials: RequestCredentials, options?: RequestOptions) => Promise<RequestContext>;
 
 /**
  * The one context factory, used by /graphql and by the facades alike, so every interface
@@ -61,7 +74,7 @@ export function createContextFactory(deps: {
   authenticator: RequestAuthenticator;
   limiter: RequestLimiter;
 }): ContextFactory {
-  return async (credentials) => {
+  return async (credentials, options = {}) => {
     try {
       // Authentication reads a few columns of the user on a fork of its own, so that no partly
       // loaded user sits in the request's identity map. The address is counted meanwhile.
@@ -70,7 +83,7 @@ export function createContextFactory(deps: {
         deps.limiter.countAddress(credentials.address),
       ]);
       await deps.limiter.countAccount(viewer.accountId);
-      return contextForViewer(deps.orm, deps.config, viewer);
+      return contextForViewer(deps.orm, deps.config, viewer, options);
     } catch (error) {
       // A database that cannot answer is SERVICE_UNAVAILABLE for every transport alike.
       throw error instanceof AppError ? error : (mapDatabaseError(error) ?? error);
@@ -79,8 +92,8 @@ export function createContextFactory(deps: {
 }
 
 /** A request context acting as `viewer`: for requests once authenticated, and for the CLI. */
-export function contextForViewer(orm: MikroORM, config: Config, viewer: Viewer): RequestContext {
+export function contextForViewer(orm: MikroORM, config: Config, viewer: Viewer, options: RequestOptions = {}): RequestContext {
   const em = orm.em.fork({ clear: true, useContext: false });
   em.setFilterParams(TENANT_FILTER, { accountId: viewer.accountId } satisfies TenantFilterParams);
-  return { em, viewer, now: new Date(), loaders: new Loaders(), config };
+  return { em, viewer, now: new Date(), loaders: new Loaders(), config, idempotencyKey: options.idempotencyKey };
 }

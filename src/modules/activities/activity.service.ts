@@ -4,6 +4,7 @@ import { PermissionDeniedError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
 import type { OrderSpec } from '../../graphql/list-args';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
+import { idempotentTransaction } from '../common/idempotency';
 import { assertUuidFree, fields, findLocated, inTransaction, validate, type Locator } from '../common/service-support';
 import { projectVisibilityWhere } from '../common/visibility';
 import type { ProjectService } from '../projects/project.service';
@@ -42,7 +43,8 @@ export class ActivityService {
 
   async create(ctx: RequestContext, input: CreateActivityInput): Promise<Activity> {
     const data = validate('Activity', createSchema, input);
-    return inTransaction(ctx, async (em) => {
+    const act = { name: 'createActivity', request: input, entityClass: Activity, entity: 'Activity' } as const;
+    return idempotentTransaction(ctx, act, async (em) => {
       const project = await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null }, undefined, true);
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Activity');
       if (data.id) await assertUuidFree(em, Activity, 'Activity', data.id);

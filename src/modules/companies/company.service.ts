@@ -6,6 +6,7 @@ import type { OrderSpec } from '../../graphql/list-args';
 import { Visibility } from '../common/enums';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
 import { replaceMembers, resolveMemberIds } from '../common/members';
+import { idempotentTransaction } from '../common/idempotency';
 import {
   assertUuidFree,
   assignDefined,
@@ -61,7 +62,8 @@ export class CompanyService {
     const address = data.latitude == null && data.longitude == null ? completeAddress(data) : null;
     const derived = address ? await this.derive(address) : null;
     if (derived) Object.assign(data, derived);
-    return inTransaction(ctx, async (em) => {
+    const act = { name: 'createCompany', request: input, entityClass: Company, entity: 'Company' } as const;
+    return idempotentTransaction(ctx, act, async (em) => {
       if (data.id) await assertUuidFree(em, Company, 'Company', data.id);
       const memberIds = await resolveMemberIds(em, 'Company', data.userIds, data.userLegacyIds);
       const { id, userIds: _u, userLegacyIds: _l, ...rest } = data;

@@ -8,6 +8,7 @@ import { Company } from '../companies/company.entity';
 import { Visibility } from '../common/enums';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
 import { replaceMembers, resolveMemberIds } from '../common/members';
+import { idempotentTransaction } from '../common/idempotency';
 import { assertUuidFree, assignDefined, fields, findLocated, inTransaction, validate, type Locator } from '../common/service-support';
 import { companyVisibilityWhere, projectVisibilityWhere } from '../common/visibility';
 import { parseHourlyRate, parseTimeLimit } from './human-values';
@@ -55,7 +56,8 @@ export class ProjectService {
   async create(ctx: RequestContext, input: CreateProjectInput): Promise<Project> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Project');
     const data = fillNumbersFromText(validate('Project', createSchema, input) as unknown as CreateProjectInput & { name: string });
-    return inTransaction(ctx, async (em) => {
+    const act = { name: 'createProject', request: input, entityClass: Project, entity: 'Project' } as const;
+    return idempotentTransaction(ctx, act, async (em) => {
       if (data.id) await assertUuidFree(em, Project, 'Project', data.id);
       const company = await this.findCompany(ctx, em, { id: data.companyId ?? null, legacyId: data.companyLegacyId ?? null }, true);
       const memberIds = await resolveMemberIds(em, 'Project', data.userIds, data.userLegacyIds);

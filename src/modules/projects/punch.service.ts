@@ -3,10 +3,11 @@ import { DomainRuleError, ValidationError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
 import { assertTimeRoom } from '../accounts/plan-limits';
 import { Activity } from '../activities/activity.entity';
-import { fields, inTransaction, lockRow, locatorWhere, validate, type Locator } from '../common/service-support';
+import { idempotentTransaction } from '../common/idempotency';
+import { fields, lockRow, locatorWhere, validate, type Locator } from '../common/service-support';
 import { Shift } from '../shifts/shift.entity';
 import { Staff } from '../staff/staff.entity';
-import type { Project } from './project.entity';
+import { Project } from './project.entity';
 import type { PunchInInput } from './project.inputs';
 import type { ProjectService } from './project.service';
 
@@ -28,7 +29,8 @@ export class PunchService {
 
   async punchIn(ctx: RequestContext, projectLocator: Locator, input: PunchInInput = {}, companyLocator?: Locator): Promise<Project> {
     const data = validate('Project', punchInSchema, input);
-    return inTransaction(ctx, async (em) => {
+    const act = { name: 'punchIn', request: { projectLocator, input, companyLocator }, entityClass: Project, entity: 'Project' } as const;
+    return idempotentTransaction(ctx, act, async (em) => {
       const project = await this.projects.getIn(ctx, em, projectLocator, companyLocator);
       if (!project.active) throw new DomainRuleError('PROJECT_INACTIVE', 'Project', 'This project is inactive and cannot be punched in to');
       let activity: Activity | null = null;
@@ -70,7 +72,8 @@ export class PunchService {
 
   async punchOut(ctx: RequestContext, projectLocator: Locator, notes?: string | null, companyLocator?: Locator): Promise<Project> {
     const text = validate('Project', notesSchema, notes);
-    return inTransaction(ctx, async (em) => {
+    const act = { name: 'punchOut', request: { projectLocator, notes, companyLocator }, entityClass: Project, entity: 'Project' } as const;
+    return idempotentTransaction(ctx, act, async (em) => {
       const project = await this.projects.getIn(ctx, em, projectLocator, companyLocator);
       await lockRow(em, 'users', ctx.viewer.id);
       const running = await em.findOne(Shift, { user: ctx.viewer.id, stop: null, project: project.id }, { refresh: true });

@@ -9,6 +9,7 @@ import { Activity } from '../activities/activity.entity';
 import { isRowId, isUuid } from '../common/identifiers';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
 import { parseLocalTime } from '../common/local-time';
+import { idempotentTransaction } from '../common/idempotency';
 import { assertUuidFree, fields, findLocated, inTransaction, lockRow, validate, type Locator } from '../common/service-support';
 import { timeZoneField } from '../common/time-zones';
 import type { Project } from '../projects/project.entity';
@@ -64,7 +65,8 @@ export class ShiftService {
 
   async create(ctx: RequestContext, input: CreateShiftInput, projectLocator?: Locator): Promise<Shift> {
     const data = validate('Shift', createSchema, input) as unknown as ShiftData;
-    return inTransaction(ctx, async (em) => {
+    const act = { name: 'createShift', request: { input, projectLocator }, entityClass: Shift, entity: 'Shift' } as const;
+    return idempotentTransaction(ctx, act, async (em) => {
       const project = projectLocator
         ? await this.projects.getIn(ctx, em, projectLocator)
         : await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null }, undefined, true);

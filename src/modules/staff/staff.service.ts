@@ -8,6 +8,7 @@ import type { OrderSpec } from '../../graphql/list-args';
 import { assertStaffRoom } from '../accounts/plan-limits';
 import { StaffType } from '../common/enums';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
+import { idempotentTransaction } from '../common/idempotency';
 import {
   assertUuidFree,
   assignDefined,
@@ -79,7 +80,9 @@ export class StaffService {
       throw new PermissionDeniedError('create', 'Staff', 'Create denied: only the owner may create managers');
     }
     const passwordHash = await this.hasher.hash(data.password);
-    return inTransaction(ctx, async (em) => {
+    // The password stays out of the stored request hash: a retry is recognised by everything else.
+    const act = { name: 'createStaff', request: { ...input, password: undefined }, entityClass: Staff, entity: 'Staff' } as const;
+    return idempotentTransaction(ctx, act, async (em) => {
       if (data.id) await assertUuidFree(em, Staff, 'Staff', data.id);
       await assertLoginFree(em, data.login);
       // Checked before the new row exists: auto-flush would otherwise count it twice.
