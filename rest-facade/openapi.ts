@@ -254,6 +254,7 @@ function operation(
       });
     }
   }
+  if (IDEMPOTENT_OPERATIONS.test(route.operation)) parameters.push({ $ref: '#/components/parameters/idempotencyKey' });
   parameters.push(
     { $ref: '#/components/parameters/callback' },
     { $ref: '#/components/parameters/format' },
@@ -462,7 +463,18 @@ function errorResponses(): Record<string, Json> {
   };
 }
 
+/** The operations an Idempotency-Key makes safe to retry (src/modules/common/idempotency.ts). */
+const IDEMPOTENT_OPERATIONS = /^(Create\w+|PunchIn|PunchOut)$/;
+
 const PARAMETERS: Record<string, Json> = {
+  idempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes a retry safe: the same key with the same request writes once and answers with the same record, even when sent many times at once; the same key with another request is 422. 1–255 visible ASCII characters (a UUID is a good key), remembered for `IDEMPOTENCY_TTL_S` (a day by default).',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  },
   callback: {
     name: 'callback',
     in: 'query',
