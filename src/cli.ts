@@ -11,7 +11,7 @@ import { StaffType } from './modules/common/enums';
 import { OAuthProtocol } from './modules/oauth/oauth-client.entity';
 import { OAuthClientService } from './modules/oauth/oauth-client.service';
 import { Staff } from './modules/staff/staff.entity';
-import { startServer } from './server';
+import { startServer, type StopReport } from './server';
 
 /** The `timetrack` command. Returns the exit code; main.ts is the only place that exits. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -148,21 +148,37 @@ async function serve(): Promise<number> {
   process.stdout.write(`timetrack listening on ${server.url} (GraphQL at ${server.url}/graphql, ${where})\n`);
   // Listeners stay registered through the shutdown: proper-lockfile's signal-exit re-raises a
   // signal that nobody else listens to, which would kill the process before the database closes.
+  // A second signal during the drain changes nothing: the deadline already bounds it.
   let onSignal: (signal: NodeJS.Signals) => void = () => {};
-  await new Promise<void>((resolve) => {
+  const { stopping } = await new Promise<{ stopping: Promise<StopReport> }>((resolve) => {
     let received = false;
     onSignal = (signal) => {
-      if (received) return;
+      if (received) {
+        process.stdout.write(`${signal} received: already shutting down\n`);
+        return;
+      }
       received = true;
-      process.stdout.write(`${signal} received: shutting down\n`);
-      resolve();
+      // stop() closes the port before it returns: by the time this line is out, no connection
+      // is accepted any more.
+      const stop = server.stop();
+      process.stdout.write(
+        `${signal} received: shutting down; new connections refused, ${server.inFlight} request(s) in flight get up to ${config.shutdownTimeoutMs} ms\n`,
+      );
+      resolve({ stopping: stop });
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
-  await server.stop();
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
+  try {
+    const report = await stopping;
+    if (report.abandoned > 0) {
+      process.stderr.write(`${report.abandoned} request(s) still in flight after ${config.shutdownTimeoutMs} ms: their connections were closed\n`);
+    }
+    process.stdout.write(`drained in ${report.drainMs} ms\n`);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
   process.stdout.write('stopped cleanly\n');
   return 0;
 }

@@ -1,8 +1,16 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { createApp, type App } from './app';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { OutboxSender } from './modules/outbox/outbox-sender';
+
+/** How a stop went. */
+export interface StopReport {
+  /** From the call of stop() until the last connection closed. */
+  readonly drainMs: number;
+  /** Requests still unanswered at the deadline, whose connections were closed under them. */
+  readonly abandoned: number;
+}
 
 export interface RunningServer {
   readonly url: string;
@@ -10,7 +18,16 @@ export interface RunningServer {
   readonly db: Database;
   /** Delivers the outbox (confirmation e-mails) in the background while the server runs. */
   readonly outbox: OutboxSender;
-  stop(): Promise<void>;
+  /** Requests received and not yet answered. */
+  readonly inFlight: number;
+  /**
+   * Stops accepting connections at once (the port refuses new ones) and closes idle keep-alive
+   * connections; requests in flight run on, and their answers carry `Connection: close`, until
+   * `config.shutdownTimeoutMs`; the connections left then are closed. Then the outbox sender,
+   * Apollo and the database stop. Everything up to the first await happens synchronously, so
+   * the port is closed when stop() returns its promise. Calling it again returns the same promise.
+   */
+  stop(): Promise<StopReport>;
 }
 
 /** Opens the database (migrating it), builds the app, listens and starts the outbox sender. */
@@ -19,7 +36,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let app: App | undefined;
   try {
     app = await createApp({ orm: db.orm, config });
-    const server: Server = createServer(app.express);
+    const server: Server = createServer();
+    const drain = trackRequests(server);
+    server.on('request', app.express);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => {
@@ -31,22 +50,27 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const port = typeof address === 'object' && address ? address.port : config.port;
     const outbox = new OutboxSender(db.orm, config.outbox);
     outbox.start();
-    let stopped: Promise<void> | undefined;
+    let stopped: Promise<StopReport> | undefined;
     return {
       url: `http://${config.host}:${port}`,
       app,
       db,
       outbox,
+      get inFlight() {
+        return drain.inFlight();
+      },
       stop: () =>
         (stopped ??= (async () => {
-          // First, so a delivery in progress can still record its outcome in the database.
-          await outbox.stop();
-          await new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            server.closeIdleConnections();
-          });
+          const started = Date.now();
+          const closed = drain.begin();
+          // Meanwhile, so a delivery in progress can still record its outcome in the database.
+          const outboxStopped = outbox.stop();
+          const abandoned = await drain.finish(closed, config.shutdownTimeoutMs);
+          const drainMs = Date.now() - started;
+          await outboxStopped;
           await app!.stop();
           await db.close();
+          return { drainMs, abandoned };
         })()),
     };
   } catch (error) {
@@ -54,4 +78,53 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await db.close();
     throw error;
   }
+}
+
+/**
+ * Keeps the requests in flight of `server` (register before the app's own 'request' listener, so
+ * the header below can still be set) and drains them on shutdown.
+ */
+function trackRequests(server: Server): {
+  inFlight(): number;
+  /** Closes the port and the idle connections; resolves once every connection has closed. */
+  begin(): Promise<void>;
+  /** Waits for `closed` until the deadline, then closes what is left; answers how many requests were cut. */
+  finish(closed: Promise<void>, deadlineMs: number): Promise<number>;
+} {
+  const open = new Set<ServerResponse>();
+  let draining = false;
+  server.on('request', (_req, res: ServerResponse) => {
+    open.add(res);
+    // A request that arrives on an open connection during the drain is served, but ends it.
+    if (draining) res.setHeader('connection', 'close');
+    res.once('close', () => {
+      open.delete(res);
+      // An answer whose headers left before the drain began kept its connection alive: once it is
+      // done, the connection is idle and goes too.
+      if (draining) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+  return {
+    inFlight: () => open.size,
+    begin: () => {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      for (const res of open) if (!res.headersSent) res.setHeader('connection', 'close');
+      return closed;
+    },
+    finish: async (closed, deadlineMs) => {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<'deadline'>((resolve) => {
+        timer = setTimeout(() => resolve('deadline'), deadlineMs);
+      });
+      const outcome = await Promise.race([closed.then(() => 'drained' as const), deadline]);
+      clearTimeout(timer);
+      if (outcome === 'drained') return 0;
+      const abandoned = open.size;
+      server.closeAllConnections();
+      await closed;
+      return abandoned;
+    },
+  };
 }

@@ -10,14 +10,42 @@ const UNIQUE_CONSTRAINTS: Record<string, [field: string, message: string]> = {
   shifts_one_running_per_user: ['stop', 'the user already has a running shift'],
 };
 
+/** Socket errors of a database that is gone or unreachable. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN']);
+
+/**
+ * SQLSTATEs of a server that is shutting down, starting or out of connections. Class 08
+ * (connection exception) is matched by prefix.
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+/**
+ * What the drivers say, without any code, when the connection is lost or does not answer: pg
+ * ("Connection terminated unexpectedly", "Query read timeout" of `query_timeout`, "timeout expired"
+ * of a connection not made within DB_CONNECT_TIMEOUT_MS) and knex ("Transaction query already
+ * complete": knex resolves a transaction whose BEGIN failed because the connection died under it,
+ * loses the BEGIN error and refuses the transaction's first query with this message; nothing of
+ * the transaction reached the database). knex puts the statement in front of the driver's message
+ * (`select ... - Connection terminated unexpectedly`).
+ */
+const CONNECTION_LOST =
+  /(?:^| - )(?:Connection terminated|Connection ended unexpectedly|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Transaction query already complete)|^timeout expired$/;
+
 export function mapDatabaseError(error: unknown): AppError | undefined {
-  const e = error as { code?: string; constraint?: string; message?: string; name?: string } | null;
+  const e = error as { code?: string; constraint?: string; message?: string; name?: string; thrownValue?: unknown } | null;
   if (!e || typeof e !== 'object') return undefined;
+  // graphql-js wraps what fails its `instanceof Error` (an error of another realm) as NonErrorThrown.
+  if (e.name === 'NonErrorThrown' && e.thrownValue && typeof e.thrownValue === 'object') return mapDatabaseError(e.thrownValue);
   const code = typeof e.code === 'string' ? e.code : undefined;
-  if (e.name === 'ConnectionException' || (code && ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '08006', '08001'].includes(code))) {
+  const message = typeof e.message === 'string' ? e.message : '';
+  if (
+    e.name === 'ConnectionException' ||
+    (code && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) ||
+    (!code && CONNECTION_LOST.test(message))
+  ) {
     return new ServiceUnavailableError();
   }
-  if (e.name === 'KnexTimeoutError' || /Knex: Timeout acquiring a connection/.test(e.message ?? '')) {
+  if (e.name === 'KnexTimeoutError' || /Knex: Timeout acquiring a connection/.test(message)) {
     return new ServiceUnavailableError('The database is busy; try again shortly');
   }
   if (!code) return undefined;

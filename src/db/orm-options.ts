@@ -1,6 +1,7 @@
 import { FlushMode, ReflectMetadataProvider, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { afterCreate } from './connection-hooks';
 import { ENTITIES, TENANT_ENTITY_NAMES } from './entities';
 import { migrations } from './migrations';
 
@@ -38,6 +39,9 @@ export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlD
       max: settings.poolMax,
       acquireTimeoutMillis: settings.acquireTimeoutMs,
       idleTimeoutMillis: 30_000,
+      // Forgets prepared statements of earlier connections (PGlite) and closes a connection whose
+      // query the driver's timer abandoned.
+      afterCreate,
     },
     driverOptions: {
       connection: {
@@ -45,8 +49,10 @@ export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlD
         // The driver's own timer, for when the server cannot even answer the cancel.
         query_timeout: settings.statementTimeoutMs + 5_000,
         connectionTimeoutMillis: settings.connectTimeoutMs,
-        // Dead peers are noticed even on an idle connection.
+        // Dead peers are noticed even on an idle connection (first probe after 10 s idle; 0 would
+        // keep the system's default of two hours).
         keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
       },
     },
     filters: {

@@ -7,7 +7,7 @@ import type { RequestCredentials } from '../../src/graphql/context';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Database } from '../../src/db/database';
 import { createAccount, type CreateAccountInput } from '../../src/modules/accounts/account.service';
-import { createTestDatabaseTarget } from './test-database';
+import { createTestDatabaseTarget, type TestDatabaseTarget } from './test-database';
 
 export interface Credentials {
   login: string;
@@ -41,8 +41,13 @@ export interface TestApp {
 
 let counter = 0;
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const target = await createTestDatabaseTarget();
+export interface StartTestAppOptions {
+  /** The database to use instead of a fresh one of createTestDatabaseTarget (dropped on close). */
+  target?: TestDatabaseTarget;
+}
+
+export async function startTestApp(env: Record<string, string> = {}, options: StartTestAppOptions = {}): Promise<TestApp> {
+  const target = options.target ?? (await createTestDatabaseTarget());
   const config = loadConfig({
     NODE_ENV: 'test',
     // Cheap hashes keep the suite fast; production defaults are tested in their own file.
