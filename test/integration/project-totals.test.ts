@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -77,4 +78,18 @@ test('a running shift counts up to the request instant, on top of the kept sums'
   expect(project.grandTotal).toBeGreaterThanOrEqual(3600 + 600);
   expect(project.grandTotal).toBeLessThan(3600 + 700);
   expect(project.runningTotal).toBe(project.grandTotal);
+});
+
+test('totals past 2^31 - 1 seconds (68 years) are exact numbers in GraphQL and the JSON interface', async () => {
+  const company = (await t.gqlOk(owner, 'mutation { createCompany(input: { name: "Long haul" }) { id } }')).createCompany.id;
+  const p = (await t.gqlOk(owner, 'mutation($c: ID!) { createProject(input: { name: "Centuries", companyId: $c, timeLimit: 3600 }) { id } }', { c: company })).createProject.id;
+  // A century of recorded time: GraphQL's Int would refuse to serialise it (a 500 before).
+  await createShift(owner, { projectId: p, start: '1970-01-01T00:00:00Z', stop: '2070-01-01T00:00:00Z' });
+  const seconds = Date.UTC(2070, 0, 1) / 1000;
+  expect(seconds).toBeGreaterThan(2 ** 31);
+  const { project } = await t.gqlOk(owner, 'query($id: ID!) { project(id: $id) { grandTotal runningTotal timeLeft overdue } }', { id: p });
+  expect(project).toEqual({ grandTotal: seconds, runningTotal: seconds, timeLeft: 3600 - seconds, overdue: true });
+  const res = await request(t.app.express).get(`/api/1/projects/${p}.json`).auth(owner.login, owner.password);
+  expect(res.status).toBe(200);
+  expect(res.body.response).toMatchObject({ grand_total: seconds, time_left: 3600 - seconds });
 });

@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../graphql/context';
@@ -168,12 +168,12 @@ export class ProjectResolver {
     );
   }
 
-  @FieldResolver(() => Int, { description: 'Seconds punched by all users, running shifts up to now.' })
+  @FieldResolver(() => SafeIntResolver, { description: 'Seconds punched by all users, running shifts up to now.' })
   grandTotal(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number> {
     return then(projectTotals(ctx, project.id), (totals) => totals.grandTotal);
   }
 
-  @FieldResolver(() => Int, { description: 'Seconds punched by the caller, running shifts up to now.' })
+  @FieldResolver(() => SafeIntResolver, { description: 'Seconds punched by the caller, running shifts up to now.' })
   runningTotal(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number> {
     return then(projectTotals(ctx, project.id), (totals) => totals.runningTotal);
   }
@@ -193,7 +193,7 @@ export class ProjectResolver {
     return then(this.currentShift(project, ctx), (shift) => shift?.start ?? null);
   }
 
-  @FieldResolver(() => Int, { nullable: true, description: 'timeLimit - grandTotal; null without a limit.' })
+  @FieldResolver(() => SafeIntResolver, { nullable: true, description: 'timeLimit - grandTotal; null without a limit.' })
   timeLeft(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number | null> {
     const limit = project.timeLimit;
     return limit === null ? null : then(this.grandTotal(project, ctx), (total) => limit - total);
