@@ -26,7 +26,7 @@ const program = new Command('bench')
   .option('--admin-url <url>', 'a PostgreSQL server (the database is created on it)', process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
   .option('--no-embedded', 'skip the service on the embedded database')
   .option('--no-peers', 'skip the floor and PostGraphile')
-  .option('--only <scenarios>', 'comma-separated scenario ids (a,b,c,da,db,e,f)');
+  .option('--only <scenarios>', 'comma-separated scenario ids (a,b,c,da,db,e,f,r)');
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -99,6 +99,11 @@ async function main(): Promise<void> {
       spec: (kind: TargetKind) => (kind === 'service' ? { path: `/project/${ids.xmlProjectId}/shifts.xml`, headers: { authorization: owner } } : undefined),
     },
     {
+      id: 'r',
+      title: 'GraphQL report: one year grouped by project and month (Europe/Berlin), 4,800 rows',
+      spec: (kind: TargetKind) => (kind === 'service' ? graphqlSpec('/graphql', REPORT_QUERY, REPORT_VARIABLES, { authorization: owner }) : undefined),
+    },
+    {
       id: 'e',
       title: `punch in / punch out across ${manifest.staffLogins.length} users (JSON)`,
       spec: (kind: TargetKind) =>
@@ -163,6 +168,13 @@ async function main(): Promise<void> {
 // Pages sized to the dataset (20 companies of about 20 projects): pages of 1,000 in pages of
 // 1,000 would ask for more objects than GRAPHQL_MAX_COST allows.
 export const DASHBOARD_QUERY = `query Dashboard { companies(first: 50) { nodes { id name projects(first: 100) { nodes { id name grandTotal activities { id name } } } } } }`;
+
+/**
+ * Scenario (r): the last year of the dataset (it ends 2026-01-01) by project and month, 400 × 12
+ * rows, with names, money and totals. One aggregate statement over about a third of the shifts.
+ */
+export const REPORT_QUERY = `query Report($input: ReportInput!) { report(input: $input, first: 5000) { totalCount totals { seconds billableSeconds amountCents } rows { project { id name } bucketStart seconds billableSeconds amountCents } } }`;
+export const REPORT_VARIABLES = { input: { from: '2024-12-31T23:00:00Z', to: '2025-12-31T23:00:00Z', timeZone: 'Europe/Berlin', groupBy: ['PROJECT'], bucket: 'MONTH' } };
 
 export function graphqlSpec(requestPath: string, query: string, variables: object, headers: Record<string, string>) {
   return { path: requestPath, method: 'POST' as const, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) };

@@ -79,7 +79,8 @@ export function createDispatcher<R>(deps: DispatcherDeps<R>): RequestHandler {
   };
 }
 
-function toFacadeError(error: unknown): FacadeError {
+/** Any failure as a facade error: catalogue errors keep their code, anything else is a logged 500. */
+export function toFacadeError(error: unknown): FacadeError {
   if (error instanceof AppError) {
     const { entity, fieldErrors, ...details } = error.details;
     return {
@@ -102,7 +103,7 @@ function rootField(data: Record<string, unknown> | null | undefined): unknown {
 }
 
 /** Query parameters as single strings: the first of repeated ones, nested forms ignored. */
-function firstValues(query: Request['query']): Record<string, string> {
+export function firstValues(query: Request['query']): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [key, value] of Object.entries(query ?? {})) {
     const first = Array.isArray(value) ? value[0] : value;

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { ContextFactory } from '../src/graphql/context';
 import type { Executor } from '../src/graphql/executor';
+import { createCsvRouter } from './csv/csv-routes';
 import { createDispatcher } from './dispatcher';
 import { jsonFormat, type JsonRoute } from './json/json-format';
 import { OperationRegistry } from './operation-registry';
@@ -33,6 +34,8 @@ export interface RestFacadeDeps {
 export function createRestFacade(deps: RestFacadeDeps): Router {
   const registry = OperationRegistry.load();
   const router = Router();
+  // Before the JSON dispatcher, which answers any other suffix under /api/1 with 404.
+  router.use(createCsvRouter({ execute: deps.execute, createContext: deps.createContext, registry }));
   router.use(
     '/api/1',
     createDispatcher({ routes: JSON_ROUTES, registry, execute: deps.execute, createContext: deps.createContext, format: jsonFormat(deps.bodyLimitBytes) }),

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { type Express } from 'express';
+import type { Server } from 'node:http';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { GraphQLError } from 'graphql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { BasicAuthenticator } from './auth/basic-auth';
@@ -13,16 +14,24 @@ import { RequestLimiter } from './auth/request-limiter';
 import { SignInLimiter } from './auth/sign-in-limiter';
 import { createRestFacade } from '../rest-facade';
 import type { Config } from './config';
-import { AppError } from './errors';
+import { AppError, bodyRefusalOf } from './errors';
 import { createApolloServer } from './graphql/apollo';
 import { createContextFactory, credentialsOf, requestOptionsOf, type ContextFactory } from './graphql/context';
 import { createExecutor, type Executor } from './graphql/executor';
+import { operationGuards } from './graphql/operation-guards';
+import { attachSubscriptionServer, type SubscriptionServer } from './graphql/subscription-server';
 import { createSchema } from './graphql/schema';
 import { createServices } from './graphql/services';
 import { createGeocoder } from './modules/companies/geocoder';
+import { LiveShiftEvents } from './modules/events/live-shift-events';
+import { webhookSink } from './modules/webhooks/webhook-sink';
 
 export interface App {
   readonly express: Express;
+  /** Serves GraphQL subscriptions (graphql-ws) on the HTTP server that serves `express`. */
+  attachSubscriptions(server: Server): void;
+  /** Closes every subscription connection (1001); stop() does too. */
+  closeSubscriptions(): Promise<void>;
   readonly createContext: ContextFactory;
   readonly execute: Executor;
   readonly hasher: PasswordHasher;
@@ -40,7 +49,9 @@ export async function createApp(deps: { orm: MikroORM; config: Config }): Promis
   const oauth2 = new OAuth2Provider(orm);
   const limiter = new RequestLimiter(knex, config.rateLimits);
   const createContext = createContextFactory({ orm, config, authenticator: new RequestAuthenticator(basic, oauth1, oauth2), limiter });
-  const schema = await createSchema(createServices(hasher, createGeocoder(config)));
+  const live = new LiveShiftEvents(orm, config.database.kind === 'server' && config.db.listen ? config.database.url : undefined);
+  await live.start();
+  const schema = await createSchema(createServices(hasher, createGeocoder(config), [webhookSink, live.sink]), live.pubSub);
   const apollo = createApolloServer(schema, config);
   await apollo.start();
 
@@ -61,10 +72,28 @@ export async function createApp(deps: { orm: MikroORM; config: Config }): Promis
         }
       },
     }),
+    answerBodyRefusals,
   );
   const execute = createExecutor(apollo);
   app.use(createRestFacade({ execute, createContext, bodyLimitBytes: config.bodyLimitBytes }));
-  return { express: app, createContext, execute, hasher, stop: () => apollo.stop() };
+  let subscriptions: SubscriptionServer | undefined;
+  return {
+    express: app,
+    createContext,
+    execute,
+    hasher,
+    attachSubscriptions: (server) => {
+      subscriptions = attachSubscriptionServer(server, { schema, createContext, guards: operationGuards(schema, config), config });
+    },
+    closeSubscriptions: async () => {
+      await subscriptions?.close();
+    },
+    stop: async () => {
+      await subscriptions?.close();
+      await live.stop();
+      await apollo.stop();
+    },
+  };
 }
 
 /** Context failures (no or bad credentials, too many failures, database down) become coded HTTP errors. */
@@ -89,4 +118,11 @@ function toHttpGraphQLError(error: unknown): GraphQLError {
   }
   console.error('context creation failed', error);
   return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } } });
+}
+
+/** A body /graphql cannot read (too large, bad charset, not JSON) answers as GraphQL does, not as an HTML page. */
+function answerBodyRefusals(error: unknown, _req: Request, res: Response, _next: NextFunction): void {
+  const refusal = bodyRefusalOf(error);
+  const status = refusal.code === 'PAYLOAD_TOO_LARGE' ? 413 : refusal.code === 'UNSUPPORTED_MEDIA_TYPE' ? 415 : 400;
+  res.status(status).json({ errors: [{ message: refusal.message, extensions: { code: refusal.code } }] });
 }

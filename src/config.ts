@@ -26,6 +26,7 @@ const envSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: intFrom(100, 600_000).default(15_000),
   DB_ACQUIRE_TIMEOUT_MS: intFrom(100, 600_000).default(10_000),
   DB_CONNECT_TIMEOUT_MS: intFrom(100, 600_000).default(3_000),
+  DB_LISTEN: z.enum(['true', 'false']).default('true'),
   SHUTDOWN_TIMEOUT_MS: intFrom(0, 600_000).default(10_000),
   TRUST_PROXY: z
     .string()
@@ -62,6 +63,7 @@ const envSchema = z.object({
     .regex(/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, 'must be an e-mail address, optionally as "Name <address>"')
     .default('timetrack <no-reply@localhost>'),
   OUTBOX_POLL_MS: intFrom(100, 3_600_000).default(2_000),
+  WEBHOOK_TIMEOUT_MS: intFrom(100, 120_000).default(10_000),
   GEOCODER: z.enum(['offline', 'http', 'none']).default('offline'),
   GEOCODER_URL: z
     .string()
@@ -87,6 +89,12 @@ export interface Config {
     readonly acquireTimeoutMs: number;
     /** How long opening one new connection may take (a database that does not answer). */
     readonly connectTimeoutMs: number;
+    /**
+     * With DATABASE_URL: whether this process holds one extra connection that LISTENs for the
+     * live events of other processes. Off where the server cannot give one (a pooler in
+     * transaction mode, a one-connection server); subscriptions then hear this process only.
+     */
+    readonly listen: boolean;
   };
   /** How long SIGTERM/SIGINT waits for requests in flight before closing their connections. */
   readonly shutdownTimeoutMs: number;
@@ -123,6 +131,8 @@ export interface Config {
     readonly smtpUrl: string | undefined;
     readonly from: string;
     readonly pollMs: number;
+    /** How long a webhook receiver has to answer one delivery. */
+    readonly webhookTimeoutMs: number;
     /** `DATA_DIR/outbox`, with or without DATABASE_URL. */
     readonly fileDir: string;
   };
@@ -162,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
       acquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
       connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+      listen: e.DB_LISTEN === 'true',
     }),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY === undefined ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
@@ -193,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: e.SMTP_URL,
       from: e.SMTP_FROM,
       pollMs: e.OUTBOX_POLL_MS,
+      webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
       fileDir: path.join(path.resolve(e.DATA_DIR), 'outbox'),
     }),
     geocoder: Object.freeze(e.GEOCODER === 'http' ? { kind: e.GEOCODER, url: e.GEOCODER_URL! } : { kind: e.GEOCODER }),

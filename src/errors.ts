@@ -31,7 +31,7 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The kinds of thing an error can be about; the legacy XML types are named after them. */
-export type EntityName = 'Staff' | 'Company' | 'Project' | 'Activity' | 'Shift' | 'Account' | 'OAuthClient';
+export type EntityName = 'Staff' | 'Company' | 'Project' | 'Activity' | 'Shift' | 'Account' | 'OAuthClient' | 'Webhook';
 
 /**
  * The field-error message of a required value that was never given. The legacy XML interface
@@ -72,6 +72,14 @@ export class HttpRefusalError extends AppError {
   constructor(code: Extract<ErrorCode, 'METHOD_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE'>, message: string, details: ErrorDetails = {}) {
     super(code, message, details);
   }
+}
+
+/** An Express body parser's refusal (body-parser sets `status`) as the catalogue error a client sees. */
+export function bodyRefusalOf(error: unknown): AppError {
+  const status = (error as { status?: unknown }).status;
+  if (status === 413) return new HttpRefusalError('PAYLOAD_TOO_LARGE', 'The body is larger than this service accepts');
+  if (status === 415) return new HttpRefusalError('UNSUPPORTED_MEDIA_TYPE', 'The body has an unsupported encoding or charset');
+  return new BadRequestError('The body is not well-formed');
 }
 
 export class UnauthenticatedError extends AppError {

@@ -39,6 +39,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const server: Server = createServer();
     const drain = trackRequests(server);
     server.on('request', app.express);
+    app.attachSubscriptions(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => {
@@ -65,6 +66,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
           const closed = drain.begin();
           // Meanwhile, so a delivery in progress can still record its outcome in the database.
           const outboxStopped = outbox.stop();
+          // A live subscription is never done: its connection is closed (1001) at once.
+          await app!.closeSubscriptions();
           const abandoned = await drain.finish(closed, config.shutdownTimeoutMs);
           const drainMs = Date.now() - started;
           await outboxStopped;

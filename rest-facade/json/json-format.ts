@@ -45,7 +45,7 @@ export function jsonErrorBody(error: FacadeError, route: JsonRoute | undefined):
   };
 }
 
-const jsonResponder: Responder<JsonAnswer> = {
+export const jsonResponder: Responder<JsonAnswer> = {
   success(res, status, answer) {
     res.status(status).json(answer);
   },

@@ -9,6 +9,7 @@ import { ProjectMember } from '../modules/projects/project-member.entity';
 import { Project } from '../modules/projects/project.entity';
 import { Shift } from '../modules/shifts/shift.entity';
 import { Staff } from '../modules/staff/staff.entity';
+import { Webhook } from '../modules/webhooks/webhook.entity';
 
 export const ENTITIES = [
   TenantEntity,
@@ -22,6 +23,7 @@ export const ENTITIES = [
   Shift,
   OutboxMessage,
   OAuthClient,
+  Webhook,
 ];
 
 /** The entities whose rows belong to one account: the `tenant` filter covers them. */

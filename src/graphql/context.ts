@@ -97,3 +97,13 @@ export function contextForViewer(orm: MikroORM, config: Config, viewer: Viewer, 
   em.setFilterParams(TENANT_FILTER, { accountId: viewer.accountId } satisfies TenantFilterParams);
   return { em, viewer, now: new Date(), loaders: new Loaders(), config, idempotencyKey: options.idempotencyKey };
 }
+
+/**
+ * The same request with an empty identity map and empty loaders: for an export that runs one
+ * operation per page under one authentication, so that no page keeps the rows of the pages before.
+ */
+export function renewedContext(ctx: RequestContext): RequestContext {
+  const em = ctx.em.fork({ clear: true, useContext: false });
+  em.setFilterParams(TENANT_FILTER, { accountId: ctx.viewer.accountId } satisfies TenantFilterParams);
+  return { ...ctx, em, loaders: new Loaders() };
+}

@@ -1,21 +1,28 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { buildSchema, type ContainerType } from 'type-graphql';
+import { createPubSub } from '@graphql-yoga/subscription';
+import { buildSchema, type ContainerType, type PubSub } from 'type-graphql';
 import { ActivityResolver } from '../modules/activities/activity.resolver';
 import { OAuthClientResolver } from '../modules/oauth/oauth-client.resolver';
 import { CompanyResolver } from '../modules/companies/company.resolver';
+import { ShiftEventResolver } from '../modules/events/shift-event.resolver';
 import { ProjectResolver } from '../modules/projects/project.resolver';
+import { ReportResolver } from '../modules/reports/report.resolver';
 import { ShiftResolver } from '../modules/shifts/shift.resolver';
 import { StaffResolver } from '../modules/staff/staff.resolver';
 import { AccountResolver, ViewerResolver } from '../modules/staff/viewer.resolver';
 import { TimeZoneResolver } from '../modules/time-zones/time-zone.resolver';
 import { TimeZoneService } from '../modules/time-zones/time-zone.service';
+import { WebhookResolver } from '../modules/webhooks/webhook.resolver';
 import type { Services } from './services';
 
-const RESOLVERS = [ViewerResolver, AccountResolver, StaffResolver, CompanyResolver, ProjectResolver, ActivityResolver, ShiftResolver, TimeZoneResolver, OAuthClientResolver] as const;
+const RESOLVERS = [ViewerResolver, AccountResolver, StaffResolver, CompanyResolver, ProjectResolver, ActivityResolver, ShiftResolver, TimeZoneResolver, OAuthClientResolver, ReportResolver, WebhookResolver, ShiftEventResolver] as const;
 
-/** Builds the executable schema; resolvers get their services through a small container. */
-export async function createSchema(services: Services): Promise<GraphQLSchema> {
+/**
+ * Builds the executable schema; resolvers get their services through a small container.
+ * Subscriptions listen on `pubSub` (the app's live shift events; without one, nothing is heard).
+ */
+export async function createSchema(services: Services, pubSub: PubSub = createPubSub()): Promise<GraphQLSchema> {
   const instances = new Map<unknown, unknown>([
     [ViewerResolver, new ViewerResolver()],
     [AccountResolver, new AccountResolver()],
@@ -26,9 +33,12 @@ export async function createSchema(services: Services): Promise<GraphQLSchema> {
     [ShiftResolver, new ShiftResolver(services.shifts)],
     [TimeZoneResolver, new TimeZoneResolver(new TimeZoneService())],
     [OAuthClientResolver, new OAuthClientResolver(services.oauthClients)],
+    [ReportResolver, new ReportResolver(services.reports)],
+    [WebhookResolver, new WebhookResolver(services.webhooks)],
+    [ShiftEventResolver, new ShiftEventResolver()],
   ]);
   const container: ContainerType = { get: (cls) => instances.get(cls) };
-  return buildSchema({ resolvers: RESOLVERS, container, validate: false });
+  return buildSchema({ resolvers: RESOLVERS, container, validate: false, pubSub });
 }
 
 /** The SDL committed as schema/schema.graphql: sorted, so it only changes when the schema does. */

@@ -283,12 +283,13 @@ test('startServer runs the sender in the background and stops it with the server
 });
 
 describe('configuration', () => {
-  test('defaults: file delivery under DATA_DIR/outbox, polling every 2 s', () => {
+  test('defaults: file delivery under DATA_DIR/outbox, polling every 2 s, webhooks given 10 s', () => {
     const config = loadConfig({ DATA_DIR: '/srv/tt', DATABASE_URL: 'postgres://u@h/db' });
     expect(config.outbox).toEqual({
       smtpUrl: undefined,
       from: 'timetrack <no-reply@localhost>',
       pollMs: 2000,
+      webhookTimeoutMs: 10_000,
       fileDir: path.resolve('/srv/tt/outbox'),
     });
   });
@@ -298,6 +299,7 @@ describe('configuration', () => {
     ['SMTP_URL', 'not a url'],
     ['SMTP_FROM', 'nobody'],
     ['SMTP_FROM', 'Evil <a@b>\r\nBcc: x@y'],
+    ['WEBHOOK_TIMEOUT_MS', '0'],
     ['OUTBOX_POLL_MS', '0'],
     ['OUTBOX_POLL_MS', 'soon'],
   ])('an invalid %s=%j is refused with a message naming it', (name, value) => {

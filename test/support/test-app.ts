@@ -86,7 +86,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
   let server: Server | undefined;
   const listen = async () => {
     server ??= await new Promise<Server>((resolve) => {
-      const started = createServer(app.express).listen(0, '127.0.0.1', () => resolve(started));
+      const started = createServer(app.express);
+      app.attachSubscriptions(started);
+      started.listen(0, '127.0.0.1', () => resolve(started));
     });
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };
@@ -130,6 +132,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
     },
     close: async () => {
       if (server) {
+        await app.closeSubscriptions();
         server.closeAllConnections();
         await new Promise((resolve) => server!.close(resolve));
       }

@@ -136,6 +136,12 @@ export function decodeCursor(entity: EntityName, cursor: string | null | undefin
 export interface PageRequest {
   first?: number | null;
   after?: string | null;
+  /**
+   * False when the query selects no `totalCount`: the page then reads one row more to learn
+   * `hasNextPage` and skips the count, which over a large table costs more than the page
+   * (`totalCount` is then only a lower bound, and nobody reads it).
+   */
+  countTotal?: boolean;
 }
 
 export function pageWindow(ctx: RequestContext, entity: EntityName, page: PageRequest): { offset: number; limit: number } {
@@ -192,6 +198,13 @@ export async function findPage<T extends object>(
 ): Promise<ConnectionShape<T>> {
   const { offset, limit } = pageWindow(ctx, entity, page);
   const orderBy = compileOrder(order) as never;
+  if (page.countTotal === false && options.unmanaged) {
+    const rows = await findRows(ctx.em, entityClass, where, { orderBy, offset, limit: limit + 1 });
+    const hasMore = rows.length > limit;
+    if (hasMore) rows.pop();
+    rememberRows(ctx, entityClass as never, rows as never[]);
+    return toConnection(rows, offset + rows.length + (hasMore ? 1 : 0), offset);
+  }
   if (!options.unmanaged) {
     const [rows, total] = await ctx.em.findAndCount(entityClass, where, { orderBy, offset, limit });
     return toConnection(rows, total, offset);

@@ -1,6 +1,13 @@
 import { Entity, Property } from '@mikro-orm/core';
 import { TenantEntity } from '../common/tenant-entity';
 
+/** What a `webhook` message carries: the event's id and the exact body every attempt signs and sends. */
+export interface WebhookPayload {
+  eventId: string;
+  kind: string;
+  body: string;
+}
+
 /** What an `email` message carries: the whole e-mail, composed when the change happened. */
 export interface EmailPayload {
   to: string;
@@ -19,10 +26,18 @@ export interface EmailPayload {
 @Entity({ tableName: 'outbox' })
 export class OutboxMessage extends TenantEntity {
   @Property({ type: 'string', length: 32 })
-  kind!: 'email';
+  kind!: 'email' | 'webhook';
 
   @Property({ type: 'json' })
-  payload!: EmailPayload;
+  payload!: EmailPayload | WebhookPayload;
+
+  /** The webhook a `webhook` message is a delivery for. */
+  @Property({ type: 'integer', nullable: true })
+  webhookId: number | null = null;
+
+  /** The HTTP status of the last webhook attempt (null: no answer, or an e-mail). */
+  @Property({ type: 'integer', nullable: true })
+  lastStatus: number | null = null;
 
   /** The next attempt is due at this instant (a claim pushes it into the future as a lease). */
   @Property({ type: 'timestamptz' })

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { createTransport } from 'nodemailer';
 import type { Config } from '../../config';
-import { OutboxMessage } from './outbox-message.entity';
+import { postWebhook, WebhookDeliveryError } from '../webhooks/webhook-delivery';
+import { Webhook } from '../webhooks/webhook.entity';
+import { OutboxMessage, type EmailPayload, type WebhookPayload } from './outbox-message.entity';
 
 const BATCH_SIZE = 20;
 export const MAX_ATTEMPTS = 10;
@@ -25,8 +27,9 @@ export interface DrainResult {
 type Deliver = (message: OutboxMessage) => Promise<void>;
 
 /**
- * Delivers what the outbox holds: polls every OUTBOX_POLL_MS, claims due messages, sends each over
- * SMTP (or writes it to DATA_DIR/outbox without SMTP_URL), and records the outcome. Delivery is at
+ * Delivers what the outbox holds: polls every OUTBOX_POLL_MS, claims due messages, sends each e-mail
+ * over SMTP (or writes it to DATA_DIR/outbox without SMTP_URL) and POSTs each webhook delivery, and
+ * records the outcome. Delivery is at
  * least once: a message is marked sent only after the transport accepted it.
  */
 export class OutboxSender {
@@ -77,6 +80,10 @@ export class OutboxSender {
     return run;
   }
 
+  private async deliverWebhook(em: EntityManager, message: OutboxMessage): Promise<number> {
+    return postWebhook(await webhookTarget(em, message), message.payload as WebhookPayload, this.config.webhookTimeoutMs);
+  }
+
   private async drain(now: Date): Promise<DrainResult> {
     // Its own fork: no request's identity map, and no tenant (every account's messages).
     const em = this.orm.em.fork({ clear: true, useContext: false });
@@ -84,11 +91,13 @@ export class OutboxSender {
     const result: DrainResult = { claimed: messages.length, sent: 0, failed: 0 };
     for (const message of messages) {
       try {
-        await this.deliver(message);
+        if (message.kind === 'webhook') message.lastStatus = await this.deliverWebhook(em, message);
+        else await this.deliver(message);
         message.sentAt = new Date();
         message.lastError = null;
         result.sent += 1;
       } catch (error) {
+        if (error instanceof WebhookDeliveryError) message.lastStatus = error.status;
         message.attempts += 1;
         message.lastError = String((error as Error)?.message ?? error).slice(0, 2000);
         message.availableAt = new Date(now.getTime() + backoffMs(message.attempts));
@@ -102,6 +111,13 @@ export class OutboxSender {
     }
     return result;
   }
+}
+
+/** Reads the webhook at delivery time, so a changed URL or a rotated secret applies to retries too. */
+async function webhookTarget(em: EntityManager, message: OutboxMessage): Promise<Webhook> {
+  const webhook = message.webhookId === null ? null : await em.findOne(Webhook, message.webhookId, { filters: false });
+  if (!webhook) throw new WebhookDeliveryError('the webhook no longer exists', null);
+  return webhook;
 }
 
 /**
@@ -142,7 +158,7 @@ function backoffMs(attempts: number): number {
 function createDelivery(config: Config['outbox']): { deliver: Deliver; close: () => void } {
   const envelope = (message: OutboxMessage) => ({
     from: config.from,
-    ...message.payload,
+    ...(message.payload as EmailPayload),
     // Stable across retries, so a message delivered twice (at least once) can be recognised.
     messageId: `<${message.uuid}@timetrack.outbox>`,
   });

@@ -5,6 +5,7 @@ import { assertTimeRoom } from '../accounts/plan-limits';
 import { Activity } from '../activities/activity.entity';
 import { idempotentTransaction } from '../common/idempotency';
 import { fields, lockRow, locatorWhere, validate, type Locator } from '../common/service-support';
+import type { ShiftEvents } from '../events/shift-events';
 import { Shift } from '../shifts/shift.entity';
 import { Staff } from '../staff/staff.entity';
 import { Project } from './project.entity';
@@ -25,7 +26,10 @@ const notesSchema = fields.text(10_000).nullish();
  * user, and the partial unique index on running shifts backs it up.
  */
 export class PunchService {
-  constructor(private readonly projects: ProjectService) {}
+  constructor(
+    private readonly projects: ProjectService,
+    private readonly events: ShiftEvents,
+  ) {}
 
   async punchIn(ctx: RequestContext, projectLocator: Locator, input: PunchInInput = {}, companyLocator?: Locator): Promise<Project> {
     const data = validate('Project', punchInSchema, input);
@@ -51,9 +55,10 @@ export class PunchService {
       if (running) {
         running.stop = now;
         await em.flush();
+        await this.events.record(em, 'PUNCHED_OUT', running.id);
       }
       const user = await em.findOneOrFail(Staff, ctx.viewer.id);
-      em.create(Shift, {
+      const shift = em.create(Shift, {
         account: ctx.viewer.accountId,
         project,
         user,
@@ -64,8 +69,9 @@ export class PunchService {
         billable: project.billableByDefault,
         notes: data.notes ?? null,
         tagList: [...new Set([...project.defaultTags, ...(data.tagList ?? [])])],
-      } as never);
+      } as never) as Shift;
       await em.flush();
+      await this.events.record(em, 'PUNCHED_IN', shift.id);
       return project;
     });
   }
@@ -81,6 +87,7 @@ export class PunchService {
       running.stop = instantAfter(running.start);
       if (text) running.notes = running.notes ? `${running.notes}\n${text}` : text;
       await em.flush();
+      await this.events.record(em, 'PUNCHED_OUT', running.id);
       return project;
     });
   }

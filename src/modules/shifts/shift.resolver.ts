@@ -38,7 +38,8 @@ export class ShiftResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const connection = await this.service.list(ctx, filter, order, page, optionalLocator(projectId, projectLegacyId));
+    const countTotal = selectedFields(info).has('totalCount');
+    const connection = await this.service.list(ctx, filter, order, { ...page, countTotal }, optionalLocator(projectId, projectLegacyId));
     await primeShiftRelations(ctx, connection.nodes, selectedFields(info, 'nodes'));
     return connection;
   }

@@ -16,6 +16,7 @@ import type { Project } from '../projects/project.entity';
 import type { ProjectService } from '../projects/project.service';
 import { projectVisibilityWhere } from '../common/visibility';
 import { Staff } from '../staff/staff.entity';
+import type { ShiftEvents } from '../events/shift-events';
 import { Shift } from './shift.entity';
 import { SHIFT_FILTER_FIELDS, type CreateShiftInput, type ShiftFilter, type ShiftInput } from './shift.inputs';
 
@@ -48,7 +49,10 @@ type ShiftData = ShiftInput & { id?: string | null };
  * At most one shift per user runs at a time: a new running shift stops the old one at its start.
  */
 export class ShiftService {
-  constructor(private readonly projects: ProjectService) {}
+  constructor(
+    private readonly projects: ProjectService,
+    private readonly events: ShiftEvents,
+  ) {}
 
   async get(ctx: RequestContext, locator: Locator, projectLocator?: Locator): Promise<Shift> {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
@@ -87,6 +91,7 @@ export class ShiftService {
       const activity = await this.resolveActivity(em, project, data);
       shift.activity = activity ? ref(activity) : null;
       await this.settle(ctx, em, shift, user.id);
+      await this.events.record(em, 'SHIFT_CREATED', shift.id);
       return shift;
     });
   }
@@ -110,6 +115,7 @@ export class ShiftService {
         shift.activity = activity ? ref(activity) : null;
       }
       await this.settle(ctx, em, shift, shift.user.id);
+      await this.events.record(em, 'SHIFT_UPDATED', shift.id);
       return shift;
     });
   }
@@ -118,6 +124,7 @@ export class ShiftService {
     return inTransaction(ctx, async (em) => {
       const shift = await this.get({ ...ctx, em }, locator, projectLocator);
       this.assertMayChange(ctx, shift, 'delete');
+      await this.events.record(em, 'SHIFT_DELETED', shift.id);
       await em.nativeDelete(Shift, { id: shift.id });
       return shift;
     });
@@ -208,6 +215,7 @@ export class ShiftService {
         // before any update, and the one-running-shift index must already be satisfied then.
         await em.nativeUpdate(Shift, { id: running.id }, { stop: shift.start });
         running.stop = shift.start;
+        await this.events.record(em, 'SHIFT_UPDATED', running.id);
       }
     }
     await assertTimeRoom(em, ctx.viewer.accountId, { seconds: enteredSeconds(shift, ctx.now), replacing: shift.id, starting: shift.stop === null }, ctx.now);

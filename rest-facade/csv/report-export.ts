@@ -1,0 +1,121 @@
+import { BadRequestError } from '../../src/errors';
+import type { CsvColumn, CsvDownload, CsvRequest } from './csv-download';
+
+/** The operation each page of the export runs. */
+export const REPORT_EXPORT_OPERATION = 'ExportReport';
+
+export const REPORT_EXPORT_PATH = '/api/1/report.csv';
+
+/** Rows per operation: the report query's own maximum (REPORT_ROWS_MAX), or PAGE_SIZE_MAX when lower. */
+const EXPORT_PAGE_SIZE = 10_000;
+
+interface Ref {
+  id: string;
+  name: string | null;
+}
+
+interface ReportRow {
+  company: Ref | null;
+  project: Ref | null;
+  activity: Ref | null;
+  user: { id: string; login: string } | null;
+  tag: string | null;
+  billable: boolean | null;
+  bucketStart: string | null;
+  seconds: number;
+  billableSeconds: number;
+  amountCents: number;
+}
+
+/** The columns each grouping adds, in the order the request names the groupings. */
+const GROUP_COLUMNS: Readonly<Record<string, readonly CsvColumn<ReportRow>[]>> = {
+  company: [
+    ['company_uuid', (r) => r.company?.id ?? null],
+    ['company_name', (r) => r.company?.name ?? null],
+  ],
+  project: [
+    ['project_uuid', (r) => r.project?.id ?? null],
+    ['project_name', (r) => r.project?.name ?? null],
+  ],
+  activity: [
+    ['activity_uuid', (r) => r.activity?.id ?? null],
+    ['activity_name', (r) => r.activity?.name ?? null],
+  ],
+  user: [
+    ['user_uuid', (r) => r.user?.id ?? null],
+    ['user_login', (r) => r.user?.login ?? null],
+  ],
+  tag: [['tag', (r) => r.tag]],
+  billable: [['billable', (r) => (r.billable === null ? null : String(r.billable))]],
+};
+
+const SUM_COLUMNS: readonly CsvColumn<ReportRow>[] = [
+  ['seconds', (r) => r.seconds],
+  ['billable_seconds', (r) => r.billableSeconds],
+  ['amount_cents', (r) => r.amountCents],
+];
+
+const BUCKETS = ['day', 'week', 'month', 'year'];
+
+/**
+ * GET /api/1/report.csv: the rows of the GraphQL `report` query (docs/reports.md) as CSV, one
+ * column pair per grouping in the order of `group_by`, then the bucket's start and the sums.
+ * Parameters: `from`, `to` (RFC 3339), `time_zone`, `group_by` and `bucket` as lower-case words,
+ * and the filters `company_uuids`, `project_uuids`, `user_uuids`, `tags` (comma-separated) and
+ * `billable`.
+ */
+export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDownload<ReportRow> {
+  for (const name of ['from', 'to'] as const) {
+    if (!query[name]) throw new BadRequestError(`\`${name}\` is required: an RFC 3339 instant`, { parameter: name });
+  }
+  const groupBy = list(query.group_by);
+  const unknown = groupBy.find((group) => !(group in GROUP_COLUMNS));
+  if (unknown !== undefined) {
+    throw new BadRequestError(`\`group_by\` names ${JSON.stringify(unknown)}; use ${Object.keys(GROUP_COLUMNS).join(', ')}`, { parameter: 'group_by' });
+  }
+  const bucket = query.bucket?.toLowerCase();
+  if (bucket !== undefined && !BUCKETS.includes(bucket)) {
+    throw new BadRequestError(`\`bucket\` must be one of ${BUCKETS.join(', ')}`, { parameter: 'bucket' });
+  }
+  if (query.billable !== undefined && query.billable !== 'true' && query.billable !== 'false') {
+    throw new BadRequestError('`billable` must be true or false', { parameter: 'billable' });
+  }
+  const input = {
+    from: query.from,
+    to: query.to,
+    ...(query.time_zone ? { timeZone: query.time_zone } : {}),
+    groupBy: groupBy.map((group) => group.toUpperCase()),
+    ...(bucket ? { bucket: bucket.toUpperCase() } : {}),
+    filter: {
+      ...optionalList('companyIds', query.company_uuids),
+      ...optionalList('projectIds', query.project_uuids),
+      ...optionalList('userIds', query.user_uuids),
+      ...optionalList('tags', query.tags),
+      ...(query.billable !== undefined ? { billable: query.billable === 'true' } : {}),
+    },
+  };
+  const columns = [...groupBy.flatMap((group) => GROUP_COLUMNS[group]!), ...(bucket ? [['bucket_start', (r: ReportRow) => r.bucketStart] as const] : []), ...SUM_COLUMNS];
+  const first = Math.min(EXPORT_PAGE_SIZE, pageSizeMax);
+  async function* pages(): AsyncGenerator<ReportRow[]> {
+    for (let offset = 0; ; ) {
+      const { report } = await run<{ report: { totalCount: number; rows: ReportRow[] } }>(REPORT_EXPORT_OPERATION, { input, first, offset });
+      yield report.rows;
+      offset += report.rows.length;
+      if (report.rows.length === 0 || offset >= report.totalCount) return;
+    }
+  }
+  return { filename: 'report.csv', columns, pages: pages() };
+}
+
+function list(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(',')
+    .map((item) => item.trim().toLowerCase())
+    .filter((item) => item !== '');
+}
+
+/** A comma-separated parameter as a filter list, kept as sent (uuids and tags are not lower-cased). */
+function optionalList(field: string, text: string | undefined): Record<string, string[]> {
+  if (text === undefined) return {};
+  return { [field]: text.split(',').map((item) => item.trim()).filter((item) => item !== '') };
+}

@@ -1,0 +1,123 @@
+import type { CsvColumn, CsvDownload, CsvRequest } from './csv-download';
+import { compileOrder, type OrderTerm } from '../query/order-parser';
+import { compileWhere, type WhereFilter } from '../query/where-compiler';
+import { shiftColumns, type ShiftNode } from '../routes/shifts.routes';
+
+/** Rows per operation: well inside the cost limit, few enough that a page is small in memory. */
+const EXPORT_PAGE_SIZE = 1000;
+
+/** The operation each page of the export runs. */
+export const SHIFT_EXPORT_OPERATION = 'ExportShifts';
+
+export const SHIFT_EXPORT_PATHS = ['/api/1/shifts.csv', '/api/1/projects/:project_uuid/shifts.csv'];
+
+type ExportNode = ShiftNode & { project: ShiftNode['project'] & { name: string }; activity: (NonNullable<ShiftNode['activity']> & { name: string }) | null };
+
+/** The columns of the file: the JSON wire fields, plus names and the duration a spreadsheet wants. */
+const COLUMNS: readonly CsvColumn<ExportNode>[] = [
+  ['uuid', (s) => s.id],
+  ['legacy_id', (s) => s.legacyId],
+  ['start', (s) => s.start],
+  ['stop', (s) => s.stop],
+  ['duration_seconds', (s) => (s.stop === null ? null : Math.round((Date.parse(s.stop) - Date.parse(s.start)) / 1000))],
+  ['time_zone', (s) => s.timeZone],
+  ['billable', (s) => String(s.billable)],
+  ['project_uuid', (s) => s.project.id],
+  ['project_name', (s) => s.project.name],
+  ['user_uuid', (s) => s.user.id],
+  ['user_login', (s) => s.user.login],
+  ['activity_uuid', (s) => s.activity?.id ?? null],
+  ['activity_name', (s) => s.activity?.name ?? null],
+  ['tag_list', (s) => s.tagList.join(',')],
+  ['notes', (s) => s.notes],
+  ['external_href', (s) => s.externalHref],
+];
+
+/**
+ * How each orderable column continues a page: the filter field and the value of the last row.
+ * The legacy id ends every order, so the key is unique and pages neither skip nor repeat rows.
+ */
+const KEYS: Readonly<Record<string, { filter: string; value: (s: ExportNode) => unknown; nullable?: boolean }>> = {
+  START: { filter: 'start', value: (s) => s.start },
+  STOP: { filter: 'stop', value: (s) => s.stop, nullable: true },
+  TIME_ZONE: { filter: 'timeZone', value: (s) => s.timeZone },
+  BILLABLE: { filter: 'billable', value: (s) => s.billable },
+  LEGACY_ID: { filter: 'legacyId', value: (s) => s.legacyId },
+};
+
+/**
+ * GET /api/1/shifts.csv (and a project's): every shift the caller can see that matches `where`,
+ * in `order`. Keyset paging: each page continues after the last row of the one before, so rows
+ * added or removed during a long export neither shift the pages nor appear twice, and each page
+ * costs the same however deep into the table it is.
+ */
+export function shiftDownload({ query, params, run, pageSizeMax }: CsvRequest): CsvDownload<ExportNode> {
+  const filter = compileWhere(query.where, shiftColumns);
+  const order = withUniqueKey(compileOrder(query.order, shiftColumns) ?? []);
+  const first = Math.min(EXPORT_PAGE_SIZE, pageSizeMax);
+  async function* pages(): AsyncGenerator<ExportNode[]> {
+    let last: ExportNode | undefined;
+    for (;;) {
+      const pageFilter = last ? { and: [...(filter ? [filter] : []), after(order, last)] } : filter;
+      const { shifts } = await run<{ shifts: { nodes: ExportNode[]; pageInfo: { hasNextPage: boolean } } }>(SHIFT_EXPORT_OPERATION, {
+        projectId: params.project_uuid,
+        filter: pageFilter,
+        order,
+        first,
+      });
+      yield shifts.nodes;
+      if (!shifts.pageInfo.hasNextPage || shifts.nodes.length === 0) return;
+      last = shifts.nodes[shifts.nodes.length - 1];
+    }
+  }
+  return { filename: 'shifts.csv', columns: COLUMNS, pages: pages() };
+}
+
+function withUniqueKey(order: OrderTerm[]): OrderTerm[] {
+  return order.some((term) => term.field === 'LEGACY_ID') ? order : [...order, { field: 'LEGACY_ID', direction: 'ASC' }];
+}
+
+/**
+ * The rows after `last` in `order`: for some term k, every earlier term equals last's value and
+ * term k comes after it. PostgreSQL sorts nulls last ascending and first descending; false before true.
+ */
+function after(order: readonly OrderTerm[], last: ExportNode): WhereFilter {
+  const alternatives: WhereFilter[] = [];
+  const equalSoFar: WhereFilter[] = [];
+  for (const term of order) {
+    const key = keyOf(term);
+    const value = key.value(last);
+    const beyond = comesAfter(key.filter, value, term.direction, key.nullable === true);
+    if (beyond) alternatives.push({ and: [...equalSoFar, beyond] });
+    equalSoFar.push({ [key.filter]: value === null ? { isNull: true } : { eq: value } });
+  }
+  // The same rows, plus a plain range on the first column, so that PostgreSQL can start an index
+  // scan at the last row instead of filtering every row before it (which makes an export quadratic).
+  const lead = leadingBound(order[0]!, last);
+  return lead ? { and: [lead, { or: alternatives }] } : { or: alternatives };
+}
+
+function keyOf(term: OrderTerm): (typeof KEYS)[string] {
+  const key = KEYS[term.field];
+  if (!key) throw new Error(`no keyset for order field ${term.field}`);
+  return key;
+}
+
+/** `column >= value` (or `<=` descending) on the first order column, when it is a plain range. */
+function leadingBound(term: OrderTerm, last: ExportNode): WhereFilter | undefined {
+  const key = keyOf(term);
+  const value = key.value(last);
+  if (value === null || typeof value === 'boolean' || key.nullable) return undefined;
+  return { [key.filter]: { [term.direction === 'ASC' ? 'gte' : 'lte']: value } };
+}
+
+/** The condition for a value strictly after `value` in one column, or undefined when none can be. */
+function comesAfter(field: string, value: unknown, direction: 'ASC' | 'DESC', nullable: boolean): WhereFilter | undefined {
+  if (typeof value === 'boolean') {
+    const next = direction === 'ASC' ? value === false : value === true;
+    return next ? { [field]: { eq: !value } } : undefined;
+  }
+  if (value === null) return direction === 'ASC' ? undefined : { [field]: { isNull: false } };
+  const strictly = { [field]: { [direction === 'ASC' ? 'gt' : 'lt']: value } };
+  return nullable && direction === 'ASC' ? { or: [strictly, { [field]: { isNull: true } }] } : strictly;
+}

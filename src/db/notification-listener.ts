@@ -1,0 +1,64 @@
+import { Client } from 'pg';
+
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 30_000;
+
+/**
+ * One dedicated connection that LISTENs on a channel (not from the pool: a pooled connection is
+ * lent to requests and may be discarded at any time). When the connection drops it reconnects
+ * with backoff, forever, until stop(); failures are logged, never thrown. Notifications sent while
+ * it was away are lost: PostgreSQL keeps none for a session that was not listening.
+ */
+export class NotificationListener {
+  private client: Client | undefined;
+  private stopped = false;
+  private retryMs = RETRY_MIN_MS;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private connecting: Promise<void> | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly channel: string,
+    private readonly onPayload: (payload: string) => void,
+  ) {}
+
+  /** Resolves once listening (or once the first attempt failed; retries go on behind). */
+  start(): Promise<void> {
+    return (this.connecting = this.connect());
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    await this.connecting;
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new Client({ connectionString: this.url, keepAlive: true });
+    client.on('notification', (message) => {
+      if (message.channel === this.channel && message.payload !== undefined) this.onPayload(message.payload);
+    });
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${this.channel}`);
+      this.client = client;
+      this.retryMs = RETRY_MIN_MS;
+    } catch (error) {
+      this.lost(client, error);
+    }
+  }
+
+  private lost(client: Client, error?: unknown): void {
+    if (this.stopped || (this.client !== undefined && this.client !== client)) return;
+    this.client = undefined;
+    client.removeAllListeners('end');
+    void client.end().catch(() => undefined);
+    console.error(`listener on ${this.channel}: connection lost (${(error as Error | undefined)?.message ?? 'closed'}); retrying in ${this.retryMs} ms`);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => void (this.connecting = this.connect()), this.retryMs);
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+  }
+}

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ShiftEvent, ShiftEventSink } from '../events/shift-events';
+
+/**
+ * The body every webhook gets for an event (Standard Webhooks layout: type, timestamp, data). It
+ * is fixed when the change commits, so every attempt and replay sends and signs the same bytes.
+ */
+export function webhookBody(eventId: string, event: ShiftEvent): string {
+  return JSON.stringify({ id: eventId, type: event.kind, timestamp: event.occurredAt, data: { shift: event.shift } });
+}
+
+/**
+ * Queues one delivery per active webhook of the account that asked for the event's kind, with one
+ * statement in the change's transaction: a rolled-back change delivers nothing, a committed one is
+ * never forgotten.
+ */
+export const webhookSink: ShiftEventSink = async (em: EntityManager, event: ShiftEvent) => {
+  const eventId = randomUUID();
+  const payload = JSON.stringify({ eventId, kind: event.kind, body: webhookBody(eventId, event) });
+  await em.getConnection().execute(
+    `insert into outbox (account_id, kind, payload, webhook_id)
+     select w.account_id, 'webhook', ?::jsonb, w.id from webhooks w
+      where w.account_id = ? and w.active and ? = any (w.event_kinds)`,
+    [payload, event.accountId, event.kind],
+    'run',
+    em.getTransactionContext(),
+  );
+};

@@ -1,0 +1,78 @@
+import { ArrayType, Entity, Property } from '@mikro-orm/core';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { TenantEntity } from '../common/tenant-entity';
+import { ShiftEventKindEnum } from '../events/shift-event.types';
+import type { ShiftEventKind } from '../events/shift-events';
+
+/**
+ * A URL an account owner registered to hear of shift events. Table `webhooks`. The secret is kept
+ * as issued because signing needs it (as for OAuth 1.0a consumers); it is shown once, at creation
+ * or rotation, and never read back through the API.
+ */
+@ObjectType('Webhook', { description: 'A URL that receives signed shift events (owner only).' })
+@Entity({ tableName: 'webhooks' })
+export class Webhook extends TenantEntity {
+  @Field(() => String)
+  @Property({ type: 'string', length: 2048 })
+  url!: string;
+
+  @Field(() => [ShiftEventKindEnum])
+  @Property({ type: ArrayType })
+  eventKinds: ShiftEventKind[] = [];
+
+  @Property({ type: 'string', length: 128, hidden: true })
+  secret!: string;
+
+  @Field(() => Boolean, { description: 'An inactive webhook gets no new deliveries.' })
+  @Property({ type: 'boolean' })
+  active: boolean = true;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
+  description: string | null = null;
+
+  @Field(() => DateTimeISOResolver, { name: 'createdAt' })
+  get registeredAt(): Date {
+    return this.createdAt;
+  }
+}
+
+@ObjectType({ description: 'A webhook with its signing secret, shown this once.' })
+export class WebhookWithSecret {
+  @Field(() => Webhook)
+  webhook!: Webhook;
+
+  @Field(() => String, { description: 'The signing secret (`whsec_` and base64): keep it; it is not shown again.' })
+  secret!: string;
+}
+
+@ObjectType({ description: 'One event sent (or to be sent) to a webhook, with the outcome of its attempts.' })
+export class WebhookDelivery {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => ID, { description: 'The event: the same on every attempt (the Webhook-Id header).' })
+  eventId!: string;
+
+  @Field(() => ShiftEventKindEnum)
+  kind!: ShiftEventKind;
+
+  @Field(() => DateTimeISOResolver)
+  createdAt!: Date;
+
+  @Field(() => Int)
+  attempts!: number;
+
+  @Field(() => Int, { nullable: true, description: 'The HTTP status of the last attempt; null when none answered.' })
+  lastStatus!: number | null;
+
+  @Field(() => String, { nullable: true })
+  lastError!: string | null;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When a 2xx answer was received.' })
+  deliveredAt!: Date | null;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next attempt is due; null once delivered or given up.' })
+  nextAttemptAt!: Date | null;
+}

@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { isOwner } from '../../auth/viewer';
+import { NotFoundError, PermissionDeniedError, ValidationError, type Act } from '../../errors';
+import type { RequestContext } from '../../graphql/context';
+import { Account } from '../accounts/account.entity';
+import { isUuid } from '../common/identifiers';
+import { assignDefined, fields, findLocated, inTransaction, lockRow, validate } from '../common/service-support';
+import { SHIFT_EVENT_KINDS } from '../events/shift-events';
+import { OutboxMessage, type WebhookPayload } from '../outbox/outbox-message.entity';
+import { MAX_ATTEMPTS } from '../outbox/outbox-sender';
+import { Webhook, WebhookDelivery, type WebhookWithSecret } from './webhook.entity';
+import type { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs';
+
+/** Per account: enough for every integration a small team runs, few enough to deliver promptly. */
+export const MAX_WEBHOOKS = 20;
+export const MAX_DELIVERIES_PAGE = 100;
+
+const url = fields
+  .text(2048)
+  .refine((s) => URL.canParse(s) && ['http:', 'https:'].includes(new URL(s).protocol), 'must be an absolute http or https URL');
+const eventKinds = z
+  .array(z.enum(SHIFT_EVENT_KINDS))
+  .min(1, 'must name at least one event')
+  .transform((kinds) => [...new Set(kinds)]);
+
+const createSchema = z.object({ url, eventKinds, description: fields.text().nullish(), active: z.boolean().nullish() });
+const updateSchema = z.object({ url: url.nullish(), eventKinds: eventKinds.nullish(), description: fields.text().nullish(), active: z.boolean().nullish() });
+
+/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64 (the HMAC key is the bytes). */
+function newSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/**
+ * Webhooks and their deliveries. Only the account owner registers, reads and changes them: a
+ * webhook sends every shift of the account to its URL, whatever the visibility of the shifts.
+ */
+export class WebhookService {
+  async list(ctx: RequestContext): Promise<Webhook[]> {
+    this.assertOwner(ctx, 'read');
+    return ctx.em.find(Webhook, {}, { orderBy: { id: 'asc' } });
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<Webhook> {
+    this.assertOwner(ctx, 'read');
+    return findLocated(ctx.em, Webhook, 'Webhook', { id });
+  }
+
+  async create(ctx: RequestContext, input: CreateWebhookInput): Promise<WebhookWithSecret> {
+    this.assertOwner(ctx, 'create');
+    const data = validate('Webhook', createSchema, input);
+    return inTransaction(ctx, async (em) => {
+      // Under the account's lock, so concurrent creates cannot pass the maximum together.
+      await lockRow(em, 'accounts', ctx.viewer.accountId);
+      if ((await em.count(Webhook, {})) >= MAX_WEBHOOKS) {
+        throw ValidationError.field('Webhook', 'url', `cannot be added: an account has at most ${MAX_WEBHOOKS} webhooks`);
+      }
+      const secret = newSecret();
+      const webhook = em.create(Webhook, {
+        account: em.getReference(Account, ctx.viewer.accountId),
+        url: data.url,
+        eventKinds: data.eventKinds,
+        secret,
+        active: data.active ?? true,
+        description: data.description ?? null,
+      } as never) as Webhook;
+      await em.flush();
+      return { webhook, secret };
+    });
+  }
+
+  async update(ctx: RequestContext, id: string, input: UpdateWebhookInput): Promise<Webhook> {
+    this.assertOwner(ctx, 'update');
+    const data = validate('Webhook', updateSchema, input);
+    const webhook = await findLocated(ctx.em, Webhook, 'Webhook', { id });
+    assignDefined(webhook, {
+      url: data.url ?? undefined,
+      eventKinds: data.eventKinds ?? undefined,
+      active: data.active ?? undefined,
+      description: data.description,
+    });
+    await ctx.em.flush();
+    return webhook;
+  }
+
+  /** Deletes the webhook with its deliveries, pending ones included (the outbox rows cascade). */
+  async delete(ctx: RequestContext, id: string): Promise<Webhook> {
+    this.assertOwner(ctx, 'delete');
+    const webhook = await findLocated(ctx.em, Webhook, 'Webhook', { id });
+    await ctx.em.remove(webhook).flush();
+    return webhook;
+  }
+
+  /** A new secret at once: deliveries from now on are signed with it, retries included. */
+  async rotateSecret(ctx: RequestContext, id: string): Promise<WebhookWithSecret> {
+    this.assertOwner(ctx, 'update');
+    const webhook = await findLocated(ctx.em, Webhook, 'Webhook', { id });
+    webhook.secret = newSecret();
+    await ctx.em.flush();
+    return { webhook, secret: webhook.secret };
+  }
+
+  /** The webhook's latest deliveries, newest first. */
+  async deliveries(ctx: RequestContext, webhookId: string, first: number): Promise<WebhookDelivery[]> {
+    const webhook = await this.get(ctx, webhookId);
+    if (!Number.isInteger(first) || first < 1 || first > MAX_DELIVERIES_PAGE) {
+      throw ValidationError.field('Webhook', 'first', `must be between 1 and ${MAX_DELIVERIES_PAGE}`);
+    }
+    const rows = await ctx.em.find(OutboxMessage, { kind: 'webhook', webhookId: webhook.id }, { orderBy: { id: 'desc' }, limit: first });
+    return rows.map(toDelivery);
+  }
+
+  /**
+   * Sends a delivery again, soon (the sender's next poll), whatever became of it: attempts start
+   * over and a new timestamp is signed; the event id and body stay the same, so a receiver that
+   * already has the event can tell.
+   */
+  async replay(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
+    this.assertOwner(ctx, 'update');
+    const message = isUuid(deliveryId) ? await ctx.em.findOne(OutboxMessage, { uuid: deliveryId.toLowerCase(), kind: 'webhook' }) : null;
+    if (!message) throw new NotFoundError('Webhook', 'Webhook delivery not found');
+    Object.assign(message, { attempts: 0, availableAt: new Date(), sentAt: null, lastError: null, lastStatus: null });
+    await ctx.em.flush();
+    return toDelivery(message);
+  }
+
+  private assertOwner(ctx: RequestContext, act: Act): void {
+    if (!isOwner(ctx.viewer)) throw new PermissionDeniedError(act, 'Webhook', `${act[0]!.toUpperCase()}${act.slice(1)} denied: only the account owner manages webhooks`);
+  }
+}
+
+function toDelivery(message: OutboxMessage): WebhookDelivery {
+  const payload = message.payload as WebhookPayload;
+  const done = message.sentAt !== null || message.attempts >= MAX_ATTEMPTS;
+  return Object.assign(new WebhookDelivery(), {
+    id: message.uuid,
+    eventId: payload.eventId,
+    kind: payload.kind,
+    createdAt: message.createdAt,
+    attempts: message.attempts,
+    lastStatus: message.lastStatus,
+    lastError: message.lastError,
+    deliveredAt: message.sentAt,
+    nextAttemptAt: done ? null : message.availableAt,
+  });
+}
