@@ -64,11 +64,14 @@ const envSchema = z.object({
     .default('timetrack <no-reply@localhost>'),
   OUTBOX_POLL_MS: intFrom(100, 3_600_000).default(2_000),
   WEBHOOK_TIMEOUT_MS: intFrom(100, 120_000).default(10_000),
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false']).default('false'),
   GEOCODER: z.enum(['offline', 'http', 'none']).default('offline'),
   GEOCODER_URL: z
     .string()
     .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), 'must be an http:// or https:// URL')
     .optional(),
+  // Unset: on except in production, like introspection, which the IDE needs for its docs.
+  GRAPHIQL: z.enum(['true', 'false']).optional(),
 });
 
 export type DatabaseTarget =
@@ -133,10 +136,14 @@ export interface Config {
     readonly pollMs: number;
     /** How long a webhook receiver has to answer one delivery. */
     readonly webhookTimeoutMs: number;
+    /** Whether webhook URLs may reach loopback, private and link-local addresses (SSRF guard off). */
+    readonly webhookAllowPrivateAddresses: boolean;
     /** `DATA_DIR/outbox`, with or without DATABASE_URL. */
     readonly fileDir: string;
   };
   readonly geocoder: GeocoderConfig;
+  /** Whether a browser opening GET /graphql gets the GraphiQL IDE (served from node_modules). */
+  readonly graphiql: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -205,8 +212,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       from: e.SMTP_FROM,
       pollMs: e.OUTBOX_POLL_MS,
       webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      webhookAllowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
       fileDir: path.join(path.resolve(e.DATA_DIR), 'outbox'),
     }),
     geocoder: Object.freeze(e.GEOCODER === 'http' ? { kind: e.GEOCODER, url: e.GEOCODER_URL! } : { kind: e.GEOCODER }),
+    graphiql: e.GRAPHIQL === undefined ? e.NODE_ENV !== 'production' : e.GRAPHIQL === 'true',
   } satisfies Config);
 }

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { OutboxSender } from '../../src/modules/outbox/outbox-sender';
+import { postWebhook, WebhookDeliveryError } from '../../src/modules/webhooks/webhook-delivery';
 import { codes, startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 interface Received {
@@ -74,7 +75,8 @@ const DELIVERIES = 'query($id: ID!) { webhookDeliveries(webhookId: $id) { id eve
 beforeAll(async () => {
   receiver = new Receiver();
   await receiver.start();
-  t = await startTestApp();
+  // The receiver is on loopback, which the SSRF guard refuses by default (tested below).
+  t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' });
   sender = new OutboxSender(t.db.orm, t.config.outbox);
   owner = await t.newAccount();
   const company = await t.gqlOk<{ createCompany: { id: string } }>(owner, 'mutation { createCompany(input: { name: "Hooks Ltd", visibility: PUBLIC }) { id } }');
@@ -218,4 +220,34 @@ test('an inactive webhook gets nothing new; a deleted one takes its pending deli
   await t.gqlOk(owner, 'mutation($id: ID!) { deleteWebhook(id: $id) { id } }', { id: hook.id });
   expect(await sender.drainOnce()).toMatchObject({ claimed: 0 });
   expect(receiver.take()).toEqual([]);
+});
+
+describe('the SSRF guard (the default: WEBHOOK_ALLOW_PRIVATE_ADDRESSES=false)', () => {
+  let guarded: TestApp;
+  beforeAll(async () => {
+    guarded = await startTestApp();
+  });
+  afterAll(() => guarded?.close());
+
+  test.each(['http://127.0.0.1:5432/', 'http://localhost/hooks', 'http://10.1.2.3/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://[::ffff:7f00:1]/', 'http://0.0.0.0/'])(
+    'registering %s is refused with a message',
+    async (url) => {
+      const boss = await guarded.newAccount();
+      const res = await guarded.gql(boss, CREATE, { input: { url, eventKinds: ['PUNCHED_IN'] } });
+      expect(codes(res)).toEqual(['VALIDATION_FAILED']);
+      expect(res.errors![0]!.extensions?.fieldErrors).toEqual([{ field: 'url', message: 'must reach a public address (not loopback, private or link-local)' }]);
+    },
+  );
+
+  test('a name that resolves to a private address is refused at delivery, after the lookup: nothing is sent', async () => {
+    const name = receiver.url.replace('127.0.0.1', 'localhost'); // a name resolving to loopback, as a rebinding name would
+    const payload = { eventId: 'evt_ssrf', body: '{"kind":"PUNCHED_IN"}' } as Parameters<typeof postWebhook>[1];
+    const refused = postWebhook({ url: name, secret: 'whsec_c2VjcmV0' }, payload, { timeoutMs: 2000, allowPrivateAddresses: false });
+    await expect(refused).rejects.toThrow(WebhookDeliveryError);
+    await expect(refused).rejects.toThrow(/no answer from the receiver: .*not allowed/i);
+    expect(receiver.take()).toEqual([]);
+    // The same request with the guard off reaches it: the refusal above was the guard's.
+    await expect(postWebhook({ url: receiver.url, secret: 'whsec_c2VjcmV0' }, payload, { timeoutMs: 2000, allowPrivateAddresses: true })).resolves.toBe(204);
+    expect(receiver.take()).toHaveLength(1);
+  });
 });

@@ -81,7 +81,10 @@ export class OutboxSender {
   }
 
   private async deliverWebhook(em: EntityManager, message: OutboxMessage): Promise<number> {
-    return postWebhook(await webhookTarget(em, message), message.payload as WebhookPayload, this.config.webhookTimeoutMs);
+    return postWebhook(await webhookTarget(em, message), message.payload as WebhookPayload, {
+      timeoutMs: this.config.webhookTimeoutMs,
+      allowPrivateAddresses: this.config.webhookAllowPrivateAddresses,
+    });
   }
 
   private async drain(now: Date): Promise<DrainResult> {

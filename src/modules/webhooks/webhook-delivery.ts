@@ -1,4 +1,7 @@
 import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import type { WebhookPayload } from '../outbox/outbox-message.entity';
 
 /** A delivery the receiver did not take: its HTTP status when it answered, null when it did not. */
@@ -20,34 +23,61 @@ export function webhookSignature(secret: string, id: string, timestamp: number, 
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
+/** How deliveries reach receivers. */
+export interface DeliveryOptions {
+  /** How long the receiver has to answer. */
+  readonly timeoutMs: number;
+  /**
+   * Whether receivers on loopback, private, link-local (cloud metadata) and other non-public
+   * addresses may be reached. Off in production: a webhook URL is chosen by a tenant, and the
+   * service must not become their way into its own network (SSRF).
+   */
+  readonly allowPrivateAddresses: boolean;
+}
+
+/** Agents that refuse non-public addresses after DNS resolution, so a name cannot rebind around them. */
+const publicOnly = {
+  'http:': new RequestFilteringHttpAgent({ keepAlive: true }),
+  'https:': new RequestFilteringHttpsAgent({ keepAlive: true }),
+};
+
 /**
  * POSTs one delivery, signed with the webhook's current secret and the attempt's timestamp, and
  * answers the 2xx status. Redirects are not followed (a 3xx is a failure: the registered URL is
  * the one that must answer), and the receiver has `timeoutMs` to do so.
  */
-export async function postWebhook(target: { url: string; secret: string }, payload: WebhookPayload, timeoutMs: number, now = new Date()): Promise<number> {
+export async function postWebhook(target: { url: string; secret: string }, payload: WebhookPayload, options: DeliveryOptions, now = new Date()): Promise<number> {
   const timestamp = Math.floor(now.getTime() / 1000);
-  let res: Response;
-  try {
-    res = await fetch(target.url, {
+  const url = new URL(target.url);
+  const send = url.protocol === 'https:' ? https.request : http.request;
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = send(url, {
       method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
+      agent: options.allowPrivateAddresses ? undefined : publicOnly[url.protocol as 'http:' | 'https:'],
+      signal: AbortSignal.timeout(options.timeoutMs),
       headers: {
         'content-type': 'application/json',
+        'content-length': Buffer.byteLength(payload.body),
         'user-agent': 'timetrack-webhooks/1',
         'webhook-id': payload.eventId,
         'webhook-timestamp': String(timestamp),
         'webhook-signature': webhookSignature(target.secret, payload.eventId, timestamp, payload.body),
       },
-      body: payload.body,
     });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    throw new WebhookDeliveryError(`no answer from the receiver: ${cause ?? (error as Error).message}`, null);
-  }
-  // The body is not needed; reading it frees the connection.
-  await res.arrayBuffer().catch(() => undefined);
-  if (res.status < 200 || res.status > 299) throw new WebhookDeliveryError(`the receiver answered ${res.status}`, res.status);
-  return res.status;
+    req.on('response', (res) => {
+      // The body is not needed; reading it frees the connection.
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', (error) => reject(noAnswer(error)));
+    });
+    req.on('error', (error) => reject(noAnswer(error)));
+    req.end(payload.body);
+  });
+  if (status < 200 || status > 299) throw new WebhookDeliveryError(`the receiver answered ${status}`, status);
+  return status;
+}
+
+function noAnswer(error: Error): WebhookDeliveryError {
+  const reason = error.name === 'AbortError' || error.name === 'TimeoutError' ? 'timed out' : ((error as { code?: string }).code ?? error.message);
+  return new WebhookDeliveryError(`no answer from the receiver: ${reason}`, null);
 }

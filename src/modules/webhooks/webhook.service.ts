@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { isOwner } from '../../auth/viewer';
 import { NotFoundError, PermissionDeniedError, ValidationError, type Act } from '../../errors';
@@ -27,6 +28,20 @@ const eventKinds = z
 const createSchema = z.object({ url, eventKinds, description: fields.text().nullish(), active: z.boolean().nullish() });
 const updateSchema = z.object({ url: url.nullish(), eventKinds: eventKinds.nullish(), description: fields.text().nullish(), active: z.boolean().nullish() });
 
+/**
+ * Refuses a URL whose host is a non-public address written out (an IP literal or `localhost`),
+ * unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES. A name that resolves to one is refused at delivery,
+ * by the delivery's agent, after the lookup: that is the guard; this is the early, clear answer.
+ */
+function assertPublicUrl(ctx: RequestContext, url: string): void {
+  if (ctx.config.outbox.webhookAllowPrivateAddresses) return;
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  const range = ipaddr.isValid(host) ? ipaddr.process(host).range() : undefined;
+  if (/^localhost\.?$/i.test(host) || host.toLowerCase().endsWith('.localhost') || (range !== undefined && range !== 'unicast')) {
+    throw ValidationError.field('Webhook', 'url', 'must reach a public address (not loopback, private or link-local)');
+  }
+}
+
 /** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64 (the HMAC key is the bytes). */
 function newSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
@@ -50,6 +65,7 @@ export class WebhookService {
   async create(ctx: RequestContext, input: CreateWebhookInput): Promise<WebhookWithSecret> {
     this.assertOwner(ctx, 'create');
     const data = validate('Webhook', createSchema, input);
+    assertPublicUrl(ctx, data.url);
     return inTransaction(ctx, async (em) => {
       // Under the account's lock, so concurrent creates cannot pass the maximum together.
       await lockRow(em, 'accounts', ctx.viewer.accountId);
@@ -73,6 +89,7 @@ export class WebhookService {
   async update(ctx: RequestContext, id: string, input: UpdateWebhookInput): Promise<Webhook> {
     this.assertOwner(ctx, 'update');
     const data = validate('Webhook', updateSchema, input);
+    if (data.url) assertPublicUrl(ctx, data.url);
     const webhook = await findLocated(ctx.em, Webhook, 'Webhook', { id });
     assignDefined(webhook, {
       url: data.url ?? undefined,
