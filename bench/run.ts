@@ -356,7 +356,8 @@ async function sameAnswers(targets: { kind: TargetKind; target: Target }[], scen
 
 /** Runs `work` against the service built in-process on the bench database (not under load). */
 async function withInProcessApp<T>(url: string, env: Record<string, string>, work: (app: App, db: Database) => Promise<T>): Promise<T> {
-  const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production', ...env });
+  // No access lines among the report's output.
+  const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env });
   const db = await openDatabase(config);
   const app = await createApp({ orm: db.orm, config });
   try {

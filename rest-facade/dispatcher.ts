@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { requestOptionsOf, type ContextFactory, type RequestCredentials } from '../src/graphql/context';
+import { loggerOf, requestOptionsOf, type ContextFactory, type RequestContext, type RequestCredentials } from '../src/graphql/context';
 import type { Executor } from '../src/graphql/executor';
 import { AppError, HttpRefusalError } from '../src/errors';
 import { fromGraphQLError, type FacadeError } from './errors';
@@ -64,6 +64,9 @@ export function createDispatcher<R>(deps: DispatcherDeps<R>): RequestHandler {
         throw new HttpRefusalError('METHOD_NOT_ALLOWED', `${req.method} is not supported here; use ${match.allow.join(' or ')}`);
       }
       route = match.route;
+      // The route's template names the request in the metrics and the access log, never its raw
+      // path (ids): the mount point, the table's pattern and the format suffix as sent.
+      res.locals.routeTemplate = `${req.baseUrl}${route.path}${req.path.slice(negotiated.path.length)}`;
       const ctx = await deps.createContext(negotiated.credentials, requestOptionsOf(req));
       const body = await deps.format.readBody(req, res);
       const variables = route.variables({ params: match.params, query: firstValues(req.query), body, ctx });
@@ -74,13 +77,16 @@ export function createDispatcher<R>(deps: DispatcherDeps<R>): RequestHandler {
       }
       responder.success(res, route.status ?? 200, route.render(rootField(result.data)));
     } catch (error) {
-      responder.failure(res, toFacadeError(error), route);
+      responder.failure(res, toFacadeError(error, loggerOf(req)), route);
     }
   };
 }
 
-/** Any failure as a facade error: catalogue errors keep their code, anything else is a logged 500. */
-export function toFacadeError(error: unknown): FacadeError {
+/**
+ * Any failure as a facade error: catalogue errors keep their code, anything else is a 500 logged
+ * on `log` (by default the logger of the request being served).
+ */
+export function toFacadeError(error: unknown, log: RequestContext['log'] = loggerOf()): FacadeError {
   if (error instanceof AppError) {
     const { entity, fieldErrors, ...details } = error.details;
     return {
@@ -91,7 +97,7 @@ export function toFacadeError(error: unknown): FacadeError {
       ...(Object.keys(details).length ? { details } : {}),
     };
   }
-  console.error('facade request failed', error);
+  log.error({ err: error }, 'facade request failed');
   return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' };
 }
 

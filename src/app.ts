@@ -16,8 +16,9 @@ import { createRestFacade } from '../rest-facade';
 import type { Config } from './config';
 import { AppError, bodyRefusalOf } from './errors';
 import { createApolloServer } from './graphql/apollo';
-import { createContextFactory, credentialsOf, requestOptionsOf, type ContextFactory } from './graphql/context';
+import { createContextFactory, credentialsOf, loggerOf, requestOptionsOf, type ContextFactory } from './graphql/context';
 import { createExecutor, type Executor } from './graphql/executor';
+import { createGraphiQLRouter } from './graphql/graphiql-page';
 import { operationGuards } from './graphql/operation-guards';
 import { attachSubscriptionServer, type SubscriptionServer } from './graphql/subscription-server';
 import { createSchema } from './graphql/schema';
@@ -25,6 +26,8 @@ import { createServices } from './graphql/services';
 import { createGeocoder } from './modules/companies/geocoder';
 import { LiveShiftEvents } from './modules/events/live-shift-events';
 import { webhookSink } from './modules/webhooks/webhook-sink';
+import { createLogger, type Logger } from './observability/logger';
+import { createObservability } from './observability/observability';
 
 export interface App {
   readonly express: Express;
@@ -35,12 +38,15 @@ export interface App {
   readonly createContext: ContextFactory;
   readonly execute: Executor;
   readonly hasher: PasswordHasher;
+  /** The process logger (request lines come from its children, with their request id). */
+  readonly logger: Logger;
   stop(): Promise<void>;
 }
 
 /** Composes the HTTP application: /graphql and the legacy facades beside it. */
-export async function createApp(deps: { orm: MikroORM; config: Config }): Promise<App> {
+export async function createApp(deps: { orm: MikroORM; config: Config; logger?: Logger }): Promise<App> {
   const { orm, config } = deps;
+  const logger = deps.logger ?? createLogger(config.log.level);
   const hasher = createPasswordHasher(config.auth.hashMemoryKib);
   const knex = orm.em.getConnection().getKnex();
   const signInLimiter = new SignInLimiter(knex, config.auth.signInLimits);
@@ -48,8 +54,8 @@ export async function createApp(deps: { orm: MikroORM; config: Config }): Promis
   const oauth1 = new OAuth1Provider(orm, signInLimiter, { timestampWindowSeconds: config.auth.oauth1TimestampWindowSeconds, publicUrl: config.auth.publicUrl });
   const oauth2 = new OAuth2Provider(orm);
   const limiter = new RequestLimiter(knex, config.rateLimits);
-  const createContext = createContextFactory({ orm, config, authenticator: new RequestAuthenticator(basic, oauth1, oauth2), limiter });
-  const live = new LiveShiftEvents(orm, config.database.kind === 'server' && config.db.listen ? config.database.url : undefined);
+  const createContext = createContextFactory({ orm, config, authenticator: new RequestAuthenticator(basic, oauth1, oauth2), limiter, logger });
+  const live = new LiveShiftEvents(orm, config.database.kind === 'server' && config.db.listen ? config.database.url : undefined, logger);
   await live.start();
   const schema = await createSchema(createServices(hasher, createGeocoder(config), [webhookSink, live.sink]), live.pubSub);
   const apollo = createApolloServer(schema, config);
@@ -59,7 +65,14 @@ export async function createApp(deps: { orm: MikroORM; config: Config }): Promis
   app.disable('x-powered-by');
   // Which proxies may name the client in X-Forwarded-For: the key of the address limits.
   app.set('trust proxy', config.trustProxy);
+  // First: every later handler logs with the request id, and every answer is counted. The probes
+  // and /metrics come before authentication and the rate limits, which they must not depend on.
+  const observability = createObservability({ orm, config, logger });
+  app.use(observability.middleware);
+  app.use(observability.routes);
   app.use(createOAuthRouter({ orm, oauth1, oauth2, basic, publicUrl: config.auth.publicUrl, bodyLimitBytes: config.bodyLimitBytes }));
+  // Before Apollo: a browser's GET /graphql gets the IDE, every GraphQL request passes through.
+  app.use(createGraphiQLRouter(config));
   app.use(
     '/graphql',
     express.json({ limit: config.bodyLimitBytes }),
@@ -68,7 +81,7 @@ export async function createApp(deps: { orm: MikroORM; config: Config }): Promis
         try {
           return await createContext(credentialsOf(req), requestOptionsOf(req));
         } catch (error) {
-          throw toHttpGraphQLError(error);
+          throw toHttpGraphQLError(error, loggerOf(req));
         }
       },
     }),
@@ -82,6 +95,7 @@ export async function createApp(deps: { orm: MikroORM; config: Config }): Promis
     createContext,
     execute,
     hasher,
+    logger,
     attachSubscriptions: (server) => {
       subscriptions = attachSubscriptionServer(server, { schema, createContext, guards: operationGuards(schema, config), config });
     },
@@ -97,7 +111,7 @@ export async function createApp(deps: { orm: MikroORM; config: Config }): Promis
 }
 
 /** Context failures (no or bad credentials, too many failures, database down) become coded HTTP errors. */
-function toHttpGraphQLError(error: unknown): GraphQLError {
+function toHttpGraphQLError(error: unknown, log: Logger): GraphQLError {
   const appError = error instanceof AppError ? error : undefined;
   if (appError?.code === 'UNAUTHENTICATED') {
     return new GraphQLError(appError.message, {
@@ -116,7 +130,7 @@ function toHttpGraphQLError(error: unknown): GraphQLError {
   if (appError?.code === 'SERVICE_UNAVAILABLE') {
     return new GraphQLError(appError.message, { extensions: { code: appError.code, http: { status: 503 } } });
   }
-  console.error('context creation failed', error);
+  log.error({ err: error }, 'context creation failed');
   return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } } });
 }
 

@@ -1,9 +1,12 @@
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
 import { createPasswordHasher } from './auth/passwords';
-import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/database';
-import { DataDirInUseError } from './db/embedded/embedded-postgres';
+import { seedDemo, type DemoReport } from './cli/demo-seed';
+import { backupEmbedded, restoreEmbedded } from './cli/embedded-backup';
+import { exportShifts } from './cli/shift-export';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase, type Database } from './db/database';
+import { DataDirError } from './db/embedded/embedded-postgres';
 import { AppError } from './errors';
 import { contextForViewer, type RequestContext } from './graphql/context';
 import { createAccount } from './modules/accounts/account.service';
@@ -16,21 +19,37 @@ import { startServer, type StopReport } from './server';
 /** The `timetrack` command. Returns the exit code; main.ts is the only place that exits. */
 export async function runCli(argv: string[]): Promise<number> {
   const program = new Command('timetrack')
-    .description('Time-tracking service: GraphQL over PostgreSQL with legacy JSON and XML APIs')
+    .description(
+      'Time-tracking service: GraphQL over PostgreSQL with legacy JSON and XML APIs. ' +
+        'Settings come from environment variables (docs/configuration.md): without DATABASE_URL the ' +
+        'database is the embedded PostgreSQL in DATA_DIR (default ./data), which one process uses at a time.',
+    )
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+    .showHelpAfterError('(run timetrack help for the commands, timetrack help <command> for one)')
+    .addHelpText(
+      'after',
+      examples([
+        'timetrack seed --demo                      # an account to look around in: demo / demo-password',
+        'timetrack serve                            # http://127.0.0.1:3000, GraphQL at /graphql',
+        'PORT=8080 DATA_DIR=/var/lib/timetrack timetrack serve',
+        'timetrack help account create              # the options of one command',
+      ]) + '\nEvery command: docs/cli.md\n',
+    );
   let exitCode = 0;
 
   program
     .command('serve')
-    .description('Migrate the database and serve HTTP until SIGINT/SIGTERM')
+    .description('Migrate the database and serve HTTP until SIGINT/SIGTERM (the default with no command)')
+    .addHelpText('after', examples(['timetrack serve', 'HOST=0.0.0.0 PORT=8080 timetrack serve', 'DATABASE_URL=postgres://app@db/timetrack timetrack serve']))
     .action(async () => {
       exitCode = await serve();
     });
 
   program
     .command('migrate')
-    .description('Apply pending database migrations and exit')
+    .description('Apply pending database migrations and exit (serve does this too, at start)')
+    .addHelpText('after', examples(['timetrack migrate', 'DATABASE_URL=postgres://app@db/timetrack timetrack migrate']))
     .action(async () => {
       const db = await openDatabase(loadConfig());
       await db.close();
@@ -40,16 +59,24 @@ export async function runCli(argv: string[]): Promise<number> {
   program
     .command('account')
     .description('Manage accounts')
+    .addHelpText('after', examples(['timetrack account create --login olivia --password "correct horse" --email olivia@example.com']))
     .command('create')
-    .description('Create an account and its owner; prints one line of JSON')
-    .requiredOption('--login <login>', "the owner's login")
+    .description('Create an account and its owner; prints one line of JSON with their ids')
+    .requiredOption('--login <login>', "the owner's login (unique in the whole service)")
     .requiredOption('--password <password>', "the owner's password (at least 8 characters)")
     .requiredOption('--email <email>', "the owner's e-mail address")
     .option('--first-name <name>', "the owner's first name")
     .option('--last-name <name>', "the owner's last name")
     .option('--time-zone <zone>', 'IANA time zone of the owner', 'UTC')
-    .option('--staff-max <n>', 'most active staff members besides the owner', wholeNumber)
-    .option('--time-max-hours <h>', 'most hours of entered time', positiveNumber)
+    .option('--staff-max <n>', 'plan limit: most active staff members besides the owner (0: none; unset: no limit)', wholeNumber)
+    .option('--time-max-hours <h>', 'plan limit: most hours of entered time (unset: no limit)', positiveNumber)
+    .addHelpText(
+      'after',
+      examples([
+        'timetrack account create --login olivia --password "correct horse" --email olivia@example.com',
+        'timetrack account create --login acme --password s3cret-pass --email ops@acme.example --time-zone Europe/Berlin --staff-max 5',
+      ]),
+    )
     .action(async (options: Record<string, string | number | undefined>) => {
       const config = loadConfig();
       const db = await openDatabase(config);
@@ -75,8 +102,10 @@ export async function runCli(argv: string[]): Promise<number> {
   const clients = program
     .command('oauth')
     .description('Manage OAuth applications')
+    .addHelpText('after', examples(['timetrack oauth client list --owner olivia']))
     .command('client')
-    .description("Register, list and revoke an account's OAuth applications");
+    .description("Register, list and revoke an account's OAuth applications")
+    .addHelpText('after', examples(['timetrack oauth client create --owner olivia --name Invoicer --redirect-uri https://invoicer.example/cb']));
   clients
     .command('create')
     .description('Register an application; prints one line of JSON with its key and secret (shown only once)')
@@ -85,9 +114,17 @@ export async function runCli(argv: string[]): Promise<number> {
     .option('--protocol <protocol>', 'oauth1 (signed requests) or oauth2 (bearer tokens)', oauthProtocol, OAuthProtocol.OAUTH2)
     .option('--redirect-uri <url>', 'an allowed redirect URI or callback (repeatable)', collect, [] as string[])
     .option('--public', 'an OAuth 2.0 client without a secret (SPA, CLI): PKCE is required')
+    .addHelpText(
+      'after',
+      examples([
+        'timetrack oauth client create --owner olivia --name Invoicer --redirect-uri https://invoicer.example/cb',
+        'timetrack oauth client create --owner olivia --name "Reports SPA" --public --redirect-uri http://localhost:5173/cb',
+        'timetrack oauth client create --owner olivia --name "Old desktop app" --protocol oauth1',
+      ]),
+    )
     .action(async (options: { owner: string; name: string; protocol: OAuthProtocol; redirectUri: string[]; public?: boolean }) => {
-      await asOwner(options.owner, async (ctx, service) => {
-        const { client, secret } = await service.register(ctx, {
+      await asOwner(options.owner, async (ctx) => {
+        const { client, secret } = await new OAuthClientService().register(ctx, {
           name: options.name,
           protocol: options.protocol,
           redirectUris: options.redirectUri,
@@ -100,9 +137,10 @@ export async function runCli(argv: string[]): Promise<number> {
     .command('list')
     .description('List the applications of the owner\'s account, one JSON line each')
     .requiredOption('--owner <login>', "the login of the account's owner")
+    .addHelpText('after', examples(['timetrack oauth client list --owner olivia']))
     .action(async (options: { owner: string }) => {
-      await asOwner(options.owner, async (ctx, service) => {
-        for (const client of await service.list(ctx)) {
+      await asOwner(options.owner, async (ctx) => {
+        for (const client of await new OAuthClientService().list(ctx)) {
           process.stdout.write(`${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, redirect_uris: client.redirectUris })}\n`);
         }
       });
@@ -112,15 +150,109 @@ export async function runCli(argv: string[]): Promise<number> {
     .description('Delete an application and every token it holds')
     .requiredOption('--owner <login>', "the login of the account's owner")
     .argument('<id>', 'the application id printed by create or list')
+    .addHelpText('after', examples(['timetrack oauth client revoke --owner olivia 2f1c9d7e-5b7a-4e8e-9a55-0c3f8f0e2b11']))
     .action(async (id: string, options: { owner: string }) => {
-      await asOwner(options.owner, async (ctx, service) => {
-        const client = await service.revoke(ctx, id);
+      await asOwner(options.owner, async (ctx) => {
+        const client = await new OAuthClientService().revoke(ctx, id);
         process.stdout.write(`revoked ${client.name} (${client.clientKey})\n`);
       });
     });
 
+  program
+    .command('seed')
+    .summary('Load a demo account with staff, projects and three weeks of shifts')
+    .description(
+      'Load the demo dataset into a new account, all or nothing: an owner, a manager, three staff, ' +
+        'three companies, five projects (limits, rates, default tags; one nearly overdue), activities, ' +
+        'three weeks of shifts and one running shift. Every row goes through the same rules as the API. ' +
+        'Prints the logins at the end.',
+    )
+    .requiredOption('--demo', 'the demo dataset (the only one so far)')
+    .option('--login <login>', "the owner's login; the others' are <login>.<first name>", 'demo')
+    .option('--password <password>', 'the password of every demo user (at least 8 characters)', 'demo-password')
+    .option('--time-zone <zone>', 'IANA time zone of the demo users; working hours are local to it', 'Europe/Berlin')
+    .addHelpText(
+      'after',
+      examples([
+        'timetrack seed --demo',
+        'timetrack seed --demo --login trial --password "trial-password" --time-zone America/Chicago',
+      ]) + '\nRefused (exit 2, nothing written) when the login is taken, e.g. by an earlier seed.\n',
+    )
+    .action(async (options: { login: string; password: string; timeZone: string }) => {
+      const config = loadConfig();
+      const db = await openDatabase(config);
+      try {
+        printDemoReport(await seedDemo(db, config, options));
+      } finally {
+        await db.close();
+      }
+    });
+
+  program
+    .command('export')
+    .summary("Write an account's shifts as CSV (as GET /api/1/shifts.csv)")
+    .description(
+      'Write the shifts of an account as CSV, as GET /api/1/shifts.csv does: the same columns, the ' +
+        'same where/order language (docs/json-api.md), streamed page by page. To stdout unless --output.',
+    )
+    .requiredOption('--owner <login>', "the login of the account's owner (every shift of the account)")
+    .option('--where <expr>', 'which shifts, e.g. \'billable = true && start >= "2026-11-01T00:00:00Z"\'')
+    .option('--order <expr>', 'their order, e.g. "start desc" (default: creation order)')
+    .option('--output <file>', 'write to this file instead of stdout; replaced only when the export is whole')
+    .addHelpText(
+      'after',
+      examples([
+        'timetrack export --owner demo > shifts.csv',
+        'timetrack export --owner demo --where "billable = true" --order "start desc" --output billable.csv',
+        'timetrack export --owner demo --where \'stop = null || start >= "2026-11-01T00:00:00+01:00"\' --output recent.csv',
+      ]),
+    )
+    .action(async (options: { owner: string; where?: string; order?: string; output?: string }) => {
+      await asOwner(options.owner, async (ctx, db, config) => {
+        const rows = await exportShifts(db, config, ctx, { where: options.where, order: options.order }, options.output);
+        if (options.output !== undefined) process.stdout.write(`wrote ${rows} shift(s) to ${options.output}\n`);
+      });
+    });
+
+  program
+    .command('backup')
+    .summary('Copy the embedded database into one file (service stopped)')
+    .description(
+      'Copy the embedded database (DATA_DIR) into one file, a gzipped tarball. The service must be ' +
+        "stopped: a running one holds the data directory's lock and the backup is refused. With " +
+        'DATABASE_URL, use pg_dump instead.',
+    )
+    .argument('<file>', 'the backup file to write (a new file, or --force)')
+    .option('--force', 'replace the file if it exists')
+    .addHelpText('after', examples(['timetrack backup timetrack-$(date +%F).tar.gz', 'DATA_DIR=/var/lib/timetrack timetrack backup /backups/timetrack.tar.gz --force']))
+    .action(async (file: string, options: { force?: boolean }) => {
+      const report = await backupEmbedded(loadConfig(), file, { force: options.force === true });
+      process.stdout.write(`backed up ${report.dataDir} to ${report.file} (${megabytes(report.bytes)})\n`);
+    });
+
+  program
+    .command('restore')
+    .summary('Replace the embedded database with a backup (service stopped)')
+    .description(
+      'Replace the embedded database (DATA_DIR) with a file of timetrack backup. The backup is opened ' +
+        'and migrated aside first; the current database is deleted only once the backup is in place. ' +
+        'The service must be stopped. With DATABASE_URL, use pg_restore instead.',
+    )
+    .argument('<file>', 'a file written by timetrack backup')
+    .option('--force', 'replace the database DATA_DIR holds (refused without it)')
+    .addHelpText('after', examples(['timetrack restore timetrack-2026-11-25.tar.gz', 'DATA_DIR=/var/lib/timetrack timetrack restore /backups/timetrack.tar.gz --force']))
+    .action(async (file: string, options: { force?: boolean }) => {
+      const report = await restoreEmbedded(loadConfig(), file, { force: options.force === true });
+      process.stdout.write(
+        `restored ${report.file} into ${report.dataDir} (${report.accounts} account(s)${report.replaced ? '; the previous database is gone' : ''})\n`,
+      );
+    });
+
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    // commander's help command looks one level down only: `help oauth client create` is
+    // `oauth client create --help`.
+    const args = argv[0] === 'help' && argv.length > 2 ? [...argv.slice(1), '--help'] : argv;
+    await program.parseAsync(args, { from: 'user' });
     return exitCode;
   } catch (error) {
     return reportCliError(error);
@@ -128,17 +260,46 @@ export async function runCli(argv: string[]): Promise<number> {
 }
 
 /** Runs `work` as the owner with this login, as if the owner had called the GraphQL API. */
-async function asOwner(login: string, work: (ctx: RequestContext, service: OAuthClientService) => Promise<void>): Promise<void> {
+async function asOwner(login: string, work: (ctx: RequestContext, db: Database, config: Config) => Promise<void>): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config);
   try {
     const owner = await db.orm.em.fork().findOne(Staff, { login, type: StaffType.OWNER }, { filters: false });
     if (!owner) throw new AppError('NOT_FOUND', `No account owner has the login ${login}`);
     const viewer = { id: owner.id, uuid: owner.uuid, login: owner.login, type: owner.type, accountId: owner.account.id };
-    await work(contextForViewer(db.orm, config, viewer), new OAuthClientService());
+    await work(contextForViewer(db.orm, config, viewer), db, config);
   } finally {
     await db.close();
   }
+}
+
+function printDemoReport(report: DemoReport): void {
+  const manager = report.others.filter((o) => o.type === 'manager').map((o) => `${o.login} (${o.name})`);
+  const staff = report.others.filter((o) => o.type === 'staff').map((o) => `${o.login} (${o.name})`);
+  process.stdout.write(
+    [
+      `Seeded the demo account "${report.accountName}" (id ${report.accountId}):`,
+      `  ${report.companies} companies, ${report.projects} projects, ${report.activities} activities,`,
+      `  ${report.shifts} shifts (${report.hours} h) over the last ${report.days} days, and one running shift:`,
+      `  ${report.running.name} on ${report.running.project} since ${report.running.since} (${report.running.timeZone}).`,
+      `  ${report.nearlyOverdue.project} is nearly overdue: ${report.nearlyOverdue.hours} h of its ${report.nearlyOverdue.limitHours} h limit.`,
+      '',
+      `Sign in as the owner:  login ${report.owner.login}  password ${report.owner.password}`,
+      `Manager:               ${manager.join(', ')}`,
+      `Staff:                 ${staff.join(', ')}`,
+      '(every demo user has the same password)',
+      '',
+    ].join('\n'),
+  );
+}
+
+/** The "Examples:" section of a command's help. */
+function examples(lines: readonly string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1_048_576).toFixed(1)} MB`;
 }
 
 async function serve(): Promise<number> {
@@ -189,7 +350,7 @@ function reportCliError(error: unknown): number {
     // commander has printed its message (or the help) already.
     return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : (e.exitCode ?? 2);
   }
-  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+  if (error instanceof ConfigError || error instanceof DataDirError) {
     process.stderr.write(`${error.message}\n`);
     return 2;
   }

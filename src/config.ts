@@ -72,7 +72,16 @@ const envSchema = z.object({
     .optional(),
   // Unset: on except in production, like introspection, which the IDE needs for its docs.
   GRAPHIQL: z.enum(['true', 'false']).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  // A shared secret of the scraper: long enough not to be guessed, nothing a header cannot carry.
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 printable ASCII characters without spaces')
+    .optional(),
 });
+
+/** pino's levels; `silent` logs nothing. */
+export type LogLevel = NonNullable<z.infer<typeof envSchema>['LOG_LEVEL']>;
 
 export type DatabaseTarget =
   | { kind: 'embedded'; dataDir: string }
@@ -144,6 +153,10 @@ export interface Config {
   readonly geocoder: GeocoderConfig;
   /** Whether a browser opening GET /graphql gets the GraphiQL IDE (served from node_modules). */
   readonly graphiql: boolean;
+  /** JSON lines on stdout; LOG_LEVEL unset is `info`, or `silent` under NODE_ENV=test. */
+  readonly log: { readonly level: LogLevel };
+  /** When set, /metrics answers only requests with `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -217,5 +230,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     geocoder: Object.freeze(e.GEOCODER === 'http' ? { kind: e.GEOCODER, url: e.GEOCODER_URL! } : { kind: e.GEOCODER }),
     graphiql: e.GRAPHIQL === undefined ? e.NODE_ENV !== 'production' : e.GRAPHIQL === 'true',
+    // Tests start many apps and keep their output quiet; a test that reads the logs sets LOG_LEVEL.
+    log: Object.freeze({ level: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info') }),
+    metricsToken: e.METRICS_TOKEN,
   } satisfies Config);
 }

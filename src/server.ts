@@ -49,7 +49,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    const outbox = new OutboxSender(db.orm, config.outbox);
+    const outbox = new OutboxSender(db.orm, config.outbox, app.logger);
     outbox.start();
     let stopped: Promise<StopReport> | undefined;
     return {

@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify';
 import type { Request, RequestHandler, Response } from 'express';
 import { credentialsOf, renewedContext, requestOptionsOf, type ContextFactory, type RequestContext } from '../../src/graphql/context';
 import type { Executor } from '../../src/graphql/executor';
+import { AppError } from '../../src/errors';
 import { firstValues, toFacadeError } from '../dispatcher';
 import { fromGraphQLError, type FacadeError } from '../errors';
 import { jsonResponder } from '../json/json-format';
@@ -32,16 +33,28 @@ export interface CsvRequest {
   readonly pageSizeMax: number;
 }
 
-export interface CsvDownloadDeps {
+/** What runs a download's operations, whoever asked for it (an HTTP request, the CLI). */
+export interface CsvOperations {
   readonly execute: Executor;
-  readonly createContext: ContextFactory;
   readonly registry: OperationRegistry;
 }
 
-/** An operation's GraphQL error, carried out of the page source to the download's one exit. */
-class OperationFailed extends Error {
+export interface CsvDownloadDeps extends CsvOperations {
+  readonly createContext: ContextFactory;
+}
+
+/**
+ * An operation's GraphQL error, carried out of the page source to the download's one exit. An
+ * AppError with the same code and message, so that a caller without HTTP (the CLI) reports it
+ * like any other refusal.
+ */
+class OperationFailed extends AppError {
   constructor(readonly facadeError: FacadeError) {
-    super(facadeError.message);
+    super(facadeError.code, facadeError.message, {
+      ...facadeError.details,
+      ...(facadeError.entity ? { entity: facadeError.entity } : {}),
+      ...(facadeError.fieldErrors ? { fieldErrors: [...facadeError.fieldErrors] } : {}),
+    });
   }
 }
 
@@ -60,19 +73,13 @@ export function csvDownloadRoute<T>(deps: CsvDownloadDeps, describe: (request: C
     res.on('close', () => hangUp.abort());
     try {
       const ctx = await deps.createContext(credentialsOf(req), requestOptionsOf(req));
-      const download = describe({ query: firstValues(req.query), params: req.params as Record<string, string>, run: runner(deps, ctx), pageSizeMax: ctx.config.pageSize.max });
-      const csv = stringify({ header: true, columns: download.columns.map(([header]) => header) });
-      for await (const rows of download.pages) {
-        if (!streaming) {
-          res.status(200).type('text/csv; charset=utf-8').attachment(download.filename);
-          csv.pipe(res);
-          streaming = true;
-        }
-        for (const row of rows) {
-          if (!csv.write(download.columns.map(([, value]) => value(row)))) await once(csv, 'drain', { signal: hangUp.signal });
-        }
-      }
-      csv.end();
+      const download = describe(csvRequestFor(deps, ctx, firstValues(req.query), req.params as Record<string, string>));
+      const open = () => {
+        res.status(200).type('text/csv; charset=utf-8').attachment(download.filename);
+        streaming = true;
+        return res;
+      };
+      await writeCsv(download, open, hangUp.signal);
     } catch (error) {
       if (streaming) res.destroy();
       else jsonResponder.failure(res, error instanceof OperationFailed ? error.facadeError : toFacadeError(error), undefined);
@@ -80,7 +87,41 @@ export function csvDownloadRoute<T>(deps: CsvDownloadDeps, describe: (request: C
   };
 }
 
-function runner(deps: CsvDownloadDeps, ctx: RequestContext): RunOperation {
+/** What a download's description reads, for a context however it was made: a request's, or the CLI's (contextForViewer). */
+export function csvRequestFor(
+  deps: CsvOperations,
+  ctx: RequestContext,
+  query: Readonly<Record<string, string>>,
+  params: Readonly<Record<string, string>> = {},
+): CsvRequest {
+  return { query, params, run: runner(deps, ctx), pageSizeMax: ctx.config.pageSize.max };
+}
+
+/**
+ * Writes a download as CSV (csv-stringify, with back-pressure), a page at a time. `open` gives the
+ * destination just before the first byte, so that a refusal before it (a parameter, the first
+ * operation) leaves nothing written; the destination is ended with the last row (pipe). Resolves
+ * with the number of rows once the last is handed over; `signal` abandons a wait for a drain.
+ */
+export async function writeCsv<T>(download: CsvDownload<T>, open: () => NodeJS.WritableStream, signal?: AbortSignal): Promise<number> {
+  const csv = stringify({ header: true, columns: download.columns.map(([header]) => header) });
+  let opened = false;
+  let count = 0;
+  for await (const rows of download.pages) {
+    if (!opened) {
+      csv.pipe(open());
+      opened = true;
+    }
+    for (const row of rows) {
+      count += 1;
+      if (!csv.write(download.columns.map(([, value]) => value(row)))) await once(csv, 'drain', { signal });
+    }
+  }
+  csv.end();
+  return count;
+}
+
+function runner(deps: CsvOperations, ctx: RequestContext): RunOperation {
   return async <T>(name: string, variables: Record<string, unknown>) => {
     const result = await deps.execute(deps.registry.get(name), variables, renewedContext(ctx));
     if (result.errors?.length) throw new OperationFailed(fromGraphQLError(result.errors[0]!));

@@ -1,4 +1,5 @@
-import type { CsvColumn, CsvDownload, CsvRequest } from './csv-download';
+import type { RequestContext } from '../../src/graphql/context';
+import { csvRequestFor, writeCsv, type CsvColumn, type CsvDownload, type CsvOperations, type CsvRequest } from './csv-download';
 import { compileOrder, type OrderTerm } from '../query/order-parser';
 import { compileWhere, type WhereFilter } from '../query/where-compiler';
 import { shiftColumns, type ShiftNode } from '../routes/shifts.routes';
@@ -71,6 +72,21 @@ export function shiftDownload({ query, params, run, pageSizeMax }: CsvRequest): 
     }
   }
   return { filename: 'shifts.csv', columns: COLUMNS, pages: pages() };
+}
+
+/** The `where` and `order` of GET /api/1/shifts.csv, in its language. */
+export interface ShiftExportQuery {
+  readonly where?: string | undefined;
+  readonly order?: string | undefined;
+}
+
+/**
+ * The file of GET /api/1/shifts.csv for a context made without HTTP (the CLI's `export`, as the
+ * account's owner): the same language, columns and keyset pages. Resolves with the number of rows.
+ */
+export async function writeShiftsCsv(deps: CsvOperations, ctx: RequestContext, query: ShiftExportQuery, open: () => NodeJS.WritableStream, signal?: AbortSignal): Promise<number> {
+  const parameters = Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return writeCsv(shiftDownload(csvRequestFor(deps, ctx, parameters)), open, signal);
 }
 
 function withUniqueKey(order: OrderTerm[]): OrderTerm[] {

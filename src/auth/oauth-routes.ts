@@ -3,7 +3,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { mapDatabaseError } from '../db/database-errors';
 import { AppError, BadRequestError, type ErrorCode } from '../errors';
-import { credentialsOf } from '../graphql/context';
+import { credentialsOf, loggerOf } from '../graphql/context';
 import { parseBasicAuthorization, type BasicAuthenticator } from './basic-auth';
 import { approvalPage, authorizedPage, messagePage, verifierPage } from './oauth-pages';
 import { OUT_OF_BAND, type OAuth1Provider } from './oauth1-provider';
@@ -40,7 +40,7 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
         const params = [...queryPairs(req), ...headerPairs(req), ...formPairs(req)];
         res.type('application/x-www-form-urlencoded').send(new URLSearchParams(await issue(req, params)).toString());
       } catch (error) {
-        sendOAuth1Error(res, error);
+        sendOAuth1Error(req, res, error);
       }
     };
   router.all(
@@ -67,7 +67,7 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
       await deps.oauth2.server.token(oauth2Request(req), response);
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
-      if (error.code >= 500) console.error('oauth token endpoint failed', error);
+      if (error.code >= 500) loggerOf(req).error({ err: error }, 'oauth token endpoint failed');
     }
     res.status(response.status ?? 200).set({ ...response.headers, 'Cache-Control': 'no-store' }).json(response.body);
   });
@@ -96,7 +96,7 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
   }
   // Whatever escaped a handler: a refused body (body-parser's 4xx) or a malformed query keeps its
   // status, a database that cannot answer is 503, anything else a bare 500.
-  router.use('/oauth', (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  router.use('/oauth', (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const parserStatus = (error as { status?: unknown }).status;
     if (typeof parserStatus === 'number' && parserStatus >= 400 && parserStatus < 500) {
       res.status(parserStatus).type('text/plain').send((error as Error).message);
@@ -108,7 +108,7 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
       res.status(status).type('text/plain').send(known.message);
       return;
     }
-    console.error('oauth endpoint failed', error);
+    loggerOf(req).error({ err: error }, 'oauth endpoint failed');
     res.status(500).type('text/plain').send('Internal server error');
   });
   return router;
@@ -238,10 +238,10 @@ function oauth2Request(req: Request): OAuth2Request {
   });
 }
 
-function sendOAuth1Error(res: Response, failure: unknown): void {
+function sendOAuth1Error(req: Request, res: Response, failure: unknown): void {
   const error = asAppError(failure);
   if (!error) {
-    console.error('oauth 1.0a endpoint failed', failure);
+    loggerOf(req).error({ err: failure }, 'oauth 1.0a endpoint failed');
     res.status(500).type('text/plain').send('Internal server error');
     return;
   }

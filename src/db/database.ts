@@ -15,6 +15,11 @@ export interface OpenDatabaseOptions {
   migrate?: boolean;
   /** Tests: an in-memory embedded database instead of the data directory. */
   inMemory?: boolean;
+  /**
+   * Embedded only: a backup tarball to fill the (empty) data directory with before it starts
+   * (`timetrack restore` opens a backup this way, in a directory of its own, to check it).
+   */
+  restoreFrom?: string;
 }
 
 /**
@@ -27,7 +32,7 @@ export async function openDatabase(config: Config, options: OpenDatabaseOptions 
   if (config.database.kind === 'server') {
     clientUrl = config.database.url;
   } else {
-    embedded = await startEmbeddedPostgres(options.inMemory ? 'memory' : { dataDir: config.database.dataDir });
+    embedded = await startEmbeddedPostgres(options.inMemory ? 'memory' : { dataDir: config.database.dataDir, restoreFrom: options.restoreFrom });
     clientUrl = embedded.url;
   }
   try {

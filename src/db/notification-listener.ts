@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import type { Logger } from '../observability/logger';
 
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 30_000;
@@ -20,6 +21,7 @@ export class NotificationListener {
     private readonly url: string,
     private readonly channel: string,
     private readonly onPayload: (payload: string) => void,
+    private readonly log: Logger,
   ) {}
 
   /** Resolves once listening (or once the first attempt failed; retries go on behind). */
@@ -56,7 +58,10 @@ export class NotificationListener {
     this.client = undefined;
     client.removeAllListeners('end');
     void client.end().catch(() => undefined);
-    console.error(`listener on ${this.channel}: connection lost (${(error as Error | undefined)?.message ?? 'closed'}); retrying in ${this.retryMs} ms`);
+    this.log.error(
+      { channel: this.channel, retryMs: this.retryMs, reason: (error as Error | undefined)?.message ?? 'closed' },
+      `listener on ${this.channel}: connection lost; retrying in ${this.retryMs} ms`,
+    );
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => void (this.connecting = this.connect()), this.retryMs);
     this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);

@@ -4,6 +4,7 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { afterCreate } from './connection-hooks';
 import { ENTITIES, TENANT_ENTITY_NAMES } from './entities';
 import { migrations } from './migrations';
+import { currentLogger } from '../observability/logger';
 
 export interface OrmConnectionSettings {
   clientUrl: string;
@@ -44,6 +45,14 @@ export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlD
       afterCreate,
     },
     driverOptions: {
+      // knex's own messages (a connection lost in an outage) as JSON log lines, with the request's
+      // id when one is being served, instead of plain text on stdout.
+      log: {
+        warn: (message: unknown) => currentLogger().warn({ component: 'knex' }, String(message)),
+        error: (message: unknown) => currentLogger().error({ component: 'knex' }, String(message)),
+        deprecate: (method: string, alternative: string) => currentLogger().warn({ component: 'knex' }, `${method} is deprecated: use ${alternative}`),
+        debug: (message: unknown) => currentLogger().debug({ component: 'knex' }, String(message)),
+      },
       connection: {
         statement_timeout: settings.statementTimeoutMs,
         // The driver's own timer, for when the server cannot even answer the cancel.

@@ -1,5 +1,5 @@
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config';
 import type { RequestContext } from './context';
@@ -20,7 +20,8 @@ export function createApolloServer(schema: GraphQLSchema, config: Config): Apoll
     introspection: !production,
     hideSchemaDetailsFromClientErrors: production,
     includeStacktraceInErrorResponses: false,
-    // The cache-control plugin hooks every field and we set no cache hints.
-    plugins: [ApolloServerPluginCacheControlDisabled(), guards.plugin],
+    // The cache-control plugin hooks every field and we set no cache hints. Apollo's landing page
+    // loads Apollo Sandbox from a CDN; browsers get our own GraphiQL instead (graphiql-page.ts).
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), guards.plugin],
   });
 }

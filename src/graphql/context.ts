@@ -7,6 +7,7 @@ import type { Config } from '../config';
 import { TENANT_FILTER, type TenantFilterParams } from '../db/orm-options';
 import { mapDatabaseError } from '../db/database-errors';
 import { AppError } from '../errors';
+import { currentLogger, type Logger } from '../observability/logger';
 import { Loaders } from './loaders';
 
 /** Everything a resolver and a service may use for one request. */
@@ -20,6 +21,8 @@ export interface RequestContext {
   readonly config: Config;
   /** The request's Idempotency-Key header, as sent: creates and punches honour it. */
   readonly idempotencyKey?: string | undefined;
+  /** The request's logger (every line carries its request id); the process logger outside a request. */
+  readonly log: Logger;
 }
 
 /**
@@ -53,12 +56,22 @@ export function credentialsOf(req: Request, options: { urlOnly?: boolean } = {})
 /** What a request asks of the acts it runs, besides who it is. */
 export interface RequestOptions {
   readonly idempotencyKey?: string | undefined;
+  /** Where the request's acts log; unset: the current request's logger, or the process logger. */
+  readonly log?: Logger | undefined;
 }
 
 /** The request options of an Express request. */
 export function requestOptionsOf(req: Request): RequestOptions {
   const key = req.headers['idempotency-key'];
-  return { idempotencyKey: Array.isArray(key) ? key[0] : key };
+  return { idempotencyKey: Array.isArray(key) ? key[0] : key, log: loggerOf(req) };
+}
+
+/**
+ * The logger of a request: the child logger with its request id (src/observability) of `req`, or
+ * without `req` the one of the request being served; outside any request, the process's last resort.
+ */
+export function loggerOf(req?: Request): Logger {
+  return (req as { log?: Logger } | undefined)?.log ?? currentLogger();
 }
 
 export type ContextFactory = (credentials: RequestCredentials, options?: RequestOptions) => Promise<RequestContext>;
@@ -73,6 +86,8 @@ export function createContextFactory(deps: {
   config: Config;
   authenticator: RequestAuthenticator;
   limiter: RequestLimiter;
+  /** The process logger, for contexts made outside a request. */
+  logger: Logger;
 }): ContextFactory {
   return async (credentials, options = {}) => {
     try {
@@ -83,7 +98,7 @@ export function createContextFactory(deps: {
         deps.limiter.countAddress(credentials.address),
       ]);
       await deps.limiter.countAccount(viewer.accountId);
-      return contextForViewer(deps.orm, deps.config, viewer, options);
+      return contextForViewer(deps.orm, deps.config, viewer, { ...options, log: options.log ?? currentLogger(deps.logger) });
     } catch (error) {
       // A database that cannot answer is SERVICE_UNAVAILABLE for every transport alike.
       throw error instanceof AppError ? error : (mapDatabaseError(error) ?? error);
@@ -95,7 +110,7 @@ export function createContextFactory(deps: {
 export function contextForViewer(orm: MikroORM, config: Config, viewer: Viewer, options: RequestOptions = {}): RequestContext {
   const em = orm.em.fork({ clear: true, useContext: false });
   em.setFilterParams(TENANT_FILTER, { accountId: viewer.accountId } satisfies TenantFilterParams);
-  return { em, viewer, now: new Date(), loaders: new Loaders(), config, idempotencyKey: options.idempotencyKey };
+  return { em, viewer, now: new Date(), loaders: new Loaders(), config, idempotencyKey: options.idempotencyKey, log: options.log ?? currentLogger() };
 }
 
 /**

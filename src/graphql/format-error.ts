@@ -2,6 +2,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { mapDatabaseError } from '../db/database-errors';
 import { AppError } from '../errors';
+import { currentLogger } from '../observability/logger';
 
 /** Apollo's own codes for requests it rejects before any resolver runs, and ours from the context. */
 const PASS_THROUGH = new Set([
@@ -33,7 +34,8 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   }
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && PASS_THROUGH.has(code)) return formatted;
-  console.error('unexpected error', original);
+  // Apollo gives formatError no context: the logger is the one of the request being served.
+  currentLogger().error({ err: original }, 'unexpected error');
   return {
     message: 'Internal server error',
     ...(formatted.path ? { path: formatted.path } : {}),

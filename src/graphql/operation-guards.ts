@@ -61,7 +61,13 @@ export function operationGuards(schema: GraphQLSchema, config: Pick<Config, 'gra
     plugin: {
       async requestDidStart() {
         return {
-          async didResolveOperation({ request, document, operationName }) {
+          async didResolveOperation({ request, document, operationName, operation }) {
+            // Apollo would run a subscription over HTTP and fail on its stream: say where it lives.
+            if (operation?.operation === 'subscription') {
+              throw new GraphQLError('Subscriptions are served over WebSocket (the graphql-ws protocol) at /graphql, not over HTTP', {
+                extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+              });
+            }
             const estimate = cost(document, operationName, request.variables);
             if (estimate !== undefined && estimate > limits.maxCost) {
               throw new GraphQLError(

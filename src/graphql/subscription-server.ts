@@ -43,7 +43,8 @@ export function attachSubscriptionServer(
   const subscriptions = useServer<Record<string, unknown> | undefined, Extra>(
     {
       onConnect: async (ctx) => {
-        const given = ctx.connectionParams?.authorization;
+        // Header names are case-insensitive in HTTP, and clients copy them as headers.
+        const given = Object.entries(ctx.connectionParams ?? {}).find(([key]) => key.toLowerCase() === 'authorization')?.[1];
         const request = ctx.extra.request;
         try {
           ctx.extra.context = await deps.createContext({

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import request from 'supertest';
+import { createApp } from '../../src/app';
 import { runCli } from '../../src/cli';
+import { loadConfig } from '../../src/config';
+import { openDatabase } from '../../src/db/database';
 import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/test-database';
 
 /** Runs the CLI in-process with an environment, capturing what it prints. */
@@ -29,7 +34,10 @@ beforeAll(async () => {
   // Without a server the CLI uses an embedded database in a directory of its own.
   env = { PASSWORD_HASH_MEMORY_KIB: '1024', ...target.env, ...(target.inMemory ? { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-cli-')) } : {}) };
 });
-afterAll(() => target?.drop());
+afterAll(async () => {
+  await target?.drop();
+  if (env?.DATA_DIR) fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
+});
 
 test('account create prints one line of JSON with the new ids', async () => {
   const result = await cli(['account', 'create', '--login', 'cli-owner', '--password', 'cli-password', '--email', 'o@example.com', '--staff-max', '3', '--time-max-hours', '1.5'], env);
@@ -103,4 +111,327 @@ test('oauth client commands refuse a login that is not an owner, and a bad proto
   const badProtocol = await cli(['oauth', 'client', 'create', '--owner', 'oauth-owner', '--name', 'x', '--protocol', 'oauth3'], env);
   expect(badProtocol.code).toBeGreaterThan(0);
   expect(badProtocol.stderr).toMatch(/--protocol.*must be oauth1 or oauth2/);
+});
+
+/**
+ * The app on the CLI's database, between two commands (the embedded one serves one process at a
+ * time, and every command closes it when done): GraphQL and the JSON API as a client sees them.
+ */
+async function withApi<T>(work: (api: { gql: (login: string, query: string, variables?: Record<string, unknown>) => Promise<any>; get: (login: string, url: string) => Promise<request.Response> }) => Promise<T>): Promise<T> {
+  const config = loadConfig({ ...env, NODE_ENV: 'test' });
+  const db = await openDatabase(config);
+  const app = await createApp({ orm: db.orm, config });
+  try {
+    return await work({
+      gql: async (login, query, variables = {}) => {
+        const res = await request(app.express).post('/graphql').auth(login, DEMO_PASSWORD).send({ query, variables });
+        if (res.status !== 200 || res.body.errors) throw new Error(`GraphQL failed (${res.status}): ${JSON.stringify(res.body.errors)}`);
+        return res.body.data;
+      },
+      get: (login, url) => request(app.express).get(url).auth(login, DEMO_PASSWORD),
+    });
+  } finally {
+    await app.stop();
+    await db.close();
+  }
+}
+
+const DEMO_PASSWORD = 'demo-password';
+const COMMANDS = ['serve', 'migrate', 'account', 'oauth', 'seed', 'export', 'backup', 'restore', 'help'];
+
+describe('help', () => {
+  test('help and --help exit 0 and print to stdout; the overview lists every command', async () => {
+    for (const args of [['--help'], ['-h'], ['help'], ['help', 'seed'], ['seed', '--help'], ['help', 'oauth', 'client', 'create'], ['oauth', 'client', 'help', 'list'], ['account', 'create', '-h']]) {
+      const result = await cli(args, env);
+      expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: '' });
+      expect(result.stdout).toMatch(/^Usage: timetrack/);
+    }
+    const overview = await cli(['help'], env);
+    for (const command of COMMANDS) expect(overview.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+  });
+
+  test.each(['serve', 'migrate', 'account create', 'oauth client create', 'oauth client list', 'oauth client revoke', 'seed', 'export', 'backup', 'restore'])(
+    'help %s describes the command with an example',
+    async (name) => {
+      const command = name.split(' ');
+      const result = await cli(['help', ...command], env);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`Usage: timetrack ${command.join(' ')}`);
+      expect(result.stdout).toMatch(new RegExp(`Examples:\\n  \\$ (\\S+=\\S+ )*timetrack ${command.join(' ')}`));
+    },
+  );
+
+  test('a command missing its subcommand shows its help on stderr with a non-zero exit', async () => {
+    const result = await cli(['account'], env);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/Usage: timetrack account/);
+  });
+});
+
+describe('seed --demo', () => {
+  let seeded: Awaited<ReturnType<typeof cli>>;
+  beforeAll(async () => {
+    seeded = await cli(['seed', '--demo'], env);
+  }, 180_000);
+
+  test('creates the demo account and prints what it made and how to sign in', () => {
+    expect(seeded.stderr).toBe('');
+    expect(seeded.code).toBe(0);
+    expect(seeded.stdout).toMatch(/Seeded the demo account "Demo Studio"/);
+    expect(seeded.stdout).toMatch(/3 companies, 5 projects, 13 activities/);
+    expect(seeded.stdout).toMatch(/login demo\s+password demo-password/);
+    expect(seeded.stdout).toMatch(/demo\.morgan \(Morgan Lee\)/);
+    expect(seeded.stdout).toMatch(/Support retainer is nearly overdue/);
+  });
+
+  test('the API shows the data: projects with totals, shifts, one running shift, and staff who can sign in', async () => {
+    await withApi(async ({ gql }) => {
+      const data = await gql(
+        'demo',
+        `{ companies { totalCount }
+           staff { totalCount nodes { login type } }
+           projects(first: 50) { totalCount nodes { name grandTotal timeLimit nearlyOverdue overdue defaultTags hourlyRateCents activities { name } } }
+           all: shifts(first: 1) { totalCount }
+           running: shifts(filter: { stop: { isNull: true } }) { totalCount nodes { user { login } project { name } start } } }`,
+      );
+      expect(data.companies.totalCount).toBe(3);
+      expect(data.staff.nodes.map((s: { login: string }) => s.login).sort()).toEqual(['demo', 'demo.alex', 'demo.jordan', 'demo.morgan', 'demo.sam']);
+      expect(data.projects.totalCount).toBe(5);
+      for (const project of data.projects.nodes) {
+        expect({ name: project.name, positive: project.grandTotal > 0, activities: project.activities.length > 0 }).toEqual({ name: project.name, positive: true, activities: true });
+      }
+      const byName = Object.fromEntries(data.projects.nodes.map((p: { name: string }) => [p.name, p]));
+      expect(byName['Support retainer']).toMatchObject({ nearlyOverdue: true, overdue: false, defaultTags: ['support'] });
+      expect(byName['Website relaunch']).toMatchObject({ nearlyOverdue: false, overdue: false, hourlyRateCents: 9500 });
+      expect(data.projects.nodes.filter((p: { timeLimit: number | null }) => p.timeLimit !== null).length).toBeGreaterThanOrEqual(2);
+      expect(data.all.totalCount).toBeGreaterThan(100);
+      expect(data.running.totalCount).toBe(1);
+      expect(data.running.nodes[0]).toMatchObject({ user: { login: 'demo.alex' }, project: { name: 'Data migration' } });
+      expect(Date.parse(data.running.nodes[0].start)).toBeLessThan(Date.now());
+
+      // A staff member signs in with the printed password and sees their own shifts only.
+      const sam = await gql('demo.sam', '{ viewer { staff { login type } } shifts(first: 1) { totalCount } }');
+      expect(sam.viewer.staff).toEqual({ login: 'demo.sam', type: 'STAFF' });
+      expect(sam.shifts.totalCount).toBeGreaterThan(0);
+      expect(sam.shifts.totalCount).toBeLessThan(data.all.totalCount);
+    });
+  }, 120_000);
+
+  test('a second seed with the same login is refused, with a message and nothing written', async () => {
+    const again = await cli(['seed', '--demo'], env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/The login demo is taken: the demo is seeded already/);
+    expect(again.stdout).toBe('');
+  }, 120_000);
+
+  test('a seed refused half-way leaves nothing behind (one transaction)', async () => {
+    // `half.sam` is taken, so the seed fails at its third user, after the account, owner and manager.
+    expect((await cli(['account', 'create', '--login', 'half.sam', '--password', 'cli-password', '--email', 's@example.com'], env)).code).toBe(0);
+    const refused = await cli(['seed', '--demo', '--login', 'half'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/login: is already taken/);
+    // Neither the owner nor the manager was kept: their logins are free.
+    const owner = await cli(['account', 'create', '--login', 'half', '--password', 'cli-password', '--email', 'h@example.com'], env);
+    expect(owner.code).toBe(0);
+    const manager = await cli(['account', 'create', '--login', 'half.morgan', '--password', 'cli-password', '--email', 'h@example.com'], env);
+    expect(manager.code).toBe(0);
+  }, 180_000);
+});
+
+describe('export', () => {
+  interface GqlShift {
+    id: string;
+    legacyId: number;
+    start: string;
+    stop: string | null;
+    billable: boolean;
+    notes: string | null;
+    project: { name: string };
+    user: { login: string };
+  }
+  let shifts: GqlShift[];
+  let badWhereMessage: string;
+  beforeAll(async () => {
+    await withApi(async ({ gql, get }) => {
+      const data = await gql('demo', '{ shifts(first: 1000, order: [{ field: LEGACY_ID }]) { totalCount nodes { id legacyId start stop billable notes project { name } user { login } } } }');
+      expect(data.shifts.totalCount).toBe(data.shifts.nodes.length);
+      shifts = data.shifts.nodes;
+      const refused = await get('demo', '/api/1/shifts.csv?where=nonsense%20%3D%201');
+      expect(refused.status).toBe(400);
+      badWhereMessage = refused.body.error.message;
+    });
+  }, 120_000);
+
+  test('prints every shift of the account as the CSV of GET /api/1/shifts.csv', async () => {
+    const result = await cli(['export', '--owner', 'demo'], env);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')[0]).toBe(
+      'uuid,legacy_id,start,stop,duration_seconds,time_zone,billable,project_uuid,project_name,user_uuid,user_login,activity_uuid,activity_name,tag_list,notes,external_href',
+    );
+    const rows = parse(result.stdout, { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => r.uuid)).toEqual(shifts.map((s) => s.id));
+    for (const shift of [shifts[0]!, shifts[17]!, shifts[shifts.length - 1]!]) {
+      const row = rows.find((r) => r.uuid === shift.id)!;
+      expect(row).toMatchObject({
+        legacy_id: String(shift.legacyId),
+        start: shift.start,
+        stop: shift.stop ?? '',
+        billable: String(shift.billable),
+        project_name: shift.project.name,
+        user_login: shift.user.login,
+        notes: shift.notes ?? '',
+      });
+    }
+    const running = rows.filter((r) => r.stop === '');
+    expect(running).toHaveLength(1);
+    expect(running[0]).toMatchObject({ user_login: 'demo.alex', duration_seconds: '' });
+  }, 120_000);
+
+  test('--where and --order use the language of the JSON API', async () => {
+    const result = await cli(['export', '--owner', 'demo', '--where', 'billable = false', '--order', 'start desc'], env);
+    expect(result.code).toBe(0);
+    const rows = parse(result.stdout, { columns: true }) as Record<string, string>[];
+    const expected = shifts.filter((s) => !s.billable).sort((a, b) => (a.start < b.start ? 1 : a.start > b.start ? -1 : a.legacyId - b.legacyId));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(rows.map((r) => r.uuid)).toEqual(expected.map((s) => s.id));
+  }, 120_000);
+
+  test('--output writes the same file atomically and says how many rows', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-export-'));
+    try {
+      const file = path.join(dir, 'shifts.csv');
+      const result = await cli(['export', '--owner', 'demo', '--output', file], env);
+      expect(result).toMatchObject({ code: 0, stderr: '', stdout: `wrote ${shifts.length} shift(s) to ${file}\n` });
+      expect((parse(fs.readFileSync(file, 'utf8'), { columns: true }) as unknown[]).length).toBe(shifts.length);
+      expect(fs.readdirSync(dir)).toEqual(['shifts.csv']);
+
+      // A refused export leaves the previous file as it was, and no partial file.
+      const before = fs.readFileSync(file, 'utf8');
+      const refused = await cli(['export', '--owner', 'demo', '--where', 'nonsense = 1', '--output', file], env);
+      expect(refused.code).toBe(2);
+      expect(fs.readFileSync(file, 'utf8')).toBe(before);
+      expect(fs.readdirSync(dir)).toEqual(['shifts.csv']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  test('a bad --where or --order is refused with the JSON API message and a non-zero exit', async () => {
+    const badWhere = await cli(['export', '--owner', 'demo', '--where', 'nonsense = 1'], env);
+    expect(badWhere).toMatchObject({ code: 2, stdout: '', stderr: `error: ${badWhereMessage}\n` });
+    expect(badWhere.stderr).toMatch(/where: unknown column "nonsense" at position 0/);
+    const badOrder = await cli(['export', '--owner', 'demo', '--order', 'notes'], env);
+    expect(badOrder.code).toBe(2);
+    expect(badOrder.stderr).toMatch(/^error: order: .*notes/);
+    const notOwner = await cli(['export', '--owner', 'demo.sam'], env);
+    expect(notOwner).toMatchObject({ code: 2, stderr: 'error: No account owner has the login demo.sam\n' });
+  }, 180_000);
+});
+
+// Backup and restore copy the embedded database in DATA_DIR; a PostgreSQL server has pg_dump.
+const embeddedOnly = process.env.TEST_DATABASE_URL ? describe.skip : describe;
+
+embeddedOnly('backup and restore of the embedded database (skipped with TEST_DATABASE_URL: they copy DATA_DIR, a server is pg_dump\'s)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-backup-'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('backup, change, restore: the change is gone and the backed-up data are back', async () => {
+    const file = path.join(dir, 'timetrack.tar.gz');
+    const backup = await cli(['backup', file], env);
+    expect(backup.stderr).toBe('');
+    expect(backup.code).toBe(0);
+    expect(backup.stdout).toMatch(/^backed up .* to .*timetrack\.tar\.gz \(\d+\.\d MB\)\n$/);
+    expect(fs.readdirSync(dir)).toEqual(['timetrack.tar.gz']);
+
+    // An existing backup is not overwritten by accident.
+    const again = await cli(['backup', file], env);
+    expect(again).toMatchObject({ code: 2, stderr: expect.stringMatching(/exists: pass --force/) });
+
+    expect((await cli(['account', 'create', '--login', 'after-backup', '--password', 'cli-password', '--email', 'a@example.com'], env)).code).toBe(0);
+
+    const refused = await cli(['restore', file], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/already holds a database: pass --force/);
+
+    const restored = await cli(['restore', file, '--force'], env);
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toMatch(/^restored .* \(\d+ account\(s\); the previous database is gone\)\n$/);
+    // Nothing left over beside the database and the lock's directory.
+    expect(fs.readdirSync(env.DATA_DIR!).filter((f) => /restore-|replaced-/.test(f))).toEqual([]);
+
+    // The account made after the backup is gone (its login is free again); the demo is back.
+    expect((await cli(['export', '--owner', 'after-backup'], env)).stderr).toBe('error: No account owner has the login after-backup\n');
+    const exported = await cli(['export', '--owner', 'demo'], env);
+    expect(exported.code).toBe(0);
+    expect((parse(exported.stdout, { columns: true }) as unknown[]).length).toBeGreaterThan(100);
+
+    // Into an empty data directory no --force is needed.
+    const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-restored-'));
+    try {
+      expect((await cli(['restore', file], { ...env, DATA_DIR: fresh })).code).toBe(0);
+      expect((await cli(['export', '--owner', 'demo', '--where', 'billable = true'], { ...env, DATA_DIR: fresh })).code).toBe(0);
+    } finally {
+      fs.rmSync(fresh, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  test('a file that is no backup is refused and the database stays as it was', async () => {
+    const junk = path.join(dir, 'junk.tar.gz');
+    fs.writeFileSync(junk, 'not a tarball');
+    const result = await cli(['restore', junk, '--force'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/does not open as a timetrack backup; nothing was changed/);
+    expect((await cli(['export', '--owner', 'demo', '--where', 'billable = false'], env)).code).toBe(0);
+    const missing = await cli(['restore', path.join(dir, 'nope.tar.gz')], env);
+    expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/There is no backup file at/) });
+  }, 180_000);
+
+  test('after a restore killed between its renames, nothing starts on an empty database; moved back, all is there', async () => {
+    expect((await cli(['migrate'], env)).code).toBe(0);
+    const pgdata = path.join(env.DATA_DIR!, 'pgdata');
+    const aside = `${pgdata}.replaced-1764000000000`;
+    fs.renameSync(pgdata, aside); // what the kill leaves: the old database aside, no new one
+    try {
+      const refused = await cli(['migrate'], env);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/pgdata\.replaced-1764000000000 from an interrupted restore and no pgdata: rename it back to pgdata/);
+      expect(fs.existsSync(pgdata)).toBe(false);
+    } finally {
+      fs.renameSync(aside, pgdata);
+    }
+    expect((await cli(['migrate'], env)).code).toBe(0);
+  }, 120_000);
+
+  test('backup and restore refuse while a running process holds the data directory', async () => {
+    const running = await openDatabase(loadConfig(env));
+    try {
+      const backup = await cli(['backup', path.join(dir, 'while-running.tar.gz')], env);
+      expect(backup.code).toBe(2);
+      expect(backup.stderr).toMatch(/is in use by another timetrack process/);
+      const restore = await cli(['restore', path.join(dir, 'timetrack.tar.gz'), '--force'], env);
+      expect(restore.code).toBe(2);
+      expect(restore.stderr).toMatch(/is in use by another timetrack process/);
+      expect(fs.existsSync(path.join(dir, 'while-running.tar.gz'))).toBe(false);
+    } finally {
+      await running.close();
+    }
+  }, 120_000);
+});
+
+test('backup and restore refuse with DATABASE_URL, pointing to pg_dump and pg_restore', async () => {
+  // Refused before any connection: the server named here does not exist.
+  const server = { ...env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' };
+  const file = path.join(os.tmpdir(), `timetrack-never-${process.pid}.tar.gz`);
+  const backup = await cli(['backup', file], server);
+  expect(backup.code).toBe(2);
+  expect(backup.stderr).toMatch(/DATABASE_URL names a PostgreSQL server.*pg_dump/);
+  expect(fs.existsSync(file)).toBe(false);
+  const restore = await cli(['restore', file], server);
+  expect(restore.code).toBe(2);
+  expect(restore.stderr).toMatch(/pg_restore/);
 });

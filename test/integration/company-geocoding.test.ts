@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CompanyService } from '../../src/modules/companies/company.service';
 import type { Geocoder } from '../../src/modules/companies/geocoder';
+import { LogCapture } from '../support/log-capture';
 import { basicCredentials, startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /** Rule 8: blank coordinates are derived from a complete address; failure never fails the save. */
@@ -114,8 +115,9 @@ describe('with the default (offline) geocoder', () => {
       .getConnection()
       .getKnex()
       .on('query', (q: { sql: string }) => statements.push(q.sql.toLowerCase()));
-    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const ctx = await t.app.createContext(basicCredentials(owner));
+    // Made outside a request, the context logs on the app's logger.
+    const warn = jest.spyOn(ctx.log, 'warn').mockImplementation(() => undefined);
     try {
       const throwing: Geocoder = {
         locate: async () => {
@@ -148,28 +150,27 @@ describe('with the default (offline) geocoder', () => {
 describe('with GEOCODER=http and nothing listening at GEOCODER_URL', () => {
   let t: TestApp;
   let owner: Credentials;
+  const logs = new LogCapture();
   beforeAll(async () => {
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    t = await startTestApp({ GEOCODER: 'http', GEOCODER_URL: `http://127.0.0.1:${port}/search` });
+    t = await startTestApp({ GEOCODER: 'http', GEOCODER_URL: `http://127.0.0.1:${port}/search`, LOG_LEVEL: 'warn' }, { logDestination: logs });
     owner = await t.newAccount();
   });
   afterAll(() => t?.close());
 
   test('the company is saved, created and updated, with null coordinates', async () => {
-    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    try {
-      const c = (await t.gqlOk(owner, CREATE, { input: { name: 'Offline', ...BERLIN_ADDRESS } })).createCompany;
-      expect(c).toMatchObject({ ...BERLIN_ADDRESS, latitude: null, longitude: null });
-      const u = (await t.gqlOk(owner, UPDATE, { id: c.id, input: { mainCity: 'Potsdam' } })).updateCompany;
-      expect(u).toMatchObject({ mainCity: 'Potsdam', latitude: null, longitude: null });
-      expect((await t.gqlOk(owner, GET, { id: c.id })).company).toEqual(u);
-      expect(warn).toHaveBeenCalledTimes(2);
-      expect(warn.mock.calls[0]![0]).toMatch(/geocoder: http:\/\/127\.0\.0\.1:\d+\/search failed/);
-    } finally {
-      warn.mockRestore();
-    }
+    const c = (await t.gqlOk(owner, CREATE, { input: { name: 'Offline', ...BERLIN_ADDRESS } })).createCompany;
+    expect(c).toMatchObject({ ...BERLIN_ADDRESS, latitude: null, longitude: null });
+    const u = (await t.gqlOk(owner, UPDATE, { id: c.id, input: { mainCity: 'Potsdam' } })).updateCompany;
+    expect(u).toMatchObject({ mainCity: 'Potsdam', latitude: null, longitude: null });
+    expect((await t.gqlOk(owner, GET, { id: c.id })).company).toEqual(u);
+    // One warning per lookup, each on the line of its own request.
+    const warnings = logs.records().filter((r) => r.level === 'warn');
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]!.msg).toMatch(/geocoder: http:\/\/127\.0\.0\.1:\d+\/search failed/);
+    expect(new Set(warnings.map((w) => w.reqId)).size).toBe(2);
   });
 });

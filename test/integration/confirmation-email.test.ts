@@ -283,13 +283,14 @@ test('startServer runs the sender in the background and stops it with the server
 });
 
 describe('configuration', () => {
-  test('defaults: file delivery under DATA_DIR/outbox, polling every 2 s, webhooks given 10 s', () => {
+  test('defaults: file delivery under DATA_DIR/outbox, polling every 2 s, webhooks given 10 s and public addresses only', () => {
     const config = loadConfig({ DATA_DIR: '/srv/tt', DATABASE_URL: 'postgres://u@h/db' });
     expect(config.outbox).toEqual({
       smtpUrl: undefined,
       from: 'timetrack <no-reply@localhost>',
       pollMs: 2000,
       webhookTimeoutMs: 10_000,
+      webhookAllowPrivateAddresses: false,
       fileDir: path.resolve('/srv/tt/outbox'),
     });
   });

@@ -1,7 +1,5 @@
-import { startEmbeddedPostgres } from '../../src/db/embedded/embedded-postgres';
-import { startTcpProxy, throughProxy, type TcpProxy } from '../support/tcp-proxy';
+import { proxiedDatabase, type ProxiedDatabase } from '../support/proxied-database';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
-import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/test-database';
 
 /**
  * PostgreSQL goes away under load and comes back. A TCP proxy between the app and the database
@@ -13,47 +11,6 @@ import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/te
  */
 
 jest.setTimeout(120_000);
-
-interface ProxiedDatabase {
-  target: TestDatabaseTarget;
-  proxy: TcpProxy;
-}
-
-/** A fresh database reached only through a proxy the test controls. */
-async function proxiedDatabase(): Promise<ProxiedDatabase> {
-  if (process.env.TEST_DATABASE_URL) {
-    const base = await createTestDatabaseTarget();
-    const url = new URL(base.env.DATABASE_URL!);
-    const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    return {
-      proxy,
-      target: {
-        env: { DATABASE_URL: throughProxy(url.toString(), proxy) },
-        inMemory: false,
-        drop: async () => {
-          await proxy.close();
-          await base.drop();
-        },
-      },
-    };
-  }
-  const embedded = await startEmbeddedPostgres('memory');
-  const url = new URL(embedded.url);
-  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
-  return {
-    proxy,
-    target: {
-      // Through a URL the app sees a "server", so the embedded database's one connection must be
-      // set by hand: a pool of one, and no second connection to LISTEN on.
-      env: { DATABASE_URL: throughProxy(embedded.url, proxy), DB_POOL_MAX: '1', DB_LISTEN: 'false' },
-      inMemory: false,
-      drop: async () => {
-        await proxy.close();
-        await embedded.stop();
-      },
-    },
-  };
-}
 
 /**
  * `refused`: a punch the domain refused (PUNCHED_IN, PUNCHED_OUT). After an outage the client

@@ -32,7 +32,7 @@ class Subscriber {
   readonly closed: Promise<{ code: number; reason: string }>;
   errors: unknown[] = [];
 
-  constructor(url: string, who: Credentials | undefined, query = `subscription { shiftEvents { ${EVENT_FIELDS} } }`) {
+  constructor(url: string, who: Credentials | undefined, query = `subscription { shiftEvents { ${EVENT_FIELDS} } }`, headerName = 'authorization') {
     let onClosed!: (value: { code: number; reason: string }) => void;
     this.closed = new Promise((resolve) => (onClosed = resolve));
     this.client = createClient({
@@ -40,7 +40,7 @@ class Subscriber {
       webSocketImpl: WebSocket,
       retryAttempts: 0,
       lazy: false,
-      connectionParams: who ? { authorization: `Basic ${Buffer.from(`${who.login}:${who.password}`).toString('base64')}` } : {},
+      connectionParams: who ? { [headerName]: `Basic ${Buffer.from(`${who.login}:${who.password}`).toString('base64')}` } : {},
       on: { closed: (event) => onClosed(event as { code: number; reason: string }) },
       onNonLazyError: () => undefined,
     });
@@ -184,6 +184,20 @@ test('a connection without valid credentials is closed with 4403', async () => {
   expect((await wrong.closed).code).toBe(4403);
   const none = subscribe(undefined);
   expect((await none.closed).code).toBe(4403);
+});
+
+test('connectionParams name the header as HTTP does, in any case', async () => {
+  const capitalised = new Subscriber(url, owner, undefined, 'Authorization');
+  subscribers.push(capitalised);
+  await capitalised.ready();
+  expect((await punchIn(owner)).status).toBe(200);
+  expect(await capitalised.next()).toMatchObject({ kind: 'PUNCHED_IN', shift: { projectId: project.id } });
+});
+
+test('a subscription posted over HTTP is a 400 that says where subscriptions live', async () => {
+  const res = await t.gql(owner, `subscription { shiftEvents { ${EVENT_FIELDS} } }`);
+  expect(res.status).toBe(400);
+  expect(res.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/WebSocket/), extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) })]);
 });
 
 test('subscriptions pass the same guards as queries', async () => {

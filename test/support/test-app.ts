@@ -7,6 +7,7 @@ import type { RequestCredentials } from '../../src/graphql/context';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Database } from '../../src/db/database';
 import { createAccount, type CreateAccountInput } from '../../src/modules/accounts/account.service';
+import { createLogger } from '../../src/observability/logger';
 import { createTestDatabaseTarget, type TestDatabaseTarget } from './test-database';
 
 export interface Credentials {
@@ -44,6 +45,8 @@ let counter = 0;
 export interface StartTestAppOptions {
   /** The database to use instead of a fresh one of createTestDatabaseTarget (dropped on close). */
   target?: TestDatabaseTarget;
+  /** Where the app's log lines go instead of stdout (set LOG_LEVEL too: tests default to silent). */
+  logDestination?: { write(line: string): void };
 }
 
 export async function startTestApp(env: Record<string, string> = {}, options: StartTestAppOptions = {}): Promise<TestApp> {
@@ -60,7 +63,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
     ...env,
   });
   const db = await openDatabase(config, { inMemory: target.inMemory });
-  const app = await createApp({ orm: db.orm, config });
+  const app = await createApp({ orm: db.orm, config, logger: options.logDestination ? createLogger(config.log.level, options.logDestination) : undefined });
   const http = request(app.express);
   let statements = 0;
   const knex = db.orm.em.getConnection().getKnex();

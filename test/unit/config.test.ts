@@ -22,3 +22,25 @@ test.each([
   expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
   expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
 });
+
+test('GRAPHIQL: on by default, off by default in production, and settable either way', () => {
+  expect(loadConfig({}).graphiql).toBe(true);
+  expect(loadConfig({ NODE_ENV: 'production' }).graphiql).toBe(false);
+  expect(loadConfig({ NODE_ENV: 'production', GRAPHIQL: 'true' }).graphiql).toBe(true);
+  expect(loadConfig({ GRAPHIQL: 'false' }).graphiql).toBe(false);
+  expect(() => loadConfig({ GRAPHIQL: 'yes' })).toThrow(/GRAPHIQL/);
+});
+
+test('LOG_LEVEL: info by default, silent by default under NODE_ENV=test, one of pino\'s levels', () => {
+  expect(loadConfig({}).log).toEqual({ level: 'info' });
+  expect(loadConfig({ NODE_ENV: 'test' }).log).toEqual({ level: 'silent' });
+  expect(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug' }).log).toEqual({ level: 'debug' });
+  expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL/);
+});
+
+test('METRICS_TOKEN: unset by default; a short token or one with spaces is refused', () => {
+  expect(loadConfig({}).metricsToken).toBeUndefined();
+  expect(loadConfig({ METRICS_TOKEN: 'scrape-token-0123456789' }).metricsToken).toBe('scrape-token-0123456789');
+  expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+  expect(() => loadConfig({ METRICS_TOKEN: 'sixteen chars and spaces' })).toThrow(/METRICS_TOKEN/);
+});

@@ -1,6 +1,8 @@
 import { GraphQLError } from 'graphql';
 import { NotFoundError, ValidationError } from '../../src/errors';
 import { formatError } from '../../src/graphql/format-error';
+import { createLogger, withLogger } from '../../src/observability/logger';
+import { LogCapture } from '../support/log-capture';
 
 /** Resolver errors reach formatError as GraphQLErrors with a path, wrapping the thrown error. */
 const resolverError = (originalError: Error) => new GraphQLError('wrapped', { originalError, path: ['x'] });
@@ -24,10 +26,12 @@ test('database refusals are mapped to the catalogue', () => {
   });
 });
 
-test('unexpected errors are masked', () => {
-  const spy = jest.spyOn(console, 'error').mockImplementation(() => {});
-  const result = formatted(resolverError(new TypeError('secret internals at /srv/app.js:12')));
+test('unexpected errors are masked, and logged on the logger of the request being served', () => {
+  const capture = new LogCapture();
+  const result = withLogger(createLogger('info', capture).child({ reqId: 'r-1' }), () => formatted(resolverError(new TypeError('secret internals at /srv/app.js:12'))));
   expect(result).toEqual({ message: 'Internal server error', path: ['x'], extensions: { code: 'INTERNAL_SERVER_ERROR' } });
   expect(JSON.stringify(result)).not.toMatch(/secret/);
-  spy.mockRestore();
+  expect(capture.records()).toEqual([
+    expect.objectContaining({ level: 'error', reqId: 'r-1', msg: 'unexpected error', err: expect.objectContaining({ type: 'TypeError', message: 'secret internals at /srv/app.js:12' }) }),
+  ]);
 });

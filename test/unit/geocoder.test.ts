@@ -8,6 +8,7 @@ import {
   HTTP_GEOCODER_TIMEOUT_MS,
   type GeocodableAddress,
 } from '../../src/modules/companies/geocoder';
+import { lastResortLogger } from '../../src/observability/logger';
 
 const address = (city: string, state: string, country: string): GeocodableAddress => ({
   street: '1 Main Street',
@@ -126,7 +127,8 @@ describe('HTTP geocoder (Nominatim-style) against a local server', () => {
   let warn: jest.SpyInstance;
   beforeEach(() => {
     requests.length = 0;
-    warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    // Outside a request the geocoder logs on the last-resort logger.
+    warn = jest.spyOn(lastResortLogger(), 'warn').mockImplementation(() => undefined);
   });
   afterEach(() => warn.mockRestore());
 

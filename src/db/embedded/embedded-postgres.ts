@@ -6,10 +6,24 @@ import lockfile from 'proper-lockfile';
 export interface EmbeddedPostgres {
   /** A postgres:// URL for the ordinary `pg` driver. */
   readonly url: string;
+  /**
+   * Writes the whole database as a gzipped tarball (PGlite's dumpDataDir) to `file`, which must
+   * not exist yet; resolves with its size in bytes. A consistent copy only while no client is
+   * connected: it is the backup of a database no service is using.
+   */
+  dump(file: string): Promise<number>;
   stop(): Promise<void>;
 }
 
-export class DataDirInUseError extends Error {}
+/** A data directory, and optionally a tarball of dump() to fill it with when it is still empty. */
+export interface EmbeddedLocation {
+  readonly dataDir: string;
+  readonly restoreFrom?: string;
+}
+
+/** The data directory cannot be used as it is: the message says why and what to do. */
+export class DataDirError extends Error {}
+export class DataDirInUseError extends DataDirError {}
 
 const SERVER_SCRIPT = path.join(packageRoot(), 'src', 'db', 'embedded', 'pglite-server.mjs');
 const START_TIMEOUT_MS = 60_000;
@@ -20,20 +34,25 @@ const STOP_TIMEOUT_MS = 15_000;
  * second process off it (two PGlite instances on one directory corrupt it); with `memory`, the
  * database lives and dies with the child (tests).
  */
-export async function startEmbeddedPostgres(
-  location: { dataDir: string } | 'memory',
-): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(location: EmbeddedLocation | 'memory'): Promise<EmbeddedPostgres> {
   let release: (() => Promise<void>) | undefined;
   let pgliteDir = 'memory://';
   if (location !== 'memory') {
     fs.mkdirSync(location.dataDir, { recursive: true });
     release = await lockDataDir(location.dataDir);
-    pgliteDir = path.join(location.dataDir, 'pgdata');
+    pgliteDir = pgdataOf(location.dataDir);
+    try {
+      if (!location.restoreFrom) refuseInterruptedRestore(location.dataDir);
+    } catch (error) {
+      await release();
+      throw error;
+    }
   }
+  const restoreFrom = location !== 'memory' ? location.restoreFrom : undefined;
 
   let child: ChildProcess;
   try {
-    child = fork(SERVER_SCRIPT, [pgliteDir], {
+    child = fork(SERVER_SCRIPT, [pgliteDir, ...(restoreFrom ? [restoreFrom] : [])], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // The child is plain ESM JavaScript: keep test/ts loaders of the parent out of it.
       execArgv: [],
@@ -42,6 +61,7 @@ export async function startEmbeddedPostgres(
     let stopped: Promise<void> | undefined;
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      dump: (file) => dumpFromChild(child, file),
       stop: () => (stopped ??= stopChild(child).finally(() => release?.())),
     };
   } catch (error) {
@@ -50,7 +70,32 @@ export async function startEmbeddedPostgres(
   }
 }
 
-async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+/** Where PGlite keeps the database inside a data directory. */
+/**
+ * A restore renames the old database aside before it moves the new one in. Killed between the two,
+ * it leaves no `pgdata` but a `pgdata.replaced-<time>`: starting then would create an empty
+ * database beside the real one, and the service would seem to have lost everything.
+ */
+function refuseInterruptedRestore(dataDir: string): void {
+  if (fs.existsSync(pgdataOf(dataDir))) return;
+  const aside = fs.readdirSync(dataDir).filter((name) => name.startsWith('pgdata.replaced-'));
+  if (aside.length > 0) {
+    throw new DataDirError(
+      `${dataDir} holds ${aside.join(', ')} from an interrupted restore and no pgdata: ` +
+        `rename it back to pgdata (or run timetrack restore again) before starting`,
+    );
+  }
+}
+
+export function pgdataOf(dataDir: string): string {
+  return path.join(dataDir, 'pgdata');
+}
+
+/**
+ * Takes the data directory's lock, as a service does, or fails with DataDirInUseError. Backup and
+ * restore hold it for their whole run, so no service starts on a directory being replaced.
+ */
+export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   try {
     return await lockfile.lock(dataDir, {
       lockfilePath: path.join(dataDir, 'timetrack.lock'),
@@ -101,6 +146,31 @@ function waitForReady(child: ChildProcess): Promise<number> {
     };
     child.on('message', onMessage);
     child.on('exit', onExit);
+  });
+}
+
+function dumpFromChild(child: ChildProcess, file: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    const onMessage = (message: { type?: string; bytes?: number; message?: string }) => {
+      if (message.type === 'dumped') {
+        done();
+        resolve(message.bytes ?? 0);
+      } else if (message.type === 'dump-failed') {
+        done();
+        reject(new Error(`embedded PostgreSQL could not write the dump: ${message.message}`));
+      }
+    };
+    const onExit = (code: number | null) => {
+      done();
+      reject(new Error(`embedded PostgreSQL exited during the dump (code ${code})`));
+    };
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+    child.send({ type: 'dump', file });
   });
 }
 

@@ -3,10 +3,18 @@
 // synchronously) and outside jest's VM (PGlite needs native dynamic import).
 // Protocol with the parent (IPC): it sends {type:'ready', port} or {type:'error', message};
 // on {type:'stop'}, SIGINT, SIGTERM or a lost parent it checkpoints, closes and exits.
+// On {type:'dump', file} it writes the whole data directory as a gzipped tarball to the new file
+// `file` and answers {type:'dumped', bytes} or {type:'dump-failed', message}.
+// argv: the data directory (or memory://), then optionally a tarball of dumpDataDir to start
+// from, which PGlite unpacks into the (empty) data directory before it starts.
+import { createWriteStream, openAsBlob } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 const dataDir = process.argv[2] ?? 'memory://';
+const archive = process.argv[3];
 
 let db;
 let server;
@@ -35,10 +43,25 @@ process.on('SIGTERM', () => void stop());
 process.on('disconnect', () => void stop());
 process.on('message', (message) => {
   if (message && message.type === 'stop') void stop();
+  else if (message && message.type === 'dump') void dump(message.file);
 });
 
+async function dump(file) {
+  try {
+    // Everything in the data files first, so the copy opens without recovery.
+    await db.exec('CHECKPOINT');
+    const tarball = await db.dumpDataDir('gzip');
+    // 'wx': never overwrite; the parent names a new file and renames it when it is whole.
+    await pipeline(Readable.fromWeb(tarball.stream()), createWriteStream(file, { flags: 'wx' }));
+    process.send?.({ type: 'dumped', bytes: tarball.size });
+  } catch (error) {
+    process.send?.({ type: 'dump-failed', message: String(error?.message ?? error) });
+  }
+}
+
 try {
-  db = await PGlite.create(dataDir);
+  // Untyped on purpose: PGlite tells a gzipped tarball from a plain one by trying both.
+  db = await PGlite.create(dataDir, archive ? { loadDataDir: await openAsBlob(archive) } : {});
   // One connection only: pglite-socket's multi-connection mode has known bugs.
   server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
   await server.start();

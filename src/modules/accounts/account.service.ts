@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from '../../auth/passwords';
 import { ValidationError } from '../../errors';
@@ -21,14 +21,22 @@ export const createAccountSchema = z.object({
 });
 export type CreateAccountInput = z.input<typeof createAccountSchema>;
 
+export interface CreateAccountOptions {
+  /**
+   * A transaction to create the account in (a savepoint of it), so that a caller building more on
+   * the account (the demo seed) commits or rolls back all of it together.
+   */
+  readonly em?: EntityManager;
+}
+
 /**
  * Creates an account with its owner: an operator's act (CLI), not one of a signed-in user, so it
  * runs outside any tenant scope, in one transaction.
  */
-export async function createAccount(orm: MikroORM, hasher: PasswordHasher, input: CreateAccountInput): Promise<{ account: Account; owner: Staff }> {
+export async function createAccount(orm: MikroORM, hasher: PasswordHasher, input: CreateAccountInput, options: CreateAccountOptions = {}): Promise<{ account: Account; owner: Staff }> {
   const data = validate('Account', createAccountSchema, input);
   const passwordHash = await hasher.hash(data.password);
-  return orm.em.fork().transactional(async (em) => {
+  return (options.em ?? orm.em.fork()).transactional(async (em) => {
     const taken = await em.getConnection().execute('select 1 from users where lower(login) = lower(?)', [data.login], 'all', em.getTransactionContext());
     if (taken.length > 0) throw ValidationError.field('Staff', 'login', 'is already taken');
     const account = em.create(Account, {

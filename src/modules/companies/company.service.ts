@@ -60,7 +60,7 @@ export class CompanyService {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Company');
     const data = validate('Company', createSchema, input) as unknown as CreateCompanyInput & { name: string };
     const address = data.latitude == null && data.longitude == null ? completeAddress(data) : null;
-    const derived = address ? await this.derive(address) : null;
+    const derived = address ? await this.derive(ctx, address) : null;
     if (derived) Object.assign(data, derived);
     const act = { name: 'createCompany', request: input, entityClass: Company, entity: 'Company' } as const;
     return idempotentTransaction(ctx, act, async (em) => {
@@ -129,7 +129,7 @@ export class CompanyService {
     if (merged.latitude != null || merged.longitude != null) return null;
     const address = completeAddress(merged);
     if (!address) return null;
-    const coordinates = await this.derive(address);
+    const coordinates = await this.derive(ctx, address);
     return coordinates ? { address, coordinates } : null;
   }
 
@@ -143,12 +143,12 @@ export class CompanyService {
     }
   }
 
-  private async derive(address: GeocodableAddress): Promise<Coordinates | null> {
+  private async derive(ctx: RequestContext, address: GeocodableAddress): Promise<Coordinates | null> {
     try {
       const found = await this.geocoder.locate(address);
       return isCoordinates(found) ? { latitude: found.latitude, longitude: found.longitude } : null;
     } catch (error) {
-      console.warn('geocoder failed; the company is saved without coordinates:', error instanceof Error ? error.message : error);
+      ctx.log.warn(`geocoder failed; the company is saved without coordinates: ${error instanceof Error ? error.message : String(error)}`);
       return null;
     }
   }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Config } from '../../config';
+import { currentLogger } from '../../observability/logger';
 
 /** A postal address with every part present (the service asks only for complete ones). */
 export interface GeocodableAddress {
@@ -330,7 +331,7 @@ const PLACEHOLDERS = /\{(street|city|state|postcode|country|q)\}/g;
  * present), or a URL with placeholders `{street}`, `{city}`, `{state}`, `{postcode}`, `{country}`
  * and `{q}` (the whole address on one line), which are replaced, URL-encoded. The answer must be
  * a JSON array whose first element has `lat` and `lon`. Any failure (network, timeout, status,
- * body) is logged and answers null.
+ * body) is logged, on the logger of the request being served, and answers null.
  */
 export function createHttpGeocoder(urlTemplate: string, fetchImpl: typeof fetch = fetch): Geocoder {
   return {
@@ -343,7 +344,7 @@ export function createHttpGeocoder(urlTemplate: string, fetchImpl: typeof fetch 
         });
         if (response.status !== 200) {
           await response.body?.cancel().catch(() => undefined);
-          console.warn(`geocoder: HTTP ${response.status} from ${redact(urlTemplate)}`);
+          currentLogger().warn(`geocoder: HTTP ${response.status} from ${redact(urlTemplate)}`);
           return null;
         }
         const body: unknown = await response.json();
@@ -351,10 +352,10 @@ export function createHttpGeocoder(urlTemplate: string, fetchImpl: typeof fetch 
         if (first === undefined || first === null || typeof first !== 'object') return null; // nothing found
         const found = { latitude: toNumber(first.lat), longitude: toNumber(first.lon) };
         if (isCoordinates(found)) return found;
-        console.warn(`geocoder: unusable answer from ${redact(urlTemplate)}`);
+        currentLogger().warn(`geocoder: unusable answer from ${redact(urlTemplate)}`);
         return null;
       } catch (error) {
-        console.warn(`geocoder: ${redact(urlTemplate)} failed: ${describe(error)}`);
+        currentLogger().warn(`geocoder: ${redact(urlTemplate)} failed: ${describe(error)}`);
         return null;
       }
     },

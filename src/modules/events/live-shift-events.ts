@@ -3,6 +3,7 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { TransactionEventArgs } from '@mikro-orm/core';
 import { NotificationListener } from '../../db/notification-listener';
+import type { Logger } from '../../observability/logger';
 import type { ShiftEvent, ShiftEventSink } from './shift-events';
 
 export const SHIFT_EVENTS_TOPIC = 'SHIFT_EVENTS';
@@ -38,8 +39,9 @@ export class LiveShiftEvents {
   constructor(
     private readonly orm: MikroORM,
     notifyUrl: string | undefined,
+    private readonly log: Logger,
   ) {
-    this.listener = notifyUrl ? new NotificationListener(notifyUrl, CHANNEL, (payload) => this.received(payload)) : undefined;
+    this.listener = notifyUrl ? new NotificationListener(notifyUrl, CHANNEL, (payload) => this.received(payload), log) : undefined;
   }
 
   readonly sink: ShiftEventSink = async (em: EntityManager, event: ShiftEvent) => {
@@ -78,7 +80,7 @@ export class LiveShiftEvents {
       const { source, event } = JSON.parse(payload) as Notification;
       if (source !== this.source) this.publish(event);
     } catch (error) {
-      console.error('live events: unreadable notification', error);
+      this.log.error({ err: error }, 'live events: unreadable notification');
     }
   }
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { createTransport } from 'nodemailer';
 import type { Config } from '../../config';
+import { lastResortLogger, type Logger } from '../../observability/logger';
 import { postWebhook, WebhookDeliveryError } from '../webhooks/webhook-delivery';
 import { Webhook } from '../webhooks/webhook.entity';
 import { OutboxMessage, type EmailPayload, type WebhookPayload } from './outbox-message.entity';
@@ -43,6 +44,8 @@ export class OutboxSender {
   constructor(
     private readonly orm: MikroORM,
     private readonly config: Config['outbox'],
+    // The process logger (the server passes the app's); there is no request to take one from.
+    private readonly log: Logger = lastResortLogger(),
   ) {
     ({ deliver: this.deliver, close: this.closeTransport } = createDelivery(config));
   }
@@ -55,7 +58,7 @@ export class OutboxSender {
         do result = await this.drainOnce();
         while (!this.stopped && result.claimed === BATCH_SIZE);
       } catch (error) {
-        console.error('outbox: drain failed', error);
+        this.log.error({ err: error }, 'outbox: drain failed');
       }
       if (!this.stopped) this.timer = setTimeout(tick, this.config.pollMs);
     };
@@ -106,7 +109,10 @@ export class OutboxSender {
         message.availableAt = new Date(now.getTime() + backoffMs(message.attempts));
         result.failed += 1;
         if (message.attempts >= MAX_ATTEMPTS) {
-          console.error(`outbox: giving up on message ${message.uuid} after ${message.attempts} attempts: ${message.lastError}`);
+          this.log.error(
+            { messageUuid: message.uuid, kind: message.kind, attempts: message.attempts, lastError: message.lastError },
+            `outbox: giving up on message ${message.uuid} after ${message.attempts} attempts`,
+          );
         }
       }
       // One message at a time: an outcome is recorded even if a later delivery hangs or crashes.

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { writeShiftsCsv, type ShiftExportQuery } from '../../rest-facade/csv/shift-export';
+import { OperationRegistry } from '../../rest-facade/operation-registry';
+import { createApp } from '../app';
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import { BadRequestError } from '../errors';
+import type { RequestContext } from '../graphql/context';
+
+/**
+ * `timetrack export`: the file of GET /api/1/shifts.csv, for a context of the CLI. The app is
+ * composed in-process for its executor, so the operations run through the same Apollo server,
+ * validation and limits as the route's.
+ */
+export async function exportShifts(db: Database, config: Config, ctx: RequestContext, query: ShiftExportQuery, output?: string): Promise<number> {
+  const target = output === undefined ? undefined : path.resolve(output);
+  if (target !== undefined && !fs.statSync(path.dirname(target), { throwIfNoEntry: false })?.isDirectory()) {
+    throw new BadRequestError(`There is no directory ${path.dirname(target)} to write ${path.basename(target)} in`);
+  }
+  const app = await createApp({ orm: db.orm, config });
+  try {
+    const deps = { execute: app.execute, registry: OperationRegistry.load() };
+    return target === undefined ? await toStdout(deps, ctx, query) : await toFile(deps, ctx, query, target);
+  } finally {
+    await app.stop();
+  }
+}
+
+type Deps = Parameters<typeof writeShiftsCsv>[0];
+
+async function toStdout(deps: Deps, ctx: RequestContext, query: ShiftExportQuery): Promise<number> {
+  // A reader that goes away (`| head`, EPIPE) ends the export with an error instead of a crash
+  // on an unhandled 'error' event, or a wait for a drain that never comes.
+  const failed = new AbortController();
+  const onError = (error: Error) => failed.abort(error);
+  process.stdout.on('error', onError);
+  // Through process.stdout.write rather than a pipe into stdout, which a pipe never ends: this
+  // stream finishes when the last byte is handed over, and that is when the command is done.
+  const out = new Writable({
+    write(chunk, _encoding, callback) {
+      if (failed.signal.aborted) callback(failed.signal.reason as Error);
+      else if (process.stdout.write(chunk)) callback();
+      else process.stdout.once('drain', () => callback());
+    },
+  });
+  try {
+    const rows = await writeShiftsCsv(deps, ctx, query, () => out, failed.signal);
+    await finished(out, { signal: failed.signal });
+    return rows;
+  } catch (error) {
+    throw failed.signal.aborted ? failed.signal.reason : error;
+  } finally {
+    process.stdout.off('error', onError);
+  }
+}
+
+/** A new file beside the target, renamed over it when whole: a failed export never leaves half a file. */
+async function toFile(deps: Deps, ctx: RequestContext, query: ShiftExportQuery, target: string): Promise<number> {
+  const partial = path.join(path.dirname(target), `.${path.basename(target)}.partial-${randomBytes(4).toString('hex')}`);
+  const failed = new AbortController();
+  let file: fs.WriteStream | undefined;
+  const open = () => {
+    file = fs.createWriteStream(partial, { flags: 'wx' });
+    // A write error (disk full) ends any wait for a drain that would never come.
+    file.on('error', (error) => failed.abort(error));
+    return file;
+  };
+  try {
+    const rows = await writeShiftsCsv(deps, ctx, query, open, failed.signal);
+    await finished(file!);
+    fs.renameSync(partial, target);
+    return rows;
+  } catch (error) {
+    file?.destroy();
+    fs.rmSync(partial, { force: true });
+    throw failed.signal.aborted ? failed.signal.reason : error;
+  }
+}
