@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,6 +78,22 @@ test('an invalid setting stops the CLI with a message naming the variable', asyn
   const result = await cli(['migrate'], { ...env, PORT: 'eighty' });
   expect(result.code).toBe(2);
   expect(result.stderr).toMatch(/PORT/);
+});
+
+test.each([
+  ['PORT', 'eighty', /PORT: must be a whole number/],
+  ['DATABASE_URL', 'mysql://db/timetrack', /DATABASE_URL: must be a postgres:\/\/ URL/],
+  ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
+])('starting the service with %s=%s exits non-zero, naming the variable, before anything listens', (name, value, message) => {
+  // The real process, as an operator starts it (dist/ is built by npm test).
+  const result = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'timetrack.js'), 'serve'], {
+    env: { ...process.env, ...env, [name]: value },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  expect(result.status).toBe(2);
+  expect(result.stderr).toMatch(message);
+  expect(result.stdout).not.toMatch(/listening/);
 });
 
 test('oauth client create, list and revoke act for the owner named by --owner', async () => {
