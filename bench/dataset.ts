@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createPasswordHasher } from '../src/auth/passwords';
+import { seededRandom } from '../src/modules/common/seeded-random';
 
 /**
  * The benchmark dataset: one account with staff, companies, projects, activities and shifts over
@@ -40,18 +41,6 @@ const END = Date.parse('2026-01-01T00:00:00Z');
 const BATCH = 20_000;
 const PASSWORD = 'bench-password';
 
-/** mulberry32: a small, fast, seeded generator; the same seed gives the same dataset. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A version-4-shaped uuid from the seeded generator, so uuids are stable across runs too. */
 function uuidFrom(random: () => number): string {
   const bytes = Buffer.alloc(16);
@@ -70,7 +59,7 @@ function pgArray(values: readonly (string | number | boolean | null)[]): string 
 /** Loads the dataset into a migrated, empty database. */
 export async function loadDataset(orm: MikroORM, size: DatasetSize, log: (line: string) => void = () => {}): Promise<DatasetManifest> {
   const started = Date.now();
-  const random = seeded(20261122);
+  const random = seededRandom(20261122);
   const sql = orm.em.getConnection();
   const run = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sql.execute<T[]>(text, params);
   const hash = await createPasswordHasher(19_456).hash(PASSWORD);

@@ -8,6 +8,7 @@ import { contextForViewer } from '../graphql/context';
 import { createServices } from '../graphql/services';
 import { createAccount } from '../modules/accounts/account.service';
 import { Visibility } from '../modules/common/enums';
+import { seededRandom } from '../modules/common/seeded-random';
 import { createGeocoder } from '../modules/companies/geocoder';
 import { AssignableStaffType } from '../modules/staff/staff.inputs';
 import { webhookSink } from '../modules/webhooks/webhook-sink';
@@ -208,7 +209,7 @@ export interface DemoPlan {
  * Weekdays of the last three weeks, in each person's local working hours (08:00 to about 18:00).
  */
 export function planDemo(now: Date, timeZone: string): DemoPlan {
-  const random = mulberry32(20_261_125);
+  const random = seededRandom(20_261_125);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const minutes = (from: number, to: number) => from + 5 * Math.floor(random() * ((to - from) / 5 + 1));
   const shifts: PlannedShift[] = [];
@@ -280,18 +281,6 @@ function workdayBlocks(day: DateTime, minutes: (from: number, to: number) => num
 function ownerBlocks(day: DateTime, minutes: (from: number, to: number) => number): [DateTime, DateTime][] {
   const begin = day.set({ hour: 10 }).plus({ minutes: minutes(0, 30) });
   return [[begin, begin.plus({ minutes: minutes(90, 150) })]];
-}
-
-/** A small deterministic PRNG (mulberry32): the demo is the same on every machine. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /** Seeds the demo account; refuses (nothing written) when the owner's login is taken. */
