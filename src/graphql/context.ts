@@ -108,8 +108,7 @@ export function createContextFactory(deps: {
 
 /** A request context acting as `viewer`: for requests once authenticated, and for the CLI. */
 export function contextForViewer(orm: MikroORM, config: Config, viewer: Viewer, options: RequestOptions = {}): RequestContext {
-  const em = orm.em.fork({ clear: true, useContext: false });
-  em.setFilterParams(TENANT_FILTER, { accountId: viewer.accountId } satisfies TenantFilterParams);
+  const em = tenantFork(orm.em, viewer.accountId);
   return { em, viewer, now: new Date(), loaders: new Loaders(), config, idempotencyKey: options.idempotencyKey, log: options.log ?? currentLogger() };
 }
 
@@ -118,7 +117,12 @@ export function contextForViewer(orm: MikroORM, config: Config, viewer: Viewer, 
  * operation per page under one authentication, so that no page keeps the rows of the pages before.
  */
 export function renewedContext(ctx: RequestContext): RequestContext {
-  const em = ctx.em.fork({ clear: true, useContext: false });
-  em.setFilterParams(TENANT_FILTER, { accountId: ctx.viewer.accountId } satisfies TenantFilterParams);
-  return { ...ctx, em, loaders: new Loaders() };
+  return { ...ctx, em: tenantFork(ctx.em, ctx.viewer.accountId), loaders: new Loaders() };
+}
+
+/** A fork with an empty identity map whose every query the tenant filter scopes to one account. */
+function tenantFork(em: EntityManager, accountId: number): EntityManager {
+  const fork = em.fork({ clear: true, useContext: false });
+  fork.setFilterParams(TENANT_FILTER, { accountId } satisfies TenantFilterParams);
+  return fork;
 }

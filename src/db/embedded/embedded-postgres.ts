@@ -41,17 +41,12 @@ export async function startEmbeddedPostgres(location: EmbeddedLocation | 'memory
     fs.mkdirSync(location.dataDir, { recursive: true });
     release = await lockDataDir(location.dataDir);
     pgliteDir = pgdataOf(location.dataDir);
-    try {
-      if (!location.restoreFrom) refuseInterruptedRestore(location.dataDir);
-    } catch (error) {
-      await release();
-      throw error;
-    }
   }
   const restoreFrom = location !== 'memory' ? location.restoreFrom : undefined;
 
   let child: ChildProcess;
   try {
+    if (location !== 'memory' && !restoreFrom) refuseInterruptedRestore(location.dataDir);
     child = fork(SERVER_SCRIPT, [pgliteDir, ...(restoreFrom ? [restoreFrom] : [])], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // The child is plain ESM JavaScript: keep test/ts loaders of the parent out of it.
@@ -70,7 +65,6 @@ export async function startEmbeddedPostgres(location: EmbeddedLocation | 'memory
   }
 }
 
-/** Where PGlite keeps the database inside a data directory. */
 /**
  * A restore renames the old database aside before it moves the new one in. Killed between the two,
  * it leaves no `pgdata` but a `pgdata.replaced-<time>`: starting then would create an empty
@@ -87,6 +81,7 @@ function refuseInterruptedRestore(dataDir: string): void {
   }
 }
 
+/** Where PGlite keeps the database inside a data directory. */
 export function pgdataOf(dataDir: string): string {
   return path.join(dataDir, 'pgdata');
 }
