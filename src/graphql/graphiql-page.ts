@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import type { Config } from '../config';
+import { ROUTE_TEMPLATE_LOCAL } from '../observability/route-labels';
 
 /**
  * The GraphiQL IDE a browser gets on GET /graphql. Everything it loads comes from this process:
@@ -61,6 +62,8 @@ export function createGraphiQLRouter(config: Pick<Config, 'graphiql'>): Router {
 
   router.get('/graphql', (req, res, next) => {
     if (!wantsGraphiQLPage(req)) return next();
+    // Counted as the page, not as an anonymous GraphQL operation.
+    res.locals[ROUTE_TEMPLATE_LOCAL] = '/graphql';
     res.set({
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': CONTENT_SECURITY_POLICY,
@@ -77,6 +80,7 @@ export function createGraphiQLRouter(config: Pick<Config, 'graphiql'>): Router {
   });
 
   router.get(`${ASSET_PREFIX}/*path`, (req, res) => {
+    res.locals[ROUTE_TEMPLATE_LOCAL] = `${ASSET_PREFIX}/*path`;
     const asset = byUrl.get(req.path);
     if (!asset) {
       res.status(404).type('text/plain').send('Not found');

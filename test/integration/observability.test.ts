@@ -113,6 +113,8 @@ describe('on a working database', () => {
     await t.gqlOk(owner, '{ viewer { staff { id } } }');
     await request(t.app.express).get(`/api/1/nothing/${staff.id}.json`).auth(owner.login, owner.password).expect(404);
     await request(t.app.express).get(`/no/such/${staff.id}`).expect(404);
+    // A browser opening the IDE is the page, not an anonymous operation.
+    await request(t.app.express).get('/graphql').set('accept', 'text/html').expect(200);
 
     const after = await scrape(t);
     const delta = (labels: Record<string, string>) => valueOf(after, 'http_requests_total', labels) - valueOf(before, 'http_requests_total', labels);
@@ -122,6 +124,8 @@ describe('on a working database', () => {
     expect(delta({ interface: 'graphql', route: 'anonymous', method: 'POST', status: '200' })).toBe(1);
     expect(delta({ interface: 'json', route: 'unmatched', method: 'GET', status: '404' })).toBe(1);
     expect(delta({ interface: 'other', route: 'unmatched', method: 'GET', status: '404' })).toBe(1);
+    expect(delta({ interface: 'graphql', route: '/graphql', method: 'GET', status: '200' })).toBe(1);
+    expect(delta({ interface: 'graphql', route: 'anonymous', method: 'GET', status: '200' })).toBe(0);
     // The histogram has the same labels but the status.
     const { status: _status, ...timed } = jsonLabels;
     expect(valueOf(after, 'http_request_duration_seconds_count', timed) - valueOf(before, 'http_request_duration_seconds_count', timed)).toBe(1);
