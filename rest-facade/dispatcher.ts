@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { loggerOf, requestOptionsOf, type ContextFactory, type RequestContext, type RequestCredentials } from '../src/graphql/context';
 import type { Executor } from '../src/graphql/executor';
-import { AppError, HttpRefusalError } from '../src/errors';
+import { AppError, challengeOf, HttpRefusalError } from '../src/errors';
 import { fromGraphQLError, type FacadeError } from './errors';
 import type { OperationRegistry } from './operation-registry';
 import { RouteMatcher } from './route-matcher';
@@ -95,6 +95,7 @@ export function toFacadeError(error: unknown, log: RequestContext['log'] = logge
       ...(entity ? { entity } : {}),
       ...(fieldErrors ? { fieldErrors } : {}),
       ...(Object.keys(details).length ? { details } : {}),
+      ...(error.code === 'UNAUTHENTICATED' ? { challenge: challengeOf(error) } : {}),
     };
   }
   log.error({ err: error }, 'facade request failed');

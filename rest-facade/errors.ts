@@ -1,5 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { ERROR_CODES, REQUIRED, type EntityName, type ErrorCode, type FieldError } from '../src/errors';
+import { BASIC_CHALLENGE, ERROR_CODES, REQUIRED, type EntityName, type ErrorCode, type FieldError } from '../src/errors';
 
 /** How the legacy interfaces say one catalogue code: HTTP status, a title, the XML error type. */
 export interface LegacyErrorForm {
@@ -44,14 +44,13 @@ export const LEGACY_ERRORS = {
   TOO_MANY_REQUESTS: { status: 429, title: 'Too Many Requests', xmlType: fixed('User::Error') },
 } as const satisfies Record<ErrorCode, LegacyErrorForm>;
 
-const BASIC_CHALLENGE = 'Basic realm="timetrack", charset="UTF-8"';
 
 /**
  * The headers an error answer carries: the auth challenge (not for JSONP, whose script loads must
  * never make a browser ask for Basic credentials) and how long to wait after a 429.
  */
 export function errorHeaders(error: FacadeError, challenge = true): Record<string, string> {
-  if (error.code === 'UNAUTHENTICATED') return challenge ? { 'WWW-Authenticate': BASIC_CHALLENGE } : {};
+  if (error.code === 'UNAUTHENTICATED') return challenge ? { 'WWW-Authenticate': error.challenge ?? BASIC_CHALLENGE } : {};
   const wait = error.details?.retryAfterSeconds;
   if (error.code === 'TOO_MANY_REQUESTS' && typeof wait === 'number') return { 'Retry-After': String(wait) };
   return {};
@@ -65,6 +64,8 @@ export interface FacadeError {
   readonly fieldErrors?: readonly FieldError[];
   /** Extra details worth showing a client, such as the position of a query-language error. */
   readonly details?: Readonly<Record<string, unknown>>;
+  /** A 401's `WWW-Authenticate` value when it is not the Basic one. */
+  readonly challenge?: string;
 }
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);

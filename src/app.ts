@@ -14,7 +14,7 @@ import { RequestLimiter } from './auth/request-limiter';
 import { SignInLimiter } from './auth/sign-in-limiter';
 import { createRestFacade } from '../rest-facade';
 import type { Config } from './config';
-import { AppError, bodyRefusalOf } from './errors';
+import { AppError, bodyRefusalOf, challengeOf } from './errors';
 import { createApolloServer } from './graphql/apollo';
 import { createContextFactory, credentialsOf, loggerOf, requestOptionsOf, type ContextFactory } from './graphql/context';
 import { createExecutor, type Executor } from './graphql/executor';
@@ -117,7 +117,7 @@ function toHttpGraphQLError(error: unknown, log: Logger): GraphQLError {
     return new GraphQLError(appError.message, {
       extensions: {
         code: 'UNAUTHENTICATED',
-        http: { status: 401, headers: new Map([['www-authenticate', 'Basic realm="timetrack", charset="UTF-8"']]) },
+        http: { status: 401, headers: new Map([['www-authenticate', challengeOf(appError)]]) },
       },
     });
   }

@@ -114,21 +114,24 @@ export async function runCli(argv: string[]): Promise<number> {
     .option('--protocol <protocol>', 'oauth1 (signed requests) or oauth2 (bearer tokens)', oauthProtocol, OAuthProtocol.OAUTH2)
     .option('--redirect-uri <url>', 'an allowed redirect URI or callback (repeatable)', collect, [] as string[])
     .option('--public', 'an OAuth 2.0 client without a secret (SPA, CLI): PKCE is required')
+    .option('--client-id <id>', 'the key (client_id) to use instead of a generated one, for a client whose id is fixed in its code')
     .addHelpText(
       'after',
       examples([
         'timetrack oauth client create --owner olivia --name Invoicer --redirect-uri https://invoicer.example/cb',
         'timetrack oauth client create --owner olivia --name "Reports SPA" --public --redirect-uri http://localhost:5173/cb',
         'timetrack oauth client create --owner olivia --name "Old desktop app" --protocol oauth1',
+        'timetrack oauth client create --owner olivia --name "88 Miles CLI" --public --client-id hhWZrEF6YTlPUKrggiesnjXAFViLa8FBZNNUtr8L --redirect-uri https://88miles.net/oauth/authorized',
       ]),
     )
-    .action(async (options: { owner: string; name: string; protocol: OAuthProtocol; redirectUri: string[]; public?: boolean }) => {
+    .action(async (options: { owner: string; name: string; protocol: OAuthProtocol; redirectUri: string[]; public?: boolean; clientId?: string }) => {
       await asOwner(options.owner, async (ctx) => {
         const { client, secret } = await new OAuthClientService().register(ctx, {
           name: options.name,
           protocol: options.protocol,
           redirectUris: options.redirectUri,
           confidential: !options.public,
+          clientId: options.clientId,
         });
         process.stdout.write(`${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, secret, redirect_uris: client.redirectUris })}\n`);
       });

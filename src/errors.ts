@@ -82,10 +82,30 @@ export function bodyRefusalOf(error: unknown): AppError {
   return new BadRequestError('The body is not well-formed');
 }
 
+/** The challenge of a 401 (`WWW-Authenticate`) when the request offered no bearer token. */
+export const BASIC_CHALLENGE = 'Basic realm="timetrack", charset="UTF-8"';
+
+/**
+ * RFC 6750 §3: a request that carried a bearer token is answered in the bearer scheme, so an OAuth
+ * 2.0 client learns its token is the problem (`invalid_token`) rather than being asked for a password.
+ */
+export function bearerChallenge(error: 'invalid_token' | 'invalid_request', description: string): string {
+  return `Bearer realm="timetrack", error="${error}", error_description="${description.replace(/["\\]/g, "'")}"`;
+}
+
 export class UnauthenticatedError extends AppError {
-  constructor(message = 'Authentication required: send valid credentials') {
+  constructor(
+    message = 'Authentication required: send valid credentials',
+    /** The `WWW-Authenticate` value of the 401 (never sent to JSONP). */
+    readonly challenge: string = BASIC_CHALLENGE,
+  ) {
     super('UNAUTHENTICATED', message);
   }
+}
+
+/** The `WWW-Authenticate` value for a refused request. */
+export function challengeOf(error: AppError): string {
+  return error instanceof UnauthenticatedError ? error.challenge : BASIC_CHALLENGE;
 }
 
 export type Act = 'read' | 'create' | 'update' | 'delete';

@@ -63,11 +63,24 @@ export function messagePage(res: Response, status: number, title: string, messag
 }
 
 /**
- * Where the implicit flow of the command-line client lands: the token is in the URL fragment, which
- * never reaches the server, so a small script shows it for the user to copy.
+ * Where the implicit flow of a command-line client lands. The token is in the URL fragment, which
+ * never reaches the server, and the CLI wants the page's whole address pasted back (it checks the
+ * `#access_token=…&state=` form and takes the token out itself), so the page shows that address
+ * with a button that copies it. A denial shows the error instead.
  */
-const SHOW_FRAGMENT = `const p=new URLSearchParams(location.hash.slice(1));const t=p.get('access_token')||p.get('error_description')||p.get('error');if(t)document.getElementById('token').textContent=t;`;
+const SHOW_ADDRESS = `const p=new URLSearchParams(location.hash.slice(1)),a=document.getElementById('address'),s=document.getElementById('status'),b=document.getElementById('copy');
+if(p.get('access_token')){a.value=location.href;a.hidden=false;b.hidden=false;s.textContent='Copy the whole address of this page, and paste it into your application where it asks for the URL:';}
+else if(p.get('error')){s.textContent='Not authorized: '+(p.get('error_description')||p.get('error'));}
+b.addEventListener('click',async()=>{a.select();try{await navigator.clipboard.writeText(location.href);}catch{document.execCommand('copy');}b.textContent='Copied';});`;
 
 export function authorizedPage(res: Response): void {
-  page(res, 200, 'Authorized', `<p>Copy this access token into your application:</p><p><code id="token">(no token in this address)</code></p>`, SHOW_FRAGMENT);
+  page(
+    res,
+    200,
+    'Authorized',
+    `<p id="status">This address carries no access token: start again from your application.</p>` +
+      `<textarea id="address" rows="4" readonly hidden style="width:100%;box-sizing:border-box;font:14px monospace"></textarea>` +
+      `<button id="copy" type="button" hidden>Copy address</button>`,
+    SHOW_ADDRESS,
+  );
 }

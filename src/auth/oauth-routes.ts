@@ -174,8 +174,12 @@ async function oauth2Approval(deps: OAuthRouterDeps, req: Request, res: Response
   if (!allowed.includes(redirectUri)) return messagePage(res, 400, 'Invalid redirect', 'The redirect_uri is not registered for this application.');
 
   const implicit = fields.response_type === 'token';
+  // `state` comes back last. The implicit flow's fragment always ends with it, empty when the
+  // client sent none: the original service did so, and its CLI accepts only an address that
+  // ends `&state=…` (errors included).
+  const state = fields.state ?? (implicit ? '' : undefined);
   const back = (params: Record<string, string>) =>
-    res.redirect(303, withParams(redirectUri, { ...params, ...(fields.state !== undefined ? { state: fields.state } : {}) }, implicit ? '#' : '?'));
+    res.redirect(303, withParams(redirectUri, { ...params, ...(state !== undefined ? { state } : {}) }, implicit ? '#' : '?'));
   if (fields.response_type !== 'code' && !implicit) return back({ error: 'unsupported_response_type', error_description: 'response_type must be code or token' });
   if (fields.response_type === 'code') {
     if (fields.code_challenge !== undefined && (!/^[A-Za-z0-9\-._~]{43,128}$/.test(fields.code_challenge) || (fields.code_challenge_method ?? 'plain') !== 'S256')) {

@@ -8,7 +8,7 @@ import OAuth2Server, {
   type User,
 } from '@node-oauth/oauth2-server';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { UnauthenticatedError } from '../errors';
+import { bearerChallenge, UnauthenticatedError } from '../errors';
 import { hashesEqual, hashSecret, newSecret } from './oauth-secrets';
 import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from './viewer';
 
@@ -140,8 +140,8 @@ export class OAuth2Provider {
       [hashSecret(accessToken)],
     );
     const row = rows[0];
-    if (!row) throw new UnauthenticatedError('Invalid, expired or revoked access token');
-    if (!row.active) throw new UnauthenticatedError('This user is disabled');
+    if (!row) throw invalidToken('Invalid, expired or revoked access token');
+    if (!row.active) throw invalidToken('This user is disabled');
     return viewerFromRow(row);
   }
 
@@ -222,6 +222,10 @@ export class OAuth2Provider {
       },
     };
   }
+}
+
+function invalidToken(message: string): UnauthenticatedError {
+  return new UnauthenticatedError(message, bearerChallenge('invalid_token', message));
 }
 
 interface GrantRow {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UnauthenticatedError } from '../errors';
+import { bearerChallenge, UnauthenticatedError } from '../errors';
 import type { RequestCredentials } from '../graphql/context';
 import { parseBasicAuthorization, type BasicAuthenticator } from './basic-auth';
 import type { OAuth1Provider } from './oauth1-provider';
@@ -26,6 +26,10 @@ export class RequestAuthenticator {
     if (header) {
       const bearer = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)$/i.exec(header);
       if (bearer) return this.oauth2.authenticate(em, bearer[1]!);
+      if (/^Bearer\b/i.test(header)) {
+        const message = 'Malformed Bearer token: send Authorization: Bearer <token>';
+        throw new UnauthenticatedError(message, bearerChallenge('invalid_request', message));
+      }
       const oauthHeader = readOAuthHeader(header);
       if (oauthHeader) return this.oauth1.authenticate(em, credentials, [...queryParams(credentials.url), ...oauthHeader]);
       const basic = parseBasicAuthorization(header);

@@ -8,6 +8,7 @@ import { AppError, ServiceUnavailableError, ValidationError } from '../errors';
 const UNIQUE_CONSTRAINTS: Record<string, [field: string, message: string]> = {
   users_login_unique: ['login', 'is already taken'],
   shifts_one_running_per_user: ['stop', 'the user already has a running shift'],
+  oauth_clients_client_key_key: ['clientId', 'is already taken'],
 };
 
 /** Socket errors of a database that is gone or unreachable. */

@@ -122,6 +122,42 @@ test('oauth client create, list and revoke act for the owner named by --owner', 
   expect((await cli(['oauth', 'client', 'list', '--owner', 'oauth-owner'], env)).stdout).not.toContain(client.key);
 });
 
+/** The commands of the sh block after `<!-- official-cli:register -->` in docs/authentication.md, as argument lists. */
+function documentedRegistrations(): string[][] {
+  const doc = fs.readFileSync(path.resolve(__dirname, '../../docs/authentication.md'), 'utf8');
+  const block = /<!-- official-cli:register -->\s*```sh\n([\s\S]*?)```/.exec(doc)?.[1];
+  if (!block) throw new Error('docs/authentication.md has no official-cli:register block');
+  return block
+    .trim()
+    .split('\n')
+    .map((line) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!))
+    .map((words) => {
+      expect(words.slice(0, 2)).toEqual(['npx', 'timetrack']);
+      return words.slice(2);
+    });
+}
+
+test("the documented registration of the official CLI's two client ids works, once", async () => {
+  expect((await cli(['account', 'create', '--login', 'owner', '--password', 'owner-password', '--email', 'op@example.com'], env)).code).toBe(0);
+  const commands = documentedRegistrations();
+  expect(commands).toHaveLength(2);
+  const printed = [];
+  for (const args of commands) {
+    const result = await cli(args, env);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    printed.push(JSON.parse(result.stdout));
+  }
+  expect(printed.map(({ key, secret, protocol, redirect_uris }) => ({ key, secret, protocol, redirect_uris }))).toEqual([
+    { key: 'hhWZrEF6YTlPUKrggiesnjXAFViLa8FBZNNUtr8L', secret: null, protocol: 'oauth2', redirect_uris: ['https://88miles.net/oauth/authorized'] },
+    { key: 'NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR', secret: null, protocol: 'oauth2', redirect_uris: ['http://localhost:3000/oauth/authorized'] },
+  ]);
+  // The id is the service's, not the account's: another owner cannot take it.
+  expect((await cli(['account', 'create', '--login', 'second-owner', '--password', 'owner-password', '--email', 'so@example.com'], env)).code).toBe(0);
+  const again = await cli([...commands[0]!.slice(0, 4), 'second-owner', ...commands[0]!.slice(5)], env);
+  expect(again).toMatchObject({ code: 2, stdout: '' });
+  expect(again.stderr).toMatch(/^error: .*\n {2}clientId: is already taken\n$/);
+});
+
 test('oauth client commands refuse a login that is not an owner, and a bad protocol', async () => {
   const notOwner = await cli(['oauth', 'client', 'list', '--owner', 'nobody-at-all'], env);
   expect(notOwner).toMatchObject({ code: 2, stderr: 'error: No account owner has the login nobody-at-all\n' });

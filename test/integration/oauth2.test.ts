@@ -110,7 +110,52 @@ test('the implicit flow lands on /oauth/authorized with a token usable as Bearer
   const page = await fetch(landing);
   expect(page.status).toBe(200);
   expect(page.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
-  expect(await page.text()).toContain('id="token"');
+  expect(await page.text()).toContain('Copy address');
+});
+
+test('without a state parameter the implicit fragment still ends with state, errors included', async () => {
+  const cli = await register('{ name: "stateless CLI", protocol: OAUTH2, confidential: false }');
+  const url = `${base}/oauth/authorize?response_type=token&client_id=${cli.key}`;
+  const approved = new URL((await submitApproval(url, owner)).headers.get('location')!);
+  expect(approved.hash).toMatch(/^#access_token=[\w-]+&token_type=Bearer&expires_in=1209600&state=$/);
+  const denied = new URL((await submitApproval(url, owner, 'deny')).headers.get('location')!);
+  expect(denied.hash).toMatch(/^#error=access_denied&error_description=[^&]+&state=$/);
+  // A code-flow redirect is a query, where an absent state stays absent (RFC 6749 §4.1.2).
+  const spa = await register(`{ name: "stateless SPA", protocol: OAUTH2, redirectUris: ["${REDIRECT}"] }`);
+  const code = new URL((await submitApproval(`${base}/oauth/authorize?response_type=code&client_id=${spa.key}`, owner)).headers.get('location')!);
+  expect([...code.searchParams.keys()]).toEqual(['code']);
+});
+
+test('an operator chooses a client id; ids are unique across the service', async () => {
+  const chosen = await t.gqlOk(owner, `mutation { registerOAuthClient(input: { name: "88 Miles CLI", protocol: OAUTH2, confidential: false, clientId: "NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR" }) { client { key confidential } secret } }`);
+  expect(chosen.registerOAuthClient).toEqual({ client: { key: 'NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR', confidential: false }, secret: null });
+
+  const other = await t.newAccount();
+  const register = (clientId: string) => t.gql(other, `mutation($id: String) { registerOAuthClient(input: { name: "x", protocol: OAUTH2, clientId: $id }) { client { key } } }`, { id: clientId });
+  const taken = await register('NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR');
+  expect(taken.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', fieldErrors: [{ field: 'clientId', message: 'is already taken' }] });
+  for (const bad of ['short', 'has space in it', 'a/b/c/d/e/f', 'x'.repeat(65)]) {
+    expect((await register(bad)).errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', fieldErrors: [{ field: 'clientId' }] });
+  }
+  expect((await t.gqlOk(other, '{ oauthClients { key } }')).oauthClients).toEqual([]);
+});
+
+test('a refused bearer token is challenged in the Bearer scheme (RFC 6750), a refused password in Basic', async () => {
+  const invalidToken = /^Bearer realm="timetrack", error="invalid_token", error_description="[^"]+"$/;
+  const graphql = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ viewer { id } }' }) };
+  for (const [path, init] of [['/api/1/projects.json', {}], ['/projects.xml', {}], ['/graphql', graphql]] as const) {
+    const res = await bearer('no-such-token', path, init);
+    expect([path, res.status]).toEqual([path, 401]);
+    expect(res.headers.get('www-authenticate')).toMatch(invalidToken);
+  }
+  const inQuery = await fetch(`${base}/api/1/projects.json?access_token=no-such-token`);
+  expect(inQuery.status).toBe(401);
+  expect(inQuery.headers.get('www-authenticate')).toMatch(invalidToken);
+  const malformed = await fetch(`${base}/api/1/projects.json`, { headers: { authorization: 'Bearer two words' } });
+  expect(malformed.headers.get('www-authenticate')).toMatch(/^Bearer realm="timetrack", error="invalid_request"/);
+  const basic = await fetch(`${base}/api/1/projects.json`, { headers: { authorization: `Basic ${Buffer.from(`${owner.login}:wrong`).toString('base64')}` } });
+  expect(basic.status).toBe(401);
+  expect(basic.headers.get('www-authenticate')).toBe('Basic realm="timetrack", charset="UTF-8"');
 });
 
 test('a public client must use PKCE; a confidential one must send its secret', async () => {

@@ -359,6 +359,8 @@ const OPERATIONS = new Map<string, Operation>([
 
   // Staff -----------------------------------------------------------------------------------
   ['staff-list', (w, role) => w.listAs(role, 'staff', w.as(role))],
+  ['staff-list-other', async (w, role) => w.listAs(role, 'staff', await w.otherStaff())],
+  ['staff-list-owner', (w, role) => w.listAs(role, 'staff', w.owner)],
   ['staff-read-self', (w, role) => w.readAs(role, 'staff', w.as(role))],
   ['staff-read-other', async (w, role) => w.readAs(role, 'staff', await w.otherStaff())],
   ['staff-read-owner', (w, role) => w.readAs(role, 'staff', w.owner)],

@@ -557,9 +557,11 @@ describe('bad input', () => {
     expect(err.fields.sort()).toEqual(['emailAddress', 'hourlyRateCents', 'login', 'password']);
   });
 
-  test('a staff member may not list or create staff, nor read another user', async () => {
+  test('a staff member lists only themselves, and may not create staff nor read another user', async () => {
     const member = await t.newStaff(owner);
-    expect(codes(await t.gql(member, LIST, {}))).toEqual(['READ_DENIED']);
+    const listed = await t.gqlOk(member, LIST, {});
+    expect(listed.staff.nodes.map((n: { id: string }) => n.id)).toEqual([member.id]);
+    expect(listed.staff.totalCount).toBe(1);
     expect(codes(await t.gql(member, CREATE, { input: { login: unique('nope'), password: 'staff-password' } }))).toEqual(['CREATE_DENIED']);
     expect(codes(await t.gql(member, GET, { id: owner.ownerId }))).toEqual(['READ_DENIED']);
     expect((await t.gqlOk(member, GET, { id: member.id })).staffMember.id).toBe(member.id);

@@ -177,11 +177,18 @@ describe('GET /staff (list)', () => {
     expect(items.map((s) => s.uuid)).toEqual(expect.arrayContaining([manager.id, owner.ownerId]));
   });
 
-  test('a staff member gets 403 Read Denied on the list', async () => {
+  // The interface document: "A staff list includes the authenticated user". A staff member's list
+  // is exactly that (docs/permissions.md); the official CLI lists staff during setup for every user.
+  test('a staff member lists staff and sees only themselves', async () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner, { type: 'STAFF' });
-    const error = expectError(await call(member, 'get', '/staff.json'), 403, 'READ_DENIED', 'Read Denied');
-    expect(error).not.toHaveProperty('field_errors');
+    await t.newStaff(owner, { type: 'STAFF' });
+    const { items, count } = list(await call(member, 'get', '/staff.json'));
+    expect(count).toBe(1);
+    expect(items.map((s) => s.uuid)).toEqual([member.id]);
+    expectStaffObject(items[0]);
+    const filtered = list(await call(member, 'get', `/staff.json?where=${encodeURIComponent('type = "owner"')}`));
+    expect(filtered).toEqual({ items: [], count: 0 });
   });
 });
 

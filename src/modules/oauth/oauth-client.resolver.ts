@@ -12,6 +12,11 @@ export class RegisterOAuthClientArgs implements RegisterOAuthClientInput {
   redirectUris?: string[] | null;
   @Field(() => Boolean, { nullable: true, description: 'Default true. false registers a public 2.0 client (no secret; PKCE required).' })
   confidential?: boolean | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The key (client_id or consumer key) to use instead of a generated one, for a client whose id is fixed in its code. 8-64 characters of A-Z a-z 0-9 . _ ~ -; unique across the service.',
+  })
+  clientId?: string | null;
 }
 
 @Resolver(() => OAuthClient)

@@ -13,6 +13,8 @@ export interface RegisterOAuthClientInput {
   protocol: OAuthProtocol;
   redirectUris?: string[] | null;
   confidential?: boolean | null;
+  /** A key of the operator's choosing, for a client whose id is fixed in its code. */
+  clientId?: string | null;
 }
 
 const redirectUri = z
@@ -25,6 +27,11 @@ const registerSchema = z.object({
   protocol: z.enum(OAuthProtocol),
   redirectUris: z.array(redirectUri).max(10, 'must list at most 10 addresses').nullish(),
   confidential: z.boolean().nullish(),
+  // The characters RFC 3986 leaves unreserved, so the key travels in any URL or header unescaped.
+  clientId: z
+    .string()
+    .regex(/^[A-Za-z0-9._~-]{8,64}$/, 'must be 8 to 64 letters, digits or ._~-')
+    .nullish(),
 });
 
 /**
@@ -39,13 +46,18 @@ export class OAuthClientService {
     if (data.protocol === OAuthProtocol.OAUTH1 && !confidential) {
       throw ValidationError.field('OAuthClient', 'confidential', 'must be true for OAuth 1.0a, whose signatures need a secret');
     }
+    // Keys are unique across the service (they name the client before anyone signs in); the unique
+    // index settles a race between two registrations of one key.
+    if (data.clientId && (await ctx.em.count(OAuthClient, { clientKey: data.clientId }, { filters: false })) > 0) {
+      throw ValidationError.field('OAuthClient', 'clientId', 'is already taken');
+    }
     const secret = confidential ? newSecret() : null;
     const client = Object.assign(new OAuthClient(), {
       account: ctx.em.getReference(Account, ctx.viewer.accountId, { wrapped: true }),
       createdBy: ctx.em.getReference(Staff, ctx.viewer.id, { wrapped: true }),
       name: data.name,
       protocol: data.protocol,
-      clientKey: newKey(),
+      clientKey: data.clientId ?? newKey(),
       secret: data.protocol === OAuthProtocol.OAUTH1 ? secret : null,
       secretHash: data.protocol === OAuthProtocol.OAUTH2 && secret ? hashSecret(secret) : null,
       redirectUris: data.redirectUris ?? [],

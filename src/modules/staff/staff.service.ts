@@ -22,6 +22,7 @@ import { timeZoneField } from '../common/time-zones';
 import { enqueueConfirmationEmail } from '../outbox/confirmation-email';
 import { STAFF_FILTER_FIELDS, type CreateStaffInput, type StaffFilter, type UpdateStaffInput } from './staff.inputs';
 import { Staff } from './staff.entity';
+import { mayReadStaff, readableStaffWhere } from './staff.policy';
 
 const login = fields
   .requiredText(255)
@@ -61,15 +62,12 @@ export class StaffService {
 
   async get(ctx: RequestContext, locator: Locator): Promise<Staff> {
     const staff = await findLocated(ctx.em, Staff, 'Staff', locator);
-    if (!isManagerOrOwner(ctx.viewer) && staff.id !== ctx.viewer.id) {
-      throw new PermissionDeniedError('read', 'Staff');
-    }
+    if (!mayReadStaff(ctx.viewer, staff)) throw new PermissionDeniedError('read', 'Staff');
     return staff;
   }
 
   async list(ctx: RequestContext, filter: StaffFilter | undefined, order: OrderSpec[] | undefined, page: PageRequest) {
-    if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('read', 'Staff', 'Read denied: staff members may not list staff');
-    const where = compileFilter<Staff>('Staff', filter as never, STAFF_FILTER_FIELDS);
+    const where: FilterQuery<Staff> = { $and: [compileFilter<Staff>('Staff', filter as never, STAFF_FILTER_FIELDS), readableStaffWhere(ctx.viewer)] };
     return findPage(ctx, Staff, 'Staff', where, order, page);
   }
 
