@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import request from 'supertest';
+import { describeInBrowser, launchChromium } from '../support/headless-chromium';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -9,31 +10,8 @@ import { startTestApp, type Credentials, type TestApp } from '../support/test-ap
  * GraphQL clients unaffected) with supertest, then a person's use of it in headless Chromium.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-// Without these Chromium keeps reaching for Google's services, which floods a closed network.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
-
-const haveChromium = existsSync(CHROMIUM);
-const inCi = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
-if (!haveChromium && !inCi) {
-  // A developer's fresh machine: say why, rather than fail. CI (CI=true) installs Chromium and
-  // must run the test, so there a missing browser fails below.
-  console.warn(
-    `GraphiQL browser test skipped: no Chromium at ${CHROMIUM} (install it with: apt-get install chromium).`,
-  );
-}
-const describeInBrowser = haveChromium || inCi ? describe : describe.skip;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -127,7 +105,7 @@ describe('GET /graphql from a browser', () => {
   });
 });
 
-describeInBrowser('GraphiQL in headless Chromium', () => {
+describeInBrowser('GraphiQL browser test')('GraphiQL in headless Chromium', () => {
   let browser: Browser;
   let page: Page;
   let base: string;
@@ -137,20 +115,10 @@ describeInBrowser('GraphiQL in headless Chromium', () => {
   const sockets: string[] = [];
 
   beforeAll(async () => {
-    if (!haveChromium) {
-      throw new Error(
-        `Chromium is missing at ${CHROMIUM}; .ci/run installs it (apt-get install chromium).`,
-      );
-    }
     base = await t.listen();
     // A fixed login (each test file has a database of its own) keeps the screenshot readable.
     owner = await t.newAccount({ login: 'olivia' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      timeout: 120_000,
-    });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     // The page must work on a closed network: anything not from the service is refused and noted.
     await context.route('**/*', (route) => {

@@ -13,27 +13,23 @@
  * test also proves what went on the wire.
  */
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
+import { recordingServer, sendBytes, type RecordingServer } from '../support/raw-http';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 let t: TestApp;
-let server: http.Server;
+let server: RecordingServer;
 let port: number;
-
-/** Every request as the server received it, before the app saw it. */
-const seen: { method: string; url: string; rawHeaders: string[] }[] = [];
+let seen: RecordingServer['seen'];
 
 beforeAll(async () => {
   t = await startTestApp();
-  server = http.createServer((req, res) => {
-    seen.push({ method: req.method ?? '', url: req.url ?? '', rawHeaders: [...req.rawHeaders] });
-    void t.app.express(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  server = await recordingServer(t);
+  port = server.port;
+  seen = server.seen;
 });
 afterAll(async () => {
-  if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server?.close();
   await t?.close();
 });
 
@@ -99,42 +95,10 @@ function rawRequest(
   });
 }
 
-/** Decodes a chunked HTTP/1.1 body. */
-function dechunk(body: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const lineEnd = body.indexOf('\r\n', at);
-    const size = parseInt(body.subarray(at, lineEnd).toString('latin1'), 16);
-    if (!size) return Buffer.concat(parts);
-    parts.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
-    at = lineEnd + 2 + size + 2;
-  }
-}
-
 /** Writes exactly these bytes on a TCP connection and reads the answer until the server closes. */
-function rawBytes(bytes: string): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes, 'latin1'));
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('end', () => {
-      const all = Buffer.concat(chunks);
-      const split = all.indexOf('\r\n\r\n');
-      const head = all.subarray(0, split).toString('latin1').split('\r\n');
-      const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(head[0]!)?.[1]);
-      const headers: http.IncomingHttpHeaders = {};
-      for (const line of head.slice(1)) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      let body: Buffer = all.subarray(split + 4);
-      if (headers['transfer-encoding'] === 'chunked') body = dechunk(body);
-      const text = body.toString('utf8');
-      resolve({ status, headers, text, json: parseJson(text) });
-    });
-  });
+async function rawBytes(bytes: string): Promise<RawAnswer> {
+  const answer = await sendBytes(port, bytes);
+  return { ...answer, json: parseJson(answer.text) };
 }
 
 /** What the server received last, as a flat [name, value, name, value...] header list. */
