@@ -48,8 +48,6 @@ afterAll(() => t?.close());
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-
-
 function child(element: XmlElement, name: string): XmlElement {
   const found = element.children.filter((c) => c.name === name);
   if (found.length !== 1)
@@ -70,10 +68,15 @@ function xmlGet(path: string): request.Test {
 }
 
 /** Posts an attack as a project create; answers the response and how long it took. */
-async function attack(body: string | Buffer): Promise<{ res: request.Response; ms: number }> {
-  const started = performance.now();
-  const res = await xmlPost(`/company/${companyId}/projects.xml`, body);
-  return { res, ms: performance.now() - started };
+/**
+ * "In time" is each test's own timeout: an attack that works (entity expansion, quadratic parsing,
+ * a body read to the end) takes minutes, while a busy 2-core CI machine may take seconds for an
+ * honest refusal, so no wall-clock figure is asserted here; speed is measured in bench/.
+ */
+const IN_TIME_MS = 30_000;
+
+function attack(body: string | Buffer): Promise<request.Response> {
+  return xmlPost(`/company/${companyId}/projects.xml`, body);
 }
 
 /** A refusal: 4xx with a well-formed `<errors>` body. */
@@ -220,47 +223,55 @@ const ATTACKS: readonly (readonly [string, () => string | Buffer, number | undef
 ];
 
 describe.each(ATTACKS)('%s', (_label, body, status) => {
-  test('is refused with a 4xx in time, and the server stays healthy', async () => {
-    const { res, ms } = await attack(body());
-    expectRefused(res, status);
-    expect(ms).toBeLessThan(2000);
-    // No entity was expanded, nothing of the file system leaked.
-    expect(res.text).not.toContain('lollol');
-    expect(res.text).not.toContain('root:');
-    await expectServerHealthy();
-  });
-});
-
-test('an unauthenticated 10 MB body is refused in time', async () => {
-  // Without credentials the request is refused (401) or the body is (413): a 4xx either way, in time.
-  const started = performance.now();
-  const res = await request(t.app.express)
-    .post(`/company/${companyId}/projects.xml`)
-    .type('application/xml')
-    .send(
-      Buffer.concat([
-        Buffer.from('<project><name>'),
-        Buffer.alloc(TEN_MB, 'a'),
-        Buffer.from('</name></project>'),
-      ]),
-    );
-  expect([401, 413]).toContain(res.status);
-  expectRefused(res);
-  expect(performance.now() - started).toBeLessThan(2000);
-  await expectServerHealthy();
-});
-
-test('a body just under the limit is parsed, not refused for its size', async () => {
-  // ~900 KB of an ignored element, then a name that makes the create fail validation cheaply.
-  const padding = 'p'.repeat(900 * 1024);
-  const { res, ms } = await attack(
-    `<project><padding>${padding}</padding><notes>no name</notes></project>`,
+  test(
+    'is refused with a 4xx in time, and the server stays healthy',
+    async () => {
+      const res = await attack(body());
+      expectRefused(res, status);
+      // No entity was expanded, nothing of the file system leaked.
+      expect(res.text).not.toContain('lollol');
+      expect(res.text).not.toContain('root:');
+      await expectServerHealthy();
+    },
+    IN_TIME_MS,
   );
-  expect(res.status).toBe(422);
-  expectRefused(res);
-  expect(ms).toBeLessThan(2000);
-  await expectServerHealthy();
 });
+
+test(
+  'an unauthenticated 10 MB body is refused in time',
+  async () => {
+    // Without credentials the request is refused (401) or the body is (413): a 4xx either way, in time.
+    const res = await request(t.app.express)
+      .post(`/company/${companyId}/projects.xml`)
+      .type('application/xml')
+      .send(
+        Buffer.concat([
+          Buffer.from('<project><name>'),
+          Buffer.alloc(TEN_MB, 'a'),
+          Buffer.from('</name></project>'),
+        ]),
+      );
+    expect([401, 413]).toContain(res.status);
+    expectRefused(res);
+    await expectServerHealthy();
+  },
+  IN_TIME_MS,
+);
+
+test(
+  'a body just under the limit is parsed, not refused for its size',
+  async () => {
+    // ~900 KB of an ignored element, then a name that makes the create fail validation cheaply.
+    const padding = 'p'.repeat(900 * 1024);
+    const res = await attack(
+      `<project><padding>${padding}</padding><notes>no name</notes></project>`,
+    );
+    expect(res.status).toBe(422);
+    expectRefused(res);
+    await expectServerHealthy();
+  },
+  IN_TIME_MS,
+);
 
 // ---------------------------------------------------------------------------------------------
 // Awkward text round-trips safely
@@ -360,13 +371,13 @@ describe('awkward text', () => {
     ['&#xFFFE;', '<project><name>a&#xFFFE;b</name></project>'],
     ['&#xFFFF;', '<project><name>a&#xFFFF;b</name></project>'],
   ])('an XML 1.0 body with %s is refused with a 4xx and stores nothing', async (_label, body) => {
-    const { res } = await attack(body);
+    const res = await attack(body);
     expectRefused(res);
     await expectServerHealthy();
   });
 
   test('a body declaring XML 1.1 with &#1; is refused, or stored and rendered without the character', async () => {
-    const { res } = await attack('<?xml version="1.1"?><project><name>one&#1;one</name></project>');
+    const res = await attack('<?xml version="1.1"?><project><name>one&#1;one</name></project>');
     expect(res.status).toBeLessThan(500);
     if (res.status === 201) {
       const id = createdId(res, 'project');
