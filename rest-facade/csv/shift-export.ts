@@ -37,12 +37,19 @@ const COLUMNS: readonly CsvColumn<ExportNode>[] = [
 /**
  * How each orderable column continues a page: the filter field and the value of the last row.
  * The legacy id ends every order, so the key is unique and pages neither skip nor repeat rows.
+ * Every order value of `shiftColumns` needs a key here.
  */
 const KEYS: Readonly<Record<string, { filter: string; value: (s: ExportNode) => unknown; nullable?: boolean }>> = {
+  ID: { filter: 'id', value: (s) => s.id },
   START: { filter: 'start', value: (s) => s.start },
   STOP: { filter: 'stop', value: (s) => s.stop, nullable: true },
+  NOTES: { filter: 'notes', value: (s) => s.notes, nullable: true },
   TIME_ZONE: { filter: 'timeZone', value: (s) => s.timeZone },
   BILLABLE: { filter: 'billable', value: (s) => s.billable },
+  PROJECT_ID: { filter: 'projectId', value: (s) => s.project.id },
+  USER_ID: { filter: 'userId', value: (s) => s.user.id },
+  ACTIVITY_ID: { filter: 'activityId', value: (s) => s.activity?.id ?? null, nullable: true },
+  EXTERNAL_HREF: { filter: 'externalHref', value: (s) => s.externalHref, nullable: true },
   LEGACY_ID: { filter: 'legacyId', value: (s) => s.legacyId },
 };
 

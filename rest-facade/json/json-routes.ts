@@ -34,9 +34,11 @@ const noScope: Scope = () => ({});
 /** The where/order parameters of a list, naming the columns this resource allows. */
 function queryParameters(columns: ColumnTable) {
   const orderable = Object.keys(columns).filter((column) => columns[column]!.order);
+  // An example a reader would write: a field of the resource rather than its uuid.
+  const example = orderable.find((column) => columns[column]!.type !== 'uuid') ?? orderable[0];
   return [
     { name: 'where', description: `Filter expression over ${Object.keys(columns).join(', ')} (see docs/json-api.md).` },
-    { name: 'order', description: `Order expression over ${orderable.join(', ')}, e.g. \`${orderable[0]} desc\`.` },
+    { name: 'order', description: `Order expression over ${orderable.join(', ')}, e.g. \`${example} desc\`.` },
   ];
 }
 

@@ -18,7 +18,7 @@ export const activityWire = z
   .meta({ id: 'Activity' });
 
 export const activityColumns: ColumnTable = {
-  uuid: { filter: 'id', type: 'uuid' },
+  uuid: { filter: 'id', type: 'uuid', order: 'ID' },
   name: { filter: 'name', type: 'string', order: 'NAME' },
 };
 

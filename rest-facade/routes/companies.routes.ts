@@ -67,14 +67,13 @@ const updateFields = {
 };
 
 export const companyColumns: ColumnTable = {
-  uuid: { filter: 'id', type: 'uuid' },
+  uuid: { filter: 'id', type: 'uuid', order: 'ID' },
   name: { filter: 'name', type: 'string', order: 'NAME' },
   visibility: { filter: 'visibility', type: VISIBILITY_COLUMN, order: 'VISIBILITY' },
-  ...Object.fromEntries(CONTACT_FIELDS.map(([wire, graphql]) => [wire, { filter: graphql, type: 'string' as const }])),
-  main_city: { filter: 'mainCity', type: 'string', order: 'MAIN_CITY' },
-  main_country: { filter: 'mainCountry', type: 'string', order: 'MAIN_COUNTRY' },
-  longitude: { filter: 'longitude', type: 'float' },
-  latitude: { filter: 'latitude', type: 'float' },
+  // The wire names are the GraphQL order values in lower case (`contact_first_name`).
+  ...Object.fromEntries(CONTACT_FIELDS.map(([wire, graphql]) => [wire, { filter: graphql, type: 'string' as const, order: wire.toUpperCase() }])),
+  longitude: { filter: 'longitude', type: 'float', order: 'LONGITUDE' },
+  latitude: { filter: 'latitude', type: 'float', order: 'LATITUDE' },
 };
 
 export const companyResource: JsonResource<z.infer<typeof companyWire>> = {

@@ -75,6 +75,9 @@ const projectWire = z
 
 type ProjectWire = z.infer<typeof projectWire>;
 
+/** The start of the caller's running shift in Unix seconds, as JSON and XML both carry it; null when not running. */
+export const startedAtSeconds = (p: ProjectNode): number | null => (p.startedAt === null ? null : Math.floor(Date.parse(p.startedAt) / 1000));
+
 function renderProject(p: ProjectNode): ProjectWire {
   const wire: ProjectWire = {
     uuid: p.id,
@@ -99,7 +102,7 @@ function renderProject(p: ProjectNode): ProjectWire {
     time_left: p.timeLeft,
     overdue: p.overdue,
     nearly_overdue: p.nearlyOverdue,
-    started_at: p.startedAt === null ? null : Math.floor(Date.parse(p.startedAt) / 1000),
+    started_at: startedAtSeconds(p),
   };
   const shift = p.currentShift;
   if (!shift) return wire;
@@ -130,17 +133,17 @@ const updateFields = {
 } as const;
 
 export const projectColumns: ColumnTable = {
-  uuid: { filter: 'id', type: 'uuid' },
+  uuid: { filter: 'id', type: 'uuid', order: 'ID' },
   name: { filter: 'name', type: 'string', order: 'NAME' },
   active: { filter: 'active', type: 'string-boolean', order: 'ACTIVE' },
-  company_uuid: { filter: 'companyId', type: 'uuid' },
+  company_uuid: { filter: 'companyId', type: 'uuid', order: 'COMPANY_ID' },
   visibility: { filter: 'visibility', type: VISIBILITY_COLUMN, order: 'VISIBILITY' },
   time_limit: { filter: 'timeLimit', type: 'integer', order: 'TIME_LIMIT' },
-  time_limit_string: { filter: 'timeLimitString', type: 'string' },
-  notes: { filter: 'notes', type: 'string' },
-  hourly_rate: { filter: 'hourlyRate', type: 'string' },
+  time_limit_string: { filter: 'timeLimitString', type: 'string', order: 'TIME_LIMIT_STRING' },
+  notes: { filter: 'notes', type: 'string', order: 'NOTES' },
+  hourly_rate: { filter: 'hourlyRate', type: 'string', order: 'HOURLY_RATE' },
   hourly_rate_cents: { filter: 'hourlyRateCents', type: 'integer', order: 'HOURLY_RATE_CENTS' },
-  billable_by_default: { filter: 'billableByDefault', type: 'boolean' },
+  billable_by_default: { filter: 'billableByDefault', type: 'boolean', order: 'BILLABLE_BY_DEFAULT' },
 };
 
 export const projectResource: JsonResource<ProjectWire> = {

@@ -55,16 +55,16 @@ const updateFields = {
 } as const;
 
 export const shiftColumns: ColumnTable = {
-  uuid: { filter: 'id', type: 'uuid' },
+  uuid: { filter: 'id', type: 'uuid', order: 'ID' },
   start: { filter: 'start', type: 'timestamp', order: 'START' },
   stop: { filter: 'stop', type: 'timestamp', order: 'STOP' },
-  notes: { filter: 'notes', type: 'string' },
+  notes: { filter: 'notes', type: 'string', order: 'NOTES' },
   time_zone: { filter: 'timeZone', type: 'string', order: 'TIME_ZONE' },
   billable: { filter: 'billable', type: 'boolean', order: 'BILLABLE' },
-  project_uuid: { filter: 'projectId', type: 'uuid' },
-  user_uuid: { filter: 'userId', type: 'uuid' },
-  activity_uuid: { filter: 'activityId', type: 'uuid' },
-  external_href: { filter: 'externalHref', type: 'string' },
+  project_uuid: { filter: 'projectId', type: 'uuid', order: 'PROJECT_ID' },
+  user_uuid: { filter: 'userId', type: 'uuid', order: 'USER_ID' },
+  activity_uuid: { filter: 'activityId', type: 'uuid', order: 'ACTIVITY_ID' },
+  external_href: { filter: 'externalHref', type: 'string', order: 'EXTERNAL_HREF' },
 };
 
 export const renderShift = (s: ShiftNode): z.infer<typeof shiftWire> => ({

@@ -46,7 +46,7 @@ const updateFields = {
 } as const;
 
 export const staffColumns: ColumnTable = {
-  uuid: { filter: 'id', type: 'uuid' },
+  uuid: { filter: 'id', type: 'uuid', order: 'ID' },
   login: { filter: 'login', type: 'string', order: 'LOGIN' },
   first_name: { filter: 'firstName', type: 'string', order: 'FIRST_NAME' },
   last_name: { filter: 'lastName', type: 'string', order: 'LAST_NAME' },

@@ -1,14 +1,14 @@
 import { FieldProblem, boolean as booleanField, integer as integerField, integerList, password, tagList, text as textField, type FieldKind } from '../json/input-fields';
 import { CONTACT_FIELDS, VISIBILITY } from './companies.routes';
 import type { CompanyNode } from './companies.routes';
-import type { ProjectNode } from './projects.routes';
+import { startedAtSeconds, type ProjectNode } from './projects.routes';
 import type { ShiftNode } from './shifts.routes';
 import type { StaffNode } from './staff.routes';
 import type { TimeZoneNode } from './time-zones.routes';
 import { lower, withOwner } from './wire-types';
 import { formatLegacyTime, parseLegacyTime, type LegacyTime } from '../xml/legacy-dates';
 import type { XmlRoute } from '../xml/xml-format';
-import { legacyId, xmlAction, xmlCreate, xmlDelete, xmlList, xmlShow, xmlUpdate, type XmlResource } from '../xml/xml-routes';
+import { legacyId, withPluralAliases, xmlAction, xmlCreate, xmlDelete, xmlList, xmlShow, xmlUpdate, type XmlResource } from '../xml/xml-routes';
 import { array, boolean, element, float, integer, text, type XmlNode } from '../xml/xml-writer';
 
 /** The legacy XML interface: root paths, integer ids, Rails-era element names. */
@@ -114,6 +114,10 @@ const projectResource: XmlResource = {
     text('notes', p.notes),
     integer('company_id', p.companyLegacyId),
     text('taglist', p.tagList.join(',')),
+    // The running state the JSON project has (behaviour-notes.md, "Punch in / punch out"), last so
+    // that clients reading the older elements by position are undisturbed.
+    boolean('running', p.running),
+    integer('started_at', startedAtSeconds(p)),
   ],
   createFields: projectFields,
   updateFields: projectFields,
@@ -198,7 +202,8 @@ const renderTimeZone = (zone: TimeZoneNode): XmlNode =>
 const inCompany = (params: Readonly<Record<string, string>>) => ({ companyLegacyId: legacyId(params.company_id, 'Company') });
 const inProject = (params: Readonly<Record<string, string>>) => ({ projectLegacyId: legacyId(params.project_id, 'Project') });
 
-export const XML_ROUTES: readonly XmlRoute[] = [
+/** The routes as the interface document lists them. */
+const DOCUMENTED_ROUTES: readonly XmlRoute[] = [
   xmlList(userResource, '/staff', 'ListStaff', 'List the staff, the caller included'),
   xmlShow(userResource, '/staff/:id', 'ShowStaff', 'Show a staff member'),
   xmlCreate(userResource, '/staff', 'CreateStaff', 'Create a staff member'),
@@ -237,3 +242,6 @@ export const XML_ROUTES: readonly XmlRoute[] = [
     render: (zones) => ({ node: array('time_zones', (zones as TimeZoneNode[]).map(renderTimeZone)) }),
   },
 ];
+
+/** Every documented route, and each item route again under its plural path (`/projects/:id.xml`). */
+export const XML_ROUTES: readonly XmlRoute[] = withPluralAliases(DOCUMENTED_ROUTES, [userResource, companyResource, projectResource, shiftResource]);

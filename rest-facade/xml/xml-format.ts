@@ -5,7 +5,7 @@ import type { Responder, WireFormat } from '../dispatcher';
 import { errorHeaders, LEGACY_ERRORS, xmlErrorType, type FacadeError } from '../errors';
 import { hasBody, runBodyParser } from '../body-reading';
 import type { Route } from '../route-table';
-import { parseXmlBody, type XmlValue } from './xml-body';
+import { parseXmlBody } from './xml-body';
 import { element, renderXml, text, type XmlNode } from './xml-writer';
 
 /** What an XML route renders: the document's root element, and where a created object lives. */
@@ -74,13 +74,15 @@ export function xmlFormat(bodyLimitBytes: number): WireFormat<XmlAnswer> {
         throw new BadRequestError('The XML body is not valid UTF-8');
       }
       if (!source.trim()) return {};
-      const { value } = parseXmlBody(source);
+      const { root, value } = parseXmlBody(source);
+      // Keyed by the root element, as a JSON body is by its resource key, so that the route can
+      // tell a `<project>` sent to a company path from a `<company>` (xml-routes.ts).
       // `<company/>` names the resource and gives no fields.
-      if (value === null || (typeof value === 'string' && !value.trim())) return {};
+      if (value === null || (typeof value === 'string' && !value.trim())) return { [root]: {} };
       if (typeof value !== 'object' || Array.isArray(value)) {
         throw new BadRequestError('The XML body must be one element with child elements');
       }
-      return value as Record<string, XmlValue>;
+      return { [root]: value };
     },
   };
 }

@@ -40,8 +40,22 @@ function objectOf(resource: XmlResource, node: unknown): XmlNode {
   return element(resource.element, resource.render(node as never));
 }
 
+/**
+ * The elements of a body whose root names this route's resource (`<company>` on a company path).
+ * A body of another resource is refused whole: read for whatever elements it shares with this
+ * one, a `<project>` posted to /companies.xml would create a company. No body at all is no fields.
+ */
+function elementsOf(resource: XmlResource, body: RouteInput['body']): Readonly<Record<string, unknown>> {
+  const [root] = Object.keys(body);
+  if (root === undefined) return {};
+  if (root !== resource.element) {
+    throw new AppError('VALIDATION_FAILED', `The body's root element must be <${resource.element}> on this path`, { entity: resource.entity });
+  }
+  return body[root] as Readonly<Record<string, unknown>>;
+}
+
 function input(resource: XmlResource, body: RouteInput['body'], fields: InputTable): Record<string, unknown> {
-  const mapped = mapInput(resource.entity, body, fields);
+  const mapped = mapInput(resource.entity, elementsOf(resource, body), fields);
   return resource.adjustInput ? resource.adjustInput(mapped) : mapped;
 }
 
@@ -101,6 +115,23 @@ export function xmlDelete(resource: XmlResource, path: string, operation: string
     variables: ({ params }) => ({ legacyId: legacyId(params.id, resource.entity) }),
     render: (node) => ({ node: objectOf(resource, node) }),
   };
+}
+
+/**
+ * Every route of `routes` whose path names one object in the singular (`/project/:id/shifts`,
+ * `/company/:id`), again under Rails' plural (`/projects/:id/shifts`, `/companies/:id`), which is
+ * what real clients build from the collection name. A segment before a path parameter is the
+ * singular element of one of `resources`; `/staff/:id` is the same in both forms.
+ */
+export function withPluralAliases(routes: readonly XmlRoute[], resources: readonly XmlResource[]): XmlRoute[] {
+  const plurals = new Map(resources.map((resource) => [resource.element, resource.collection]));
+  const pluralPath = (path: string) =>
+    path
+      .split('/')
+      .map((segment, i, segments) => (segments[i + 1]?.startsWith(':') ? (plurals.get(segment) ?? segment) : segment))
+      .join('/');
+  const aliases = routes.filter((route) => pluralPath(route.path) !== route.path).map((route) => ({ ...route, path: pluralPath(route.path) }));
+  return [...routes, ...aliases];
 }
 
 /** A POST that is not a create (punch in, punch out): 200 with the object. */

@@ -61,10 +61,15 @@ export class DateTimeFilter {
   @Field(() => Boolean, { nullable: true }) isNull?: boolean;
 }
 
-@InputType({ description: 'Compares identifiers (UUIDs).' })
+@InputType({ description: 'Compares identifiers (UUIDs); lt, lte, gt and gte follow the order of the `ID` order fields.' })
 export class IDFilter {
   @Field(() => ID, { nullable: true }) eq?: string;
   @Field(() => ID, { nullable: true }) ne?: string;
+  // The ranges let a keyset page continue after a row in uuid order (the shift export).
+  @Field(() => ID, { nullable: true }) lt?: string;
+  @Field(() => ID, { nullable: true }) lte?: string;
+  @Field(() => ID, { nullable: true }) gt?: string;
+  @Field(() => ID, { nullable: true }) gte?: string;
   @Field(() => [ID], { nullable: true }) in?: string[];
   @Field(() => Boolean, { nullable: true }) isNull?: boolean;
 }

@@ -31,6 +31,8 @@ const made: Made[] = [];
 
 const ZONES = ['Asia/Tokyo', 'Europe/Berlin', 'UTC'];
 const AWKWARD_NOTES = 'comma, "quotes"\nand a second line';
+/** Notes that repeat, with nulls, so a notes order has ties and nulls on page boundaries. */
+const NOTES = ['bravo', 'delta', null, 'bravo'];
 
 beforeAll(async () => {
   t = await startTestApp({ PAGE_SIZE_MAX: String(PAGE_SIZE_MAX), PAGE_SIZE_DEFAULT: String(PAGE_SIZE_MAX) });
@@ -60,7 +62,7 @@ beforeAll(async () => {
       ...(running ? {} : { stop: new Date(Date.parse(start) + (1 + (i % 4)) * 3_600_000).toISOString() }),
       billable: i % 3 !== 0,
       timeZone: ZONES[i % ZONES.length],
-      notes: i === 5 ? AWKWARD_NOTES : null,
+      notes: i === 5 ? AWKWARD_NOTES : NOTES[i % NOTES.length],
     };
     const shift = (
       await t.gqlOk<{ createShift: Made & { project: { id: string }; user: { id: string } } }>(
@@ -106,6 +108,11 @@ describe('order across pages', () => {
   const stop: Key = (s) => s.stop;
   const billable: Key = (s) => s.billable;
   const zone: Key = (s) => s.timeZone;
+  const notes: Key = (s) => s.notes;
+  const uuid: Key = (s) => s.id;
+  const project: Key = (s) => s.projectId;
+  const user: Key = (s) => s.userId;
+  const none: Key = () => null; // activity_uuid and external_href: never set here
   const cases: [string, [Key, 'asc' | 'desc'][]][] = [
     ['', []],
     ['start desc', [[start, 'desc']]],
@@ -116,6 +123,13 @@ describe('order across pages', () => {
     ['billable, stop desc', [[billable, 'asc'], [stop, 'desc']]],
     ['time_zone, stop', [[zone, 'asc'], [stop, 'asc']]],
     ['time_zone desc, billable, start desc', [[zone, 'desc'], [billable, 'asc'], [start, 'desc']]],
+    // Every where column orders, text and uuid columns included.
+    ['notes', [[notes, 'asc']]],
+    ['notes desc, start', [[notes, 'desc'], [start, 'asc']]],
+    ['uuid desc', [[uuid, 'desc']]],
+    ['project_uuid, notes desc', [[project, 'asc'], [notes, 'desc']]],
+    ['user_uuid desc, start desc', [[user, 'desc'], [start, 'desc']]],
+    ['activity_uuid desc, external_href, start desc', [[none, 'desc'], [none, 'asc'], [start, 'desc']]],
   ];
 
   test.each(cases)('order=%p exports every shift once, in order', async (order, terms) => {
@@ -167,7 +181,7 @@ test('refusals before the first byte are the JSON error envelope', async () => {
   expect(badWhere.res.body.error.message).toMatch(/nonsense/);
   expect(badWhere.res.body.error.position).toBe(0);
 
-  const badOrder = await exportCsv(owner, '/api/1/shifts.csv', { order: 'notes' });
+  const badOrder = await exportCsv(owner, '/api/1/shifts.csv', { order: 'nonsense' });
   expect(badOrder.res.status).toBe(400);
 
   const anonymous = await request(t.app.express).get('/api/1/shifts.csv');

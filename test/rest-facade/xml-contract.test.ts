@@ -15,6 +15,7 @@
  * and review the diff of test/fixtures/xml/ like any other change of the contract.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import request from 'supertest';
@@ -110,6 +111,9 @@ const PROJECT_ELEMENTS = [
   'notes',
   'company_id',
   'taglist',
+  // The running state of the JSON project (behaviour-notes.md, "Punch in / punch out").
+  'running',
+  'started_at',
 ];
 const SHIFT_ELEMENTS = [
   'id',
@@ -172,6 +176,25 @@ function expectProject(element: XmlElement): void {
   intValue(element, 'company_id');
   expectUserIds(element);
   expectActive(element);
+  runningState(element);
+}
+
+/**
+ * `<running type="boolean">` and `<started_at type="integer">` (Unix seconds), typed as Rails
+ * wrote them; a project that is not running has `<started_at type="integer" nil="true"/>`.
+ */
+function runningState(project: XmlElement): { running: boolean; startedAt: number | null } {
+  const running = child(project, 'running');
+  expect(running.attributes).toEqual({ type: 'boolean' });
+  expect(['true', 'false']).toContain(running.text);
+  if (running.text === 'true') return { running: true, startedAt: intValue(project, 'started_at') };
+  expect(child(project, 'started_at')).toEqual({
+    name: 'started_at',
+    attributes: { type: 'integer', nil: 'true' },
+    children: [],
+    text: '',
+  });
+  return { running: false, startedAt: null };
 }
 
 function expectShift(element: XmlElement): void {
@@ -2346,5 +2369,367 @@ describe('a Basic-auth XML client', () => {
     for (const shift of expectList(await call(me, 'get', '/shifts.xml'), 'shifts', expectShift)) {
       expect(value(shift, 'stop')).toMatch(LEGACY_TIME);
     }
+  });
+});
+
+// =============================================================================================
+// 4. Rails' plural paths, the root element of a body, the running state of a project
+// =============================================================================================
+
+const PLURAL: Readonly<Record<string, string>> = {
+  company: 'companies',
+  project: 'projects',
+  shift: 'shifts',
+};
+
+/** Rails' plural of a path of the table: `/project/{project}/shifts.xml` → `/projects/{project}/shifts.xml`. */
+const pluralOf = (template: string): string =>
+  template.replace(
+    /^\/(company|project|shift)\//,
+    (_match, singular: string) => `/${PLURAL[singular]}/`,
+  );
+
+/** Every route of the table whose path starts with a singular item, in its plural form, with its singular. */
+const PLURAL_ROUTES: readonly (readonly [Method, string, string])[] = ROUTES.filter(
+  ([, template]) => pluralOf(template) !== template,
+).map(([method, template]) => [method, pluralOf(template), template] as const);
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/**
+ * A request with its path sent exactly as given, over a real socket: supertest would drop the
+ * bare trailing `?` that HTTParty appends to every path.
+ */
+async function rawCall(
+  who: Credentials,
+  method: string,
+  path: string,
+  body?: string,
+): Promise<request.Response> {
+  const base = new URL(await t.listen());
+  const answer = await new Promise<RawAnswer>((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: base.hostname,
+        port: base.port,
+        method,
+        path,
+        auth: `${who.login}:${who.password}`,
+        headers:
+          body === undefined
+            ? {}
+            : { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+  // The fields the helpers above read.
+  return answer as unknown as request.Response;
+}
+
+describe('plural paths, as Rails clients build them from the collection name', () => {
+  let mine: Fixture;
+  let theirs: Fixture;
+
+  beforeAll(async () => {
+    mine = await fixture();
+    theirs = await fixture();
+  });
+
+  test.each(PLURAL_ROUTES)(
+    '%s %s is a route: 401 without credentials, as %s',
+    async (method, plural, singular) => {
+      const res = await call(undefined, method, fill(plural, mine), BODIES[singular]);
+      expectError(res, 401, /^User::/);
+    },
+  );
+
+  test.each(PLURAL_ROUTES)(
+    "%s %s: a missing id and another account's id are the 404 of %s",
+    async (method, plural, singular) => {
+      const kind = /\{(\w+)\}/.exec(plural)![1] as IdKind;
+      const body = BODIES[singular];
+      for (const id of [UNKNOWN_ID, theirs[kind]]) {
+        const res = await call(mine.account, method, fill(plural, { ...mine, [kind]: id }), body);
+        expectError(res, 404, `${LEGACY_ENTITY[kind]}::Error`);
+        const same = await call(
+          mine.account,
+          method,
+          fill(singular, { ...mine, [kind]: id }),
+          body,
+        );
+        expect(res.text).toBe(same.text);
+      }
+    },
+  );
+
+  test.each(PLURAL_ROUTES.filter(([method]) => method === 'get'))(
+    '%s %s answers what %s answers',
+    async (method, plural, singular) => {
+      const res = await call(mine.account, method, fill(plural, mine));
+      expect(res.status).toBe(200);
+      expect(res.text).toBe((await call(mine.account, method, fill(singular, mine))).text);
+    },
+  );
+
+  test.each([
+    ['post', '/companies/{company}.xml', 'DELETE, GET, PUT'],
+    ['delete', '/companies/{company}/projects.xml', 'GET, POST'],
+    ['post', '/projects/{project}.xml', 'DELETE, GET, PUT'],
+    ['get', '/projects/{project}/punch_in.xml', 'POST'],
+    ['put', '/projects/{project}/punch_out.xml', 'POST'],
+    ['put', '/projects/{project}/shifts.xml', 'GET, POST'],
+    ['post', '/shifts/{shift}.xml', 'DELETE, GET, PUT'],
+  ] as const)('405 with Allow for %s %s', async (method, template, allow) => {
+    const res = await call(undefined, method, fill(template, mine));
+    expectError(res, 405, /^\w+::Error$/);
+    expect(res.headers.allow).toBe(allow);
+  });
+
+  test('create, update, punch and delete through plural paths', async () => {
+    const me = mine.account;
+    const project = expectCreated(
+      await call(
+        me,
+        'post',
+        `/companies/${mine.company}/projects.xml`,
+        '<project><name>Plural</name></project>',
+      ),
+      'project',
+      expectProject,
+    ).id;
+    const updated = expectObject(
+      await call(
+        me,
+        'put',
+        `/projects/${project}.xml`,
+        '<project><notes>via plural</notes></project>',
+      ),
+      200,
+      expectProject,
+    );
+    expect(value(updated, 'notes')).toBe('via plural');
+    expect(
+      runningState(
+        expectObject(
+          await call(me, 'post', `/projects/${project}/punch_in.xml`),
+          200,
+          expectProject,
+        ),
+      ).running,
+    ).toBe(true);
+    expect(
+      runningState(
+        expectObject(
+          await call(me, 'post', `/projects/${project}/punch_out.xml`),
+          200,
+          expectProject,
+        ),
+      ).running,
+    ).toBe(false);
+
+    const shift = expectCreated(
+      await call(
+        me,
+        'post',
+        `/projects/${project}/shifts.xml`,
+        '<shift><start>Thu, 19 Mar 2009 08:00:00 GMT</start><stop>Thu, 19 Mar 2009 09:00:00 GMT</stop></shift>',
+      ),
+      'shift',
+      expectShift,
+    ).id;
+    expect(
+      value(
+        expectObject(
+          await call(me, 'put', `/shifts/${shift}.xml`, '<shift><notes>plural</notes></shift>'),
+          200,
+          expectShift,
+        ),
+        'notes',
+      ),
+    ).toBe('plural');
+    expectObject(await call(me, 'delete', `/shifts/${shift}.xml`), 200, expectShift);
+    expectError(await call(me, 'get', `/shift/${shift}.xml`), 404, 'Shift::Error');
+
+    expect(
+      value(
+        expectObject(
+          await call(
+            me,
+            'put',
+            `/companies/${mine.company}.xml`,
+            '<company><notes>plural</notes></company>',
+          ),
+          200,
+          expectCompany,
+        ),
+        'notes',
+      ),
+    ).toBe('plural');
+    expectObject(await call(me, 'delete', `/projects/${project}.xml`), 200, expectProject);
+    expectError(await call(me, 'get', `/project/${project}.xml`), 404, 'Project::Error');
+  });
+
+  test('a 2009 HTTParty client: plural paths with a bare trailing "?" and a body without a declaration', async () => {
+    const me = mine.account;
+    const created = await rawCall(
+      me,
+      'POST',
+      `/projects/${mine.project}/shifts.xml?`,
+      '<shift><start>Wed, 25 Nov 2026 18:45:29</start><stop>Wed, 25 Nov 2026 19:45:29</stop>' +
+        '<time_zone>Australia/Perth</time_zone><notes>n</notes><tag_list>a, b</tag_list></shift>',
+    );
+    const { id, doc } = expectCreated(created, 'shift', expectShift);
+    expect(intValue(doc, 'project_id')).toBe(mine.project);
+    // Wall time in Perth (UTC+8, no summer time that year).
+    expect(await storedShift(me, id)).toEqual({
+      start: expect.stringMatching(/^2026-11-25T10:45:29(\.000)?Z$/),
+      stop: expect.stringMatching(/^2026-11-25T11:45:29(\.000)?Z$/),
+      timeZone: 'Australia/Perth',
+      notes: 'n',
+      tagList: ['a', 'b'],
+    });
+
+    const listed = expectList(
+      await rawCall(me, 'GET', `/projects/${mine.project}/shifts.xml?`),
+      'shifts',
+      expectShift,
+    ).find((shift) => intValue(shift, 'id') === id)!;
+    expect(value(listed, 'start')).toBe('Wed, 25 Nov 2026 18:45:29');
+    expect(value(listed, 'stop')).toBe('Wed, 25 Nov 2026 19:45:29');
+    expect(value(listed, 'taglist')).toBe('a,b');
+    expectObject(await rawCall(me, 'GET', `/shifts/${id}.xml?`), 200, expectShift);
+    expectObject(await rawCall(me, 'DELETE', `/shifts/${id}.xml?`), 200, expectShift);
+  });
+});
+
+describe('the root element of a body names the resource of the path', () => {
+  let mine: Fixture;
+
+  beforeAll(async () => {
+    mine = await fixture();
+  });
+
+  /** Everything the account holds, as the lists show it. */
+  const everything = async (): Promise<string[]> =>
+    Promise.all(
+      ['/staff.xml', '/companies.xml', '/projects.xml', '/shifts.xml'].map(
+        async (path) => (await call(mine.account, 'get', path)).text,
+      ),
+    );
+
+  test.each([
+    [
+      'post',
+      '/companies.xml',
+      '<project><name>Not a company</name></project>',
+      'company',
+      'Company::Error',
+    ],
+    [
+      'put',
+      '/company/{company}.xml',
+      '<project><name>Renamed</name></project>',
+      'company',
+      'Company::Error',
+    ],
+    ['put', '/companies/{company}.xml', '<project/>', 'company', 'Company::Error'],
+    [
+      'post',
+      '/staff.xml',
+      '<staff><username>rooted_staff</username><password>rooted-password</password></staff>',
+      'user',
+      'User::Error',
+    ],
+    [
+      'put',
+      '/staff/{user}.xml',
+      '<company><first_name>Changed</first_name></company>',
+      'user',
+      'User::Error',
+    ],
+    [
+      'post',
+      '/company/{company}/projects.xml',
+      '<company><name>Not a project</name></company>',
+      'project',
+      'Project::Error',
+    ],
+    [
+      'put',
+      '/project/{project}.xml',
+      '<shift><notes>Changed</notes></shift>',
+      'project',
+      'Project::Error',
+    ],
+    [
+      'post',
+      '/projects/{project}/shifts.xml',
+      '<project><start>Fri, 20 Mar 2009 08:00:00 GMT</start><stop>Fri, 20 Mar 2009 09:00:00 GMT</stop></project>',
+      'shift',
+      'Shift::Error',
+    ],
+    ['put', '/shift/{shift}.xml', '<user><notes>Changed</notes></user>', 'shift', 'Shift::Error'],
+  ] as const)(
+    '%s %s with %s is 422; nothing is stored',
+    async (method, template, body, root, type) => {
+      const before = await everything();
+      const res = await call(mine.account, method, fill(template, mine), body);
+      expect(expectError(res, 422, type)).toEqual([
+        `The body's root element must be <${root}> on this path`,
+      ]);
+      expect(await everything()).toEqual(before);
+    },
+  );
+});
+
+describe('a running project says so, as the JSON project does', () => {
+  test('running and started_at in show, both lists and the punch answers', async () => {
+    const { account: me, company, project } = await fixture();
+    /** The project's running state in its show answer and in both lists. */
+    const everywhere = async () => {
+      const listed = async (path: string) =>
+        expectList(await call(me, 'get', path), 'projects', expectProject).find(
+          (p) => intValue(p, 'id') === project,
+        )!;
+      return [
+        expectObject(await call(me, 'get', `/project/${project}.xml`), 200, expectProject),
+        await listed('/projects.xml'),
+        await listed(`/company/${company}/projects.xml`),
+      ].map(runningState);
+    };
+    const stopped = { running: false, startedAt: null };
+    expect(await everywhere()).toEqual([stopped, stopped, stopped]);
+
+    const punchedIn = runningState(
+      expectObject(await call(me, 'post', `/project/${project}/punch_in.xml`), 200, expectProject),
+    );
+    const shifts = (
+      await t.gqlOk(me, 'query($p: Int) { shifts(projectLegacyId: $p) { nodes { start stop } } }', {
+        p: project,
+      })
+    ).shifts.nodes as { start: string; stop: string | null }[];
+    const start = shifts.find((s) => s.stop === null)!.start;
+    // Unix seconds of the running shift's start, as the JSON project's started_at.
+    const running = { running: true, startedAt: Math.floor(instant(start)! / 1000) };
+    expect(punchedIn).toEqual(running);
+    expect(await everywhere()).toEqual([running, running, running]);
+
+    const punchedOut = runningState(
+      expectObject(await call(me, 'post', `/project/${project}/punch_out.xml`), 200, expectProject),
+    );
+    expect(punchedOut).toEqual(stopped);
+    expect(await everywhere()).toEqual([stopped, stopped, stopped]);
   });
 });

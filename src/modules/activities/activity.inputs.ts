@@ -25,6 +25,7 @@ export const ACTIVITY_FILTER_FIELDS: FilterFields = {
 
 export enum ActivityOrderField {
   LEGACY_ID = 'id',
+  ID = 'uuid',
   NAME = 'name',
   CREATED_AT = 'createdAt',
 }

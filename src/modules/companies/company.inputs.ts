@@ -62,14 +62,20 @@ export const COMPANY_FILTER_FIELDS: FilterFields = {
   ...Object.fromEntries(COMPANY_TEXT_FIELDS.map((f) => [f, f])),
 };
 
-export enum CompanyOrderField {
-  LEGACY_ID = 'id',
-  NAME = 'name',
-  VISIBILITY = 'visibility',
-  MAIN_CITY = 'mainCity',
-  MAIN_COUNTRY = 'mainCountry',
-  CREATED_AT = 'createdAt',
-}
+/** `contactFirstName` → `CONTACT_FIRST_NAME`, the order value of a text field. */
+const orderValueOf = (field: string): string => field.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
+
+/** Every filterable field orders too, the text fields included (so does the legacy `order`). */
+export const CompanyOrderField = {
+  LEGACY_ID: 'id',
+  ID: 'uuid',
+  NAME: 'name',
+  VISIBILITY: 'visibility',
+  LATITUDE: 'latitude',
+  LONGITUDE: 'longitude',
+  CREATED_AT: 'createdAt',
+  ...Object.fromEntries(COMPANY_TEXT_FIELDS.map((field) => [orderValueOf(field), field])),
+};
 registerEnumType(CompanyOrderField, { name: 'CompanyOrderField' });
 export const CompanyOrder = OrderInput(CompanyOrderField, 'CompanyOrder');
 

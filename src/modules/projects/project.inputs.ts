@@ -42,11 +42,17 @@ export const PROJECT_FILTER_FIELDS: FilterFields = {
 
 export enum ProjectOrderField {
   LEGACY_ID = 'id',
+  ID = 'uuid',
   NAME = 'name',
   ACTIVE = 'active',
   VISIBILITY = 'visibility',
+  COMPANY_ID = 'company.uuid',
   TIME_LIMIT = 'timeLimit',
+  TIME_LIMIT_STRING = 'timeLimitString',
+  NOTES = 'notes',
+  HOURLY_RATE = 'hourlyRate',
   HOURLY_RATE_CENTS = 'hourlyRateCents',
+  BILLABLE_BY_DEFAULT = 'billableByDefault',
   CREATED_AT = 'createdAt',
 }
 registerEnumType(ProjectOrderField, { name: 'ProjectOrderField' });

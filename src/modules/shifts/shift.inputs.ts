@@ -44,10 +44,16 @@ export const SHIFT_FILTER_FIELDS: FilterFields = {
 
 export enum ShiftOrderField {
   LEGACY_ID = 'id',
+  ID = 'uuid',
   START = 'start',
   STOP = 'stop',
+  NOTES = 'notes',
   BILLABLE = 'billable',
   TIME_ZONE = 'timeZone',
+  PROJECT_ID = 'project.uuid',
+  USER_ID = 'user.uuid',
+  ACTIVITY_ID = 'activity.uuid',
+  EXTERNAL_HREF = 'externalHref',
   CREATED_AT = 'createdAt',
 }
 registerEnumType(ShiftOrderField, { name: 'ShiftOrderField' });

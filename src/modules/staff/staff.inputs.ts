@@ -35,6 +35,7 @@ export const STAFF_FILTER_FIELDS: FilterFields = {
 
 export enum StaffOrderField {
   LEGACY_ID = 'id',
+  ID = 'uuid',
   LOGIN = 'login',
   FIRST_NAME = 'firstName',
   LAST_NAME = 'lastName',
