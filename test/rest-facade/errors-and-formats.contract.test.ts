@@ -112,10 +112,14 @@ describe('authentication', () => {
     expect(unknown.body).toEqual(wrong.body);
   });
 
-  test('a non-Basic Authorization header is 401 with the challenge', async () => {
-    const res = await request(t.app.express).get('/api/1/companies.json').set('authorization', 'Bearer abc.def.ghi');
+  test('a non-Basic Authorization header is 401 with the challenge of its scheme', async () => {
+    const res = await request(t.app.express).get('/api/1/companies.json').set('authorization', 'Digest username="x"');
     expectError(res, 401, 'UNAUTHENTICATED');
     expect(res.headers['www-authenticate']).toMatch(/^Basic\b/i);
+    // A refused bearer token is told so in its own scheme (RFC 6750 §3).
+    const bearer = await request(t.app.express).get('/api/1/companies.json').set('authorization', 'Bearer abc.def.ghi');
+    expectError(bearer, 401, 'UNAUTHENTICATED');
+    expect(bearer.headers['www-authenticate']).toMatch(/^Bearer realm="timetrack", error="invalid_token"/);
   });
 
   test('an unauthenticated write is 401 on every method and stores nothing', async () => {
