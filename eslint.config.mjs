@@ -21,7 +21,8 @@ export default tseslint.config(
   },
   {
     // The facade is a pure client of the GraphQL layer: it may use only the executor port, the
-    // context factory type and the error codes of src/.
+    // context factory type and the error codes of src/, and the one date-time rule (a pure
+    // function) that every interface applies alike.
     files: ['rest-facade/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -29,8 +30,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+src/(?!graphql/executor$|graphql/context$|errors$)',
-              message: 'rest-facade/ may import only src/graphql/executor, src/graphql/context and src/errors.',
+              regex: '^(\\.\\./)+src/(?!graphql/executor$|graphql/context$|errors$|modules/common/instants$)',
+              message: 'rest-facade/ may import only src/graphql/executor, src/graphql/context, src/errors and src/modules/common/instants.',
             },
           ],
         },

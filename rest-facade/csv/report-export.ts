@@ -1,4 +1,6 @@
-import { BadRequestError } from '../../src/errors';
+import { BadRequestError, ValidationError } from '../../src/errors';
+import { DATE_TIME_RULE, parseInstant } from '../../src/modules/common/instants';
+import { wireTime } from '../routes/wire-types';
 import type { CsvColumn, CsvDownload, CsvRequest } from './csv-download';
 
 /** The operation each page of the export runs. */
@@ -68,6 +70,9 @@ export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDown
   for (const name of ['from', 'to'] as const) {
     if (!query[name]) throw new BadRequestError(`\`${name}\` is required: an RFC 3339 instant`, { parameter: name });
   }
+  // Refused here, where the parameter's name is known, by the rule GraphQL applies too.
+  const impossible = (['from', 'to'] as const).filter((name) => !parseInstant(query[name]!));
+  if (impossible.length) throw new ValidationError(undefined, impossible.map((field) => ({ field, message: DATE_TIME_RULE })));
   const groupBy = list(query.group_by);
   const unknown = groupBy.find((group) => !(group in GROUP_COLUMNS));
   if (unknown !== undefined) {
@@ -94,7 +99,7 @@ export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDown
       ...(query.billable !== undefined ? { billable: query.billable === 'true' } : {}),
     },
   };
-  const columns = [...groupBy.flatMap((group) => GROUP_COLUMNS[group]!), ...(bucket ? [['bucket_start', (r: ReportRow) => r.bucketStart] as const] : []), ...SUM_COLUMNS];
+  const columns = [...groupBy.flatMap((group) => GROUP_COLUMNS[group]!), ...(bucket ? [['bucket_start', (r: ReportRow) => (r.bucketStart === null ? null : wireTime(r.bucketStart))] as const] : []), ...SUM_COLUMNS];
   const first = Math.min(EXPORT_PAGE_SIZE, pageSizeMax);
   async function* pages(): AsyncGenerator<ReportRow[]> {
     for (let offset = 0; ; ) {

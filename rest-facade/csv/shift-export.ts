@@ -3,6 +3,7 @@ import { csvRequestFor, writeCsv, type CsvColumn, type CsvDownload, type CsvOper
 import { compileOrder, type OrderTerm } from '../query/order-parser';
 import { compileWhere, type WhereFilter } from '../query/where-compiler';
 import { shiftColumns, type ShiftNode } from '../routes/shifts.routes';
+import { wireTime } from '../routes/wire-types';
 
 /** Rows per operation: well inside the cost limit, few enough that a page is small in memory. */
 const EXPORT_PAGE_SIZE = 1000;
@@ -18,8 +19,8 @@ type ExportNode = ShiftNode & { project: ShiftNode['project'] & { name: string }
 const COLUMNS: readonly CsvColumn<ExportNode>[] = [
   ['uuid', (s) => s.id],
   ['legacy_id', (s) => s.legacyId],
-  ['start', (s) => s.start],
-  ['stop', (s) => s.stop],
+  ['start', (s) => wireTime(s.start)],
+  ['stop', (s) => (s.stop === null ? null : wireTime(s.stop))],
   ['duration_seconds', (s) => (s.stop === null ? null : Math.round((Date.parse(s.stop) - Date.parse(s.start)) / 1000))],
   ['time_zone', (s) => s.timeZone],
   ['billable', (s) => String(s.billable)],

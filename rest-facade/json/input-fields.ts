@@ -1,4 +1,5 @@
 import { ValidationError, type EntityName, type FieldError } from '../../src/errors';
+import { DATE_TIME_RULE, parseDateTimeText } from '../../src/modules/common/instants';
 import { INT32_MAX } from '../int32';
 
 /**
@@ -123,6 +124,15 @@ function listOf(item: 'uuid' | 'text'): FieldKind {
 export const uuidList = listOf('uuid');
 export const tagList = listOf('text');
 
+/** Comma-separated tags kept exactly as written (`default_tags`); a list is joined with commas. */
+export const tagText: FieldKind = {
+  schema: tagList.schema,
+  convert(value) {
+    if (value === null || typeof value === 'string') return value;
+    return (tagList.convert(value) as string[]).join(',');
+  },
+};
+
 /** Integer ids as the XML interface sends them. */
 export const integerList: FieldKind = {
   schema: { anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'string' }, { type: 'null' }] },
@@ -131,20 +141,17 @@ export const integerList: FieldKind = {
   },
 };
 
-const RFC3339ISH = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
-
-/** RFC 3339; an offset is normalised to UTC, and a time without a zone is read as UTC. */
+/**
+ * RFC 3339; an offset is normalised to UTC, and a time without a zone is read as UTC. A value that
+ * names no real moment (30 February, hour 24, year 0000 or 10000) is refused by the service's one
+ * date-time rule, never rolled over.
+ */
 export const timestamp: FieldKind = {
   schema: { type: ['string', 'null'], format: 'date-time' },
   convert(value) {
     if (blank(value)) return null;
-    if (typeof value !== 'string' || !RFC3339ISH.test(value.trim())) {
-      throw new FieldProblem('must be an RFC 3339 date-time such as 2026-11-21T09:00:00Z');
-    }
-    const trimmed = value.trim().replace(' ', 'T');
-    const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(trimmed) ? trimmed : `${trimmed}Z`;
-    const instant = new Date(zoned);
-    if (Number.isNaN(instant.getTime())) throw new FieldProblem('is not a valid date-time');
+    const instant = typeof value === 'string' ? parseDateTimeText(value, 'UTC') : undefined;
+    if (!instant) throw new FieldProblem(DATE_TIME_RULE);
     return instant.toISOString();
   },
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boolean, centsFromAmount, integer, tagList, text, uuid, uuidList } from '../json/input-fields';
+import { boolean, centsFromAmount, integer, tagList, tagText, text, uuid, uuidList } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
 import { actionRoute, createRoute, deleteRoute, inCompany, listRoute, showRoute, updateRoute, type JsonResource } from '../json/json-routes';
 import type { ColumnTable } from '../query/columns';
@@ -21,7 +21,7 @@ export interface ProjectNode {
   users: Ref[];
   timeLimit: number | null;
   timeLimitString: string | null;
-  defaultTags: string[];
+  defaultTagsText: string | null;
   tagList: string[];
   notes: string | null;
   hourlyRate: string | null;
@@ -49,7 +49,7 @@ const projectWire = z
     user_uuids: z.array(uuidField),
     time_limit: z.number().int().nullable().meta({ description: 'Seconds' }),
     time_limit_string: z.string().nullable(),
-    default_tags: z.string().nullable().meta({ description: 'Comma-separated' }),
+    default_tags: z.string().nullable().meta({ description: 'Comma-separated, exactly as written' }),
     tag_list: z.string().meta({ description: 'Comma-separated' }),
     notes: z.string().nullable(),
     hourly_rate: z.string().nullable(),
@@ -88,7 +88,7 @@ function renderProject(p: ProjectNode): ProjectWire {
     user_uuids: withOwner(p.account.owner, p.users).map((user) => user.id),
     time_limit: p.timeLimit,
     time_limit_string: p.timeLimitString,
-    default_tags: p.defaultTags.length ? p.defaultTags.join(',') : null,
+    default_tags: p.defaultTagsText,
     tag_list: p.tagList.join(','),
     notes: p.notes,
     hourly_rate: p.hourlyRate,
@@ -123,7 +123,7 @@ const updateFields = {
   user_uuids: { to: 'userIds', kind: uuidList },
   time_limit: { to: 'timeLimit', kind: integer },
   time_limit_string: { to: 'timeLimitString', kind: text },
-  default_tags: { to: 'defaultTags', kind: tagList },
+  default_tags: { to: 'defaultTagsText', kind: tagText },
   tag_list: { to: 'tagList', kind: tagList },
   notes: { to: 'notes', kind: text },
   hourly_rate: { to: 'hourlyRate', kind: text },

@@ -3,7 +3,7 @@ import { boolean, tagList, text, timestamp, uuid } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
 import { createRoute, deleteRoute, inProject, listRoute, showRoute, updateRoute, type JsonResource } from '../json/json-routes';
 import type { ColumnTable } from '../query/columns';
-import { dateTime, uuidField, type Ref } from './wire-types';
+import { dateTime, uuidField, wireTime, type Ref } from './wire-types';
 
 export interface ShiftNode {
   id: string;
@@ -69,8 +69,8 @@ export const shiftColumns: ColumnTable = {
 
 export const renderShift = (s: ShiftNode): z.infer<typeof shiftWire> => ({
   uuid: s.id,
-  start: s.start,
-  stop: s.stop,
+  start: wireTime(s.start),
+  stop: s.stop === null ? null : wireTime(s.stop),
   notes: s.notes,
   time_zone: s.timeZone,
   time_zone_offset: s.timeZoneOffset,

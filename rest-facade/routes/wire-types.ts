@@ -4,7 +4,14 @@ import { z } from 'zod';
 export const uuidField = z.string().meta({ format: 'uuid' });
 /** `active` is the string "true" or "false" on the legacy wire, never a boolean. */
 export const stringBoolean = z.enum(['true', 'false']);
-export const dateTime = z.string().meta({ format: 'date-time', description: 'RFC 3339, UTC, with Z' });
+/** An instant on the JSON and CSV wire, as the interface document writes it: `2013-08-16T05:19:26Z`. */
+export const dateTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/)
+  .meta({ format: 'date-time', description: 'RFC 3339, UTC, whole seconds, with Z' });
+
+/** A GraphQL DateTimeISO (`...T05:19:26.000Z`) in the wire form of `dateTime`: the fraction dropped. */
+export const wireTime = (iso: string): string => `${new Date(iso).toISOString().slice(0, 19)}Z`;
 
 export const asStringBoolean = (value: boolean): 'true' | 'false' => (value ? 'true' : 'false');
 

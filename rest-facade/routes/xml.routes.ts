@@ -1,4 +1,4 @@
-import { FieldProblem, boolean as booleanField, integer as integerField, integerList, password, tagList, text as textField, type FieldKind } from '../json/input-fields';
+import { FieldProblem, boolean as booleanField, integer as integerField, integerList, password, tagList, tagText, text as textField, type FieldKind } from '../json/input-fields';
 import { CONTACT_FIELDS, VISIBILITY } from './companies.routes';
 import type { CompanyNode } from './companies.routes';
 import { startedAtSeconds, type ProjectNode } from './projects.routes';
@@ -91,7 +91,7 @@ const projectFields = {
   user_ids: { to: 'userLegacyIds', kind: integerList },
   active: { to: 'active', kind: booleanField },
   time_limit_string: { to: 'timeLimitString', kind: textField },
-  default_tags: { to: 'defaultTags', kind: tagList },
+  default_tags: { to: 'defaultTagsText', kind: tagText },
   notes: { to: 'notes', kind: textField },
   company_id: { to: 'companyLegacyId', kind: integerField },
   taglist: { to: 'tagList', kind: tagList },
@@ -110,7 +110,7 @@ const projectResource: XmlResource = {
     userIds(withOwner(p.account.owner, p.users)),
     text('active', String(p.active)),
     text('time_limit_string', p.timeLimitString),
-    text('default_tags', p.defaultTags.join(',')),
+    text('default_tags', p.defaultTagsText ?? ''),
     text('notes', p.notes),
     integer('company_id', p.companyLegacyId),
     text('taglist', p.tagList.join(',')),

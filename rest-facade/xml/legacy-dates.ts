@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { parseInstant } from '../../src/modules/common/instants';
 
 /**
  * The legacy XML shift time: `Tue, 17 Mar 2009 10:00:00`, optionally followed by `GMT`. Without
@@ -22,23 +23,22 @@ export type LegacyTime =
   /** Wall time without zone (`2009-03-17T10:00:00`), for the service to place in the shift's zone. */
   | { readonly kind: 'wall'; readonly local: string };
 
-/** Reads the legacy form; undefined when the text is not one (or names a day that does not exist). */
+/**
+ * Reads the legacy form; undefined when the text is not one, names no real moment (30 Feb, 24:00,
+ * year 0000: the service's one date-time rule) or names a weekday the date does not have.
+ */
 export function parseLegacyTime(text: string): LegacyTime | undefined {
   const match = LEGACY.exec(text);
   if (!match) return undefined;
   const [, weekday, day, month, year, hour, minute, second, marker] = match;
-  const parts = {
-    year: Number(year),
-    month: MONTHS.indexOf(month!.toLowerCase()) + 1,
-    day: Number(day),
-    hour: Number(hour),
-    minute: Number(minute),
-    second: Number(second ?? 0),
-  };
-  const wall = DateTime.fromObject(parts, { zone: 'utc' });
-  if (!wall.isValid) return undefined;
+  const two = (digits: string) => digits.padStart(2, '0');
+  const local = `${year}-${two(String(MONTHS.indexOf(month!.toLowerCase()) + 1))}-${two(day!)}T${hour}:${minute}:${second ?? '00'}`;
+  // Read as if UTC: for a wall time this checks the calendar only; the service places it in the zone.
+  const instant = parseInstant(`${local}Z`);
+  if (!instant) return undefined;
   // A weekday that contradicts the date means the client and we disagree about the date.
-  if (weekday && wall.setLocale('en-US').toFormat('ccc').toLowerCase() !== weekday.toLowerCase()) return undefined;
-  if (marker) return { kind: 'instant', iso: wall.toISO({ suppressMilliseconds: true })! };
-  return { kind: 'wall', local: wall.toFormat("yyyy-LL-dd'T'HH:mm:ss") };
+  const utc = DateTime.fromJSDate(instant, { zone: 'utc' }).setLocale('en-US');
+  if (weekday && utc.toFormat('ccc').toLowerCase() !== weekday.toLowerCase()) return undefined;
+  if (marker) return { kind: 'instant', iso: utc.toISO({ suppressMilliseconds: true })! };
+  return { kind: 'wall', local };
 }

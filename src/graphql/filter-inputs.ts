@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from './scalars';
 import { Field, Float, ID, InputType, Int } from 'type-graphql';
 import { StaffType, Visibility } from '../modules/common/enums';
 

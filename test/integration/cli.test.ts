@@ -328,8 +328,9 @@ describe('export', () => {
       const row = rows.find((r) => r.uuid === shift.id)!;
       expect(row).toMatchObject({
         legacy_id: String(shift.legacyId),
-        start: shift.start,
-        stop: shift.stop ?? '',
+        // The JSON interface's whole-second form of GraphQL's `...:00.000Z`.
+        start: shift.start.replace('.000Z', 'Z'),
+        stop: shift.stop?.replace('.000Z', 'Z') ?? '',
         billable: String(shift.billable),
         project_name: shift.project.name,
         user_login: shift.user.login,

@@ -65,6 +65,12 @@ describe('with the default (offline) geocoder', () => {
     },
   );
 
+  test('an Australian address with the state abbreviated (Perth WA) is located in Perth, Western Australia', async () => {
+    const perth = await create({ name: 'Hay St Pty Ltd', mainAddress: '1 Hay St', mainCity: 'Perth', mainState: 'WA', mainPostcode: '6000', mainCountry: 'Australia' });
+    expect(km(perth, { latitude: -31.95, longitude: 115.86 })).toBeLessThan(5);
+    expect((await t.gqlOk(owner, GET, { id: perth.id })).company).toEqual(perth);
+  });
+
   test('a city the gazetteer does not know leaves them null', async () => {
     expect(await create({ name: 'Nowhere', ...BERLIN_ADDRESS, mainCity: 'Atlantisville' })).toMatchObject({ latitude: null, longitude: null });
   });

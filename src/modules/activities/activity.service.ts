@@ -45,7 +45,7 @@ export class ActivityService {
     const data = validate('Activity', createSchema, input);
     const act = { name: 'createActivity', request: input, entityClass: Activity, entity: 'Activity' } as const;
     return idempotentTransaction(ctx, act, async (em) => {
-      const project = await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null }, undefined, true);
+      const project = await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null }, undefined, 'Activity');
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Activity');
       if (data.id) await assertUuidFree(em, Activity, 'Activity', data.id);
       const activity = em.create(Activity, {

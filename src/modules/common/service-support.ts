@@ -10,19 +10,27 @@ export interface Locator {
 }
 
 /**
+ * A row named in the input of another entity (a shift's `projectId`): a missing or doubled
+ * reference is that entity's invalid input ("Invalid shift: projectId is required"), while a
+ * reference to no row is still the named entity's not-found.
+ */
+export interface InputReference {
+  readonly of: EntityName;
+  readonly names: readonly [uuidField: string, legacyField: string];
+}
+
+/**
  * The where-clause for "the row this locator names". A malformed uuid or an impossible integer
  * cannot name any row, so it is a plain not-found, exactly like a row of another account.
  */
-export function locatorWhere(
-  entity: EntityName,
-  locator: Locator,
-  names: [uuidField: string, legacyField: string] = ['id', 'legacyId'],
-): { uuid: string } | { id: number } {
+export function locatorWhere(entity: EntityName, locator: Locator, reference?: InputReference): { uuid: string } | { id: number } {
+  const [uuidName, legacyName] = reference?.names ?? ['id', 'legacyId'];
+  const invalid = reference?.of ?? entity;
   const hasUuid = locator.id !== undefined && locator.id !== null;
   const hasLegacy = locator.legacyId !== undefined && locator.legacyId !== null;
-  if (!hasUuid && !hasLegacy) throw ValidationError.field(entity, names[0], REQUIRED);
+  if (!hasUuid && !hasLegacy) throw ValidationError.field(invalid, uuidName, REQUIRED);
   if (hasUuid && hasLegacy) {
-    throw ValidationError.field(entity, names[0], `give exactly one of ${names[0]} and ${names[1]}`);
+    throw ValidationError.field(invalid, uuidName, `give exactly one of ${uuidName} and ${legacyName}`);
   }
   if (hasUuid) {
     if (!isUuid(locator.id!)) throw new NotFoundError(entity);
@@ -38,9 +46,9 @@ export async function findLocated<T extends object>(
   entityClass: new () => T,
   entity: EntityName,
   locator: Locator,
-  options: { extraWhere?: FilterQuery<T>; names?: [string, string] } = {},
+  options: { extraWhere?: FilterQuery<T>; reference?: InputReference } = {},
 ): Promise<T> {
-  const where = { ...locatorWhere(entity, locator, options.names), ...(options.extraWhere as object) } as FilterQuery<T>;
+  const where = { ...locatorWhere(entity, locator, options.reference), ...(options.extraWhere as object) } as FilterQuery<T>;
   const row = await em.findOne(entityClass, where);
   if (!row) throw new NotFoundError(entity);
   return row;

@@ -149,7 +149,7 @@ class Gazetteer {
     if (region === undefined) {
       region = this.regionNames.length;
       this.regionIndex.set(regionKey, region);
-      this.regionNames.push(regionForms(city.admin1, this.adminNames.get(regionKey)));
+      this.regionNames.push(regionForms(city.admin1, this.adminNames.get(regionKey), REGION_ABBREVIATIONS[regionKey]));
     }
     this.regionOf[i] = region;
     this.countryCodes.add(city.country);
@@ -171,7 +171,9 @@ class Gazetteer {
     if (found === undefined) return null;
     const candidates = typeof found === 'number' ? [found] : found;
     const state = normalise(address.state);
-    const inState = candidates.filter((i) => this.regionNames[this.regionOf[i]].includes(state));
+    // "W.A." normalises to "w a": an abbreviation is also matched without the spaces.
+    const states = [state, state.replace(/ /g, '')];
+    const inState = candidates.filter((i) => states.some((form) => this.regionNames[this.regionOf[i]].includes(form)));
     const chosen = this.pick(inState.length > 0 ? inState : candidates);
     return chosen === null ? null : { latitude: this.coordinates[2 * chosen], longitude: this.coordinates[2 * chosen + 1] };
   }
@@ -283,9 +285,39 @@ function safeDisplayName(names: Intl.DisplayNames, code: string): string | undef
   }
 }
 
-/** How a client may write a region: its GeoNames code ("IL") or English name ("Illinois"). */
-function regionForms(code: string, name: string | undefined): string[] {
-  const forms = new Set<string>();
+/**
+ * The postal abbreviations of Australian states and Canadian provinces, by GeoNames admin1 code
+ * (`AU.08` is Western Australia): GeoNames numbers these regions, while addresses name them
+ * "Perth WA", "Kingston ON". US states need no entry: their GeoNames codes are the USPS ones
+ * ("US.OR"). Old Canadian forms (NF, PQ, PEI) are still written by some clients.
+ */
+const REGION_ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
+  'AU.01': ['ACT'],
+  'AU.02': ['NSW'],
+  'AU.03': ['NT'],
+  'AU.04': ['QLD'],
+  'AU.05': ['SA'],
+  'AU.06': ['TAS'],
+  'AU.07': ['VIC'],
+  'AU.08': ['WA'],
+  'CA.01': ['AB'],
+  'CA.02': ['BC'],
+  'CA.03': ['MB'],
+  'CA.04': ['NB'],
+  'CA.05': ['NL', 'NF'],
+  'CA.07': ['NS'],
+  'CA.08': ['ON'],
+  'CA.09': ['PE', 'PEI'],
+  'CA.10': ['QC', 'PQ'],
+  'CA.11': ['SK'],
+  'CA.12': ['YT'],
+  'CA.13': ['NT'],
+  'CA.14': ['NU'],
+};
+
+/** How a client may write a region: its GeoNames code ("IL"), English name ("Illinois") or postal abbreviation ("WA"). */
+function regionForms(code: string, name: string | undefined, abbreviations: readonly string[] = []): string[] {
+  const forms = new Set<string>(abbreviations.map(normalise));
   if (code) forms.add(normalise(code));
   if (name) {
     forms.add(normalise(name));

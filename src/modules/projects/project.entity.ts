@@ -34,9 +34,16 @@ export class Project extends TenantEntity {
   @Property({ type: 'string', length: 255, nullable: true })
   timeLimitString: string | null = null;
 
-  @Field(() => [String], { description: 'Tags copied onto every new running shift on punch-in.' })
+  @Field(() => [String], { description: 'Tags copied onto every new running shift on punch-in: those of `defaultTagsText`.' })
   @Property({ type: ArrayType })
   defaultTags: string[] = [];
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The default tags exactly as written, comma-separated (the legacy `default_tags`); `defaultTags` are read from it.',
+  })
+  @Property({ type: 'text', nullable: true })
+  defaultTagsText: string | null = null;
 
   @Field(() => [String])
   @Property({ type: ArrayType })

@@ -70,6 +70,8 @@ export class ProjectInput {
   @Field(() => Int, { nullable: true, description: 'Seconds.' }) timeLimit?: number | null;
   @Field(() => String, { nullable: true }) timeLimitString?: string | null;
   @Field(() => [String], { nullable: true }) defaultTags?: string[];
+  @Field(() => String, { nullable: true, description: 'Comma-separated, kept as written; sets `defaultTags`. Give this or `defaultTags`.' })
+  defaultTagsText?: string | null;
   @Field(() => [String], { nullable: true }) tagList?: string[];
   @Field(() => String, { nullable: true }) notes?: string | null;
   @Field(() => String, { nullable: true }) hourlyRate?: string | null;

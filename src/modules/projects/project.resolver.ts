@@ -1,4 +1,5 @@
-import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
+import { SafeIntResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/scalars';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../graphql/context';

@@ -1,7 +1,7 @@
 import { ref, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { isManagerOrOwner } from '../../auth/viewer';
-import { PermissionDeniedError, ValidationError, type FieldError } from '../../errors';
+import { PermissionDeniedError, ValidationError, type EntityName, type FieldError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
 import type { OrderSpec } from '../../graphql/list-args';
 import { Company } from '../companies/company.entity';
@@ -26,6 +26,7 @@ const projectFields = {
   timeLimit: z.number().int().min(0).max(2_000_000_000).nullable(),
   timeLimitString: fields.text().nullable(),
   defaultTags: fields.tags(),
+  defaultTagsText: fields.text(4096).nullable(),
   tagList: fields.tags(),
   notes: fields.text(10_000).nullable(),
   hourlyRate: fields.text().nullable(),
@@ -55,7 +56,7 @@ export class ProjectService {
 
   async create(ctx: RequestContext, input: CreateProjectInput): Promise<Project> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Project');
-    const data = fillNumbersFromText(validate('Project', createSchema, input) as unknown as CreateProjectInput & { name: string });
+    const data = fillFromText(validate('Project', createSchema, input) as unknown as CreateProjectInput & { name: string });
     const act = { name: 'createProject', request: input, entityClass: Project, entity: 'Project' } as const;
     return idempotentTransaction(ctx, act, async (em) => {
       if (data.id) await assertUuidFree(em, Project, 'Project', data.id);
@@ -76,7 +77,7 @@ export class ProjectService {
   }
 
   async update(ctx: RequestContext, locator: Locator, input: ProjectInput, companyLocator?: Locator): Promise<Project> {
-    const data = fillNumbersFromText(validate('Project', updateSchema, input) as unknown as ProjectInput);
+    const data = fillFromText(validate('Project', updateSchema, input) as unknown as ProjectInput);
     return inTransaction(ctx, async (em) => {
       const project = await this.getIn(ctx, em, locator, companyLocator);
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Project');
@@ -102,32 +103,48 @@ export class ProjectService {
     });
   }
 
-  /** A visible project, optionally required to belong to a named company (nested routes). */
-  async getIn(ctx: RequestContext, em: EntityManager, locator: Locator, companyLocator?: Locator, inInput = false): Promise<Project> {
+  /**
+   * A visible project, optionally required to belong to a named company (nested routes).
+   * `inputOf`: the project is named in that entity's input, as `projectId`/`projectLegacyId`.
+   */
+  async getIn(ctx: RequestContext, em: EntityManager, locator: Locator, companyLocator?: Locator, inputOf?: EntityName): Promise<Project> {
     const company = companyLocator ? await this.findCompany(ctx, em, companyLocator) : undefined;
     return findLocated(em, Project, 'Project', locator, {
       extraWhere: { ...(await projectVisibilityWhere(ctx, em)), ...(company ? { company: company.id } : {}) },
-      // A project named in an input is `projectId`/`projectLegacyId` there.
-      ...(inInput ? { names: ['projectId', 'projectLegacyId'] as [string, string] } : {}),
+      ...(inputOf ? { reference: { of: inputOf, names: ['projectId', 'projectLegacyId'] } } : {}),
     });
   }
 
-  private async findCompany(ctx: RequestContext, em: EntityManager, locator: Locator, inInput = false): Promise<Company> {
+  /** A visible company; `inProjectInput`: named in a project's input as `companyId`/`companyLegacyId`. */
+  private async findCompany(ctx: RequestContext, em: EntityManager, locator: Locator, inProjectInput = false): Promise<Company> {
     return findLocated(em, Company, 'Company', locator, {
       extraWhere: await companyVisibilityWhere(ctx, em),
-      ...(inInput ? { names: ['companyId', 'companyLegacyId'] as [string, string] } : {}),
+      ...(inProjectInput ? { reference: { of: 'Project', names: ['companyId', 'companyLegacyId'] } } : {}),
     });
   }
 }
 
 
 /**
- * The text forms fill the numbers when the numbers are not given (omitted or null):
- * `timeLimitString` → `timeLimit` seconds, `hourlyRate` → `hourlyRateCents`. Text that would be
- * used but cannot be read is a validation error naming the field.
+ * The text forms fill the values they stand for. `timeLimitString` → `timeLimit` seconds and
+ * `hourlyRate` → `hourlyRateCents` when the numbers are not given (omitted or null);
+ * `defaultTagsText`, kept as written, → `defaultTags` (a list given instead is written back as
+ * its text). Text that would be used but cannot be read is a validation error naming the field.
  */
-function fillNumbersFromText<T extends ProjectInput>(data: T): T {
+function fillFromText<T extends ProjectInput>(data: T): T {
   const errors: FieldError[] = [];
+  if (data.defaultTagsText !== undefined) {
+    if (data.defaultTags !== undefined) errors.push({ field: 'defaultTagsText', message: 'give either defaultTags or defaultTagsText' });
+    const tags = fields.tags().safeParse(splitTags(data.defaultTagsText ?? ''));
+    if (tags.success) data.defaultTags = tags.data;
+    else {
+      const [issue] = tags.error.issues;
+      const which = typeof issue!.path[0] === 'number' ? `tag ${issue!.path[0] + 1} ` : '';
+      errors.push({ field: 'defaultTagsText', message: `${which}${issue!.message}` });
+    }
+  } else if (data.defaultTags !== undefined) {
+    data.defaultTagsText = data.defaultTags.length ? data.defaultTags.join(',') : null;
+  }
   if (data.timeLimit == null && data.timeLimitString != null && data.timeLimitString.trim() !== '') {
     const seconds = parseTimeLimit(data.timeLimitString);
     if (seconds === undefined) errors.push({ field: 'timeLimitString', message: 'is not a duration this service can read (e.g. "12h", "2h 30m", "1:30")' });
@@ -140,4 +157,12 @@ function fillNumbersFromText<T extends ProjectInput>(data: T): T {
   }
   if (errors.length > 0) throw new ValidationError('Project', errors);
   return data;
+}
+
+/** Comma-separated tags as applied: trimmed, blanks dropped ("urgent,  Billable ," → urgent, Billable). */
+function splitTags(text: string): string[] {
+  return text
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
 }

@@ -39,7 +39,7 @@ export class PunchService {
       if (!project.active) throw new DomainRuleError('PROJECT_INACTIVE', 'Project', 'This project is inactive and cannot be punched in to');
       let activity: Activity | null = null;
       if (data.activityId != null || data.activityLegacyId != null) {
-        const named = locatorWhere('Activity', { id: data.activityId ?? null, legacyId: data.activityLegacyId ?? null }, ['activityId', 'activityLegacyId']);
+        const named = locatorWhere('Activity', { id: data.activityId ?? null, legacyId: data.activityLegacyId ?? null }, { of: 'Project', names: ['activityId', 'activityLegacyId'] });
         activity = await em.findOne(Activity, { ...named, project: project.id });
         if (!activity) throw ValidationError.field('Project', 'activityId', 'is not an activity of the project');
       }

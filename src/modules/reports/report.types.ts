@@ -1,4 +1,5 @@
-import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
+import { SafeIntResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ReportBucket, ReportDimension } from './report.inputs';
 

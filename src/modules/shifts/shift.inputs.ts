@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../graphql/scalars';
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import { BooleanFilter, DateTimeFilter, IDFilter, IntFilter, StringFilter } from '../../graphql/filter-inputs';
 import { OrderInput } from '../../graphql/list-args';

@@ -73,7 +73,7 @@ export class ShiftService {
     return idempotentTransaction(ctx, act, async (em) => {
       const project = projectLocator
         ? await this.projects.getIn(ctx, em, projectLocator)
-        : await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null }, undefined, true);
+        : await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null }, undefined, 'Shift');
       const user = await this.resolveUser(ctx, em, data, 'create');
       if (data.id) await assertUuidFree(em, Shift, 'Shift', data.id);
       const shift = em.create(Shift, {
@@ -102,7 +102,7 @@ export class ShiftService {
       const shift = await this.get({ ...ctx, em }, locator, projectLocator);
       this.assertMayChange(ctx, shift, 'update');
       if (data.projectId != null || data.projectLegacyId != null) {
-        shift.project = ref(await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null }, undefined, true));
+        shift.project = ref(await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null }, undefined, 'Shift'));
       }
       if (data.userId != null || data.userLegacyId != null) shift.user = ref(await this.resolveUser(ctx, em, data, 'update'));
       for (const key of ['timeZone', 'billable', 'notes', 'tagList', 'externalHref'] as const) {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { DateTime, IANAZone } from 'luxon';
 import type { RequestContext } from '../../graphql/context';
 import { canonicalTimeZone, isValidTimeZone } from '../common/time-zones';
@@ -9,12 +10,6 @@ interface PackedTzData {
   version: string;
   zones: string[];
   links: string[];
-}
-
-/** moment-timezone's metadata: zone.tab's reference location of each zone. */
-interface TzMeta {
-  version: string;
-  zones: Record<string, { name: string; lat: number; long: number }>;
 }
 
 interface Coordinates {
@@ -35,6 +30,39 @@ function readTzData<T>(file: string): T {
 }
 
 /**
+ * A zone.tab position, ISO 6709 sign-degrees-minutes[-seconds] (`-3157+11551`,
+ * `+513030-0000731`), in decimal degrees. The sign applies to the whole value: -31°57' is
+ * -31.95, not -31 + 57/60. (moment-timezone's metadata made that mistake, which also loses the
+ * sign of places within a degree of the equator or of Greenwich, such as London; hence this file.)
+ */
+export function parseIso6709(position: string): Coordinates | undefined {
+  const match = /^([+-])(\d{2})(\d{2})(\d{2})?([+-])(\d{3})(\d{2})(\d{2})?$/.exec(position);
+  if (!match) return undefined;
+  const [, latSign, latDeg, latMin, latSec, longSign, longDeg, longMin, longSec] = match;
+  // Four decimals (about 10 m) keep the answer short; zone.tab is precise to a second of arc at best.
+  const degrees = (sign: string, deg: string, min: string, sec = '0') =>
+    (sign === '-' ? -1 : 1) * (Math.round((Number(deg) + Number(min) / 60 + Number(sec) / 3600) * 1e4) / 1e4);
+  return { latitude: degrees(latSign, latDeg, latMin, latSec), longitude: degrees(longSign, longDeg, longMin, longSec) };
+}
+
+/**
+ * The reference location of each zone.tab zone, from `zone.tab` beside this file: the tz
+ * database's own file (public domain), copied from a tz release. Update it with moment-timezone's
+ * data; a test fails when a zone the runtime knows from moment's data has no line here.
+ */
+function readZoneTab(): Map<string, Coordinates> {
+  const located = new Map<string, Coordinates>();
+  for (const line of fs.readFileSync(path.join(__dirname, 'zone.tab'), 'utf8').split('\n')) {
+    if (line.startsWith('#') || line.trim() === '') continue;
+    const [, position, name] = line.split('\t');
+    const coordinates = position === undefined ? undefined : parseIso6709(position);
+    if (!name || !coordinates) throw new Error(`zone.tab: unreadable line ${JSON.stringify(line)}`);
+    located.set(name, coordinates);
+  }
+  return located;
+}
+
+/**
  * Every zone name the service accepts, with its reference location. Names are the tz database's
  * (zones, links, Etc) as shipped by moment-timezone, plus the runtime's own canonical spellings,
  * kept only where the runtime's ICU knows them: offsets come from ICU, and a stored zone is in
@@ -42,7 +70,7 @@ function readTzData<T>(file: string): T {
  */
 function buildIndex(): readonly IndexedZone[] {
   const packed = readTzData<PackedTzData>('packed/latest.json');
-  const meta = readTzData<TzMeta>('meta/latest.json');
+  const zoneTab = readZoneTab();
   // Each look-up builds an Intl.DateTimeFormat; names are looked up several times below.
   const spellings = new Map<string, string>();
   const canonical = (name: string): string => {
@@ -67,14 +95,14 @@ function buildIndex(): readonly IndexedZone[] {
   // without a line takes the location of the one zone.tab zone that the runtime treats as the same
   // zone; merged zones of other places (Europe/Copenhagen → Europe/Berlin) keep their own line.
   const located = new Map<string, Coordinates[]>();
-  for (const entry of Object.values(meta.zones)) {
-    if (!isValidTimeZone(entry.name)) continue;
-    const key = canonical(entry.name);
-    located.set(key, [...(located.get(key) ?? []), { latitude: entry.lat, longitude: entry.long }]);
+  for (const [name, coordinates] of zoneTab) {
+    if (!isValidTimeZone(name)) continue;
+    const key = canonical(name);
+    located.set(key, [...(located.get(key) ?? []), coordinates]);
   }
   const coordinatesOf = (name: string): Coordinates | null => {
-    const own = Object.hasOwn(meta.zones, name) ? meta.zones[name] : undefined;
-    if (own) return { latitude: own.lat, longitude: own.long };
+    const own = zoneTab.get(name);
+    if (own) return own;
     const same = located.get(canonical(name)) ?? [];
     return same.length === 1 ? same[0] : null;
   };
