@@ -760,8 +760,11 @@ describe('staff routes', () => {
     expect(users.map((u) => value(u, 'username'))).not.toContain('one_too_many');
   });
 
-  test('403 User::ReadDenied when a staff member lists staff', async () => {
-    expectError(await call(staff, 'get', '/staff.xml'), 403, 'User::ReadDenied');
+  // "A staff list includes the authenticated user": a staff member's list is just that
+  // (docs/permissions.md).
+  test('a staff member lists staff and sees only themselves', async () => {
+    const users = expectList(await call(staff, 'get', '/staff.xml'), 'users', expectUser);
+    expect(users.map((u) => value(u, 'id'))).toEqual([String(staff.legacyId)]);
   });
 
   test('422 User::Error for a duplicate username', async () => {
