@@ -19,7 +19,14 @@ export interface DatasetSize {
 }
 
 /** The reference size of issue 7; `--scale 0.1` divides the shifts (and nothing else) by ten. */
-export const REFERENCE_SIZE: DatasetSize = { staff: 50, companies: 20, projects: 400, activitiesPerProject: 5, shifts: 1_000_000, years: 3 };
+export const REFERENCE_SIZE: DatasetSize = {
+  staff: 50,
+  companies: 20,
+  projects: 400,
+  activitiesPerProject: 5,
+  shifts: 1_000_000,
+  years: 3,
+};
 
 export function scaledSize(scale: number): DatasetSize {
   return { ...REFERENCE_SIZE, shifts: Math.max(1000, Math.round(REFERENCE_SIZE.shifts * scale)) };
@@ -57,16 +64,27 @@ function pgArray(values: readonly (string | number | boolean | null)[]): string 
 }
 
 /** Loads the dataset into a migrated, empty database. */
-export async function loadDataset(orm: MikroORM, size: DatasetSize, log: (line: string) => void = () => {}): Promise<DatasetManifest> {
+export async function loadDataset(
+  orm: MikroORM,
+  size: DatasetSize,
+  log: (line: string) => void = () => {},
+): Promise<DatasetManifest> {
   const started = Date.now();
   const random = seededRandom(20261122);
   const sql = orm.em.getConnection();
-  const run = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sql.execute<T[]>(text, params);
+  const run = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    sql.execute<T[]>(text, params);
   const hash = await createPasswordHasher(19_456).hash(PASSWORD);
 
-  const [account] = await run<{ id: number }>(`insert into accounts (uuid, name) values (?, 'Benchmark Ltd') returning id`, [uuidFrom(random)]);
+  const [account] = await run<{ id: number }>(
+    `insert into accounts (uuid, name) values (?, 'Benchmark Ltd') returning id`,
+    [uuidFrom(random)],
+  );
   const accountId = account!.id;
-  const staffLogins = Array.from({ length: size.staff }, (_, i) => `bench-staff-${String(i + 1).padStart(3, '0')}`);
+  const staffLogins = Array.from(
+    { length: size.staff },
+    (_, i) => `bench-staff-${String(i + 1).padStart(3, '0')}`,
+  );
   const users = await run<{ id: number }>(
     `insert into users (uuid, account_id, login, password_hash, first_name, last_name, type, hourly_rate_cents)
      select u, ?, l, ?, 'Bench', l, t, r from unnest(?::uuid[], ?::text[], ?::text[], ?::int[]) as x(u, l, t, r) returning id`,
@@ -84,9 +102,16 @@ export async function loadDataset(orm: MikroORM, size: DatasetSize, log: (line: 
   const companies = await run<{ id: number }>(
     `insert into companies (uuid, account_id, name, visibility, main_city)
      select u, ?, n, 'public', 'Springfield' from unnest(?::uuid[], ?::text[]) as x(u, n) returning id`,
-    [accountId, pgArray(Array.from({ length: size.companies }, () => uuidFrom(random))), pgArray(Array.from({ length: size.companies }, (_, i) => `Client ${i + 1}`))],
+    [
+      accountId,
+      pgArray(Array.from({ length: size.companies }, () => uuidFrom(random))),
+      pgArray(Array.from({ length: size.companies }, (_, i) => `Client ${i + 1}`)),
+    ],
   );
-  const projectCompany = Array.from({ length: size.projects }, (_, i) => companies[i % companies.length]!.id);
+  const projectCompany = Array.from(
+    { length: size.projects },
+    (_, i) => companies[i % companies.length]!.id,
+  );
   const projects = await run<{ id: number }>(
     `insert into projects (uuid, account_id, company_id, name, visibility, time_limit, hourly_rate_cents, tag_list)
      select u, ?, c, n, 'public', l, r, '{bench}' from unnest(?::uuid[], ?::int[], ?::text[], ?::int[], ?::int[]) as x(u, c, n, l, r) returning id`,
@@ -95,25 +120,49 @@ export async function loadDataset(orm: MikroORM, size: DatasetSize, log: (line: 
       pgArray(projectCompany.map(() => uuidFrom(random))),
       pgArray(projectCompany),
       pgArray(projectCompany.map((_, i) => `Project ${i + 1}`)),
-      pgArray(projectCompany.map((_, i) => (i % 4 === 0 ? 3600 * (500 + Math.floor(random() * 2000)) : null))),
-      pgArray(projectCompany.map((_, i) => (i % 3 === 0 ? 5000 + Math.floor(random() * 10000) : null))),
+      pgArray(
+        projectCompany.map((_, i) =>
+          i % 4 === 0 ? 3600 * (500 + Math.floor(random() * 2000)) : null,
+        ),
+      ),
+      pgArray(
+        projectCompany.map((_, i) => (i % 3 === 0 ? 5000 + Math.floor(random() * 10000) : null)),
+      ),
     ],
   );
   const projectIds = projects.map((p) => p.id);
-  const activityProject = projectIds.flatMap((id) => Array.from({ length: size.activitiesPerProject }, () => id));
+  const activityProject = projectIds.flatMap((id) =>
+    Array.from({ length: size.activitiesPerProject }, () => id),
+  );
   const activities = await run<{ id: number; project_id: number }>(
     `insert into activities (uuid, account_id, project_id, name)
      select u, ?, p, n from unnest(?::uuid[], ?::int[], ?::text[]) as x(u, p, n) returning id, project_id`,
-    [accountId, pgArray(activityProject.map(() => uuidFrom(random))), pgArray(activityProject), pgArray(activityProject.map((_, i) => `Activity ${(i % size.activitiesPerProject) + 1}`))],
+    [
+      accountId,
+      pgArray(activityProject.map(() => uuidFrom(random))),
+      pgArray(activityProject),
+      pgArray(activityProject.map((_, i) => `Activity ${(i % size.activitiesPerProject) + 1}`)),
+    ],
   );
   const activitiesOf = new Map<number, number[]>();
-  for (const a of activities) activitiesOf.set(a.project_id, [...(activitiesOf.get(a.project_id) ?? []), a.id]);
-  log(`account, ${size.staff} staff, ${size.companies} companies, ${size.projects} projects, ${activities.length} activities`);
+  for (const a of activities)
+    activitiesOf.set(a.project_id, [...(activitiesOf.get(a.project_id) ?? []), a.id]);
+  log(
+    `account, ${size.staff} staff, ${size.companies} companies, ${size.projects} projects, ${activities.length} activities`,
+  );
 
   const span = size.years * 365.25 * 86_400_000;
   for (let done = 0; done < size.shifts; done += BATCH) {
     const n = Math.min(BATCH, size.shifts - done);
-    const cols = { uuid: [] as string[], project: [] as number[], user: [] as number[], activity: [] as (number | null)[], start: [] as string[], stop: [] as string[], billable: [] as boolean[] };
+    const cols = {
+      uuid: [] as string[],
+      project: [] as number[],
+      user: [] as number[],
+      activity: [] as (number | null)[],
+      start: [] as string[],
+      stop: [] as string[],
+      billable: [] as boolean[],
+    };
     for (let i = 0; i < n; i++) {
       const project = projectIds[Math.floor(random() * projectIds.length)]!;
       const choices = activitiesOf.get(project)!;
@@ -130,7 +179,16 @@ export async function loadDataset(orm: MikroORM, size: DatasetSize, log: (line: 
     await run(
       `insert into shifts (uuid, account_id, project_id, user_id, activity_id, start, stop, billable)
        select u, ?, p, w, a, s, e, b from unnest(?::uuid[], ?::int[], ?::int[], ?::int[], ?::timestamptz[], ?::timestamptz[], ?::boolean[]) as x(u, p, w, a, s, e, b)`,
-      [accountId, pgArray(cols.uuid), pgArray(cols.project), pgArray(cols.user), pgArray(cols.activity), pgArray(cols.start), pgArray(cols.stop), pgArray(cols.billable)],
+      [
+        accountId,
+        pgArray(cols.uuid),
+        pgArray(cols.project),
+        pgArray(cols.user),
+        pgArray(cols.activity),
+        pgArray(cols.start),
+        pgArray(cols.stop),
+        pgArray(cols.billable),
+      ],
     );
     if ((done / BATCH) % 10 === 0) log(`shifts: ${done + n} of ${size.shifts}`);
   }
@@ -140,7 +198,10 @@ export async function loadDataset(orm: MikroORM, size: DatasetSize, log: (line: 
   const windowMs = Math.round((1000 / size.shifts) * span);
   const from = new Date(END - 30 * 86_400_000);
   const to = new Date(from.getTime() + windowMs);
-  const [count] = await run<{ n: number }>(`select count(*)::int as n from shifts where start > ? and start < ?`, [from, to]);
+  const [count] = await run<{ n: number }>(
+    `select count(*)::int as n from shifts where start > ? and start < ?`,
+    [from, to],
+  );
   return {
     size,
     password: PASSWORD,

@@ -15,9 +15,17 @@ import { quiesce, ROOT, startTarget, treeRssMb } from './targets';
  * should hardly move with ten times the rows. Writes `bench/results/export-<date>.md` and `.json`.
  */
 const program = new Command('bench:export')
-  .option('--scales <list>', 'dataset sizes against the reference (1 = 1,000,000 shifts), one export each', '0.1,1')
+  .option(
+    '--scales <list>',
+    'dataset sizes against the reference (1 = 1,000,000 shifts), one export each',
+    '0.1,1',
+  )
   .option('--order <text>', 'the order parameter of the export', 'start desc')
-  .option('--admin-url <url>', 'a PostgreSQL server (the databases are created on it)', process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
+  .option(
+    '--admin-url <url>',
+    'a PostgreSQL server (the databases are created on it)',
+    process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  )
   .option('--out <dir>', 'where the report goes', path.join(ROOT, 'bench', 'results'));
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -35,13 +43,27 @@ interface ExportResult {
 }
 
 async function main(): Promise<void> {
-  const options = program.parse().opts<{ scales: string; order: string; adminUrl: string; out: string }>();
+  const options = program
+    .parse()
+    .opts<{ scales: string; order: string; adminUrl: string; out: string }>();
   const results: ExportResult[] = [];
   let database = '';
   for (const scale of options.scales.split(',').map(Number)) {
-    const { url, manifest } = await ensureServerDataset(options.adminUrl, `timetrack_bench_s${String(scale).replace('.', '_')}`, scaledSize(scale));
+    const { url, manifest } = await ensureServerDataset(
+      options.adminUrl,
+      `timetrack_bench_s${String(scale).replace('.', '_')}`,
+      scaledSize(scale),
+    );
     database = await serverVersion(url);
-    results.push(await exportOnce(url, manifest.ownerLogin, manifest.password, manifest.size.shifts, options.order));
+    results.push(
+      await exportOnce(
+        url,
+        manifest.ownerLogin,
+        manifest.password,
+        manifest.size.shifts,
+        options.order,
+      ),
+    );
   }
   write(options.out, {
     date: new Date().toISOString(),
@@ -53,18 +75,35 @@ async function main(): Promise<void> {
 }
 
 /** One export from a fresh service, with the RSS of its process tree sampled meanwhile. */
-async function exportOnce(url: string, login: string, password: string, shifts: number, order: string): Promise<ExportResult> {
-  const target = await startTarget('service (PostgreSQL)', path.join(ROOT, 'dist', 'src', 'main.js'), () => ['serve'], { DATABASE_URL: url });
+async function exportOnce(
+  url: string,
+  login: string,
+  password: string,
+  shifts: number,
+  order: string,
+): Promise<ExportResult> {
+  const target = await startTarget(
+    'service (PostgreSQL)',
+    path.join(ROOT, 'dist', 'src', 'main.js'),
+    () => ['serve'],
+    { DATABASE_URL: url },
+  );
   try {
     await quiesce(target.pid);
     const idleRssMb = treeRssMb(target.pid);
     log(`export: ${shifts.toLocaleString('en')} shifts, idle RSS ${idleRssMb.toFixed(0)} MB`);
     let peakRssMb = idleRssMb;
-    const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, treeRssMb(target.pid))), SAMPLE_MS);
+    const sampler = setInterval(
+      () => (peakRssMb = Math.max(peakRssMb, treeRssMb(target.pid))),
+      SAMPLE_MS,
+    );
     const started = performance.now();
     const authorization = `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
-    const res = await fetch(`${target.url}/api/1/shifts.csv?order=${encodeURIComponent(order)}`, { headers: { authorization } });
-    if (res.status !== 200 || !res.body) throw new Error(`export answered ${res.status}: ${await res.text()}`);
+    const res = await fetch(`${target.url}/api/1/shifts.csv?order=${encodeURIComponent(order)}`, {
+      headers: { authorization },
+    });
+    if (res.status !== 200 || !res.body)
+      throw new Error(`export answered ${res.status}: ${await res.text()}`);
     let bytes = 0;
     let lines = 0;
     let firstByteMs = 0;
@@ -76,19 +115,40 @@ async function exportOnce(url: string, login: string, password: string, shifts: 
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     // Lines, not rows: a note may span lines; the header is one of them.
-    const result = { shifts, lines, megabytes: bytes / 2 ** 20, seconds, firstByteMs, rowsPerSecond: (lines - 1) / seconds, idleRssMb, peakRssMb };
-    log(`export: ${lines.toLocaleString('en')} lines, ${result.megabytes.toFixed(0)} MB in ${seconds.toFixed(1)} s; RSS idle ${idleRssMb.toFixed(0)} MB, peak ${peakRssMb.toFixed(0)} MB`);
+    const result = {
+      shifts,
+      lines,
+      megabytes: bytes / 2 ** 20,
+      seconds,
+      firstByteMs,
+      rowsPerSecond: (lines - 1) / seconds,
+      idleRssMb,
+      peakRssMb,
+    };
+    log(
+      `export: ${lines.toLocaleString('en')} lines, ${result.megabytes.toFixed(0)} MB in ${seconds.toFixed(1)} s; RSS idle ${idleRssMb.toFixed(0)} MB, peak ${peakRssMb.toFixed(0)} MB`,
+    );
     return result;
   } finally {
     await target.stop();
   }
 }
 
-function write(dir: string, report: { date: string; machine: string; database: string; order: string; results: ExportResult[] }): void {
+function write(
+  dir: string,
+  report: {
+    date: string;
+    machine: string;
+    database: string;
+    order: string;
+    results: ExportResult[];
+  },
+): void {
   fs.mkdirSync(dir, { recursive: true });
   const name = `export-${report.date.slice(0, 10)}`;
   fs.writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
-  const n = (value: number, digits = 0) => value.toLocaleString('en', { maximumFractionDigits: digits });
+  const n = (value: number, digits = 0) =>
+    value.toLocaleString('en', { maximumFractionDigits: digits });
   const markdown = [
     '# CSV export: time and peak memory',
     '',

@@ -24,8 +24,11 @@ export function createFloor(options: FloorOptions) {
 
   async function shifts(where: string) {
     const match = WINDOW.exec(where);
-    if (!match) return { status: 400, body: { error: 'floor reads only start > "…" && start < "…"' } };
-    const { rows: [viewer] } = await owner;
+    if (!match)
+      return { status: 400, body: { error: 'floor reads only start > "…" && start < "…"' } };
+    const {
+      rows: [viewer],
+    } = await owner;
     const { rows } = await pool.query(
       `select s.uuid, s.start, s.stop, s.notes, s.time_zone, s.billable, p.uuid as project_uuid, u.uuid as user_uuid,
               s.tag_list, a.uuid as activity_uuid, s.external_href, count(*) over () as total
@@ -34,11 +37,16 @@ export function createFloor(options: FloorOptions) {
         where s.account_id = $1 and s.start > $2 and s.start < $3 order by s.id limit 5000`,
       [viewer!.account_id, match[1], match[2]],
     );
-    return { status: 200, body: { response: rows.map(shiftJson), count: Number(rows[0]?.total ?? 0) } };
+    return {
+      status: 200,
+      body: { response: rows.map(shiftJson), count: Number(rows[0]?.total ?? 0) },
+    };
   }
 
   async function projects() {
-    const { rows: [viewer] } = await owner;
+    const {
+      rows: [viewer],
+    } = await owner;
     const now = new Date();
     const { rows } = await pool.query(
       `select p.*, c.uuid as company_uuid,
@@ -66,14 +74,21 @@ export function createFloor(options: FloorOptions) {
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://floor');
-    const answer = url.pathname === '/api/1/shifts.json' ? shifts(url.searchParams.get('where') ?? '') : url.pathname === '/api/1/projects.json' ? projects() : undefined;
+    const answer =
+      url.pathname === '/api/1/shifts.json'
+        ? shifts(url.searchParams.get('where') ?? '')
+        : url.pathname === '/api/1/projects.json'
+          ? projects()
+          : undefined;
     if (!answer) {
       res.writeHead(404).end();
       return;
     }
     answer.then(
       ({ status, body }) => {
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+        res
+          .writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
+          .end(JSON.stringify(body));
       },
       (error: unknown) => {
         console.error(error);
@@ -103,7 +118,11 @@ function shiftJson(s: Row) {
   };
 }
 
-function projectJson(p: Row, viewer: { uuid: string; id: number; nearly: number }, running: Row | undefined) {
+function projectJson(
+  p: Row,
+  viewer: { uuid: string; id: number; nearly: number },
+  running: Row | undefined,
+) {
   const grand = Number(p.grand);
   const limit = p.time_limit as number | null;
   const mine = running && running.project_id === p.id ? running : undefined;
@@ -116,12 +135,15 @@ function projectJson(p: Row, viewer: { uuid: string; id: number; nearly: number 
     user_uuids: [viewer.uuid, ...(p.members as string[]).filter((u) => u !== viewer.uuid)],
     time_limit: limit,
     time_limit_string: p.time_limit_string,
-    default_tags: (p.default_tags as string[]).length ? (p.default_tags as string[]).join(',') : null,
+    default_tags: (p.default_tags as string[]).length
+      ? (p.default_tags as string[]).join(',')
+      : null,
     tag_list: (p.tag_list as string[]).join(','),
     notes: p.notes,
     hourly_rate: p.hourly_rate,
     hourly_rate_cents: p.hourly_rate_cents,
-    invoice_amount: p.invoice_amount_cents === null ? null : (p.invoice_amount_cents as number) / 100,
+    invoice_amount:
+      p.invoice_amount_cents === null ? null : (p.invoice_amount_cents as number) / 100,
     billable_by_default: p.billable_by_default,
     activities: p.activities,
     grand_total: grand,
@@ -134,14 +156,23 @@ function projectJson(p: Row, viewer: { uuid: string; id: number; nearly: number 
   };
   if (!mine) return json;
   const shift = shiftJson({ ...mine, project_uuid: p.uuid, user_uuid: viewer.uuid });
-  return { ...json, current_shift: shift, shift_notes: mine.notes, shift_tag_list: (mine.tag_list as string[]).join(','), shift_billable: mine.billable };
+  return {
+    ...json,
+    current_shift: shift,
+    shift_notes: mine.notes,
+    shift_tag_list: (mine.tag_list as string[]).join(','),
+    shift_billable: mine.billable,
+  };
 }
 
 /** The zone's offset from UTC at an instant, in seconds, from the platform's time zone data. */
 function offsetSeconds(zone: string, at: Date): number | null {
   if (zone === 'UTC') return 0;
   try {
-    const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    const name =
+      new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+        .formatToParts(at)
+        .find((p) => p.type === 'timeZoneName')?.value ?? '';
     const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
     return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3]) * 60) : 0;
   } catch {
@@ -150,7 +181,12 @@ function offsetSeconds(zone: string, at: Date): number | null {
 }
 
 if (require.main === module) {
-  const floor = createFloor({ databaseUrl: process.env.DATABASE_URL!, poolMax: Number(process.env.DB_POOL_MAX ?? 10) });
-  floor.server.listen(Number(process.env.PORT ?? 3100), '127.0.0.1', () => process.stdout.write(`floor listening\n`));
+  const floor = createFloor({
+    databaseUrl: process.env.DATABASE_URL!,
+    poolMax: Number(process.env.DB_POOL_MAX ?? 10),
+  });
+  floor.server.listen(Number(process.env.PORT ?? 3100), '127.0.0.1', () =>
+    process.stdout.write(`floor listening\n`),
+  );
   process.on('SIGTERM', () => floor.server.close(() => void floor.close()));
 }

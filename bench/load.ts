@@ -40,7 +40,10 @@ function run(spec: LoadSpec): Promise<LoadResult> {
               ...request,
               method: 'POST',
               path: `/api/1/projects/${punches[user]!.projectUuid}/${action}.json`,
-              headers: { authorization: punches[user]!.authorization, 'content-type': 'application/json' },
+              headers: {
+                authorization: punches[user]!.authorization,
+                'content-type': 'application/json',
+              },
               body: '{}',
             };
           },

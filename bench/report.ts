@@ -33,9 +33,11 @@ const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits)
 export function writeReport(dir: string, info: RunInfo, rows: Measurement[]): string {
   fs.mkdirSync(dir, { recursive: true });
   const day = info.started.toISOString().slice(0, 10);
-  const find = (scenario: string, kind: string, c: number) => rows.find((r) => r.scenario === scenario && r.kind === kind && r.connections === c);
+  const find = (scenario: string, kind: string, c: number) =>
+    rows.find((r) => r.scenario === scenario && r.kind === kind && r.connections === c);
   const connections = [...new Set(rows.map((r) => r.connections))];
-  const ratio = (top: Measurement | undefined, bottom: Measurement | undefined) => (top && bottom ? top.requestsPerSecond / bottom.requestsPerSecond : NaN);
+  const ratio = (top: Measurement | undefined, bottom: Measurement | undefined) =>
+    top && bottom ? top.requestsPerSecond / bottom.requestsPerSecond : NaN;
 
   const lines: string[] = [
     `# Benchmark ${day}`,
@@ -52,7 +54,10 @@ export function writeReport(dir: string, info: RunInfo, rows: Measurement[]): st
     '',
     '| scenario | target | c | req/s | p50 ms | p99 ms | RSS MB | SQL/request | non-2xx |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.scenario} | ${r.target} | ${r.connections} | ${fixed(r.requestsPerSecond)} | ${r.latencyP50} | ${r.latencyP99} | ${fixed(r.rssMb, 0)} | ${r.statements ?? '–'} | ${r.non2xx + r.errors + r.timeouts} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario} | ${r.target} | ${r.connections} | ${fixed(r.requestsPerSecond)} | ${r.latencyP50} | ${r.latencyP99} | ${fixed(r.rssMb, 0)} | ${r.statements ?? '–'} | ${r.non2xx + r.errors + r.timeouts} |`,
+    ),
     '',
     '## Ratios (throughput)',
     '',
@@ -70,7 +75,11 @@ export function writeReport(dir: string, info: RunInfo, rows: Measurement[]): st
     '## Checks',
     '',
     ...info.checks.map((c) => `- ${c}`),
-    `- SQL statements per request of the service (one request after a warm-up, counted in-process): ${Object.entries(info.statements).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
+    `- SQL statements per request of the service (one request after a warm-up, counted in-process): ${Object.entries(
+      info.statements,
+    )
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}.`,
     '',
   ];
   const file = path.join(dir, `${day}.md`);

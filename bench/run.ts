@@ -23,7 +23,11 @@ const program = new Command('bench')
   .option('--scale <n>', 'dataset size against the reference (1 = 1,000,000 shifts)', '1')
   .option('--duration <s>', 'seconds per measured run', '10')
   .option('--connections <list>', 'concurrencies', '1,16,64')
-  .option('--admin-url <url>', 'a PostgreSQL server (the database is created on it)', process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
+  .option(
+    '--admin-url <url>',
+    'a PostgreSQL server (the database is created on it)',
+    process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  )
   .option('--no-embedded', 'skip the service on the embedded database')
   .option('--no-peers', 'skip the floor and PostGraphile')
   .option('--only <scenarios>', 'comma-separated scenario ids (a,b,c,da,db,e,f,r)');
@@ -31,7 +35,9 @@ const program = new Command('bench')
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /** One request of a scenario, relative to a target's address. */
-type RequestSpec = Omit<LoadSpec, 'url' | 'connections' | 'durationSeconds'> & { readonly path: string };
+type RequestSpec = Omit<LoadSpec, 'url' | 'connections' | 'durationSeconds'> & {
+  readonly path: string;
+};
 
 interface Scenario {
   readonly id: string;
@@ -43,16 +49,27 @@ interface Scenario {
 type TargetKind = 'service' | 'embedded' | 'floor' | 'postgraphile';
 
 async function main(): Promise<void> {
-  const options = program.parse().opts<{ scale: string; duration: string; connections: string; adminUrl: string; embedded: boolean; peers: boolean; only?: string }>();
+  const options = program.parse().opts<{
+    scale: string;
+    duration: string;
+    connections: string;
+    adminUrl: string;
+    embedded: boolean;
+    peers: boolean;
+    only?: string;
+  }>();
   const scale = Number(options.scale);
   const size = scaledSize(scale);
   const tag = `s${String(scale).replace('.', '_')}`;
   const started = new Date();
 
   const server = await ensureServerDataset(options.adminUrl, `timetrack_bench_${tag}`, size);
-  const embedded = options.embedded ? await ensureEmbeddedDataset(path.join(ROOT, 'bench', '.data', `embedded-${tag}`), size) : undefined;
+  const embedded = options.embedded
+    ? await ensureEmbeddedDataset(path.join(ROOT, 'bench', '.data', `embedded-${tag}`), size)
+    : undefined;
   const manifest = server.manifest;
-  const basic = (login: string) => `Basic ${Buffer.from(`${login}:${manifest.password}`).toString('base64')}`;
+  const basic = (login: string) =>
+    `Basic ${Buffer.from(`${login}:${manifest.password}`).toString('base64')}`;
   const owner = basic(manifest.ownerLogin);
   const where = `start > "${manifest.window.from}" && start < "${manifest.window.to}"`;
   const ids = await datasetIds(server.url);
@@ -63,12 +80,21 @@ async function main(): Promise<void> {
     {
       id: 'a',
       title: `JSON shifts in a window (${manifest.window.shifts} shifts)`,
-      spec: (kind: TargetKind) => (kind === 'postgraphile' ? undefined : { path: `/api/1/shifts.json?where=${encodeURIComponent(where)}`, headers: { authorization: owner } }),
+      spec: (kind: TargetKind) =>
+        kind === 'postgraphile'
+          ? undefined
+          : {
+              path: `/api/1/shifts.json?where=${encodeURIComponent(where)}`,
+              headers: { authorization: owner },
+            },
     },
     {
       id: 'b',
       title: `JSON project list (${size.projects} projects with activities and totals)`,
-      spec: (kind: TargetKind) => (kind === 'postgraphile' ? undefined : { path: '/api/1/projects.json', headers: { authorization: owner } }),
+      spec: (kind: TargetKind) =>
+        kind === 'postgraphile'
+          ? undefined
+          : { path: '/api/1/projects.json', headers: { authorization: owner } },
     },
     {
       id: 'c',
@@ -85,30 +111,53 @@ async function main(): Promise<void> {
       title: '(a) through direct GraphQL: the facade operation ListShifts',
       spec: (kind: TargetKind) =>
         kind === 'service'
-          ? graphqlSpec('/graphql', queries.ListShifts, { filter: { start: { gt: manifest.window.from, lt: manifest.window.to } }, first: 5000 }, { authorization: owner })
+          ? graphqlSpec(
+              '/graphql',
+              queries.ListShifts,
+              {
+                filter: { start: { gt: manifest.window.from, lt: manifest.window.to } },
+                first: 5000,
+              },
+              { authorization: owner },
+            )
           : undefined,
     },
     {
       id: 'db',
       title: '(b) through direct GraphQL: the facade operation ListProjects',
-      spec: (kind: TargetKind) => (kind === 'service' ? graphqlSpec('/graphql', queries.ListProjects, { first: 5000 }, { authorization: owner }) : undefined),
+      spec: (kind: TargetKind) =>
+        kind === 'service'
+          ? graphqlSpec('/graphql', queries.ListProjects, { first: 5000 }, { authorization: owner })
+          : undefined,
     },
     {
       id: 'f',
       title: `XML shift list of one project (/project/:id/shifts.xml, ~${Math.round(size.shifts / size.projects)} shifts)`,
-      spec: (kind: TargetKind) => (kind === 'service' ? { path: `/project/${ids.xmlProjectId}/shifts.xml`, headers: { authorization: owner } } : undefined),
+      spec: (kind: TargetKind) =>
+        kind === 'service'
+          ? { path: `/project/${ids.xmlProjectId}/shifts.xml`, headers: { authorization: owner } }
+          : undefined,
     },
     {
       id: 'r',
       title: 'GraphQL report: one year grouped by project and month (Europe/Berlin), 4,800 rows',
-      spec: (kind: TargetKind) => (kind === 'service' ? graphqlSpec('/graphql', REPORT_QUERY, REPORT_VARIABLES, { authorization: owner }) : undefined),
+      spec: (kind: TargetKind) =>
+        kind === 'service'
+          ? graphqlSpec('/graphql', REPORT_QUERY, REPORT_VARIABLES, { authorization: owner })
+          : undefined,
     },
     {
       id: 'e',
       title: `punch in / punch out across ${manifest.staffLogins.length} users (JSON)`,
       spec: (kind: TargetKind) =>
         kind === 'service'
-          ? { path: '/', punches: manifest.staffLogins.map((login, i) => ({ authorization: basic(login), projectUuid: ids.projectUuids[i % ids.projectUuids.length]! })) }
+          ? {
+              path: '/',
+              punches: manifest.staffLogins.map((login, i) => ({
+                authorization: basic(login),
+                projectUuid: ids.projectUuids[i % ids.projectUuids.length]!,
+              })),
+            }
           : undefined,
     },
   ];
@@ -117,12 +166,27 @@ async function main(): Promise<void> {
   const targets: { kind: TargetKind; target: Target }[] = [];
   try {
     const dist = (file: string) => path.join(ROOT, 'dist', file);
-    targets.push({ kind: 'service', target: await startTarget('service (PostgreSQL)', dist('src/main.js'), () => ['serve'], { DATABASE_URL: server.url }) });
+    targets.push({
+      kind: 'service',
+      target: await startTarget('service (PostgreSQL)', dist('src/main.js'), () => ['serve'], {
+        DATABASE_URL: server.url,
+      }),
+    });
     if (embedded) {
-      targets.push({ kind: 'embedded', target: await startTarget('service (embedded)', dist('src/main.js'), () => ['serve'], { DATA_DIR: embedded.dataDir }) });
+      targets.push({
+        kind: 'embedded',
+        target: await startTarget('service (embedded)', dist('src/main.js'), () => ['serve'], {
+          DATA_DIR: embedded.dataDir,
+        }),
+      });
     }
     if (options.peers) {
-      targets.push({ kind: 'floor', target: await startTarget('floor (pg + http)', dist('bench/floor.js'), () => [], { DATABASE_URL: server.url }) });
+      targets.push({
+        kind: 'floor',
+        target: await startTarget('floor (pg + http)', dist('bench/floor.js'), () => [], {
+          DATABASE_URL: server.url,
+        }),
+      });
       targets.push({ kind: 'postgraphile', target: await startPostGraphile(server.url) });
     }
     const checks = await sameAnswers(targets, scenarios);
@@ -137,10 +201,24 @@ async function main(): Promise<void> {
         if (!spec) continue;
         for (const connections of options.connections.split(',').map(Number)) {
           const { path: requestPath, ...rest } = spec;
-          const result = await measure(target, { ...rest, url: `${target.url}${requestPath}`, connections, durationSeconds: Number(options.duration) });
-          const row: Measurement = { scenario: scenario.id, target: target.name, kind, connections, ...result, statements: kind === 'service' ? statements[scenario.id] : undefined };
+          const result = await measure(target, {
+            ...rest,
+            url: `${target.url}${requestPath}`,
+            connections,
+            durationSeconds: Number(options.duration),
+          });
+          const row: Measurement = {
+            scenario: scenario.id,
+            target: target.name,
+            kind,
+            connections,
+            ...result,
+            statements: kind === 'service' ? statements[scenario.id] : undefined,
+          };
           measurements.push(row);
-          log(`${scenario.id.padEnd(3)} ${target.name.padEnd(22)} c=${String(connections).padEnd(3)} ${result.requestsPerSecond.toFixed(1).padStart(8)} req/s  p50 ${result.latencyP50} ms  p99 ${result.latencyP99} ms  rss ${result.rssMb.toFixed(0)} MB${result.non2xx ? `  non-2xx ${result.non2xx}` : ''}`);
+          log(
+            `${scenario.id.padEnd(3)} ${target.name.padEnd(22)} c=${String(connections).padEnd(3)} ${result.requestsPerSecond.toFixed(1).padStart(8)} req/s  p50 ${result.latencyP50} ms  p99 ${result.latencyP99} ms  rss ${result.rssMb.toFixed(0)} MB${result.non2xx ? `  non-2xx ${result.non2xx}` : ''}`,
+          );
         }
       }
     }
@@ -174,17 +252,40 @@ export const DASHBOARD_QUERY = `query Dashboard { companies(first: 50) { nodes {
  * rows, with names, money and totals. One aggregate statement over about a third of the shifts.
  */
 export const REPORT_QUERY = `query Report($input: ReportInput!) { report(input: $input, first: 5000) { totalCount totals { seconds billableSeconds amountCents } rows { project { id name } bucketStart seconds billableSeconds amountCents } } }`;
-export const REPORT_VARIABLES = { input: { from: '2024-12-31T23:00:00Z', to: '2025-12-31T23:00:00Z', timeZone: 'Europe/Berlin', groupBy: ['PROJECT'], bucket: 'MONTH' } };
+export const REPORT_VARIABLES = {
+  input: {
+    from: '2024-12-31T23:00:00Z',
+    to: '2025-12-31T23:00:00Z',
+    timeZone: 'Europe/Berlin',
+    groupBy: ['PROJECT'],
+    bucket: 'MONTH',
+  },
+};
 
-export function graphqlSpec(requestPath: string, query: string, variables: object, headers: Record<string, string>) {
-  return { path: requestPath, method: 'POST' as const, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) };
+export function graphqlSpec(
+  requestPath: string,
+  query: string,
+  variables: object,
+  headers: Record<string, string>,
+) {
+  return {
+    path: requestPath,
+    method: 'POST' as const,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  };
 }
 
 /** The facade's operations, as the facade itself sends them (with their fragments). */
 function operationTexts(): Record<string, string> {
   const dir = path.join(ROOT, 'rest-facade', 'operations');
-  const all = fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
-  const fragments = new Map([...all.matchAll(/fragment (\w+) on \w+ \{/g)].map((m) => [m[1]!, block(all, m.index!)]));
+  const all = fs
+    .readdirSync(dir)
+    .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+    .join('\n');
+  const fragments = new Map(
+    [...all.matchAll(/fragment (\w+) on \w+ \{/g)].map((m) => [m[1]!, block(all, m.index!)]),
+  );
   const withFragments = (text: string): string => {
     const used = new Set<string>();
     const visit = (t: string) => {
@@ -219,7 +320,10 @@ async function measure(target: Target, spec: LoadSpec): Promise<LoadResult & { r
     const worker = fork(path.join(__dirname, 'load.js'), [], { stdio: 'inherit' });
     const result = await new Promise<LoadResult>((resolve, reject) => {
       worker.once('message', (message) => resolve(message as LoadResult));
-      worker.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
+      worker.once(
+        'exit',
+        (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)),
+      );
       worker.send(spec);
     });
     return { ...result, rssMb };
@@ -234,7 +338,11 @@ function sameSize(a: ReturnType<typeof scaledSize>, b: ReturnType<typeof scaledS
   return Object.keys(a).length === keys.length && keys.every((key) => a[key] === b[key]);
 }
 
-export async function ensureServerDataset(adminUrl: string, name: string, size: ReturnType<typeof scaledSize>): Promise<{ url: string; manifest: DatasetManifest }> {
+export async function ensureServerDataset(
+  adminUrl: string,
+  name: string,
+  size: ReturnType<typeof scaledSize>,
+): Promise<{ url: string; manifest: DatasetManifest }> {
   const url = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
@@ -242,7 +350,9 @@ export async function ensureServerDataset(adminUrl: string, name: string, size: 
     if ((await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount) {
       const db = new Client({ connectionString: url });
       await db.connect();
-      const found = await db.query<{ doc: DatasetManifest }>('select doc from bench_manifest').catch(() => undefined);
+      const found = await db
+        .query<{ doc: DatasetManifest }>('select doc from bench_manifest')
+        .catch(() => undefined);
       await db.end();
       const manifest = found?.rows[0]?.doc;
       if (manifest && sameSize(manifest.size, size)) {
@@ -260,7 +370,9 @@ export async function ensureServerDataset(adminUrl: string, name: string, size: 
   try {
     const manifest = await loadDataset(db.orm, size, (line) => log(`  ${line}`));
     await db.orm.em.getConnection().execute(`create table bench_manifest (doc jsonb not null)`);
-    await db.orm.em.getConnection().execute(`insert into bench_manifest values (?)`, [JSON.stringify(manifest)]);
+    await db.orm.em
+      .getConnection()
+      .execute(`insert into bench_manifest values (?)`, [JSON.stringify(manifest)]);
     log(`dataset: loaded in ${manifest.loadSeconds.toFixed(1)} s`);
     return { url, manifest };
   } finally {
@@ -268,14 +380,19 @@ export async function ensureServerDataset(adminUrl: string, name: string, size: 
   }
 }
 
-async function ensureEmbeddedDataset(dataDir: string, size: ReturnType<typeof scaledSize>): Promise<{ dataDir: string; manifest: DatasetManifest }> {
+async function ensureEmbeddedDataset(
+  dataDir: string,
+  size: ReturnType<typeof scaledSize>,
+): Promise<{ dataDir: string; manifest: DatasetManifest }> {
   const file = path.join(dataDir, 'bench-manifest.json');
   if (fs.existsSync(file)) {
     const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as DatasetManifest;
     if (sameSize(manifest.size, size)) return { dataDir, manifest };
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
-  log(`dataset: loading ${size.shifts.toLocaleString('en')} shifts into the embedded database (${path.relative(ROOT, dataDir)})`);
+  log(
+    `dataset: loading ${size.shifts.toLocaleString('en')} shifts into the embedded database (${path.relative(ROOT, dataDir)})`,
+  );
   const db = await openDatabase(loadConfig({ DATA_DIR: dataDir }));
   try {
     const manifest = await loadDataset(db.orm, size, (line) => log(`  ${line}`));
@@ -292,7 +409,9 @@ export async function datasetIds(url: string) {
   const db = new Client({ connectionString: url });
   await db.connect();
   try {
-    const projects = await db.query<{ id: number; uuid: string }>('select id, uuid from projects order by id');
+    const projects = await db.query<{ id: number; uuid: string }>(
+      'select id, uuid from projects order by id',
+    );
     return {
       projectUuids: projects.rows.map((p) => p.uuid),
       projectIds: projects.rows.map((p) => p.id),
@@ -332,32 +451,63 @@ async function startPostGraphile(url: string): Promise<Target> {
     execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: peer, stdio: 'inherit' });
   }
   const cli = require.resolve('postgraphile/build/postgraphile/cli.js', { paths: [peer] });
-  return startTarget('PostGraphile 4', cli, (port) => ['--connection', url, '--schema', 'public', '--host', '127.0.0.1', '--port', String(port), '--disable-query-log'], {});
+  return startTarget(
+    'PostGraphile 4',
+    cli,
+    (port) => [
+      '--connection',
+      url,
+      '--schema',
+      'public',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--disable-query-log',
+    ],
+    {},
+  );
 }
 
 /** Every target of a scenario must give the same answer, or the comparison means nothing. */
-async function sameAnswers(targets: { kind: TargetKind; target: Target }[], scenarios: Scenario[]): Promise<string[]> {
+async function sameAnswers(
+  targets: { kind: TargetKind; target: Target }[],
+  scenarios: Scenario[],
+): Promise<string[]> {
   const checks: string[] = [];
   const service = targets.find((t) => t.kind === 'service')!;
   for (const scenario of scenarios.filter((s) => s.id === 'a' || s.id === 'b')) {
     const answer = async (kind: TargetKind, base: string) => {
       const spec = scenario.spec(kind);
-      return spec && (await (await fetch(`${base}${spec.path}`, { headers: spec.headers ?? {} })).text());
+      return (
+        spec && (await (await fetch(`${base}${spec.path}`, { headers: spec.headers ?? {} })).text())
+      );
     };
     const reference = await answer('service', service.target.url);
     for (const { kind, target } of targets.filter((t) => t.kind !== 'service')) {
       const other = await answer(kind, target.url);
       if (other === undefined) continue;
-      checks.push(`(${scenario.id}) ${target.name}: ${other === reference ? 'byte-identical JSON' : `DIFFERENT JSON (${other.length} vs ${reference!.length} bytes)`}`);
+      checks.push(
+        `(${scenario.id}) ${target.name}: ${other === reference ? 'byte-identical JSON' : `DIFFERENT JSON (${other.length} vs ${reference!.length} bytes)`}`,
+      );
     }
   }
   return checks;
 }
 
 /** Runs `work` against the service built in-process on the bench database (not under load). */
-async function withInProcessApp<T>(url: string, env: Record<string, string>, work: (app: App, db: Database) => Promise<T>): Promise<T> {
+async function withInProcessApp<T>(
+  url: string,
+  env: Record<string, string>,
+  work: (app: App, db: Database) => Promise<T>,
+): Promise<T> {
   // No access lines among the report's output.
-  const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env });
+  const config = loadConfig({
+    DATABASE_URL: url,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
   const db = await openDatabase(config);
   const app = await createApp({ orm: db.orm, config });
   try {
@@ -375,13 +525,21 @@ function statementsPerRequest(url: string, scenarios: Scenario[]): Promise<Recor
     await new Promise((r) => http.once('listening', r));
     const base = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
     let count = 0;
-    db.orm.em.getConnection().getKnex().on('query', () => count++);
+    db.orm.em
+      .getConnection()
+      .getKnex()
+      .on('query', () => count++);
     const counts: Record<string, number> = {};
     try {
       for (const scenario of scenarios.filter((s) => s.id !== 'e')) {
         const spec = scenario.spec('service');
         if (!spec) continue;
-        const send = () => fetch(`${base}${spec.path}`, { method: spec.method ?? 'GET', headers: spec.headers ?? {}, ...(spec.body ? { body: spec.body } : {}) }).then((r) => r.text());
+        const send = () =>
+          fetch(`${base}${spec.path}`, {
+            method: spec.method ?? 'GET',
+            headers: spec.headers ?? {},
+            ...(spec.body ? { body: spec.body } : {}),
+          }).then((r) => r.text());
         await send();
         const before = count;
         await send();

@@ -113,7 +113,8 @@ class Bucket {
         .filter(([status]) => test(Number(status)))
         .reduce((sum, [, n]) => sum + n, 0);
     const sorted = Float64Array.from(this.latencies).sort();
-    const at = (q: number) => (sorted.length ? Math.round(sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!) : NaN);
+    const at = (q: number) =>
+      sorted.length ? Math.round(sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!) : NaN;
     return {
       requests: count(() => true) + this.errors,
       ok: count((s) => s >= 200 && s < 300),
@@ -134,7 +135,8 @@ class Bucket {
     const all = new Bucket();
     for (const b of buckets) {
       all.latencies = all.latencies.concat(b.latencies);
-      for (const [status, n] of Object.entries(b.statusCodes)) all.statusCodes[status] = (all.statusCodes[status] ?? 0) + n;
+      for (const [status, n] of Object.entries(b.statusCodes))
+        all.statusCodes[status] = (all.statusCodes[status] ?? 0) + n;
       all.errors += b.errors;
       all.timeouts += b.timeouts;
     }
@@ -146,7 +148,10 @@ type Request = Record<string, unknown>;
 type Context = { uuid?: string; start?: number };
 
 /** The autocannon `requests` of a lane: each entry's setupRequest builds the next request. */
-function requestsOf(lane: Lane): { setupRequest: (request: Request, context: Context) => Request | undefined; onResponse?: (status: number, body: string, context: Context) => void }[] {
+function requestsOf(lane: Lane): {
+  setupRequest: (request: Request, context: Context) => Request | undefined;
+  onResponse?: (status: number, body: string, context: Context) => void;
+}[] {
   let next = 0;
   switch (lane.kind) {
     case 'read':
@@ -174,7 +179,10 @@ function requestsOf(lane: Lane): { setupRequest: (request: Request, context: Con
               ...request,
               method: 'POST',
               path: `/api/1/projects/${lane.punches[user]!.projectUuid}/${action}.json`,
-              headers: { authorization: lane.punches[user]!.authorization, 'content-type': 'application/json' },
+              headers: {
+                authorization: lane.punches[user]!.authorization,
+                'content-type': 'application/json',
+              },
               body: action === 'punch_in' ? body : '{}',
             };
           },
@@ -227,7 +235,12 @@ function requestsOf(lane: Lane): { setupRequest: (request: Request, context: Con
                   method: 'PUT',
                   path: `/api/1/shifts/${context.uuid}.json`,
                   headers,
-                  body: JSON.stringify({ shift: { stop: new Date(context.start + 90 * 60_000).toISOString(), notes: `${lane.marker} updated` } }),
+                  body: JSON.stringify({
+                    shift: {
+                      stop: new Date(context.start + 90 * 60_000).toISOString(),
+                      notes: `${lane.marker} updated`,
+                    },
+                  }),
                 }
               : undefined,
         },
@@ -236,11 +249,18 @@ function requestsOf(lane: Lane): { setupRequest: (request: Request, context: Con
   }
 }
 
-function run(spec: SoakSpec, send: (message: WorkerMessage, done?: () => void) => void): Promise<void> {
+function run(
+  spec: SoakSpec,
+  send: (message: WorkerMessage, done?: () => void) => void,
+): Promise<void> {
   const t0 = Date.now();
   const slices = Math.max(1, Math.ceil(spec.durationSeconds / spec.sliceSeconds));
-  const buckets = Array.from({ length: slices }, () => new Map(spec.lanes.map((lane) => [lane.name, new Bucket()])));
-  const sliceNow = () => Math.min(slices - 1, Math.floor((Date.now() - t0) / (spec.sliceSeconds * 1000)));
+  const buckets = Array.from(
+    { length: slices },
+    () => new Map(spec.lanes.map((lane) => [lane.name, new Bucket()])),
+  );
+  const sliceNow = () =>
+    Math.min(slices - 1, Math.floor((Date.now() - t0) / (spec.sliceSeconds * 1000)));
   const sent = new Set<number>();
   const flush = (index: number) => {
     if (sent.has(index)) return;
@@ -258,7 +278,9 @@ function run(spec: SoakSpec, send: (message: WorkerMessage, done?: () => void) =
     });
   };
   // Each slice but the last is sent when it ends; answers arriving later go to the next slice.
-  const timers = Array.from({ length: slices - 1 }, (_, i) => setTimeout(() => flush(i), (i + 1) * spec.sliceSeconds * 1000 + 20));
+  const timers = Array.from({ length: slices - 1 }, (_, i) =>
+    setTimeout(() => flush(i), (i + 1) * spec.sliceSeconds * 1000 + 20),
+  );
   send({ type: 'started', t0 });
 
   const instances = spec.lanes.map(
@@ -274,7 +296,9 @@ function run(spec: SoakSpec, send: (message: WorkerMessage, done?: () => void) =
           },
           (error) => (error ? reject(error) : resolve()),
         );
-        instance.on('response', (_client, statusCode, _bytes, ms) => buckets[sliceNow()]!.get(lane.name)!.response(statusCode, ms));
+        instance.on('response', (_client, statusCode, _bytes, ms) =>
+          buckets[sliceNow()]!.get(lane.name)!.response(statusCode, ms),
+        );
         instance.on('reqError', (error: Error) => {
           const bucket = buckets[sliceNow()]!.get(lane.name)!;
           bucket.errors++;

@@ -7,7 +7,13 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { Client } from 'pg';
 import { scaledSize, type DatasetManifest, type DatasetSize } from './dataset';
-import { DASHBOARD_QUERY, datasetIds, ensureServerDataset, graphqlSpec, serverVersion } from './run';
+import {
+  DASHBOARD_QUERY,
+  datasetIds,
+  ensureServerDataset,
+  graphqlSpec,
+  serverVersion,
+} from './run';
 import type { Lane, Slice, SliceStats, SoakSpec, Summary, WorkerMessage } from './soak-load';
 import { quiesce, ROOT, startTarget, treeRssMb, type Target } from './targets';
 
@@ -23,16 +29,26 @@ const program = new Command('soak')
   .option('--slice <s>', 'seconds per time slice (default 60; a sixth of runs under 6 minutes)')
   .option('--warmup <s>', 'seconds of warm-up (default 60; a quarter of runs under 4 minutes)')
   .option('--sample <s>', 'seconds between RSS samples', '5')
-  .option('--mix <lanes>', 'connections per lane', 'shifts=5,projects=3,graphql=4,punch=4,write=6,xml=2')
-  .option('--admin-url <url>', 'a PostgreSQL server (the databases are created on it)', process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres')
-  .option('--keep-copy', 'keep the soak copy of the database afterwards (to look at what the load wrote)')
+  .option(
+    '--mix <lanes>',
+    'connections per lane',
+    'shifts=5,projects=3,graphql=4,punch=4,write=6,xml=2',
+  )
+  .option(
+    '--admin-url <url>',
+    'a PostgreSQL server (the databases are created on it)',
+    process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  )
+  .option(
+    '--keep-copy',
+    'keep the soak copy of the database afterwards (to look at what the load wrote)',
+  )
   .option('--out <dir>', 'where the report goes', path.join(ROOT, 'bench', 'results'));
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /** The RSS target: growth from the end of warm-up to the end of the run. */
 const RSS_GROWTH_TARGET_PERCENT = 10;
-
 
 const LANES = ['shifts', 'projects', 'graphql', 'punch', 'write', 'xml'] as const;
 
@@ -49,11 +65,25 @@ interface LaneInfo {
 }
 
 async function main(): Promise<void> {
-  const options = program.parse().opts<{ minutes: string; scale: string; slice?: string; warmup?: string; sample: string; mix: string; adminUrl: string; keepCopy?: boolean; out: string }>();
+  const options = program.parse().opts<{
+    minutes: string;
+    scale: string;
+    slice?: string;
+    warmup?: string;
+    sample: string;
+    mix: string;
+    adminUrl: string;
+    keepCopy?: boolean;
+    out: string;
+  }>();
   const durationSeconds = Math.round(Number(options.minutes) * 60);
   if (!(durationSeconds >= 10)) throw new Error('--minutes: at least 10 seconds of load');
-  const sliceSeconds = Number(options.slice ?? (durationSeconds < 360 ? Math.max(5, Math.round(durationSeconds / 6)) : 60));
-  const warmupSeconds = Number(options.warmup ?? (durationSeconds < 240 ? Math.round(durationSeconds / 4) : 60));
+  const sliceSeconds = Number(
+    options.slice ?? (durationSeconds < 360 ? Math.max(5, Math.round(durationSeconds / 6)) : 60),
+  );
+  const warmupSeconds = Number(
+    options.warmup ?? (durationSeconds < 240 ? Math.round(durationSeconds / 4) : 60),
+  );
   const sampleSeconds = Number(options.sample);
   const mix = parseMix(options.mix);
   const scale = Number(options.scale);
@@ -69,10 +99,14 @@ async function main(): Promise<void> {
   const copy = await copyDatabase(options.adminUrl, source, `${source}_soak`);
   let target: Target | undefined;
   try {
-    const basic = (login: string) => `Basic ${Buffer.from(`${login}:${manifest.password}`).toString('base64')}`;
+    const basic = (login: string) =>
+      `Basic ${Buffer.from(`${login}:${manifest.password}`).toString('base64')}`;
     const owner = basic(manifest.ownerLogin);
     const ids = await datasetIds(copy.url);
-    const staffUuids = await query<{ uuid: string }>(copy.url, `select uuid from users where login like 'bench-staff-%' order by login`);
+    const staffUuids = await query<{ uuid: string }>(
+      copy.url,
+      `select uuid from users where login like 'bench-staff-%' order by login`,
+    );
     const where = `start > "${manifest.window.from}" && start < "${manifest.window.to}"`;
     const graphql = graphqlSpec('/graphql', DASHBOARD_QUERY, {}, { authorization: owner });
     // Each lane works on projects of its own, so that no write lands in what a read lane lists:
@@ -112,7 +146,10 @@ async function main(): Promise<void> {
         name: 'punch',
         title: `(e) JSON punch in / punch out across ${manifest.staffLogins.length} staff, each on a project of its own (422 when two requests for one user race)`,
         connections: mix.punch,
-        punches: manifest.staffLogins.map((login, i) => ({ authorization: basic(login), projectUuid: ids.projectUuids[i % 50]! })),
+        punches: manifest.staffLogins.map((login, i) => ({
+          authorization: basic(login),
+          projectUuid: ids.projectUuids[i % 50]!,
+        })),
         notes: `${marker} punch`,
       },
       {
@@ -138,9 +175,18 @@ async function main(): Promise<void> {
     ];
     const lanes = all.filter((lane) => lane.connections > 0);
     if (!lanes.length) throw new Error('--mix: no lane has a connection');
-    const laneInfo: LaneInfo[] = lanes.map(({ name, connections, title }) => ({ name, connections, title }));
+    const laneInfo: LaneInfo[] = lanes.map(({ name, connections, title }) => ({
+      name,
+      connections,
+      title,
+    }));
 
-    target = await startTarget('service (PostgreSQL)', path.join(ROOT, 'dist', 'src', 'main.js'), () => ['serve'], { DATABASE_URL: copy.url });
+    target = await startTarget(
+      'service (PostgreSQL)',
+      path.join(ROOT, 'dist', 'src', 'main.js'),
+      () => ['serve'],
+      { DATABASE_URL: copy.url },
+    );
     await preflight(target.url, lanes);
     await quiesce(target.pid);
     const idle = treeRssMb(target.pid);
@@ -149,12 +195,20 @@ async function main(): Promise<void> {
       `soak: ${durationSeconds} s of load, ${lanes.reduce((n, l) => n + l.connections, 0)} connections (${lanes.map((l) => `${l.name} ${l.connections}`).join(', ')}), slices of ${sliceSeconds} s, warm-up ${warmupSeconds} s; idle RSS ${idle.toFixed(0)} MB`,
     );
 
-    const { samples, slices, measured } = await drive(target, { url: target.url, durationSeconds, sliceSeconds, warmupSeconds, lanes }, sampleSeconds);
+    const { samples, slices, measured } = await drive(
+      target,
+      { url: target.url, durationSeconds, sliceSeconds, warmupSeconds, lanes },
+      sampleSeconds,
+    );
     await quiesce(target.pid, 30_000);
     await new Promise((r) => setTimeout(r, 5000));
     const idleAfter = treeRssMb(target.pid);
     const sizeAfter = await databaseMb(copy.url);
-    const [written] = await query<{ shifts: number }>(copy.url, `select count(*)::int as shifts from shifts where notes like $1`, [`${marker}%`]);
+    const [written] = await query<{ shifts: number }>(
+      copy.url,
+      `select count(*)::int as shifts from shifts where notes like $1`,
+      [`${marker}%`],
+    );
 
     const info: SoakInfo = {
       started,
@@ -184,11 +238,16 @@ async function main(): Promise<void> {
 }
 
 function parseMix(text: string): Record<(typeof LANES)[number], number> {
-  const mix = Object.fromEntries(LANES.map((lane) => [lane, 0])) as Record<(typeof LANES)[number], number>;
+  const mix = Object.fromEntries(LANES.map((lane) => [lane, 0])) as Record<
+    (typeof LANES)[number],
+    number
+  >;
   for (const part of text.split(',').filter(Boolean)) {
     const [name, n] = part.split('=');
     if (!LANES.includes(name as never) || !Number.isInteger(Number(n)) || Number(n) < 0) {
-      throw new Error(`--mix: "${part}" is not lane=connections with a lane among ${LANES.join(', ')}`);
+      throw new Error(
+        `--mix: "${part}" is not lane=connections with a lane among ${LANES.join(', ')}`,
+      );
     }
     mix[name as (typeof LANES)[number]] = Number(n);
   }
@@ -200,7 +259,11 @@ function parseMix(text: string): Record<(typeof LANES)[number], number> {
  * the bench dataset stays as its manifest describes it, and everything the load writes (shifts,
  * kept totals, idempotency records, …) goes with the copy.
  */
-async function copyDatabase(adminUrl: string, source: string, name: string): Promise<{ name: string; url: string }> {
+async function copyDatabase(
+  adminUrl: string,
+  source: string,
+  name: string,
+): Promise<{ name: string; url: string }> {
   const url = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
@@ -235,7 +298,11 @@ async function dropDatabase(adminUrl: string, name: string): Promise<void> {
   }
 }
 
-async function query<T extends object>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+async function query<T extends object>(
+  url: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const db = new Client({ connectionString: url });
   await db.connect();
   try {
@@ -246,7 +313,10 @@ async function query<T extends object>(url: string, text: string, params: unknow
 }
 
 async function databaseMb(url: string): Promise<number> {
-  const [row] = await query<{ bytes: string }>(url, 'select pg_database_size(current_database())::text as bytes');
+  const [row] = await query<{ bytes: string }>(
+    url,
+    'select pg_database_size(current_database())::text as bytes',
+  );
   return Number(row!.bytes) / 2 ** 20;
 }
 
@@ -255,31 +325,77 @@ async function preflight(base: string, lanes: readonly Lane[]): Promise<void> {
   const expect = async (what: string, response: Promise<Response>) => {
     const r = await response;
     const text = await r.text();
-    if (r.status !== 200) throw new Error(`preflight: ${what} answered ${r.status}: ${text.slice(0, 500)}`);
+    if (r.status !== 200)
+      throw new Error(`preflight: ${what} answered ${r.status}: ${text.slice(0, 500)}`);
     return text;
   };
   for (const lane of lanes) {
     if (lane.kind === 'read') {
-      await expect(lane.name, fetch(`${base}${lane.paths[0]}`, { method: lane.method, headers: lane.headers, ...(lane.body ? { body: lane.body } : {}) }));
+      await expect(
+        lane.name,
+        fetch(`${base}${lane.paths[0]}`, {
+          method: lane.method,
+          headers: lane.headers,
+          ...(lane.body ? { body: lane.body } : {}),
+        }),
+      );
     } else if (lane.kind === 'punch') {
       const { authorization, projectUuid } = lane.punches[lane.punches.length - 1]!;
       const headers = { authorization, 'content-type': 'application/json' };
-      await expect('punch in', fetch(`${base}/api/1/projects/${projectUuid}/punch_in.json`, { method: 'POST', headers, body: JSON.stringify({ notes: `${lane.notes} preflight` }) }));
-      await expect('punch out', fetch(`${base}/api/1/projects/${projectUuid}/punch_out.json`, { method: 'POST', headers, body: '{}' }));
+      await expect(
+        'punch in',
+        fetch(`${base}/api/1/projects/${projectUuid}/punch_in.json`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ notes: `${lane.notes} preflight` }),
+        }),
+      );
+      await expect(
+        'punch out',
+        fetch(`${base}/api/1/projects/${projectUuid}/punch_out.json`, {
+          method: 'POST',
+          headers,
+          body: '{}',
+        }),
+      );
     } else {
       const headers = { authorization: lane.authorization, 'content-type': 'application/json' };
       const body = JSON.stringify({
-        shift: { project_uuid: lane.projectUuids[0], user_uuid: lane.userUuids[0], start: '2026-01-01T08:00:00Z', stop: '2026-01-01T09:00:00Z', notes: `${lane.marker} preflight` },
+        shift: {
+          project_uuid: lane.projectUuids[0],
+          user_uuid: lane.userUuids[0],
+          start: '2026-01-01T08:00:00Z',
+          stop: '2026-01-01T09:00:00Z',
+          notes: `${lane.marker} preflight`,
+        },
       });
-      const created = await expect('shift create', fetch(`${base}/api/1/shifts.json`, { method: 'POST', headers: { ...headers, 'idempotency-key': `${lane.keyPrefix}-preflight` }, body }));
+      const created = await expect(
+        'shift create',
+        fetch(`${base}/api/1/shifts.json`, {
+          method: 'POST',
+          headers: { ...headers, 'idempotency-key': `${lane.keyPrefix}-preflight` },
+          body,
+        }),
+      );
       const uuid = (JSON.parse(created) as { response: { uuid: string } }).response.uuid;
-      await expect('shift update', fetch(`${base}/api/1/shifts/${uuid}.json`, { method: 'PUT', headers, body: JSON.stringify({ shift: { notes: `${lane.marker} preflight updated` } }) }));
+      await expect(
+        'shift update',
+        fetch(`${base}/api/1/shifts/${uuid}.json`, {
+          method: 'PUT',
+          headers,
+          body: JSON.stringify({ shift: { notes: `${lane.marker} preflight updated` } }),
+        }),
+      );
     }
   }
 }
 
 /** Runs the load generator and samples the target's RSS until the load ends. */
-async function drive(target: Target, spec: SoakSpec, sampleSeconds: number): Promise<{ samples: RssSample[]; slices: Slice[]; measured: Summary }> {
+async function drive(
+  target: Target,
+  spec: SoakSpec,
+  sampleSeconds: number,
+): Promise<{ samples: RssSample[]; slices: Slice[]; measured: Summary }> {
   const samples: RssSample[] = [];
   const slices: Slice[] = [];
   let sampler: NodeJS.Timeout | undefined;
@@ -290,7 +406,8 @@ async function drive(target: Target, spec: SoakSpec, sampleSeconds: number): Pro
   try {
     const measured = await new Promise<Summary>((resolve, reject) => {
       let t0 = Date.now();
-      const sample = () => samples.push({ t: (Date.now() - t0) / 1000, rssMb: treeRssMb(target.pid) });
+      const sample = () =>
+        samples.push({ t: (Date.now() - t0) / 1000, rssMb: treeRssMb(target.pid) });
       worker.on('message', (message: WorkerMessage) => {
         if (message.type === 'started') {
           t0 = message.t0;
@@ -307,7 +424,9 @@ async function drive(target: Target, spec: SoakSpec, sampleSeconds: number): Pro
           resolve(message.measured);
         }
       });
-      worker.once('exit', (code) => reject(new Error(`soak load generator exited (${code}) before the end`)));
+      worker.once('exit', (code) =>
+        reject(new Error(`soak load generator exited (${code}) before the end`)),
+      );
       worker.send(spec);
     });
     return { samples, slices, measured };
@@ -338,8 +457,10 @@ interface SoakInfo {
   readonly shiftsWritten: number;
 }
 
-const fixed = (n: number | undefined, digits = 1) => (n !== undefined && Number.isFinite(n) ? n.toFixed(digits) : '–');
-const signed = (n: number | undefined, digits = 1) => (n !== undefined && Number.isFinite(n) ? `${n >= 0 ? '+' : ''}${n.toFixed(digits)}` : '–');
+const fixed = (n: number | undefined, digits = 1) =>
+  n !== undefined && Number.isFinite(n) ? n.toFixed(digits) : '–';
+const signed = (n: number | undefined, digits = 1) =>
+  n !== undefined && Number.isFinite(n) ? `${n >= 0 ? '+' : ''}${n.toFixed(digits)}` : '–';
 const ms = (n: number) => (Number.isFinite(n) ? String(n) : '–');
 
 /** What the numbers say: the RSS verdict, the p99 drift and the status counts. */
@@ -352,15 +473,30 @@ function analyse(info: SoakInfo, samples: RssSample[], slices: Slice[]) {
   const measuredSlices = slices.filter((s) => s.from >= info.warmupSeconds);
   const first = measuredSlices[0];
   const last = measuredSlices.length > 1 ? measuredSlices[measuredSlices.length - 1] : undefined;
-  const drift = (pick: (s: Slice) => number) => (first && last ? { from: pick(first), to: pick(last), percent: ((pick(last) - pick(first)) / pick(first)) * 100 } : undefined);
+  const drift = (pick: (s: Slice) => number) =>
+    first && last
+      ? {
+          from: pick(first),
+          to: pick(last),
+          percent: ((pick(last) - pick(first)) / pick(first)) * 100,
+        }
+      : undefined;
   const sum = (pick: (s: SliceStats) => number) => slices.reduce((n, s) => n + pick(s.total), 0);
   return {
-    rss: { warm, end, max, growthPercent: growth, pass: Number.isFinite(growth) && growth < RSS_GROWTH_TARGET_PERCENT },
+    rss: {
+      warm,
+      end,
+      max,
+      growthPercent: growth,
+      pass: Number.isFinite(growth) && growth < RSS_GROWTH_TARGET_PERCENT,
+    },
     p99Drift: {
       first: first?.index,
       last: last?.index,
       total: drift((s) => s.total.p99),
-      lanes: Object.fromEntries(info.lanes.map((l) => [l.name, drift((s) => s.lanes[l.name]!.p99)])),
+      lanes: Object.fromEntries(
+        info.lanes.map((l) => [l.name, drift((s) => s.lanes[l.name]!.p99)]),
+      ),
     },
     totals: {
       requests: sum((s) => s.requests),
@@ -376,14 +512,24 @@ function analyse(info: SoakInfo, samples: RssSample[], slices: Slice[]) {
 }
 
 /** Writes `soak-<date>.md` (and the raw samples as .json); returns the Markdown file. */
-function writeSoakReport(dir: string, info: SoakInfo, samples: RssSample[], slices: Slice[], measured: Summary): string {
+function writeSoakReport(
+  dir: string,
+  info: SoakInfo,
+  samples: RssSample[],
+  slices: Slice[],
+  measured: Summary,
+): string {
   fs.mkdirSync(dir, { recursive: true });
   const day = info.started.toISOString().slice(0, 10);
   const result = analyse(info, samples, slices);
   const { rss, p99Drift, totals } = result;
   // A sample taken on a slice boundary (a few ms late) belongs to the slice that ends there.
-  const inSlice = (slice: Slice) => samples.filter((s) => s.t - 0.5 > slice.from && s.t - 0.5 <= slice.to);
-  const statuses = (s: SliceStats) => Object.entries(s.statusCodes).map(([code, n]) => `${code}: ${n}`).join(', ');
+  const inSlice = (slice: Slice) =>
+    samples.filter((s) => s.t - 0.5 > slice.from && s.t - 0.5 <= slice.to);
+  const statuses = (s: SliceStats) =>
+    Object.entries(s.statusCodes)
+      .map(([code, n]) => `${code}: ${n}`)
+      .join(', ');
   const lines: string[] = [
     `# Soak ${day}`,
     '',
@@ -425,7 +571,9 @@ function writeSoakReport(dir: string, info: SoakInfo, samples: RssSample[], slic
     ...info.lanes.map((l) => {
       const s = measured.lanes[l.name]!;
       const d = p99Drift.lanes[l.name];
-      const seconds = slices.filter((x) => x.from >= info.warmupSeconds).reduce((n, x) => n + x.to - x.from, 0) || slices[slices.length - 1]!.to - slices[slices.length - 1]!.from;
+      const seconds =
+        slices.filter((x) => x.from >= info.warmupSeconds).reduce((n, x) => n + x.to - x.from, 0) ||
+        slices[slices.length - 1]!.to - slices[slices.length - 1]!.from;
       return `| ${l.name} | ${l.connections} | ${s.requests} | ${fixed(s.requests / seconds)} | ${ms(s.p50)} | ${ms(s.p99)} | ${d ? `${d.from} → ${d.to}` : '–'} | ${d ? `${signed(d.percent)} %` : '–'} | ${s.unprocessable} | ${s.other4xx} | ${s.server5xx} | ${s.errors} |`;
     }),
     '',
@@ -434,7 +582,10 @@ function writeSoakReport(dir: string, info: SoakInfo, samples: RssSample[], slic
   ];
   const file = path.join(dir, `soak-${day}.md`);
   fs.writeFileSync(file, lines.join('\n'));
-  fs.writeFileSync(path.join(dir, `soak-${day}.json`), `${JSON.stringify({ info, result, measured, slices, samples }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(dir, `soak-${day}.json`),
+    `${JSON.stringify({ info, result, measured, slices, samples }, null, 2)}\n`,
+  );
   process.stdout.write(`\n${lines.join('\n')}\n`);
   return file;
 }

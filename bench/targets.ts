@@ -23,7 +23,12 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `node <script> [args]` with a PORT of its own and waits until it answers HTTP. */
-export async function startTarget(name: string, script: string, args: (port: number) => string[], env: Record<string, string>): Promise<Target> {
+export async function startTarget(
+  name: string,
+  script: string,
+  args: (port: number) => string[],
+  env: Record<string, string>,
+): Promise<Target> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [script, ...args(port)], {
     cwd: ROOT,
@@ -93,7 +98,8 @@ function treePids(pid: number): number[] {
   try {
     for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
       const children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-      for (const child of children ? children.split(/\s+/) : []) pids.push(...treePids(Number(child)));
+      for (const child of children ? children.split(/\s+/) : [])
+        pids.push(...treePids(Number(child)));
     }
   } catch {
     // The process ended meanwhile.

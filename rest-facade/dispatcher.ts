@@ -1,5 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { loggerOf, requestOptionsOf, type ContextFactory, type RequestContext, type RequestCredentials } from '../src/graphql/context';
+import {
+  loggerOf,
+  requestOptionsOf,
+  type ContextFactory,
+  type RequestContext,
+  type RequestCredentials,
+} from '../src/graphql/context';
 import type { Executor } from '../src/graphql/executor';
 import { AppError, challengeOf, HttpRefusalError } from '../src/errors';
 import { fromGraphQLError, type FacadeError } from './errors';
@@ -58,10 +64,14 @@ export function createDispatcher<R>(deps: DispatcherDeps<R>): RequestHandler {
       if (!negotiated) return next();
       responder = negotiated.responder;
       const match = matcher.match(req.method, negotiated.path);
-      if (match.kind === 'not-found') throw new AppError('NOT_FOUND', `No such resource: ${req.method} ${req.path}`);
+      if (match.kind === 'not-found')
+        throw new AppError('NOT_FOUND', `No such resource: ${req.method} ${req.path}`);
       if (match.kind === 'method-not-allowed') {
         res.setHeader('Allow', match.allow.join(', '));
-        throw new HttpRefusalError('METHOD_NOT_ALLOWED', `${req.method} is not supported here; use ${match.allow.join(' or ')}`);
+        throw new HttpRefusalError(
+          'METHOD_NOT_ALLOWED',
+          `${req.method} is not supported here; use ${match.allow.join(' or ')}`,
+        );
       }
       route = match.route;
       // The route's template names the request in the metrics and the access log, never its raw
@@ -69,7 +79,12 @@ export function createDispatcher<R>(deps: DispatcherDeps<R>): RequestHandler {
       res.locals.routeTemplate = `${req.baseUrl}${route.path}${req.path.slice(negotiated.path.length)}`;
       const ctx = await deps.createContext(negotiated.credentials, requestOptionsOf(req));
       const body = await deps.format.readBody(req, res);
-      const variables = route.variables({ params: match.params, query: firstValues(req.query), body, ctx });
+      const variables = route.variables({
+        params: match.params,
+        query: firstValues(req.query),
+        body,
+        ctx,
+      });
       const result = await deps.execute(deps.registry.get(route.operation), variables, ctx);
       if (result.errors?.length) {
         responder.failure(res, fromGraphQLError(result.errors[0]!), route);
@@ -86,7 +101,10 @@ export function createDispatcher<R>(deps: DispatcherDeps<R>): RequestHandler {
  * Any failure as a facade error: catalogue errors keep their code, anything else is a 500 logged
  * on `log` (by default the logger of the request being served).
  */
-export function toFacadeError(error: unknown, log: RequestContext['log'] = loggerOf()): FacadeError {
+export function toFacadeError(
+  error: unknown,
+  log: RequestContext['log'] = loggerOf(),
+): FacadeError {
   if (error instanceof AppError) {
     const { entity, fieldErrors, ...details } = error.details;
     return {

@@ -1,5 +1,12 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { BASIC_CHALLENGE, ERROR_CODES, REQUIRED, type EntityName, type ErrorCode, type FieldError } from '../src/errors';
+import {
+  BASIC_CHALLENGE,
+  ERROR_CODES,
+  REQUIRED,
+  type EntityName,
+  type ErrorCode,
+  type FieldError,
+} from '../src/errors';
 
 /** How the legacy interfaces say one catalogue code: HTTP status, a title, the XML error type. */
 export interface LegacyErrorForm {
@@ -30,12 +37,24 @@ export const LEGACY_ERRORS = {
   NOT_FOUND: { status: 404, title: 'Record Not Found', xmlType: general },
   VALIDATION_FAILED: { status: 422, title: 'Invalid Record', xmlType: general },
   PAYMENT_REQUIRED: { status: 402, title: 'Payment Required', xmlType: fixed('User::MaxStaff') },
-  STAFF_NOT_ALLOWED: { status: 402, title: 'Payment Required', xmlType: fixed('User::StaffNotAllowed') },
+  STAFF_NOT_ALLOWED: {
+    status: 402,
+    title: 'Payment Required',
+    xmlType: fixed('User::StaffNotAllowed'),
+  },
   MAX_TIME: { status: 402, title: 'Payment Required', xmlType: fixed('User::MaxTime') },
-  PROJECT_INACTIVE: { status: 422, title: 'Invalid Record', xmlType: fixed('Project::ProjectInactive') },
+  PROJECT_INACTIVE: {
+    status: 422,
+    title: 'Invalid Record',
+    xmlType: fixed('Project::ProjectInactive'),
+  },
   PUNCHED_IN: { status: 422, title: 'Invalid Record', xmlType: fixed('Project::PunchedIn') },
   PUNCHED_OUT: { status: 422, title: 'Invalid Record', xmlType: fixed('Project::PunchedOut') },
-  USER_NOT_ALLOWED: { status: 422, title: 'Invalid Record', xmlType: (e) => `${e === 'Project' ? 'Project' : 'Company'}::UserNotAllowed` },
+  USER_NOT_ALLOWED: {
+    status: 422,
+    title: 'Invalid Record',
+    xmlType: (e) => `${e === 'Project' ? 'Project' : 'Company'}::UserNotAllowed`,
+  },
   SERVICE_UNAVAILABLE: { status: 503, title: 'Service Unavailable', xmlType: general },
   INTERNAL_SERVER_ERROR: { status: 500, title: 'Internal Server Error', xmlType: general },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed', xmlType: general },
@@ -44,15 +63,16 @@ export const LEGACY_ERRORS = {
   TOO_MANY_REQUESTS: { status: 429, title: 'Too Many Requests', xmlType: fixed('User::Error') },
 } as const satisfies Record<ErrorCode, LegacyErrorForm>;
 
-
 /**
  * The headers an error answer carries: the auth challenge (not for JSONP, whose script loads must
  * never make a browser ask for Basic credentials) and how long to wait after a 429.
  */
 export function errorHeaders(error: FacadeError, challenge = true): Record<string, string> {
-  if (error.code === 'UNAUTHENTICATED') return challenge ? { 'WWW-Authenticate': error.challenge ?? BASIC_CHALLENGE } : {};
+  if (error.code === 'UNAUTHENTICATED')
+    return challenge ? { 'WWW-Authenticate': error.challenge ?? BASIC_CHALLENGE } : {};
   const wait = error.details?.retryAfterSeconds;
-  if (error.code === 'TOO_MANY_REQUESTS' && typeof wait === 'number') return { 'Retry-After': String(wait) };
+  if (error.code === 'TOO_MANY_REQUESTS' && typeof wait === 'number')
+    return { 'Retry-After': String(wait) };
   return {};
 }
 
@@ -76,7 +96,10 @@ const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
  * facade sent something wrong, which is our fault and masked.
  */
 export function fromGraphQLError(error: GraphQLFormattedError): FacadeError {
-  const { code, entity, fieldErrors, ...rest } = (error.extensions ?? {}) as Record<string, unknown>;
+  const { code, entity, fieldErrors, ...rest } = (error.extensions ?? {}) as Record<
+    string,
+    unknown
+  >;
   if (code === 'BAD_USER_INPUT') return { code: 'VALIDATION_FAILED', message: error.message };
   if (typeof code !== 'string' || !KNOWN_CODES.has(code)) {
     return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' };
@@ -96,8 +119,10 @@ export function fromGraphQLError(error: GraphQLFormattedError): FacadeError {
  */
 export function xmlErrorType(error: FacadeError, fallback: LegacyEntity): string {
   const entity = legacyEntity(error.entity, fallback);
-  const missing = error.fieldErrors?.length && error.fieldErrors.every((fe) => fe.message === REQUIRED);
-  if (error.code === 'VALIDATION_FAILED' && missing && entity !== 'User') return `${entity}::ParamMissing`;
+  const missing =
+    error.fieldErrors?.length && error.fieldErrors.every((fe) => fe.message === REQUIRED);
+  if (error.code === 'VALIDATION_FAILED' && missing && entity !== 'User')
+    return `${entity}::ParamMissing`;
   return LEGACY_ERRORS[error.code].xmlType(entity);
 }
 

@@ -35,12 +35,28 @@ export function createRestFacade(deps: RestFacadeDeps): Router {
   const registry = OperationRegistry.load();
   const router = Router();
   // Before the JSON dispatcher, which answers any other suffix under /api/1 with 404.
-  router.use(createCsvRouter({ execute: deps.execute, createContext: deps.createContext, registry }));
+  router.use(
+    createCsvRouter({ execute: deps.execute, createContext: deps.createContext, registry }),
+  );
   router.use(
     '/api/1',
-    createDispatcher({ routes: JSON_ROUTES, registry, execute: deps.execute, createContext: deps.createContext, format: jsonFormat(deps.bodyLimitBytes) }),
+    createDispatcher({
+      routes: JSON_ROUTES,
+      registry,
+      execute: deps.execute,
+      createContext: deps.createContext,
+      format: jsonFormat(deps.bodyLimitBytes),
+    }),
   );
   // Root-level *.xml paths; anything else passes on to the next handler.
-  router.use(createDispatcher({ routes: XML_ROUTES, registry, execute: deps.execute, createContext: deps.createContext, format: xmlFormat(deps.bodyLimitBytes) }));
+  router.use(
+    createDispatcher({
+      routes: XML_ROUTES,
+      registry,
+      execute: deps.execute,
+      createContext: deps.createContext,
+      format: xmlFormat(deps.bodyLimitBytes),
+    }),
+  );
   return router;
 }

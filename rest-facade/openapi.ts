@@ -146,7 +146,8 @@ export function buildOpenApiDocument(routes: readonly JsonRoute[]): object {
         bearer: {
           type: 'http',
           scheme: 'bearer',
-          description: 'An OAuth 2.0 access token from `/oauth/token` or the implicit flow; also accepted as the `access_token` query parameter.',
+          description:
+            'An OAuth 2.0 access token from `/oauth/token` or the implicit flow; also accepted as the `access_token` query parameter.',
         },
         oauth1: {
           type: 'apiKey',
@@ -160,7 +161,10 @@ export function buildOpenApiDocument(routes: readonly JsonRoute[]): object {
   };
 }
 
-/** Pretty JSON with a trailing newline: the form `schema/openapi.json` is committed in. */
+/**
+ * Pretty JSON with a trailing newline. `npm run openapi:emit` passes it through prettier before
+ * writing `schema/openapi.json`, which only changes the layout (short arrays on one line).
+ */
 export function formatOpenApiDocument(document: object): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
@@ -254,7 +258,8 @@ function operation(
       });
     }
   }
-  if (IDEMPOTENT_OPERATIONS.test(route.operation)) parameters.push({ $ref: '#/components/parameters/idempotencyKey' });
+  if (IDEMPOTENT_OPERATIONS.test(route.operation))
+    parameters.push({ $ref: '#/components/parameters/idempotencyKey' });
   parameters.push(
     { $ref: '#/components/parameters/callback' },
     { $ref: '#/components/parameters/format' },
@@ -447,9 +452,15 @@ function errorResponses(): Record<string, Json> {
     MethodNotAllowed: response('The path exists but not with this method (`METHOD_NOT_ALLOWED`)', {
       Allow: { schema: { type: 'string' }, description: 'The methods the path has' },
     }),
-    TooManyRequests: response('Too many failed sign-ins of this login or from this address (`TOO_MANY_REQUESTS`)', {
-      'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the next attempt is allowed' },
-    }),
+    TooManyRequests: response(
+      'Too many failed sign-ins of this login or from this address (`TOO_MANY_REQUESTS`)',
+      {
+        'Retry-After': {
+          schema: { type: 'integer' },
+          description: 'Seconds until the next attempt is allowed',
+        },
+      },
+    ),
     PayloadTooLarge: response('The body is larger than `BODY_LIMIT_BYTES` (`PAYLOAD_TOO_LARGE`)'),
     UnsupportedMediaType: response(
       'The body is neither `application/json` nor `application/x-www-form-urlencoded` (`UNSUPPORTED_MEDIA_TYPE`)',

@@ -1,6 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kind, parse, print, visit, type DefinitionNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import {
+  Kind,
+  parse,
+  print,
+  visit,
+  type DefinitionNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { PreparedOperation } from '../src/graphql/executor';
 
 /** Where the facade's documents live; the build copies them next to the compiled facade. */
@@ -18,7 +26,8 @@ export class OperationRegistry {
     const fragments = new Map<string, FragmentDefinitionNode>();
     const operations: OperationDefinitionNode[] = [];
     for (const definition of definitions) {
-      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+      if (definition.kind === Kind.FRAGMENT_DEFINITION)
+        fragments.set(definition.name.value, definition);
       else if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
     }
     for (const operation of operations) {
@@ -26,13 +35,20 @@ export class OperationRegistry {
       if (!name) throw new Error('every facade operation must be named');
       if (this.operations.has(name)) throw new Error(`facade operation ${name} is defined twice`);
       const used = fragmentsUsedBy(operation, fragments);
-      this.operations.set(name, { name, source: [operation, ...used].map((node) => print(node)).join('\n\n') });
+      this.operations.set(name, {
+        name,
+        source: [operation, ...used].map((node) => print(node)).join('\n\n'),
+      });
     }
   }
 
   static load(dir = OPERATIONS_DIR): OperationRegistry {
-    const files = readdirSync(dir).filter((file) => file.endsWith('.graphql')).sort();
-    return new OperationRegistry(files.flatMap((file) => parse(readFileSync(join(dir, file), 'utf8')).definitions));
+    const files = readdirSync(dir)
+      .filter((file) => file.endsWith('.graphql'))
+      .sort();
+    return new OperationRegistry(
+      files.flatMap((file) => parse(readFileSync(join(dir, file), 'utf8')).definitions),
+    );
   }
 
   get(name: string): PreparedOperation {

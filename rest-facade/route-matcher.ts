@@ -37,7 +37,9 @@ export class RouteMatcher<R> {
       if (compiled.route.method === wanted) return { kind: 'found', route: compiled.route, params };
       allow.add(compiled.route.method);
     }
-    return allow.size ? { kind: 'method-not-allowed', allow: [...allow].sort() } : { kind: 'not-found' };
+    return allow.size
+      ? { kind: 'method-not-allowed', allow: [...allow].sort() }
+      : { kind: 'not-found' };
   }
 }
 
@@ -45,7 +47,10 @@ function split(path: string): string[] {
   return path.split('/').filter((segment) => segment !== '');
 }
 
-function matchSegments(pattern: readonly string[], actual: readonly string[]): Record<string, string> | null {
+function matchSegments(
+  pattern: readonly string[],
+  actual: readonly string[],
+): Record<string, string> | null {
   if (pattern.length !== actual.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i += 1) {

@@ -16,7 +16,13 @@ import { createRestFacade } from '../rest-facade';
 import type { Config } from './config';
 import { AppError, bodyRefusalOf, challengeOf } from './errors';
 import { createApolloServer } from './graphql/apollo';
-import { createContextFactory, credentialsOf, loggerOf, requestOptionsOf, type ContextFactory } from './graphql/context';
+import {
+  createContextFactory,
+  credentialsOf,
+  loggerOf,
+  requestOptionsOf,
+  type ContextFactory,
+} from './graphql/context';
 import { createExecutor, type Executor } from './graphql/executor';
 import { createGraphiQLRouter } from './graphql/graphiql-page';
 import { operationGuards } from './graphql/operation-guards';
@@ -44,20 +50,40 @@ export interface App {
 }
 
 /** Composes the HTTP application: /graphql and the legacy facades beside it. */
-export async function createApp(deps: { orm: MikroORM; config: Config; logger?: Logger }): Promise<App> {
+export async function createApp(deps: {
+  orm: MikroORM;
+  config: Config;
+  logger?: Logger;
+}): Promise<App> {
   const { orm, config } = deps;
   const logger = deps.logger ?? createLogger(config.log.level);
   const hasher = createPasswordHasher(config.auth.hashMemoryKib);
   const knex = orm.em.getConnection().getKnex();
   const signInLimiter = new SignInLimiter(knex, config.auth.signInLimits);
   const basic = new BasicAuthenticator(hasher, signInLimiter, config.auth.cacheTtlMs);
-  const oauth1 = new OAuth1Provider(orm, signInLimiter, { timestampWindowSeconds: config.auth.oauth1TimestampWindowSeconds, publicUrl: config.auth.publicUrl });
+  const oauth1 = new OAuth1Provider(orm, signInLimiter, {
+    timestampWindowSeconds: config.auth.oauth1TimestampWindowSeconds,
+    publicUrl: config.auth.publicUrl,
+  });
   const oauth2 = new OAuth2Provider(orm);
   const limiter = new RequestLimiter(knex, config.rateLimits);
-  const createContext = createContextFactory({ orm, config, authenticator: new RequestAuthenticator(basic, oauth1, oauth2), limiter, logger });
-  const live = new LiveShiftEvents(orm, config.database.kind === 'server' && config.db.listen ? config.database.url : undefined, logger);
+  const createContext = createContextFactory({
+    orm,
+    config,
+    authenticator: new RequestAuthenticator(basic, oauth1, oauth2),
+    limiter,
+    logger,
+  });
+  const live = new LiveShiftEvents(
+    orm,
+    config.database.kind === 'server' && config.db.listen ? config.database.url : undefined,
+    logger,
+  );
   await live.start();
-  const schema = await createSchema(createServices(hasher, createGeocoder(config), [webhookSink, live.sink]), live.pubSub);
+  const schema = await createSchema(
+    createServices(hasher, createGeocoder(config), [webhookSink, live.sink]),
+    live.pubSub,
+  );
   const apollo = createApolloServer(schema, config);
   await apollo.start();
 
@@ -70,7 +96,16 @@ export async function createApp(deps: { orm: MikroORM; config: Config; logger?: 
   const observability = createObservability({ orm, config, logger });
   app.use(observability.middleware);
   app.use(observability.routes);
-  app.use(createOAuthRouter({ orm, oauth1, oauth2, basic, publicUrl: config.auth.publicUrl, bodyLimitBytes: config.bodyLimitBytes }));
+  app.use(
+    createOAuthRouter({
+      orm,
+      oauth1,
+      oauth2,
+      basic,
+      publicUrl: config.auth.publicUrl,
+      bodyLimitBytes: config.bodyLimitBytes,
+    }),
+  );
   // Before Apollo: a browser's GET /graphql gets the IDE, every GraphQL request passes through.
   app.use(createGraphiQLRouter(config));
   app.use(
@@ -97,7 +132,12 @@ export async function createApp(deps: { orm: MikroORM; config: Config; logger?: 
     hasher,
     logger,
     attachSubscriptions: (server) => {
-      subscriptions = attachSubscriptionServer(server, { schema, createContext, guards: operationGuards(schema, config), config });
+      subscriptions = attachSubscriptionServer(server, {
+        schema,
+        createContext,
+        guards: operationGuards(schema, config),
+        config,
+      });
     },
     closeSubscriptions: async () => {
       await subscriptions?.close();
@@ -124,19 +164,39 @@ function toHttpGraphQLError(error: unknown, log: Logger): GraphQLError {
   if (appError?.code === 'TOO_MANY_REQUESTS') {
     const wait = String(appError.details.retryAfterSeconds);
     return new GraphQLError(appError.message, {
-      extensions: { code: appError.code, retryAfterSeconds: appError.details.retryAfterSeconds, http: { status: 429, headers: new Map([['retry-after', wait]]) } },
+      extensions: {
+        code: appError.code,
+        retryAfterSeconds: appError.details.retryAfterSeconds,
+        http: { status: 429, headers: new Map([['retry-after', wait]]) },
+      },
     });
   }
   if (appError?.code === 'SERVICE_UNAVAILABLE') {
-    return new GraphQLError(appError.message, { extensions: { code: appError.code, http: { status: 503 } } });
+    return new GraphQLError(appError.message, {
+      extensions: { code: appError.code, http: { status: 503 } },
+    });
   }
   log.error({ err: error }, 'context creation failed');
-  return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } } });
+  return new GraphQLError('Internal server error', {
+    extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } },
+  });
 }
 
 /** A body /graphql cannot read (too large, bad charset, not JSON) answers as GraphQL does, not as an HTML page. */
-function answerBodyRefusals(error: unknown, _req: Request, res: Response, _next: NextFunction): void {
+function answerBodyRefusals(
+  error: unknown,
+  _req: Request,
+  res: Response,
+  _next: NextFunction,
+): void {
   const refusal = bodyRefusalOf(error);
-  const status = refusal.code === 'PAYLOAD_TOO_LARGE' ? 413 : refusal.code === 'UNSUPPORTED_MEDIA_TYPE' ? 415 : 400;
-  res.status(status).json({ errors: [{ message: refusal.message, extensions: { code: refusal.code } }] });
+  const status =
+    refusal.code === 'PAYLOAD_TOO_LARGE'
+      ? 413
+      : refusal.code === 'UNSUPPORTED_MEDIA_TYPE'
+        ? 415
+        : 400;
+  res
+    .status(status)
+    .json({ errors: [{ message: refusal.message, extensions: { code: refusal.code } }] });
 }

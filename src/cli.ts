@@ -40,8 +40,17 @@ export async function runCli(argv: string[]): Promise<number> {
 
   program
     .command('serve')
-    .description('Migrate the database and serve HTTP until SIGINT/SIGTERM (the default with no command)')
-    .addHelpText('after', examples(['timetrack serve', 'HOST=0.0.0.0 PORT=8080 timetrack serve', 'DATABASE_URL=postgres://app@db/timetrack timetrack serve']))
+    .description(
+      'Migrate the database and serve HTTP until SIGINT/SIGTERM (the default with no command)',
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'timetrack serve',
+        'HOST=0.0.0.0 PORT=8080 timetrack serve',
+        'DATABASE_URL=postgres://app@db/timetrack timetrack serve',
+      ]),
+    )
     .action(async () => {
       exitCode = await serve();
     });
@@ -49,7 +58,10 @@ export async function runCli(argv: string[]): Promise<number> {
   program
     .command('migrate')
     .description('Apply pending database migrations and exit (serve does this too, at start)')
-    .addHelpText('after', examples(['timetrack migrate', 'DATABASE_URL=postgres://app@db/timetrack timetrack migrate']))
+    .addHelpText(
+      'after',
+      examples(['timetrack migrate', 'DATABASE_URL=postgres://app@db/timetrack timetrack migrate']),
+    )
     .action(async () => {
       const db = await openDatabase(loadConfig());
       await db.close();
@@ -59,7 +71,12 @@ export async function runCli(argv: string[]): Promise<number> {
   program
     .command('account')
     .description('Manage accounts')
-    .addHelpText('after', examples(['timetrack account create --login olivia --password "correct horse" --email olivia@example.com']))
+    .addHelpText(
+      'after',
+      examples([
+        'timetrack account create --login olivia --password "correct horse" --email olivia@example.com',
+      ]),
+    )
     .command('create')
     .description('Create an account and its owner; prints one line of JSON with their ids')
     .requiredOption('--login <login>', "the owner's login (unique in the whole service)")
@@ -68,8 +85,16 @@ export async function runCli(argv: string[]): Promise<number> {
     .option('--first-name <name>', "the owner's first name")
     .option('--last-name <name>', "the owner's last name")
     .option('--time-zone <zone>', 'IANA time zone of the owner', 'UTC')
-    .option('--staff-max <n>', 'plan limit: most active staff members besides the owner (0: none; unset: no limit)', wholeNumber)
-    .option('--time-max-hours <h>', 'plan limit: most hours of entered time (unset: no limit)', positiveNumber)
+    .option(
+      '--staff-max <n>',
+      'plan limit: most active staff members besides the owner (0: none; unset: no limit)',
+      wholeNumber,
+    )
+    .option(
+      '--time-max-hours <h>',
+      'plan limit: most hours of entered time (unset: no limit)',
+      positiveNumber,
+    )
     .addHelpText(
       'after',
       examples([
@@ -81,16 +106,20 @@ export async function runCli(argv: string[]): Promise<number> {
       const config = loadConfig();
       const db = await openDatabase(config);
       try {
-        const { account, owner } = await createAccount(db.orm, createPasswordHasher(config.auth.hashMemoryKib), {
-          login: String(options.login),
-          password: String(options.password),
-          email: String(options.email),
-          firstName: (options.firstName as string | undefined) ?? '',
-          lastName: (options.lastName as string | undefined) ?? '',
-          timeZone: String(options.timeZone),
-          staffMax: (options.staffMax as number | undefined) ?? null,
-          timeMaxHours: (options.timeMaxHours as number | undefined) ?? null,
-        });
+        const { account, owner } = await createAccount(
+          db.orm,
+          createPasswordHasher(config.auth.hashMemoryKib),
+          {
+            login: String(options.login),
+            password: String(options.password),
+            email: String(options.email),
+            firstName: (options.firstName as string | undefined) ?? '',
+            lastName: (options.lastName as string | undefined) ?? '',
+            timeZone: String(options.timeZone),
+            staffMax: (options.staffMax as number | undefined) ?? null,
+            timeMaxHours: (options.timeMaxHours as number | undefined) ?? null,
+          },
+        );
         process.stdout.write(
           `${JSON.stringify({ account_uuid: account.uuid, account_id: account.id, owner_uuid: owner.uuid, owner_id: owner.id, login: owner.login })}\n`,
         );
@@ -105,16 +134,36 @@ export async function runCli(argv: string[]): Promise<number> {
     .addHelpText('after', examples(['timetrack oauth client list --owner olivia']))
     .command('client')
     .description("Register, list and revoke an account's OAuth applications")
-    .addHelpText('after', examples(['timetrack oauth client create --owner olivia --name Invoicer --redirect-uri https://invoicer.example/cb']));
+    .addHelpText(
+      'after',
+      examples([
+        'timetrack oauth client create --owner olivia --name Invoicer --redirect-uri https://invoicer.example/cb',
+      ]),
+    );
   clients
     .command('create')
-    .description('Register an application; prints one line of JSON with its key and secret (shown only once)')
+    .description(
+      'Register an application; prints one line of JSON with its key and secret (shown only once)',
+    )
     .requiredOption('--owner <login>', "the login of the account's owner")
     .requiredOption('--name <name>', 'the name users see on the approval page')
-    .option('--protocol <protocol>', 'oauth1 (signed requests) or oauth2 (bearer tokens)', oauthProtocol, OAuthProtocol.OAUTH2)
-    .option('--redirect-uri <url>', 'an allowed redirect URI or callback (repeatable)', collect, [] as string[])
+    .option(
+      '--protocol <protocol>',
+      'oauth1 (signed requests) or oauth2 (bearer tokens)',
+      oauthProtocol,
+      OAuthProtocol.OAUTH2,
+    )
+    .option(
+      '--redirect-uri <url>',
+      'an allowed redirect URI or callback (repeatable)',
+      collect,
+      [] as string[],
+    )
     .option('--public', 'an OAuth 2.0 client without a secret (SPA, CLI): PKCE is required')
-    .option('--client-id <id>', 'the key (client_id) to use instead of a generated one, for a client whose id is fixed in its code')
+    .option(
+      '--client-id <id>',
+      'the key (client_id) to use instead of a generated one, for a client whose id is fixed in its code',
+    )
     .addHelpText(
       'after',
       examples([
@@ -124,27 +173,40 @@ export async function runCli(argv: string[]): Promise<number> {
         'timetrack oauth client create --owner olivia --name "88 Miles CLI" --public --client-id hhWZrEF6YTlPUKrggiesnjXAFViLa8FBZNNUtr8L --redirect-uri https://88miles.net/oauth/authorized',
       ]),
     )
-    .action(async (options: { owner: string; name: string; protocol: OAuthProtocol; redirectUri: string[]; public?: boolean; clientId?: string }) => {
-      await asOwner(options.owner, async (ctx) => {
-        const { client, secret } = await new OAuthClientService().register(ctx, {
-          name: options.name,
-          protocol: options.protocol,
-          redirectUris: options.redirectUri,
-          confidential: !options.public,
-          clientId: options.clientId,
+    .action(
+      async (options: {
+        owner: string;
+        name: string;
+        protocol: OAuthProtocol;
+        redirectUri: string[];
+        public?: boolean;
+        clientId?: string;
+      }) => {
+        await asOwner(options.owner, async (ctx) => {
+          const { client, secret } = await new OAuthClientService().register(ctx, {
+            name: options.name,
+            protocol: options.protocol,
+            redirectUris: options.redirectUri,
+            confidential: !options.public,
+            clientId: options.clientId,
+          });
+          process.stdout.write(
+            `${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, secret, redirect_uris: client.redirectUris })}\n`,
+          );
         });
-        process.stdout.write(`${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, secret, redirect_uris: client.redirectUris })}\n`);
-      });
-    });
+      },
+    );
   clients
     .command('list')
-    .description('List the applications of the owner\'s account, one JSON line each')
+    .description("List the applications of the owner's account, one JSON line each")
     .requiredOption('--owner <login>', "the login of the account's owner")
     .addHelpText('after', examples(['timetrack oauth client list --owner olivia']))
     .action(async (options: { owner: string }) => {
       await asOwner(options.owner, async (ctx) => {
         for (const client of await new OAuthClientService().list(ctx)) {
-          process.stdout.write(`${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, redirect_uris: client.redirectUris })}\n`);
+          process.stdout.write(
+            `${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, redirect_uris: client.redirectUris })}\n`,
+          );
         }
       });
     });
@@ -153,7 +215,12 @@ export async function runCli(argv: string[]): Promise<number> {
     .description('Delete an application and every token it holds')
     .requiredOption('--owner <login>', "the login of the account's owner")
     .argument('<id>', 'the application id printed by create or list')
-    .addHelpText('after', examples(['timetrack oauth client revoke --owner olivia 2f1c9d7e-5b7a-4e8e-9a55-0c3f8f0e2b11']))
+    .addHelpText(
+      'after',
+      examples([
+        'timetrack oauth client revoke --owner olivia 2f1c9d7e-5b7a-4e8e-9a55-0c3f8f0e2b11',
+      ]),
+    )
     .action(async (id: string, options: { owner: string }) => {
       await asOwner(options.owner, async (ctx) => {
         const client = await new OAuthClientService().revoke(ctx, id);
@@ -172,14 +239,23 @@ export async function runCli(argv: string[]): Promise<number> {
     )
     .requiredOption('--demo', 'the demo dataset (the only one so far)')
     .option('--login <login>', "the owner's login; the others' are <login>.<first name>", 'demo')
-    .option('--password <password>', 'the password of every demo user (at least 8 characters)', 'demo-password')
-    .option('--time-zone <zone>', 'IANA time zone of the demo users; working hours are local to it', 'Europe/Berlin')
+    .option(
+      '--password <password>',
+      'the password of every demo user (at least 8 characters)',
+      'demo-password',
+    )
+    .option(
+      '--time-zone <zone>',
+      'IANA time zone of the demo users; working hours are local to it',
+      'Europe/Berlin',
+    )
     .addHelpText(
       'after',
       examples([
         'timetrack seed --demo',
         'timetrack seed --demo --login trial --password "trial-password" --time-zone America/Chicago',
-      ]) + '\nRefused (exit 2, nothing written) when the login is taken, e.g. by an earlier seed.\n',
+      ]) +
+        '\nRefused (exit 2, nothing written) when the login is taken, e.g. by an earlier seed.\n',
     )
     .action(async (options: { login: string; password: string; timeZone: string }) => {
       const config = loadConfig();
@@ -198,10 +274,19 @@ export async function runCli(argv: string[]): Promise<number> {
       'Write the shifts of an account as CSV, as GET /api/1/shifts.csv does: the same columns, the ' +
         'same where/order language (docs/json-api.md), streamed page by page. To stdout unless --output.',
     )
-    .requiredOption('--owner <login>', "the login of the account's owner (every shift of the account)")
-    .option('--where <expr>', 'which shifts, e.g. \'billable = true && start >= "2026-11-01T00:00:00Z"\'')
+    .requiredOption(
+      '--owner <login>',
+      "the login of the account's owner (every shift of the account)",
+    )
+    .option(
+      '--where <expr>',
+      'which shifts, e.g. \'billable = true && start >= "2026-11-01T00:00:00Z"\'',
+    )
     .option('--order <expr>', 'their order, e.g. "start desc" (default: creation order)')
-    .option('--output <file>', 'write to this file instead of stdout; replaced only when the export is whole')
+    .option(
+      '--output <file>',
+      'write to this file instead of stdout; replaced only when the export is whole',
+    )
     .addHelpText(
       'after',
       examples([
@@ -212,8 +297,15 @@ export async function runCli(argv: string[]): Promise<number> {
     )
     .action(async (options: { owner: string; where?: string; order?: string; output?: string }) => {
       await asOwner(options.owner, async (ctx, db, config) => {
-        const rows = await exportShifts(db, config, ctx, { where: options.where, order: options.order }, options.output);
-        if (options.output !== undefined) process.stdout.write(`wrote ${rows} shift(s) to ${options.output}\n`);
+        const rows = await exportShifts(
+          db,
+          config,
+          ctx,
+          { where: options.where, order: options.order },
+          options.output,
+        );
+        if (options.output !== undefined)
+          process.stdout.write(`wrote ${rows} shift(s) to ${options.output}\n`);
       });
     });
 
@@ -227,10 +319,18 @@ export async function runCli(argv: string[]): Promise<number> {
     )
     .argument('<file>', 'the backup file to write (a new file, or --force)')
     .option('--force', 'replace the file if it exists')
-    .addHelpText('after', examples(['timetrack backup timetrack-$(date +%F).tar.gz', 'DATA_DIR=/var/lib/timetrack timetrack backup /backups/timetrack.tar.gz --force']))
+    .addHelpText(
+      'after',
+      examples([
+        'timetrack backup timetrack-$(date +%F).tar.gz',
+        'DATA_DIR=/var/lib/timetrack timetrack backup /backups/timetrack.tar.gz --force',
+      ]),
+    )
     .action(async (file: string, options: { force?: boolean }) => {
       const report = await backupEmbedded(loadConfig(), file, { force: options.force === true });
-      process.stdout.write(`backed up ${report.dataDir} to ${report.file} (${megabytes(report.bytes)})\n`);
+      process.stdout.write(
+        `backed up ${report.dataDir} to ${report.file} (${megabytes(report.bytes)})\n`,
+      );
     });
 
   program
@@ -243,7 +343,13 @@ export async function runCli(argv: string[]): Promise<number> {
     )
     .argument('<file>', 'a file written by timetrack backup')
     .option('--force', 'replace the database DATA_DIR holds (refused without it)')
-    .addHelpText('after', examples(['timetrack restore timetrack-2026-11-25.tar.gz', 'DATA_DIR=/var/lib/timetrack timetrack restore /backups/timetrack.tar.gz --force']))
+    .addHelpText(
+      'after',
+      examples([
+        'timetrack restore timetrack-2026-11-25.tar.gz',
+        'DATA_DIR=/var/lib/timetrack timetrack restore /backups/timetrack.tar.gz --force',
+      ]),
+    )
     .action(async (file: string, options: { force?: boolean }) => {
       const report = await restoreEmbedded(loadConfig(), file, { force: options.force === true });
       process.stdout.write(
@@ -263,13 +369,24 @@ export async function runCli(argv: string[]): Promise<number> {
 }
 
 /** Runs `work` as the owner with this login, as if the owner had called the GraphQL API. */
-async function asOwner(login: string, work: (ctx: RequestContext, db: Database, config: Config) => Promise<void>): Promise<void> {
+async function asOwner(
+  login: string,
+  work: (ctx: RequestContext, db: Database, config: Config) => Promise<void>,
+): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config);
   try {
-    const owner = await db.orm.em.fork().findOne(Staff, { login, type: StaffType.OWNER }, { filters: false });
+    const owner = await db.orm.em
+      .fork()
+      .findOne(Staff, { login, type: StaffType.OWNER }, { filters: false });
     if (!owner) throw new AppError('NOT_FOUND', `No account owner has the login ${login}`);
-    const viewer = { id: owner.id, uuid: owner.uuid, login: owner.login, type: owner.type, accountId: owner.account.id };
+    const viewer = {
+      id: owner.id,
+      uuid: owner.uuid,
+      login: owner.login,
+      type: owner.type,
+      accountId: owner.account.id,
+    };
     await work(contextForViewer(db.orm, config, viewer), db, config);
   } finally {
     await db.close();
@@ -277,8 +394,12 @@ async function asOwner(login: string, work: (ctx: RequestContext, db: Database, 
 }
 
 function printDemoReport(report: DemoReport): void {
-  const manager = report.others.filter((o) => o.type === 'manager').map((o) => `${o.login} (${o.name})`);
-  const staff = report.others.filter((o) => o.type === 'staff').map((o) => `${o.login} (${o.name})`);
+  const manager = report.others
+    .filter((o) => o.type === 'manager')
+    .map((o) => `${o.login} (${o.name})`);
+  const staff = report.others
+    .filter((o) => o.type === 'staff')
+    .map((o) => `${o.login} (${o.name})`);
   process.stdout.write(
     [
       `Seeded the demo account "${report.accountName}" (id ${report.accountId}):`,
@@ -308,8 +429,13 @@ function megabytes(bytes: number): string {
 async function serve(): Promise<number> {
   const config = loadConfig();
   const server = await startServer(config);
-  const where = server.db.kind === 'embedded' ? `embedded PostgreSQL in ${config.database.kind === 'embedded' ? config.database.dataDir : ''}` : 'PostgreSQL server';
-  process.stdout.write(`timetrack listening on ${server.url} (GraphQL at ${server.url}/graphql, ${where})\n`);
+  const where =
+    server.db.kind === 'embedded'
+      ? `embedded PostgreSQL in ${config.database.kind === 'embedded' ? config.database.dataDir : ''}`
+      : 'PostgreSQL server';
+  process.stdout.write(
+    `timetrack listening on ${server.url} (GraphQL at ${server.url}/graphql, ${where})\n`,
+  );
   // Listeners stay registered through the shutdown: proper-lockfile's signal-exit re-raises a
   // signal that nobody else listens to, which would kill the process before the database closes.
   // A second signal during the drain changes nothing: the deadline already bounds it.
@@ -336,7 +462,9 @@ async function serve(): Promise<number> {
   try {
     const report = await stopping;
     if (report.abandoned > 0) {
-      process.stderr.write(`${report.abandoned} request(s) still in flight after ${config.shutdownTimeoutMs} ms: their connections were closed\n`);
+      process.stderr.write(
+        `${report.abandoned} request(s) still in flight after ${config.shutdownTimeoutMs} ms: their connections were closed\n`,
+      );
     }
     process.stdout.write(`drained in ${report.drainMs} ms\n`);
   } finally {
@@ -351,7 +479,9 @@ function reportCliError(error: unknown): number {
   const e = error as { code?: string; exitCode?: number; message?: string };
   if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
     // commander has printed its message (or the help) already.
-    return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : (e.exitCode ?? 2);
+    return e.code === 'commander.helpDisplayed' || e.code === 'commander.version'
+      ? 0
+      : (e.exitCode ?? 2);
   }
   if (error instanceof ConfigError || error instanceof DataDirError) {
     process.stderr.write(`${error.message}\n`);
@@ -367,7 +497,8 @@ function reportCliError(error: unknown): number {
 }
 
 function oauthProtocol(value: string): OAuthProtocol {
-  if (value !== OAuthProtocol.OAUTH1 && value !== OAuthProtocol.OAUTH2) throw new InvalidArgumentError('must be oauth1 or oauth2');
+  if (value !== OAuthProtocol.OAUTH1 && value !== OAuthProtocol.OAUTH2)
+    throw new InvalidArgumentError('must be oauth1 or oauth2');
   return value;
 }
 

@@ -30,7 +30,10 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: intFrom(0, 600_000).default(10_000),
   TRUST_PROXY: z
     .string()
-    .regex(/^(\d+|loopback|linklocal|uniquelocal|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/, 'must be a hop count, loopback, linklocal, uniquelocal or a comma-separated list of addresses')
+    .regex(
+      /^(\d+|loopback|linklocal|uniquelocal|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/,
+      'must be a hop count, loopback, linklocal, uniquelocal or a comma-separated list of addresses',
+    )
     .optional(),
   RATE_LIMIT_PER_ACCOUNT: intFrom(0, 100_000_000).default(30_000),
   RATE_LIMIT_PER_ADDRESS: intFrom(0, 100_000_000).default(60_000),
@@ -51,16 +54,26 @@ const envSchema = z.object({
   OAUTH1_TIMESTAMP_WINDOW_S: intFrom(10, 86_400).default(300),
   PUBLIC_URL: z
     .string()
-    .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol) && new URL(s).pathname === '/', 'must be an http:// or https:// origin such as https://time.example.com')
+    .refine(
+      (s) =>
+        URL.canParse(s) && /^https?:$/.test(new URL(s).protocol) && new URL(s).pathname === '/',
+      'must be an http:// or https:// origin such as https://time.example.com',
+    )
     .optional(),
   SMTP_URL: z
     .string()
-    .refine((s) => URL.canParse(s) && /^smtps?:$/.test(new URL(s).protocol), 'must be an smtp:// or smtps:// URL')
+    .refine(
+      (s) => URL.canParse(s) && /^smtps?:$/.test(new URL(s).protocol),
+      'must be an smtp:// or smtps:// URL',
+    )
     .optional(),
   // An address nodemailer can put in From: a bare address or `Name <address>`.
   SMTP_FROM: z
     .string()
-    .regex(/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, 'must be an e-mail address, optionally as "Name <address>"')
+    .regex(
+      /^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/,
+      'must be an e-mail address, optionally as "Name <address>"',
+    )
     .default('timetrack <no-reply@localhost>'),
   OUTBOX_POLL_MS: intFrom(100, 3_600_000).default(2_000),
   WEBHOOK_TIMEOUT_MS: intFrom(100, 120_000).default(10_000),
@@ -68,7 +81,10 @@ const envSchema = z.object({
   GEOCODER: z.enum(['offline', 'http', 'none']).default('offline'),
   GEOCODER_URL: z
     .string()
-    .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), 'must be an http:// or https:// URL')
+    .refine(
+      (s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol),
+      'must be an http:// or https:// URL',
+    )
     .optional(),
   // Unset: on except in production, like introspection, which the IDE needs for its docs.
   GRAPHIQL: z.enum(['true', 'false']).optional(),
@@ -84,11 +100,11 @@ const envSchema = z.object({
 export type LogLevel = NonNullable<z.infer<typeof envSchema>['LOG_LEVEL']>;
 
 export type DatabaseTarget =
-  | { kind: 'embedded'; dataDir: string }
-  | { kind: 'server'; url: string };
+  { kind: 'embedded'; dataDir: string } | { kind: 'server'; url: string };
 
 /** Where company coordinates come from when a client leaves them blank. */
-export type GeocoderConfig = { readonly kind: 'offline' | 'none' } | { readonly kind: 'http'; readonly url: string };
+export type GeocoderConfig =
+  { readonly kind: 'offline' | 'none' } | { readonly kind: 'http'; readonly url: string };
 
 export interface Config {
   readonly env: 'development' | 'production' | 'test';
@@ -195,7 +211,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       listen: e.DB_LISTEN === 'true',
     }),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    trustProxy: e.TRUST_PROXY === undefined ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
+    trustProxy:
+      e.TRUST_PROXY === undefined
+        ? false
+        : /^\d+$/.test(e.TRUST_PROXY)
+          ? Number(e.TRUST_PROXY)
+          : e.TRUST_PROXY,
     rateLimits: Object.freeze({
       perAccount: e.RATE_LIMIT_PER_ACCOUNT,
       perAddress: e.RATE_LIMIT_PER_ADDRESS,
@@ -213,7 +234,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       hashMemoryKib: e.PASSWORD_HASH_MEMORY_KIB,
       signInLimits: {
         perLogin: { failures: e.AUTH_FAILURES_PER_LOGIN, windowSeconds: e.AUTH_FAILURE_WINDOW_S },
-        perAddress: { failures: e.AUTH_FAILURES_PER_ADDRESS, windowSeconds: e.AUTH_FAILURE_WINDOW_S },
+        perAddress: {
+          failures: e.AUTH_FAILURES_PER_ADDRESS,
+          windowSeconds: e.AUTH_FAILURE_WINDOW_S,
+        },
       },
       oauth1TimestampWindowSeconds: e.OAUTH1_TIMESTAMP_WINDOW_S,
       publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
@@ -228,7 +252,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookAllowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
       fileDir: path.join(path.resolve(e.DATA_DIR), 'outbox'),
     }),
-    geocoder: Object.freeze(e.GEOCODER === 'http' ? { kind: e.GEOCODER, url: e.GEOCODER_URL! } : { kind: e.GEOCODER }),
+    geocoder: Object.freeze(
+      e.GEOCODER === 'http' ? { kind: e.GEOCODER, url: e.GEOCODER_URL! } : { kind: e.GEOCODER },
+    ),
     graphiql: e.GRAPHIQL === undefined ? e.NODE_ENV !== 'production' : e.GRAPHIQL === 'true',
     // Tests start many apps and keep their output quiet; a test that reads the logs sets LOG_LEVEL.
     log: Object.freeze({ level: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info') }),

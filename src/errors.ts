@@ -31,7 +31,8 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The kinds of thing an error can be about; the legacy XML types are named after them. */
-export type EntityName = 'Staff' | 'Company' | 'Project' | 'Activity' | 'Shift' | 'Account' | 'OAuthClient' | 'Webhook';
+export type EntityName =
+  'Staff' | 'Company' | 'Project' | 'Activity' | 'Shift' | 'Account' | 'OAuthClient' | 'Webhook';
 
 /**
  * The field-error message of a required value that was never given. The legacy XML interface
@@ -69,7 +70,11 @@ export class BadRequestError extends AppError {
 
 /** A refusal of the HTTP layer itself (method, body size, media type) rather than of a rule. */
 export class HttpRefusalError extends AppError {
-  constructor(code: Extract<ErrorCode, 'METHOD_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE'>, message: string, details: ErrorDetails = {}) {
+  constructor(
+    code: Extract<ErrorCode, 'METHOD_NOT_ALLOWED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE'>,
+    message: string,
+    details: ErrorDetails = {},
+  ) {
     super(code, message, details);
   }
 }
@@ -77,8 +82,16 @@ export class HttpRefusalError extends AppError {
 /** An Express body parser's refusal (body-parser sets `status`) as the catalogue error a client sees. */
 export function bodyRefusalOf(error: unknown): AppError {
   const status = (error as { status?: unknown }).status;
-  if (status === 413) return new HttpRefusalError('PAYLOAD_TOO_LARGE', 'The body is larger than this service accepts');
-  if (status === 415) return new HttpRefusalError('UNSUPPORTED_MEDIA_TYPE', 'The body has an unsupported encoding or charset');
+  if (status === 413)
+    return new HttpRefusalError(
+      'PAYLOAD_TOO_LARGE',
+      'The body is larger than this service accepts',
+    );
+  if (status === 415)
+    return new HttpRefusalError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'The body has an unsupported encoding or charset',
+    );
   return new BadRequestError('The body is not well-formed');
 }
 
@@ -89,7 +102,10 @@ export const BASIC_CHALLENGE = 'Basic realm="timetrack", charset="UTF-8"';
  * RFC 6750 §3: a request that carried a bearer token is answered in the bearer scheme, so an OAuth
  * 2.0 client learns its token is the problem (`invalid_token`) rather than being asked for a password.
  */
-export function bearerChallenge(error: 'invalid_token' | 'invalid_request', description: string): string {
+export function bearerChallenge(
+  error: 'invalid_token' | 'invalid_request',
+  description: string,
+): string {
   return `Bearer realm="timetrack", error="${error}", error_description="${description.replace(/["\\]/g, "'")}"`;
 }
 
@@ -118,9 +134,13 @@ const deniedCode = {
 
 export class PermissionDeniedError extends AppError {
   constructor(act: Act, entity: EntityName, message?: string) {
-    super(deniedCode[act], message ?? `${capitalise(act)} denied: you may not ${act} this ${entity.toLowerCase()}`, {
-      entity,
-    });
+    super(
+      deniedCode[act],
+      message ?? `${capitalise(act)} denied: you may not ${act} this ${entity.toLowerCase()}`,
+      {
+        entity,
+      },
+    );
   }
 }
 
@@ -166,7 +186,10 @@ export class DomainRuleError extends AppError {
 
 /** Too many requests, or failed sign-ins or signatures, from one client: wait `retryAfterSeconds`. */
 export class TooManyRequestsError extends AppError {
-  constructor(retryAfterSeconds: number, message = `Too many failed attempts; try again in ${retryAfterSeconds} seconds`) {
+  constructor(
+    retryAfterSeconds: number,
+    message = `Too many failed attempts; try again in ${retryAfterSeconds} seconds`,
+  ) {
     super('TOO_MANY_REQUESTS', message, { retryAfterSeconds });
   }
 }

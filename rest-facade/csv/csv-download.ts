@@ -1,7 +1,13 @@
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify';
 import type { Request, RequestHandler, Response } from 'express';
-import { credentialsOf, renewedContext, requestOptionsOf, type ContextFactory, type RequestContext } from '../../src/graphql/context';
+import {
+  credentialsOf,
+  renewedContext,
+  requestOptionsOf,
+  type ContextFactory,
+  type RequestContext,
+} from '../../src/graphql/context';
 import type { Executor } from '../../src/graphql/executor';
 import { AppError } from '../../src/errors';
 import { firstValues, toFacadeError } from '../dispatcher';
@@ -65,7 +71,10 @@ class OperationFailed extends AppError {
  * the first byte (credentials, parameters, the first operation) is the JSON error envelope; a
  * failure after it cuts the connection, so a client never takes a partial file for a whole one.
  */
-export function csvDownloadRoute<T>(deps: CsvDownloadDeps, describe: (request: CsvRequest) => CsvDownload<T>): RequestHandler {
+export function csvDownloadRoute<T>(
+  deps: CsvDownloadDeps,
+  describe: (request: CsvRequest) => CsvDownload<T>,
+): RequestHandler {
   return async (req: Request, res: Response) => {
     let streaming = false;
     // A client that hangs up stops the download: no wait for a drain that will never come.
@@ -73,7 +82,9 @@ export function csvDownloadRoute<T>(deps: CsvDownloadDeps, describe: (request: C
     res.on('close', () => hangUp.abort());
     try {
       const ctx = await deps.createContext(credentialsOf(req), requestOptionsOf(req));
-      const download = describe(csvRequestFor(deps, ctx, firstValues(req.query), req.params as Record<string, string>));
+      const download = describe(
+        csvRequestFor(deps, ctx, firstValues(req.query), req.params as Record<string, string>),
+      );
       const open = () => {
         res.status(200).type('text/csv; charset=utf-8').attachment(download.filename);
         streaming = true;
@@ -82,7 +93,12 @@ export function csvDownloadRoute<T>(deps: CsvDownloadDeps, describe: (request: C
       await writeCsv(download, open, hangUp.signal);
     } catch (error) {
       if (streaming) res.destroy();
-      else jsonResponder.failure(res, error instanceof OperationFailed ? error.facadeError : toFacadeError(error), undefined);
+      else
+        jsonResponder.failure(
+          res,
+          error instanceof OperationFailed ? error.facadeError : toFacadeError(error),
+          undefined,
+        );
     }
   };
 }
@@ -103,7 +119,11 @@ export function csvRequestFor(
  * operation) leaves nothing written; the destination is ended with the last row (pipe). Resolves
  * with the number of rows once the last is handed over; `signal` abandons a wait for a drain.
  */
-export async function writeCsv<T>(download: CsvDownload<T>, open: () => NodeJS.WritableStream, signal?: AbortSignal): Promise<number> {
+export async function writeCsv<T>(
+  download: CsvDownload<T>,
+  open: () => NodeJS.WritableStream,
+  signal?: AbortSignal,
+): Promise<number> {
   const csv = stringify({ header: true, columns: download.columns.map(([header]) => header) });
   let opened = false;
   let count = 0;
@@ -114,7 +134,8 @@ export async function writeCsv<T>(download: CsvDownload<T>, open: () => NodeJS.W
     }
     for (const row of rows) {
       count += 1;
-      if (!csv.write(download.columns.map(([, value]) => value(row)))) await once(csv, 'drain', { signal });
+      if (!csv.write(download.columns.map(([, value]) => value(row))))
+        await once(csv, 'drain', { signal });
     }
   }
   csv.end();

@@ -68,19 +68,31 @@ const BUCKETS = ['day', 'week', 'month', 'year'];
  */
 export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDownload<ReportRow> {
   for (const name of ['from', 'to'] as const) {
-    if (!query[name]) throw new BadRequestError(`\`${name}\` is required: an RFC 3339 instant`, { parameter: name });
+    if (!query[name])
+      throw new BadRequestError(`\`${name}\` is required: an RFC 3339 instant`, {
+        parameter: name,
+      });
   }
   // Refused here, where the parameter's name is known, by the rule GraphQL applies too.
   const impossible = (['from', 'to'] as const).filter((name) => !parseInstant(query[name]!));
-  if (impossible.length) throw new ValidationError(undefined, impossible.map((field) => ({ field, message: DATE_TIME_RULE })));
+  if (impossible.length)
+    throw new ValidationError(
+      undefined,
+      impossible.map((field) => ({ field, message: DATE_TIME_RULE })),
+    );
   const groupBy = list(query.group_by);
   const unknown = groupBy.find((group) => !(group in GROUP_COLUMNS));
   if (unknown !== undefined) {
-    throw new BadRequestError(`\`group_by\` names ${JSON.stringify(unknown)}; use ${Object.keys(GROUP_COLUMNS).join(', ')}`, { parameter: 'group_by' });
+    throw new BadRequestError(
+      `\`group_by\` names ${JSON.stringify(unknown)}; use ${Object.keys(GROUP_COLUMNS).join(', ')}`,
+      { parameter: 'group_by' },
+    );
   }
   const bucket = query.bucket?.toLowerCase();
   if (bucket !== undefined && !BUCKETS.includes(bucket)) {
-    throw new BadRequestError(`\`bucket\` must be one of ${BUCKETS.join(', ')}`, { parameter: 'bucket' });
+    throw new BadRequestError(`\`bucket\` must be one of ${BUCKETS.join(', ')}`, {
+      parameter: 'bucket',
+    });
   }
   if (query.billable !== undefined && query.billable !== 'true' && query.billable !== 'false') {
     throw new BadRequestError('`billable` must be true or false', { parameter: 'billable' });
@@ -99,11 +111,25 @@ export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDown
       ...(query.billable !== undefined ? { billable: query.billable === 'true' } : {}),
     },
   };
-  const columns = [...groupBy.flatMap((group) => GROUP_COLUMNS[group]!), ...(bucket ? [['bucket_start', (r: ReportRow) => (r.bucketStart === null ? null : wireTime(r.bucketStart))] as const] : []), ...SUM_COLUMNS];
+  const columns = [
+    ...groupBy.flatMap((group) => GROUP_COLUMNS[group]!),
+    ...(bucket
+      ? [
+          [
+            'bucket_start',
+            (r: ReportRow) => (r.bucketStart === null ? null : wireTime(r.bucketStart)),
+          ] as const,
+        ]
+      : []),
+    ...SUM_COLUMNS,
+  ];
   const first = Math.min(EXPORT_PAGE_SIZE, pageSizeMax);
   async function* pages(): AsyncGenerator<ReportRow[]> {
-    for (let offset = 0; ; ) {
-      const { report } = await run<{ report: { totalCount: number; rows: ReportRow[] } }>(REPORT_EXPORT_OPERATION, { input, first, offset });
+    for (let offset = 0; ;) {
+      const { report } = await run<{ report: { totalCount: number; rows: ReportRow[] } }>(
+        REPORT_EXPORT_OPERATION,
+        { input, first, offset },
+      );
       yield report.rows;
       offset += report.rows.length;
       if (report.rows.length === 0 || offset >= report.totalCount) return;
@@ -122,5 +148,10 @@ function list(text: string | undefined): string[] {
 /** A comma-separated parameter as a filter list, kept as sent (uuids and tags are not lower-cased). */
 function optionalList(field: string, text: string | undefined): Record<string, string[]> {
   if (text === undefined) return {};
-  return { [field]: text.split(',').map((item) => item.trim()).filter((item) => item !== '') };
+  return {
+    [field]: text
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== ''),
+  };
 }

@@ -1,5 +1,12 @@
 import type { RequestContext } from '../../src/graphql/context';
-import { csvRequestFor, writeCsv, type CsvColumn, type CsvDownload, type CsvOperations, type CsvRequest } from './csv-download';
+import {
+  csvRequestFor,
+  writeCsv,
+  type CsvColumn,
+  type CsvDownload,
+  type CsvOperations,
+  type CsvRequest,
+} from './csv-download';
 import { compileOrder, type OrderTerm } from '../query/order-parser';
 import { compileWhere, type WhereFilter } from '../query/where-compiler';
 import { shiftColumns, type ShiftNode } from '../routes/shifts.routes';
@@ -13,7 +20,10 @@ export const SHIFT_EXPORT_OPERATION = 'ExportShifts';
 
 export const SHIFT_EXPORT_PATHS = ['/api/1/shifts.csv', '/api/1/projects/:project_uuid/shifts.csv'];
 
-type ExportNode = ShiftNode & { project: ShiftNode['project'] & { name: string }; activity: (NonNullable<ShiftNode['activity']> & { name: string }) | null };
+type ExportNode = ShiftNode & {
+  project: ShiftNode['project'] & { name: string };
+  activity: (NonNullable<ShiftNode['activity']> & { name: string }) | null;
+};
 
 /** The columns of the file: the JSON wire fields, plus names and the duration a spreadsheet wants. */
 const COLUMNS: readonly CsvColumn<ExportNode>[] = [
@@ -21,7 +31,10 @@ const COLUMNS: readonly CsvColumn<ExportNode>[] = [
   ['legacy_id', (s) => s.legacyId],
   ['start', (s) => wireTime(s.start)],
   ['stop', (s) => (s.stop === null ? null : wireTime(s.stop))],
-  ['duration_seconds', (s) => (s.stop === null ? null : Math.round((Date.parse(s.stop) - Date.parse(s.start)) / 1000))],
+  [
+    'duration_seconds',
+    (s) => (s.stop === null ? null : Math.round((Date.parse(s.stop) - Date.parse(s.start)) / 1000)),
+  ],
   ['time_zone', (s) => s.timeZone],
   ['billable', (s) => String(s.billable)],
   ['project_uuid', (s) => s.project.id],
@@ -40,7 +53,9 @@ const COLUMNS: readonly CsvColumn<ExportNode>[] = [
  * The legacy id ends every order, so the key is unique and pages neither skip nor repeat rows.
  * Every order value of `shiftColumns` needs a key here.
  */
-const KEYS: Readonly<Record<string, { filter: string; value: (s: ExportNode) => unknown; nullable?: boolean }>> = {
+const KEYS: Readonly<
+  Record<string, { filter: string; value: (s: ExportNode) => unknown; nullable?: boolean }>
+> = {
   ID: { filter: 'id', value: (s) => s.id },
   START: { filter: 'start', value: (s) => s.start },
   STOP: { filter: 'stop', value: (s) => s.stop, nullable: true },
@@ -60,7 +75,12 @@ const KEYS: Readonly<Record<string, { filter: string; value: (s: ExportNode) => 
  * added or removed during a long export neither shift the pages nor appear twice, and each page
  * costs the same however deep into the table it is.
  */
-export function shiftDownload({ query, params, run, pageSizeMax }: CsvRequest): CsvDownload<ExportNode> {
+export function shiftDownload({
+  query,
+  params,
+  run,
+  pageSizeMax,
+}: CsvRequest): CsvDownload<ExportNode> {
   const filter = compileWhere(query.where, shiftColumns);
   const order = withUniqueKey(compileOrder(query.order, shiftColumns) ?? []);
   const first = Math.min(EXPORT_PAGE_SIZE, pageSizeMax);
@@ -68,7 +88,9 @@ export function shiftDownload({ query, params, run, pageSizeMax }: CsvRequest): 
     let last: ExportNode | undefined;
     for (;;) {
       const pageFilter = last ? { and: [...(filter ? [filter] : []), after(order, last)] } : filter;
-      const { shifts } = await run<{ shifts: { nodes: ExportNode[]; pageInfo: { hasNextPage: boolean } } }>(SHIFT_EXPORT_OPERATION, {
+      const { shifts } = await run<{
+        shifts: { nodes: ExportNode[]; pageInfo: { hasNextPage: boolean } };
+      }>(SHIFT_EXPORT_OPERATION, {
         projectId: params.project_uuid,
         filter: pageFilter,
         order,
@@ -92,13 +114,23 @@ export interface ShiftExportQuery {
  * The file of GET /api/1/shifts.csv for a context made without HTTP (the CLI's `export`, as the
  * account's owner): the same language, columns and keyset pages. Resolves with the number of rows.
  */
-export async function writeShiftsCsv(deps: CsvOperations, ctx: RequestContext, query: ShiftExportQuery, open: () => NodeJS.WritableStream, signal?: AbortSignal): Promise<number> {
-  const parameters = Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
+export async function writeShiftsCsv(
+  deps: CsvOperations,
+  ctx: RequestContext,
+  query: ShiftExportQuery,
+  open: () => NodeJS.WritableStream,
+  signal?: AbortSignal,
+): Promise<number> {
+  const parameters = Object.fromEntries(
+    Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   return writeCsv(shiftDownload(csvRequestFor(deps, ctx, parameters)), open, signal);
 }
 
 function withUniqueKey(order: OrderTerm[]): OrderTerm[] {
-  return order.some((term) => term.field === 'LEGACY_ID') ? order : [...order, { field: 'LEGACY_ID', direction: 'ASC' }];
+  return order.some((term) => term.field === 'LEGACY_ID')
+    ? order
+    : [...order, { field: 'LEGACY_ID', direction: 'ASC' }];
 }
 
 /**
@@ -136,12 +168,19 @@ function leadingBound(term: OrderTerm, last: ExportNode): WhereFilter | undefine
 }
 
 /** The condition for a value strictly after `value` in one column, or undefined when none can be. */
-function comesAfter(field: string, value: unknown, direction: 'ASC' | 'DESC', nullable: boolean): WhereFilter | undefined {
+function comesAfter(
+  field: string,
+  value: unknown,
+  direction: 'ASC' | 'DESC',
+  nullable: boolean,
+): WhereFilter | undefined {
   if (typeof value === 'boolean') {
     const next = direction === 'ASC' ? value === false : value === true;
     return next ? { [field]: { eq: !value } } : undefined;
   }
   if (value === null) return direction === 'ASC' ? undefined : { [field]: { isNull: false } };
   const strictly = { [field]: { [direction === 'ASC' ? 'gt' : 'lt']: value } };
-  return nullable && direction === 'ASC' ? { or: [strictly, { [field]: { isNull: true } }] } : strictly;
+  return nullable && direction === 'ASC'
+    ? { or: [strictly, { [field]: { isNull: true } }] }
+    : strictly;
 }

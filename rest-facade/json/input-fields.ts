@@ -58,8 +58,10 @@ export const decimal: FieldKind = {
   schema: { type: ['number', 'null'] },
   convert(value) {
     if (blank(value)) return null;
-    const number = typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
-    if (typeof number !== 'number' || !Number.isFinite(number)) throw new FieldProblem('must be a number');
+    const number =
+      typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+    if (typeof number !== 'number' || !Number.isFinite(number))
+      throw new FieldProblem('must be a number');
     return number;
   },
 };
@@ -81,7 +83,9 @@ const FALSE_TEXTS = new Set(['false', '0', 'f', 'no']);
 
 /** Real booleans, and the strings old clients send for them (`active: "true"`, form `billable=0`). */
 export const boolean: FieldKind = {
-  schema: { anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }, { type: 'null' }] },
+  schema: {
+    anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }, { type: 'null' }],
+  },
   convert(value) {
     if (blank(value)) return null;
     if (typeof value === 'boolean') return value;
@@ -108,13 +112,25 @@ export const uuid: FieldKind = {
 function listOf(item: 'uuid' | 'text'): FieldKind {
   return {
     schema: {
-      anyOf: [{ type: 'array', items: { type: 'string', ...(item === 'uuid' ? { format: 'uuid' } : {}) } }, { type: 'string' }, { type: 'null' }],
+      anyOf: [
+        {
+          type: 'array',
+          items: { type: 'string', ...(item === 'uuid' ? { format: 'uuid' } : {}) },
+        },
+        { type: 'string' },
+        { type: 'null' },
+      ],
     },
     convert(value) {
       if (blank(value)) return [];
       const items = typeof value === 'string' ? value.split(',') : value;
-      if (!Array.isArray(items) || !items.every((entry) => typeof entry === 'string' || typeof entry === 'number')) {
-        throw new FieldProblem(item === 'uuid' ? 'must be a list of uuids' : 'must be a list of text');
+      if (
+        !Array.isArray(items) ||
+        !items.every((entry) => typeof entry === 'string' || typeof entry === 'number')
+      ) {
+        throw new FieldProblem(
+          item === 'uuid' ? 'must be a list of uuids' : 'must be a list of text',
+        );
       }
       return items.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
     },
@@ -135,7 +151,9 @@ export const tagText: FieldKind = {
 
 /** Integer ids as the XML interface sends them. */
 export const integerList: FieldKind = {
-  schema: { anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'string' }, { type: 'null' }] },
+  schema: {
+    anyOf: [{ type: 'array', items: { type: 'integer' } }, { type: 'string' }, { type: 'null' }],
+  },
   convert(value) {
     return (uuidList.convert(value) as string[]).map((entry) => integer.convert(entry));
   },
@@ -163,7 +181,8 @@ export function oneOf(values: Readonly<Record<string, string>>): FieldKind {
     schema: { type: 'string', enum: words },
     convert(value) {
       const word = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
-      if (word === undefined || !Object.hasOwn(values, word)) throw new FieldProblem(`must be one of ${words.join(', ')}`);
+      if (word === undefined || !Object.hasOwn(values, word))
+        throw new FieldProblem(`must be one of ${words.join(', ')}`);
       return values[word];
     },
   };
@@ -174,7 +193,11 @@ export function oneOf(values: Readonly<Record<string, string>>): FieldKind {
  * read-only or unknown (clients send back whole objects with totals) and are ignored; every
  * unreadable value is reported at once.
  */
-export function mapInput(entity: EntityName, body: Readonly<Record<string, unknown>>, table: InputTable): Record<string, unknown> {
+export function mapInput(
+  entity: EntityName,
+  body: Readonly<Record<string, unknown>>,
+  table: InputTable,
+): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   const problems: FieldError[] = [];
   for (const [name, field] of Object.entries(table)) {

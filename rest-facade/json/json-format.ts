@@ -21,9 +21,11 @@ export interface JsonRoute extends Route<JsonAnswer> {
 export const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/;
 export const CALLBACK_MAX = 128;
 
-
 /** The JSON body of an error: the catalogue code, the documented status title, a message. */
-export function jsonErrorBody(error: FacadeError, route: JsonRoute | undefined): Record<string, unknown> {
+export function jsonErrorBody(
+  error: FacadeError,
+  route: JsonRoute | undefined,
+): Record<string, unknown> {
   const form = LEGACY_ERRORS[error.code];
   const fieldErrors = error.fieldErrors?.map((fe) => ({
     field: route?.legacyFieldName?.(fe.field) ?? fe.field,
@@ -40,7 +42,9 @@ export function jsonErrorBody(error: FacadeError, route: JsonRoute | undefined):
       message,
       ...(fieldErrors?.length ? { field_errors: fieldErrors } : {}),
       ...(typeof error.details?.position === 'number' ? { position: error.details.position } : {}),
-      ...(typeof error.details?.parameter === 'string' ? { parameter: error.details.parameter } : {}),
+      ...(typeof error.details?.parameter === 'string'
+        ? { parameter: error.details.parameter }
+        : {}),
     },
   };
 }
@@ -50,14 +54,19 @@ export const jsonResponder: Responder<JsonAnswer> = {
     res.status(status).json(answer);
   },
   failure(res, error, route) {
-    res.set(errorHeaders(error)).status(LEGACY_ERRORS[error.code].status).json(jsonErrorBody(error, route as JsonRoute | undefined));
+    res
+      .set(errorHeaders(error))
+      .status(LEGACY_ERRORS[error.code].status)
+      .json(jsonErrorBody(error, route as JsonRoute | undefined));
   },
 };
 
 function jsonpResponder(callback: string): Responder<JsonAnswer> {
   const send = (res: Response, status: number, value: unknown) => {
     // U+2028 and U+2029 are valid in JSON but end a line in older JavaScript engines.
-    const json = JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+    const json = JSON.stringify(value)
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029');
     res
       .status(status)
       .type('application/javascript; charset=utf-8')
@@ -67,7 +76,12 @@ function jsonpResponder(callback: string): Responder<JsonAnswer> {
   };
   return {
     success: (res, status, answer) => send(res, status, answer),
-    failure: (res, error, route) => send(res.set(errorHeaders(error, false)), LEGACY_ERRORS[error.code].status, jsonErrorBody(error, route as JsonRoute | undefined)),
+    failure: (res, error, route) =>
+      send(
+        res.set(errorHeaders(error, false)),
+        LEGACY_ERRORS[error.code].status,
+        jsonErrorBody(error, route as JsonRoute | undefined),
+      ),
   };
 }
 
@@ -87,26 +101,42 @@ export function jsonFormat(bodyLimitBytes: number): WireFormat<JsonAnswer> {
     negotiate(req: Request) {
       const suffix = /\.(json|jsonp)$/.exec(req.path);
       const path = suffix ? req.path.slice(0, -suffix[0].length) : req.path;
-      if (/\.[A-Za-z]+$/.test(path.split('/').pop() ?? '')) throw new AppError('NOT_FOUND', `No such resource: ${req.method} ${req.path}`);
+      if (/\.[A-Za-z]+$/.test(path.split('/').pop() ?? ''))
+        throw new AppError('NOT_FOUND', `No such resource: ${req.method} ${req.path}`);
       const jsonp = suffix?.[1] === 'jsonp' || req.query.format === 'jsonp';
       if (!jsonp) return { path, responder: jsonResponder, credentials: credentialsOf(req) };
       const callback = req.query.callback;
-      if (typeof callback !== 'string' || callback.length > CALLBACK_MAX || !CALLBACK.test(callback)) {
-        throw new BadRequestError('JSONP needs a `callback` parameter that is a JavaScript identifier path such as handle or app.handle', {
-          parameter: 'callback',
-        });
+      if (
+        typeof callback !== 'string' ||
+        callback.length > CALLBACK_MAX ||
+        !CALLBACK.test(callback)
+      ) {
+        throw new BadRequestError(
+          'JSONP needs a `callback` parameter that is a JavaScript identifier path such as handle or app.handle',
+          {
+            parameter: 'callback',
+          },
+        );
       }
-      return { path, responder: jsonpResponder(callback), credentials: credentialsOf(req, { urlOnly: true }) };
+      return {
+        path,
+        responder: jsonpResponder(callback),
+        credentials: credentialsOf(req, { urlOnly: true }),
+      };
     },
     async readBody(req, res) {
       if (!hasBody(req)) return {};
       if (!req.is(['application/json', '+json', 'application/x-www-form-urlencoded'])) {
-        throw new HttpRefusalError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json or application/x-www-form-urlencoded');
+        throw new HttpRefusalError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          'Send the body as application/json or application/x-www-form-urlencoded',
+        );
       }
       for (const parser of parsers) await runBodyParser(parser, req, res);
       const body: unknown = req.body;
       if (body === undefined || body === null) return {};
-      if (typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('The body must be a JSON object');
+      if (typeof body !== 'object' || Array.isArray(body))
+        throw new BadRequestError('The body must be a JSON object');
       return body as Record<string, unknown>;
     },
   };

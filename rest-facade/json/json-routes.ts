@@ -37,29 +37,53 @@ function queryParameters(columns: ColumnTable) {
   // An example a reader would write: a field of the resource rather than its uuid.
   const example = orderable.find((column) => columns[column]!.type !== 'uuid') ?? orderable[0];
   return [
-    { name: 'where', description: `Filter expression over ${Object.keys(columns).join(', ')} (see docs/json-api.md).` },
-    { name: 'order', description: `Order expression over ${orderable.join(', ')}, e.g. \`${example} desc\`.` },
+    {
+      name: 'where',
+      description: `Filter expression over ${Object.keys(columns).join(', ')} (see docs/json-api.md).`,
+    },
+    {
+      name: 'order',
+      description: `Order expression over ${orderable.join(', ')}, e.g. \`${example} desc\`.`,
+    },
   ];
 }
 
 /** The object of the body: wrapped in the resource key, or flat (form-encoded punch-in). */
 function bodyObject(key: string, body: RouteInput['body']): Record<string, unknown> {
   const wrapped = body[key];
-  return wrapped !== null && typeof wrapped === 'object' && !Array.isArray(wrapped) ? (wrapped as Record<string, unknown>) : body;
+  return wrapped !== null && typeof wrapped === 'object' && !Array.isArray(wrapped)
+    ? (wrapped as Record<string, unknown>)
+    : body;
 }
 
 function renderOne<W>(resource: JsonResource<W>) {
   return (node: unknown) => ({ response: resource.render(node as never) });
 }
 
-function base<W>(resource: JsonResource<W>, method: HttpMethod, path: string, operation: string, summary: string) {
+function base<W>(
+  resource: JsonResource<W>,
+  method: HttpMethod,
+  path: string,
+  operation: string,
+  summary: string,
+) {
   return { method, path, operation, entity: resource.legacyEntity, docs: { summary } } as const;
 }
 
-export function listRoute<W>(resource: JsonResource<W>, path: string, operation: string, summary: string, scope: Scope = noScope): JsonRoute {
+export function listRoute<W>(
+  resource: JsonResource<W>,
+  path: string,
+  operation: string,
+  summary: string,
+  scope: Scope = noScope,
+): JsonRoute {
   return {
     ...base(resource, 'GET', path, operation, summary),
-    docs: { summary, response: { schema: resource.wire, list: true }, queryParameters: queryParameters(resource.columns) },
+    docs: {
+      summary,
+      response: { schema: resource.wire, list: true },
+      queryParameters: queryParameters(resource.columns),
+    },
     variables: ({ params, query, ctx }) => ({
       ...scope(params),
       filter: compileWhere(query.where, resource.columns),
@@ -74,7 +98,13 @@ export function listRoute<W>(resource: JsonResource<W>, path: string, operation:
   };
 }
 
-export function showRoute<W>(resource: JsonResource<W>, path: string, operation: string, summary: string, scope: Scope = noScope): JsonRoute {
+export function showRoute<W>(
+  resource: JsonResource<W>,
+  path: string,
+  operation: string,
+  summary: string,
+  scope: Scope = noScope,
+): JsonRoute {
   return {
     ...base(resource, 'GET', path, operation, summary),
     docs: { summary, response: { schema: resource.wire, list: false } },
@@ -83,22 +113,45 @@ export function showRoute<W>(resource: JsonResource<W>, path: string, operation:
   };
 }
 
-export function createRoute<W>(resource: JsonResource<W>, path: string, operation: string, summary: string, scope: Scope = noScope): JsonRoute {
+export function createRoute<W>(
+  resource: JsonResource<W>,
+  path: string,
+  operation: string,
+  summary: string,
+  scope: Scope = noScope,
+): JsonRoute {
   return {
     ...base(resource, 'POST', path, operation, summary),
-    docs: { summary, requestBody: { bodyKey: resource.key, schema: resource.createFields }, response: { schema: resource.wire, list: false } },
+    docs: {
+      summary,
+      requestBody: { bodyKey: resource.key, schema: resource.createFields },
+      response: { schema: resource.wire, list: false },
+    },
     variables: ({ params, body }) => ({
-      input: { ...mapInput(resource.entity, bodyObject(resource.key, body), resource.createFields), ...scope(params) },
+      input: {
+        ...mapInput(resource.entity, bodyObject(resource.key, body), resource.createFields),
+        ...scope(params),
+      },
     }),
     render: renderOne(resource),
     legacyFieldName: (field) => legacyFieldName(resource.createFields, field),
   };
 }
 
-export function updateRoute<W>(resource: JsonResource<W>, path: string, operation: string, summary: string, scope: Scope = noScope): JsonRoute {
+export function updateRoute<W>(
+  resource: JsonResource<W>,
+  path: string,
+  operation: string,
+  summary: string,
+  scope: Scope = noScope,
+): JsonRoute {
   return {
     ...base(resource, 'PUT', path, operation, summary),
-    docs: { summary, requestBody: { bodyKey: resource.key, schema: resource.updateFields }, response: { schema: resource.wire, list: false } },
+    docs: {
+      summary,
+      requestBody: { bodyKey: resource.key, schema: resource.updateFields },
+      response: { schema: resource.wire, list: false },
+    },
     variables: ({ params, body }) => ({
       ...scope(params),
       id: params.uuid,
@@ -109,7 +162,13 @@ export function updateRoute<W>(resource: JsonResource<W>, path: string, operatio
   };
 }
 
-export function deleteRoute<W>(resource: JsonResource<W>, path: string, operation: string, summary: string, scope: Scope = noScope): JsonRoute {
+export function deleteRoute<W>(
+  resource: JsonResource<W>,
+  path: string,
+  operation: string,
+  summary: string,
+  scope: Scope = noScope,
+): JsonRoute {
   return {
     ...base(resource, 'DELETE', path, operation, summary),
     docs: { summary, response: { schema: resource.wire, list: false } },
@@ -131,10 +190,20 @@ export function actionRoute<W>(
     ...base(resource, 'POST', path, operation, summary),
     docs: {
       summary,
-      ...(Object.keys(fields).length ? { requestBody: { bodyKey: resource.key, schema: fields } } : {}),
+      ...(Object.keys(fields).length
+        ? { requestBody: { bodyKey: resource.key, schema: fields } }
+        : {}),
       response: { schema: resource.wire, list: false },
     },
-    variables: (input) => variables(input, mapInput(resource.entity, { ...input.query, ...bodyObject(resource.key, input.body) }, fields)),
+    variables: (input) =>
+      variables(
+        input,
+        mapInput(
+          resource.entity,
+          { ...input.query, ...bodyObject(resource.key, input.body) },
+          fields,
+        ),
+      ),
     render: renderOne(resource),
     legacyFieldName: (field) => legacyFieldName(fields, field),
   };

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { text, uuid } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
-import { createRoute, deleteRoute, inProject, listRoute, showRoute, updateRoute, type JsonResource } from '../json/json-routes';
+import {
+  createRoute,
+  deleteRoute,
+  inProject,
+  listRoute,
+  showRoute,
+  updateRoute,
+  type JsonResource,
+} from '../json/json-routes';
 import type { ColumnTable } from '../query/columns';
 import { uuidField, type Ref } from './wire-types';
 
@@ -40,9 +48,39 @@ export const activityResource: JsonResource<z.infer<typeof activityWire>> = {
 };
 
 export const activityJsonRoutes: JsonRoute[] = [
-  listRoute(activityResource, '/projects/:project_uuid/activities', 'ListActivities', "List a project's activities", inProject),
-  createRoute(activityResource, '/projects/:project_uuid/activities', 'CreateActivity', 'Create an activity of a project', inProject),
-  showRoute(activityResource, '/projects/:project_uuid/activities/:uuid', 'ShowActivity', 'Show an activity of a project', inProject),
-  updateRoute(activityResource, '/projects/:project_uuid/activities/:uuid', 'UpdateActivity', 'Rename an activity', inProject),
-  deleteRoute(activityResource, '/projects/:project_uuid/activities/:uuid', 'DeleteActivity', 'Delete an activity', inProject),
+  listRoute(
+    activityResource,
+    '/projects/:project_uuid/activities',
+    'ListActivities',
+    "List a project's activities",
+    inProject,
+  ),
+  createRoute(
+    activityResource,
+    '/projects/:project_uuid/activities',
+    'CreateActivity',
+    'Create an activity of a project',
+    inProject,
+  ),
+  showRoute(
+    activityResource,
+    '/projects/:project_uuid/activities/:uuid',
+    'ShowActivity',
+    'Show an activity of a project',
+    inProject,
+  ),
+  updateRoute(
+    activityResource,
+    '/projects/:project_uuid/activities/:uuid',
+    'UpdateActivity',
+    'Rename an activity',
+    inProject,
+  ),
+  deleteRoute(
+    activityResource,
+    '/projects/:project_uuid/activities/:uuid',
+    'DeleteActivity',
+    'Delete an activity',
+    inProject,
+  ),
 ];

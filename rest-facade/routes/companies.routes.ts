@@ -1,14 +1,23 @@
 import { z } from 'zod';
 import { decimal, oneOf, text, uuid, uuidList } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
-import { createRoute, deleteRoute, listRoute, showRoute, updateRoute, type JsonResource } from '../json/json-routes';
+import {
+  createRoute,
+  deleteRoute,
+  listRoute,
+  showRoute,
+  updateRoute,
+  type JsonResource,
+} from '../json/json-routes';
 import type { ColumnTable } from '../query/columns';
 import { lower, uuidField, withOwner, type Ref } from './wire-types';
 
 export type Visibility = 'PUBLIC' | 'PRIVATE' | 'CUSTOM';
 
 export const VISIBILITY = oneOf({ public: 'PUBLIC', private: 'PRIVATE', custom: 'CUSTOM' });
-export const VISIBILITY_COLUMN = { enum: { public: 'PUBLIC', private: 'PRIVATE', custom: 'CUSTOM' } } as const;
+export const VISIBILITY_COLUMN = {
+  enum: { public: 'PUBLIC', private: 'PRIVATE', custom: 'CUSTOM' },
+} as const;
 
 /** The text fields of a company: wire name (both legacy interfaces) and GraphQL name. */
 export const CONTACT_FIELDS = [
@@ -50,7 +59,10 @@ const companyWire = z
     name: z.string(),
     visibility: z.enum(['public', 'private', 'custom']),
     user_uuids: z.array(uuidField),
-    ...(Object.fromEntries(CONTACT_FIELDS.map(([wire]) => [wire, z.string().nullable()])) as Record<keyof ContactWire, z.ZodNullable<z.ZodString>>),
+    ...(Object.fromEntries(CONTACT_FIELDS.map(([wire]) => [wire, z.string().nullable()])) as Record<
+      keyof ContactWire,
+      z.ZodNullable<z.ZodString>
+    >),
     longitude: z.number().nullable(),
     latitude: z.number().nullable(),
   })
@@ -61,7 +73,9 @@ const updateFields = {
   name: { to: 'name', kind: text },
   visibility: { to: 'visibility', kind: VISIBILITY },
   user_uuids: { to: 'userIds', kind: uuidList },
-  ...Object.fromEntries(CONTACT_FIELDS.map(([wire, graphql]) => [wire, { to: graphql, kind: text }])),
+  ...Object.fromEntries(
+    CONTACT_FIELDS.map(([wire, graphql]) => [wire, { to: graphql, kind: text }]),
+  ),
   longitude: { to: 'longitude', kind: decimal },
   latitude: { to: 'latitude', kind: decimal },
 };
@@ -71,7 +85,12 @@ export const companyColumns: ColumnTable = {
   name: { filter: 'name', type: 'string', order: 'NAME' },
   visibility: { filter: 'visibility', type: VISIBILITY_COLUMN, order: 'VISIBILITY' },
   // The wire names are the GraphQL order values in lower case (`contact_first_name`).
-  ...Object.fromEntries(CONTACT_FIELDS.map(([wire, graphql]) => [wire, { filter: graphql, type: 'string' as const, order: wire.toUpperCase() }])),
+  ...Object.fromEntries(
+    CONTACT_FIELDS.map(([wire, graphql]) => [
+      wire,
+      { filter: graphql, type: 'string' as const, order: wire.toUpperCase() },
+    ]),
+  ),
   longitude: { filter: 'longitude', type: 'float', order: 'LONGITUDE' },
   latitude: { filter: 'latitude', type: 'float', order: 'LATITUDE' },
 };
@@ -86,7 +105,9 @@ export const companyResource: JsonResource<z.infer<typeof companyWire>> = {
     name: c.name,
     visibility: lower(c.visibility),
     user_uuids: withOwner(c.account.owner, c.users).map((user) => user.id),
-    ...(Object.fromEntries(CONTACT_FIELDS.map(([wire, graphql]) => [wire, c[graphql]])) as ContactWire),
+    ...(Object.fromEntries(
+      CONTACT_FIELDS.map(([wire, graphql]) => [wire, c[graphql]]),
+    ) as ContactWire),
     longitude: c.longitude,
     latitude: c.latitude,
   }),
@@ -96,9 +117,24 @@ export const companyResource: JsonResource<z.infer<typeof companyWire>> = {
 };
 
 export const companyJsonRoutes: JsonRoute[] = [
-  listRoute(companyResource, '/companies', 'ListCompanies', 'List the companies the caller can see'),
+  listRoute(
+    companyResource,
+    '/companies',
+    'ListCompanies',
+    'List the companies the caller can see',
+  ),
   createRoute(companyResource, '/companies', 'CreateCompany', 'Create a company'),
   showRoute(companyResource, '/companies/:uuid', 'ShowCompany', 'Show a company'),
-  updateRoute(companyResource, '/companies/:uuid', 'UpdateCompany', 'Update a company; omitted fields are kept'),
-  deleteRoute(companyResource, '/companies/:uuid', 'DeleteCompany', 'Delete a company with its projects'),
+  updateRoute(
+    companyResource,
+    '/companies/:uuid',
+    'UpdateCompany',
+    'Update a company; omitted fields are kept',
+  ),
+  deleteRoute(
+    companyResource,
+    '/companies/:uuid',
+    'DeleteCompany',
+    'Delete a company with its projects',
+  ),
 ];

@@ -1,13 +1,38 @@
 import { z } from 'zod';
-import { boolean, centsFromAmount, integer, tagList, tagText, text, uuid, uuidList } from '../json/input-fields';
+import {
+  boolean,
+  centsFromAmount,
+  integer,
+  tagList,
+  tagText,
+  text,
+  uuid,
+  uuidList,
+} from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
-import { actionRoute, createRoute, deleteRoute, inCompany, listRoute, showRoute, updateRoute, type JsonResource } from '../json/json-routes';
+import {
+  actionRoute,
+  createRoute,
+  deleteRoute,
+  inCompany,
+  listRoute,
+  showRoute,
+  updateRoute,
+  type JsonResource,
+} from '../json/json-routes';
 import type { ColumnTable } from '../query/columns';
 import type { RouteInput } from '../route-table';
 import { activityWire, renderActivity, type ActivityNode } from './activities.routes';
 import { VISIBILITY, VISIBILITY_COLUMN, type Visibility } from './companies.routes';
 import { renderShift, shiftWire, type ShiftNode } from './shifts.routes';
-import { asStringBoolean, lower, stringBoolean, uuidField, withOwner, type Ref } from './wire-types';
+import {
+  asStringBoolean,
+  lower,
+  stringBoolean,
+  uuidField,
+  withOwner,
+  type Ref,
+} from './wire-types';
 
 export interface ProjectNode {
   id: string;
@@ -49,7 +74,10 @@ const projectWire = z
     user_uuids: z.array(uuidField),
     time_limit: z.number().int().nullable().meta({ description: 'Seconds' }),
     time_limit_string: z.string().nullable(),
-    default_tags: z.string().nullable().meta({ description: 'Comma-separated, exactly as written' }),
+    default_tags: z
+      .string()
+      .nullable()
+      .meta({ description: 'Comma-separated, exactly as written' }),
     tag_list: z.string().meta({ description: 'Comma-separated' }),
     notes: z.string().nullable(),
     hourly_rate: z.string().nullable(),
@@ -57,17 +85,30 @@ const projectWire = z
     invoice_amount: z.number().nullable().meta({ description: 'Currency units, two decimals' }),
     billable_by_default: z.boolean(),
     activities: z.array(activityWire),
-    grand_total: z.number().int().meta({ description: 'Seconds by all users, running shifts up to the request' }),
-    running_total: z.number().int().meta({ description: "Seconds by the caller, the caller's running shift up to the request" }),
+    grand_total: z
+      .number()
+      .int()
+      .meta({ description: 'Seconds by all users, running shifts up to the request' }),
+    running_total: z
+      .number()
+      .int()
+      .meta({ description: "Seconds by the caller, the caller's running shift up to the request" }),
     running: z.boolean(),
     time_left: z.number().int().nullable(),
     overdue: z.boolean().nullable(),
     nearly_overdue: z.boolean().nullable(),
-    started_at: z.number().int().nullable().meta({ description: 'Unix seconds of the running shift start' }),
+    started_at: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Unix seconds of the running shift start' }),
     // Only while the caller is punched in to the project:
     current_shift: shiftWire.optional(),
     shift_notes: z.string().nullable().optional(),
-    shift_tag_list: z.string().optional().meta({ description: 'Comma-separated, unlike the array tag_list of shifts' }),
+    shift_tag_list: z
+      .string()
+      .optional()
+      .meta({ description: 'Comma-separated, unlike the array tag_list of shifts' }),
     shift_billable: z.boolean().optional(),
   })
   .strict()
@@ -76,7 +117,8 @@ const projectWire = z
 type ProjectWire = z.infer<typeof projectWire>;
 
 /** The start of the caller's running shift in Unix seconds, as JSON and XML both carry it; null when not running. */
-export const startedAtSeconds = (p: ProjectNode): number | null => (p.startedAt === null ? null : Math.floor(Date.parse(p.startedAt) / 1000));
+export const startedAtSeconds = (p: ProjectNode): number | null =>
+  p.startedAt === null ? null : Math.floor(Date.parse(p.startedAt) / 1000);
 
 function renderProject(p: ProjectNode): ProjectWire {
   const wire: ProjectWire = {
@@ -143,7 +185,11 @@ export const projectColumns: ColumnTable = {
   notes: { filter: 'notes', type: 'string', order: 'NOTES' },
   hourly_rate: { filter: 'hourlyRate', type: 'string', order: 'HOURLY_RATE' },
   hourly_rate_cents: { filter: 'hourlyRateCents', type: 'integer', order: 'HOURLY_RATE_CENTS' },
-  billable_by_default: { filter: 'billableByDefault', type: 'boolean', order: 'BILLABLE_BY_DEFAULT' },
+  billable_by_default: {
+    filter: 'billableByDefault',
+    type: 'boolean',
+    order: 'BILLABLE_BY_DEFAULT',
+  },
 };
 
 export const projectResource: JsonResource<ProjectWire> = {
@@ -163,18 +209,56 @@ const punchInFields = {
   tag_list: { to: 'tagList', kind: tagList },
 } as const;
 
-const punchIn = ({ params }: RouteInput, fields: Record<string, unknown>) => ({ ...inCompany(params), id: params.uuid, input: fields });
-const punchOut = ({ params }: RouteInput, fields: Record<string, unknown>) => ({ ...inCompany(params), id: params.uuid, notes: fields.notes });
+const punchIn = ({ params }: RouteInput, fields: Record<string, unknown>) => ({
+  ...inCompany(params),
+  id: params.uuid,
+  input: fields,
+});
+const punchOut = ({ params }: RouteInput, fields: Record<string, unknown>) => ({
+  ...inCompany(params),
+  id: params.uuid,
+  notes: fields.notes,
+});
 
 /** Flat and company-nested forms of the same acts. */
 function projectRoutes(prefix: '' | '/companies/:company_uuid', where: string): JsonRoute[] {
   const scope = prefix ? inCompany : undefined;
   return [
-    listRoute(projectResource, `${prefix}/projects`, 'ListProjects', `List the projects the caller can see${where}`, scope),
-    createRoute(projectResource, `${prefix}/projects`, 'CreateProject', `Create a project${where}`, scope),
-    showRoute(projectResource, `${prefix}/projects/:uuid`, 'ShowProject', `Show a project${where}`, scope),
-    updateRoute(projectResource, `${prefix}/projects/:uuid`, 'UpdateProject', `Update a project${where}; the answer carries its totals`, scope),
-    deleteRoute(projectResource, `${prefix}/projects/:uuid`, 'DeleteProject', `Delete a project${where} with its activities and shifts`, scope),
+    listRoute(
+      projectResource,
+      `${prefix}/projects`,
+      'ListProjects',
+      `List the projects the caller can see${where}`,
+      scope,
+    ),
+    createRoute(
+      projectResource,
+      `${prefix}/projects`,
+      'CreateProject',
+      `Create a project${where}`,
+      scope,
+    ),
+    showRoute(
+      projectResource,
+      `${prefix}/projects/:uuid`,
+      'ShowProject',
+      `Show a project${where}`,
+      scope,
+    ),
+    updateRoute(
+      projectResource,
+      `${prefix}/projects/:uuid`,
+      'UpdateProject',
+      `Update a project${where}; the answer carries its totals`,
+      scope,
+    ),
+    deleteRoute(
+      projectResource,
+      `${prefix}/projects/:uuid`,
+      'DeleteProject',
+      `Delete a project${where} with its activities and shifts`,
+      scope,
+    ),
     actionRoute(
       projectResource,
       `${prefix}/projects/:uuid/punch_in`,
@@ -194,4 +278,7 @@ function projectRoutes(prefix: '' | '/companies/:company_uuid', where: string): 
   ];
 }
 
-export const projectJsonRoutes: JsonRoute[] = [...projectRoutes('', ''), ...projectRoutes('/companies/:company_uuid', ' of a company')];
+export const projectJsonRoutes: JsonRoute[] = [
+  ...projectRoutes('', ''),
+  ...projectRoutes('/companies/:company_uuid', ' of a company'),
+];

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { boolean, tagList, text, timestamp, uuid } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
-import { createRoute, deleteRoute, inProject, listRoute, showRoute, updateRoute, type JsonResource } from '../json/json-routes';
+import {
+  createRoute,
+  deleteRoute,
+  inProject,
+  listRoute,
+  showRoute,
+  updateRoute,
+  type JsonResource,
+} from '../json/json-routes';
 import type { ColumnTable } from '../query/columns';
 import { dateTime, uuidField, wireTime, type Ref } from './wire-types';
 
@@ -97,11 +105,46 @@ export const shiftJsonRoutes: JsonRoute[] = [
   listRoute(shiftResource, '/shifts', 'ListShifts', 'List the shifts the caller can see'),
   createRoute(shiftResource, '/shifts', 'CreateShift', 'Create a shift; without stop it runs'),
   showRoute(shiftResource, '/shifts/:uuid', 'ShowShift', 'Show a shift'),
-  updateRoute(shiftResource, '/shifts/:uuid', 'UpdateShift', 'Update a shift; omitted fields are kept'),
+  updateRoute(
+    shiftResource,
+    '/shifts/:uuid',
+    'UpdateShift',
+    'Update a shift; omitted fields are kept',
+  ),
   deleteRoute(shiftResource, '/shifts/:uuid', 'DeleteShift', 'Delete a shift'),
-  listRoute(shiftResource, '/projects/:project_uuid/shifts', 'ListShifts', "List a project's shifts", inProject),
-  createRoute(shiftResource, '/projects/:project_uuid/shifts', 'CreateShift', 'Create a shift on a project', inProject),
-  showRoute(shiftResource, '/projects/:project_uuid/shifts/:uuid', 'ShowShift', 'Show a shift of a project', inProject),
-  updateRoute(shiftResource, '/projects/:project_uuid/shifts/:uuid', 'UpdateShift', 'Update a shift of a project', inProject),
-  deleteRoute(shiftResource, '/projects/:project_uuid/shifts/:uuid', 'DeleteShift', 'Delete a shift of a project', inProject),
+  listRoute(
+    shiftResource,
+    '/projects/:project_uuid/shifts',
+    'ListShifts',
+    "List a project's shifts",
+    inProject,
+  ),
+  createRoute(
+    shiftResource,
+    '/projects/:project_uuid/shifts',
+    'CreateShift',
+    'Create a shift on a project',
+    inProject,
+  ),
+  showRoute(
+    shiftResource,
+    '/projects/:project_uuid/shifts/:uuid',
+    'ShowShift',
+    'Show a shift of a project',
+    inProject,
+  ),
+  updateRoute(
+    shiftResource,
+    '/projects/:project_uuid/shifts/:uuid',
+    'UpdateShift',
+    'Update a shift of a project',
+    inProject,
+  ),
+  deleteRoute(
+    shiftResource,
+    '/projects/:project_uuid/shifts/:uuid',
+    'DeleteShift',
+    'Delete a shift of a project',
+    inProject,
+  ),
 ];

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { boolean, integer, oneOf, password, text, uuid } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
-import { actionRoute, createRoute, deleteRoute, listRoute, showRoute, updateRoute, type JsonResource } from '../json/json-routes';
+import {
+  actionRoute,
+  createRoute,
+  deleteRoute,
+  listRoute,
+  showRoute,
+  updateRoute,
+  type JsonResource,
+} from '../json/json-routes';
 import type { ColumnTable } from '../query/columns';
 import { asStringBoolean, lower, stringBoolean, uuidField } from './wire-types';
 
@@ -53,7 +61,11 @@ export const staffColumns: ColumnTable = {
   email_address: { filter: 'emailAddress', type: 'string', order: 'EMAIL_ADDRESS' },
   time_zone: { filter: 'timeZone', type: 'string', order: 'TIME_ZONE' },
   active: { filter: 'active', type: 'string-boolean', order: 'ACTIVE' },
-  type: { filter: 'type', type: { enum: { owner: 'OWNER', manager: 'MANAGER', staff: 'STAFF' } }, order: 'TYPE' },
+  type: {
+    filter: 'type',
+    type: { enum: { owner: 'OWNER', manager: 'MANAGER', staff: 'STAFF' } },
+    order: 'TYPE',
+  },
   hourly_rate_cents: { filter: 'hourlyRateCents', type: 'integer', order: 'HOURLY_RATE_CENTS' },
 };
 
@@ -81,11 +93,38 @@ export const staffResource: JsonResource<z.infer<typeof staffWire>> = {
 const byUuid = ({ params }: { params: Readonly<Record<string, string>> }) => ({ id: params.uuid });
 
 export const staffJsonRoutes: JsonRoute[] = [
-  listRoute(staffResource, '/staff', 'ListStaff', 'List the staff of the account, the caller included'),
-  createRoute(staffResource, '/staff', 'CreateStaff', 'Create a staff member (402 over the plan maximum)'),
+  listRoute(
+    staffResource,
+    '/staff',
+    'ListStaff',
+    'List the staff of the account, the caller included',
+  ),
+  createRoute(
+    staffResource,
+    '/staff',
+    'CreateStaff',
+    'Create a staff member (402 over the plan maximum)',
+  ),
   showRoute(staffResource, '/staff/:uuid', 'ShowStaff', 'Show a staff member'),
-  updateRoute(staffResource, '/staff/:uuid', 'UpdateStaff', 'Update a staff member; omitted fields are kept'),
+  updateRoute(
+    staffResource,
+    '/staff/:uuid',
+    'UpdateStaff',
+    'Update a staff member; omitted fields are kept',
+  ),
   deleteRoute(staffResource, '/staff/:uuid', 'DeleteStaff', 'Delete a staff member'),
-  actionRoute(staffResource, '/staff/:uuid/enable', 'EnableStaff', 'Enable a staff member (402 over the plan maximum)', byUuid),
-  actionRoute(staffResource, '/staff/:uuid/disable', 'DisableStaff', 'Disable a staff member', byUuid),
+  actionRoute(
+    staffResource,
+    '/staff/:uuid/enable',
+    'EnableStaff',
+    'Enable a staff member (402 over the plan maximum)',
+    byUuid,
+  ),
+  actionRoute(
+    staffResource,
+    '/staff/:uuid/disable',
+    'DisableStaff',
+    'Disable a staff member',
+    byUuid,
+  ),
 ];

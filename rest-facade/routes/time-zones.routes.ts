@@ -34,7 +34,10 @@ export const timeZoneJsonRoutes: JsonRoute[] = [
     path: '/time_zones',
     operation: 'ListTimeZones',
     entity: 'User',
-    docs: { summary: 'List every time zone with its offset and DST now', response: { schema: timeZoneWire, list: true } },
+    docs: {
+      summary: 'List every time zone with its offset and DST now',
+      response: { schema: timeZoneWire, list: true },
+    },
     variables: () => ({}),
     render: (zones) => {
       const list = (zones as TimeZoneNode[]).map(renderTimeZone);

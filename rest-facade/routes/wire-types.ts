@@ -16,7 +16,8 @@ export const wireTime = (iso: string): string => `${new Date(iso).toISOString().
 export const asStringBoolean = (value: boolean): 'true' | 'false' => (value ? 'true' : 'false');
 
 /** GraphQL enum values (MANAGER) as the legacy wire words (manager). */
-export const lower = <T extends string>(value: T): Lowercase<T> => value.toLowerCase() as Lowercase<T>;
+export const lower = <T extends string>(value: T): Lowercase<T> =>
+  value.toLowerCase() as Lowercase<T>;
 
 export interface Ref {
   readonly id: string;

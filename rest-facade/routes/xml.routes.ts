@@ -1,4 +1,14 @@
-import { FieldProblem, boolean as booleanField, integer as integerField, integerList, password, tagList, tagText, text as textField, type FieldKind } from '../json/input-fields';
+import {
+  FieldProblem,
+  boolean as booleanField,
+  integer as integerField,
+  integerList,
+  password,
+  tagList,
+  tagText,
+  text as textField,
+  type FieldKind,
+} from '../json/input-fields';
 import { CONTACT_FIELDS, VISIBILITY } from './companies.routes';
 import type { CompanyNode } from './companies.routes';
 import { startedAtSeconds, type ProjectNode } from './projects.routes';
@@ -8,7 +18,17 @@ import type { TimeZoneNode } from './time-zones.routes';
 import { lower, withOwner } from './wire-types';
 import { formatLegacyTime, parseLegacyTime, type LegacyTime } from '../xml/legacy-dates';
 import type { XmlRoute } from '../xml/xml-format';
-import { legacyId, withPluralAliases, xmlAction, xmlCreate, xmlDelete, xmlList, xmlShow, xmlUpdate, type XmlResource } from '../xml/xml-routes';
+import {
+  legacyId,
+  withPluralAliases,
+  xmlAction,
+  xmlCreate,
+  xmlDelete,
+  xmlList,
+  xmlShow,
+  xmlUpdate,
+  type XmlResource,
+} from '../xml/xml-routes';
 import { array, boolean, element, float, integer, text, type XmlNode } from '../xml/xml-writer';
 
 /** The legacy XML interface: root paths, integer ids, Rails-era element names. */
@@ -51,9 +71,21 @@ const userResource: XmlResource = {
 
 /** The XML order of the company's text elements, which differs from the JSON one. */
 const XML_ORDER = [
-  'website', 'main_phone', 'fax_phone', 'main_address', 'main_city', 'main_state', 'main_postcode', 'main_country',
-  'contact_salutation', 'contact_first_name', 'contact_last_name', 'contact_email_address', 'contact_home_phone',
-  'contact_mobile_phone', 'notes',
+  'website',
+  'main_phone',
+  'fax_phone',
+  'main_address',
+  'main_city',
+  'main_state',
+  'main_postcode',
+  'main_country',
+  'contact_salutation',
+  'contact_first_name',
+  'contact_last_name',
+  'contact_email_address',
+  'contact_home_phone',
+  'contact_mobile_phone',
+  'notes',
 ] as const;
 const graphqlNameOf = new Map<string, (typeof CONTACT_FIELDS)[number][1]>(CONTACT_FIELDS);
 const COMPANY_TEXT = XML_ORDER.map((xml) => [xml, graphqlNameOf.get(xml)!] as const);
@@ -62,7 +94,9 @@ const companyFields = {
   name: { to: 'name', kind: textField },
   visibility: { to: 'visibility', kind: VISIBILITY },
   user_ids: { to: 'userLegacyIds', kind: integerList },
-  ...Object.fromEntries(COMPANY_TEXT.map(([xml, graphql]) => [xml, { to: graphql, kind: textField }])),
+  ...Object.fromEntries(
+    COMPANY_TEXT.map(([xml, graphql]) => [xml, { to: graphql, kind: textField }]),
+  ),
 };
 
 const companyResource: XmlResource = {
@@ -131,7 +165,10 @@ const legacyTime: FieldKind = {
   convert(value) {
     if (value === null || value === '') return null;
     const parsed = typeof value === 'string' ? parseLegacyTime(value) : undefined;
-    if (!parsed) throw new FieldProblem('must be a time such as "Tue, 17 Mar 2009 10:00:00" (wall time) or "... GMT"');
+    if (!parsed)
+      throw new FieldProblem(
+        'must be a time such as "Tue, 17 Mar 2009 10:00:00" (wall time) or "... GMT"',
+      );
     return parsed;
   },
 };
@@ -186,7 +223,12 @@ const shiftResource: XmlResource = {
   updateFields: shiftFields,
   location: (id) => `/shift/${id}.xml`,
   // Wall times reach the service as localStartAsString and come back named so in its errors.
-  legacyNames: { localStartAsString: 'start', localStopAsString: 'stop', userId: 'user_id', projectId: 'project_id' },
+  legacyNames: {
+    localStartAsString: 'start',
+    localStopAsString: 'stop',
+    userId: 'user_id',
+    projectId: 'project_id',
+  },
   adjustInput: placeTimes,
 };
 
@@ -199,8 +241,12 @@ const renderTimeZone = (zone: TimeZoneNode): XmlNode =>
     boolean('dst', zone.dst),
   ]);
 
-const inCompany = (params: Readonly<Record<string, string>>) => ({ companyLegacyId: legacyId(params.company_id, 'Company') });
-const inProject = (params: Readonly<Record<string, string>>) => ({ projectLegacyId: legacyId(params.project_id, 'Project') });
+const inCompany = (params: Readonly<Record<string, string>>) => ({
+  companyLegacyId: legacyId(params.company_id, 'Company'),
+});
+const inProject = (params: Readonly<Record<string, string>>) => ({
+  projectLegacyId: legacyId(params.project_id, 'Project'),
+});
 
 /** The routes as the interface document lists them. */
 const DOCUMENTED_ROUTES: readonly XmlRoute[] = [
@@ -217,18 +263,42 @@ const DOCUMENTED_ROUTES: readonly XmlRoute[] = [
   xmlDelete(companyResource, '/company/:id', 'DeleteCompany', 'Delete a company'),
 
   xmlList(projectResource, '/projects', 'ListProjects', 'List the projects'),
-  xmlList(projectResource, '/company/:company_id/projects', 'ListProjects', "List a company's projects", inCompany),
+  xmlList(
+    projectResource,
+    '/company/:company_id/projects',
+    'ListProjects',
+    "List a company's projects",
+    inCompany,
+  ),
   xmlShow(projectResource, '/project/:id', 'ShowProject', 'Show a project'),
-  xmlCreate(projectResource, '/company/:company_id/projects', 'CreateProject', 'Create a project of a company', inCompany),
+  xmlCreate(
+    projectResource,
+    '/company/:company_id/projects',
+    'CreateProject',
+    'Create a project of a company',
+    inCompany,
+  ),
   xmlUpdate(projectResource, '/project/:id', 'UpdateProject', 'Update a project'),
   xmlDelete(projectResource, '/project/:id', 'DeleteProject', 'Delete a project'),
   xmlAction(projectResource, '/project/:id/punch_in', 'PunchIn', 'Punch in to a project'),
   xmlAction(projectResource, '/project/:id/punch_out', 'PunchOut', 'Punch out of a project'),
 
   xmlList(shiftResource, '/shifts', 'ListShifts', 'List the shifts'),
-  xmlList(shiftResource, '/project/:project_id/shifts', 'ListShifts', "List a project's shifts", inProject),
+  xmlList(
+    shiftResource,
+    '/project/:project_id/shifts',
+    'ListShifts',
+    "List a project's shifts",
+    inProject,
+  ),
   xmlShow(shiftResource, '/shift/:id', 'ShowShift', 'Show a shift'),
-  xmlCreate(shiftResource, '/project/:project_id/shifts', 'CreateShift', 'Create a shift on a project', inProject),
+  xmlCreate(
+    shiftResource,
+    '/project/:project_id/shifts',
+    'CreateShift',
+    'Create a shift on a project',
+    inProject,
+  ),
   xmlUpdate(shiftResource, '/shift/:id', 'UpdateShift', 'Update a shift'),
   xmlDelete(shiftResource, '/shift/:id', 'DeleteShift', 'Delete a shift'),
 
@@ -239,9 +309,16 @@ const DOCUMENTED_ROUTES: readonly XmlRoute[] = [
     entity: 'User',
     docs: { summary: 'List every time zone' },
     variables: () => ({}),
-    render: (zones) => ({ node: array('time_zones', (zones as TimeZoneNode[]).map(renderTimeZone)) }),
+    render: (zones) => ({
+      node: array('time_zones', (zones as TimeZoneNode[]).map(renderTimeZone)),
+    }),
   },
 ];
 
 /** Every documented route, and each item route again under its plural path (`/projects/:id.xml`). */
-export const XML_ROUTES: readonly XmlRoute[] = withPluralAliases(DOCUMENTED_ROUTES, [userResource, companyResource, projectResource, shiftResource]);
+export const XML_ROUTES: readonly XmlRoute[] = withPluralAliases(DOCUMENTED_ROUTES, [
+  userResource,
+  companyResource,
+  projectResource,
+  shiftResource,
+]);

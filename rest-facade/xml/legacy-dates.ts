@@ -5,7 +5,8 @@ import { parseInstant } from '../../src/modules/common/instants';
  * The legacy XML shift time: `Tue, 17 Mar 2009 10:00:00`, optionally followed by `GMT`. Without
  * the marker it is wall time in the shift's time zone.
  */
-const LEGACY = /^\s*(?:(Mon|Tue|Wed|Thu|Fri|Sat|Sun),\s*)?(\d{1,2})\s+(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s*(GMT|UTC|Z)?\s*$/i;
+const LEGACY =
+  /^\s*(?:(Mon|Tue|Wed|Thu|Fri|Sat|Sun),\s*)?(\d{1,2})\s+(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s*(GMT|UTC|Z)?\s*$/i;
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const FORMAT = 'ccc, dd LLL yyyy HH:mm:ss';
 
@@ -14,7 +15,9 @@ export function formatLegacyTime(iso: string, zone: string): string {
   const utc = DateTime.fromISO(iso, { zone: 'utc' }).setLocale('en-US');
   const wall = utc.setZone(zone);
   // A wall time past year 9999 has no four-digit form; the instant with GMT is still legacy.
-  return wall.year >= 1 && wall.year <= 9999 ? wall.toFormat(FORMAT) : `${utc.toFormat(FORMAT)} GMT`;
+  return wall.year >= 1 && wall.year <= 9999
+    ? wall.toFormat(FORMAT)
+    : `${utc.toFormat(FORMAT)} GMT`;
 }
 
 export type LegacyTime =

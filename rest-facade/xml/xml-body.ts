@@ -39,10 +39,17 @@ export function parseXmlBody(text: string): { root: string; value: XmlValue } {
   parser.on('opentag', (tag) => {
     nodes += 1 + Object.keys(tag.attributes).length;
     if (nodes > MAX_XML_NODES) return fail('The XML body has too many elements');
-    if (stack.length >= MAX_XML_DEPTH) return fail(`The XML body is nested deeper than ${MAX_XML_DEPTH} levels`);
+    if (stack.length >= MAX_XML_DEPTH)
+      return fail(`The XML body is nested deeper than ${MAX_XML_DEPTH} levels`);
     if (!stack.length && result) return fail('The XML body has more than one root element');
     const attributes = tag.attributes as Record<string, string>;
-    stack.push({ name: tag.name, nil: attributes.nil === 'true', array: attributes.type === 'array', text: '', children: [] });
+    stack.push({
+      name: tag.name,
+      nil: attributes.nil === 'true',
+      array: attributes.type === 'array',
+      text: '',
+      children: [],
+    });
   });
   const onText = (chunk: string) => {
     const top = stack[stack.length - 1];
@@ -61,7 +68,8 @@ export function parseXmlBody(text: string): { root: string; value: XmlValue } {
 
   // saxes keeps going after an error; stop feeding at the first one.
   const CHUNK = 64 * 1024;
-  for (let offset = 0; offset < text.length && !failure; offset += CHUNK) parser.write(text.slice(offset, offset + CHUNK));
+  for (let offset = 0; offset < text.length && !failure; offset += CHUNK)
+    parser.write(text.slice(offset, offset + CHUNK));
   if (!failure) parser.close();
   if (failure) throw new BadRequestError(failure);
   if (!result) throw new BadRequestError('The XML body has no root element');

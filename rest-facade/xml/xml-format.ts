@@ -29,7 +29,9 @@ function send(res: Response, status: number, node: XmlNode): void {
 export function xmlErrorNode(error: FacadeError, route: XmlRoute | undefined): XmlNode {
   const type = xmlErrorType(error, route?.entity ?? 'User');
   const messages = error.fieldErrors?.length
-    ? error.fieldErrors.map((fe) => `${route?.legacyFieldName?.(fe.field) ?? fe.field} ${fe.message}`)
+    ? error.fieldErrors.map(
+        (fe) => `${route?.legacyFieldName?.(fe.field) ?? fe.field} ${fe.message}`,
+      )
     : [error.message];
   return element(
     'errors',
@@ -43,7 +45,11 @@ const responder: Responder<XmlAnswer> = {
     send(res, status, answer.node);
   },
   failure(res, error, route) {
-    send(res.set(errorHeaders(error)), LEGACY_ERRORS[error.code].status, xmlErrorNode(error, route as XmlRoute | undefined));
+    send(
+      res.set(errorHeaders(error)),
+      LEGACY_ERRORS[error.code].status,
+      xmlErrorNode(error, route as XmlRoute | undefined),
+    );
   },
 };
 
@@ -58,7 +64,11 @@ export function xmlFormat(bodyLimitBytes: number): WireFormat<XmlAnswer> {
     fallback: responder,
     negotiate(req: Request) {
       if (!req.path.endsWith('.xml')) return undefined;
-      return { path: req.path.slice(0, -'.xml'.length), responder, credentials: credentialsOf(req) };
+      return {
+        path: req.path.slice(0, -'.xml'.length),
+        responder,
+        credentials: credentialsOf(req),
+      };
     },
     async readBody(req, res) {
       if (!hasBody(req)) return {};

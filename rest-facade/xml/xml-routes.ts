@@ -32,7 +32,8 @@ const noScope: Scope = () => ({});
 /** An integer id from the path; anything else cannot exist, so it is 404 like a missing row. */
 export function legacyId(value: string | undefined, entity: EntityName): number {
   const id = value !== undefined && /^\d{1,10}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(id) || id < 1 || id > INT32_MAX) throw new AppError('NOT_FOUND', `${entity} not found`, { entity });
+  if (!Number.isInteger(id) || id < 1 || id > INT32_MAX)
+    throw new AppError('NOT_FOUND', `${entity} not found`, { entity });
   return id;
 }
 
@@ -45,25 +46,48 @@ function objectOf(resource: XmlResource, node: unknown): XmlNode {
  * A body of another resource is refused whole: read for whatever elements it shares with this
  * one, a `<project>` posted to /companies.xml would create a company. No body at all is no fields.
  */
-function elementsOf(resource: XmlResource, body: RouteInput['body']): Readonly<Record<string, unknown>> {
+function elementsOf(
+  resource: XmlResource,
+  body: RouteInput['body'],
+): Readonly<Record<string, unknown>> {
   const [root] = Object.keys(body);
   if (root === undefined) return {};
   if (root !== resource.element) {
-    throw new AppError('VALIDATION_FAILED', `The body's root element must be <${resource.element}> on this path`, { entity: resource.entity });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `The body's root element must be <${resource.element}> on this path`,
+      { entity: resource.entity },
+    );
   }
   return body[root] as Readonly<Record<string, unknown>>;
 }
 
-function input(resource: XmlResource, body: RouteInput['body'], fields: InputTable): Record<string, unknown> {
+function input(
+  resource: XmlResource,
+  body: RouteInput['body'],
+  fields: InputTable,
+): Record<string, unknown> {
   const mapped = mapInput(resource.entity, elementsOf(resource, body), fields);
   return resource.adjustInput ? resource.adjustInput(mapped) : mapped;
 }
 
-function base(resource: XmlResource, method: HttpMethod, path: string, operation: string, summary: string) {
+function base(
+  resource: XmlResource,
+  method: HttpMethod,
+  path: string,
+  operation: string,
+  summary: string,
+) {
   return { method, path, operation, entity: resource.legacyEntity, docs: { summary } } as const;
 }
 
-export function xmlList(resource: XmlResource, path: string, operation: string, summary: string, scope: Scope = noScope): XmlRoute {
+export function xmlList(
+  resource: XmlResource,
+  path: string,
+  operation: string,
+  summary: string,
+  scope: Scope = noScope,
+): XmlRoute {
   return {
     ...base(resource, 'GET', path, operation, summary),
     variables: ({ params, ctx }) => ({ ...scope(params), first: ctx.config.pageSize.max }),
@@ -76,7 +100,12 @@ export function xmlList(resource: XmlResource, path: string, operation: string, 
   };
 }
 
-export function xmlShow(resource: XmlResource, path: string, operation: string, summary: string): XmlRoute {
+export function xmlShow(
+  resource: XmlResource,
+  path: string,
+  operation: string,
+  summary: string,
+): XmlRoute {
   return {
     ...base(resource, 'GET', path, operation, summary),
     variables: ({ params }) => ({ legacyId: legacyId(params.id, resource.entity) }),
@@ -84,20 +113,34 @@ export function xmlShow(resource: XmlResource, path: string, operation: string, 
   };
 }
 
-export function xmlCreate(resource: XmlResource, path: string, operation: string, summary: string, scope: Scope = noScope): XmlRoute {
+export function xmlCreate(
+  resource: XmlResource,
+  path: string,
+  operation: string,
+  summary: string,
+  scope: Scope = noScope,
+): XmlRoute {
   return {
     ...base(resource, 'POST', path, operation, summary),
     status: 201,
-    variables: ({ params, body }) => ({ input: { ...input(resource, body, resource.createFields), ...scope(params) } }),
+    variables: ({ params, body }) => ({
+      input: { ...input(resource, body, resource.createFields), ...scope(params) },
+    }),
     render: (node) => ({
       node: objectOf(resource, node),
       location: resource.location((node as { legacyId: number }).legacyId),
     }),
-    legacyFieldName: (field) => resource.legacyNames?.[field] ?? legacyFieldName(resource.createFields, field),
+    legacyFieldName: (field) =>
+      resource.legacyNames?.[field] ?? legacyFieldName(resource.createFields, field),
   };
 }
 
-export function xmlUpdate(resource: XmlResource, path: string, operation: string, summary: string): XmlRoute {
+export function xmlUpdate(
+  resource: XmlResource,
+  path: string,
+  operation: string,
+  summary: string,
+): XmlRoute {
   return {
     ...base(resource, 'PUT', path, operation, summary),
     variables: ({ params, body }) => ({
@@ -105,11 +148,17 @@ export function xmlUpdate(resource: XmlResource, path: string, operation: string
       input: input(resource, body, resource.updateFields),
     }),
     render: (node) => ({ node: objectOf(resource, node) }),
-    legacyFieldName: (field) => resource.legacyNames?.[field] ?? legacyFieldName(resource.updateFields, field),
+    legacyFieldName: (field) =>
+      resource.legacyNames?.[field] ?? legacyFieldName(resource.updateFields, field),
   };
 }
 
-export function xmlDelete(resource: XmlResource, path: string, operation: string, summary: string): XmlRoute {
+export function xmlDelete(
+  resource: XmlResource,
+  path: string,
+  operation: string,
+  summary: string,
+): XmlRoute {
   return {
     ...base(resource, 'DELETE', path, operation, summary),
     variables: ({ params }) => ({ legacyId: legacyId(params.id, resource.entity) }),
@@ -123,19 +172,31 @@ export function xmlDelete(resource: XmlResource, path: string, operation: string
  * what real clients build from the collection name. A segment before a path parameter is the
  * singular element of one of `resources`; `/staff/:id` is the same in both forms.
  */
-export function withPluralAliases(routes: readonly XmlRoute[], resources: readonly XmlResource[]): XmlRoute[] {
+export function withPluralAliases(
+  routes: readonly XmlRoute[],
+  resources: readonly XmlResource[],
+): XmlRoute[] {
   const plurals = new Map(resources.map((resource) => [resource.element, resource.collection]));
   const pluralPath = (path: string) =>
     path
       .split('/')
-      .map((segment, i, segments) => (segments[i + 1]?.startsWith(':') ? (plurals.get(segment) ?? segment) : segment))
+      .map((segment, i, segments) =>
+        segments[i + 1]?.startsWith(':') ? (plurals.get(segment) ?? segment) : segment,
+      )
       .join('/');
-  const aliases = routes.filter((route) => pluralPath(route.path) !== route.path).map((route) => ({ ...route, path: pluralPath(route.path) }));
+  const aliases = routes
+    .filter((route) => pluralPath(route.path) !== route.path)
+    .map((route) => ({ ...route, path: pluralPath(route.path) }));
   return [...routes, ...aliases];
 }
 
 /** A POST that is not a create (punch in, punch out): 200 with the object. */
-export function xmlAction(resource: XmlResource, path: string, operation: string, summary: string): XmlRoute {
+export function xmlAction(
+  resource: XmlResource,
+  path: string,
+  operation: string,
+  summary: string,
+): XmlRoute {
   return {
     ...base(resource, 'POST', path, operation, summary),
     variables: ({ params }) => ({ legacyId: legacyId(params.id, resource.entity) }),

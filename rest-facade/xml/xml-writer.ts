@@ -6,19 +6,48 @@ import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
  * old clients parse: integers, booleans, floats and arrays are typed; `active` is plain text.
  */
 export type XmlNode =
-  | { readonly name: string; readonly kind: 'text'; readonly value: string | null; readonly attributes?: Readonly<Record<string, string>> }
+  | {
+      readonly name: string;
+      readonly kind: 'text';
+      readonly value: string | null;
+      readonly attributes?: Readonly<Record<string, string>>;
+    }
   | { readonly name: string; readonly kind: 'integer' | 'float'; readonly value: number | null }
   | { readonly name: string; readonly kind: 'boolean'; readonly value: boolean | null }
   | { readonly name: string; readonly kind: 'array'; readonly items: readonly XmlNode[] }
   | { readonly name: string; readonly kind: 'element'; readonly children: readonly XmlNode[] };
 
-export const text = (name: string, value: string | null, attributes?: Record<string, string>): XmlNode =>
+export const text = (
+  name: string,
+  value: string | null,
+  attributes?: Record<string, string>,
+): XmlNode =>
   attributes ? { name, kind: 'text', value, attributes } : { name, kind: 'text', value };
-export const integer = (name: string, value: number | null): XmlNode => ({ name, kind: 'integer', value });
-export const float = (name: string, value: number | null): XmlNode => ({ name, kind: 'float', value });
-export const boolean = (name: string, value: boolean | null): XmlNode => ({ name, kind: 'boolean', value });
-export const array = (name: string, items: readonly XmlNode[]): XmlNode => ({ name, kind: 'array', items });
-export const element = (name: string, children: readonly XmlNode[]): XmlNode => ({ name, kind: 'element', children });
+export const integer = (name: string, value: number | null): XmlNode => ({
+  name,
+  kind: 'integer',
+  value,
+});
+export const float = (name: string, value: number | null): XmlNode => ({
+  name,
+  kind: 'float',
+  value,
+});
+export const boolean = (name: string, value: boolean | null): XmlNode => ({
+  name,
+  kind: 'boolean',
+  value,
+});
+export const array = (name: string, items: readonly XmlNode[]): XmlNode => ({
+  name,
+  kind: 'array',
+  items,
+});
+export const element = (name: string, children: readonly XmlNode[]): XmlNode => ({
+  name,
+  kind: 'element',
+  children,
+});
 
 /** Characters XML 1.0 cannot carry at all, not even escaped. */
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -45,10 +74,16 @@ function append(parent: XMLBuilder, node: XmlNode): void {
     }
     default: {
       if (node.value === null) {
-        parent.ele(node.name, node.kind === 'text' ? { nil: 'true' } : { type: node.kind, nil: 'true' });
+        parent.ele(
+          node.name,
+          node.kind === 'text' ? { nil: 'true' } : { type: node.kind, nil: 'true' },
+        );
         return;
       }
-      const child = node.kind === 'text' ? parent.ele(node.name, node.attributes ?? {}) : parent.ele(node.name, { type: node.kind });
+      const child =
+        node.kind === 'text'
+          ? parent.ele(node.name, node.attributes ?? {})
+          : parent.ele(node.name, { type: node.kind });
       child.txt(xmlText(String(node.value)));
     }
   }

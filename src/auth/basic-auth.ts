@@ -45,15 +45,28 @@ export class BasicAuthenticator {
   }
 
   /** `address` is the client's network address, the key of the sign-in limits. */
-  async authenticate(em: EntityManager, credentials: BasicCredentials, address: string): Promise<Viewer> {
-    if (credentials.login.length > 255 || credentials.password.length > 1024 || credentials.login.includes('\u0000')) {
+  async authenticate(
+    em: EntityManager,
+    credentials: BasicCredentials,
+    address: string,
+  ): Promise<Viewer> {
+    if (
+      credentials.login.length > 255 ||
+      credentials.password.length > 1024 ||
+      credentials.login.includes('\u0000')
+    ) {
       throw new UnauthenticatedError('Invalid login or password');
     }
     // Logins are unique across accounts, so this one lookup runs outside the tenant filter.
     const user = await em.findOne(
       Staff,
-      { [raw((alias: string) => `lower(${alias}.login)`)]: credentials.login.toLowerCase() } as FilterQuery<Staff>,
-      { filters: false, fields: ['id', 'uuid', 'login', 'type', 'active', 'passwordHash', 'account'] },
+      {
+        [raw((alias: string) => `lower(${alias}.login)`)]: credentials.login.toLowerCase(),
+      } as FilterQuery<Staff>,
+      {
+        filters: false,
+        fields: ['id', 'uuid', 'login', 'type', 'active', 'passwordHash', 'account'],
+      },
     );
     const key = user ? cacheKey(user, credentials.password) : undefined;
     if (!user || !this.verified.has(key!)) {
@@ -70,10 +83,18 @@ export class BasicAuthenticator {
       this.verified.set(key!, true);
     }
     if (!user.active) throw new UnauthenticatedError('This user is disabled');
-    return { id: user.id, uuid: user.uuid, login: user.login, type: user.type, accountId: user.account.id };
+    return {
+      id: user.id,
+      uuid: user.uuid,
+      login: user.login,
+      type: user.type,
+      accountId: user.account.id,
+    };
   }
 }
 
 function cacheKey(user: Pick<Staff, 'id' | 'passwordHash'>, password: string): string {
-  return createHash('sha256').update(`${user.id}\u0000${user.passwordHash}\u0000${password}`).digest('base64');
+  return createHash('sha256')
+    .update(`${user.id}\u0000${user.passwordHash}\u0000${password}`)
+    .digest('base64');
 }

@@ -35,9 +35,15 @@ function page(res: Response, status: number, title: string, body: string, script
 }
 
 /** The sign-in and consent form; `fields` are the flow's parameters, carried as hidden inputs. */
-export function approvalPage(res: Response, options: { clientName: string; fields: Record<string, string>; error?: string; status?: number }): void {
+export function approvalPage(
+  res: Response,
+  options: { clientName: string; fields: Record<string, string>; error?: string; status?: number },
+): void {
   const hidden = Object.entries(options.fields)
-    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .map(
+      ([name, value]) =>
+        `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`,
+    )
     .join('');
   const app = escapeHtml(options.clientName);
   page(
@@ -55,7 +61,12 @@ export function approvalPage(res: Response, options: { clientName: string; field
 
 /** OAuth 1.0a `oob`: the user copies the verifier into the desktop application. */
 export function verifierPage(res: Response, clientName: string, verifier: string): void {
-  page(res, 200, 'Authorized', `<p>Enter this code in ${escapeHtml(clientName)}:</p><p><code id="verifier">${escapeHtml(verifier)}</code></p>`);
+  page(
+    res,
+    200,
+    'Authorized',
+    `<p>Enter this code in ${escapeHtml(clientName)}:</p><p><code id="verifier">${escapeHtml(verifier)}</code></p>`,
+  );
 }
 
 export function messagePage(res: Response, status: number, title: string, message: string): void {

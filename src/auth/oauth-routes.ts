@@ -1,4 +1,8 @@
-import { Request as OAuth2Request, Response as OAuth2Response, OAuthError } from '@node-oauth/oauth2-server';
+import {
+  Request as OAuth2Request,
+  Response as OAuth2Response,
+  OAuthError,
+} from '@node-oauth/oauth2-server';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { mapDatabaseError } from '../db/database-errors';
@@ -7,7 +11,12 @@ import { credentialsOf, loggerOf } from '../graphql/context';
 import { parseBasicAuthorization, type BasicAuthenticator } from './basic-auth';
 import { approvalPage, authorizedPage, messagePage, verifierPage } from './oauth-pages';
 import { OUT_OF_BAND, type OAuth1Provider } from './oauth1-provider';
-import { OAuthSyntaxError, parseFormEncoded, parseOAuthAuthorizationHeader, type OAuthParam } from './oauth1-signature';
+import {
+  OAuthSyntaxError,
+  parseFormEncoded,
+  parseOAuthAuthorizationHeader,
+  type OAuthParam,
+} from './oauth1-signature';
 import { OAUTH2_LIFETIMES, type OAuth2Client, type OAuth2Provider } from './oauth2-provider';
 
 export interface OAuthRouterDeps {
@@ -20,7 +29,15 @@ export interface OAuthRouterDeps {
 }
 
 /** The OAuth 2.0 parameters of an authorization request, carried through the approval form. */
-const OAUTH2_FIELDS = ['response_type', 'client_id', 'redirect_uri', 'state', 'scope', 'code_challenge', 'code_challenge_method'] as const;
+const OAUTH2_FIELDS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'state',
+  'scope',
+  'code_challenge',
+  'code_challenge_method',
+] as const;
 
 /**
  * `/oauth/*`: the endpoints of both providers and the approval page they share.
@@ -32,13 +49,19 @@ const OAUTH2_FIELDS = ['response_type', 'client_id', 'redirect_uri', 'state', 's
 export function createOAuthRouter(deps: OAuthRouterDeps): Router {
   const router = express.Router();
   // Raw form text: OAuth 1.0a signs the decoded pairs exactly as sent, repeats included.
-  router.use('/oauth', express.text({ type: 'application/x-www-form-urlencoded', limit: deps.bodyLimitBytes }));
+  router.use(
+    '/oauth',
+    express.text({ type: 'application/x-www-form-urlencoded', limit: deps.bodyLimitBytes }),
+  );
 
-  const oauth1Endpoint = (issue: (req: Request, params: OAuthParam[]) => Promise<Record<string, string>>) =>
+  const oauth1Endpoint =
+    (issue: (req: Request, params: OAuthParam[]) => Promise<Record<string, string>>) =>
     async (req: Request, res: Response) => {
       try {
         const params = [...queryPairs(req), ...headerPairs(req), ...formPairs(req)];
-        res.type('application/x-www-form-urlencoded').send(new URLSearchParams(await issue(req, params)).toString());
+        res
+          .type('application/x-www-form-urlencoded')
+          .send(new URLSearchParams(await issue(req, params)).toString());
       } catch (error) {
         sendOAuth1Error(req, res, error);
       }
@@ -58,8 +81,12 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
     }),
   );
 
-  router.get('/oauth/authorize', (req, res) => showOrDecide(deps, req, res, () => queryPairs(req), false));
-  router.post('/oauth/authorize', (req, res) => showOrDecide(deps, req, res, () => formPairs(req), true));
+  router.get('/oauth/authorize', (req, res) =>
+    showOrDecide(deps, req, res, () => queryPairs(req), false),
+  );
+  router.post('/oauth/authorize', (req, res) =>
+    showOrDecide(deps, req, res, () => formPairs(req), true),
+  );
 
   router.post('/oauth/token', async (req, res) => {
     const response = new OAuth2Response();
@@ -69,7 +96,10 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
       if (!(error instanceof OAuthError)) throw error;
       if (error.code >= 500) loggerOf(req).error({ err: error }, 'oauth token endpoint failed');
     }
-    res.status(response.status ?? 200).set({ ...response.headers, 'Cache-Control': 'no-store' }).json(response.body);
+    res
+      .status(response.status ?? 200)
+      .set({ ...response.headers, 'Cache-Control': 'no-store' })
+      .json(response.body);
   });
 
   // RFC 7009: the answer is 200 whether or not the token existed, so it reveals nothing.
@@ -77,7 +107,10 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
     const fields = Object.fromEntries(formPairs(req));
     const client = await authenticatedClient(deps.oauth2, req, fields);
     if (!client) {
-      res.status(401).set('WWW-Authenticate', 'Basic realm="timetrack"').json({ error: 'invalid_client', error_description: 'Unknown client or wrong secret' });
+      res
+        .status(401)
+        .set('WWW-Authenticate', 'Basic realm="timetrack"')
+        .json({ error: 'invalid_client', error_description: 'Unknown client or wrong secret' });
       return;
     }
     if (!fields.token) {
@@ -91,7 +124,10 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
   router.get('/oauth/authorized', (_req, res) => authorizedPage(res));
   for (const path of ['/oauth/token', '/oauth/revoke']) {
     router.all(path, (_req, res) => {
-      res.status(405).set('Allow', 'POST').json({ error: 'invalid_request', error_description: 'Use POST' });
+      res
+        .status(405)
+        .set('Allow', 'POST')
+        .json({ error: 'invalid_request', error_description: 'Use POST' });
     });
   }
   // Whatever escaped a handler: a refused body (body-parser's 4xx) or a malformed query keeps its
@@ -99,7 +135,10 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
   router.use('/oauth', (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const parserStatus = (error as { status?: unknown }).status;
     if (typeof parserStatus === 'number' && parserStatus >= 400 && parserStatus < 500) {
-      res.status(parserStatus).type('text/plain').send((error as Error).message);
+      res
+        .status(parserStatus)
+        .type('text/plain')
+        .send((error as Error).message);
       return;
     }
     const known = asAppError(error);
@@ -114,11 +153,17 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
   return router;
 }
 
-const OAUTH_STATUS: Partial<Record<ErrorCode, number>> = { BAD_REQUEST: 400, UNAUTHENTICATED: 401, TOO_MANY_REQUESTS: 429, SERVICE_UNAVAILABLE: 503 };
+const OAUTH_STATUS: Partial<Record<ErrorCode, number>> = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  TOO_MANY_REQUESTS: 429,
+  SERVICE_UNAVAILABLE: 503,
+};
 
 /** The HTTP status of an error of the OAuth endpoints; a 429 also gets its Retry-After. */
 function statusOf(res: Response, error: AppError): number {
-  if (error.code === 'TOO_MANY_REQUESTS') res.set('Retry-After', String(error.details.retryAfterSeconds));
+  if (error.code === 'TOO_MANY_REQUESTS')
+    res.set('Retry-After', String(error.details.retryAfterSeconds));
   return OAUTH_STATUS[error.code] ?? 400;
 }
 
@@ -131,47 +176,114 @@ function asAppError(error: unknown): AppError | undefined {
  * The approval page: shown on GET; on POST, a denial or a sign-in followed by the grant. The flow's
  * parameters are checked again on POST, since the form carries them back from the browser.
  */
-async function showOrDecide(deps: OAuthRouterDeps, req: Request, res: Response, read: () => OAuthParam[], deciding: boolean): Promise<void> {
+async function showOrDecide(
+  deps: OAuthRouterDeps,
+  req: Request,
+  res: Response,
+  read: () => OAuthParam[],
+  deciding: boolean,
+): Promise<void> {
   try {
     const fields = Object.fromEntries(read());
-    if (fields.oauth_token) return await oauth1Approval(deps, req, res, fields.oauth_token, deciding ? fields : undefined);
-    if (fields.response_type || fields.client_id) return await oauth2Approval(deps, req, res, fields, deciding);
-    messagePage(res, 400, 'Nothing to authorize', 'This address needs an oauth_token (OAuth 1.0a) or a response_type and client_id (OAuth 2.0).');
+    if (fields.oauth_token)
+      return await oauth1Approval(
+        deps,
+        req,
+        res,
+        fields.oauth_token,
+        deciding ? fields : undefined,
+      );
+    if (fields.response_type || fields.client_id)
+      return await oauth2Approval(deps, req, res, fields, deciding);
+    messagePage(
+      res,
+      400,
+      'Nothing to authorize',
+      'This address needs an oauth_token (OAuth 1.0a) or a response_type and client_id (OAuth 2.0).',
+    );
   } catch (error) {
     const known = asAppError(error);
-    if (known?.code === 'SERVICE_UNAVAILABLE') return messagePage(res, 503, 'Try again shortly', known.message);
-    if (known?.code === 'BAD_REQUEST') return messagePage(res, 400, 'Malformed request', known.message);
+    if (known?.code === 'SERVICE_UNAVAILABLE')
+      return messagePage(res, 503, 'Try again shortly', known.message);
+    if (known?.code === 'BAD_REQUEST')
+      return messagePage(res, 400, 'Malformed request', known.message);
     throw error;
   }
 }
 
-async function oauth1Approval(deps: OAuthRouterDeps, req: Request, res: Response, token: string, form: Record<string, string> | undefined): Promise<void> {
+async function oauth1Approval(
+  deps: OAuthRouterDeps,
+  req: Request,
+  res: Response,
+  token: string,
+  form: Record<string, string> | undefined,
+): Promise<void> {
   const pending = await deps.oauth1.pendingAuthorization(token);
-  if (!pending) return messagePage(res, 400, 'Request expired', 'This authorization request is unknown, already used or expired; start again from the application.');
+  if (!pending)
+    return messagePage(
+      res,
+      400,
+      'Request expired',
+      'This authorization request is unknown, already used or expired; start again from the application.',
+    );
   const fields = { oauth_token: token };
   if (!form) return approvalPage(res, { clientName: pending.clientName, fields });
   if (form.decision !== 'approve') {
     const denied = await deps.oauth1.deny(token);
-    if (!denied || denied.callback === OUT_OF_BAND) return messagePage(res, 200, 'Not authorized', `${pending.clientName} was not given access.`);
-    return res.redirect(303, withParams(denied.callback, { oauth_token: token, denied: token }, '?'));
+    if (!denied || denied.callback === OUT_OF_BAND)
+      return messagePage(res, 200, 'Not authorized', `${pending.clientName} was not given access.`);
+    return res.redirect(
+      303,
+      withParams(denied.callback, { oauth_token: token, denied: token }, '?'),
+    );
   }
   const viewer = await signIn(deps, req, res, form, pending.clientName, fields);
   if (!viewer) return;
   const outcome = await deps.oauth1.approve(token, viewer);
-  if (!outcome?.verifier) return messagePage(res, 400, 'Request expired', 'This authorization request was used or expired meanwhile; start again.');
-  if (outcome.callback === OUT_OF_BAND) return verifierPage(res, pending.clientName, outcome.verifier);
-  res.redirect(303, withParams(outcome.callback, { oauth_token: token, oauth_verifier: outcome.verifier }, '?'));
+  if (!outcome?.verifier)
+    return messagePage(
+      res,
+      400,
+      'Request expired',
+      'This authorization request was used or expired meanwhile; start again.',
+    );
+  if (outcome.callback === OUT_OF_BAND)
+    return verifierPage(res, pending.clientName, outcome.verifier);
+  res.redirect(
+    303,
+    withParams(outcome.callback, { oauth_token: token, oauth_verifier: outcome.verifier }, '?'),
+  );
 }
 
-async function oauth2Approval(deps: OAuthRouterDeps, req: Request, res: Response, all: Record<string, string>, deciding: boolean): Promise<void> {
-  const fields = Object.fromEntries(OAUTH2_FIELDS.filter((name) => all[name] !== undefined).map((name) => [name, all[name]!]));
+async function oauth2Approval(
+  deps: OAuthRouterDeps,
+  req: Request,
+  res: Response,
+  all: Record<string, string>,
+  deciding: boolean,
+): Promise<void> {
+  const fields = Object.fromEntries(
+    OAUTH2_FIELDS.filter((name) => all[name] !== undefined).map((name) => [name, all[name]!]),
+  );
   const client = fields.client_id ? await deps.oauth2.findClient(fields.client_id) : undefined;
-  if (!client) return messagePage(res, 400, 'Unknown application', 'The client_id names no registered OAuth 2.0 application.');
+  if (!client)
+    return messagePage(
+      res,
+      400,
+      'Unknown application',
+      'The client_id names no registered OAuth 2.0 application.',
+    );
   const ownPage = `${deps.publicUrl ?? `${req.protocol}://${req.headers.host}`}/oauth/authorized`;
   const allowed = client.redirectUris.length ? client.redirectUris : [ownPage];
   const redirectUri = fields.redirect_uri ?? allowed[0]!;
   // Never redirect to an address the application did not register: errors stay on this page.
-  if (!allowed.includes(redirectUri)) return messagePage(res, 400, 'Invalid redirect', 'The redirect_uri is not registered for this application.');
+  if (!allowed.includes(redirectUri))
+    return messagePage(
+      res,
+      400,
+      'Invalid redirect',
+      'The redirect_uri is not registered for this application.',
+    );
 
   const implicit = fields.response_type === 'token';
   // `state` comes back last. The implicit flow's fragment always ends with it, empty when the
@@ -179,24 +291,52 @@ async function oauth2Approval(deps: OAuthRouterDeps, req: Request, res: Response
   // ends `&state=…` (errors included).
   const state = fields.state ?? (implicit ? '' : undefined);
   const back = (params: Record<string, string>) =>
-    res.redirect(303, withParams(redirectUri, { ...params, ...(state !== undefined ? { state } : {}) }, implicit ? '#' : '?'));
-  if (fields.response_type !== 'code' && !implicit) return back({ error: 'unsupported_response_type', error_description: 'response_type must be code or token' });
+    res.redirect(
+      303,
+      withParams(
+        redirectUri,
+        { ...params, ...(state !== undefined ? { state } : {}) },
+        implicit ? '#' : '?',
+      ),
+    );
+  if (fields.response_type !== 'code' && !implicit)
+    return back({
+      error: 'unsupported_response_type',
+      error_description: 'response_type must be code or token',
+    });
   if (fields.response_type === 'code') {
-    if (fields.code_challenge !== undefined && (!/^[A-Za-z0-9\-._~]{43,128}$/.test(fields.code_challenge) || (fields.code_challenge_method ?? 'plain') !== 'S256')) {
-      return back({ error: 'invalid_request', error_description: 'code_challenge must be 43-128 characters with code_challenge_method=S256' });
+    if (
+      fields.code_challenge !== undefined &&
+      (!/^[A-Za-z0-9\-._~]{43,128}$/.test(fields.code_challenge) ||
+        (fields.code_challenge_method ?? 'plain') !== 'S256')
+    ) {
+      return back({
+        error: 'invalid_request',
+        error_description:
+          'code_challenge must be 43-128 characters with code_challenge_method=S256',
+      });
     }
     if (!client.confidential && fields.code_challenge === undefined) {
-      return back({ error: 'invalid_request', error_description: 'Public clients must use PKCE: send code_challenge and code_challenge_method=S256' });
+      return back({
+        error: 'invalid_request',
+        error_description:
+          'Public clients must use PKCE: send code_challenge and code_challenge_method=S256',
+      });
     }
   }
 
   if (!deciding) return approvalPage(res, { clientName: client.name, fields });
-  if (all.decision !== 'approve') return back({ error: 'access_denied', error_description: 'The user denied access' });
+  if (all.decision !== 'approve')
+    return back({ error: 'access_denied', error_description: 'The user denied access' });
   const viewer = await signIn(deps, req, res, all, client.name, fields);
   if (!viewer) return;
   if (implicit) {
     const token = await deps.oauth2.issueImplicitToken(client, viewer, fields.scope);
-    return back({ access_token: token, token_type: 'Bearer', expires_in: String(OAUTH2_LIFETIMES.implicitToken) });
+    return back({
+      access_token: token,
+      token_type: 'Bearer',
+      expires_in: String(OAUTH2_LIFETIMES.implicitToken),
+    });
   }
   const code = await deps.oauth2.issueCode(client, viewer, {
     redirectUri: fields.redirect_uri,
@@ -208,9 +348,20 @@ async function oauth2Approval(deps: OAuthRouterDeps, req: Request, res: Response
 }
 
 /** Signs the user in from the form; on failure shows the form again and answers undefined. */
-async function signIn(deps: OAuthRouterDeps, req: Request, res: Response, form: Record<string, string>, clientName: string, fields: Record<string, string>) {
+async function signIn(
+  deps: OAuthRouterDeps,
+  req: Request,
+  res: Response,
+  form: Record<string, string>,
+  clientName: string,
+  fields: Record<string, string>,
+) {
   try {
-    return await deps.basic.authenticate(deps.orm.em.fork(), { login: form.login ?? '', password: form.password ?? '' }, credentialsOf(req).address);
+    return await deps.basic.authenticate(
+      deps.orm.em.fork(),
+      { login: form.login ?? '', password: form.password ?? '' },
+      credentialsOf(req).address,
+    );
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     approvalPage(res, { clientName, fields, error: error.message, status: statusOf(res, error) });
@@ -219,9 +370,15 @@ async function signIn(deps: OAuthRouterDeps, req: Request, res: Response, form: 
 }
 
 /** The client of a revocation request, by Basic credentials (form-encoded, RFC 6749 §2.3.1) or form fields. */
-async function authenticatedClient(oauth2: OAuth2Provider, req: Request, fields: Record<string, string>): Promise<OAuth2Client | undefined> {
+async function authenticatedClient(
+  oauth2: OAuth2Provider,
+  req: Request,
+  fields: Record<string, string>,
+): Promise<OAuth2Client | undefined> {
   const basic = parseBasicAuthorization(req.headers.authorization);
-  const [id, secret] = basic ? [basic.login, basic.password].map(formDecode) : [fields.client_id, fields.client_secret];
+  const [id, secret] = basic
+    ? [basic.login, basic.password].map(formDecode)
+    : [fields.client_id, fields.client_secret];
   return id ? oauth2.authenticateClient(id, secret) : undefined;
 }
 
@@ -253,7 +410,12 @@ function sendOAuth1Error(req: Request, res: Response, failure: unknown): void {
   res
     .status(statusOf(res, error))
     .type('application/x-www-form-urlencoded')
-    .send(new URLSearchParams({ oauth_problem: error.code.toLowerCase(), oauth_problem_advice: error.message }).toString());
+    .send(
+      new URLSearchParams({
+        oauth_problem: error.code.toLowerCase(),
+        oauth_problem_advice: error.message,
+      }).toString(),
+    );
 }
 
 function withParams(url: string, params: Record<string, string>, separator: '?' | '#'): string {
@@ -271,6 +433,13 @@ function pairs(parse: () => OAuthParam[] | undefined): OAuthParam[] {
   }
 }
 
-const queryPairs = (req: Request) => pairs(() => parseFormEncoded(req.originalUrl.split('?')[1] ?? ''));
-const headerPairs = (req: Request) => pairs(() => (req.headers.authorization ? parseOAuthAuthorizationHeader(req.headers.authorization) : undefined));
-const formPairs = (req: Request) => pairs(() => (typeof req.body === 'string' ? parseFormEncoded(req.body) : []));
+const queryPairs = (req: Request) =>
+  pairs(() => parseFormEncoded(req.originalUrl.split('?')[1] ?? ''));
+const headerPairs = (req: Request) =>
+  pairs(() =>
+    req.headers.authorization
+      ? parseOAuthAuthorizationHeader(req.headers.authorization)
+      : undefined,
+  );
+const formPairs = (req: Request) =>
+  pairs(() => (typeof req.body === 'string' ? parseFormEncoded(req.body) : []));

@@ -68,10 +68,16 @@ export class OAuth1Provider {
   ) {}
 
   /** Step 1: a consumer asks for a request token, naming where the user comes back to. */
-  async issueRequestToken(request: RequestCredentials, params: readonly OAuthParam[]): Promise<{ token: string; secret: string }> {
+  async issueRequestToken(
+    request: RequestCredentials,
+    params: readonly OAuthParam[],
+  ): Promise<{ token: string; secret: string }> {
     const verified = await this.verify(request, params, 'none');
     const callback = verified.protocol.oauth_callback;
-    if (!callback) throw new BadRequestError('oauth_callback is required: a URL, or "oob" for applications that cannot receive one');
+    if (!callback)
+      throw new BadRequestError(
+        'oauth_callback is required: a URL, or "oob" for applications that cannot receive one',
+      );
     if (callback !== OUT_OF_BAND) checkCallback(callback, verified.clientRedirectUris);
     const token = newKey();
     const secret = newSecret();
@@ -116,7 +122,10 @@ export class OAuth1Provider {
   }
 
   /** Step 3: the approved request token and its verifier become token credentials, once. */
-  async issueAccessToken(request: RequestCredentials, params: readonly OAuthParam[]): Promise<{ token: string; secret: string }> {
+  async issueAccessToken(
+    request: RequestCredentials,
+    params: readonly OAuthParam[],
+  ): Promise<{ token: string; secret: string }> {
     const verified = await this.verify(request, params, 'request');
     const verifier = verified.protocol.oauth_verifier;
     if (!verifier) throw new BadRequestError('oauth_verifier is required');
@@ -128,8 +137,10 @@ export class OAuth1Provider {
         `delete from oauth1_tokens where id = ? and kind = 'request' and expires_at > now() returning *`,
         [verified.tokenId],
       );
-      if (!claimed?.user_id || !claimed.verifier_hash) throw new UnauthenticatedError('The request token has not been approved');
-      if (!hashesEqual(hashSecret(verifier), claimed.verifier_hash)) throw new UnauthenticatedError('Invalid oauth_verifier');
+      if (!claimed?.user_id || !claimed.verifier_hash)
+        throw new UnauthenticatedError('The request token has not been approved');
+      if (!hashesEqual(hashSecret(verifier), claimed.verifier_hash))
+        throw new UnauthenticatedError('Invalid oauth_verifier');
       await em.execute(
         `insert into oauth1_tokens (client_id, kind, token_key, token_secret, user_id, account_id) values (?, 'access', ?, ?, ?, ?)`,
         [verified.clientId, token, secret, claimed.user_id, claimed.account_id],
@@ -139,12 +150,18 @@ export class OAuth1Provider {
   }
 
   /** A signed resource request: the user its access token acts for. */
-  async authenticate(em: EntityManager, request: RequestCredentials, params: readonly OAuthParam[]): Promise<Viewer> {
+  async authenticate(
+    em: EntityManager,
+    request: RequestCredentials,
+    params: readonly OAuthParam[],
+  ): Promise<Viewer> {
     const verified = await this.verify(request, params, 'access');
-    const rows = await em.getConnection().execute<ViewerRow[]>(
-      `select ${VIEWER_COLUMNS} from oauth1_tokens t join users u on u.id = t.user_id where t.id = ?`,
-      [verified.tokenId],
-    );
+    const rows = await em
+      .getConnection()
+      .execute<ViewerRow[]>(
+        `select ${VIEWER_COLUMNS} from oauth1_tokens t join users u on u.id = t.user_id where t.id = ?`,
+        [verified.tokenId],
+      );
     const row = rows[0];
     if (!row) throw new UnauthenticatedError('Invalid or revoked OAuth token');
     if (!row.active) throw new UnauthenticatedError('This user is disabled');
@@ -155,17 +172,35 @@ export class OAuth1Provider {
    * RFC 5849 §3.2: protocol parameters present once each, a supported method, a fresh timestamp,
    * a known consumer (and token), a matching signature, and a nonce never seen before.
    */
-  private async verify(request: RequestCredentials, params: readonly OAuthParam[], token: 'none' | 'request' | 'access'): Promise<VerifiedRequest> {
+  private async verify(
+    request: RequestCredentials,
+    params: readonly OAuthParam[],
+    token: 'none' | 'request' | 'access',
+  ): Promise<VerifiedRequest> {
     const protocol = protocolParams(params);
-    const required = ['oauth_consumer_key', 'oauth_signature_method', 'oauth_signature', 'oauth_timestamp', 'oauth_nonce'];
+    const required = [
+      'oauth_consumer_key',
+      'oauth_signature_method',
+      'oauth_signature',
+      'oauth_timestamp',
+      'oauth_nonce',
+    ];
     if (token !== 'none') required.push('oauth_token');
     const missing = required.filter((name) => !protocol[name]);
-    if (missing.length) throw new UnauthenticatedError(`Missing OAuth parameters: ${missing.join(', ')}`);
-    if (protocol.oauth_version !== undefined && protocol.oauth_version !== '1.0') throw new UnauthenticatedError('oauth_version must be 1.0');
+    if (missing.length)
+      throw new UnauthenticatedError(`Missing OAuth parameters: ${missing.join(', ')}`);
+    if (protocol.oauth_version !== undefined && protocol.oauth_version !== '1.0')
+      throw new UnauthenticatedError('oauth_version must be 1.0');
     const method = protocol.oauth_signature_method as SignatureMethod;
-    if (!SIGNATURE_METHODS.includes(method)) throw new UnauthenticatedError(`Unsupported oauth_signature_method; use ${SIGNATURE_METHODS.join(' or ')}`);
+    if (!SIGNATURE_METHODS.includes(method))
+      throw new UnauthenticatedError(
+        `Unsupported oauth_signature_method; use ${SIGNATURE_METHODS.join(' or ')}`,
+      );
     const timestamp = Number(protocol.oauth_timestamp);
-    if (!/^\d{1,12}$/.test(protocol.oauth_timestamp!) || Math.abs(Date.now() / 1000 - timestamp) > this.options.timestampWindowSeconds) {
+    if (
+      !/^\d{1,12}$/.test(protocol.oauth_timestamp!) ||
+      Math.abs(Date.now() / 1000 - timestamp) > this.options.timestampWindowSeconds
+    ) {
       throw new UnauthenticatedError('Stale or invalid oauth_timestamp: check the clock');
     }
 
@@ -184,19 +219,34 @@ export class OAuth1Provider {
           )
         : [];
     const found = client && (token === 'none' || tokenRow);
-    const expected = found ? sign(method, this.baseString(request, params), client.secret, tokenRow?.token_secret ?? '') : undefined;
+    const expected = found
+      ? sign(method, this.baseString(request, params), client.secret, tokenRow?.token_secret ?? '')
+      : undefined;
     if (!expected || !signaturesMatch(expected, protocol.oauth_signature!)) {
       await this.limiter.recordFailure(attempt);
-      throw new UnauthenticatedError(found ? 'Invalid OAuth signature' : 'Unknown OAuth consumer or token');
+      throw new UnauthenticatedError(
+        found ? 'Invalid OAuth signature' : 'Unknown OAuth consumer or token',
+      );
     }
     const fresh = await this.execute(
       `with expired as (delete from oauth1_nonces where seen_at < now() - make_interval(secs => ?))
        insert into oauth1_nonces (client_key, token_key, nonce, timestamp) values (?, ?, ?, ?)
        on conflict do nothing returning 1`,
-      [2 * this.options.timestampWindowSeconds, protocol.oauth_consumer_key, protocol.oauth_token ?? '', protocol.oauth_nonce, timestamp],
+      [
+        2 * this.options.timestampWindowSeconds,
+        protocol.oauth_consumer_key,
+        protocol.oauth_token ?? '',
+        protocol.oauth_nonce,
+        timestamp,
+      ],
     );
     if (fresh.length === 0) throw new UnauthenticatedError('oauth_nonce already used');
-    return { clientId: client.id, clientRedirectUris: client.redirect_uris, tokenId: tokenRow?.id, protocol };
+    return {
+      clientId: client.id,
+      clientRedirectUris: client.redirect_uris,
+      tokenId: tokenRow?.id,
+      protocol,
+    };
   }
 
   /** The URI the client signed: the public origin when one is configured, else the request's. */
@@ -219,7 +269,8 @@ function protocolParams(params: readonly OAuthParam[]): Record<string, string> {
   const protocol: Record<string, string> = {};
   for (const [name, value] of params) {
     if (!name.startsWith('oauth_')) continue;
-    if (Object.hasOwn(protocol, name)) throw new UnauthenticatedError(`Duplicate OAuth parameter ${name}`);
+    if (Object.hasOwn(protocol, name))
+      throw new UnauthenticatedError(`Duplicate OAuth parameter ${name}`);
     protocol[name] = value;
   }
   return protocol;
@@ -227,8 +278,11 @@ function protocolParams(params: readonly OAuthParam[]): Record<string, string> {
 
 /** A callback must be an absolute URL, and one of the client's registered ones if it has any. */
 function checkCallback(callback: string, registered: readonly string[]): void {
-  if (!URL.canParse(callback) || callback.length > 2000) throw new BadRequestError('oauth_callback must be an absolute URL or "oob"');
+  if (!URL.canParse(callback) || callback.length > 2000)
+    throw new BadRequestError('oauth_callback must be an absolute URL or "oob"');
   if (registered.length && !registered.includes(callback)) {
-    throw new BadRequestError('oauth_callback is not one of the callback URLs registered for this consumer');
+    throw new BadRequestError(
+      'oauth_callback is not one of the callback URLs registered for this consumer',
+    );
   }
 }

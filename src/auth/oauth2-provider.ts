@@ -87,7 +87,10 @@ export class OAuth2Provider {
    * A client proving who it is: a confidential client by its secret; a public one (which has no
    * secret) by its key alone, and never with a secret, which would mean a mix-up.
    */
-  async authenticateClient(key: string, secret: string | undefined): Promise<OAuth2Client | undefined> {
+  async authenticateClient(
+    key: string,
+    secret: string | undefined,
+  ): Promise<OAuth2Client | undefined> {
     const row = await this.clientRow(key);
     if (!row) return undefined;
     if (row.secret_hash === null) return secret ? undefined : toClient(row);
@@ -101,19 +104,39 @@ export class OAuth2Provider {
       `with expired as (delete from oauth2_codes where expires_at < now())
        insert into oauth2_codes (client_id, user_id, code_hash, redirect_uri, code_challenge, code_challenge_method, scope, expires_at)
        values (?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))`,
-      [client.dbId, viewer.id, hashSecret(code), request.redirectUri ?? null, request.codeChallenge ?? null, request.codeChallengeMethod ?? null, request.scope ?? null, OAUTH2_LIFETIMES.authorizationCode],
+      [
+        client.dbId,
+        viewer.id,
+        hashSecret(code),
+        request.redirectUri ?? null,
+        request.codeChallenge ?? null,
+        request.codeChallengeMethod ?? null,
+        request.scope ?? null,
+        OAUTH2_LIFETIMES.authorizationCode,
+      ],
     );
     return code;
   }
 
   /** The implicit flow: an access token straight to the redirect URI's fragment, no refresh token. */
-  async issueImplicitToken(client: OAuth2Client, viewer: Viewer, scope: string | undefined): Promise<string> {
+  async issueImplicitToken(
+    client: OAuth2Client,
+    viewer: Viewer,
+    scope: string | undefined,
+  ): Promise<string> {
     const accessToken = newSecret();
     await this.execute(
       `${PURGE_EXPIRED_TOKENS}
        insert into oauth2_tokens (client_id, user_id, account_id, access_token_hash, access_expires_at, scope)
        values (?, ?, ?, ?, now() + make_interval(secs => ?), ?)`,
-      [client.dbId, viewer.id, viewer.accountId, hashSecret(accessToken), OAUTH2_LIFETIMES.implicitToken, scope ?? null],
+      [
+        client.dbId,
+        viewer.id,
+        viewer.accountId,
+        hashSecret(accessToken),
+        OAUTH2_LIFETIMES.implicitToken,
+        scope ?? null,
+      ],
     );
     return accessToken;
   }
@@ -160,7 +183,8 @@ export class OAuth2Provider {
   /** The storage the library's token endpoint works on. */
   private model(): AuthorizationCodeModel & RefreshTokenModel {
     return {
-      getClient: async (clientId, clientSecret) => (await this.authenticateClient(clientId, clientSecret)) ?? false,
+      getClient: async (clientId, clientSecret) =>
+        (await this.authenticateClient(clientId, clientSecret)) ?? false,
       saveToken: async (token, client, user) => {
         const grantUser = user as GrantUser;
         await this.execute(
@@ -184,7 +208,14 @@ export class OAuth2Provider {
       saveAuthorizationCode: async () => false,
       getAccessToken: async () => false,
       getAuthorizationCode: async (code) => {
-        const [row] = await this.execute<GrantRow & { redirect_uri: string | null; code_challenge: string | null; code_challenge_method: string | null; expires_at: Date }>(
+        const [row] = await this.execute<
+          GrantRow & {
+            redirect_uri: string | null;
+            code_challenge: string | null;
+            code_challenge_method: string | null;
+            expires_at: Date;
+          }
+        >(
           `select g.client_id, c.client_key, g.user_id, u.account_id, g.scope, g.redirect_uri, g.code_challenge, g.code_challenge_method, g.expires_at
              from oauth2_codes g join oauth_clients c on c.id = g.client_id join users u on u.id = g.user_id
             where g.code_hash = ? and u.active`,
@@ -196,13 +227,21 @@ export class OAuth2Provider {
           expiresAt: new Date(row.expires_at),
           // Null when the authorization request named none: the library then checks nothing.
           redirectUri: row.redirect_uri as string,
-          ...(row.code_challenge ? { codeChallenge: row.code_challenge, codeChallengeMethod: row.code_challenge_method ?? 'plain' } : {}),
+          ...(row.code_challenge
+            ? {
+                codeChallenge: row.code_challenge,
+                codeChallengeMethod: row.code_challenge_method ?? 'plain',
+              }
+            : {}),
           ...grantParts(row),
         } satisfies AuthorizationCode;
       },
       // Deleting is the claim: of two concurrent exchanges of one code, only one deletes it.
       revokeAuthorizationCode: async (code) => {
-        const rows = await this.execute(`delete from oauth2_codes where code_hash = ? returning id`, [hashSecret(code.authorizationCode)]);
+        const rows = await this.execute(
+          `delete from oauth2_codes where code_hash = ? returning id`,
+          [hashSecret(code.authorizationCode)],
+        );
         return rows.length === 1;
       },
       getRefreshToken: async (refreshToken) => {
@@ -213,11 +252,18 @@ export class OAuth2Provider {
           [hashSecret(refreshToken)],
         );
         if (!row) return false;
-        return { refreshToken, refreshTokenExpiresAt: new Date(row.refresh_expires_at), ...grantParts(row) } satisfies RefreshToken;
+        return {
+          refreshToken,
+          refreshTokenExpiresAt: new Date(row.refresh_expires_at),
+          ...grantParts(row),
+        } satisfies RefreshToken;
       },
       // Rotation: the old pair goes as the new one is issued; a refresh token works once.
       revokeToken: async (token) => {
-        const rows = await this.execute(`delete from oauth2_tokens where refresh_token_hash = ? returning id`, [hashSecret(token.refreshToken)]);
+        const rows = await this.execute(
+          `delete from oauth2_tokens where refresh_token_hash = ? returning id`,
+          [hashSecret(token.refreshToken)],
+        );
         return rows.length === 1;
       },
     };

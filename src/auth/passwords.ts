@@ -15,7 +15,12 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;
 
 export function createPasswordHasher(memoryKib: number): PasswordHasher {
-  const options = { type: argon2.argon2id, memoryCost: memoryKib, timeCost: 2, parallelism: 1 } as const;
+  const options = {
+    type: argon2.argon2id,
+    memoryCost: memoryKib,
+    timeCost: 2,
+    parallelism: 1,
+  } as const;
   let dummy: Promise<string> | undefined;
   return {
     hash: (password) => argon2.hash(password, options),

@@ -3,7 +3,12 @@ import { bearerChallenge, UnauthenticatedError } from '../errors';
 import type { RequestCredentials } from '../graphql/context';
 import { parseBasicAuthorization, type BasicAuthenticator } from './basic-auth';
 import type { OAuth1Provider } from './oauth1-provider';
-import { OAuthSyntaxError, parseFormEncoded, parseOAuthAuthorizationHeader, type OAuthParam } from './oauth1-signature';
+import {
+  OAuthSyntaxError,
+  parseFormEncoded,
+  parseOAuthAuthorizationHeader,
+  type OAuthParam,
+} from './oauth1-signature';
 import type { OAuth2Provider } from './oauth2-provider';
 import type { Viewer } from './viewer';
 
@@ -31,17 +36,25 @@ export class RequestAuthenticator {
         throw new UnauthenticatedError(message, bearerChallenge('invalid_request', message));
       }
       const oauthHeader = readOAuthHeader(header);
-      if (oauthHeader) return this.oauth1.authenticate(em, credentials, [...queryParams(credentials.url), ...oauthHeader]);
+      if (oauthHeader)
+        return this.oauth1.authenticate(em, credentials, [
+          ...queryParams(credentials.url),
+          ...oauthHeader,
+        ]);
       const basic = parseBasicAuthorization(header);
       if (basic) return this.basic.authenticate(em, basic, credentials.address);
-      throw new UnauthenticatedError('Unsupported Authorization header: use Basic, Bearer or OAuth');
+      throw new UnauthenticatedError(
+        'Unsupported Authorization header: use Basic, Bearer or OAuth',
+      );
     }
     // Only URLs that carry credentials are parsed here; others are the routes' business.
-    if (!/[?&](access_token|oauth_signature)=/.test(credentials.url)) throw new UnauthenticatedError();
+    if (!/[?&](access_token|oauth_signature)=/.test(credentials.url))
+      throw new UnauthenticatedError();
     const query = queryParams(credentials.url);
     const accessToken = query.find(([name]) => name === 'access_token');
     if (accessToken) return this.oauth2.authenticate(em, accessToken[1]);
-    if (query.some(([name]) => name === 'oauth_signature')) return this.oauth1.authenticate(em, credentials, query);
+    if (query.some(([name]) => name === 'oauth_signature'))
+      return this.oauth1.authenticate(em, credentials, query);
     throw new UnauthenticatedError();
   }
 }
@@ -49,7 +62,9 @@ export class RequestAuthenticator {
 /** The decoded query parameters of a request URL; a malformed query authenticates nothing. */
 function queryParams(url: string): OAuthParam[] {
   const mark = url.indexOf('?');
-  return mark < 0 ? [] : refusingMalformed('query string', () => parseFormEncoded(url.slice(mark + 1)));
+  return mark < 0
+    ? []
+    : refusingMalformed('query string', () => parseFormEncoded(url.slice(mark + 1)));
 }
 
 function readOAuthHeader(header: string): OAuthParam[] | undefined {
@@ -61,7 +76,8 @@ function refusingMalformed<T>(what: string, parse: () => T): T {
   try {
     return parse();
   } catch (error) {
-    if (error instanceof OAuthSyntaxError) throw new UnauthenticatedError(`Malformed ${what}: ${error.message}`);
+    if (error instanceof OAuthSyntaxError)
+      throw new UnauthenticatedError(`Malformed ${what}: ${error.message}`);
     throw error;
   }
 }

@@ -21,7 +21,15 @@ export class RequestLimiter {
     const limiter = (keyPrefix: string, points: number) =>
       points === 0
         ? undefined
-        : new RateLimiterPostgres({ storeClient: knex, storeType: 'knex', tableName: 'rate_limits', tableCreated: true, keyPrefix, points, duration: limits.windowSeconds });
+        : new RateLimiterPostgres({
+            storeClient: knex,
+            storeType: 'knex',
+            tableName: 'rate_limits',
+            tableCreated: true,
+            keyPrefix,
+            points,
+            duration: limits.windowSeconds,
+          });
     this.byAccount = limiter('account-requests', limits.perAccount);
     this.byAddress = limiter('address-requests', limits.perAddress);
   }

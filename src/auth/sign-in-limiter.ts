@@ -37,7 +37,12 @@ export class SignInLimiter {
   private readonly byAddress: RateLimiterPostgres;
 
   constructor(knex: Knex, limits: SignInLimits) {
-    const store = { storeClient: knex, storeType: 'knex', tableName: 'rate_limits', tableCreated: true } as const;
+    const store = {
+      storeClient: knex,
+      storeType: 'knex',
+      tableName: 'rate_limits',
+      tableCreated: true,
+    } as const;
     this.byLogin = new RateLimiterPostgres({
       ...store,
       keyPrefix: 'sign-in',
@@ -58,7 +63,10 @@ export class SignInLimiter {
       attempt.login === undefined ? null : this.byLogin.get(loginKey(attempt)),
       this.byAddress.get(attempt.address),
     ]);
-    const waits = [blockedFor(login, this.byLogin.points), blockedFor(address, this.byAddress.points)];
+    const waits = [
+      blockedFor(login, this.byLogin.points),
+      blockedFor(address, this.byAddress.points),
+    ];
     const wait = Math.max(...waits);
     if (wait > 0) throw new TooManyRequestsError(wait);
   }

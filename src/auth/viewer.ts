@@ -19,7 +19,8 @@ export function isManagerOrOwner(viewer: Viewer): boolean {
 }
 
 /** The columns of `users` a viewer is made of, as the OAuth token queries select them. */
-export const VIEWER_COLUMNS = 'u.id as user_id, u.uuid as user_uuid, u.login, u.type, u.active, u.account_id';
+export const VIEWER_COLUMNS =
+  'u.id as user_id, u.uuid as user_uuid, u.login, u.type, u.active, u.account_id';
 
 export interface ViewerRow {
   user_id: number;
@@ -31,5 +32,11 @@ export interface ViewerRow {
 }
 
 export function viewerFromRow(row: ViewerRow): Viewer {
-  return { id: row.user_id, uuid: row.user_uuid, login: row.login, type: row.type, accountId: row.account_id };
+  return {
+    id: row.user_id,
+    uuid: row.user_uuid,
+    login: row.login,
+    type: row.type,
+    accountId: row.account_id,
+  };
 }

@@ -33,7 +33,11 @@ export interface DemoReport {
   readonly accountId: number;
   readonly owner: { readonly login: string; readonly password: string };
   /** Manager first, then staff, with the same password as the owner. */
-  readonly others: readonly { readonly login: string; readonly name: string; readonly type: 'manager' | 'staff' }[];
+  readonly others: readonly {
+    readonly login: string;
+    readonly name: string;
+    readonly type: 'manager' | 'staff';
+  }[];
   readonly companies: number;
   readonly projects: number;
   readonly activities: number;
@@ -41,8 +45,18 @@ export interface DemoReport {
   readonly shifts: number;
   readonly days: number;
   readonly hours: number;
-  readonly nearlyOverdue: { readonly project: string; readonly hours: number; readonly limitHours: number };
-  readonly running: { readonly login: string; readonly name: string; readonly project: string; readonly since: string; readonly timeZone: string };
+  readonly nearlyOverdue: {
+    readonly project: string;
+    readonly hours: number;
+    readonly limitHours: number;
+  };
+  readonly running: {
+    readonly login: string;
+    readonly name: string;
+    readonly project: string;
+    readonly since: string;
+    readonly timeZone: string;
+  };
 }
 
 type ProjectKey = 'website' | 'support' | 'shop' | 'brand' | 'migration';
@@ -63,10 +77,35 @@ const OWNER = { firstName: 'Olivia', lastName: 'Owens', email: 'olivia@example.c
 const ACCOUNT_NAME = 'Demo Studio';
 
 const PEOPLE: readonly PersonSpec[] = [
-  { key: 'morgan', firstName: 'Morgan', lastName: 'Lee', type: AssignableStaffType.MANAGER, hourlyRateCents: 6500 },
-  { key: 'sam', firstName: 'Sam', lastName: 'Patel', type: AssignableStaffType.STAFF, hourlyRateCents: 4500 },
-  { key: 'alex', firstName: 'Alex', lastName: 'Kim', type: AssignableStaffType.STAFF, hourlyRateCents: 4000 },
-  { key: 'jordan', firstName: 'Jordan', lastName: 'Rivera', type: AssignableStaffType.STAFF, hourlyRateCents: 4200, timeZone: 'America/New_York' },
+  {
+    key: 'morgan',
+    firstName: 'Morgan',
+    lastName: 'Lee',
+    type: AssignableStaffType.MANAGER,
+    hourlyRateCents: 6500,
+  },
+  {
+    key: 'sam',
+    firstName: 'Sam',
+    lastName: 'Patel',
+    type: AssignableStaffType.STAFF,
+    hourlyRateCents: 4500,
+  },
+  {
+    key: 'alex',
+    firstName: 'Alex',
+    lastName: 'Kim',
+    type: AssignableStaffType.STAFF,
+    hourlyRateCents: 4000,
+  },
+  {
+    key: 'jordan',
+    firstName: 'Jordan',
+    lastName: 'Rivera',
+    type: AssignableStaffType.STAFF,
+    hourlyRateCents: 4200,
+    timeZone: 'America/New_York',
+  },
 ];
 
 const COMPANIES: readonly { key: CompanyKey; input: Record<string, string | number> }[] = [
@@ -141,10 +180,42 @@ interface ProjectSpec {
 const NEARLY_OVERDUE_USE = 0.95;
 
 const PROJECTS: readonly ProjectSpec[] = [
-  { key: 'website', company: 'acme', name: 'Website relaunch', activities: ['Design', 'Development', 'Meetings'], hourlyRateCents: 9500, defaultTags: ['web'], limitUse: 0.55 },
-  { key: 'support', company: 'acme', name: 'Support retainer', activities: ['Support', 'Maintenance'], hourlyRateCents: 8000, defaultTags: ['support'], limitUse: NEARLY_OVERDUE_USE },
-  { key: 'shop', company: 'bluebird', name: 'Online shop', activities: ['Development', 'Testing', 'Meetings'], hourlyRateCents: 9000, defaultTags: ['web', 'shop'], limitUse: 0.4 },
-  { key: 'brand', company: 'bluebird', name: 'Brand refresh', activities: ['Design', 'Meetings'], hourlyRateCents: 8500, defaultTags: ['design'], limitUse: null },
+  {
+    key: 'website',
+    company: 'acme',
+    name: 'Website relaunch',
+    activities: ['Design', 'Development', 'Meetings'],
+    hourlyRateCents: 9500,
+    defaultTags: ['web'],
+    limitUse: 0.55,
+  },
+  {
+    key: 'support',
+    company: 'acme',
+    name: 'Support retainer',
+    activities: ['Support', 'Maintenance'],
+    hourlyRateCents: 8000,
+    defaultTags: ['support'],
+    limitUse: NEARLY_OVERDUE_USE,
+  },
+  {
+    key: 'shop',
+    company: 'bluebird',
+    name: 'Online shop',
+    activities: ['Development', 'Testing', 'Meetings'],
+    hourlyRateCents: 9000,
+    defaultTags: ['web', 'shop'],
+    limitUse: 0.4,
+  },
+  {
+    key: 'brand',
+    company: 'bluebird',
+    name: 'Brand refresh',
+    activities: ['Design', 'Meetings'],
+    hourlyRateCents: 8500,
+    defaultTags: ['design'],
+    limitUse: null,
+  },
   {
     key: 'migration',
     company: 'northwind',
@@ -169,7 +240,13 @@ const ASSIGNMENTS: Readonly<Record<PersonKey, readonly ProjectKey[]>> = {
 
 const NOTES: Readonly<Record<string, readonly string[]>> = {
   Design: ['Homepage wireframes', 'Style guide review', 'Icon set', 'Mood board'],
-  Development: ['Checkout flow', 'Fixed the layout on mobile', 'Code review', 'Search page', 'Newsletter sign-up'],
+  Development: [
+    'Checkout flow',
+    'Fixed the layout on mobile',
+    'Code review',
+    'Search page',
+    'Newsletter sign-up',
+  ],
   Meetings: ['Weekly status call', 'Sprint planning', 'Client workshop'],
   Support: ['Ticket queue', 'Password reset requests', 'Looked into slow reports'],
   Maintenance: ['Security updates', 'Checked the backups'],
@@ -200,7 +277,13 @@ export interface DemoPlan {
   readonly seconds: Readonly<Record<ProjectKey, number>>;
   /** Seconds per project with a limit. */
   readonly limits: Readonly<Partial<Record<ProjectKey, number>>>;
-  readonly running: { readonly person: PersonKey; readonly project: ProjectKey; readonly activity: string; readonly start: Date; readonly notes: string };
+  readonly running: {
+    readonly person: PersonKey;
+    readonly project: ProjectKey;
+    readonly activity: string;
+    readonly start: Date;
+    readonly notes: string;
+  };
 }
 
 /**
@@ -211,9 +294,13 @@ export interface DemoPlan {
 export function planDemo(now: Date, timeZone: string): DemoPlan {
   const random = seededRandom(20_261_125);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  const minutes = (from: number, to: number) => from + 5 * Math.floor(random() * ((to - from) / 5 + 1));
+  const minutes = (from: number, to: number) =>
+    from + 5 * Math.floor(random() * ((to - from) / 5 + 1));
   const shifts: PlannedShift[] = [];
-  const people: { key: PersonKey; zone: string }[] = [{ key: 'owner', zone: timeZone }, ...PEOPLE.map((p) => ({ key: p.key, zone: p.timeZone ?? timeZone }))];
+  const people: { key: PersonKey; zone: string }[] = [
+    { key: 'owner', zone: timeZone },
+    ...PEOPLE.map((p) => ({ key: p.key, zone: p.timeZone ?? timeZone })),
+  ];
   for (const { key, zone } of people) {
     const projects = ASSIGNMENTS[key];
     const today = DateTime.fromJSDate(now, { zone }).startOf('day');
@@ -226,7 +313,8 @@ export function planDemo(now: Date, timeZone: string): DemoPlan {
       } else if (random() < 0.08) {
         continue; // a day off
       }
-      const blocks = key === 'owner' ? ownerBlocks(day, minutes) : workdayBlocks(day, minutes, random);
+      const blocks =
+        key === 'owner' ? ownerBlocks(day, minutes) : workdayBlocks(day, minutes, random);
       for (const [start, stop] of blocks) {
         // The first project takes about half the time.
         const project = random() < 0.5 ? projects[0]! : pick(projects);
@@ -249,7 +337,8 @@ export function planDemo(now: Date, timeZone: string): DemoPlan {
   }
   shifts.sort((a, b) => a.start.getTime() - b.start.getTime());
   const seconds = Object.fromEntries(PROJECTS.map((p) => [p.key, 0])) as Record<ProjectKey, number>;
-  for (const shift of shifts) seconds[shift.project] += (shift.stop.getTime() - shift.start.getTime()) / 1000;
+  for (const shift of shifts)
+    seconds[shift.project] += (shift.stop.getTime() - shift.start.getTime()) / 1000;
   const limits: Partial<Record<ProjectKey, number>> = {};
   for (const project of PROJECTS) {
     if (project.limitUse === null) continue;
@@ -259,16 +348,35 @@ export function planDemo(now: Date, timeZone: string): DemoPlan {
     limits[project.key] = Math.ceil(seconds[project.key] / project.limitUse / step) * step;
   }
   const start = new Date(Math.floor((now.getTime() - 97 * 60_000) / 60_000) * 60_000);
-  return { shifts, seconds, limits, running: { person: 'alex', project: 'migration', activity: 'Scripting', start, notes: 'Import script for invoices' } };
+  return {
+    shifts,
+    seconds,
+    limits,
+    running: {
+      person: 'alex',
+      project: 'migration',
+      activity: 'Scripting',
+      start,
+      notes: 'Import script for invoices',
+    },
+  };
 }
 
 /** A working day: a morning block, lunch, and one or two afternoon blocks. */
-function workdayBlocks(day: DateTime, minutes: (from: number, to: number) => number, random: () => number): [DateTime, DateTime][] {
+function workdayBlocks(
+  day: DateTime,
+  minutes: (from: number, to: number) => number,
+  random: () => number,
+): [DateTime, DateTime][] {
   const begin = day.set({ hour: 8 }).plus({ minutes: minutes(0, 90) });
   const morningEnd = begin.plus({ minutes: minutes(180, 240) });
   const afternoon = morningEnd.plus({ minutes: minutes(30, 60) });
   const afternoonMinutes = minutes(200, 270);
-  if (random() < 0.5) return [[begin, morningEnd], [afternoon, afternoon.plus({ minutes: afternoonMinutes })]];
+  if (random() < 0.5)
+    return [
+      [begin, morningEnd],
+      [afternoon, afternoon.plus({ minutes: afternoonMinutes })],
+    ];
   const first = minutes(60, afternoonMinutes - 60);
   const secondStart = afternoon.plus({ minutes: first + minutes(10, 20) });
   return [
@@ -278,13 +386,20 @@ function workdayBlocks(day: DateTime, minutes: (from: number, to: number) => num
   ];
 }
 
-function ownerBlocks(day: DateTime, minutes: (from: number, to: number) => number): [DateTime, DateTime][] {
+function ownerBlocks(
+  day: DateTime,
+  minutes: (from: number, to: number) => number,
+): [DateTime, DateTime][] {
   const begin = day.set({ hour: 10 }).plus({ minutes: minutes(0, 30) });
   return [[begin, begin.plus({ minutes: minutes(90, 150) })]];
 }
 
 /** Seeds the demo account; refuses (nothing written) when the owner's login is taken. */
-export async function seedDemo(db: Database, config: Config, options: DemoSeedOptions): Promise<DemoReport> {
+export async function seedDemo(
+  db: Database,
+  config: Config,
+  options: DemoSeedOptions,
+): Promise<DemoReport> {
   const hasher = createPasswordHasher(config.auth.hashMemoryKib);
   // The services as the app composes them (webhooks included), without HTTP.
   const services = createServices(hasher, createGeocoder(config), [webhookSink]);
@@ -292,12 +407,31 @@ export async function seedDemo(db: Database, config: Config, options: DemoSeedOp
     const { account, owner } = await createAccount(
       db.orm,
       hasher,
-      { login: options.login, password: options.password, email: OWNER.email, firstName: OWNER.firstName, lastName: OWNER.lastName, timeZone: options.timeZone, name: ACCOUNT_NAME },
+      {
+        login: options.login,
+        password: options.password,
+        email: OWNER.email,
+        firstName: OWNER.firstName,
+        lastName: OWNER.lastName,
+        timeZone: options.timeZone,
+        name: ACCOUNT_NAME,
+      },
       { em: tx },
     ).catch((error: unknown) => {
-      throw loginTaken(error) ? new AppError('VALIDATION_FAILED', `The login ${options.login} is taken: the demo is seeded already. Sign in as ${options.login}, or seed another copy with --login <another login>.`) : error;
+      throw loginTaken(error)
+        ? new AppError(
+            'VALIDATION_FAILED',
+            `The login ${options.login} is taken: the demo is seeded already. Sign in as ${options.login}, or seed another copy with --login <another login>.`,
+          )
+        : error;
     });
-    const viewer: Viewer = { id: owner.id, uuid: owner.uuid, login: owner.login, type: owner.type, accountId: account.id };
+    const viewer: Viewer = {
+      id: owner.id,
+      uuid: owner.uuid,
+      login: owner.login,
+      type: owner.type,
+      accountId: account.id,
+    };
     const ctx = contextForViewer(db.orm, config, viewer);
     // The services run their transactions on the context's EntityManager: bound to this one,
     // each becomes a savepoint of it, and the demo commits or rolls back as a whole.
@@ -320,12 +454,20 @@ export async function seedDemo(db: Database, config: Config, options: DemoSeedOp
         hourlyRateCents: person.hourlyRateCents,
       });
       userIds.set(person.key, staff.uuid);
-      others.push({ login, name: `${person.firstName} ${person.lastName}`, type: person.type === AssignableStaffType.MANAGER ? 'manager' : 'staff' });
+      others.push({
+        login,
+        name: `${person.firstName} ${person.lastName}`,
+        type: person.type === AssignableStaffType.MANAGER ? 'manager' : 'staff',
+      });
     }
 
     const companyIds = new Map<CompanyKey, string>();
     for (const company of COMPANIES) {
-      companyIds.set(company.key, (await services.companies.create(ctx, { ...company.input, visibility: Visibility.PUBLIC })).uuid);
+      companyIds.set(
+        company.key,
+        (await services.companies.create(ctx, { ...company.input, visibility: Visibility.PUBLIC }))
+          .uuid,
+      );
     }
 
     const projectIds = new Map<ProjectKey, string>();
@@ -341,11 +483,16 @@ export async function seedDemo(db: Database, config: Config, options: DemoSeedOp
         hourlyRateCents: spec.hourlyRateCents,
         defaultTags: [...spec.defaultTags],
         billableByDefault: true,
-        ...(spec.invoiceAmountCents !== undefined ? { invoiceAmountCents: spec.invoiceAmountCents } : {}),
+        ...(spec.invoiceAmountCents !== undefined
+          ? { invoiceAmountCents: spec.invoiceAmountCents }
+          : {}),
       });
       projectIds.set(spec.key, project.uuid);
       for (const name of spec.activities) {
-        activityIds.set(`${spec.key}/${name}`, (await services.activities.create(ctx, { name, projectId: project.uuid })).uuid);
+        activityIds.set(
+          `${spec.key}/${name}`,
+          (await services.activities.create(ctx, { name, projectId: project.uuid })).uuid,
+        );
         activities += 1;
       }
     }
@@ -389,7 +536,11 @@ export async function seedDemo(db: Database, config: Config, options: DemoSeedOp
       shifts: plan.shifts.length,
       days: DAYS,
       hours: hours(Object.values(plan.seconds).reduce((sum, s) => sum + s, 0)),
-      nearlyOverdue: { project: nearly.name, hours: hours(plan.seconds[nearly.key]), limitHours: hours(plan.limits[nearly.key]!) },
+      nearlyOverdue: {
+        project: nearly.name,
+        hours: hours(plan.seconds[nearly.key]),
+        limitHours: hours(plan.limits[nearly.key]!),
+      },
       running: {
         login: `${options.login}.${runner.firstName.toLowerCase()}`,
         name: `${runner.firstName} ${runner.lastName}`,
@@ -403,5 +554,8 @@ export async function seedDemo(db: Database, config: Config, options: DemoSeedOp
 
 /** The refusal of a taken owner's login (createAccount's field error). */
 function loginTaken(error: unknown): boolean {
-  return error instanceof ValidationError && (error.details.fieldErrors ?? []).some((e) => e.field === 'login' && /taken/.test(e.message));
+  return (
+    error instanceof ValidationError &&
+    (error.details.fieldErrors ?? []).some((e) => e.field === 'login' && /taken/.test(e.message))
+  );
 }

@@ -29,16 +29,26 @@ export interface RestoreReport {
 }
 
 /** Writes the embedded database to `file`: a new file beside it first, renamed when whole. */
-export async function backupEmbedded(config: Config, file: string, options: { force?: boolean } = {}): Promise<BackupReport> {
+export async function backupEmbedded(
+  config: Config,
+  file: string,
+  options: { force?: boolean } = {},
+): Promise<BackupReport> {
   const dataDir = embeddedDataDir(config, 'backup');
   const target = path.resolve(file);
   if (!fs.existsSync(path.join(pgdataOf(dataDir), 'PG_VERSION'))) {
-    throw new BadRequestError(`There is no embedded database in ${dataDir} to back up (set DATA_DIR to the service's data directory)`);
+    throw new BadRequestError(
+      `There is no embedded database in ${dataDir} to back up (set DATA_DIR to the service's data directory)`,
+    );
   }
   assertDirectory(path.dirname(target));
-  if (fs.existsSync(target) && !options.force) throw new BadRequestError(`${target} exists: pass --force to replace it`);
+  if (fs.existsSync(target) && !options.force)
+    throw new BadRequestError(`${target} exists: pass --force to replace it`);
   // An interrupted backup must never leave a truncated file under the backup's name.
-  const partial = path.join(path.dirname(target), `.${path.basename(target)}.partial-${randomBytes(4).toString('hex')}`);
+  const partial = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.partial-${randomBytes(4).toString('hex')}`,
+  );
   const embedded = await startEmbeddedPostgres({ dataDir });
   try {
     const bytes = await embedded.dump(partial);
@@ -58,10 +68,15 @@ export async function backupEmbedded(config: Config, file: string, options: { fo
  * nothing. Then the current database is moved aside, the restored one moved in (renames within
  * one filesystem), and only then is the old one deleted.
  */
-export async function restoreEmbedded(config: Config, file: string, options: { force?: boolean } = {}): Promise<RestoreReport> {
+export async function restoreEmbedded(
+  config: Config,
+  file: string,
+  options: { force?: boolean } = {},
+): Promise<RestoreReport> {
   const dataDir = embeddedDataDir(config, 'restore');
   const archive = path.resolve(file);
-  if (!fs.statSync(archive, { throwIfNoEntry: false })?.isFile()) throw new BadRequestError(`There is no backup file at ${archive}`);
+  if (!fs.statSync(archive, { throwIfNoEntry: false })?.isFile())
+    throw new BadRequestError(`There is no backup file at ${archive}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const release = await lockDataDir(dataDir);
   try {
@@ -89,11 +104,18 @@ export async function restoreEmbedded(config: Config, file: string, options: { f
 async function openBackup(config: Config, staging: string, archive: string): Promise<number> {
   let db;
   try {
-    db = await openDatabase({ ...config, database: { kind: 'embedded', dataDir: staging } }, { restoreFrom: archive });
-    const [row] = await db.orm.em.getConnection().execute<{ accounts: number }[]>('select count(*)::int as accounts from accounts');
+    db = await openDatabase(
+      { ...config, database: { kind: 'embedded', dataDir: staging } },
+      { restoreFrom: archive },
+    );
+    const [row] = await db.orm.em
+      .getConnection()
+      .execute<{ accounts: number }[]>('select count(*)::int as accounts from accounts');
     return row?.accounts ?? 0;
   } catch (error) {
-    throw new BadRequestError(`${archive} does not open as a timetrack backup; nothing was changed (${(error as Error).message})`);
+    throw new BadRequestError(
+      `${archive} does not open as a timetrack backup; nothing was changed (${(error as Error).message})`,
+    );
   } finally {
     await db?.close();
   }
@@ -127,5 +149,6 @@ function embeddedDataDir(config: Config, command: 'backup' | 'restore'): string 
 }
 
 function assertDirectory(dir: string): void {
-  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new BadRequestError(`There is no directory ${dir} to write to`);
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    throw new BadRequestError(`There is no directory ${dir} to write to`);
 }

@@ -16,15 +16,28 @@ import type { RequestContext } from '../graphql/context';
  * composed in-process for its executor, so the operations run through the same Apollo server,
  * validation and limits as the route's.
  */
-export async function exportShifts(db: Database, config: Config, ctx: RequestContext, query: ShiftExportQuery, output?: string): Promise<number> {
+export async function exportShifts(
+  db: Database,
+  config: Config,
+  ctx: RequestContext,
+  query: ShiftExportQuery,
+  output?: string,
+): Promise<number> {
   const target = output === undefined ? undefined : path.resolve(output);
-  if (target !== undefined && !fs.statSync(path.dirname(target), { throwIfNoEntry: false })?.isDirectory()) {
-    throw new BadRequestError(`There is no directory ${path.dirname(target)} to write ${path.basename(target)} in`);
+  if (
+    target !== undefined &&
+    !fs.statSync(path.dirname(target), { throwIfNoEntry: false })?.isDirectory()
+  ) {
+    throw new BadRequestError(
+      `There is no directory ${path.dirname(target)} to write ${path.basename(target)} in`,
+    );
   }
   const app = await createApp({ orm: db.orm, config });
   try {
     const deps = { execute: app.execute, registry: OperationRegistry.load() };
-    return target === undefined ? await toStdout(deps, ctx, query) : await toFile(deps, ctx, query, target);
+    return target === undefined
+      ? await toStdout(deps, ctx, query)
+      : await toFile(deps, ctx, query, target);
   } finally {
     await app.stop();
   }
@@ -59,8 +72,16 @@ async function toStdout(deps: Deps, ctx: RequestContext, query: ShiftExportQuery
 }
 
 /** A new file beside the target, renamed over it when whole: a failed export never leaves half a file. */
-async function toFile(deps: Deps, ctx: RequestContext, query: ShiftExportQuery, target: string): Promise<number> {
-  const partial = path.join(path.dirname(target), `.${path.basename(target)}.partial-${randomBytes(4).toString('hex')}`);
+async function toFile(
+  deps: Deps,
+  ctx: RequestContext,
+  query: ShiftExportQuery,
+  target: string,
+): Promise<number> {
+  const partial = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.partial-${randomBytes(4).toString('hex')}`,
+  );
   const failed = new AbortController();
   let file: fs.WriteStream | undefined;
   const open = () => {

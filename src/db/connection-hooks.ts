@@ -28,7 +28,10 @@ interface PgClient {
 /** The driver's message when its own timer (`query_timeout`) gave up on an answer. */
 const READ_TIMEOUT = 'Query read timeout';
 
-export function afterCreate(client: PgClient, done: (error: Error | null, client: PgClient) => void): void {
+export function afterCreate(
+  client: PgClient,
+  done: (error: Error | null, client: PgClient) => void,
+): void {
   closeOnReadTimeout(client);
   client.query('DEALLOCATE ALL', (error: Error | null) => {
     if (!error) return done(null, client);
@@ -54,7 +57,8 @@ function closeOnReadTimeout(client: PgClient): void {
       };
     }
     const result = query(...args);
-    if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(undefined, watch);
+    if (result && typeof (result as Promise<unknown>).then === 'function')
+      (result as Promise<unknown>).then(undefined, watch);
     return result;
   };
 }

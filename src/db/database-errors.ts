@@ -12,7 +12,16 @@ const UNIQUE_CONSTRAINTS: Record<string, [field: string, message: string]> = {
 };
 
 /** Socket errors of a database that is gone or unreachable. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+]);
 
 /**
  * SQLSTATEs of a server that is shutting down, starting or out of connections. Class 08
@@ -33,15 +42,23 @@ const CONNECTION_LOST =
   /(?:^| - )(?:Connection terminated|Connection ended unexpectedly|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Transaction query already complete)|^timeout expired$/;
 
 export function mapDatabaseError(error: unknown): AppError | undefined {
-  const e = error as { code?: string; constraint?: string; message?: string; name?: string; thrownValue?: unknown } | null;
+  const e = error as {
+    code?: string;
+    constraint?: string;
+    message?: string;
+    name?: string;
+    thrownValue?: unknown;
+  } | null;
   if (!e || typeof e !== 'object') return undefined;
   // graphql-js wraps what fails its `instanceof Error` (an error of another realm) as NonErrorThrown.
-  if (e.name === 'NonErrorThrown' && e.thrownValue && typeof e.thrownValue === 'object') return mapDatabaseError(e.thrownValue);
+  if (e.name === 'NonErrorThrown' && e.thrownValue && typeof e.thrownValue === 'object')
+    return mapDatabaseError(e.thrownValue);
   const code = typeof e.code === 'string' ? e.code : undefined;
   const message = typeof e.message === 'string' ? e.message : '';
   if (
     e.name === 'ConnectionException' ||
-    (code && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) ||
+    (code &&
+      (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) ||
     (!code && CONNECTION_LOST.test(message))
   ) {
     return new ServiceUnavailableError();
@@ -53,7 +70,11 @@ export function mapDatabaseError(error: unknown): AppError | undefined {
   const constraint = e.constraint ?? /constraint "([^"]+)"/.exec(e.message ?? '')?.[1] ?? '';
   switch (code) {
     case '23505': {
-      const [field, message] = UNIQUE_CONSTRAINTS[constraint] ?? (constraint.endsWith('uuid_key') ? ['id', 'is already taken'] : ['input', 'duplicates an existing record']);
+      const [field, message] =
+        UNIQUE_CONSTRAINTS[constraint] ??
+        (constraint.endsWith('uuid_key')
+          ? ['id', 'is already taken']
+          : ['input', 'duplicates an existing record']);
       return ValidationError.field(undefined, field, message);
     }
     case '23514':

@@ -26,13 +26,20 @@ export interface OpenDatabaseOptions {
  * Opens the database the configuration names: a PostgreSQL server for `DATABASE_URL`, otherwise
  * the embedded PostgreSQL in `DATA_DIR`. Both go through the same `pg` driver and migrations.
  */
-export async function openDatabase(config: Config, options: OpenDatabaseOptions = {}): Promise<Database> {
+export async function openDatabase(
+  config: Config,
+  options: OpenDatabaseOptions = {},
+): Promise<Database> {
   let embedded: EmbeddedPostgres | undefined;
   let clientUrl: string;
   if (config.database.kind === 'server') {
     clientUrl = config.database.url;
   } else {
-    embedded = await startEmbeddedPostgres(options.inMemory ? 'memory' : { dataDir: config.database.dataDir, restoreFrom: options.restoreFrom });
+    embedded = await startEmbeddedPostgres(
+      options.inMemory
+        ? 'memory'
+        : { dataDir: config.database.dataDir, restoreFrom: options.restoreFrom },
+    );
     clientUrl = embedded.url;
   }
   try {

@@ -39,7 +39,8 @@ export class NotificationListener {
   private async connect(): Promise<void> {
     const client = new Client({ connectionString: this.url, keepAlive: true });
     client.on('notification', (message) => {
-      if (message.channel === this.channel && message.payload !== undefined) this.onPayload(message.payload);
+      if (message.channel === this.channel && message.payload !== undefined)
+        this.onPayload(message.payload);
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
@@ -59,7 +60,11 @@ export class NotificationListener {
     client.removeAllListeners('end');
     void client.end().catch(() => undefined);
     this.log.error(
-      { channel: this.channel, retryMs: this.retryMs, reason: (error as Error | undefined)?.message ?? 'closed' },
+      {
+        channel: this.channel,
+        retryMs: this.retryMs,
+        reason: (error as Error | undefined)?.message ?? 'closed',
+      },
       `listener on ${this.channel}: connection lost; retrying in ${this.retryMs} ms`,
     );
     clearTimeout(this.retryTimer);

@@ -50,7 +50,11 @@ export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlD
       log: {
         warn: (message: unknown) => currentLogger().warn({ component: 'knex' }, String(message)),
         error: (message: unknown) => currentLogger().error({ component: 'knex' }, String(message)),
-        deprecate: (method: string, alternative: string) => currentLogger().warn({ component: 'knex' }, `${method} is deprecated: use ${alternative}`),
+        deprecate: (method: string, alternative: string) =>
+          currentLogger().warn(
+            { component: 'knex' },
+            `${method} is deprecated: use ${alternative}`,
+          ),
         debug: (message: unknown) => currentLogger().debug({ component: 'knex' }, String(message)),
       },
       connection: {
@@ -67,7 +71,9 @@ export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlD
     filters: {
       [TENANT_FILTER]: {
         name: TENANT_FILTER,
-        cond: (args: Record<string, unknown>) => ({ account: (args as unknown as TenantFilterParams).accountId }),
+        cond: (args: Record<string, unknown>) => ({
+          account: (args as unknown as TenantFilterParams).accountId,
+        }),
         entity: TENANT_ENTITY_NAMES,
         default: true,
       },

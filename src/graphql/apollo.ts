@@ -1,5 +1,8 @@
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config';
 import type { RequestContext } from './context';
@@ -7,7 +10,10 @@ import { formatError } from './format-error';
 import { jitGateway } from './jit-gateway';
 import { operationGuards } from './operation-guards';
 
-export function createApolloServer(schema: GraphQLSchema, config: Config): ApolloServer<RequestContext> {
+export function createApolloServer(
+  schema: GraphQLSchema,
+  config: Config,
+): ApolloServer<RequestContext> {
   const guards = operationGuards(schema, config);
   const production = config.env === 'production';
   return new ApolloServer<RequestContext>({
@@ -22,6 +28,10 @@ export function createApolloServer(schema: GraphQLSchema, config: Config): Apoll
     includeStacktraceInErrorResponses: false,
     // The cache-control plugin hooks every field and we set no cache hints. Apollo's landing page
     // loads Apollo Sandbox from a CDN; browsers get our own GraphiQL instead (graphiql-page.ts).
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), guards.plugin],
+    plugins: [
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginLandingPageDisabled(),
+      guards.plugin,
+    ],
   });
 }

@@ -42,7 +42,10 @@ export interface RequestCredentials {
 }
 
 /** The credentials of an Express request; `urlOnly` ignores its Authorization header. */
-export function credentialsOf(req: Request, options: { urlOnly?: boolean } = {}): RequestCredentials {
+export function credentialsOf(
+  req: Request,
+  options: { urlOnly?: boolean } = {},
+): RequestCredentials {
   return {
     ...(options.urlOnly ? {} : { authorization: req.headers.authorization }),
     method: req.method,
@@ -74,7 +77,10 @@ export function loggerOf(req?: Request): Logger {
   return (req as { log?: Logger } | undefined)?.log ?? currentLogger();
 }
 
-export type ContextFactory = (credentials: RequestCredentials, options?: RequestOptions) => Promise<RequestContext>;
+export type ContextFactory = (
+  credentials: RequestCredentials,
+  options?: RequestOptions,
+) => Promise<RequestContext>;
 
 /**
  * The one context factory, used by /graphql and by the facades alike, so every interface
@@ -98,7 +104,10 @@ export function createContextFactory(deps: {
         deps.limiter.countAddress(credentials.address),
       ]);
       await deps.limiter.countAccount(viewer.accountId);
-      return contextForViewer(deps.orm, deps.config, viewer, { ...options, log: options.log ?? currentLogger(deps.logger) });
+      return contextForViewer(deps.orm, deps.config, viewer, {
+        ...options,
+        log: options.log ?? currentLogger(deps.logger),
+      });
     } catch (error) {
       // A database that cannot answer is SERVICE_UNAVAILABLE for every transport alike.
       throw error instanceof AppError ? error : (mapDatabaseError(error) ?? error);
@@ -107,9 +116,22 @@ export function createContextFactory(deps: {
 }
 
 /** A request context acting as `viewer`: for requests once authenticated, and for the CLI. */
-export function contextForViewer(orm: MikroORM, config: Config, viewer: Viewer, options: RequestOptions = {}): RequestContext {
+export function contextForViewer(
+  orm: MikroORM,
+  config: Config,
+  viewer: Viewer,
+  options: RequestOptions = {},
+): RequestContext {
   const em = tenantFork(orm.em, viewer.accountId);
-  return { em, viewer, now: new Date(), loaders: new Loaders(), config, idempotencyKey: options.idempotencyKey, log: options.log ?? currentLogger() };
+  return {
+    em,
+    viewer,
+    now: new Date(),
+    loaders: new Loaders(),
+    config,
+    idempotencyKey: options.idempotencyKey,
+    log: options.log ?? currentLogger(),
+  };
 }
 
 /**

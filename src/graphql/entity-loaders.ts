@@ -12,7 +12,11 @@ import type { MaybePromise } from './loaders';
  * not depend on how resolvers interleave. Batches read unmanaged rows (findRows): these are for
  * rendering only.
  */
-export function loadById<T extends { id: number }>(ctx: RequestContext, entityClass: new () => T, id: number): MaybePromise<T | null> {
+export function loadById<T extends { id: number }>(
+  ctx: RequestContext,
+  entityClass: new () => T,
+  id: number,
+): MaybePromise<T | null> {
   const managed = ctx.em.getUnitOfWork().getById<T>(entityClass.name, id as never);
   if (managed && wrap(managed).isInitialized()) return managed;
   return ctx.loaders.load(`byId:${entityClass.name}`, id, byIdBatch(ctx, entityClass));
@@ -22,13 +26,24 @@ export function loadById<T extends { id: number }>(ctx: RequestContext, entityCl
  * Reads the rows of many ids in one batch ahead of rendering, so that the field resolvers that
  * follow (a thousand shifts' projects) all answer synchronously.
  */
-export function primeById<T extends { id: number }>(ctx: RequestContext, entityClass: new () => T, ids: Iterable<number>): Promise<void> {
+export function primeById<T extends { id: number }>(
+  ctx: RequestContext,
+  entityClass: new () => T,
+  ids: Iterable<number>,
+): Promise<void> {
   return ctx.loaders.prime(`byId:${entityClass.name}`, ids, byIdBatch(ctx, entityClass));
 }
 
 /** Records rows a list has read, so references to them (a project's activities render their project) answer at once. */
-export function rememberRows<T extends { id: number }>(ctx: RequestContext, entityClass: new () => T, rows: readonly T[]): void {
-  ctx.loaders.seed(`byId:${entityClass.name}`, rows.map((row) => [row.id, row] as const));
+export function rememberRows<T extends { id: number }>(
+  ctx: RequestContext,
+  entityClass: new () => T,
+  rows: readonly T[],
+): void {
+  ctx.loaders.seed(
+    `byId:${entityClass.name}`,
+    rows.map((row) => [row.id, row] as const),
+  );
 }
 
 function byIdBatch<T extends { id: number }>(ctx: RequestContext, entityClass: new () => T) {

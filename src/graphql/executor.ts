@@ -24,14 +24,19 @@ export type Executor = <T = Record<string, unknown>>(
 ) => Promise<ExecutionResult<T>>;
 
 export function createExecutor(server: ApolloServer<RequestContext>): Executor {
-  return async <T>(operation: PreparedOperation, variables: Record<string, unknown>, context: RequestContext) => {
+  return async <T>(
+    operation: PreparedOperation,
+    variables: Record<string, unknown>,
+    context: RequestContext,
+  ) => {
     // Text, not a DocumentNode: Apollo would print a DocumentNode on every call before looking
     // it up in its document cache.
     const response = await server.executeOperation(
       { query: operation.source, operationName: operation.name, variables },
       { contextValue: context },
     );
-    if (response.body.kind !== 'single') throw new Error('incremental delivery is not supported by the facade');
+    if (response.body.kind !== 'single')
+      throw new Error('incremental delivery is not supported by the facade');
     return response.body.singleResult as ExecutionResult<T>;
   };
 }

@@ -61,7 +61,10 @@ export class DateTimeFilter {
   @Field(() => Boolean, { nullable: true }) isNull?: boolean;
 }
 
-@InputType({ description: 'Compares identifiers (UUIDs); lt, lte, gt and gte follow the order of the `ID` order fields.' })
+@InputType({
+  description:
+    'Compares identifiers (UUIDs); lt, lte, gt and gte follow the order of the `ID` order fields.',
+})
 export class IDFilter {
   @Field(() => ID, { nullable: true }) eq?: string;
   @Field(() => ID, { nullable: true }) ne?: string;

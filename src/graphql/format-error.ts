@@ -21,7 +21,10 @@ const PASS_THROUGH = new Set([
  * Every error leaves with a code of the catalogue. Catalogue errors keep their message and
  * details; database refusals are mapped; anything else is masked and logged.
  */
-export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+export function formatError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   const appError = original instanceof AppError ? original : mapDatabaseError(original);
   if (appError) {

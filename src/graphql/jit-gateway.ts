@@ -15,7 +15,10 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
-type Runner = (context: unknown, variables: Record<string, unknown>) => Promise<ExecutionResult> | ExecutionResult;
+type Runner = (
+  context: unknown,
+  variables: Record<string, unknown>,
+) => Promise<ExecutionResult> | ExecutionResult;
 
 /**
  * Runs operations with graphql-jit instead of graphql-js, through Apollo's gateway hook: Apollo
@@ -51,7 +54,10 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
   }
 
   const executor: GatewayExecutor = async (request) => {
-    const result = await runnerFor(request.document, request.operationName)(request.context, request.request.variables ?? {});
+    const result = await runnerFor(request.document, request.operationName)(
+      request.context,
+      request.request.variables ?? {},
+    );
     return result.errors ? { ...result, errors: result.errors.map(asGraphQLError) } : result;
   };
 
@@ -65,19 +71,34 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
   };
 }
 
-function compile(schema: GraphQLSchema, jitSchema: GraphQLSchema, document: DocumentNode, operationName: string | null): Runner {
+function compile(
+  schema: GraphQLSchema,
+  jitSchema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null,
+): Runner {
   const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
-  const compiled = hasVariableInsideInputLiteral(document) ? undefined : tryCompile(jitSchema, document, operationName);
-  if (!compiled) return (contextValue, variableValues) => execute({ schema, document, operationName, contextValue, variableValues });
+  const compiled = hasVariableInsideInputLiteral(document)
+    ? undefined
+    : tryCompile(jitSchema, document, operationName);
+  if (!compiled)
+    return (contextValue, variableValues) =>
+      execute({ schema, document, operationName, contextValue, variableValues });
   return (context, variables) => {
     // Variables are checked by graphql-js first, so a bad value is refused with exactly the error
     // (and Apollo's BAD_USER_INPUT mapping) it gets without the compiler.
     const checked = getVariableValues(schema, definitions, variables);
-    return checked.errors ? { errors: checked.errors } : compiled.query(undefined, context, variables);
+    return checked.errors
+      ? { errors: checked.errors }
+      : compiled.query(undefined, context, variables);
   };
 }
 
-function tryCompile(schema: GraphQLSchema, document: DocumentNode, operationName: string | null): CompiledQuery | undefined {
+function tryCompile(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null,
+): CompiledQuery | undefined {
   try {
     const compiled = compileQuery(schema, document, operationName ?? undefined);
     return isCompiledQuery(compiled) ? compiled : undefined;
@@ -120,7 +141,8 @@ function asGraphQLError(error: GraphQLError): GraphQLError {
   const rebuilt = new GraphQLError(error.message, {
     path: error.path,
     originalError: error.originalError ?? undefined,
-    extensions: (error.originalError as { extensions?: GraphQLError['extensions'] } | undefined)?.extensions,
+    extensions: (error.originalError as { extensions?: GraphQLError['extensions'] } | undefined)
+      ?.extensions,
   });
   (rebuilt as { locations?: GraphQLError['locations'] }).locations = error.locations;
   return rebuilt;

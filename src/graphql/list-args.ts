@@ -3,10 +3,16 @@ import { OrderDirection } from '../modules/common/enums';
 
 @ArgsType()
 export class PageArgs {
-  @Field(() => Int, { nullable: true, description: 'Page size; capped by the server (PAGE_SIZE_MAX).' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Page size; capped by the server (PAGE_SIZE_MAX).',
+  })
   first?: number;
 
-  @Field(() => String, { nullable: true, description: '`pageInfo.endCursor` of the previous page.' })
+  @Field(() => String, {
+    nullable: true,
+    description: '`pageInfo.endCursor` of the previous page.',
+  })
   after?: string;
 }
 
@@ -39,6 +45,11 @@ export interface OrderSpec<F extends string = string> {
 }
 
 /** The parent of a nested route (`/companies/:id/projects`): named by uuid or integer id, or absent. */
-export function optionalLocator(id: string | null | undefined, legacyId: number | null | undefined) {
-  return id != null || legacyId != null ? { id: id ?? null, legacyId: legacyId ?? null } : undefined;
+export function optionalLocator(
+  id: string | null | undefined,
+  legacyId: number | null | undefined,
+) {
+  return id != null || legacyId != null
+    ? { id: id ?? null, legacyId: legacyId ?? null }
+    : undefined;
 }

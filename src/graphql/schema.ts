@@ -16,13 +16,29 @@ import { TimeZoneService } from '../modules/time-zones/time-zone.service';
 import { WebhookResolver } from '../modules/webhooks/webhook.resolver';
 import type { Services } from './services';
 
-const RESOLVERS = [ViewerResolver, AccountResolver, StaffResolver, CompanyResolver, ProjectResolver, ActivityResolver, ShiftResolver, TimeZoneResolver, OAuthClientResolver, ReportResolver, WebhookResolver, ShiftEventResolver] as const;
+const RESOLVERS = [
+  ViewerResolver,
+  AccountResolver,
+  StaffResolver,
+  CompanyResolver,
+  ProjectResolver,
+  ActivityResolver,
+  ShiftResolver,
+  TimeZoneResolver,
+  OAuthClientResolver,
+  ReportResolver,
+  WebhookResolver,
+  ShiftEventResolver,
+] as const;
 
 /**
  * Builds the executable schema; resolvers get their services through a small container.
  * Subscriptions listen on `pubSub` (the app's live shift events; without one, nothing is heard).
  */
-export async function createSchema(services: Services, pubSub: PubSub = createPubSub()): Promise<GraphQLSchema> {
+export async function createSchema(
+  services: Services,
+  pubSub: PubSub = createPubSub(),
+): Promise<GraphQLSchema> {
   const instances = new Map<unknown, unknown>([
     [ViewerResolver, new ViewerResolver()],
     [AccountResolver, new AccountResolver()],

@@ -8,7 +8,8 @@ import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
  */
 export function selectedFields(info: GraphQLResolveInfo, ...path: string[]): Set<string> {
   let level: readonly FieldNode[] = info.fieldNodes;
-  for (const name of path) level = fieldsOf(info, level).filter((field) => field.name.value === name);
+  for (const name of path)
+    level = fieldsOf(info, level).filter((field) => field.name.value === name);
   return new Set(fieldsOf(info, level).map((field) => field.name.value));
 }
 

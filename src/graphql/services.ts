@@ -24,7 +24,11 @@ export interface Services {
   webhooks: WebhookService;
 }
 
-export function createServices(hasher: PasswordHasher, geocoder: Geocoder, shiftEventSinks: readonly ShiftEventSink[] = []): Services {
+export function createServices(
+  hasher: PasswordHasher,
+  geocoder: Geocoder,
+  shiftEventSinks: readonly ShiftEventSink[] = [],
+): Services {
   const projects = new ProjectService();
   const events = new ShiftEvents(shiftEventSinks);
   return {

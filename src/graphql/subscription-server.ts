@@ -1,6 +1,13 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+} from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Config } from '../config';
@@ -27,7 +34,12 @@ type Extra = {
  */
 export function attachSubscriptionServer(
   server: Server,
-  deps: { schema: GraphQLSchema; createContext: ContextFactory; guards: OperationGuards; config: Config },
+  deps: {
+    schema: GraphQLSchema;
+    createContext: ContextFactory;
+    guards: OperationGuards;
+    config: Config;
+  },
 ): SubscriptionServer {
   const { schema, guards } = deps;
   const sockets = new WebSocketServer({ noServer: true, maxPayload: deps.config.bodyLimitBytes });
@@ -44,7 +56,9 @@ export function attachSubscriptionServer(
     {
       onConnect: async (ctx) => {
         // Header names are case-insensitive in HTTP, and clients copy them as headers.
-        const given = Object.entries(ctx.connectionParams ?? {}).find(([key]) => key.toLowerCase() === 'authorization')?.[1];
+        const given = Object.entries(ctx.connectionParams ?? {}).find(
+          ([key]) => key.toLowerCase() === 'authorization',
+        )?.[1];
         const request = ctx.extra.request;
         try {
           ctx.extra.context = await deps.createContext({
@@ -71,9 +85,19 @@ export function attachSubscriptionServer(
         if (errors.length) return errors;
         const cost = guards.cost(document, payload.operationName, payload.variables ?? undefined);
         if (cost !== undefined && cost > deps.config.graphql.maxCost) {
-          return [new GraphQLError(`The operation may return about ${cost} objects, more than the limit of ${deps.config.graphql.maxCost}`)];
+          return [
+            new GraphQLError(
+              `The operation may return about ${cost} objects, more than the limit of ${deps.config.graphql.maxCost}`,
+            ),
+          ];
         }
-        return { schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue: ctx.extra.context };
+        return {
+          schema,
+          document,
+          variableValues: payload.variables,
+          operationName: payload.operationName,
+          contextValue: ctx.extra.context,
+        };
       },
     },
     sockets,

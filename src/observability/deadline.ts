@@ -1,6 +1,9 @@
 /** Thrown by withDeadline when the work took longer than allowed. */
 export class DeadlineExceededError extends Error {
-  constructor(readonly what: string, readonly ms: number) {
+  constructor(
+    readonly what: string,
+    readonly ms: number,
+  ) {
     super(`${what} took longer than ${ms} ms`);
     this.name = 'DeadlineExceededError';
   }

@@ -56,15 +56,28 @@ export class ReadinessCheck {
   };
 
   private async run(): Promise<Readiness> {
-    const database = await this.attempt('the database', () => this.orm.em.getConnection().execute('select 1'));
-    if (database !== 'ok') return { ready: false, checks: { database, migrations: this.migrationsApplied ? 'ok' : 'unknown' } };
+    const database = await this.attempt('the database', () =>
+      this.orm.em.getConnection().execute('select 1'),
+    );
+    if (database !== 'ok')
+      return {
+        ready: false,
+        checks: { database, migrations: this.migrationsApplied ? 'ok' : 'unknown' },
+      };
     if (this.migrationsApplied) return { ready: true, checks: { database, migrations: 'ok' } };
     let pending: string[] = [];
     const listed = await this.attempt('the migration check', async () => {
-      pending = (await this.orm.getMigrator().getPendingMigrations()).map((migration) => migration.name);
+      pending = (await this.orm.getMigrator().getPendingMigrations()).map(
+        (migration) => migration.name,
+      );
     });
     if (listed !== 'ok') return { ready: false, checks: { database, migrations: 'unknown' } };
-    if (pending.length > 0) return { ready: false, checks: { database, migrations: 'pending' }, pendingMigrations: pending };
+    if (pending.length > 0)
+      return {
+        ready: false,
+        checks: { database, migrations: 'pending' },
+        pendingMigrations: pending,
+      };
     this.migrationsApplied = true;
     return { ready: true, checks: { database, migrations: 'ok' } };
   }

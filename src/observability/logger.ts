@@ -1,5 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { destination as fileDestination, pino, stdTimeFunctions, type DestinationStream, type Logger } from 'pino';
+import {
+  destination as fileDestination,
+  pino,
+  stdTimeFunctions,
+  type DestinationStream,
+  type Logger,
+} from 'pino';
 import type { LogLevel } from '../config';
 
 export type { Logger };
@@ -11,10 +17,24 @@ export const REDACTED = '[Redacted]';
  * Secret fields at any of the first few levels of a logged object (a body, a form, an input):
  * pino's redaction has no recursive wildcard, and deeper nesting is not something we log.
  */
-const SECRET_FIELDS = ['password', 'oauth_signature', 'oauth_token_secret', 'access_token', 'refresh_token', 'client_secret'];
+const SECRET_FIELDS = [
+  'password',
+  'oauth_signature',
+  'oauth_token_secret',
+  'access_token',
+  'refresh_token',
+  'client_secret',
+];
 
 /** Request headers that carry credentials, wherever a `headers` object is logged. */
-const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-auth-token'];
+const SECRET_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-auth-token',
+];
 
 /** Query parameters whose value is a credential: OAuth 1.0a signatures, bearer tokens in the URL. */
 const SECRET_PARAMETERS = new Set([...SECRET_FIELDS, 'api_key', 'apikey']);
@@ -52,7 +72,9 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const equals = pair.indexOf('=');
       const name = equals < 0 ? pair : pair.slice(0, equals);
-      return equals >= 0 && SECRET_PARAMETERS.has(decodedName(name).toLowerCase()) ? `${name}=${REDACTED}` : pair;
+      return equals >= 0 && SECRET_PARAMETERS.has(decodedName(name).toLowerCase())
+        ? `${name}=${REDACTED}`
+        : pair;
     })
     .join('&');
   return `${url.slice(0, mark)}?${redacted}`;
@@ -69,7 +91,8 @@ function decodedName(name: string): string {
 /** Headers as logged: credential headers keep their name (it tells how a client authenticated), not their value. */
 export function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(headers)) copy[name] = SECRET_HEADERS.includes(name.toLowerCase()) ? REDACTED : value;
+  for (const [name, value] of Object.entries(headers))
+    copy[name] = SECRET_HEADERS.includes(name.toLowerCase()) ? REDACTED : value;
   return copy;
 }
 

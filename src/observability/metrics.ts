@@ -34,7 +34,11 @@ export interface Metrics {
  * The service's Prometheus metrics: the process's defaults, requests by interface and route
  * template, the database pool, and the outbox's backlog (one count query per scrape).
  */
-export function createMetrics(deps: { knex: Knex; labeller: RouteLabeller; logger: Logger }): Metrics {
+export function createMetrics(deps: {
+  knex: Knex;
+  labeller: RouteLabeller;
+  logger: Logger;
+}): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -89,11 +93,23 @@ function registerPoolGauges(registry: Registry, pool: () => TarnPool | undefined
         else this.reset();
       },
     });
-  gauge('db_pool_connections_used', 'Database connections lent to requests right now', (p) => p.numUsed());
-  gauge('db_pool_connections_free', 'Open database connections idle in the pool', (p) => p.numFree());
-  gauge('db_pool_connections_max', 'The most connections the pool opens (DB_POOL_MAX; 1 for the embedded database)', (p) => p.max);
-  gauge('db_pool_acquires_pending', 'Requests waiting for a database connection', (p) => p.numPendingAcquires());
-  gauge('db_pool_creates_pending', 'Database connections being opened', (p) => p.numPendingCreates());
+  gauge('db_pool_connections_used', 'Database connections lent to requests right now', (p) =>
+    p.numUsed(),
+  );
+  gauge('db_pool_connections_free', 'Open database connections idle in the pool', (p) =>
+    p.numFree(),
+  );
+  gauge(
+    'db_pool_connections_max',
+    'The most connections the pool opens (DB_POOL_MAX; 1 for the embedded database)',
+    (p) => p.max,
+  );
+  gauge('db_pool_acquires_pending', 'Requests waiting for a database connection', (p) =>
+    p.numPendingAcquires(),
+  );
+  gauge('db_pool_creates_pending', 'Database connections being opened', (p) =>
+    p.numPendingCreates(),
+  );
 }
 
 /**
@@ -119,13 +135,17 @@ function registerOutboxGauge(registry: Registry, knex: Knex, logger: Logger): vo
           'the outbox count',
         );
         // Every known series, zero included, so a dashboard sees 0 rather than nothing.
-        for (const kind of OUTBOX_KINDS) for (const givenUp of ['false', 'true']) this.set({ kind, given_up: givenUp }, 0);
+        for (const kind of OUTBOX_KINDS)
+          for (const givenUp of ['false', 'true']) this.set({ kind, given_up: givenUp }, 0);
         for (const row of result.rows) {
           const kind = (OUTBOX_KINDS as readonly string[]).includes(row.kind) ? row.kind : 'other';
           this.inc({ kind, given_up: String(row.given_up) }, row.count);
         }
       } catch (error) {
-        currentLogger(logger).warn({ err: error }, 'metrics: the outbox backlog could not be counted');
+        currentLogger(logger).warn(
+          { err: error },
+          'metrics: the outbox backlog could not be counted',
+        );
       }
     },
   });
@@ -138,10 +158,18 @@ export function metricsEndpoint(registry: Registry, token: string | undefined): 
       res
         .status(401)
         .set('WWW-Authenticate', 'Bearer realm="metrics"')
-        .json({ error: { code: 'UNAUTHENTICATED' satisfies ErrorCode, message: 'The metrics need Authorization: Bearer <METRICS_TOKEN>' } });
+        .json({
+          error: {
+            code: 'UNAUTHENTICATED' satisfies ErrorCode,
+            message: 'The metrics need Authorization: Bearer <METRICS_TOKEN>',
+          },
+        });
       return;
     }
-    res.set('Content-Type', registry.contentType).set('Cache-Control', 'no-store').send(await registry.metrics());
+    res
+      .set('Content-Type', registry.contentType)
+      .set('Cache-Control', 'no-store')
+      .send(await registry.metrics());
   };
 }
 

@@ -18,9 +18,17 @@ export interface Observability {
 }
 
 /** Logs, probes and metrics of one app. */
-export function createObservability(deps: { orm: MikroORM; config: Config; logger: Logger }): Observability {
+export function createObservability(deps: {
+  orm: MikroORM;
+  config: Config;
+  logger: Logger;
+}): Observability {
   const labeller = new RouteLabeller();
-  const metrics = createMetrics({ knex: deps.orm.em.getConnection().getKnex(), labeller, logger: deps.logger });
+  const metrics = createMetrics({
+    knex: deps.orm.em.getConnection().getKnex(),
+    labeller,
+    logger: deps.logger,
+  });
   const readiness = new ReadinessCheck(deps.orm, deps.logger);
   const routes = Router();
   routes.get('/healthz', liveness);

@@ -44,7 +44,13 @@ export function requestLogging(logger: Logger, labeller: RouteLabeller): Request
       // The URL without credential parameters, the headers without credential values, the client's
       // address as Express sees it (behind a trusted proxy: from X-Forwarded-For). No body, ever;
       // no id either: the line has it as reqId.
-      req: (req: { method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string; raw?: Request }) => ({
+      req: (req: {
+        method: string;
+        url: string;
+        headers: Record<string, unknown>;
+        remoteAddress?: string;
+        raw?: Request;
+      }) => ({
         method: req.method,
         url: redactUrl(req.url),
         remoteAddress: req.raw?.ip ?? req.remoteAddress,

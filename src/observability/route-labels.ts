@@ -49,12 +49,15 @@ export class RouteLabeller {
     const iface = interfaceOf(path);
     const template: unknown = res.locals[ROUTE_TEMPLATE_LOCAL];
     if (typeof template === 'string') return { interface: iface, route: template };
-    if (iface === 'graphql') return { interface: iface, route: this.operationLabel(req, res.statusCode) };
+    if (iface === 'graphql')
+      return { interface: iface, route: this.operationLabel(req, res.statusCode) };
     // Express routes (OAuth, CSV downloads, the probes) are declared with their full paths.
     const routePath: unknown = (req as { route?: { path?: unknown } }).route?.path;
     if (typeof routePath === 'string') return { interface: iface, route: routePath };
     // One route for several paths: the one this request's path fits.
-    const fitting = Array.isArray(routePath) ? routePath.find((candidate) => typeof candidate === 'string' && fits(candidate, path)) : undefined;
+    const fitting = Array.isArray(routePath)
+      ? routePath.find((candidate) => typeof candidate === 'string' && fits(candidate, path))
+      : undefined;
     return { interface: iface, route: typeof fitting === 'string' ? fitting : 'unmatched' };
   }
 
@@ -74,7 +77,10 @@ export class RouteLabeller {
 function fits(pattern: string, path: string): boolean {
   const expected = pattern.split('/');
   const actual = path.split('/');
-  return expected.length === actual.length && expected.every((segment, i) => segment.startsWith(':') || segment === actual[i]);
+  return (
+    expected.length === actual.length &&
+    expected.every((segment, i) => segment.startsWith(':') || segment === actual[i])
+  );
 }
 
 function interfaceOf(path: string): InterfaceLabel {

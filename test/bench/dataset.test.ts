@@ -5,11 +5,21 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * The benchmark dataset is the same on every run: two loads into two fresh databases give the
  * same rows, and the window of scenario (a) holds about 1,000 shifts.
  */
-const SIZE: DatasetSize = { staff: 4, companies: 2, projects: 6, activitiesPerProject: 2, shifts: 10_000, years: 1 };
+const SIZE: DatasetSize = {
+  staff: 4,
+  companies: 2,
+  projects: 6,
+  activitiesPerProject: 2,
+  shifts: 10_000,
+  years: 1,
+};
 const apps: TestApp[] = [];
 afterAll(() => Promise.all(apps.map((app) => app.close())));
 
-async function loadInto(): Promise<{ app: TestApp; manifest: Awaited<ReturnType<typeof loadDataset>> }> {
+async function loadInto(): Promise<{
+  app: TestApp;
+  manifest: Awaited<ReturnType<typeof loadDataset>>;
+}> {
   const app = await startTestApp();
   apps.push(app);
   return { app, manifest: await loadDataset(app.db.orm, SIZE) };
@@ -33,8 +43,17 @@ test('two loads give the same rows, and the window of scenario (a) holds about 1
   expect(first.manifest.window.shifts).toBeLessThan(1200);
 
   // The owner can sign in with the manifest's password and sees the projects with their totals.
-  const data = await first.app.gqlOk({ login: first.manifest.ownerLogin, password: first.manifest.password }, '{ projects { totalCount nodes { grandTotal } } }');
+  const data = await first.app.gqlOk(
+    { login: first.manifest.ownerLogin, password: first.manifest.password },
+    '{ projects { totalCount nodes { grandTotal } } }',
+  );
   expect(data.projects.totalCount).toBe(SIZE.projects);
-  const [sum] = await first.app.db.orm.em.getConnection().execute<{ total: string }[]>(`select sum(extract(epoch from (stop - start)))::bigint::text as total from shifts`);
-  expect(data.projects.nodes.reduce((all: number, p: { grandTotal: number }) => all + p.grandTotal, 0)).toBe(Number(sum!.total));
+  const [sum] = await first.app.db.orm.em
+    .getConnection()
+    .execute<{ total: string }[]>(
+      `select sum(extract(epoch from (stop - start)))::bigint::text as total from shifts`,
+    );
+  expect(
+    data.projects.nodes.reduce((all: number, p: { grandTotal: number }) => all + p.grandTotal, 0),
+  ).toBe(Number(sum!.total));
 });

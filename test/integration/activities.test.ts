@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { codes, onlyError, startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import {
+  codes,
+  onlyError,
+  startTestApp,
+  type Credentials,
+  type TestApp,
+} from '../support/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -40,16 +46,33 @@ interface Ref {
 }
 
 async function newProject(who: Credentials, input: Record<string, unknown> = {}): Promise<Ref> {
-  const company = await t.gqlOk(who, `mutation { createCompany(input: { name: "Client", visibility: PUBLIC }) { id } }`);
-  const data = await t.gqlOk(who, `mutation($input: CreateProjectInput!) { createProject(input: $input) { id legacyId } }`, {
-    input: { name: `Project ${randomUUID().slice(0, 6)}`, companyId: company.createCompany.id, visibility: 'PUBLIC', ...input },
-  });
+  const company = await t.gqlOk(
+    who,
+    `mutation { createCompany(input: { name: "Client", visibility: PUBLIC }) { id } }`,
+  );
+  const data = await t.gqlOk(
+    who,
+    `mutation($input: CreateProjectInput!) { createProject(input: $input) { id legacyId } }`,
+    {
+      input: {
+        name: `Project ${randomUUID().slice(0, 6)}`,
+        companyId: company.createCompany.id,
+        visibility: 'PUBLIC',
+        ...input,
+      },
+    },
+  );
   return data.createProject;
 }
 
 async function create(who: Credentials, input: Record<string, unknown>) {
   const data = await t.gqlOk(who, CREATE, { input });
-  return data.createActivity as { id: string; legacyId: number; name: string; project: { id: string } };
+  return data.createActivity as {
+    id: string;
+    legacyId: number;
+    name: string;
+    project: { id: string };
+  };
 }
 
 async function names(who: Credentials, variables: Record<string, unknown>): Promise<string[]> {
@@ -62,19 +85,38 @@ describe('create and read', () => {
     const owner = await t.newAccount();
     const project = await newProject(owner);
     const created = await create(owner, { name: 'Design', projectId: project.id });
-    expect(created).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), legacyId: expect.any(Number), name: 'Design', project: { id: project.id } });
+    expect(created).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      legacyId: expect.any(Number),
+      name: 'Design',
+      project: { id: project.id },
+    });
     expect((await t.gqlOk(owner, GET, { id: created.id })).activity).toEqual(created);
     expect((await t.gqlOk(owner, GET, { legacyId: created.legacyId })).activity).toEqual(created);
-    expect((await t.gqlOk(owner, GET, { id: created.id, projectId: project.id })).activity).toEqual(created);
-    expect((await t.gqlOk(owner, GET, { legacyId: created.legacyId, projectLegacyId: project.legacyId })).activity).toEqual(created);
+    expect((await t.gqlOk(owner, GET, { id: created.id, projectId: project.id })).activity).toEqual(
+      created,
+    );
+    expect(
+      (await t.gqlOk(owner, GET, { legacyId: created.legacyId, projectLegacyId: project.legacyId }))
+        .activity,
+    ).toEqual(created);
   });
 
   test('creates an activity with a caller-supplied uuid and the project by integer id', async () => {
     const owner = await t.newAccount();
     const project = await newProject(owner);
     const id = randomUUID();
-    const created = await create(owner, { id, name: '  Testing  ', projectLegacyId: project.legacyId });
-    expect(created).toEqual({ id, legacyId: expect.any(Number), name: 'Testing', project: { id: project.id } });
+    const created = await create(owner, {
+      id,
+      name: '  Testing  ',
+      projectLegacyId: project.legacyId,
+    });
+    expect(created).toEqual({
+      id,
+      legacyId: expect.any(Number),
+      name: 'Testing',
+      project: { id: project.id },
+    });
     expect((await t.gqlOk(owner, GET, { id })).activity).toEqual(created);
   });
 
@@ -84,14 +126,21 @@ describe('create and read', () => {
     const b = await newProject(owner);
     const act = await create(owner, { name: 'Only in A', projectId: a.id });
     expect(codes(await t.gql(owner, GET, { id: act.id, projectId: b.id }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, GET, { id: act.id, projectLegacyId: b.legacyId }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, GET, { id: act.id, projectLegacyId: b.legacyId }))).toEqual([
+      'NOT_FOUND',
+    ]);
   });
 
   test('the project lists its activities by name', async () => {
     const owner = await t.newAccount();
     const project = await newProject(owner);
-    for (const name of ['zeta', 'alpha', 'mu']) await create(owner, { name, projectId: project.id });
-    const data = await t.gqlOk(owner, `query($id: ID) { project(id: $id) { activities { name project { id } } } }`, { id: project.id });
+    for (const name of ['zeta', 'alpha', 'mu'])
+      await create(owner, { name, projectId: project.id });
+    const data = await t.gqlOk(
+      owner,
+      `query($id: ID) { project(id: $id) { activities { name project { id } } } }`,
+      { id: project.id },
+    );
     expect(data.project.activities).toEqual([
       { name: 'alpha', project: { id: project.id } },
       { name: 'mu', project: { id: project.id } },
@@ -106,9 +155,13 @@ describe('create and read', () => {
     const act = await create(owner, { name: 'Private matter', projectId: project.id });
     expect(codes(await t.gql(other, GET, { id: act.id }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(other, GET, { legacyId: act.legacyId }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(other, UPDATE, { id: act.id, input: { name: 'Hijacked' } }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(other, UPDATE, { id: act.id, input: { name: 'Hijacked' } }))).toEqual([
+      'NOT_FOUND',
+    ]);
     expect(codes(await t.gql(other, DELETE, { id: act.id }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(other, CREATE, { input: { name: 'Intruder', projectId: project.id } }))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(other, CREATE, { input: { name: 'Intruder', projectId: project.id } })),
+    ).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(other, LIST, {})).activities.totalCount).toBe(0);
     expect((await t.gqlOk(owner, GET, { id: act.id })).activity).toEqual(act);
   });
@@ -137,51 +190,118 @@ describe('list: filter, order, pages', () => {
 
   test('eq, ne, in and like', async () => {
     expect(await names(owner, { filter: { name: { eq: 'design' } } })).toEqual(['design']);
-    expect(await names(owner, { filter: { projectId: { ne: p1.id } }, order: [{ field: 'NAME' }] })).toEqual(['code review', 'support']);
-    expect(await names(owner, { filter: { projectLegacyId: { in: [p2.legacyId] } }, order: [{ field: 'NAME' }] })).toEqual(['code review', 'support']);
-    expect(await names(owner, { filter: { id: { in: [made.coding!.id, made.support!.id] } }, order: [{ field: 'NAME' }] })).toEqual(['coding', 'support']);
-    expect(await names(owner, { filter: { name: { like: 'CODE%' } }, order: [{ field: 'NAME' }] })).toEqual(['code review']);
-    expect(await names(owner, { filter: { name: { like: '%Ing%' } }, order: [{ field: 'NAME' }] })).toEqual(['coding', 'meetings']);
+    expect(
+      await names(owner, { filter: { projectId: { ne: p1.id } }, order: [{ field: 'NAME' }] }),
+    ).toEqual(['code review', 'support']);
+    expect(
+      await names(owner, {
+        filter: { projectLegacyId: { in: [p2.legacyId] } },
+        order: [{ field: 'NAME' }],
+      }),
+    ).toEqual(['code review', 'support']);
+    expect(
+      await names(owner, {
+        filter: { id: { in: [made.coding!.id, made.support!.id] } },
+        order: [{ field: 'NAME' }],
+      }),
+    ).toEqual(['coding', 'support']);
+    expect(
+      await names(owner, { filter: { name: { like: 'CODE%' } }, order: [{ field: 'NAME' }] }),
+    ).toEqual(['code review']);
+    expect(
+      await names(owner, { filter: { name: { like: '%Ing%' } }, order: [{ field: 'NAME' }] }),
+    ).toEqual(['coding', 'meetings']);
   });
 
   test('lt, gt and isNull', async () => {
     expect(
-      await names(owner, { filter: { legacyId: { gt: made.coding!.legacyId, lt: made.support!.legacyId } }, order: [{ field: 'LEGACY_ID' }] }),
+      await names(owner, {
+        filter: { legacyId: { gt: made.coding!.legacyId, lt: made.support!.legacyId } },
+        order: [{ field: 'LEGACY_ID' }],
+      }),
     ).toEqual(['design', 'meetings', 'code review']);
-    expect(await names(owner, { filter: { name: { lt: 'd' } }, order: [{ field: 'NAME' }] })).toEqual(['code review', 'coding']);
-    expect((await t.gqlOk(owner, LIST, { filter: { projectId: { isNull: true } } })).activities.totalCount).toBe(0);
-    expect((await t.gqlOk(owner, LIST, { filter: { name: { isNull: false } } })).activities.totalCount).toBe(5);
+    expect(
+      await names(owner, { filter: { name: { lt: 'd' } }, order: [{ field: 'NAME' }] }),
+    ).toEqual(['code review', 'coding']);
+    expect(
+      (await t.gqlOk(owner, LIST, { filter: { projectId: { isNull: true } } })).activities
+        .totalCount,
+    ).toBe(0);
+    expect(
+      (await t.gqlOk(owner, LIST, { filter: { name: { isNull: false } } })).activities.totalCount,
+    ).toBe(5);
   });
 
   test('and, or, not', async () => {
-    expect(await names(owner, { filter: { and: [{ projectId: { eq: p1.id } }, { name: { like: '%e%' } }] }, order: [{ field: 'NAME' }] })).toEqual([
-      'design',
-      'meetings',
-    ]);
-    expect(await names(owner, { filter: { or: [{ name: { eq: 'support' } }, { name: { eq: 'coding' } }] }, order: [{ field: 'NAME' }] })).toEqual([
-      'coding',
-      'support',
-    ]);
-    expect(await names(owner, { filter: { not: { name: { like: 'c%' } } }, order: [{ field: 'NAME' }] })).toEqual(['design', 'meetings', 'support']);
     expect(
       await names(owner, {
-        filter: { or: [{ and: [{ projectId: { eq: p2.id } }, { not: { name: { eq: 'support' } } }] }, { name: { eq: 'meetings' } }] },
+        filter: { and: [{ projectId: { eq: p1.id } }, { name: { like: '%e%' } }] },
+        order: [{ field: 'NAME' }],
+      }),
+    ).toEqual(['design', 'meetings']);
+    expect(
+      await names(owner, {
+        filter: { or: [{ name: { eq: 'support' } }, { name: { eq: 'coding' } }] },
+        order: [{ field: 'NAME' }],
+      }),
+    ).toEqual(['coding', 'support']);
+    expect(
+      await names(owner, { filter: { not: { name: { like: 'c%' } } }, order: [{ field: 'NAME' }] }),
+    ).toEqual(['design', 'meetings', 'support']);
+    expect(
+      await names(owner, {
+        filter: {
+          or: [
+            { and: [{ projectId: { eq: p2.id } }, { not: { name: { eq: 'support' } } }] },
+            { name: { eq: 'meetings' } },
+          ],
+        },
         order: [{ field: 'NAME' }],
       }),
     ).toEqual(['code review', 'meetings']);
   });
 
   test('the projectId argument narrows to one project', async () => {
-    expect(await names(owner, { projectId: p1.id, order: [{ field: 'NAME' }] })).toEqual(['coding', 'design', 'meetings']);
-    expect(await names(owner, { projectLegacyId: p2.legacyId, filter: { name: { ne: 'support' } } })).toEqual(['code review']);
+    expect(await names(owner, { projectId: p1.id, order: [{ field: 'NAME' }] })).toEqual([
+      'coding',
+      'design',
+      'meetings',
+    ]);
+    expect(
+      await names(owner, { projectLegacyId: p2.legacyId, filter: { name: { ne: 'support' } } }),
+    ).toEqual(['code review']);
     expect(codes(await t.gql(owner, LIST, { projectId: randomUUID() }))).toEqual(['NOT_FOUND']);
   });
 
   test('orders ascending and descending', async () => {
-    expect(await names(owner, { order: [{ field: 'NAME', direction: 'ASC' }] })).toEqual(['code review', 'coding', 'design', 'meetings', 'support']);
-    expect(await names(owner, { order: [{ field: 'NAME', direction: 'DESC' }] })).toEqual(['support', 'meetings', 'design', 'coding', 'code review']);
-    expect(await names(owner, { order: [{ field: 'LEGACY_ID', direction: 'DESC' }] })).toEqual(['support', 'code review', 'meetings', 'design', 'coding']);
-    expect(await names(owner, {})).toEqual(['coding', 'design', 'meetings', 'code review', 'support']);
+    expect(await names(owner, { order: [{ field: 'NAME', direction: 'ASC' }] })).toEqual([
+      'code review',
+      'coding',
+      'design',
+      'meetings',
+      'support',
+    ]);
+    expect(await names(owner, { order: [{ field: 'NAME', direction: 'DESC' }] })).toEqual([
+      'support',
+      'meetings',
+      'design',
+      'coding',
+      'code review',
+    ]);
+    expect(await names(owner, { order: [{ field: 'LEGACY_ID', direction: 'DESC' }] })).toEqual([
+      'support',
+      'code review',
+      'meetings',
+      'design',
+      'coding',
+    ]);
+    expect(await names(owner, {})).toEqual([
+      'coding',
+      'design',
+      'meetings',
+      'code review',
+      'support',
+    ]);
   });
 
   test('pages with first/after, totalCount and pageInfo', async () => {
@@ -190,19 +310,27 @@ describe('list: filter, order, pages', () => {
     expect(page1.totalCount).toBe(5);
     expect(page1.nodes.map((n: { name: string }) => n.name)).toEqual(['support', 'meetings']);
     expect(page1.pageInfo.hasNextPage).toBe(true);
-    const page2 = (await t.gqlOk(owner, LIST, { order, first: 2, after: page1.pageInfo.endCursor })).activities;
+    const page2 = (await t.gqlOk(owner, LIST, { order, first: 2, after: page1.pageInfo.endCursor }))
+      .activities;
     expect(page2.nodes.map((n: { name: string }) => n.name)).toEqual(['design', 'coding']);
     expect(page2.pageInfo.hasNextPage).toBe(true);
-    const page3 = (await t.gqlOk(owner, LIST, { order, first: 2, after: page2.pageInfo.endCursor })).activities;
+    const page3 = (await t.gqlOk(owner, LIST, { order, first: 2, after: page2.pageInfo.endCursor }))
+      .activities;
     expect(page3.nodes.map((n: { name: string }) => n.name)).toEqual(['code review']);
     expect(page3.pageInfo.hasNextPage).toBe(false);
     expect(page3.totalCount).toBe(5);
     const one = (await t.gqlOk(owner, LIST, { projectId: p2.id, first: 1, order })).activities;
-    expect(one).toEqual({ totalCount: 2, pageInfo: { hasNextPage: true, endCursor: expect.any(String) }, nodes: [{ id: made.support!.id, name: 'support' }] });
+    expect(one).toEqual({
+      totalCount: 2,
+      pageInfo: { hasNextPage: true, endCursor: expect.any(String) },
+      nodes: [{ id: made.support!.id, name: 'support' }],
+    });
   });
 
   test('malformed filter ids are VALIDATION_FAILED', async () => {
-    expect(onlyError(await t.gql(owner, LIST, { filter: { projectId: { in: [p1.id, 'p2'] } } }))).toEqual({
+    expect(
+      onlyError(await t.gql(owner, LIST, { filter: { projectId: { in: [p1.id, 'p2'] } } })),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['filter.projectId.in'],
     });
@@ -210,7 +338,7 @@ describe('list: filter, order, pages', () => {
 });
 
 describe('visibility', () => {
-  test("a staff member sees only the activities of projects they can see", async () => {
+  test('a staff member sees only the activities of projects they can see', async () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner);
     const open = await newProject(owner, { visibility: 'PUBLIC' });
@@ -219,7 +347,10 @@ describe('visibility', () => {
     const a = await create(owner, { name: 'open work', projectId: open.id });
     const hidden = await create(owner, { name: 'hidden work', projectId: closed.id });
     const c = await create(owner, { name: 'listed work', projectId: listed.id });
-    expect(await names(member, { order: [{ field: 'NAME' }] })).toEqual(['listed work', 'open work']);
+    expect(await names(member, { order: [{ field: 'NAME' }] })).toEqual([
+      'listed work',
+      'open work',
+    ]);
     expect((await t.gqlOk(member, GET, { id: a.id })).activity.name).toBe('open work');
     expect((await t.gqlOk(member, GET, { id: c.id })).activity.name).toBe('listed work');
     expect(codes(await t.gql(member, GET, { id: hidden.id }))).toEqual(['NOT_FOUND']);
@@ -231,8 +362,12 @@ describe('visibility', () => {
     const member = await t.newStaff(owner);
     const project = await newProject(owner, { visibility: 'PUBLIC' });
     const act = await create(owner, { name: 'Fixed', projectId: project.id });
-    expect(codes(await t.gql(member, CREATE, { input: { name: 'Mine', projectId: project.id } }))).toEqual(['CREATE_DENIED']);
-    expect(codes(await t.gql(member, UPDATE, { id: act.id, input: { name: 'Renamed' } }))).toEqual(['UPDATE_DENIED']);
+    expect(
+      codes(await t.gql(member, CREATE, { input: { name: 'Mine', projectId: project.id } })),
+    ).toEqual(['CREATE_DENIED']);
+    expect(codes(await t.gql(member, UPDATE, { id: act.id, input: { name: 'Renamed' } }))).toEqual([
+      'UPDATE_DENIED',
+    ]);
     expect(codes(await t.gql(member, DELETE, { id: act.id }))).toEqual(['DELETE_DENIED']);
     expect(await names(owner, {})).toEqual(['Fixed']);
   });
@@ -244,7 +379,9 @@ describe('visibility', () => {
     const act = await create(manager, { name: 'By manager', projectId: project.id });
     expect(act.project).toEqual({ id: project.id });
     const hidden = await newProject(owner, { visibility: 'PRIVATE' });
-    expect(codes(await t.gql(manager, CREATE, { input: { name: 'Sneaky', projectId: hidden.id } }))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(manager, CREATE, { input: { name: 'Sneaky', projectId: hidden.id } })),
+    ).toEqual(['NOT_FOUND']);
   });
 });
 
@@ -255,9 +392,17 @@ describe('update', () => {
     const act = await create(owner, { name: 'Draft', projectId: project.id });
     const renamed = await t.gqlOk(owner, UPDATE, { id: act.id, input: { name: 'Final' } });
     expect(renamed.updateActivity).toEqual({ ...act, name: 'Final' });
-    expect((await t.gqlOk(owner, UPDATE, { legacyId: act.legacyId, input: {} })).updateActivity).toEqual({ ...act, name: 'Final' });
-    expect(onlyError(await t.gql(owner, UPDATE, { id: act.id, input: { name: null } }))).toEqual({ code: 'VALIDATION_FAILED', fields: ['name'] });
-    expect(onlyError(await t.gql(owner, UPDATE, { id: act.id, input: { name: '' } }))).toEqual({ code: 'VALIDATION_FAILED', fields: ['name'] });
+    expect(
+      (await t.gqlOk(owner, UPDATE, { legacyId: act.legacyId, input: {} })).updateActivity,
+    ).toEqual({ ...act, name: 'Final' });
+    expect(onlyError(await t.gql(owner, UPDATE, { id: act.id, input: { name: null } }))).toEqual({
+      code: 'VALIDATION_FAILED',
+      fields: ['name'],
+    });
+    expect(onlyError(await t.gql(owner, UPDATE, { id: act.id, input: { name: '' } }))).toEqual({
+      code: 'VALIDATION_FAILED',
+      fields: ['name'],
+    });
     expect((await t.gqlOk(owner, GET, { id: act.id })).activity).toEqual({ ...act, name: 'Final' });
   });
 });
@@ -268,18 +413,41 @@ describe('delete', () => {
     const project = await newProject(owner);
     const act = await create(owner, { name: 'Gone soon', projectId: project.id });
     const other = await create(owner, { name: 'Stays', projectId: project.id });
-    const shift = await t.gqlOk(owner, `mutation($input: CreateShiftInput!) { createShift(input: $input) { id activity { id } } }`, {
-      input: { projectId: project.id, activityId: act.id, start: '2026-03-02T08:00:00Z', stop: '2026-03-02T09:30:00Z' },
-    });
+    const shift = await t.gqlOk(
+      owner,
+      `mutation($input: CreateShiftInput!) { createShift(input: $input) { id activity { id } } }`,
+      {
+        input: {
+          projectId: project.id,
+          activityId: act.id,
+          start: '2026-03-02T08:00:00Z',
+          stop: '2026-03-02T09:30:00Z',
+        },
+      },
+    );
     expect(shift.createShift.activity).toEqual({ id: act.id });
-    expect((await t.gqlOk(owner, DELETE, { id: act.id })).deleteActivity).toEqual({ id: act.id, legacyId: act.legacyId, name: 'Gone soon' });
+    expect((await t.gqlOk(owner, DELETE, { id: act.id })).deleteActivity).toEqual({
+      id: act.id,
+      legacyId: act.legacyId,
+      name: 'Gone soon',
+    });
     expect(codes(await t.gql(owner, GET, { id: act.id }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: act.legacyId }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, DELETE, { id: act.id }))).toEqual(['NOT_FOUND']);
-    const after = await t.gqlOk(owner, `query($id: ID) { shift(id: $id) { start stop activity { id } } }`, { id: shift.createShift.id });
-    expect(after.shift).toEqual({ start: '2026-03-02T08:00:00.000Z', stop: '2026-03-02T09:30:00.000Z', activity: null });
+    const after = await t.gqlOk(
+      owner,
+      `query($id: ID) { shift(id: $id) { start stop activity { id } } }`,
+      { id: shift.createShift.id },
+    );
+    expect(after.shift).toEqual({
+      start: '2026-03-02T08:00:00.000Z',
+      stop: '2026-03-02T09:30:00.000Z',
+      activity: null,
+    });
     expect(await names(owner, {})).toEqual(['Stays']);
-    expect((await t.gqlOk(owner, DELETE, { legacyId: other.legacyId })).deleteActivity.id).toBe(other.id);
+    expect((await t.gqlOk(owner, DELETE, { legacyId: other.legacyId })).deleteActivity.id).toBe(
+      other.id,
+    );
     expect(await names(owner, {})).toEqual([]);
   });
 });
@@ -296,7 +464,9 @@ describe('bad input', () => {
     const missing = await t.gql(owner, CREATE, { input: { projectId: project.id } });
     expect(onlyError(missing)).toEqual({ code: 'VALIDATION_FAILED', fields: ['name'] });
     expect(missing.errors?.[0]?.extensions?.entity).toBe('Activity');
-    expect(onlyError(await t.gql(owner, CREATE, { input: { name: '\t', projectId: project.id } }))).toEqual({ code: 'VALIDATION_FAILED', fields: ['name'] });
+    expect(
+      onlyError(await t.gql(owner, CREATE, { input: { name: '\t', projectId: project.id } })),
+    ).toEqual({ code: 'VALIDATION_FAILED', fields: ['name'] });
     expect(await names(owner, {})).toEqual([]);
   });
 
@@ -307,17 +477,31 @@ describe('bad input', () => {
   });
 
   test('a missing project is VALIDATION_FAILED; naming both project ids too', async () => {
-    expect(codes(await t.gql(owner, CREATE, { input: { name: 'Loose' } }))).toEqual(['VALIDATION_FAILED']);
-    expect(codes(await t.gql(owner, CREATE, { input: { name: 'Loose', projectId: project.id, projectLegacyId: project.legacyId } }))).toEqual([
+    expect(codes(await t.gql(owner, CREATE, { input: { name: 'Loose' } }))).toEqual([
       'VALIDATION_FAILED',
     ]);
+    expect(
+      codes(
+        await t.gql(owner, CREATE, {
+          input: { name: 'Loose', projectId: project.id, projectLegacyId: project.legacyId },
+        }),
+      ),
+    ).toEqual(['VALIDATION_FAILED']);
     expect(await names(owner, {})).toEqual([]);
   });
 
   test('an unknown or malformed project is NOT_FOUND', async () => {
-    expect(codes(await t.gql(owner, CREATE, { input: { name: 'Loose', projectId: randomUUID() } }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, CREATE, { input: { name: 'Loose', projectId: 'project-1' } }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, CREATE, { input: { name: 'Loose', projectLegacyId: 2_000_000_000 } }))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(owner, CREATE, { input: { name: 'Loose', projectId: randomUUID() } })),
+    ).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(owner, CREATE, { input: { name: 'Loose', projectId: 'project-1' } })),
+    ).toEqual(['NOT_FOUND']);
+    expect(
+      codes(
+        await t.gql(owner, CREATE, { input: { name: 'Loose', projectLegacyId: 2_000_000_000 } }),
+      ),
+    ).toEqual(['NOT_FOUND']);
     expect(await names(owner, {})).toEqual([]);
   });
 
@@ -325,27 +509,47 @@ describe('bad input', () => {
     expect(codes(await t.gql(owner, GET, { id: randomUUID() }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { id: 'nope' }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: 0 }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, UPDATE, { id: randomUUID(), input: { name: 'X' } }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, UPDATE, { id: '{}', input: { name: 'X' } }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, UPDATE, { id: randomUUID(), input: { name: 'X' } }))).toEqual([
+      'NOT_FOUND',
+    ]);
+    expect(codes(await t.gql(owner, UPDATE, { id: '{}', input: { name: 'X' } }))).toEqual([
+      'NOT_FOUND',
+    ]);
     expect(codes(await t.gql(owner, DELETE, { id: randomUUID() }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, DELETE, { id: 'x'.repeat(36) }))).toEqual(['NOT_FOUND']);
   });
 
   test('wrong GraphQL types are GRAPHQL_VALIDATION_FAILED or BAD_USER_INPUT', async () => {
-    expect(codes(await t.gql(owner, `mutation { createActivity(input: { name: 7 }) { id } }`))).toEqual(['GRAPHQL_VALIDATION_FAILED']);
-    expect(codes(await t.gql(owner, `{ activity(id: 5.5) { id } }`))).toEqual(['GRAPHQL_VALIDATION_FAILED']);
-    expect(codes(await t.gql(owner, CREATE, { input: { name: 'X', projectLegacyId: '12' } }))).toEqual(['BAD_USER_INPUT']);
-    expect(codes(await t.gql(owner, CREATE, { input: { name: { text: 'X' }, projectId: project.id } }))).toEqual(['BAD_USER_INPUT']);
+    expect(
+      codes(await t.gql(owner, `mutation { createActivity(input: { name: 7 }) { id } }`)),
+    ).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+    expect(codes(await t.gql(owner, `{ activity(id: 5.5) { id } }`))).toEqual([
+      'GRAPHQL_VALIDATION_FAILED',
+    ]);
+    expect(
+      codes(await t.gql(owner, CREATE, { input: { name: 'X', projectLegacyId: '12' } })),
+    ).toEqual(['BAD_USER_INPUT']);
+    expect(
+      codes(await t.gql(owner, CREATE, { input: { name: { text: 'X' }, projectId: project.id } })),
+    ).toEqual(['BAD_USER_INPUT']);
     expect(codes(await t.gql(owner, LIST, { first: 'ten' }))).toEqual(['BAD_USER_INPUT']);
     expect(await names(owner, {})).toEqual([]);
   });
 
   test('a supplied uuid that exists is VALIDATION_FAILED and the existing activity is unchanged', async () => {
     const existing = await create(owner, { name: 'Original', projectId: project.id });
-    const res = await t.gql(owner, CREATE, { input: { id: existing.id, name: 'Impostor', projectId: project.id } });
+    const res = await t.gql(owner, CREATE, {
+      input: { id: existing.id, name: 'Impostor', projectId: project.id },
+    });
     expect(onlyError(res)).toEqual({ code: 'VALIDATION_FAILED', fields: ['id'] });
     expect((await t.gqlOk(owner, GET, { id: existing.id })).activity).toEqual(existing);
-    expect(onlyError(await t.gql(owner, CREATE, { input: { id: '12345', name: 'Impostor', projectId: project.id } }))).toEqual({
+    expect(
+      onlyError(
+        await t.gql(owner, CREATE, {
+          input: { id: '12345', name: 'Impostor', projectId: project.id },
+        }),
+      ),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['id'],
     });
@@ -354,17 +558,27 @@ describe('bad input', () => {
   });
 
   test('NUL characters and too-long names are VALIDATION_FAILED', async () => {
-    expect(onlyError(await t.gql(owner, CREATE, { input: { name: 'a\u0000b', projectId: project.id } }))).toEqual({
+    expect(
+      onlyError(await t.gql(owner, CREATE, { input: { name: 'a\u0000b', projectId: project.id } })),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['name'],
     });
-    expect(onlyError(await t.gql(owner, CREATE, { input: { name: 'a'.repeat(256), projectId: project.id } }))).toEqual({
+    expect(
+      onlyError(
+        await t.gql(owner, CREATE, { input: { name: 'a'.repeat(256), projectId: project.id } }),
+      ),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['name'],
     });
     const act = await create(owner, { name: 'b'.repeat(255), projectId: project.id });
-    expect(onlyError(await t.gql(owner, UPDATE, { id: act.id, input: { name: 'c\u0000' } }))).toEqual({ code: 'VALIDATION_FAILED', fields: ['name'] });
-    expect(onlyError(await t.gql(owner, UPDATE, { id: act.id, input: { name: 'c'.repeat(300) } }))).toEqual({
+    expect(
+      onlyError(await t.gql(owner, UPDATE, { id: act.id, input: { name: 'c\u0000' } })),
+    ).toEqual({ code: 'VALIDATION_FAILED', fields: ['name'] });
+    expect(
+      onlyError(await t.gql(owner, UPDATE, { id: act.id, input: { name: 'c'.repeat(300) } })),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['name'],
     });

@@ -16,8 +16,12 @@ async function cli(args: string[], env: Record<string, string>) {
   Object.assign(process.env, env);
   let stdout = '';
   let stderr = '';
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  const out = jest
+    .spyOn(process.stdout, 'write')
+    .mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  const err = jest
+    .spyOn(process.stderr, 'write')
+    .mockImplementation((chunk) => ((stderr += String(chunk)), true));
   try {
     const code = await runCli(args);
     return { code, stdout, stderr };
@@ -33,7 +37,13 @@ let env: Record<string, string>;
 beforeAll(async () => {
   target = await createTestDatabaseTarget();
   // Without a server the CLI uses an embedded database in a directory of its own.
-  env = { PASSWORD_HASH_MEMORY_KIB: '1024', ...target.env, ...(target.inMemory ? { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-cli-')) } : {}) };
+  env = {
+    PASSWORD_HASH_MEMORY_KIB: '1024',
+    ...target.env,
+    ...(target.inMemory
+      ? { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-cli-')) }
+      : {}),
+  };
 });
 afterAll(async () => {
   await target?.drop();
@@ -41,7 +51,23 @@ afterAll(async () => {
 });
 
 test('account create prints one line of JSON with the new ids', async () => {
-  const result = await cli(['account', 'create', '--login', 'cli-owner', '--password', 'cli-password', '--email', 'o@example.com', '--staff-max', '3', '--time-max-hours', '1.5'], env);
+  const result = await cli(
+    [
+      'account',
+      'create',
+      '--login',
+      'cli-owner',
+      '--password',
+      'cli-password',
+      '--email',
+      'o@example.com',
+      '--staff-max',
+      '3',
+      '--time-max-hours',
+      '1.5',
+    ],
+    env,
+  );
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   const lines = result.stdout.trim().split('\n');
@@ -57,16 +83,62 @@ test('account create prints one line of JSON with the new ids', async () => {
 });
 
 test('a taken login is refused with a message and a non-zero exit', async () => {
-  const result = await cli(['account', 'create', '--login', 'CLI-OWNER', '--password', 'cli-password', '--email', 'o@example.com'], env);
+  const result = await cli(
+    [
+      'account',
+      'create',
+      '--login',
+      'CLI-OWNER',
+      '--password',
+      'cli-password',
+      '--email',
+      'o@example.com',
+    ],
+    env,
+  );
   expect(result.code).toBe(2);
   expect(result.stderr).toMatch(/login: is already taken/);
 });
 
 test.each([
-  [['account', 'create', '--login', 'x', '--email', 'x@example.com'], /required option '--password <password>'/],
-  [['account', 'create', '--login', 'x', '--password', 'long-enough', '--email', 'x@example.com', '--staff-max', 'lots'], /--staff-max.*whole number/],
-  [['account', 'create', '--login', 'x', '--password', 'short', '--email', 'nope'], /password: must be at least 8 characters[\s\S]*email: is not an e-mail address/],
-  [['account', 'create', '--login', 'x', '--password', 'long-enough', '--email', 'x@example.com', '--time-zone', 'Mars/Olympus'], /timeZone: is not a valid IANA time zone/],
+  [
+    ['account', 'create', '--login', 'x', '--email', 'x@example.com'],
+    /required option '--password <password>'/,
+  ],
+  [
+    [
+      'account',
+      'create',
+      '--login',
+      'x',
+      '--password',
+      'long-enough',
+      '--email',
+      'x@example.com',
+      '--staff-max',
+      'lots',
+    ],
+    /--staff-max.*whole number/,
+  ],
+  [
+    ['account', 'create', '--login', 'x', '--password', 'short', '--email', 'nope'],
+    /password: must be at least 8 characters[\s\S]*email: is not an e-mail address/,
+  ],
+  [
+    [
+      'account',
+      'create',
+      '--login',
+      'x',
+      '--password',
+      'long-enough',
+      '--email',
+      'x@example.com',
+      '--time-zone',
+      'Mars/Olympus',
+    ],
+    /timeZone: is not a valid IANA time zone/,
+  ],
   [['frobnicate'], /unknown command 'frobnicate'/],
 ])('bad arguments %j give a clear message and a non-zero exit', async (args, message) => {
   const result = await cli(args, env);
@@ -84,21 +156,59 @@ test.each([
   ['PORT', 'eighty', /PORT: must be a whole number/],
   ['DATABASE_URL', 'mysql://db/timetrack', /DATABASE_URL: must be a postgres:\/\/ URL/],
   ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
-])('starting the service with %s=%s exits non-zero, naming the variable, before anything listens', (name, value, message) => {
-  // The real process, as an operator starts it (dist/ is built by npm test).
-  const result = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'timetrack.js'), 'serve'], {
-    env: { ...process.env, ...env, [name]: value },
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  expect(result.status).toBe(2);
-  expect(result.stderr).toMatch(message);
-  expect(result.stdout).not.toMatch(/listening/);
-});
+])(
+  'starting the service with %s=%s exits non-zero, naming the variable, before anything listens',
+  (name, value, message) => {
+    // The real process, as an operator starts it (dist/ is built by npm test).
+    const result = spawnSync(
+      process.execPath,
+      [path.join(__dirname, '..', '..', 'bin', 'timetrack.js'), 'serve'],
+      {
+        env: { ...process.env, ...env, [name]: value },
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).not.toMatch(/listening/);
+  },
+);
 
 test('oauth client create, list and revoke act for the owner named by --owner', async () => {
-  expect((await cli(['account', 'create', '--login', 'oauth-owner', '--password', 'cli-password', '--email', 'oo@example.com'], env)).code).toBe(0);
-  const created = await cli(['oauth', 'client', 'create', '--owner', 'oauth-owner', '--name', 'Invoicer', '--protocol', 'oauth1', '--redirect-uri', 'https://app.example/cb'], env);
+  expect(
+    (
+      await cli(
+        [
+          'account',
+          'create',
+          '--login',
+          'oauth-owner',
+          '--password',
+          'cli-password',
+          '--email',
+          'oo@example.com',
+        ],
+        env,
+      )
+    ).code,
+  ).toBe(0);
+  const created = await cli(
+    [
+      'oauth',
+      'client',
+      'create',
+      '--owner',
+      'oauth-owner',
+      '--name',
+      'Invoicer',
+      '--protocol',
+      'oauth1',
+      '--redirect-uri',
+      'https://app.example/cb',
+    ],
+    env,
+  );
   expect(created.stderr).toBe('');
   expect(created.code).toBe(0);
   const client = JSON.parse(created.stdout.trim());
@@ -110,16 +220,33 @@ test('oauth client create, list and revoke act for the owner named by --owner', 
     secret: expect.stringMatching(/^[\w-]{43}$/),
     redirect_uris: ['https://app.example/cb'],
   });
-  const publicClient = JSON.parse((await cli(['oauth', 'client', 'create', '--owner', 'oauth-owner', '--name', 'CLI', '--public'], env)).stdout);
+  const publicClient = JSON.parse(
+    (
+      await cli(
+        ['oauth', 'client', 'create', '--owner', 'oauth-owner', '--name', 'CLI', '--public'],
+        env,
+      )
+    ).stdout,
+  );
   expect(publicClient).toMatchObject({ protocol: 'oauth2', secret: null });
 
   const listed = await cli(['oauth', 'client', 'list', '--owner', 'oauth-owner'], env);
-  expect(listed.stdout.trim().split('\n').map((line) => JSON.parse(line).key)).toEqual([client.key, publicClient.key]);
+  expect(
+    listed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).key),
+  ).toEqual([client.key, publicClient.key]);
   expect(listed.stdout).not.toContain(client.secret);
 
-  const revoked = await cli(['oauth', 'client', 'revoke', '--owner', 'oauth-owner', client.id], env);
+  const revoked = await cli(
+    ['oauth', 'client', 'revoke', '--owner', 'oauth-owner', client.id],
+    env,
+  );
   expect(revoked).toMatchObject({ code: 0, stdout: `revoked Invoicer (${client.key})\n` });
-  expect((await cli(['oauth', 'client', 'list', '--owner', 'oauth-owner'], env)).stdout).not.toContain(client.key);
+  expect(
+    (await cli(['oauth', 'client', 'list', '--owner', 'oauth-owner'], env)).stdout,
+  ).not.toContain(client.key);
 });
 
 /** The commands of the sh block after `<!-- official-cli:register -->` in docs/authentication.md, as argument lists. */
@@ -138,7 +265,23 @@ function documentedRegistrations(): string[][] {
 }
 
 test("the documented registration of the official CLI's two client ids works, once", async () => {
-  expect((await cli(['account', 'create', '--login', 'owner', '--password', 'owner-password', '--email', 'op@example.com'], env)).code).toBe(0);
+  expect(
+    (
+      await cli(
+        [
+          'account',
+          'create',
+          '--login',
+          'owner',
+          '--password',
+          'owner-password',
+          '--email',
+          'op@example.com',
+        ],
+        env,
+      )
+    ).code,
+  ).toBe(0);
   const commands = documentedRegistrations();
   expect(commands).toHaveLength(2);
   const printed = [];
@@ -147,21 +290,63 @@ test("the documented registration of the official CLI's two client ids works, on
     expect(result).toMatchObject({ code: 0, stderr: '' });
     printed.push(JSON.parse(result.stdout));
   }
-  expect(printed.map(({ key, secret, protocol, redirect_uris }) => ({ key, secret, protocol, redirect_uris }))).toEqual([
-    { key: 'hhWZrEF6YTlPUKrggiesnjXAFViLa8FBZNNUtr8L', secret: null, protocol: 'oauth2', redirect_uris: ['https://88miles.net/oauth/authorized'] },
-    { key: 'NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR', secret: null, protocol: 'oauth2', redirect_uris: ['http://localhost:3000/oauth/authorized'] },
+  expect(
+    printed.map(({ key, secret, protocol, redirect_uris }) => ({
+      key,
+      secret,
+      protocol,
+      redirect_uris,
+    })),
+  ).toEqual([
+    {
+      key: 'hhWZrEF6YTlPUKrggiesnjXAFViLa8FBZNNUtr8L',
+      secret: null,
+      protocol: 'oauth2',
+      redirect_uris: ['https://88miles.net/oauth/authorized'],
+    },
+    {
+      key: 'NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR',
+      secret: null,
+      protocol: 'oauth2',
+      redirect_uris: ['http://localhost:3000/oauth/authorized'],
+    },
   ]);
   // The id is the service's, not the account's: another owner cannot take it.
-  expect((await cli(['account', 'create', '--login', 'second-owner', '--password', 'owner-password', '--email', 'so@example.com'], env)).code).toBe(0);
-  const again = await cli([...commands[0]!.slice(0, 4), 'second-owner', ...commands[0]!.slice(5)], env);
+  expect(
+    (
+      await cli(
+        [
+          'account',
+          'create',
+          '--login',
+          'second-owner',
+          '--password',
+          'owner-password',
+          '--email',
+          'so@example.com',
+        ],
+        env,
+      )
+    ).code,
+  ).toBe(0);
+  const again = await cli(
+    [...commands[0]!.slice(0, 4), 'second-owner', ...commands[0]!.slice(5)],
+    env,
+  );
   expect(again).toMatchObject({ code: 2, stdout: '' });
   expect(again.stderr).toMatch(/^error: .*\n {2}clientId: is already taken\n$/);
 });
 
 test('oauth client commands refuse a login that is not an owner, and a bad protocol', async () => {
   const notOwner = await cli(['oauth', 'client', 'list', '--owner', 'nobody-at-all'], env);
-  expect(notOwner).toMatchObject({ code: 2, stderr: 'error: No account owner has the login nobody-at-all\n' });
-  const badProtocol = await cli(['oauth', 'client', 'create', '--owner', 'oauth-owner', '--name', 'x', '--protocol', 'oauth3'], env);
+  expect(notOwner).toMatchObject({
+    code: 2,
+    stderr: 'error: No account owner has the login nobody-at-all\n',
+  });
+  const badProtocol = await cli(
+    ['oauth', 'client', 'create', '--owner', 'oauth-owner', '--name', 'x', '--protocol', 'oauth3'],
+    env,
+  );
   expect(badProtocol.code).toBeGreaterThan(0);
   expect(badProtocol.stderr).toMatch(/--protocol.*must be oauth1 or oauth2/);
 });
@@ -170,15 +355,24 @@ test('oauth client commands refuse a login that is not an owner, and a bad proto
  * The app on the CLI's database, between two commands (the embedded one serves one process at a
  * time, and every command closes it when done): GraphQL and the JSON API as a client sees them.
  */
-async function withApi<T>(work: (api: { gql: (login: string, query: string, variables?: Record<string, unknown>) => Promise<any>; get: (login: string, url: string) => Promise<request.Response> }) => Promise<T>): Promise<T> {
+async function withApi<T>(
+  work: (api: {
+    gql: (login: string, query: string, variables?: Record<string, unknown>) => Promise<any>;
+    get: (login: string, url: string) => Promise<request.Response>;
+  }) => Promise<T>,
+): Promise<T> {
   const config = loadConfig({ ...env, NODE_ENV: 'test' });
   const db = await openDatabase(config);
   const app = await createApp({ orm: db.orm, config });
   try {
     return await work({
       gql: async (login, query, variables = {}) => {
-        const res = await request(app.express).post('/graphql').auth(login, DEMO_PASSWORD).send({ query, variables });
-        if (res.status !== 200 || res.body.errors) throw new Error(`GraphQL failed (${res.status}): ${JSON.stringify(res.body.errors)}`);
+        const res = await request(app.express)
+          .post('/graphql')
+          .auth(login, DEMO_PASSWORD)
+          .send({ query, variables });
+        if (res.status !== 200 || res.body.errors)
+          throw new Error(`GraphQL failed (${res.status}): ${JSON.stringify(res.body.errors)}`);
         return res.body.data;
       },
       get: (login, url) => request(app.express).get(url).auth(login, DEMO_PASSWORD),
@@ -190,29 +384,63 @@ async function withApi<T>(work: (api: { gql: (login: string, query: string, vari
 }
 
 const DEMO_PASSWORD = 'demo-password';
-const COMMANDS = ['serve', 'migrate', 'account', 'oauth', 'seed', 'export', 'backup', 'restore', 'help'];
+const COMMANDS = [
+  'serve',
+  'migrate',
+  'account',
+  'oauth',
+  'seed',
+  'export',
+  'backup',
+  'restore',
+  'help',
+];
 
 describe('help', () => {
   test('help and --help exit 0 and print to stdout; the overview lists every command', async () => {
-    for (const args of [['--help'], ['-h'], ['help'], ['help', 'seed'], ['seed', '--help'], ['help', 'oauth', 'client', 'create'], ['oauth', 'client', 'help', 'list'], ['account', 'create', '-h']]) {
+    for (const args of [
+      ['--help'],
+      ['-h'],
+      ['help'],
+      ['help', 'seed'],
+      ['seed', '--help'],
+      ['help', 'oauth', 'client', 'create'],
+      ['oauth', 'client', 'help', 'list'],
+      ['account', 'create', '-h'],
+    ]) {
       const result = await cli(args, env);
-      expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: '' });
+      expect({ args, code: result.code, stderr: result.stderr }).toEqual({
+        args,
+        code: 0,
+        stderr: '',
+      });
       expect(result.stdout).toMatch(/^Usage: timetrack/);
     }
     const overview = await cli(['help'], env);
-    for (const command of COMMANDS) expect(overview.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    for (const command of COMMANDS)
+      expect(overview.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
   });
 
-  test.each(['serve', 'migrate', 'account create', 'oauth client create', 'oauth client list', 'oauth client revoke', 'seed', 'export', 'backup', 'restore'])(
-    'help %s describes the command with an example',
-    async (name) => {
-      const command = name.split(' ');
-      const result = await cli(['help', ...command], env);
-      expect(result.code).toBe(0);
-      expect(result.stdout).toContain(`Usage: timetrack ${command.join(' ')}`);
-      expect(result.stdout).toMatch(new RegExp(`Examples:\\n  \\$ (\\S+=\\S+ )*timetrack ${command.join(' ')}`));
-    },
-  );
+  test.each([
+    'serve',
+    'migrate',
+    'account create',
+    'oauth client create',
+    'oauth client list',
+    'oauth client revoke',
+    'seed',
+    'export',
+    'backup',
+    'restore',
+  ])('help %s describes the command with an example', async (name) => {
+    const command = name.split(' ');
+    const result = await cli(['help', ...command], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Usage: timetrack ${command.join(' ')}`);
+    expect(result.stdout).toMatch(
+      new RegExp(`Examples:\\n  \\$ (\\S+=\\S+ )*timetrack ${command.join(' ')}`),
+    );
+  });
 
   test('a command missing its subcommand shows its help on stderr with a non-zero exit', async () => {
     const result = await cli(['account'], env);
@@ -248,22 +476,51 @@ describe('seed --demo', () => {
            running: shifts(filter: { stop: { isNull: true } }) { totalCount nodes { user { login } project { name } start } } }`,
       );
       expect(data.companies.totalCount).toBe(3);
-      expect(data.staff.nodes.map((s: { login: string }) => s.login).sort()).toEqual(['demo', 'demo.alex', 'demo.jordan', 'demo.morgan', 'demo.sam']);
+      expect(data.staff.nodes.map((s: { login: string }) => s.login).sort()).toEqual([
+        'demo',
+        'demo.alex',
+        'demo.jordan',
+        'demo.morgan',
+        'demo.sam',
+      ]);
       expect(data.projects.totalCount).toBe(5);
       for (const project of data.projects.nodes) {
-        expect({ name: project.name, positive: project.grandTotal > 0, activities: project.activities.length > 0 }).toEqual({ name: project.name, positive: true, activities: true });
+        expect({
+          name: project.name,
+          positive: project.grandTotal > 0,
+          activities: project.activities.length > 0,
+        }).toEqual({ name: project.name, positive: true, activities: true });
       }
-      const byName = Object.fromEntries(data.projects.nodes.map((p: { name: string }) => [p.name, p]));
-      expect(byName['Support retainer']).toMatchObject({ nearlyOverdue: true, overdue: false, defaultTags: ['support'] });
-      expect(byName['Website relaunch']).toMatchObject({ nearlyOverdue: false, overdue: false, hourlyRateCents: 9500 });
-      expect(data.projects.nodes.filter((p: { timeLimit: number | null }) => p.timeLimit !== null).length).toBeGreaterThanOrEqual(2);
+      const byName = Object.fromEntries(
+        data.projects.nodes.map((p: { name: string }) => [p.name, p]),
+      );
+      expect(byName['Support retainer']).toMatchObject({
+        nearlyOverdue: true,
+        overdue: false,
+        defaultTags: ['support'],
+      });
+      expect(byName['Website relaunch']).toMatchObject({
+        nearlyOverdue: false,
+        overdue: false,
+        hourlyRateCents: 9500,
+      });
+      expect(
+        data.projects.nodes.filter((p: { timeLimit: number | null }) => p.timeLimit !== null)
+          .length,
+      ).toBeGreaterThanOrEqual(2);
       expect(data.all.totalCount).toBeGreaterThan(100);
       expect(data.running.totalCount).toBe(1);
-      expect(data.running.nodes[0]).toMatchObject({ user: { login: 'demo.alex' }, project: { name: 'Data migration' } });
+      expect(data.running.nodes[0]).toMatchObject({
+        user: { login: 'demo.alex' },
+        project: { name: 'Data migration' },
+      });
       expect(Date.parse(data.running.nodes[0].start)).toBeLessThan(Date.now());
 
       // A staff member signs in with the printed password and sees their own shifts only.
-      const sam = await gql('demo.sam', '{ viewer { staff { login type } } shifts(first: 1) { totalCount } }');
+      const sam = await gql(
+        'demo.sam',
+        '{ viewer { staff { login type } } shifts(first: 1) { totalCount } }',
+      );
       expect(sam.viewer.staff).toEqual({ login: 'demo.sam', type: 'STAFF' });
       expect(sam.shifts.totalCount).toBeGreaterThan(0);
       expect(sam.shifts.totalCount).toBeLessThan(data.all.totalCount);
@@ -279,14 +536,54 @@ describe('seed --demo', () => {
 
   test('a seed refused half-way leaves nothing behind (one transaction)', async () => {
     // `half.sam` is taken, so the seed fails at its third user, after the account, owner and manager.
-    expect((await cli(['account', 'create', '--login', 'half.sam', '--password', 'cli-password', '--email', 's@example.com'], env)).code).toBe(0);
+    expect(
+      (
+        await cli(
+          [
+            'account',
+            'create',
+            '--login',
+            'half.sam',
+            '--password',
+            'cli-password',
+            '--email',
+            's@example.com',
+          ],
+          env,
+        )
+      ).code,
+    ).toBe(0);
     const refused = await cli(['seed', '--demo', '--login', 'half'], env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/login: is already taken/);
     // Neither the owner nor the manager was kept: their logins are free.
-    const owner = await cli(['account', 'create', '--login', 'half', '--password', 'cli-password', '--email', 'h@example.com'], env);
+    const owner = await cli(
+      [
+        'account',
+        'create',
+        '--login',
+        'half',
+        '--password',
+        'cli-password',
+        '--email',
+        'h@example.com',
+      ],
+      env,
+    );
     expect(owner.code).toBe(0);
-    const manager = await cli(['account', 'create', '--login', 'half.morgan', '--password', 'cli-password', '--email', 'h@example.com'], env);
+    const manager = await cli(
+      [
+        'account',
+        'create',
+        '--login',
+        'half.morgan',
+        '--password',
+        'cli-password',
+        '--email',
+        'h@example.com',
+      ],
+      env,
+    );
     expect(manager.code).toBe(0);
   }, 180_000);
 });
@@ -306,7 +603,10 @@ describe('export', () => {
   let badWhereMessage: string;
   beforeAll(async () => {
     await withApi(async ({ gql, get }) => {
-      const data = await gql('demo', '{ shifts(first: 1000, order: [{ field: LEGACY_ID }]) { totalCount nodes { id legacyId start stop billable notes project { name } user { login } } } }');
+      const data = await gql(
+        'demo',
+        '{ shifts(first: 1000, order: [{ field: LEGACY_ID }]) { totalCount nodes { id legacyId start stop billable notes project { name } user { login } } } }',
+      );
       expect(data.shifts.totalCount).toBe(data.shifts.nodes.length);
       shifts = data.shifts.nodes;
       const refused = await get('demo', '/api/1/shifts.csv?where=nonsense%20%3D%201');
@@ -343,10 +643,15 @@ describe('export', () => {
   }, 120_000);
 
   test('--where and --order use the language of the JSON API', async () => {
-    const result = await cli(['export', '--owner', 'demo', '--where', 'billable = false', '--order', 'start desc'], env);
+    const result = await cli(
+      ['export', '--owner', 'demo', '--where', 'billable = false', '--order', 'start desc'],
+      env,
+    );
     expect(result.code).toBe(0);
     const rows = parse(result.stdout, { columns: true }) as Record<string, string>[];
-    const expected = shifts.filter((s) => !s.billable).sort((a, b) => (a.start < b.start ? 1 : a.start > b.start ? -1 : a.legacyId - b.legacyId));
+    const expected = shifts
+      .filter((s) => !s.billable)
+      .sort((a, b) => (a.start < b.start ? 1 : a.start > b.start ? -1 : a.legacyId - b.legacyId));
     expect(expected.length).toBeGreaterThan(0);
     expect(rows.map((r) => r.uuid)).toEqual(expected.map((s) => s.id));
   }, 120_000);
@@ -356,13 +661,22 @@ describe('export', () => {
     try {
       const file = path.join(dir, 'shifts.csv');
       const result = await cli(['export', '--owner', 'demo', '--output', file], env);
-      expect(result).toMatchObject({ code: 0, stderr: '', stdout: `wrote ${shifts.length} shift(s) to ${file}\n` });
-      expect((parse(fs.readFileSync(file, 'utf8'), { columns: true }) as unknown[]).length).toBe(shifts.length);
+      expect(result).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: `wrote ${shifts.length} shift(s) to ${file}\n`,
+      });
+      expect((parse(fs.readFileSync(file, 'utf8'), { columns: true }) as unknown[]).length).toBe(
+        shifts.length,
+      );
       expect(fs.readdirSync(dir)).toEqual(['shifts.csv']);
 
       // A refused export leaves the previous file as it was, and no partial file.
       const before = fs.readFileSync(file, 'utf8');
-      const refused = await cli(['export', '--owner', 'demo', '--where', 'nonsense = 1', '--output', file], env);
+      const refused = await cli(
+        ['export', '--owner', 'demo', '--where', 'nonsense = 1', '--output', file],
+        env,
+      );
       expect(refused.code).toBe(2);
       expect(fs.readFileSync(file, 'utf8')).toBe(before);
       expect(fs.readdirSync(dir)).toEqual(['shifts.csv']);
@@ -380,103 +694,146 @@ describe('export', () => {
     expect(badOrder.code).toBe(2);
     expect(badOrder.stderr).toMatch(/^error: order: .*nonsense/);
     const notOwner = await cli(['export', '--owner', 'demo.sam'], env);
-    expect(notOwner).toMatchObject({ code: 2, stderr: 'error: No account owner has the login demo.sam\n' });
+    expect(notOwner).toMatchObject({
+      code: 2,
+      stderr: 'error: No account owner has the login demo.sam\n',
+    });
   }, 180_000);
 });
 
 // Backup and restore copy the embedded database in DATA_DIR; a PostgreSQL server has pg_dump.
 const embeddedOnly = process.env.TEST_DATABASE_URL ? describe.skip : describe;
 
-embeddedOnly('backup and restore of the embedded database (skipped with TEST_DATABASE_URL: they copy DATA_DIR, a server is pg_dump\'s)', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-backup-'));
-  });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+embeddedOnly(
+  "backup and restore of the embedded database (skipped with TEST_DATABASE_URL: they copy DATA_DIR, a server is pg_dump's)",
+  () => {
+    let dir: string;
+    beforeAll(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-backup-'));
+    });
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  test('backup, change, restore: the change is gone and the backed-up data are back', async () => {
-    const file = path.join(dir, 'timetrack.tar.gz');
-    const backup = await cli(['backup', file], env);
-    expect(backup.stderr).toBe('');
-    expect(backup.code).toBe(0);
-    expect(backup.stdout).toMatch(/^backed up .* to .*timetrack\.tar\.gz \(\d+\.\d MB\)\n$/);
-    expect(fs.readdirSync(dir)).toEqual(['timetrack.tar.gz']);
+    test('backup, change, restore: the change is gone and the backed-up data are back', async () => {
+      const file = path.join(dir, 'timetrack.tar.gz');
+      const backup = await cli(['backup', file], env);
+      expect(backup.stderr).toBe('');
+      expect(backup.code).toBe(0);
+      expect(backup.stdout).toMatch(/^backed up .* to .*timetrack\.tar\.gz \(\d+\.\d MB\)\n$/);
+      expect(fs.readdirSync(dir)).toEqual(['timetrack.tar.gz']);
 
-    // An existing backup is not overwritten by accident.
-    const again = await cli(['backup', file], env);
-    expect(again).toMatchObject({ code: 2, stderr: expect.stringMatching(/exists: pass --force/) });
+      // An existing backup is not overwritten by accident.
+      const again = await cli(['backup', file], env);
+      expect(again).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/exists: pass --force/),
+      });
 
-    expect((await cli(['account', 'create', '--login', 'after-backup', '--password', 'cli-password', '--email', 'a@example.com'], env)).code).toBe(0);
+      expect(
+        (
+          await cli(
+            [
+              'account',
+              'create',
+              '--login',
+              'after-backup',
+              '--password',
+              'cli-password',
+              '--email',
+              'a@example.com',
+            ],
+            env,
+          )
+        ).code,
+      ).toBe(0);
 
-    const refused = await cli(['restore', file], env);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/already holds a database: pass --force/);
-
-    const restored = await cli(['restore', file, '--force'], env);
-    expect(restored.stderr).toBe('');
-    expect(restored.code).toBe(0);
-    expect(restored.stdout).toMatch(/^restored .* \(\d+ account\(s\); the previous database is gone\)\n$/);
-    // Nothing left over beside the database and the lock's directory.
-    expect(fs.readdirSync(env.DATA_DIR!).filter((f) => /restore-|replaced-/.test(f))).toEqual([]);
-
-    // The account made after the backup is gone (its login is free again); the demo is back.
-    expect((await cli(['export', '--owner', 'after-backup'], env)).stderr).toBe('error: No account owner has the login after-backup\n');
-    const exported = await cli(['export', '--owner', 'demo'], env);
-    expect(exported.code).toBe(0);
-    expect((parse(exported.stdout, { columns: true }) as unknown[]).length).toBeGreaterThan(100);
-
-    // Into an empty data directory no --force is needed.
-    const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-restored-'));
-    try {
-      expect((await cli(['restore', file], { ...env, DATA_DIR: fresh })).code).toBe(0);
-      expect((await cli(['export', '--owner', 'demo', '--where', 'billable = true'], { ...env, DATA_DIR: fresh })).code).toBe(0);
-    } finally {
-      fs.rmSync(fresh, { recursive: true, force: true });
-    }
-  }, 300_000);
-
-  test('a file that is no backup is refused and the database stays as it was', async () => {
-    const junk = path.join(dir, 'junk.tar.gz');
-    fs.writeFileSync(junk, 'not a tarball');
-    const result = await cli(['restore', junk, '--force'], env);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/does not open as a timetrack backup; nothing was changed/);
-    expect((await cli(['export', '--owner', 'demo', '--where', 'billable = false'], env)).code).toBe(0);
-    const missing = await cli(['restore', path.join(dir, 'nope.tar.gz')], env);
-    expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/There is no backup file at/) });
-  }, 180_000);
-
-  test('after a restore killed between its renames, nothing starts on an empty database; moved back, all is there', async () => {
-    expect((await cli(['migrate'], env)).code).toBe(0);
-    const pgdata = path.join(env.DATA_DIR!, 'pgdata');
-    const aside = `${pgdata}.replaced-1764000000000`;
-    fs.renameSync(pgdata, aside); // what the kill leaves: the old database aside, no new one
-    try {
-      const refused = await cli(['migrate'], env);
+      const refused = await cli(['restore', file], env);
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toMatch(/pgdata\.replaced-1764000000000 from an interrupted restore and no pgdata: rename it back to pgdata/);
-      expect(fs.existsSync(pgdata)).toBe(false);
-    } finally {
-      fs.renameSync(aside, pgdata);
-    }
-    expect((await cli(['migrate'], env)).code).toBe(0);
-  }, 120_000);
+      expect(refused.stderr).toMatch(/already holds a database: pass --force/);
 
-  test('backup and restore refuse while a running process holds the data directory', async () => {
-    const running = await openDatabase(loadConfig(env));
-    try {
-      const backup = await cli(['backup', path.join(dir, 'while-running.tar.gz')], env);
-      expect(backup.code).toBe(2);
-      expect(backup.stderr).toMatch(/is in use by another timetrack process/);
-      const restore = await cli(['restore', path.join(dir, 'timetrack.tar.gz'), '--force'], env);
-      expect(restore.code).toBe(2);
-      expect(restore.stderr).toMatch(/is in use by another timetrack process/);
-      expect(fs.existsSync(path.join(dir, 'while-running.tar.gz'))).toBe(false);
-    } finally {
-      await running.close();
-    }
-  }, 120_000);
-});
+      const restored = await cli(['restore', file, '--force'], env);
+      expect(restored.stderr).toBe('');
+      expect(restored.code).toBe(0);
+      expect(restored.stdout).toMatch(
+        /^restored .* \(\d+ account\(s\); the previous database is gone\)\n$/,
+      );
+      // Nothing left over beside the database and the lock's directory.
+      expect(fs.readdirSync(env.DATA_DIR!).filter((f) => /restore-|replaced-/.test(f))).toEqual([]);
+
+      // The account made after the backup is gone (its login is free again); the demo is back.
+      expect((await cli(['export', '--owner', 'after-backup'], env)).stderr).toBe(
+        'error: No account owner has the login after-backup\n',
+      );
+      const exported = await cli(['export', '--owner', 'demo'], env);
+      expect(exported.code).toBe(0);
+      expect((parse(exported.stdout, { columns: true }) as unknown[]).length).toBeGreaterThan(100);
+
+      // Into an empty data directory no --force is needed.
+      const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-restored-'));
+      try {
+        expect((await cli(['restore', file], { ...env, DATA_DIR: fresh })).code).toBe(0);
+        expect(
+          (
+            await cli(['export', '--owner', 'demo', '--where', 'billable = true'], {
+              ...env,
+              DATA_DIR: fresh,
+            })
+          ).code,
+        ).toBe(0);
+      } finally {
+        fs.rmSync(fresh, { recursive: true, force: true });
+      }
+    }, 300_000);
+
+    test('a file that is no backup is refused and the database stays as it was', async () => {
+      const junk = path.join(dir, 'junk.tar.gz');
+      fs.writeFileSync(junk, 'not a tarball');
+      const result = await cli(['restore', junk, '--force'], env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/does not open as a timetrack backup; nothing was changed/);
+      expect(
+        (await cli(['export', '--owner', 'demo', '--where', 'billable = false'], env)).code,
+      ).toBe(0);
+      const missing = await cli(['restore', path.join(dir, 'nope.tar.gz')], env);
+      expect(missing).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/There is no backup file at/),
+      });
+    }, 180_000);
+
+    test('after a restore killed between its renames, nothing starts on an empty database; moved back, all is there', async () => {
+      expect((await cli(['migrate'], env)).code).toBe(0);
+      const pgdata = path.join(env.DATA_DIR!, 'pgdata');
+      const aside = `${pgdata}.replaced-1764000000000`;
+      fs.renameSync(pgdata, aside); // what the kill leaves: the old database aside, no new one
+      try {
+        const refused = await cli(['migrate'], env);
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toMatch(
+          /pgdata\.replaced-1764000000000 from an interrupted restore and no pgdata: rename it back to pgdata/,
+        );
+        expect(fs.existsSync(pgdata)).toBe(false);
+      } finally {
+        fs.renameSync(aside, pgdata);
+      }
+      expect((await cli(['migrate'], env)).code).toBe(0);
+    }, 120_000);
+
+    test('backup and restore refuse while a running process holds the data directory', async () => {
+      const running = await openDatabase(loadConfig(env));
+      try {
+        const backup = await cli(['backup', path.join(dir, 'while-running.tar.gz')], env);
+        expect(backup.code).toBe(2);
+        expect(backup.stderr).toMatch(/is in use by another timetrack process/);
+        const restore = await cli(['restore', path.join(dir, 'timetrack.tar.gz'), '--force'], env);
+        expect(restore.code).toBe(2);
+        expect(restore.stderr).toMatch(/is in use by another timetrack process/);
+        expect(fs.existsSync(path.join(dir, 'while-running.tar.gz'))).toBe(false);
+      } finally {
+        await running.close();
+      }
+    }, 120_000);
+  },
+);
 
 test('backup and restore refuse with DATABASE_URL, pointing to pg_dump and pg_restore', async () => {
   // Refused before any connection: the server named here does not exist.

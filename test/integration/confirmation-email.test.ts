@@ -28,13 +28,16 @@ class TestSmtpServer {
     allowInsecureAuth: true,
     logger: false,
     onAuth: (auth, _session, callback) => {
-      if (auth.username === 'timetrack' && auth.password === 's3cret') return callback(null, { user: auth.username });
+      if (auth.username === 'timetrack' && auth.password === 's3cret')
+        return callback(null, { user: auth.username });
       return callback(new Error('Invalid username or password'));
     },
     onRcptTo: (_address, _session, callback) => {
       if (this.rejectNext > 0) {
         this.rejectNext -= 1;
-        return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 450 }));
+        return callback(
+          Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 450 }),
+        );
       }
       return callback();
     },
@@ -47,7 +50,9 @@ class TestSmtpServer {
           mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           rcptTo: session.envelope.rcptTo.map((a) => a.address),
           // Undo quoted-printable soft line breaks, so a long line can be searched whole.
-          raw: Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, ''),
+          raw: Buffer.concat(chunks)
+            .toString('utf8')
+            .replace(/=\r?\n/g, ''),
         });
         callback();
       });
@@ -64,10 +69,12 @@ class TestSmtpServer {
   }
 }
 
-const CREATE = 'mutation($input: CreateStaffInput!) { createStaff(input: $input) { id legacyId active } }';
+const CREATE =
+  'mutation($input: CreateStaffInput!) { createStaff(input: $input) { id legacyId active } }';
 const ENABLE = 'mutation($id: ID) { enableStaff(id: $id) { id active } }';
 const DISABLE = 'mutation($id: ID) { disableStaff(id: $id) { id active } }';
-const UPDATE = 'mutation($id: ID, $input: UpdateStaffInput!) { updateStaff(id: $id, input: $input) { id active } }';
+const UPDATE =
+  'mutation($id: ID, $input: UpdateStaffInput!) { updateStaff(id: $id, input: $input) { id active } }';
 
 interface OutboxRow {
   kind: string;
@@ -110,11 +117,12 @@ function tempDir(): string {
 }
 
 async function outbox(accountId: number): Promise<OutboxRow[]> {
-  return t.db.orm.em
-    .getConnection()
-    .execute<OutboxRow[]>(`select kind, payload, attempts, last_error, sent_at is not null as sent,
+  return t.db.orm.em.getConnection().execute<OutboxRow[]>(
+    `select kind, payload, attempts, last_error, sent_at is not null as sent,
               (extract(epoch from available_at) * 1000)::float8 as available_ms
-         from outbox where account_id = ? order by id`, [accountId]);
+         from outbox where account_id = ? order by id`,
+    [accountId],
+  );
 }
 
 async function createStaff(owner: Credentials, input: Record<string, unknown>) {
@@ -141,7 +149,9 @@ describe('on a paid plan (staffMax > 0)', () => {
     expect(mail.rcptTo).toEqual([`${owner.login}@example.com`]);
     expect(mail.user).toBe('timetrack'); // the credentials of SMTP_URL were used
     expect(mail.mailFrom).toBe('no-reply@localhost');
-    expect(mail.raw).toMatch(/^Subject: Please confirm the new user Ann Archer on Acme Widgets\r?$/m);
+    expect(mail.raw).toMatch(
+      /^Subject: Please confirm the new user Ann Archer on Acme Widgets\r?$/m,
+    );
     expect(mail.raw).toContain('Ann Archer (login "ann_');
     expect(mail.raw).toContain('was added to your account "Acme Widgets"');
     expect(mail.raw).toContain('Please confirm the creation of this new user');
@@ -154,7 +164,11 @@ describe('on a paid plan (staffMax > 0)', () => {
 
   test('enabling a disabled user sends another e-mail; disabling and re-enabling an active one send none', async () => {
     const owner = await t.newAccount({ staffMax: 5 });
-    const member = await createStaff(owner, { login: unique('bo'), firstName: 'Bo', lastName: 'Baker' });
+    const member = await createStaff(owner, {
+      login: unique('bo'),
+      firstName: 'Bo',
+      lastName: 'Baker',
+    });
     await t.gqlOk(owner, ENABLE, { id: member.id }); // already active: no change, no e-mail
     await t.gqlOk(owner, DISABLE, { id: member.id });
     expect(await outbox(owner.accountId)).toHaveLength(1);
@@ -162,7 +176,10 @@ describe('on a paid plan (staffMax > 0)', () => {
     await t.gqlOk(owner, ENABLE, { id: member.id });
     expect(await outbox(owner.accountId)).toHaveLength(2);
     expect(await sender.drainOnce()).toMatchObject({ sent: 2 });
-    expect(smtp.received.map((m) => m.rcptTo)).toEqual([[`${owner.login}@example.com`], [`${owner.login}@example.com`]]);
+    expect(smtp.received.map((m) => m.rcptTo)).toEqual([
+      [`${owner.login}@example.com`],
+      [`${owner.login}@example.com`],
+    ]);
     expect(smtp.received[1]!.raw).toContain('Bo Baker (login "bo_');
     expect(smtp.received[1]!.raw).toContain('was enabled on your account');
   });
@@ -173,7 +190,10 @@ describe('on a paid plan (staffMax > 0)', () => {
     expect(await outbox(owner.accountId)).toEqual([]); // inactive: nothing to pay for yet
 
     await t.gqlOk(owner, UPDATE, { id: member.id, input: { firstName: 'Cy' } }); // stays inactive
-    await t.gqlOk(owner, UPDATE, { id: member.id, input: { active: true, firstName: 'Cyd', lastName: 'Cole' } });
+    await t.gqlOk(owner, UPDATE, {
+      id: member.id,
+      input: { active: true, firstName: 'Cyd', lastName: 'Cole' },
+    });
     const rows = await outbox(owner.accountId);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.payload.text).toContain('Cyd Cole (login "cy_');
@@ -188,7 +208,9 @@ describe('on a paid plan (staffMax > 0)', () => {
     const idle = await createStaff(owner, { login: unique('idle'), active: false });
     expect(await outbox(owner.accountId)).toHaveLength(1);
 
-    const create = await t.gql(owner, CREATE, { input: { login: unique('second'), password: 'staff-password' } });
+    const create = await t.gql(owner, CREATE, {
+      input: { login: unique('second'), password: 'staff-password' },
+    });
     expect(codes(create)).toEqual(['PAYMENT_REQUIRED']);
     const enable = await t.gql(owner, ENABLE, { id: idle.id });
     expect(codes(enable)).toEqual(['PAYMENT_REQUIRED']);
@@ -221,8 +243,16 @@ test('a delivery the SMTP server refuses is retried after a backoff, then marked
   expect(smtp.received).toEqual([]);
 
   // Not due again before the backoff has passed.
-  expect(await sender.drainOnce(new Date(firstTry.getTime() + 4_000))).toEqual({ claimed: 0, sent: 0, failed: 0 });
-  expect(await sender.drainOnce(new Date(firstTry.getTime() + 5_000))).toEqual({ claimed: 1, sent: 1, failed: 0 });
+  expect(await sender.drainOnce(new Date(firstTry.getTime() + 4_000))).toEqual({
+    claimed: 0,
+    sent: 0,
+    failed: 0,
+  });
+  expect(await sender.drainOnce(new Date(firstTry.getTime() + 5_000))).toEqual({
+    claimed: 1,
+    sent: 1,
+    failed: 0,
+  });
   expect((await outbox(owner.accountId))[0]).toMatchObject({ attempts: 1, sent: true });
   expect(smtp.received).toHaveLength(1);
   expect(smtp.received[0]!.rcptTo).toEqual([`${owner.login}@example.com`]);
@@ -239,7 +269,9 @@ test('without SMTP_URL the e-mail is written as an .eml file under DATA_DIR/outb
 
     const files = fs.readdirSync(path.join(dataDir, 'outbox'));
     expect(files).toEqual([expect.stringMatching(/^\d{8}T\d{6}Z-[0-9a-f-]{36}\.eml$/)]);
-    const eml = fs.readFileSync(path.join(dataDir, 'outbox', files[0]!), 'utf8').replace(/=\r?\n/g, '');
+    const eml = fs
+      .readFileSync(path.join(dataDir, 'outbox', files[0]!), 'utf8')
+      .replace(/=\r?\n/g, '');
     expect(eml).toContain(`To: ${owner.login}@example.com`);
     expect(eml).toContain('Dee Dunn (login "dee_');
     expect(eml).toContain('File Co');
@@ -265,15 +297,29 @@ test('startServer runs the sender in the background and stops it with the server
   );
   try {
     const login = unique('bg_owner');
-    await createAccount(server.db.orm, server.app.hasher, { login, password: 'owner-password', email: `${login}@example.com`, staffMax: 3 });
+    await createAccount(server.db.orm, server.app.hasher, {
+      login,
+      password: 'owner-password',
+      email: `${login}@example.com`,
+      staffMax: 3,
+    });
     const res = await fetch(`${server.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${login}:owner-password`).toString('base64')}` },
-      body: JSON.stringify({ query: CREATE, variables: { input: { login: unique('bg'), password: 'staff-password' } } }),
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${login}:owner-password`).toString('base64')}`,
+      },
+      body: JSON.stringify({
+        query: CREATE,
+        variables: { input: { login: unique('bg'), password: 'staff-password' } },
+      }),
     });
     expect(res.status).toBe(200);
     const deadline = Date.now() + 15_000;
-    while (!smtp.received.some((m) => m.rcptTo.includes(`${login}@example.com`)) && Date.now() < deadline) {
+    while (
+      !smtp.received.some((m) => m.rcptTo.includes(`${login}@example.com`)) &&
+      Date.now() < deadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(smtp.received.filter((m) => m.rcptTo.includes(`${login}@example.com`))).toHaveLength(1);

@@ -68,18 +68,37 @@ class Load {
   }
 
   /** One GraphQL request; 503 or every error SERVICE_UNAVAILABLE counts as unavailable. */
-  async gql(kind: string, query: string, variables: Record<string, unknown> = {}): Promise<{ outcome: Outcome; data?: any }> {
+  async gql(
+    kind: string,
+    query: string,
+    variables: Record<string, unknown> = {},
+  ): Promise<{ outcome: Outcome; data?: any }> {
     return this.request(kind, '/graphql', { query, variables }, 'POST', (status, body) => {
-      const errors = (body as { errors?: { extensions?: { code?: string } }[] } | undefined)?.errors;
+      const errors = (body as { errors?: { extensions?: { code?: string } }[] } | undefined)
+        ?.errors;
       if (status === 200 && !errors?.length) return 'ok';
-      if (status === 503 || (errors?.length && errors.every((e) => e.extensions?.code === 'SERVICE_UNAVAILABLE'))) return 'unavailable';
-      if (status === 200 && errors?.length === 1 && ['PUNCHED_IN', 'PUNCHED_OUT'].includes(errors[0]!.extensions?.code ?? '')) return 'refused';
+      if (
+        status === 503 ||
+        (errors?.length && errors.every((e) => e.extensions?.code === 'SERVICE_UNAVAILABLE'))
+      )
+        return 'unavailable';
+      if (
+        status === 200 &&
+        errors?.length === 1 &&
+        ['PUNCHED_IN', 'PUNCHED_OUT'].includes(errors[0]!.extensions?.code ?? '')
+      )
+        return 'refused';
       return 'error';
     });
   }
 
   /** One JSON-facade request; the facade maps SERVICE_UNAVAILABLE to 503 itself. */
-  async json(kind: string, path: string, method: 'GET' | 'POST', body?: unknown): Promise<{ outcome: Outcome; data?: any }> {
+  async json(
+    kind: string,
+    path: string,
+    method: 'GET' | 'POST',
+    body?: unknown,
+  ): Promise<{ outcome: Outcome; data?: any }> {
     return this.request(kind, path, body, method, (status, answer) => {
       if (status === 200) return 'ok';
       const code = (answer as { error?: { code?: string } } | undefined)?.error?.code;
@@ -102,7 +121,10 @@ class Load {
     try {
       const res = await fetch(`${this.url}${path}`, {
         method,
-        headers: { authorization: this.authorization(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: this.authorization(),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
@@ -134,27 +156,42 @@ interface Acknowledged {
   punchOuts: string[];
 }
 
-function startMixedLoad(load: Load, companyLegacyId: number, projectIds: number[], ack: Acknowledged): void {
+function startMixedLoad(
+  load: Load,
+  companyLegacyId: number,
+  projectIds: number[],
+  ack: Acknowledged,
+): void {
   // Projects through GraphQL.
   load.start(async (l) => {
     const name = `outage-project-${l.next()}`;
-    const { outcome } = await l.gql('createProject', 'mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }', {
-      input: { companyLegacyId, name, visibility: 'PUBLIC' },
-    });
+    const { outcome } = await l.gql(
+      'createProject',
+      'mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }',
+      {
+        input: { companyLegacyId, name, visibility: 'PUBLIC' },
+      },
+    );
     if (outcome === 'ok') ack.projects.push(name);
   });
   // Companies through the JSON facade.
   load.start(async (l) => {
     const name = `outage-company-${l.next()}`;
-    const { outcome } = await l.json('createCompany', '/api/1/companies.json', 'POST', { company: { name } });
+    const { outcome } = await l.json('createCompany', '/api/1/companies.json', 'POST', {
+      company: { name },
+    });
     if (outcome === 'ok') ack.companies.push(name);
   });
   // Staff on a paid plan: the user and the owner's confirmation e-mail commit together.
   load.start(async (l) => {
     const login = `outage-staff-${l.next()}`;
-    const { outcome } = await l.gql('createStaff', 'mutation($input: CreateStaffInput!) { createStaff(input: $input) { id } }', {
-      input: { login, password: 'staff-password', firstName: 'Sam', lastName: 'Staff' },
-    });
+    const { outcome } = await l.gql(
+      'createStaff',
+      'mutation($input: CreateStaffInput!) { createStaff(input: $input) { id } }',
+      {
+        input: { login, password: 'staff-password', firstName: 'Sam', lastName: 'Staff' },
+      },
+    );
     if (outcome === 'ok') ack.staff.push(login);
   });
   // Punching in and out, round the projects: each punch-in also stops the running shift.
@@ -164,29 +201,44 @@ function startMixedLoad(load: Load, companyLegacyId: number, projectIds: number[
     const project = projectIds[turn % projectIds.length]!;
     const n = l.next();
     const inNote = `[in-${n}]`;
-    const punchedIn = await l.gql('punchIn', 'mutation($id: Int!, $notes: String) { punchIn(legacyId: $id, input: { notes: $notes }) { running } }', {
-      id: project,
-      notes: inNote,
-    });
+    const punchedIn = await l.gql(
+      'punchIn',
+      'mutation($id: Int!, $notes: String) { punchIn(legacyId: $id, input: { notes: $notes }) { running } }',
+      {
+        id: project,
+        notes: inNote,
+      },
+    );
     if (punchedIn.outcome !== 'ok') return;
     ack.punchIns.push(inNote);
     const outNote = `[out-${n}]`;
-    const punchedOut = await l.gql('punchOut', 'mutation($id: Int!, $notes: String) { punchOut(legacyId: $id, notes: $notes) { running } }', {
-      id: project,
-      notes: outNote,
-    });
+    const punchedOut = await l.gql(
+      'punchOut',
+      'mutation($id: Int!, $notes: String) { punchOut(legacyId: $id, notes: $notes) { running } }',
+      {
+        id: project,
+        notes: outNote,
+      },
+    );
     if (punchedOut.outcome === 'ok') ack.punchOuts.push(outNote);
   });
   // Reads: GraphQL with totals, and the JSON list.
   load.start(async (l) => {
-    await l.gql('listProjects', '{ projects(first: 20) { totalCount nodes { name grandTotal running } } }');
+    await l.gql(
+      'listProjects',
+      '{ projects(first: 20) { totalCount nodes { name grandTotal running } } }',
+    );
   });
   load.start(async (l) => {
     await l.json('listShifts', '/api/1/shifts.json', 'GET');
   });
 }
 
-async function waitUntil(what: string, condition: () => boolean, timeoutMs: number): Promise<number> {
+async function waitUntil(
+  what: string,
+  condition: () => boolean,
+  timeoutMs: number,
+): Promise<number> {
   const started = Date.now();
   while (!condition()) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
@@ -198,7 +250,8 @@ async function waitUntil(what: string, condition: () => boolean, timeoutMs: numb
 /** Outcomes with their HTTP statuses: `unavailable/503`, `unavailable/200` (GraphQL errors), `ok/200`... */
 function summary(samples: Sample[]): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const s of samples) counts[`${s.outcome}/${s.status}`] = (counts[`${s.outcome}/${s.status}`] ?? 0) + 1;
+  for (const s of samples)
+    counts[`${s.outcome}/${s.status}`] = (counts[`${s.outcome}/${s.status}`] ?? 0) + 1;
   return counts;
 }
 
@@ -212,174 +265,265 @@ const MODES = [
   { mode: 'cut', env: {}, downMs: 3000, answerWithinMs: 5000 },
   {
     mode: 'blackhole',
-    env: { DB_STATEMENT_TIMEOUT_MS: '1000', DB_ACQUIRE_TIMEOUT_MS: '1500', DB_CONNECT_TIMEOUT_MS: '500' },
+    env: {
+      DB_STATEMENT_TIMEOUT_MS: '1000',
+      DB_ACQUIRE_TIMEOUT_MS: '1500',
+      DB_CONNECT_TIMEOUT_MS: '500',
+    },
     downMs: 10_000,
     answerWithinMs: 1000 + 5000 + 1500,
   },
 ] as const;
 
-describe.each(MODES)('the database goes away ($mode) under load', ({ mode, env, downMs, answerWithinMs }) => {
-  let t: TestApp;
-  let db: ProxiedDatabase;
-  let owner: Credentials & { accountId: number };
-  const unhandled: unknown[] = [];
-  const onUnhandled = (error: unknown) => unhandled.push(error);
+describe.each(MODES)(
+  'the database goes away ($mode) under load',
+  ({ mode, env, downMs, answerWithinMs }) => {
+    let t: TestApp;
+    let db: ProxiedDatabase;
+    let owner: Credentials & { accountId: number };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (error: unknown) => unhandled.push(error);
 
-  beforeAll(async () => {
-    process.on('unhandledRejection', onUnhandled);
-    process.on('uncaughtException', onUnhandled);
-    db = await proxiedDatabase();
-    t = await startTestApp(env, { target: db.target });
-    owner = await t.newAccount({ staffMax: 100_000 });
-  });
+    beforeAll(async () => {
+      process.on('unhandledRejection', onUnhandled);
+      process.on('uncaughtException', onUnhandled);
+      db = await proxiedDatabase();
+      t = await startTestApp(env, { target: db.target });
+      owner = await t.newAccount({ staffMax: 100_000 });
+    });
 
-  afterAll(async () => {
-    await db?.proxy.restore();
-    // The app drops the database with itself; without an app, it is dropped here.
-    if (t) await t.close();
-    else await db?.target.drop();
-    process.off('unhandledRejection', onUnhandled);
-    process.off('uncaughtException', onUnhandled);
-  });
+    afterAll(async () => {
+      await db?.proxy.restore();
+      // The app drops the database with itself; without an app, it is dropped here.
+      if (t) await t.close();
+      else await db?.target.drop();
+      process.off('unhandledRejection', onUnhandled);
+      process.off('uncaughtException', onUnhandled);
+    });
 
-  (mode === 'cut' ? test : test.skip)('a connection dropped while idle in the pool is discarded quietly', async () => {
-    const knex = t.db.orm.em.getConnection().getKnex();
-    const pool = (knex.client as { pool: { numFree(): number } }).pool;
-    const viewer = '{ viewer { staff { login } } }';
-    // A first sign-in passes the sign-in limits, whose named statements get prepared on the connection.
-    const early = await t.newStaff(owner);
-    expect(await t.gqlOk(early, viewer)).toEqual({ viewer: { staff: { login: early.login } } });
-    expect(pool.numFree()).toBeGreaterThan(0);
-    await db.proxy.cut();
-    // The driver sees the socket end on an idle client: knex's listener takes the 'error'.
-    await new Promise((r) => setTimeout(r, 300));
-    await db.proxy.restore();
-    expect(unhandled).toEqual([]);
-    // The dead connection is discarded on its next acquire and a new one replaces it, on which the
-    // same statements can be prepared again (PGlite keeps one session for every connection).
-    expect((await knex.raw('select 1 as one')).rows).toEqual([{ one: 1 }]);
-    const late = await t.newStaff(owner);
-    expect(await t.gqlOk(late, viewer)).toEqual({ viewer: { staff: { login: late.login } } });
-  });
-
-  (mode === 'blackhole' ? test : test.skip)('a connection whose query the driver gave up on is closed, not reused', async () => {
-    const knex = t.db.orm.em.getConnection().getKnex();
-    await knex.raw('select 1');
-    const open = db.proxy.open;
-    expect(open).toBeGreaterThan(0);
-    await db.proxy.blackhole();
-    const started = Date.now();
-    // statement_timeout cannot be answered through a partition: the driver's timer (statement + 5 s) ends the wait.
-    await expect(knex.raw('select 1')).rejects.toThrow(/Query read timeout/);
-    expect(Date.now() - started).toBeLessThan(1000 + 5000 + 1000);
-    // Closed at once: the next query must not queue behind the abandoned one for another timeout.
-    await waitUntil('the abandoned connection to close', () => db.proxy.open === open - 1, 1000);
-    await db.proxy.restore();
-    expect((await knex.raw('select 1 as one')).rows).toEqual([{ one: 1 }]);
-    expect(unhandled).toEqual([]);
-  });
-
-  test('answers 503 while it is gone, recovers by itself, and loses no acknowledged write', async () => {
-    const company = await t.gqlOk<{ createCompany: { legacyId: number } }>(
-      owner,
-      'mutation { createCompany(input: { name: "Outage Inc", visibility: PUBLIC }) { legacyId } }',
+    (mode === 'cut' ? test : test.skip)(
+      'a connection dropped while idle in the pool is discarded quietly',
+      async () => {
+        const knex = t.db.orm.em.getConnection().getKnex();
+        const pool = (knex.client as { pool: { numFree(): number } }).pool;
+        const viewer = '{ viewer { staff { login } } }';
+        // A first sign-in passes the sign-in limits, whose named statements get prepared on the connection.
+        const early = await t.newStaff(owner);
+        expect(await t.gqlOk(early, viewer)).toEqual({ viewer: { staff: { login: early.login } } });
+        expect(pool.numFree()).toBeGreaterThan(0);
+        await db.proxy.cut();
+        // The driver sees the socket end on an idle client: knex's listener takes the 'error'.
+        await new Promise((r) => setTimeout(r, 300));
+        await db.proxy.restore();
+        expect(unhandled).toEqual([]);
+        // The dead connection is discarded on its next acquire and a new one replaces it, on which the
+        // same statements can be prepared again (PGlite keeps one session for every connection).
+        expect((await knex.raw('select 1 as one')).rows).toEqual([{ one: 1 }]);
+        const late = await t.newStaff(owner);
+        expect(await t.gqlOk(late, viewer)).toEqual({ viewer: { staff: { login: late.login } } });
+      },
     );
-    const projectIds: number[] = [];
-    for (const name of ['A', 'B', 'C']) {
-      const p = await t.gqlOk<{ createProject: { legacyId: number } }>(owner, 'mutation($input: CreateProjectInput!) { createProject(input: $input) { legacyId } }', {
-        input: { companyLegacyId: company.createCompany.legacyId, name: `punch-${name}`, visibility: 'PUBLIC' },
+
+    (mode === 'blackhole' ? test : test.skip)(
+      'a connection whose query the driver gave up on is closed, not reused',
+      async () => {
+        const knex = t.db.orm.em.getConnection().getKnex();
+        await knex.raw('select 1');
+        const open = db.proxy.open;
+        expect(open).toBeGreaterThan(0);
+        await db.proxy.blackhole();
+        const started = Date.now();
+        // statement_timeout cannot be answered through a partition: the driver's timer (statement + 5 s) ends the wait.
+        await expect(knex.raw('select 1')).rejects.toThrow(/Query read timeout/);
+        expect(Date.now() - started).toBeLessThan(1000 + 5000 + 1000);
+        // Closed at once: the next query must not queue behind the abandoned one for another timeout.
+        await waitUntil(
+          'the abandoned connection to close',
+          () => db.proxy.open === open - 1,
+          1000,
+        );
+        await db.proxy.restore();
+        expect((await knex.raw('select 1 as one')).rows).toEqual([{ one: 1 }]);
+        expect(unhandled).toEqual([]);
+      },
+    );
+
+    test('answers 503 while it is gone, recovers by itself, and loses no acknowledged write', async () => {
+      const company = await t.gqlOk<{ createCompany: { legacyId: number } }>(
+        owner,
+        'mutation { createCompany(input: { name: "Outage Inc", visibility: PUBLIC }) { legacyId } }',
+      );
+      const projectIds: number[] = [];
+      for (const name of ['A', 'B', 'C']) {
+        const p = await t.gqlOk<{ createProject: { legacyId: number } }>(
+          owner,
+          'mutation($input: CreateProjectInput!) { createProject(input: $input) { legacyId } }',
+          {
+            input: {
+              companyLegacyId: company.createCompany.legacyId,
+              name: `punch-${name}`,
+              visibility: 'PUBLIC',
+            },
+          },
+        );
+        projectIds.push(p.createProject.legacyId);
+      }
+
+      const url = await t.listen();
+      const load = new Load(url, owner);
+      const ack: Acknowledged = {
+        projects: [],
+        companies: [],
+        staff: [],
+        punchIns: [],
+        punchOuts: [],
+      };
+      startMixedLoad(load, company.createCompany.legacyId, projectIds, ack);
+      let cutAt = 0;
+      let restoredAt = 0;
+      let firstUnavailable = 0;
+      let recovery = 0;
+      try {
+        // Healthy first.
+        await new Promise((r) => setTimeout(r, 1500));
+        cutAt = Date.now();
+        if (mode === 'cut') await db.proxy.cut();
+        else await db.proxy.blackhole();
+
+        firstUnavailable = await waitUntil(
+          'a 503',
+          () => load.samples.some((s) => s.finished >= cutAt && s.outcome === 'unavailable'),
+          15_000,
+        );
+        // Stay down a while, so every kind of request meets the outage.
+        await new Promise((r) => setTimeout(r, downMs));
+        restoredAt = Date.now();
+        await db.proxy.restore();
+        recovery = await waitUntil(
+          'a success after the return',
+          () => load.samples.some((s) => s.started >= restoredAt && s.outcome === 'ok'),
+          15_000,
+        );
+        // Every kind of request (7) is asked again once the return is 2 s old.
+        await waitUntil(
+          'every kind of request after the return',
+          () =>
+            new Set(load.samples.filter((s) => s.started >= restoredAt + 2000).map((s) => s.kind))
+              .size === 7,
+          20_000,
+        );
+      } finally {
+        await load.stop();
+      }
+
+      const before = load.samples.filter((s) => s.finished < cutAt);
+      // Asked and answered while the database was gone (none hangs past it: see answerWithinMs below).
+      const during = load.samples.filter((s) => s.started >= cutAt && s.finished < restoredAt);
+      const after = load.samples.filter((s) => s.started >= restoredAt + 2000);
+      const slowest = Math.max(
+        ...load.samples.filter((s) => s.started >= cutAt).map((s) => s.finished - s.started),
+      );
+      console.log(
+        `${mode}: first 503 ${firstUnavailable} ms after the cut; first success ${recovery} ms after the return; ` +
+          `slowest answer after the cut ${slowest} ms; before ${JSON.stringify(summary(before))}, during ${JSON.stringify(summary(during))}, ` +
+          `after ${JSON.stringify(summary(after))}; acknowledged ${JSON.stringify(Object.fromEntries(Object.entries(ack).map(([k, v]) => [k, v.length])))}`,
+      );
+      // Never a 500, a hang or a dropped connection; only successes, 503s and (see Outcome) refused punches.
+      expect(
+        load.samples.filter(
+          (s) => s.outcome !== 'ok' && s.outcome !== 'unavailable' && s.outcome !== 'refused',
+        ),
+      ).toEqual([]);
+      expect(
+        load.samples.filter((s) => s.started >= cutAt && s.finished - s.started > answerWithinMs),
+      ).toEqual([]);
+      expect(before.length).toBeGreaterThan(0);
+      expect(before.filter((s) => s.outcome !== 'ok')).toEqual([]);
+      expect(during.length).toBeGreaterThan(0);
+      expect(during.filter((s) => s.outcome !== 'unavailable')).toEqual([]);
+      expect(firstUnavailable).toBeLessThan(answerWithinMs);
+      expect(recovery).toBeLessThan(2000);
+      expect(after.length).toBeGreaterThan(0);
+      expect(after.filter((s) => s.outcome !== 'ok' && s.outcome !== 'refused')).toEqual([]);
+      // A punch refused because an earlier one answered 503 yet committed: rare, and only on punches.
+      expect(
+        load.samples.filter((s) => s.outcome === 'refused' && !s.kind.startsWith('punch')),
+      ).toEqual([]);
+      expect(new Set(after.map((s) => s.kind)).size).toBe(7);
+      expect(unhandled).toEqual([]);
+
+      // Nothing lost, nothing half-written.
+      const knex = t.db.orm.em.getConnection().getKnex();
+      const names = async (table: string, column: string, prefix: string): Promise<Set<string>> =>
+        new Set(
+          (
+            (await knex(table).where(column, 'like', `${prefix}%`).select(column)) as Record<
+              string,
+              string
+            >[]
+          ).map((r) => r[column]!),
+        );
+      const projects = await names('projects', 'name', 'outage-project-');
+      const companies = await names('companies', 'name', 'outage-company-');
+      const staff = await names('users', 'login', 'outage-staff-');
+      expect(ack.projects.filter((n) => !projects.has(n))).toEqual([]);
+      expect(ack.companies.filter((n) => !companies.has(n))).toEqual([]);
+      expect(ack.staff.filter((n) => !staff.has(n))).toEqual([]);
+      // Every user has the confirmation e-mail that committed with it, and no e-mail lacks its user.
+      const mails = (await knex('outbox')
+        .where({ account_id: owner.accountId, kind: 'email' })
+        .select('payload')) as { payload: { text: string } }[];
+      const mailed = mails.map((m) => /\(login "([^"]+)"\)/.exec(m.payload.text)?.[1]).sort();
+      const members = (
+        (await knex('users')
+          .where({ account_id: owner.accountId })
+          .whereNot({ type: 'owner' })
+          .select('login')) as { login: string }[]
+      ).map((u) => u.login);
+      expect(mailed).toEqual(members.sort());
+      // Every acknowledged punch-in is one shift; every acknowledged punch-out stopped it.
+      const shifts = (await knex('shifts')
+        .where({ account_id: owner.accountId })
+        .select('notes', 'stop', 'project_id')) as {
+        notes: string | null;
+        stop: Date | null;
+        project_id: number;
+      }[];
+      const withNote = (note: string) => shifts.filter((s) => s.notes?.includes(note));
+      expect(ack.punchIns.filter((note) => withNote(note).length !== 1)).toEqual([]);
+      expect(
+        ack.punchOuts.filter(
+          (note) => withNote(note).length !== 1 || withNote(note)[0]!.stop === null,
+        ),
+      ).toEqual([]);
+      expect(shifts.filter((s) => s.stop === null).length).toBeLessThanOrEqual(1);
+      // Every project has its company, every shift its project.
+      const orphanProjects = await knex('projects as p')
+        .leftJoin('companies as c', 'c.id', 'p.company_id')
+        .whereNull('c.id')
+        .count({ n: '*' });
+      const orphanShifts = await knex('shifts as s')
+        .leftJoin('projects as p', 'p.id', 's.project_id')
+        .whereNull('p.id')
+        .count({ n: '*' });
+      expect(Number(orphanProjects[0]!.n) + Number(orphanShifts[0]!.n)).toBe(0);
+      // The totals the triggers keep match the shifts: no statement half-applied.
+      const kept = await knex.raw(
+        `select project_id, user_id, stopped_seconds::text as s from project_user_totals where account_id = ? and stopped_seconds <> 0 order by 1, 2`,
+        [owner.accountId],
+      );
+      const recomputed = await knex.raw(
+        `select project_id, user_id, sum(extract(epoch from stop - start))::text as s from shifts where account_id = ? and stop is not null group by 1, 2 having sum(extract(epoch from stop - start)) <> 0 order by 1, 2`,
+        [owner.accountId],
+      );
+      const rows = (r: { rows: { project_id: number; user_id: number; s: string }[] }) =>
+        r.rows.map((x) => [x.project_id, x.user_id, Number(x.s)]);
+      expect(rows(kept)).toEqual(rows(recomputed));
+      // The app never crashed: it still answers, and nothing was left unhandled.
+      expect(await t.gqlOk(owner, '{ viewer { staff { login } } }')).toEqual({
+        viewer: { staff: { login: owner.login } },
       });
-      projectIds.push(p.createProject.legacyId);
-    }
-
-    const url = await t.listen();
-    const load = new Load(url, owner);
-    const ack: Acknowledged = { projects: [], companies: [], staff: [], punchIns: [], punchOuts: [] };
-    startMixedLoad(load, company.createCompany.legacyId, projectIds, ack);
-    let cutAt = 0;
-    let restoredAt = 0;
-    let firstUnavailable = 0;
-    let recovery = 0;
-    try {
-      // Healthy first.
-      await new Promise((r) => setTimeout(r, 1500));
-      cutAt = Date.now();
-      if (mode === 'cut') await db.proxy.cut();
-      else await db.proxy.blackhole();
-
-      firstUnavailable = await waitUntil('a 503', () => load.samples.some((s) => s.finished >= cutAt && s.outcome === 'unavailable'), 15_000);
-      // Stay down a while, so every kind of request meets the outage.
-      await new Promise((r) => setTimeout(r, downMs));
-      restoredAt = Date.now();
-      await db.proxy.restore();
-      recovery = await waitUntil('a success after the return', () => load.samples.some((s) => s.started >= restoredAt && s.outcome === 'ok'), 15_000);
-      // Every kind of request (7) is asked again once the return is 2 s old.
-      await waitUntil('every kind of request after the return', () => new Set(load.samples.filter((s) => s.started >= restoredAt + 2000).map((s) => s.kind)).size === 7, 20_000);
-    } finally {
-      await load.stop();
-    }
-
-    const before = load.samples.filter((s) => s.finished < cutAt);
-    // Asked and answered while the database was gone (none hangs past it: see answerWithinMs below).
-    const during = load.samples.filter((s) => s.started >= cutAt && s.finished < restoredAt);
-    const after = load.samples.filter((s) => s.started >= restoredAt + 2000);
-    const slowest = Math.max(...load.samples.filter((s) => s.started >= cutAt).map((s) => s.finished - s.started));
-    console.log(
-      `${mode}: first 503 ${firstUnavailable} ms after the cut; first success ${recovery} ms after the return; ` +
-        `slowest answer after the cut ${slowest} ms; before ${JSON.stringify(summary(before))}, during ${JSON.stringify(summary(during))}, ` +
-        `after ${JSON.stringify(summary(after))}; acknowledged ${JSON.stringify(Object.fromEntries(Object.entries(ack).map(([k, v]) => [k, v.length])))}`,
-    );
-    // Never a 500, a hang or a dropped connection; only successes, 503s and (see Outcome) refused punches.
-    expect(load.samples.filter((s) => s.outcome !== 'ok' && s.outcome !== 'unavailable' && s.outcome !== 'refused')).toEqual([]);
-    expect(load.samples.filter((s) => s.started >= cutAt && s.finished - s.started > answerWithinMs)).toEqual([]);
-    expect(before.length).toBeGreaterThan(0);
-    expect(before.filter((s) => s.outcome !== 'ok')).toEqual([]);
-    expect(during.length).toBeGreaterThan(0);
-    expect(during.filter((s) => s.outcome !== 'unavailable')).toEqual([]);
-    expect(firstUnavailable).toBeLessThan(answerWithinMs);
-    expect(recovery).toBeLessThan(2000);
-    expect(after.length).toBeGreaterThan(0);
-    expect(after.filter((s) => s.outcome !== 'ok' && s.outcome !== 'refused')).toEqual([]);
-    // A punch refused because an earlier one answered 503 yet committed: rare, and only on punches.
-    expect(load.samples.filter((s) => s.outcome === 'refused' && !s.kind.startsWith('punch'))).toEqual([]);
-    expect(new Set(after.map((s) => s.kind)).size).toBe(7);
-    expect(unhandled).toEqual([]);
-
-    // Nothing lost, nothing half-written.
-    const knex = t.db.orm.em.getConnection().getKnex();
-    const names = async (table: string, column: string, prefix: string): Promise<Set<string>> =>
-      new Set(((await knex(table).where(column, 'like', `${prefix}%`).select(column)) as Record<string, string>[]).map((r) => r[column]!));
-    const projects = await names('projects', 'name', 'outage-project-');
-    const companies = await names('companies', 'name', 'outage-company-');
-    const staff = await names('users', 'login', 'outage-staff-');
-    expect(ack.projects.filter((n) => !projects.has(n))).toEqual([]);
-    expect(ack.companies.filter((n) => !companies.has(n))).toEqual([]);
-    expect(ack.staff.filter((n) => !staff.has(n))).toEqual([]);
-    // Every user has the confirmation e-mail that committed with it, and no e-mail lacks its user.
-    const mails = (await knex('outbox').where({ account_id: owner.accountId, kind: 'email' }).select('payload')) as { payload: { text: string } }[];
-    const mailed = mails.map((m) => /\(login "([^"]+)"\)/.exec(m.payload.text)?.[1]).sort();
-    const members = ((await knex('users').where({ account_id: owner.accountId }).whereNot({ type: 'owner' }).select('login')) as { login: string }[]).map((u) => u.login);
-    expect(mailed).toEqual(members.sort());
-    // Every acknowledged punch-in is one shift; every acknowledged punch-out stopped it.
-    const shifts = (await knex('shifts').where({ account_id: owner.accountId }).select('notes', 'stop', 'project_id')) as { notes: string | null; stop: Date | null; project_id: number }[];
-    const withNote = (note: string) => shifts.filter((s) => s.notes?.includes(note));
-    expect(ack.punchIns.filter((note) => withNote(note).length !== 1)).toEqual([]);
-    expect(ack.punchOuts.filter((note) => withNote(note).length !== 1 || withNote(note)[0]!.stop === null)).toEqual([]);
-    expect(shifts.filter((s) => s.stop === null).length).toBeLessThanOrEqual(1);
-    // Every project has its company, every shift its project.
-    const orphanProjects = await knex('projects as p').leftJoin('companies as c', 'c.id', 'p.company_id').whereNull('c.id').count({ n: '*' });
-    const orphanShifts = await knex('shifts as s').leftJoin('projects as p', 'p.id', 's.project_id').whereNull('p.id').count({ n: '*' });
-    expect(Number(orphanProjects[0]!.n) + Number(orphanShifts[0]!.n)).toBe(0);
-    // The totals the triggers keep match the shifts: no statement half-applied.
-    const kept = await knex.raw(`select project_id, user_id, stopped_seconds::text as s from project_user_totals where account_id = ? and stopped_seconds <> 0 order by 1, 2`, [owner.accountId]);
-    const recomputed = await knex.raw(
-      `select project_id, user_id, sum(extract(epoch from stop - start))::text as s from shifts where account_id = ? and stop is not null group by 1, 2 having sum(extract(epoch from stop - start)) <> 0 order by 1, 2`,
-      [owner.accountId],
-    );
-    const rows = (r: { rows: { project_id: number; user_id: number; s: string }[] }) => r.rows.map((x) => [x.project_id, x.user_id, Number(x.s)]);
-    expect(rows(kept)).toEqual(rows(recomputed));
-    // The app never crashed: it still answers, and nothing was left unhandled.
-    expect(await t.gqlOk(owner, '{ viewer { staff { login } } }')).toEqual({ viewer: { staff: { login: owner.login } } });
-    expect(unhandled).toEqual([]);
-  });
-});
+      expect(unhandled).toEqual([]);
+    });
+  },
+);

@@ -7,27 +7,50 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const PROJECT_FIELDS = 'id legacyId running runningTotal grandTotal startedAt timeLimit timeLeft overdue nearlyOverdue currentShift { id start stop tagList notes activity { name } }';
+const PROJECT_FIELDS =
+  'id legacyId running runningTotal grandTotal startedAt timeLimit timeLeft overdue nearlyOverdue currentShift { id start stop tagList notes activity { name } }';
 
 async function company(owner: Credentials, visibility = 'PUBLIC'): Promise<string> {
-  const data = await t.gqlOk(owner, `mutation { createCompany(input: { name: "Co", visibility: ${visibility} }) { id } }`);
+  const data = await t.gqlOk(
+    owner,
+    `mutation { createCompany(input: { name: "Co", visibility: ${visibility} }) { id } }`,
+  );
   return data.createCompany.id;
 }
 
-async function project(owner: Credentials, input: Record<string, unknown> = {}): Promise<Record<string, any>> {
+async function project(
+  owner: Credentials,
+  input: Record<string, unknown> = {},
+): Promise<Record<string, any>> {
   const companyId = await company(owner);
-  const data = await t.gqlOk(owner, `mutation($input: CreateProjectInput!) { createProject(input: $input) { ${PROJECT_FIELDS} timeLimitString hourlyRate hourlyRateCents } }`, {
-    input: { companyId, name: 'Project', visibility: 'PUBLIC', ...input },
-  });
+  const data = await t.gqlOk(
+    owner,
+    `mutation($input: CreateProjectInput!) { createProject(input: $input) { ${PROJECT_FIELDS} timeLimitString hourlyRate hourlyRateCents } }`,
+    {
+      input: { companyId, name: 'Project', visibility: 'PUBLIC', ...input },
+    },
+  );
   return data.createProject;
 }
 
-async function shift(who: Credentials, projectId: string, start: string, stop: string | null, extra: Record<string, unknown> = {}) {
-  return t.gql(who, 'mutation($input: CreateShiftInput!) { createShift(input: $input) { id start stop } }', { input: { projectId, start, stop, ...extra } });
+async function shift(
+  who: Credentials,
+  projectId: string,
+  start: string,
+  stop: string | null,
+  extra: Record<string, unknown> = {},
+) {
+  return t.gql(
+    who,
+    'mutation($input: CreateShiftInput!) { createShift(input: $input) { id start stop } }',
+    { input: { projectId, start, stop, ...extra } },
+  );
 }
 
 async function countRows(table: string, accountId: number): Promise<number> {
-  const [row] = await t.db.orm.em.getConnection().execute(`select count(*)::int as n from ${table} where account_id = ?`, [accountId]);
+  const [row] = await t.db.orm.em
+    .getConnection()
+    .execute(`select count(*)::int as n from ${table} where account_id = ?`, [accountId]);
   return row.n;
 }
 
@@ -35,14 +58,27 @@ describe('punching', () => {
   test('punch in starts a running shift with the default tags, activity, notes and tags', async () => {
     const owner = await t.newAccount();
     const p = await project(owner, { defaultTags: ['billable', 'web'] });
-    const { createActivity } = await t.gqlOk(owner, 'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Design" }) { id } }', { p: p.id });
-    const data = await t.gqlOk(owner, `mutation($id: ID!, $a: ID!) { punchIn(id: $id, input: { activityId: $a, notes: "kick-off", tagList: ["meeting", "web"] }) { ${PROJECT_FIELDS} } }`, {
-      id: p.id,
-      a: createActivity.id,
-    });
+    const { createActivity } = await t.gqlOk(
+      owner,
+      'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Design" }) { id } }',
+      { p: p.id },
+    );
+    const data = await t.gqlOk(
+      owner,
+      `mutation($id: ID!, $a: ID!) { punchIn(id: $id, input: { activityId: $a, notes: "kick-off", tagList: ["meeting", "web"] }) { ${PROJECT_FIELDS} } }`,
+      {
+        id: p.id,
+        a: createActivity.id,
+      },
+    );
     const punched = data.punchIn;
     expect(punched.running).toBe(true);
-    expect(punched.currentShift).toMatchObject({ stop: null, notes: 'kick-off', tagList: ['billable', 'web', 'meeting'], activity: { name: 'Design' } });
+    expect(punched.currentShift).toMatchObject({
+      stop: null,
+      notes: 'kick-off',
+      tagList: ['billable', 'web', 'meeting'],
+      activity: { name: 'Design' },
+    });
     expect(punched.startedAt).toBe(punched.currentShift.start);
   });
 
@@ -51,8 +87,15 @@ describe('punching', () => {
     const a = await project(owner);
     const b = await project(owner);
     await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: a.id });
-    const { punchIn } = await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(id: $id) { currentShift { start } } }', { id: b.id });
-    const { shifts } = await t.gqlOk(owner, '{ shifts(order: [{ field: START }]) { nodes { stop project { id } } } }');
+    const { punchIn } = await t.gqlOk(
+      owner,
+      'mutation($id: ID!) { punchIn(id: $id) { currentShift { start } } }',
+      { id: b.id },
+    );
+    const { shifts } = await t.gqlOk(
+      owner,
+      '{ shifts(order: [{ field: START }]) { nodes { stop project { id } } } }',
+    );
     expect(shifts.nodes[0]).toEqual({ stop: punchIn.currentShift.start, project: { id: a.id } });
     expect(shifts.nodes[1]).toEqual({ stop: null, project: { id: b.id } });
   });
@@ -61,12 +104,24 @@ describe('punching', () => {
     const owner = await t.newAccount();
     const inactive = await project(owner, { active: false });
     const p = await project(owner);
-    expect(codes(await t.gql(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: inactive.id }))).toEqual(['PROJECT_INACTIVE']);
-    expect(codes(await t.gql(owner, 'mutation($id: ID!) { punchOut(id: $id) { id } }', { id: p.id }))).toEqual(['PUNCHED_OUT']);
+    expect(
+      codes(
+        await t.gql(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: inactive.id }),
+      ),
+    ).toEqual(['PROJECT_INACTIVE']);
+    expect(
+      codes(await t.gql(owner, 'mutation($id: ID!) { punchOut(id: $id) { id } }', { id: p.id })),
+    ).toEqual(['PUNCHED_OUT']);
     await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: p.id });
-    expect(codes(await t.gql(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: p.id }))).toEqual(['PUNCHED_IN']);
+    expect(
+      codes(await t.gql(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: p.id })),
+    ).toEqual(['PUNCHED_IN']);
     expect(await countRows('shifts', owner.accountId)).toBe(1);
-    const out = await t.gqlOk(owner, `mutation($id: ID!) { punchOut(id: $id, notes: "done") { ${PROJECT_FIELDS} } }`, { id: p.id });
+    const out = await t.gqlOk(
+      owner,
+      `mutation($id: ID!) { punchOut(id: $id, notes: "done") { ${PROJECT_FIELDS} } }`,
+      { id: p.id },
+    );
     expect(out.punchOut).toMatchObject({ running: false, currentShift: null, startedAt: null });
   });
 });
@@ -76,11 +131,20 @@ describe('project totals', () => {
     const owner = await t.newAccount();
     const staff = await t.newStaff(owner);
     const p = await project(owner, { timeLimit: 36_000 });
-    expect((await shift(owner, p.id, '2026-01-05T09:00:00Z', '2026-01-05T10:00:00Z')).errors).toBeUndefined();
-    expect((await shift(staff, p.id, '2026-01-05T09:00:00Z', '2026-01-05T09:30:00Z')).errors).toBeUndefined();
+    expect(
+      (await shift(owner, p.id, '2026-01-05T09:00:00Z', '2026-01-05T10:00:00Z')).errors,
+    ).toBeUndefined();
+    expect(
+      (await shift(staff, p.id, '2026-01-05T09:00:00Z', '2026-01-05T09:30:00Z')).errors,
+    ).toBeUndefined();
     await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: p.id });
 
-    const read = async (who: Credentials) => (await t.gqlOk(who, `query($id: ID!) { project(id: $id) { ${PROJECT_FIELDS} } }`, { id: p.id })).project;
+    const read = async (who: Credentials) =>
+      (
+        await t.gqlOk(who, `query($id: ID!) { project(id: $id) { ${PROJECT_FIELDS} } }`, {
+          id: p.id,
+        })
+      ).project;
     const first = await read(owner);
     await new Promise((r) => setTimeout(r, 2100));
     const second = await read(owner);
@@ -90,7 +154,11 @@ describe('project totals', () => {
     expect(second.grandTotal - second.runningTotal).toBe(1800);
     expect(second.timeLeft).toBe(36_000 - second.grandTotal);
     // The staff member's running total is their own half hour; they are not running.
-    expect(await read(staff)).toMatchObject({ runningTotal: 1800, running: false, currentShift: null });
+    expect(await read(staff)).toMatchObject({
+      runningTotal: 1800,
+      running: false,
+      currentShift: null,
+    });
   });
 
   test.each([
@@ -102,7 +170,11 @@ describe('project totals', () => {
     const p = await project(owner, { timeLimit: 3600 });
     const stop = new Date(Date.parse('2026-01-05T09:00:00Z') + seconds * 1000).toISOString();
     expect((await shift(owner, p.id, '2026-01-05T09:00:00Z', stop)).errors).toBeUndefined();
-    const data = await t.gqlOk(owner, `query($id: ID!) { project(id: $id) { ${PROJECT_FIELDS} } }`, { id: p.id });
+    const data = await t.gqlOk(
+      owner,
+      `query($id: ID!) { project(id: $id) { ${PROJECT_FIELDS} } }`,
+      { id: p.id },
+    );
     expect(data.project).toMatchObject({ grandTotal: seconds, ...expected });
   });
 
@@ -110,20 +182,48 @@ describe('project totals', () => {
     const owner = await t.newAccount();
     const p = await project(owner, { timeLimit: 3600 });
     await shift(owner, p.id, '2026-01-05T09:00:00Z', '2026-01-05T09:45:00Z');
-    const before = await t.gqlOk(owner, 'query($id: ID!) { project(id: $id) { nearlyOverdue } }', { id: p.id });
+    const before = await t.gqlOk(owner, 'query($id: ID!) { project(id: $id) { nearlyOverdue } }', {
+      id: p.id,
+    });
     expect(before.project.nearlyOverdue).toBe(false);
-    await t.gqlOk(owner, 'mutation { updateAccount(input: { nearlyOverdueRatio: 0.75 }) { nearlyOverdueRatio } }');
-    const after = await t.gqlOk(owner, 'query($id: ID!) { project(id: $id) { nearlyOverdue } }', { id: p.id });
+    await t.gqlOk(
+      owner,
+      'mutation { updateAccount(input: { nearlyOverdueRatio: 0.75 }) { nearlyOverdueRatio } }',
+    );
+    const after = await t.gqlOk(owner, 'query($id: ID!) { project(id: $id) { nearlyOverdue } }', {
+      id: p.id,
+    });
     expect(after.project.nearlyOverdue).toBe(true);
-    expect(codes(await t.gql(owner, 'mutation { updateAccount(input: { nearlyOverdueRatio: 1.5 }) { name } }'))).toEqual(['VALIDATION_FAILED']);
+    expect(
+      codes(
+        await t.gql(
+          owner,
+          'mutation { updateAccount(input: { nearlyOverdueRatio: 1.5 }) { name } }',
+        ),
+      ),
+    ).toEqual(['VALIDATION_FAILED']);
     const manager = await t.newStaff(owner, { type: 'MANAGER' });
-    expect(codes(await t.gql(manager, 'mutation { updateAccount(input: { nearlyOverdueRatio: 0.5 }) { name } }'))).toEqual(['UPDATE_DENIED']);
+    expect(
+      codes(
+        await t.gql(
+          manager,
+          'mutation { updateAccount(input: { nearlyOverdueRatio: 0.5 }) { name } }',
+        ),
+      ),
+    ).toEqual(['UPDATE_DENIED']);
   });
 
   test('without a time limit, timeLeft, overdue and nearlyOverdue are null', async () => {
     const owner = await t.newAccount();
     const p = await project(owner);
-    expect(p).toMatchObject({ timeLimit: null, timeLeft: null, overdue: null, nearlyOverdue: null, grandTotal: 0, running: false });
+    expect(p).toMatchObject({
+      timeLimit: null,
+      timeLeft: null,
+      overdue: null,
+      nearlyOverdue: null,
+      grandTotal: 0,
+      running: false,
+    });
   });
 });
 
@@ -136,14 +236,21 @@ describe('human strings', () => {
     ['1.5 hours', 5_400],
   ])('timeLimitString %j fills timeLimit with %d seconds', async (text, seconds) => {
     const owner = await t.newAccount();
-    expect(await project(owner, { timeLimitString: text })).toMatchObject({ timeLimit: seconds, timeLimitString: text });
+    expect(await project(owner, { timeLimitString: text })).toMatchObject({
+      timeLimit: seconds,
+      timeLimitString: text,
+    });
   });
 
   test('a given timeLimit wins over the text; an update of the text alone refills it', async () => {
     const owner = await t.newAccount();
     const p = await project(owner, { timeLimit: 60, timeLimitString: '12h' });
     expect(p.timeLimit).toBe(60);
-    const { updateProject } = await t.gqlOk(owner, 'mutation($id: ID!) { updateProject(id: $id, input: { timeLimitString: "2h" }) { timeLimit } }', { id: p.id });
+    const { updateProject } = await t.gqlOk(
+      owner,
+      'mutation($id: ID!) { updateProject(id: $id, input: { timeLimitString: "2h" }) { timeLimit } }',
+      { id: p.id },
+    );
     expect(updateProject.timeLimit).toBe(7200);
   });
 
@@ -153,13 +260,20 @@ describe('human strings', () => {
     ['AU$ 90.00', 9_000],
   ])('hourlyRate %j fills hourlyRateCents with %d', async (text, cents) => {
     const owner = await t.newAccount();
-    expect(await project(owner, { hourlyRate: text })).toMatchObject({ hourlyRate: text, hourlyRateCents: cents });
+    expect(await project(owner, { hourlyRate: text })).toMatchObject({
+      hourlyRate: text,
+      hourlyRateCents: cents,
+    });
   });
 
   test('unreadable text is a validation error naming the field, and nothing is stored', async () => {
     const owner = await t.newAccount();
     const companyId = await company(owner);
-    const res = await t.gql(owner, 'mutation($c: ID!) { createProject(input: { companyId: $c, name: "P", timeLimitString: "whenever", hourlyRate: "free" }) { id } }', { c: companyId });
+    const res = await t.gql(
+      owner,
+      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "P", timeLimitString: "whenever", hourlyRate: "free" }) { id } }',
+      { c: companyId },
+    );
     expect(codes(res)).toEqual(['VALIDATION_FAILED']);
     expect(res.errors![0]!.extensions!.fieldErrors).toEqual([
       { field: 'timeLimitString', message: expect.stringMatching(/duration/) },
@@ -174,36 +288,82 @@ describe('plan limits', () => {
     const owner = await t.newAccount({ staffMax: 1 });
     const first = await t.newStaff(owner);
     const users = await countRows('users', owner.accountId);
-    const refused = await t.gql(owner, 'mutation { createStaff(input: { login: "one-too-many", password: "password-1" }) { id } }');
+    const refused = await t.gql(
+      owner,
+      'mutation { createStaff(input: { login: "one-too-many", password: "password-1" }) { id } }',
+    );
     expect(codes(refused)).toEqual(['PAYMENT_REQUIRED']);
     expect(await countRows('users', owner.accountId)).toBe(users);
 
-    await t.gqlOk(owner, 'mutation($id: ID!) { disableStaff(id: $id) { active } }', { id: first.id });
+    await t.gqlOk(owner, 'mutation($id: ID!) { disableStaff(id: $id) { active } }', {
+      id: first.id,
+    });
     const second = await t.newStaff(owner);
-    expect(codes(await t.gql(owner, 'mutation($id: ID!) { enableStaff(id: $id) { active } }', { id: first.id }))).toEqual(['PAYMENT_REQUIRED']);
-    expect(codes(await t.gql(owner, 'mutation($id: ID!) { updateStaff(id: $id, input: { active: true }) { active } }', { id: first.id }))).toEqual(['PAYMENT_REQUIRED']);
-    const { staffMember } = await t.gqlOk(owner, 'query($id: ID!) { staffMember(id: $id) { active } }', { id: first.id });
+    expect(
+      codes(
+        await t.gql(owner, 'mutation($id: ID!) { enableStaff(id: $id) { active } }', {
+          id: first.id,
+        }),
+      ),
+    ).toEqual(['PAYMENT_REQUIRED']);
+    expect(
+      codes(
+        await t.gql(
+          owner,
+          'mutation($id: ID!) { updateStaff(id: $id, input: { active: true }) { active } }',
+          { id: first.id },
+        ),
+      ),
+    ).toEqual(['PAYMENT_REQUIRED']);
+    const { staffMember } = await t.gqlOk(
+      owner,
+      'query($id: ID!) { staffMember(id: $id) { active } }',
+      { id: first.id },
+    );
     expect(staffMember.active).toBe(false);
     expect(second.id).toBeDefined();
   });
 
   test('an account that allows no staff refuses them with STAFF_NOT_ALLOWED', async () => {
     const owner = await t.newAccount({ staffMax: 0 });
-    expect(codes(await t.gql(owner, 'mutation { createStaff(input: { login: "nobody-allowed", password: "password-1" }) { id } }'))).toEqual(['STAFF_NOT_ALLOWED']);
+    expect(
+      codes(
+        await t.gql(
+          owner,
+          'mutation { createStaff(input: { login: "nobody-allowed", password: "password-1" }) { id } }',
+        ),
+      ),
+    ).toEqual(['STAFF_NOT_ALLOWED']);
     expect(await countRows('users', owner.accountId)).toBe(1);
   });
 
   test('the time maximum refuses shifts and punch-ins past it and stores nothing', async () => {
     const owner = await t.newAccount({ timeMaxHours: 1 });
     const p = await project(owner);
-    expect((await shift(owner, p.id, '2026-01-05T09:00:00Z', '2026-01-05T09:50:00Z')).errors).toBeUndefined();
-    expect(codes(await shift(owner, p.id, '2026-01-05T10:00:00Z', '2026-01-05T10:20:00Z'))).toEqual(['MAX_TIME']);
+    expect(
+      (await shift(owner, p.id, '2026-01-05T09:00:00Z', '2026-01-05T09:50:00Z')).errors,
+    ).toBeUndefined();
+    expect(codes(await shift(owner, p.id, '2026-01-05T10:00:00Z', '2026-01-05T10:20:00Z'))).toEqual(
+      ['MAX_TIME'],
+    );
     const { shifts } = await t.gqlOk(owner, '{ shifts { totalCount nodes { id } } }');
     expect(shifts.totalCount).toBe(1);
     // Lengthening the stored shift past the limit is refused too; the stored one is unchanged.
-    expect(codes(await t.gql(owner, 'mutation($id: ID!) { updateShift(id: $id, input: { stop: "2026-01-05T10:30:00Z" }) { id } }', { id: shifts.nodes[0].id }))).toEqual(['MAX_TIME']);
-    expect((await shift(owner, p.id, '2026-01-05T10:00:00Z', '2026-01-05T10:10:00Z')).errors).toBeUndefined();
-    expect(codes(await t.gql(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: p.id }))).toEqual(['MAX_TIME']);
+    expect(
+      codes(
+        await t.gql(
+          owner,
+          'mutation($id: ID!) { updateShift(id: $id, input: { stop: "2026-01-05T10:30:00Z" }) { id } }',
+          { id: shifts.nodes[0].id },
+        ),
+      ),
+    ).toEqual(['MAX_TIME']);
+    expect(
+      (await shift(owner, p.id, '2026-01-05T10:00:00Z', '2026-01-05T10:10:00Z')).errors,
+    ).toBeUndefined();
+    expect(
+      codes(await t.gql(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: p.id })),
+    ).toEqual(['MAX_TIME']);
     expect(await countRows('shifts', owner.accountId)).toBe(2);
   });
 });
@@ -213,9 +373,19 @@ describe('visibility', () => {
     const owner = await t.newAccount();
     const staff = await t.newStaff(owner);
     const p = await project(owner, { visibility: 'PRIVATE' });
-    expect(codes(await t.gql(staff, 'query($id: ID!) { project(id: $id) { id } }', { id: p.id }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(staff, 'query($id: Int!) { project(legacyId: $id) { id } }', { id: p.legacyId }))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(staff, 'query($id: ID!) { project(id: $id) { id } }', { id: p.id })),
+    ).toEqual(['NOT_FOUND']);
+    expect(
+      codes(
+        await t.gql(staff, 'query($id: Int!) { project(legacyId: $id) { id } }', {
+          id: p.legacyId,
+        }),
+      ),
+    ).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(staff, '{ projects { totalCount } }')).projects.totalCount).toBe(0);
-    expect(codes(await t.gql(staff, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: p.id }))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(staff, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: p.id })),
+    ).toEqual(['NOT_FOUND']);
   });
 });

@@ -28,7 +28,9 @@ test('data survive a restart, and a second opener gets a clear error instead of 
     const rows = await second.orm.em.getConnection().execute('select name from accounts');
     expect(rows).toEqual([{ name: 'survivor' }]);
     // Migrations are recorded once, not re-applied.
-    const applied = await second.orm.em.getConnection().execute('select count(*)::int as n from mikro_orm_migrations');
+    const applied = await second.orm.em
+      .getConnection()
+      .execute('select count(*)::int as n from mikro_orm_migrations');
     expect(applied[0].n).toBe(migrations.length);
   } finally {
     await second.close();

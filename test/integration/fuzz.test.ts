@@ -486,15 +486,14 @@ const formBody = fc
     fc.tuple(formKey, fc.oneof(fc.constantFrom(...NASTY_STRINGS), fc.string({ maxLength: 12 }))),
     { maxLength: 8 },
   )
-  .map((pairs) =>
-    pairs.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&'),
-  );
+  .map((pairs) => pairs.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&'));
 
 describe('the JSON facade', () => {
   test('create and update bodies of every resource are never a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(jsonBodyCase, async ({ route, body }) => {
-        const res = await request(t.app.express)[route.method](route.path())
+        const call = request(t.app.express)[route.method](route.path());
+        const res = await call
           .auth(owner.login, owner.password)
           .set('content-type', 'application/json')
           .send(body);
@@ -507,7 +506,8 @@ describe('the JSON facade', () => {
   test('form-encoded bodies, prototype keys included, are never a 5xx and pollute nothing', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...JSON_BODY_ROUTES), formBody, async (route, body) => {
-        const res = await request(t.app.express)[route.method](route.path())
+        const call = request(t.app.express)[route.method](route.path());
+        const res = await call
           .auth(owner.login, owner.password)
           .set('content-type', 'application/x-www-form-urlencoded')
           .send(body);
@@ -1008,7 +1008,8 @@ describe('the XML facade', () => {
   test('create and update bodies, well-formed or not, are never a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(xmlCase, async ({ route, body, type }) => {
-        const res = await request(t.app.express)[route.method](route.path())
+        const call = request(t.app.express)[route.method](route.path());
+        const res = await call
           .auth(owner.login, owner.password)
           .set('content-type', type)
           .send(body);

@@ -12,24 +12,49 @@ let project: string;
 beforeAll(async () => {
   t = await startTestApp();
   owner = await t.newAccount();
-  const { createCompany } = await t.gqlOk(owner, 'mutation { createCompany(input: { name: "Keys Co", visibility: PUBLIC }) { id } }');
-  project = (await t.gqlOk(owner, 'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Keys", visibility: PUBLIC }) { id } }', { c: createCompany.id }))
-    .createProject.id;
+  const { createCompany } = await t.gqlOk(
+    owner,
+    'mutation { createCompany(input: { name: "Keys Co", visibility: PUBLIC }) { id } }',
+  );
+  project = (
+    await t.gqlOk(
+      owner,
+      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Keys", visibility: PUBLIC }) { id } }',
+      { c: createCompany.id },
+    )
+  ).createProject.id;
 });
 afterAll(() => t?.close());
 
 const postShift = (who: Credentials, key: string | undefined, start: string) => {
   const req = request(t.app.express).post('/api/1/shifts.json').auth(who.login, who.password);
   const stop = new Date(Date.parse(start) + 3_600_000).toISOString();
-  return (key ? req.set('Idempotency-Key', key) : req).send({ shift: { project_uuid: project, start, stop } });
+  return (key ? req.set('Idempotency-Key', key) : req).send({
+    shift: { project_uuid: project, start, stop },
+  });
 };
 
-const CREATE_SHIFT = 'mutation($p: ID!, $start: DateTimeISO!) { createShift(input: { projectId: $p, start: $start, stop: "2026-03-08T11:00:00Z" }) { id legacyId start } }';
-const gqlWithKey = (who: Credentials, key: string, query: string, variables: Record<string, unknown>) =>
-  request(t.app.express).post('/graphql').set('Idempotency-Key', key).auth(who.login, who.password).send({ query, variables });
+const CREATE_SHIFT =
+  'mutation($p: ID!, $start: DateTimeISO!) { createShift(input: { projectId: $p, start: $start, stop: "2026-03-08T11:00:00Z" }) { id legacyId start } }';
+const gqlWithKey = (
+  who: Credentials,
+  key: string,
+  query: string,
+  variables: Record<string, unknown>,
+) =>
+  request(t.app.express)
+    .post('/graphql')
+    .set('Idempotency-Key', key)
+    .auth(who.login, who.password)
+    .send({ query, variables });
 
 async function shiftsStartingAt(start: string): Promise<number> {
-  const rows = await t.db.orm.em.getConnection().execute('select count(*)::int as n from shifts where account_id = ? and start = ?', [owner.accountId, start]);
+  const rows = await t.db.orm.em
+    .getConnection()
+    .execute('select count(*)::int as n from shifts where account_id = ? and start = ?', [
+      owner.accountId,
+      start,
+    ]);
   return rows[0].n;
 }
 
@@ -57,7 +82,9 @@ test('without a key the same request 5 times writes 5 records (what the key prot
 test('the same key sent 50 times at once to a GraphQL mutation: one record, identical answers', async () => {
   const start = '2026-03-02T09:00:00.000Z';
   const key = randomUUID();
-  const answers = await Promise.all(Array.from({ length: 50 }, () => gqlWithKey(owner, key, CREATE_SHIFT, { p: project, start })));
+  const answers = await Promise.all(
+    Array.from({ length: 50 }, () => gqlWithKey(owner, key, CREATE_SHIFT, { p: project, start })),
+  );
   expect(new Set(answers.map((a) => a.status))).toEqual(new Set([200]));
   expect(answers[0]!.body.data.createShift.start).toBe(start);
   expect(new Set(answers.map((a) => a.text)).size).toBe(1);
@@ -67,14 +94,24 @@ test('the same key sent 50 times at once to a GraphQL mutation: one record, iden
 test('punching in 50 times at once with one key: one running shift, and every answer is the success', async () => {
   const staff = await t.newStaff(owner);
   const key = randomUUID();
-  const punch = () => request(t.app.express).post(`/api/1/projects/${project}/punch_in.json`).set('Idempotency-Key', key).auth(staff.login, staff.password).send({});
+  const punch = () =>
+    request(t.app.express)
+      .post(`/api/1/projects/${project}/punch_in.json`)
+      .set('Idempotency-Key', key)
+      .auth(staff.login, staff.password)
+      .send({});
   const answers = await Promise.all(Array.from({ length: 50 }, punch));
   expect(new Set(answers.map((a) => a.status))).toEqual(new Set([200]));
   expect(new Set(answers.map((a) => a.text)).size).toBe(1);
-  const rows = await t.db.orm.em.getConnection().execute('select count(*)::int as n from shifts where user_id = ?', [staff.legacyId]);
+  const rows = await t.db.orm.em
+    .getConnection()
+    .execute('select count(*)::int as n from shifts where user_id = ?', [staff.legacyId]);
   expect(rows[0].n).toBe(1);
   // Without the key, a second punch-in is refused: it would not be a retry.
-  const again = await request(t.app.express).post(`/api/1/projects/${project}/punch_in.json`).auth(staff.login, staff.password).send({});
+  const again = await request(t.app.express)
+    .post(`/api/1/projects/${project}/punch_in.json`)
+    .auth(staff.login, staff.password)
+    .send({});
   expect(again.status).toBe(422);
 });
 
@@ -83,17 +120,29 @@ test('the same key with a different request is refused with 422 and writes nothi
   expect((await postShift(owner, key, '2026-03-03T08:00:00Z')).status).toBe(200);
   const other = await postShift(owner, key, '2026-03-03T09:00:00Z');
   expect(other.status).toBe(422);
-  expect(other.body.error.message).toMatch(/Idempotency-Key was already used for a different request/);
+  expect(other.body.error.message).toMatch(
+    /Idempotency-Key was already used for a different request/,
+  );
   expect(await shiftsStartingAt('2026-03-03T09:00:00Z')).toBe(0);
 
-  const graphql = await gqlWithKey(owner, key, CREATE_SHIFT, { p: project, start: '2026-03-03T10:00:00Z' });
-  expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', fieldErrors: [{ field: 'Idempotency-Key' }] });
+  const graphql = await gqlWithKey(owner, key, CREATE_SHIFT, {
+    p: project,
+    start: '2026-03-03T10:00:00Z',
+  });
+  expect(graphql.body.errors[0].extensions).toMatchObject({
+    code: 'VALIDATION_FAILED',
+    fieldErrors: [{ field: 'Idempotency-Key' }],
+  });
   expect(await shiftsStartingAt('2026-03-03T10:00:00Z')).toBe(0);
 });
 
 test('a request that failed leaves its key unused: the corrected retry is carried out', async () => {
   const key = randomUUID();
-  const refused = await request(t.app.express).post('/api/1/shifts.json').set('Idempotency-Key', key).auth(owner.login, owner.password).send({ shift: { project_uuid: project } });
+  const refused = await request(t.app.express)
+    .post('/api/1/shifts.json')
+    .set('Idempotency-Key', key)
+    .auth(owner.login, owner.password)
+    .send({ shift: { project_uuid: project } });
   expect(refused.status).toBe(422);
   expect((await postShift(owner, key, '2026-03-04T08:00:00Z')).status).toBe(200);
   expect(await shiftsStartingAt('2026-03-04T08:00:00Z')).toBe(1);
@@ -110,15 +159,28 @@ test("keys are each user's own: another user's same key is another request", asy
 test('a key is forgotten after IDEMPOTENCY_TTL_S', async () => {
   const key = randomUUID();
   expect((await postShift(owner, key, '2026-03-06T08:00:00Z')).status).toBe(200);
-  await t.db.orm.em.getConnection().execute("update idempotency_keys set created_at = now() - interval '2 days' where key = ?", [key]);
+  await t.db.orm.em
+    .getConnection()
+    .execute("update idempotency_keys set created_at = now() - interval '2 days' where key = ?", [
+      key,
+    ]);
   expect((await postShift(owner, key, '2026-03-06T08:00:00Z')).status).toBe(200);
   expect(await shiftsStartingAt('2026-03-06T08:00:00Z')).toBe(2);
 });
 
-test.each([['x'.repeat(256)], ['has space'], ['']])('a malformed key (%j) is 400 and writes nothing', async (key) => {
-  const start = '2026-03-07T08:00:00Z';
-  const res = await request(t.app.express).post('/api/1/shifts.json').set('Idempotency-Key', key).auth(owner.login, owner.password).send({ shift: { project_uuid: project, start, stop: '2026-03-07T09:00:00Z' } });
-  expect(res.status).toBe(400);
-  expect(res.body.error.message).toMatch(/Idempotency-Key must be 1 to 255 visible ASCII characters/);
-  expect(await shiftsStartingAt(start)).toBe(0);
-});
+test.each([['x'.repeat(256)], ['has space'], ['']])(
+  'a malformed key (%j) is 400 and writes nothing',
+  async (key) => {
+    const start = '2026-03-07T08:00:00Z';
+    const res = await request(t.app.express)
+      .post('/api/1/shifts.json')
+      .set('Idempotency-Key', key)
+      .auth(owner.login, owner.password)
+      .send({ shift: { project_uuid: project, start, stop: '2026-03-07T09:00:00Z' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(
+      /Idempotency-Key must be 1 to 255 visible ASCII characters/,
+    );
+    expect(await shiftsStartingAt(start)).toBe(0);
+  },
+);

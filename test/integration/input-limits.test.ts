@@ -18,7 +18,10 @@ let project: { id: string; legacyId: number };
 beforeAll(async () => {
   t = await startTestApp({ BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) });
   owner = await t.newAccount({ timeZone: 'Europe/Berlin' });
-  const company = await t.gqlOk<{ createCompany: { id: string } }>(owner, 'mutation { createCompany(input: { name: "Limits Ltd" }) { id } }');
+  const company = await t.gqlOk<{ createCompany: { id: string } }>(
+    owner,
+    'mutation { createCompany(input: { name: "Limits Ltd" }) { id } }',
+  );
   project = (
     await t.gqlOk<{ createProject: { id: string; legacyId: number } }>(
       owner,
@@ -31,11 +34,14 @@ afterAll(() => t?.close());
 
 /** What is stored, so that a refused request can be shown to have written nothing. */
 async function stored(): Promise<{ companies: string[]; shifts: number }> {
-  const data = await t.gqlOk<{ companies: { nodes: { name: string }[] }; shifts: { totalCount: number } }>(
-    owner,
-    '{ companies(first: 100) { nodes { name } } shifts(first: 1) { totalCount } }',
-  );
-  return { companies: data.companies.nodes.map((c) => c.name).sort(), shifts: data.shifts.totalCount };
+  const data = await t.gqlOk<{
+    companies: { nodes: { name: string }[] };
+    shifts: { totalCount: number };
+  }>(owner, '{ companies(first: 100) { nodes { name } } shifts(first: 1) { totalCount } }');
+  return {
+    companies: data.companies.nodes.map((c) => c.name).sort(),
+    shifts: data.shifts.totalCount,
+  };
 }
 
 function post(path: string, type: string, body: string): request.Test {
@@ -46,33 +52,54 @@ describe('body size', () => {
   const cases: [string, () => request.Test, (res: request.Response) => void][] = [
     [
       'GraphQL',
-      () => post('/graphql', 'application/json', JSON.stringify({ query: `mutation { createCompany(input: { name: "${OVERSIZED}" }) { id } }` })),
+      () =>
+        post(
+          '/graphql',
+          'application/json',
+          JSON.stringify({
+            query: `mutation { createCompany(input: { name: "${OVERSIZED}" }) { id } }`,
+          }),
+        ),
       (res) => expect(res.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE'),
     ],
     [
       'the JSON facade',
-      () => post('/api/1/companies.json', 'application/json', JSON.stringify({ company: { name: OVERSIZED } })),
+      () =>
+        post(
+          '/api/1/companies.json',
+          'application/json',
+          JSON.stringify({ company: { name: OVERSIZED } }),
+        ),
       (res) => expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE'),
     ],
     [
       'the XML facade',
-      () => post('/companies.xml', 'application/xml', `<company><name>${OVERSIZED}</name></company>`),
+      () =>
+        post('/companies.xml', 'application/xml', `<company><name>${OVERSIZED}</name></company>`),
       (res) => expect(parseXml(res.text).name).toBe('errors'),
     ],
     [
       'the OAuth token endpoint',
-      () => post('/oauth/token', 'application/x-www-form-urlencoded', `grant_type=client_credentials&pad=${OVERSIZED}`),
+      () =>
+        post(
+          '/oauth/token',
+          'application/x-www-form-urlencoded',
+          `grant_type=client_credentials&pad=${OVERSIZED}`,
+        ),
       (res) => expect(res.text).toMatch(/too large/i),
     ],
   ];
 
-  test.each(cases)('%s: a body over BODY_LIMIT_BYTES is 413 and writes nothing', async (_name, send, expectExplained) => {
-    const before = await stored();
-    const res = await send();
-    expect(res.status).toBe(413);
-    expectExplained(res);
-    expect(await stored()).toEqual(before);
-  });
+  test.each(cases)(
+    '%s: a body over BODY_LIMIT_BYTES is 413 and writes nothing',
+    async (_name, send, expectExplained) => {
+      const before = await stored();
+      const res = await send();
+      expect(res.status).toBe(413);
+      expectExplained(res);
+      expect(await stored()).toEqual(before);
+    },
+  );
 
   test('GraphQL answers a body that is not JSON with a GraphQL-shaped 400', async () => {
     const res = await post('/graphql', 'application/json', '{"query": "{ viewer { id } }"');
@@ -83,14 +110,23 @@ describe('body size', () => {
 
   test('a body just under the limit is accepted', async () => {
     const name = 'y'.repeat(200);
-    const res = await post('/api/1/companies.json', 'application/json', JSON.stringify({ company: { name, notes: 'z'.repeat(BODY_LIMIT_BYTES - 400) } }));
+    const res = await post(
+      '/api/1/companies.json',
+      'application/json',
+      JSON.stringify({ company: { name, notes: 'z'.repeat(BODY_LIMIT_BYTES - 400) } }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.response.name).toBe(name);
   });
 });
 
 /** One bad value per row, sent through each interface: each must be a 4xx that says what is wrong. */
-const BAD_VALUES: { name: string; json: Record<string, unknown>; graphql: Record<string, unknown>; xml: string }[] = [
+const BAD_VALUES: {
+  name: string;
+  json: Record<string, unknown>;
+  graphql: Record<string, unknown>;
+  xml: string;
+}[] = [
   {
     name: 'a malformed uuid',
     json: { shift: { project_id: 'not-a-uuid', start: '2026-01-05T09:00:00Z' } },
@@ -141,9 +177,13 @@ describe.each(BAD_VALUES)('$name', ({ json, graphql, xml }) => {
   });
 
   test('GraphQL answers with a client error and a message', async () => {
-    const res = await t.gql(owner, 'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }', {
-      input: { projectId: project.id, ...graphql },
-    });
+    const res = await t.gql(
+      owner,
+      'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }',
+      {
+        input: { projectId: project.id, ...graphql },
+      },
+    );
     expect(res.status).toBeLessThan(500);
     expect(res.data?.createShift ?? null).toBeNull();
     const codes = res.errors!.map((e) => e.extensions?.code);
@@ -152,7 +192,9 @@ describe.each(BAD_VALUES)('$name', ({ json, graphql, xml }) => {
   });
 
   test('the XML facade answers 4xx with an error document', async () => {
-    const path = xml.includes('<project_id>') ? '/shifts.xml' : `/project/${project.legacyId}/shifts.xml`;
+    const path = xml.includes('<project_id>')
+      ? '/shifts.xml'
+      : `/project/${project.legacyId}/shifts.xml`;
     const res = await post(path, 'application/xml', xml);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
@@ -186,7 +228,11 @@ describe('only listed fields are written', () => {
   });
 
   test('an XML body with unknown elements stores only the listed ones', async () => {
-    const res = await post('/companies.xml', 'application/xml', '<company><name>Xml Only</name><__proto__><polluted>1</polluted></__proto__><account_id>1</account_id></company>');
+    const res = await post(
+      '/companies.xml',
+      'application/xml',
+      '<company><name>Xml Only</name><__proto__><polluted>1</polluted></__proto__><account_id>1</account_id></company>',
+    );
     expect(res.status).toBe(201);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((await stored()).companies).toContain('Xml Only');
@@ -194,9 +240,13 @@ describe('only listed fields are written', () => {
 
   test('GraphQL refuses an input field it does not declare', async () => {
     const before = await stored();
-    const res = await t.gql(owner, 'mutation($input: CreateCompanyInput!) { createCompany(input: $input) { id } }', {
-      input: { name: 'Undeclared', accountId: 1 },
-    });
+    const res = await t.gql(
+      owner,
+      'mutation($input: CreateCompanyInput!) { createCompany(input: $input) { id } }',
+      {
+        input: { name: 'Undeclared', accountId: 1 },
+      },
+    );
     expect(res.status).toBe(400);
     expect(res.errors![0]!.extensions?.code).toBe('BAD_USER_INPUT');
     expect(res.errors![0]!.message).toMatch(/accountId/);

@@ -41,20 +41,36 @@ async function seedAccount(companies: number): Promise<Credentials> {
   const owner = await t.newAccount();
   const staff = await t.newStaff(owner);
   for (let c = 0; c < companies; c++) {
-    const { createCompany } = await t.gqlOk(owner, 'mutation($n: String!, $u: [ID!]) { createCompany(input: { name: $n, visibility: CUSTOM, userIds: $u }) { id } }', {
-      n: `Company ${c}`,
-      u: [staff.id],
-    });
+    const { createCompany } = await t.gqlOk(
+      owner,
+      'mutation($n: String!, $u: [ID!]) { createCompany(input: { name: $n, visibility: CUSTOM, userIds: $u }) { id } }',
+      {
+        n: `Company ${c}`,
+        u: [staff.id],
+      },
+    );
     for (let p = 0; p < 2; p++) {
-      const { createProject } = await t.gqlOk(owner, 'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC, timeLimit: 7200 }) { id } }', {
-        c: createCompany.id,
-        n: `Project ${c}.${p}`,
-      });
-      const { createActivity } = await t.gqlOk(owner, 'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Design" }) { id } }', { p: createProject.id });
-      await t.gqlOk(owner, 'mutation($p: ID!, $a: ID!) { createShift(input: { projectId: $p, activityId: $a, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z", timeZone: "Europe/Paris" }) { id } }', {
-        p: createProject.id,
-        a: createActivity.id,
-      });
+      const { createProject } = await t.gqlOk(
+        owner,
+        'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC, timeLimit: 7200 }) { id } }',
+        {
+          c: createCompany.id,
+          n: `Project ${c}.${p}`,
+        },
+      );
+      const { createActivity } = await t.gqlOk(
+        owner,
+        'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Design" }) { id } }',
+        { p: createProject.id },
+      );
+      await t.gqlOk(
+        owner,
+        'mutation($p: ID!, $a: ID!) { createShift(input: { projectId: $p, activityId: $a, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z", timeZone: "Europe/Paris" }) { id } }',
+        {
+          p: createProject.id,
+          a: createActivity.id,
+        },
+      );
     }
   }
   await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', {
@@ -80,7 +96,9 @@ test('a nested query over 3 and over 30 companies issues the same number of stat
   expect(smallResult.companies.totalCount).toBe(3);
   expect(largeResult.companies.totalCount).toBe(30);
   expect(largeResult.companies.nodes[29].projects.nodes).toHaveLength(2);
-  expect(largeResult.companies.nodes[29].projects.nodes[1].shifts.nodes[0].activity.name).toBe('Design');
+  expect(largeResult.companies.nodes[29].projects.nodes[1].shifts.nodes[0].activity.name).toBe(
+    'Design',
+  );
   expect(largeResult.companies.nodes[29].projects.nodes[1].grandTotal).toBe(3600);
 
   expect(largeCount).toBe(smallCount);
@@ -95,7 +113,8 @@ test('the legacy project lists (JSON and XML) issue the same number of statement
   const counts: Record<string, number> = {};
   // Warm-up: a pool on real PostgreSQL may open a connection (with its session set-up statements)
   // on any first request; only the steady state is compared.
-  for (const who of [small, large]) await http.get('/api/1/projects.json').auth(who.login, who.password);
+  for (const who of [small, large])
+    await http.get('/api/1/projects.json').auth(who.login, who.password);
   for (const [name, who] of [
     ['small', small],
     ['large', large],

@@ -18,7 +18,10 @@ const consumer = (secret = consumerSecret, method: Method = 'HMAC-SHA1') =>
   new OAuth({
     consumer: { key: consumerKey, secret },
     signature_method: method,
-    hash_function: (text, key) => createHmac(method === 'HMAC-SHA1' ? 'sha1' : 'sha256', key).update(text).digest('base64'),
+    hash_function: (text, key) =>
+      createHmac(method === 'HMAC-SHA1' ? 'sha1' : 'sha256', key)
+        .update(text)
+        .digest('base64'),
   });
 
 interface TokenPair {
@@ -32,7 +35,11 @@ async function requestToken(callback: string, method: Method = 'HMAC-SHA1'): Pro
   const data = { oauth_callback: callback };
   const res = await fetch(url, {
     method: 'POST',
-    headers: { ...consumer(consumerSecret, method).toHeader(consumer(consumerSecret, method).authorize({ url, method: 'POST', data })) },
+    headers: {
+      ...consumer(consumerSecret, method).toHeader(
+        consumer(consumerSecret, method).authorize({ url, method: 'POST', data }),
+      ),
+    },
   });
   const text = await res.text();
   if (res.status !== 200) throw new Error(text);
@@ -42,11 +49,17 @@ async function requestToken(callback: string, method: Method = 'HMAC-SHA1'): Pro
 }
 
 /** Step 3 in the query-string scheme the interface document names. */
-async function accessToken(request: TokenPair, verifier: string, method: Method = 'HMAC-SHA1'): Promise<Response> {
+async function accessToken(
+  request: TokenPair,
+  verifier: string,
+  method: Method = 'HMAC-SHA1',
+): Promise<Response> {
   const url = `${base}/oauth/access_token`;
   const data = { oauth_verifier: verifier };
   const signed = consumer(consumerSecret, method).authorize({ url, method: 'GET', data }, request);
-  return fetch(`${url}?${new URLSearchParams(Object.entries({ ...signed, ...data }).map(([name, value]) => [name, String(value)] as [string, string]))}`);
+  return fetch(
+    `${url}?${new URLSearchParams(Object.entries({ ...signed, ...data }).map(([name, value]) => [name, String(value)] as [string, string]))}`,
+  );
 }
 
 async function threeLegged(who: Credentials): Promise<TokenPair> {
@@ -62,19 +75,30 @@ async function threeLegged(who: Credentials): Promise<TokenPair> {
 
 /** A GET signed in the Authorization header, as oauth-1.0a builds it. */
 function signedGet(url: string, token: TokenPair, oauth = consumer()) {
-  return fetch(url, { headers: { ...oauth.toHeader(oauth.authorize({ url, method: 'GET' }, token)) } });
+  return fetch(url, {
+    headers: { ...oauth.toHeader(oauth.authorize({ url, method: 'GET' }, token)) },
+  });
 }
 
 beforeAll(async () => {
   t = await startTestApp();
   base = await t.listen();
   owner = await t.newAccount();
-  const registered = await t.gqlOk(owner, 'mutation { registerOAuthClient(input: { name: "Invoicer <3", protocol: OAUTH1 }) { client { key confidential } secret } }');
+  const registered = await t.gqlOk(
+    owner,
+    'mutation { registerOAuthClient(input: { name: "Invoicer <3", protocol: OAUTH1 }) { client { key confidential } secret } }',
+  );
   consumerKey = registered.registerOAuthClient.client.key;
   consumerSecret = registered.registerOAuthClient.secret;
-  await t.gqlOk(owner, 'mutation { createCompany(input: { name: "Acme" }) { id } }').then((d) =>
-    t.gqlOk(owner, 'mutation($c: ID!) { createProject(input: { name: "Signed", companyId: $c }) { id } }', { c: d.createCompany.id }),
-  );
+  await t
+    .gqlOk(owner, 'mutation { createCompany(input: { name: "Acme" }) { id } }')
+    .then((d) =>
+      t.gqlOk(
+        owner,
+        'mutation($c: ID!) { createProject(input: { name: "Signed", companyId: $c }) { id } }',
+        { c: d.createCompany.id },
+      ),
+    );
 });
 afterAll(() => t?.close());
 
@@ -93,7 +117,10 @@ test('three-legged flow with oob, then signed calls to the JSON, XML and GraphQL
   const oauth = consumer();
   const graphql = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...oauth.toHeader(oauth.authorize({ url, method: 'POST' }, access)) },
+    headers: {
+      'content-type': 'application/json',
+      ...oauth.toHeader(oauth.authorize({ url, method: 'POST' }, access)),
+    },
     body: JSON.stringify({ query: '{ viewer { staff { login } } }' }),
   });
   expect(await readJson(graphql)).toEqual({ data: { viewer: { staff: { login: owner.login } } } });
@@ -103,25 +130,46 @@ test('the query-string scheme authenticates JSONP, which ignores Authorization h
   const access = await threeLegged(owner);
   const url = `${base}/api/1/projects.jsonp?callback=show`;
   // authorize() echoes the URL's own parameters too; only the protocol ones are appended.
-  const signed = Object.entries(consumer().authorize({ url, method: 'GET' }, access)).filter(([name]) => name.startsWith('oauth_'));
-  const res = await fetch(`${url}&${new URLSearchParams(signed.map(([name, value]) => [name, String(value)] as [string, string]))}`);
+  const signed = Object.entries(consumer().authorize({ url, method: 'GET' }, access)).filter(
+    ([name]) => name.startsWith('oauth_'),
+  );
+  const res = await fetch(
+    `${url}&${new URLSearchParams(signed.map(([name, value]) => [name, String(value)] as [string, string]))}`,
+  );
   if (res.status !== 200) throw new Error(await res.text());
-  expect(await res.text()).toMatch(/^\/\*\*\/ typeof show === 'function' && show\(\{"response":\[\{.*"name":"Signed"/);
+  expect(await res.text()).toMatch(
+    /^\/\*\*\/ typeof show === 'function' && show\(\{"response":\[\{.*"name":"Signed"/,
+  );
 });
 
 test('a callback URL gets the verifier by redirect; HMAC-SHA256 works throughout', async () => {
   const request = await requestToken('https://app.example/back?from=tt', 'HMAC-SHA256');
-  const approved = await submitApproval(`${base}/oauth/authorize?oauth_token=${request.key}`, owner);
+  const approved = await submitApproval(
+    `${base}/oauth/authorize?oauth_token=${request.key}`,
+    owner,
+  );
   expect(approved.status).toBe(303);
   const location = new URL(approved.headers.get('location')!);
   expect(`${location.origin}${location.pathname}`).toBe('https://app.example/back');
   expect(location.searchParams.get('from')).toBe('tt');
   expect(location.searchParams.get('oauth_token')).toBe(request.key);
-  const res = await accessToken(request, location.searchParams.get('oauth_verifier')!, 'HMAC-SHA256');
+  const res = await accessToken(
+    request,
+    location.searchParams.get('oauth_verifier')!,
+    'HMAC-SHA256',
+  );
   expect(res.status).toBe(200);
   const body = new URLSearchParams(await res.text());
   const access = { key: body.get('oauth_token')!, secret: body.get('oauth_token_secret')! };
-  expect((await signedGet(`${base}/api/1/projects.json`, access, consumer(consumerSecret, 'HMAC-SHA256'))).status).toBe(200);
+  expect(
+    (
+      await signedGet(
+        `${base}/api/1/projects.json`,
+        access,
+        consumer(consumerSecret, 'HMAC-SHA256'),
+      )
+    ).status,
+  ).toBe(200);
 });
 
 test('a replayed nonce, a stale timestamp, a wrong signature and a revoked token each get 401', async () => {
@@ -150,8 +198,12 @@ test('a replayed nonce, a stale timestamp, a wrong signature and a revoked token
 
   expect((await signedGet(url, access)).status).toBe(200);
   const listed = await t.gqlOk(owner, '{ oauthAuthorizations { clientKey clientName protocol } }');
-  expect(listed.oauthAuthorizations).toEqual([{ clientKey: consumerKey, clientName: 'Invoicer <3', protocol: 'OAUTH1' }]);
-  await t.gqlOk(owner, 'mutation($k: String!) { revokeOAuthAuthorization(clientKey: $k) }', { k: consumerKey });
+  expect(listed.oauthAuthorizations).toEqual([
+    { clientKey: consumerKey, clientName: 'Invoicer <3', protocol: 'OAUTH1' },
+  ]);
+  await t.gqlOk(owner, 'mutation($k: String!) { revokeOAuthAuthorization(clientKey: $k) }', {
+    k: consumerKey,
+  });
   const revoked = await signedGet(url, access);
   expect(revoked.status).toBe(401);
   expect((await readJson(revoked)).error.message).toBe('Unknown OAuth consumer or token');
@@ -166,11 +218,15 @@ test('a request token is exchanged once, only with its verifier, and only after 
   const verifier = /<code id="verifier">([^<]+)<\/code>/.exec(await page.text())![1]!;
   const wrong = await accessToken(request, `${verifier}x`);
   expect(wrong.status).toBe(401);
-  expect(new URLSearchParams(await wrong.text()).get('oauth_problem_advice')).toBe('Invalid oauth_verifier');
+  expect(new URLSearchParams(await wrong.text()).get('oauth_problem_advice')).toBe(
+    'Invalid oauth_verifier',
+  );
   expect((await accessToken(request, verifier)).status).toBe(200);
   const again = await accessToken(request, verifier);
   expect(again.status).toBe(401);
-  expect(new URLSearchParams(await again.text()).get('oauth_problem_advice')).toBe('Unknown OAuth consumer or token');
+  expect(new URLSearchParams(await again.text()).get('oauth_problem_advice')).toBe(
+    'Unknown OAuth consumer or token',
+  );
 });
 
 test('the approval page escapes the application name, refuses framing, and a wrong password shows it again', async () => {
@@ -182,11 +238,18 @@ test('the approval page escapes the application name, refuses framing, and a wro
   expect(page.headers.get('x-frame-options')).toBe('DENY');
   expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
 
-  const wrong = await submitApproval(`${base}/oauth/authorize?oauth_token=${request.key}`, { login: owner.login, password: 'wrong-password' });
+  const wrong = await submitApproval(`${base}/oauth/authorize?oauth_token=${request.key}`, {
+    login: owner.login,
+    password: 'wrong-password',
+  });
   expect(wrong.status).toBe(401);
   expect(await wrong.text()).toContain('Invalid login or password');
 
-  const denied = await submitApproval(`${base}/oauth/authorize?oauth_token=${request.key}`, owner, 'deny');
+  const denied = await submitApproval(
+    `${base}/oauth/authorize?oauth_token=${request.key}`,
+    owner,
+    'deny',
+  );
   expect(denied.status).toBe(200);
   expect((await fetch(`${base}/oauth/authorize?oauth_token=${request.key}`)).status).toBe(400);
 });
@@ -194,10 +257,16 @@ test('the approval page escapes the application name, refuses framing, and a wro
 test('unsigned or malformed token requests are refused with the problem named', async () => {
   const res = await fetch(`${base}/oauth/request_token`, { method: 'POST' });
   expect(res.status).toBe(401);
-  expect(new URLSearchParams(await res.text()).get('oauth_problem_advice')).toMatch(/^Missing OAuth parameters: oauth_consumer_key/);
-  const bad = await fetch(`${base}/api/1/projects.json`, { headers: { authorization: 'OAuth oauth_consumer_key=unquoted' } });
+  expect(new URLSearchParams(await res.text()).get('oauth_problem_advice')).toMatch(
+    /^Missing OAuth parameters: oauth_consumer_key/,
+  );
+  const bad = await fetch(`${base}/api/1/projects.json`, {
+    headers: { authorization: 'OAuth oauth_consumer_key=unquoted' },
+  });
   expect(bad.status).toBe(401);
-  const plaintext = await fetch(`${base}/api/1/projects.json?oauth_consumer_key=${consumerKey}&oauth_signature_method=PLAINTEXT&oauth_signature=x&oauth_timestamp=1&oauth_nonce=n&oauth_token=t`);
+  const plaintext = await fetch(
+    `${base}/api/1/projects.json?oauth_consumer_key=${consumerKey}&oauth_signature_method=PLAINTEXT&oauth_signature=x&oauth_timestamp=1&oauth_nonce=n&oauth_token=t`,
+  );
   expect(plaintext.status).toBe(401);
   expect((await readJson(plaintext)).error.message).toMatch(/Unsupported oauth_signature_method/);
 });

@@ -13,7 +13,10 @@ let owner: Credentials;
 const REDIRECT = 'https://spa.example/callback';
 
 async function register(input: string): Promise<{ key: string; secret: string | null }> {
-  const data = await t.gqlOk(owner, `mutation { registerOAuthClient(input: ${input}) { client { key } secret } }`);
+  const data = await t.gqlOk(
+    owner,
+    `mutation { registerOAuthClient(input: ${input}) { client { key } secret } }`,
+  );
   return { key: data.registerOAuthClient.client.key, secret: data.registerOAuthClient.secret };
 }
 
@@ -23,7 +26,10 @@ function pkce() {
 }
 
 const bearer = (token: string, path: string, init: RequestInit = {}) =>
-  fetch(`${base}${path}`, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } });
+  fetch(`${base}${path}`, {
+    ...init,
+    headers: { ...init.headers, authorization: `Bearer ${token}` },
+  });
 
 const viewerLogin = async (token: string) => {
   const res = await bearer(token, '/graphql', {
@@ -42,13 +48,25 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 test('authorization code with PKCE, API calls on every interface, refresh with rotation, revocation', async () => {
-  const app = await register(`{ name: "Dashboard", protocol: OAUTH2, redirectUris: ["${REDIRECT}"] }`);
+  const app = await register(
+    `{ name: "Dashboard", protocol: OAUTH2, redirectUris: ["${REDIRECT}"] }`,
+  );
   const client = new AuthorizationCode({
     client: { id: app.key, secret: app.secret! },
-    auth: { tokenHost: base, tokenPath: '/oauth/token', authorizePath: '/oauth/authorize', revokePath: '/oauth/revoke' },
+    auth: {
+      tokenHost: base,
+      tokenPath: '/oauth/token',
+      authorizePath: '/oauth/authorize',
+      revokePath: '/oauth/revoke',
+    },
   });
   const { verifier, challenge } = pkce();
-  const authorizeUrl = client.authorizeURL({ redirect_uri: REDIRECT, state: 'st@te 1', code_challenge: challenge, code_challenge_method: 'S256' } as never);
+  const authorizeUrl = client.authorizeURL({
+    redirect_uri: REDIRECT,
+    state: 'st@te 1',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  } as never);
 
   const approved = await submitApproval(authorizeUrl, owner);
   expect(approved.status).toBe(303);
@@ -58,18 +76,37 @@ test('authorization code with PKCE, API calls on every interface, refresh with r
   const code = back.searchParams.get('code')!;
 
   // The code is bound to the PKCE verifier: without it, or with another, nothing is issued.
-  await expect(client.getToken({ code, redirect_uri: REDIRECT, code_verifier: pkce().verifier } as never)).rejects.toMatchObject({
+  await expect(
+    client.getToken({ code, redirect_uri: REDIRECT, code_verifier: pkce().verifier } as never),
+  ).rejects.toMatchObject({
     output: { statusCode: 400 },
   });
-  const again = await submitApproval(client.authorizeURL({ redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' } as never), owner);
+  const again = await submitApproval(
+    client.authorizeURL({
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    } as never),
+    owner,
+  );
   const secondCode = new URL(again.headers.get('location')!).searchParams.get('code')!;
-  const token = await client.getToken({ code: secondCode, redirect_uri: REDIRECT, code_verifier: verifier } as never);
-  expect(token.token).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String), refresh_token: expect.any(String) });
+  const token = await client.getToken({
+    code: secondCode,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+  } as never);
+  expect(token.token).toMatchObject({
+    token_type: 'Bearer',
+    access_token: expect.any(String),
+    refresh_token: expect.any(String),
+  });
   expect(token.token.expires_in).toBeGreaterThan(3590);
   const access = token.token.access_token as string;
 
   // A code works once.
-  await expect(client.getToken({ code: secondCode, redirect_uri: REDIRECT, code_verifier: verifier } as never)).rejects.toMatchObject({ output: { statusCode: 400 } });
+  await expect(
+    client.getToken({ code: secondCode, redirect_uri: REDIRECT, code_verifier: verifier } as never),
+  ).rejects.toMatchObject({ output: { statusCode: 400 } });
 
   expect(await viewerLogin(access)).toEqual({ status: 200, login: owner.login });
   expect((await bearer(access, '/api/1/projects.json')).status).toBe(200);
@@ -86,8 +123,13 @@ test('authorization code with PKCE, API calls on every interface, refresh with r
   expect((await viewerLogin(access)).status).toBe(401);
   await expect(token.refresh()).rejects.toMatchObject({ output: { statusCode: 400 } });
 
-  const authorizations = await t.gqlOk(owner, '{ oauthAuthorizations { clientKey clientName protocol } }');
-  expect(authorizations.oauthAuthorizations).toEqual([{ clientKey: app.key, clientName: 'Dashboard', protocol: 'OAUTH2' }]);
+  const authorizations = await t.gqlOk(
+    owner,
+    '{ oauthAuthorizations { clientKey clientName protocol } }',
+  );
+  expect(authorizations.oauthAuthorizations).toEqual([
+    { clientKey: app.key, clientName: 'Dashboard', protocol: 'OAUTH2' },
+  ]);
 
   await refreshed.revoke('access_token');
   expect((await viewerLogin(newAccess)).status).toBe(401);
@@ -97,7 +139,10 @@ test('authorization code with PKCE, API calls on every interface, refresh with r
 test('the implicit flow lands on /oauth/authorized with a token usable as Bearer', async () => {
   const cli = await register('{ name: "timetrack CLI", protocol: OAUTH2, confidential: false }');
   expect(cli.secret).toBeNull();
-  const approved = await submitApproval(`${base}/oauth/authorize?response_type=token&client_id=${cli.key}&state=42`, owner);
+  const approved = await submitApproval(
+    `${base}/oauth/authorize?response_type=token&client_id=${cli.key}&state=42`,
+    owner,
+  );
   expect(approved.status).toBe(303);
   const landing = new URL(approved.headers.get('location')!);
   expect(`${landing.origin}${landing.pathname}`).toBe(`${base}/oauth/authorized`);
@@ -105,11 +150,16 @@ test('the implicit flow lands on /oauth/authorized with a token usable as Bearer
   const fragment = new URLSearchParams(landing.hash.slice(1));
   expect(fragment.get('token_type')).toBe('Bearer');
   expect(fragment.get('state')).toBe('42');
-  expect(await viewerLogin(fragment.get('access_token')!)).toEqual({ status: 200, login: owner.login });
+  expect(await viewerLogin(fragment.get('access_token')!)).toEqual({
+    status: 200,
+    login: owner.login,
+  });
 
   const page = await fetch(landing);
   expect(page.status).toBe(200);
-  expect(page.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
+  expect(page.headers.get('content-security-policy')).toMatch(
+    /script-src 'sha256-[A-Za-z0-9+/=]+'/,
+  );
   expect(await page.text()).toContain('Copy address');
 });
 
@@ -117,33 +167,67 @@ test('without a state parameter the implicit fragment still ends with state, err
   const cli = await register('{ name: "stateless CLI", protocol: OAUTH2, confidential: false }');
   const url = `${base}/oauth/authorize?response_type=token&client_id=${cli.key}`;
   const approved = new URL((await submitApproval(url, owner)).headers.get('location')!);
-  expect(approved.hash).toMatch(/^#access_token=[\w-]+&token_type=Bearer&expires_in=1209600&state=$/);
+  expect(approved.hash).toMatch(
+    /^#access_token=[\w-]+&token_type=Bearer&expires_in=1209600&state=$/,
+  );
   const denied = new URL((await submitApproval(url, owner, 'deny')).headers.get('location')!);
   expect(denied.hash).toMatch(/^#error=access_denied&error_description=[^&]+&state=$/);
   // A code-flow redirect is a query, where an absent state stays absent (RFC 6749 §4.1.2).
-  const spa = await register(`{ name: "stateless SPA", protocol: OAUTH2, redirectUris: ["${REDIRECT}"] }`);
-  const code = new URL((await submitApproval(`${base}/oauth/authorize?response_type=code&client_id=${spa.key}`, owner)).headers.get('location')!);
+  const spa = await register(
+    `{ name: "stateless SPA", protocol: OAUTH2, redirectUris: ["${REDIRECT}"] }`,
+  );
+  const code = new URL(
+    (
+      await submitApproval(`${base}/oauth/authorize?response_type=code&client_id=${spa.key}`, owner)
+    ).headers.get('location')!,
+  );
   expect([...code.searchParams.keys()]).toEqual(['code']);
 });
 
 test('an operator chooses a client id; ids are unique across the service', async () => {
-  const chosen = await t.gqlOk(owner, `mutation { registerOAuthClient(input: { name: "88 Miles CLI", protocol: OAUTH2, confidential: false, clientId: "NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR" }) { client { key confidential } secret } }`);
-  expect(chosen.registerOAuthClient).toEqual({ client: { key: 'NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR', confidential: false }, secret: null });
+  const chosen = await t.gqlOk(
+    owner,
+    `mutation { registerOAuthClient(input: { name: "88 Miles CLI", protocol: OAUTH2, confidential: false, clientId: "NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR" }) { client { key confidential } secret } }`,
+  );
+  expect(chosen.registerOAuthClient).toEqual({
+    client: { key: 'NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR', confidential: false },
+    secret: null,
+  });
 
   const other = await t.newAccount();
-  const register = (clientId: string) => t.gql(other, `mutation($id: String) { registerOAuthClient(input: { name: "x", protocol: OAUTH2, clientId: $id }) { client { key } } }`, { id: clientId });
+  const register = (clientId: string) =>
+    t.gql(
+      other,
+      `mutation($id: String) { registerOAuthClient(input: { name: "x", protocol: OAUTH2, clientId: $id }) { client { key } } }`,
+      { id: clientId },
+    );
   const taken = await register('NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR');
-  expect(taken.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', fieldErrors: [{ field: 'clientId', message: 'is already taken' }] });
+  expect(taken.errors?.[0]?.extensions).toMatchObject({
+    code: 'VALIDATION_FAILED',
+    fieldErrors: [{ field: 'clientId', message: 'is already taken' }],
+  });
   for (const bad of ['short', 'has space in it', 'a/b/c/d/e/f', 'x'.repeat(65)]) {
-    expect((await register(bad)).errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', fieldErrors: [{ field: 'clientId' }] });
+    expect((await register(bad)).errors?.[0]?.extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fieldErrors: [{ field: 'clientId' }],
+    });
   }
   expect((await t.gqlOk(other, '{ oauthClients { key } }')).oauthClients).toEqual([]);
 });
 
 test('a refused bearer token is challenged in the Bearer scheme (RFC 6750), a refused password in Basic', async () => {
-  const invalidToken = /^Bearer realm="timetrack", error="invalid_token", error_description="[^"]+"$/;
-  const graphql = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ viewer { id } }' }) };
-  for (const [path, init] of [['/api/1/projects.json', {}], ['/projects.xml', {}], ['/graphql', graphql]] as const) {
+  const invalidToken =
+    /^Bearer realm="timetrack", error="invalid_token", error_description="[^"]+"$/;
+  const graphql = {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ viewer { id } }' }),
+  };
+  for (const [path, init] of [
+    ['/api/1/projects.json', {}],
+    ['/projects.xml', {}],
+    ['/graphql', graphql],
+  ] as const) {
     const res = await bearer('no-such-token', path, init);
     expect([path, res.status]).toEqual([path, 401]);
     expect(res.headers.get('www-authenticate')).toMatch(invalidToken);
@@ -151,16 +235,27 @@ test('a refused bearer token is challenged in the Bearer scheme (RFC 6750), a re
   const inQuery = await fetch(`${base}/api/1/projects.json?access_token=no-such-token`);
   expect(inQuery.status).toBe(401);
   expect(inQuery.headers.get('www-authenticate')).toMatch(invalidToken);
-  const malformed = await fetch(`${base}/api/1/projects.json`, { headers: { authorization: 'Bearer two words' } });
-  expect(malformed.headers.get('www-authenticate')).toMatch(/^Bearer realm="timetrack", error="invalid_request"/);
-  const basic = await fetch(`${base}/api/1/projects.json`, { headers: { authorization: `Basic ${Buffer.from(`${owner.login}:wrong`).toString('base64')}` } });
+  const malformed = await fetch(`${base}/api/1/projects.json`, {
+    headers: { authorization: 'Bearer two words' },
+  });
+  expect(malformed.headers.get('www-authenticate')).toMatch(
+    /^Bearer realm="timetrack", error="invalid_request"/,
+  );
+  const basic = await fetch(`${base}/api/1/projects.json`, {
+    headers: { authorization: `Basic ${Buffer.from(`${owner.login}:wrong`).toString('base64')}` },
+  });
   expect(basic.status).toBe(401);
   expect(basic.headers.get('www-authenticate')).toBe('Basic realm="timetrack", charset="UTF-8"');
 });
 
 test('a public client must use PKCE; a confidential one must send its secret', async () => {
-  const spa = await register(`{ name: "SPA", protocol: OAUTH2, confidential: false, redirectUris: ["${REDIRECT}"] }`);
-  const page = await fetch(`${base}/oauth/authorize?response_type=code&client_id=${spa.key}&redirect_uri=${encodeURIComponent(REDIRECT)}`, { redirect: 'manual' });
+  const spa = await register(
+    `{ name: "SPA", protocol: OAUTH2, confidential: false, redirectUris: ["${REDIRECT}"] }`,
+  );
+  const page = await fetch(
+    `${base}/oauth/authorize?response_type=code&client_id=${spa.key}&redirect_uri=${encodeURIComponent(REDIRECT)}`,
+    { redirect: 'manual' },
+  );
   expect(page.status).toBe(303);
   expect(new URL(page.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
 
@@ -168,17 +263,30 @@ test('a public client must use PKCE; a confidential one must send its secret', a
   // exchange needs no redirect_uri because the authorization request named none.
   const cli = await register('{ name: "CLI with PKCE", protocol: OAUTH2, confidential: false }');
   const pair = pkce();
-  const landed = await submitApproval(`${base}/oauth/authorize?response_type=code&client_id=${cli.key}&code_challenge=${pair.challenge}&code_challenge_method=S256`, owner);
+  const landed = await submitApproval(
+    `${base}/oauth/authorize?response_type=code&client_id=${cli.key}&code_challenge=${pair.challenge}&code_challenge_method=S256`,
+    owner,
+  );
   const landing = new URL(landed.headers.get('location')!);
   expect(landing.pathname).toBe('/oauth/authorized');
   const exchanged = await fetch(`${base}/oauth/token`, {
     method: 'POST',
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: landing.searchParams.get('code')!, client_id: cli.key, code_verifier: pair.verifier }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: landing.searchParams.get('code')!,
+      client_id: cli.key,
+      code_verifier: pair.verifier,
+    }),
   });
   expect(exchanged.status).toBe(200);
-  expect(await viewerLogin((await readJson(exchanged)).access_token)).toEqual({ status: 200, login: owner.login });
+  expect(await viewerLogin((await readJson(exchanged)).access_token)).toEqual({
+    status: 200,
+    login: owner.login,
+  });
 
-  const server = await register(`{ name: "Server app", protocol: OAUTH2, redirectUris: ["${REDIRECT}"] }`);
+  const server = await register(
+    `{ name: "Server app", protocol: OAUTH2, redirectUris: ["${REDIRECT}"] }`,
+  );
   const { verifier, challenge } = pkce();
   const approved = await submitApproval(
     `${base}/oauth/authorize?response_type=code&client_id=${server.key}&code_challenge=${challenge}&code_challenge_method=S256`,
@@ -187,7 +295,13 @@ test('a public client must use PKCE; a confidential one must send its secret', a
   const code = new URL(approved.headers.get('location')!).searchParams.get('code')!;
   const withoutSecret = await fetch(`${base}/oauth/token`, {
     method: 'POST',
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: server.key, code_verifier: verifier }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: server.key,
+      code_verifier: verifier,
+    }),
   });
   // RFC 6749 §5.2: 400 invalid_client when the client did not try the Authorization header.
   expect(withoutSecret.status).toBe(400);
@@ -196,40 +310,66 @@ test('a public client must use PKCE; a confidential one must send its secret', a
 
 test('an unregistered redirect URI is never redirected to; a denial returns access_denied', async () => {
   const app = await register(`{ name: "Strict", protocol: OAUTH2, redirectUris: ["${REDIRECT}"] }`);
-  const evil = await fetch(`${base}/oauth/authorize?response_type=code&client_id=${app.key}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}`, {
-    redirect: 'manual',
-  });
+  const evil = await fetch(
+    `${base}/oauth/authorize?response_type=code&client_id=${app.key}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}`,
+    {
+      redirect: 'manual',
+    },
+  );
   expect(evil.status).toBe(400);
   expect(evil.headers.get('location')).toBeNull();
-  expect((await fetch(`${base}/oauth/authorize?response_type=code&client_id=unknown`)).status).toBe(400);
+  expect((await fetch(`${base}/oauth/authorize?response_type=code&client_id=unknown`)).status).toBe(
+    400,
+  );
 
-  const denied = await submitApproval(`${base}/oauth/authorize?response_type=code&client_id=${app.key}&state=s`, owner, 'deny');
+  const denied = await submitApproval(
+    `${base}/oauth/authorize?response_type=code&client_id=${app.key}&state=s`,
+    owner,
+    'deny',
+  );
   expect(denied.status).toBe(303);
   const back = new URL(denied.headers.get('location')!);
-  expect(Object.fromEntries(back.searchParams)).toMatchObject({ error: 'access_denied', state: 's' });
+  expect(Object.fromEntries(back.searchParams)).toMatchObject({
+    error: 'access_denied',
+    state: 's',
+  });
 });
 
 test('revoking an application ends every token it holds; bad bearer tokens are 401 everywhere', async () => {
   const app = await register('{ name: "Temporary", protocol: OAUTH2, confidential: false }');
-  const approved = await submitApproval(`${base}/oauth/authorize?response_type=token&client_id=${app.key}`, owner);
-  const token = new URLSearchParams(new URL(approved.headers.get('location')!).hash.slice(1)).get('access_token')!;
+  const approved = await submitApproval(
+    `${base}/oauth/authorize?response_type=token&client_id=${app.key}`,
+    owner,
+  );
+  const token = new URLSearchParams(new URL(approved.headers.get('location')!).hash.slice(1)).get(
+    'access_token',
+  )!;
   expect((await viewerLogin(token)).status).toBe(200);
   const listed = await t.gqlOk(owner, '{ oauthClients { id key } }');
   const id = listed.oauthClients.find((c: { key: string }) => c.key === app.key).id;
   await t.gqlOk(owner, 'mutation($id: ID!) { revokeOAuthClient(id: $id) { key } }', { id });
   expect((await viewerLogin(token)).status).toBe(401);
 
-  for (const path of ['/api/1/projects.json', '/projects.xml']) expect((await bearer('not-a-token', path)).status).toBe(401);
-  expect((await fetch(`${base}/api/1/projects.jsonp?callback=cb&access_token=nope`)).status).toBe(401);
+  for (const path of ['/api/1/projects.json', '/projects.xml'])
+    expect((await bearer('not-a-token', path)).status).toBe(401);
+  expect((await fetch(`${base}/api/1/projects.jsonp?callback=cb&access_token=nope`)).status).toBe(
+    401,
+  );
 });
 
 test('only the owner registers and lists applications; a staff member manages only their own authorisations', async () => {
   const staff = await t.newStaff(owner);
   const refused = await t.gql(staff, '{ oauthClients { id } }');
   expect(refused.errors?.[0]?.extensions?.code).toBe('READ_DENIED');
-  const create = await t.gql(staff, 'mutation { registerOAuthClient(input: { name: "x", protocol: OAUTH2 }) { secret } }');
+  const create = await t.gql(
+    staff,
+    'mutation { registerOAuthClient(input: { name: "x", protocol: OAUTH2 }) { secret } }',
+  );
   expect(create.errors?.[0]?.extensions?.code).toBe('CREATE_DENIED');
-  const invalid = await t.gql(owner, 'mutation { registerOAuthClient(input: { name: " ", protocol: OAUTH1, confidential: false, redirectUris: ["not a url"] }) { secret } }');
+  const invalid = await t.gql(
+    owner,
+    'mutation { registerOAuthClient(input: { name: " ", protocol: OAUTH1, confidential: false, redirectUris: ["not a url"] }) { secret } }',
+  );
   expect(invalid.errors?.[0]?.extensions).toMatchObject({
     code: 'VALIDATION_FAILED',
     fieldErrors: [
@@ -237,7 +377,9 @@ test('only the owner registers and lists applications; a staff member manages on
       { field: 'redirectUris.0', message: 'must be an absolute URL without a fragment' },
     ],
   });
-  expect((await t.gql(staff, '{ oauthAuthorizations { clientKey } }')).data).toEqual({ oauthAuthorizations: [] });
+  expect((await t.gql(staff, '{ oauthAuthorizations { clientKey } }')).data).toEqual({
+    oauthAuthorizations: [],
+  });
   const none = await t.gql(staff, 'mutation { revokeOAuthAuthorization(clientKey: "nope") }');
   expect(none.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
 });
@@ -245,16 +387,27 @@ test('only the owner registers and lists applications; a staff member manages on
 test('expired grants and codes are cleared as new ones are issued; the endpoints answer 405 to other methods', async () => {
   const app = await register('{ name: "Short-lived", protocol: OAUTH2, confidential: false }');
   const approve = async () => {
-    const res = await submitApproval(`${base}/oauth/authorize?response_type=token&client_id=${app.key}`, owner);
-    return new URLSearchParams(new URL(res.headers.get('location')!).hash.slice(1)).get('access_token')!;
+    const res = await submitApproval(
+      `${base}/oauth/authorize?response_type=token&client_id=${app.key}`,
+      owner,
+    );
+    return new URLSearchParams(new URL(res.headers.get('location')!).hash.slice(1)).get(
+      'access_token',
+    )!;
   };
   const old = await approve();
   const sql = t.db.orm.em.getConnection();
-  await sql.execute(`update oauth2_tokens set access_expires_at = now() - interval '1 day' where client_id = (select id from oauth_clients where client_key = ?)`, [app.key]);
+  await sql.execute(
+    `update oauth2_tokens set access_expires_at = now() - interval '1 day' where client_id = (select id from oauth_clients where client_key = ?)`,
+    [app.key],
+  );
   expect((await viewerLogin(old)).status).toBe(401);
   const fresh = await approve();
   expect((await viewerLogin(fresh)).status).toBe(200);
-  const rows = await sql.execute(`select count(*)::int as n from oauth2_tokens where client_id = (select id from oauth_clients where client_key = ?)`, [app.key]);
+  const rows = await sql.execute(
+    `select count(*)::int as n from oauth2_tokens where client_id = (select id from oauth_clients where client_key = ?)`,
+    [app.key],
+  );
   expect(rows[0].n).toBe(1);
 
   for (const path of ['/oauth/token', '/oauth/revoke']) {
@@ -265,7 +418,11 @@ test('expired grants and codes are cleared as new ones are issued; the endpoints
 });
 
 test('malformed or oversized bodies on the OAuth endpoints are 4xx, never 500', async () => {
-  const malformed = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=%zz' });
+  const malformed = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=%zz',
+  });
   expect(malformed.status).toBe(400);
   const huge = await fetch(`${base}/oauth/revoke`, {
     method: 'POST',

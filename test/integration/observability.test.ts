@@ -30,7 +30,10 @@ function parseMetrics(text: string): Sample[] {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match) throw new Error(`not a sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const [, name, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[name!] = value!;
+    for (const [, name, value] of (match[2] ?? '').matchAll(
+      /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g,
+    ))
+      labels[name!] = value!;
     samples.push({ name: match[1]!, labels, value: Number(match[3]) });
   }
   return samples;
@@ -38,8 +41,11 @@ function parseMetrics(text: string): Sample[] {
 
 /** The value of the one sample of `name` whose labels include `labels`; 0 if there is none. */
 function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-  if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
+  const found = samples.filter(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  );
+  if (found.length > 1)
+    throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return found[0]?.value ?? 0;
 }
 
@@ -70,7 +76,11 @@ describe('on a working database', () => {
 
   beforeAll(async () => {
     t = await startTestApp(
-      { LOG_LEVEL: 'info', GEOCODER: 'http', GEOCODER_URL: `http://127.0.0.1:${await closedPort()}/search` },
+      {
+        LOG_LEVEL: 'info',
+        GEOCODER: 'http',
+        GEOCODER_URL: `http://127.0.0.1:${await closedPort()}/search`,
+      },
       { logDestination: logs },
     );
     // A paid plan: a new user queues the owner's confirmation e-mail in the outbox.
@@ -95,41 +105,75 @@ describe('on a working database', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok' } });
     // The migrations were found applied: the next probe only pings.
-    expect(await t.countStatements(() => request(t.app.express).get('/readyz').expect(200))).toBe(1);
+    expect(await t.countStatements(() => request(t.app.express).get('/readyz').expect(200))).toBe(
+      1,
+    );
   });
 
   test('/metrics counts requests by interface, route template, method and status; never a raw id', async () => {
     const staff = await t.newStaff(owner);
     const before = await scrape(t);
-    const graphqlLabels = { interface: 'graphql', route: 'ViewerProbe', method: 'POST', status: '200' };
-    const jsonLabels = { interface: 'json', route: '/api/1/staff/:uuid.json', method: 'GET', status: '200' };
+    const graphqlLabels = {
+      interface: 'graphql',
+      route: 'ViewerProbe',
+      method: 'POST',
+      status: '200',
+    };
+    const jsonLabels = {
+      interface: 'json',
+      route: '/api/1/staff/:uuid.json',
+      method: 'GET',
+      status: '200',
+    };
     const xmlLabels = { interface: 'xml', route: '/staff/:id.xml', method: 'GET', status: '200' };
 
     await t.gqlOk(owner, VIEWER);
     await t.gqlOk(owner, VIEWER);
-    await request(t.app.express).get(`/api/1/staff/${staff.id}.json`).auth(owner.login, owner.password).expect(200);
-    await request(t.app.express).get(`/staff/${staff.legacyId}.xml`).auth(owner.login, owner.password).expect(200);
+    await request(t.app.express)
+      .get(`/api/1/staff/${staff.id}.json`)
+      .auth(owner.login, owner.password)
+      .expect(200);
+    await request(t.app.express)
+      .get(`/staff/${staff.legacyId}.xml`)
+      .auth(owner.login, owner.password)
+      .expect(200);
     // No name in the document: anonymous; a path no route has: unmatched.
     await t.gqlOk(owner, '{ viewer { staff { id } } }');
-    await request(t.app.express).get(`/api/1/nothing/${staff.id}.json`).auth(owner.login, owner.password).expect(404);
+    await request(t.app.express)
+      .get(`/api/1/nothing/${staff.id}.json`)
+      .auth(owner.login, owner.password)
+      .expect(404);
     await request(t.app.express).get(`/no/such/${staff.id}`).expect(404);
     // A browser opening the IDE is the page, not an anonymous operation.
     await request(t.app.express).get('/graphql').set('accept', 'text/html').expect(200);
 
     const after = await scrape(t);
-    const delta = (labels: Record<string, string>) => valueOf(after, 'http_requests_total', labels) - valueOf(before, 'http_requests_total', labels);
+    const delta = (labels: Record<string, string>) =>
+      valueOf(after, 'http_requests_total', labels) -
+      valueOf(before, 'http_requests_total', labels);
     expect(delta(graphqlLabels)).toBe(2);
     expect(delta(jsonLabels)).toBe(1);
     expect(delta(xmlLabels)).toBe(1);
-    expect(delta({ interface: 'graphql', route: 'anonymous', method: 'POST', status: '200' })).toBe(1);
+    expect(delta({ interface: 'graphql', route: 'anonymous', method: 'POST', status: '200' })).toBe(
+      1,
+    );
     expect(delta({ interface: 'json', route: 'unmatched', method: 'GET', status: '404' })).toBe(1);
     expect(delta({ interface: 'other', route: 'unmatched', method: 'GET', status: '404' })).toBe(1);
-    expect(delta({ interface: 'graphql', route: '/graphql', method: 'GET', status: '200' })).toBe(1);
-    expect(delta({ interface: 'graphql', route: 'anonymous', method: 'GET', status: '200' })).toBe(0);
+    expect(delta({ interface: 'graphql', route: '/graphql', method: 'GET', status: '200' })).toBe(
+      1,
+    );
+    expect(delta({ interface: 'graphql', route: 'anonymous', method: 'GET', status: '200' })).toBe(
+      0,
+    );
     // The histogram has the same labels but the status.
     const { status: _status, ...timed } = jsonLabels;
-    expect(valueOf(after, 'http_request_duration_seconds_count', timed) - valueOf(before, 'http_request_duration_seconds_count', timed)).toBe(1);
-    expect(valueOf(after, 'http_request_duration_seconds_bucket', { ...timed, le: '+Inf' })).toBe(valueOf(after, 'http_request_duration_seconds_count', timed));
+    expect(
+      valueOf(after, 'http_request_duration_seconds_count', timed) -
+        valueOf(before, 'http_request_duration_seconds_count', timed),
+    ).toBe(1);
+    expect(valueOf(after, 'http_request_duration_seconds_bucket', { ...timed, le: '+Inf' })).toBe(
+      valueOf(after, 'http_request_duration_seconds_count', timed),
+    );
 
     for (const sample of after.filter((s) => s.name.startsWith('http_'))) {
       for (const value of Object.values(sample.labels)) {
@@ -143,11 +187,20 @@ describe('on a working database', () => {
     const before = valueOf(await scrape(t), 'outbox_backlog', { kind: 'email', given_up: 'false' });
     await t.newStaff(owner);
     const samples = await scrape(t);
-    expect(valueOf(samples, 'outbox_backlog', { kind: 'email', given_up: 'false' })).toBe(before + 1);
-    expect(samples.some((s) => s.name === 'outbox_backlog' && s.labels.kind === 'webhook')).toBe(true);
+    expect(valueOf(samples, 'outbox_backlog', { kind: 'email', given_up: 'false' })).toBe(
+      before + 1,
+    );
+    expect(samples.some((s) => s.name === 'outbox_backlog' && s.labels.kind === 'webhook')).toBe(
+      true,
+    );
     const poolMax = t.db.kind === 'embedded' ? 1 : t.config.db.poolMax;
     expect(valueOf(samples, 'db_pool_connections_max')).toBe(poolMax);
-    for (const name of ['db_pool_connections_used', 'db_pool_connections_free', 'db_pool_acquires_pending', 'db_pool_creates_pending']) {
+    for (const name of [
+      'db_pool_connections_used',
+      'db_pool_connections_free',
+      'db_pool_acquires_pending',
+      'db_pool_creates_pending',
+    ]) {
       const value = samples.find((s) => s.name === name)?.value;
       expect(value).toBeGreaterThanOrEqual(0);
       expect(value).toBeLessThanOrEqual(poolMax);
@@ -163,13 +216,23 @@ describe('on a working database', () => {
       .post('/api/1/companies.json')
       .auth(owner.login, owner.password)
       .send({
-        company: { name: 'Logged', main_address: 'Unter den Linden 1', main_city: 'Berlin', main_state: 'Berlin', main_postcode: '10117', main_country: 'Germany' },
+        company: {
+          name: 'Logged',
+          main_address: 'Unter den Linden 1',
+          main_city: 'Berlin',
+          main_state: 'Berlin',
+          main_postcode: '10117',
+          main_country: 'Germany',
+        },
       });
     expect(res.status).toBe(200);
     const id = res.headers['x-request-id'];
     expect(id).toMatch(UUID);
     const lines = linesOf(id);
-    expect(lines.map((l) => l.msg)).toEqual([expect.stringMatching(/^geocoder: .* failed/), 'request completed']);
+    expect(lines.map((l) => l.msg)).toEqual([
+      expect.stringMatching(/^geocoder: .* failed/),
+      'request completed',
+    ]);
     expect(lines[1]).toMatchObject({
       level: 'info',
       interface: 'json',
@@ -183,9 +246,19 @@ describe('on a working database', () => {
   });
 
   test('a sane X-Request-Id is kept, anything else replaced', async () => {
-    const kept = await request(t.app.express).post('/graphql').auth(owner.login, owner.password).set('x-request-id', 'lb-7f3a.2_x').send({ query: VIEWER });
+    const kept = await request(t.app.express)
+      .post('/graphql')
+      .auth(owner.login, owner.password)
+      .set('x-request-id', 'lb-7f3a.2_x')
+      .send({ query: VIEWER });
     expect(kept.headers['x-request-id']).toBe('lb-7f3a.2_x');
-    expect(linesOf('lb-7f3a.2_x')).toEqual([expect.objectContaining({ msg: 'request completed', interface: 'graphql', route: 'ViewerProbe' })]);
+    expect(linesOf('lb-7f3a.2_x')).toEqual([
+      expect.objectContaining({
+        msg: 'request completed',
+        interface: 'graphql',
+        route: 'ViewerProbe',
+      }),
+    ]);
     for (const insane of ['a b', 'x'.repeat(129), 'id"}{', 'ü']) {
       const res = await request(t.app.express).get('/healthz').set('x-request-id', insane);
       expect(res.headers['x-request-id']).toMatch(UUID);
@@ -200,30 +273,66 @@ describe('on a working database', () => {
       .auth(owner.login, owner.password)
       .set('cookie', 'session=Cookie-Secret-0815')
       .set('proxy-authorization', 'Basic UHJveHktU2VjcmV0')
-      .send({ staff: { login: `logged_${Date.now()}`, password, first_name: 'Lou', last_name: 'Logged' } });
+      .send({
+        staff: { login: `logged_${Date.now()}`, password, first_name: 'Lou', last_name: 'Logged' },
+      });
     expect(created.status).toBe(200);
     const gql = await request(t.app.express)
       .post('/graphql')
       .auth(owner.login, owner.password)
-      .send({ query: 'mutation M($input: CreateStaffInput!) { createStaff(input: $input) { id } }', variables: { input: { login: `gql_${Date.now()}`, password, firstName: 'G', lastName: 'Q' } } });
+      .send({
+        query: 'mutation M($input: CreateStaffInput!) { createStaff(input: $input) { id } }',
+        variables: {
+          input: { login: `gql_${Date.now()}`, password, firstName: 'G', lastName: 'Q' },
+        },
+      });
     expect(gql.status).toBe(200);
-    const tokens = await request(t.app.express).get('/api/1/staff.json?access_token=Url-Token-1234&oauth_signature=Url-Signature-5678&order=login');
+    const tokens = await request(t.app.express).get(
+      '/api/1/staff.json?access_token=Url-Token-1234&oauth_signature=Url-Signature-5678&order=login',
+    );
     expect(tokens.status).toBe(401);
-    const wrong = await request(t.app.express).post('/graphql').auth(owner.login, 'Wrong-Password-999').send({ query: VIEWER });
+    const wrong = await request(t.app.express)
+      .post('/graphql')
+      .auth(owner.login, 'Wrong-Password-999')
+      .send({ query: VIEWER });
     expect(wrong.status).toBe(401);
 
     const text = logs.text();
     const basic = Buffer.from(`${owner.login}:${owner.password}`).toString('base64');
     const wrongBasic = Buffer.from(`${owner.login}:Wrong-Password-999`).toString('base64');
-    for (const secret of [password, owner.password, basic, wrongBasic, 'Wrong-Password-999', 'Cookie-Secret-0815', 'UHJveHktU2VjcmV0', 'Url-Token-1234', 'Url-Signature-5678']) {
+    for (const secret of [
+      password,
+      owner.password,
+      basic,
+      wrongBasic,
+      'Wrong-Password-999',
+      'Cookie-Secret-0815',
+      'UHJveHktU2VjcmV0',
+      'Url-Token-1234',
+      'Url-Signature-5678',
+    ]) {
       expect(text).not.toContain(secret);
     }
     // What was redacted is still visible as such, and the rest of the URL is kept.
-    const staffLine = linesOf(created.headers['x-request-id']).find((l) => l.msg === 'request completed')!;
-    expect(staffLine.req.headers).toMatchObject({ authorization: '[Redacted]', cookie: '[Redacted]', 'proxy-authorization': '[Redacted]' });
-    const tokenLine = linesOf(tokens.headers['x-request-id']).find((l) => l.msg === 'request completed')!;
-    expect(tokenLine.req.url).toBe('/api/1/staff.json?access_token=[Redacted]&oauth_signature=[Redacted]&order=login');
-    expect(tokenLine).toMatchObject({ interface: 'json', route: '/api/1/staff.json', res: { statusCode: 401 } });
+    const staffLine = linesOf(created.headers['x-request-id']).find(
+      (l) => l.msg === 'request completed',
+    )!;
+    expect(staffLine.req.headers).toMatchObject({
+      authorization: '[Redacted]',
+      cookie: '[Redacted]',
+      'proxy-authorization': '[Redacted]',
+    });
+    const tokenLine = linesOf(tokens.headers['x-request-id']).find(
+      (l) => l.msg === 'request completed',
+    )!;
+    expect(tokenLine.req.url).toBe(
+      '/api/1/staff.json?access_token=[Redacted]&oauth_signature=[Redacted]&order=login',
+    );
+    expect(tokenLine).toMatchObject({
+      interface: 'json',
+      route: '/api/1/staff.json',
+      res: { statusCode: 401 },
+    });
   });
 });
 
@@ -257,9 +366,16 @@ describe('while the database goes away and comes back', () => {
     expect(none.headers['www-authenticate']).toBe('Bearer realm="metrics"');
     expect(none.body.error.code).toBe('UNAUTHENTICATED');
     expect(none.text).not.toContain('http_requests_total');
-    expect((await request(t.app.express).get('/metrics').set('authorization', `Bearer ${TOKEN}x`)).status).toBe(401);
-    expect((await request(t.app.express).get('/metrics').auth('prometheus', TOKEN)).status).toBe(401);
-    expect(valueOf(await scrape(t, TOKEN), 'db_pool_connections_max')).toBe(t.db.kind === 'embedded' ? 1 : t.config.db.poolMax);
+    expect(
+      (await request(t.app.express).get('/metrics').set('authorization', `Bearer ${TOKEN}x`))
+        .status,
+    ).toBe(401);
+    expect((await request(t.app.express).get('/metrics').auth('prometheus', TOKEN)).status).toBe(
+      401,
+    );
+    expect(valueOf(await scrape(t, TOKEN), 'db_pool_connections_max')).toBe(
+      t.db.kind === 'embedded' ? 1 : t.config.db.poolMax,
+    );
   });
 
   test('/readyz is 200, 503 naming the database while it is unreachable, and 200 again after', async () => {
@@ -268,7 +384,10 @@ describe('while the database goes away and comes back', () => {
     await db.proxy.cut();
     const down = await readyzUntil(503, 15_000);
     expect(down.status).toBe(503);
-    expect(down.body).toEqual({ status: 'unavailable', checks: { database: expect.stringMatching(/^(unreachable|timeout)$/), migrations: 'ok' } });
+    expect(down.body).toEqual({
+      status: 'unavailable',
+      checks: { database: expect.stringMatching(/^(unreachable|timeout)$/), migrations: 'ok' },
+    });
     // The process itself is fine, and the scrape still answers (without the outbox count).
     expect((await request(t.app.express).get('/healthz')).status).toBe(200);
     const scraped = await scrape(t, TOKEN);
@@ -279,7 +398,9 @@ describe('while the database goes away and comes back', () => {
     const up = await readyzUntil(200, 15_000);
     expect(up.status).toBe(200);
     expect(up.body).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok' } });
-    expect(valueOf(await scrape(t, TOKEN), 'outbox_backlog', { kind: 'email', given_up: 'false' })).toBe(0);
+    expect(
+      valueOf(await scrape(t, TOKEN), 'outbox_backlog', { kind: 'email', given_up: 'false' }),
+    ).toBe(0);
   });
 
   test('a database that does not answer at all (a partition) is a 503 after the probe deadline, not a hang', async () => {

@@ -15,7 +15,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** projects → nodes → (company → projects → nodes)×k → id: depth 3 + 3k. */
-const nested = (k: number) => `{ projects(first: 1) { nodes { ${'company { projects(first: 1) { nodes { '.repeat(k)}id${' } } }'.repeat(k)} } } }`;
+const nested = (k: number) =>
+  `{ projects(first: 1) { nodes { ${'company { projects(first: 1) { nodes { '.repeat(k)}id${' } } }'.repeat(k)} } } }`;
 
 test('an operation nested deeper than GRAPHQL_MAX_DEPTH is refused before it runs; one level less runs', async () => {
   const limit = t.config.graphql.maxDepth;
@@ -32,7 +33,8 @@ test('an operation nested deeper than GRAPHQL_MAX_DEPTH is refused before it run
 
 test('more aliases than GRAPHQL_MAX_ALIASES are refused (a batch of one expensive field under many names)', async () => {
   const limit = t.config.graphql.maxAliases;
-  const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: viewer { staff { login } }`).join(' ')} }`;
+  const aliases = (n: number) =>
+    `{ ${Array.from({ length: n }, (_, i) => `a${i}: viewer { staff { login } }`).join(' ')} }`;
   const refused = await t.gql(owner, aliases(limit + 1));
   expect(refused.status).toBe(400);
   expect(refused.errors![0]!.message).toMatch(new RegExp(`Aliases limit of ${limit} exceeded`));
@@ -48,16 +50,23 @@ test('a document of more than GRAPHQL_MAX_TOKENS tokens is not even parsed', asy
 });
 
 test('nested pages multiply: a list of pages of lists over GRAPHQL_MAX_COST is refused with its estimate', async () => {
-  const res = await t.gql(owner, '{ projects(first: 5000) { nodes { shifts(first: 5000) { nodes { id project { name } } } } } }');
+  const res = await t.gql(
+    owner,
+    '{ projects(first: 5000) { nodes { shifts(first: 5000) { nodes { id project { name } } } } } }',
+  );
   expect(res.status).toBe(400);
   expect(codes(res)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
   // 1 + 5000 × (1 + 1 + 5000 × (1 + 1)) objects.
-  expect(res.errors![0]!.extensions).toMatchObject({ cost: 1 + 5000 * (2 + 5000 * 2), maxCost: t.config.graphql.maxCost });
+  expect(res.errors![0]!.extensions).toMatchObject({
+    cost: 1 + 5000 * (2 + 5000 * 2),
+    maxCost: t.config.graphql.maxCost,
+  });
   expect(res.errors![0]!.message).toMatch(/smaller pages/);
 });
 
 test('the cost follows page sizes given in variables', async () => {
-  const query = 'query($n: Int, $m: Int) { projects(first: $n) { nodes { shifts(first: $m) { nodes { id } } } } }';
+  const query =
+    'query($n: Int, $m: Int) { projects(first: $n) { nodes { shifts(first: $m) { nodes { id } } } } }';
   expect((await t.gql(owner, query, { n: 10, m: 10 })).errors).toBeUndefined();
   const refused = await t.gql(owner, query, { n: 5000, m: 5000 });
   expect(refused.status).toBe(400);
@@ -76,11 +85,24 @@ test("every facade operation, at the facade's page size, keeps every limit", asy
   const costs: Record<string, number | undefined> = {};
   for (const name of registry.names()) {
     const document = parse(registry.get(name).source, guards.parseOptions);
-    expect({ name, errors: validate(schema, document, [...specifiedRules, ...guards.validationRules]) }).toEqual({ name, errors: [] });
+    expect({
+      name,
+      errors: validate(schema, document, [...specifiedRules, ...guards.validationRules]),
+    }).toEqual({ name, errors: [] });
     // Lists are what costs: the facade asks for its largest page (the rest return one object).
     // The cost needs every required variable: the report export's input is a whole year.
-    const required = name === 'ExportReport' ? { input: { from: '2026-01-01T00:00:00Z', to: '2027-01-01T00:00:00Z', groupBy: ['PROJECT'] } } : {};
-    if (registry.get(name).source.includes('$first')) costs[name] = guards.cost(document, name, { first: t.config.pageSize.max, ...required });
+    const required =
+      name === 'ExportReport'
+        ? {
+            input: {
+              from: '2026-01-01T00:00:00Z',
+              to: '2027-01-01T00:00:00Z',
+              groupBy: ['PROJECT'],
+            },
+          }
+        : {};
+    if (registry.get(name).source.includes('$first'))
+      costs[name] = guards.cost(document, name, { first: t.config.pageSize.max, ...required });
   }
   expect(Object.keys(costs).length).toBeGreaterThanOrEqual(5);
   for (const [name, cost] of Object.entries(costs)) {
@@ -105,7 +127,9 @@ describe('in production', () => {
     expect(codes(res)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     expect(res.errors![0]!.message).toMatch(/introspection is not allowed/i);
     // Outside production it is on, for tools.
-    expect((await t.gql(owner, '{ __schema { queryType { name } } }')).data).toEqual({ __schema: { queryType: { name: 'Query' } } });
+    expect((await t.gql(owner, '{ __schema { queryType { name } } }')).data).toEqual({
+      __schema: { queryType: { name: 'Query' } },
+    });
   });
 
   test('a misspelt field gets no "Did you mean" that would spell out the schema', async () => {
@@ -113,6 +137,8 @@ describe('in production', () => {
     expect(res.status).toBe(400);
     expect(res.errors![0]!.message).toBe('Cannot query field "staf" on type "Viewer".');
     // Outside production the suggestion helps developers.
-    expect((await t.gql(owner, '{ viewer { staf { login } } }')).errors![0]!.message).toMatch(/Did you mean "staff"/);
+    expect((await t.gql(owner, '{ viewer { staf { login } } }')).errors![0]!.message).toMatch(
+      /Did you mean "staff"/,
+    );
   });
 });

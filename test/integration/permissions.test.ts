@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { startTestApp, type Credentials, type GraphQLResponse, type TestApp } from '../support/test-app';
+import {
+  startTestApp,
+  type Credentials,
+  type GraphQLResponse,
+  type TestApp,
+} from '../support/test-app';
 
 /*
  * docs/permissions.md is the permission matrix; this file performs every row of it as every role,
@@ -11,7 +16,14 @@ import { startTestApp, type Credentials, type GraphQLResponse, type TestApp } fr
 
 const ROLES = ['owner', 'manager', 'staff'] as const;
 type Role = (typeof ROLES)[number];
-const OUTCOMES = ['allow', 'READ_DENIED', 'CREATE_DENIED', 'UPDATE_DENIED', 'DELETE_DENIED', 'NOT_FOUND'] as const;
+const OUTCOMES = [
+  'allow',
+  'READ_DENIED',
+  'CREATE_DENIED',
+  'UPDATE_DENIED',
+  'DELETE_DENIED',
+  'NOT_FOUND',
+] as const;
 type Outcome = (typeof OUTCOMES)[number];
 
 interface MatrixRow {
@@ -27,7 +39,12 @@ const DOC = path.join(__dirname, '..', '..', 'docs', 'permissions.md');
 
 function splitRow(line: string): string[] {
   const inner = line.trim().replace(/^\|/, '').replace(/\|$/, '');
-  return inner.split('|').map((cell) => cell.trim().replace(/^`(.*)`$/, '$1').trim());
+  return inner.split('|').map((cell) =>
+    cell
+      .trim()
+      .replace(/^`(.*)`$/, '$1')
+      .trim(),
+  );
 }
 
 /** The one table of docs/permissions.md whose header is `operation | owner | manager | staff`. */
@@ -46,12 +63,16 @@ function parseMatrix(markdown: string): MatrixRow[] {
     return header[0] === 'operation';
   });
   if (matrices.length !== 1) {
-    throw new Error(`${DOC}: expected exactly one table whose first column is "operation", found ${matrices.length}`);
+    throw new Error(
+      `${DOC}: expected exactly one table whose first column is "operation", found ${matrices.length}`,
+    );
   }
   const table = matrices[0]!;
   const header = splitRow(table.lines[0]!).map((h) => h.toLowerCase());
   if (JSON.stringify(header) !== JSON.stringify(['operation', ...ROLES])) {
-    throw new Error(`${DOC}:${table.start + 1}: the header must be "operation | owner | manager | staff", not "${header.join(' | ')}"`);
+    throw new Error(
+      `${DOC}:${table.start + 1}: the header must be "operation | owner | manager | staff", not "${header.join(' | ')}"`,
+    );
   }
   if (!/^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?$/.test(table.lines[1] ?? '')) {
     throw new Error(`${DOC}:${table.start + 2}: the matrix has no separator row`);
@@ -61,9 +82,11 @@ function parseMatrix(markdown: string): MatrixRow[] {
   table.lines.slice(2).forEach((line, index) => {
     const where = `${DOC}:${table.start + 3 + index}`;
     const cells = splitRow(line);
-    if (cells.length !== 1 + ROLES.length) throw new Error(`${where}: expected ${1 + ROLES.length} cells, found ${cells.length}`);
+    if (cells.length !== 1 + ROLES.length)
+      throw new Error(`${where}: expected ${1 + ROLES.length} cells, found ${cells.length}`);
     const [id, ...outcomes] = cells as [string, ...string[]];
-    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(id)) throw new Error(`${where}: "${id}" is not a kebab-case operation id`);
+    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(id))
+      throw new Error(`${where}: "${id}" is not a kebab-case operation id`);
     if (seen.has(id)) throw new Error(`${where}: operation "${id}" is listed twice`);
     seen.add(id);
     for (const outcome of outcomes) {
@@ -71,7 +94,13 @@ function parseMatrix(markdown: string): MatrixRow[] {
         throw new Error(`${where}: "${outcome}" is not one of ${OUTCOMES.join(', ')}`);
       }
     }
-    rows.push({ id, cells: Object.fromEntries(ROLES.map((role, i) => [role, outcomes[i]])) as Record<Role, Outcome> });
+    rows.push({
+      id,
+      cells: Object.fromEntries(ROLES.map((role, i) => [role, outcomes[i]])) as Record<
+        Role,
+        Outcome
+      >,
+    });
   });
   if (rows.length === 0) throw new Error(`${DOC}: the matrix has no rows`);
   return rows;
@@ -86,11 +115,14 @@ const MATRIX = parseMatrix(fs.readFileSync(DOC, 'utf8'));
 type Vars = Record<string, unknown>;
 type Kind = 'staff' | 'company' | 'project' | 'activity' | 'shift';
 
-const STAFF_FIELDS = 'id legacyId login firstName lastName emailAddress timeZone type active hourlyRateCents';
+const STAFF_FIELDS =
+  'id legacyId login firstName lastName emailAddress timeZone type active hourlyRateCents';
 const COMPANY_FIELDS = 'id legacyId name visibility notes mainCity latitude longitude';
-const PROJECT_FIELDS = 'id legacyId name visibility active notes timeLimit hourlyRateCents tagList defaultTags company { id }';
+const PROJECT_FIELDS =
+  'id legacyId name visibility active notes timeLimit hourlyRateCents tagList defaultTags company { id }';
 const ACTIVITY_FIELDS = 'id legacyId name project { id }';
-const SHIFT_FIELDS = 'id legacyId start stop notes timeZone billable tagList user { id } project { id } activity { id }';
+const SHIFT_FIELDS =
+  'id legacyId start stop notes timeZone billable tagList user { id } project { id } activity { id }';
 
 const FIELDS: Record<Kind, string> = {
   staff: STAFF_FIELDS,
@@ -130,7 +162,8 @@ const UPDATE_INPUT: Record<Kind, string> = {
 
 const readQuery = (kind: Kind) =>
   `query($id: ID, $legacyId: Int) { node: ${ONE[kind]}(id: $id, legacyId: $legacyId) { ${FIELDS[kind]} } }`;
-const listQuery = (kind: Kind) => `query { list: ${MANY[kind]}(first: 1000) { totalCount nodes { id } } }`;
+const listQuery = (kind: Kind) =>
+  `query { list: ${MANY[kind]}(first: 1000) { totalCount nodes { id } } }`;
 const updateMutation = (kind: Kind) =>
   `mutation($id: ID, $legacyId: Int, $input: ${UPDATE_INPUT[kind]}!) { node: update${CAPITAL[kind]}(id: $id, legacyId: $legacyId, input: $input) { id } }`;
 const deleteMutation = (kind: Kind) =>
@@ -138,13 +171,20 @@ const deleteMutation = (kind: Kind) =>
 const setActiveMutation = (active: boolean) =>
   `mutation($id: ID, $legacyId: Int) { node: ${active ? 'enableStaff' : 'disableStaff'}(id: $id, legacyId: $legacyId) { id } }`;
 
-const CREATE_STAFF = 'mutation($input: CreateStaffInput!) { node: createStaff(input: $input) { id legacyId } }';
-const CREATE_COMPANY = 'mutation($input: CreateCompanyInput!) { node: createCompany(input: $input) { id legacyId } }';
-const CREATE_PROJECT = 'mutation($input: CreateProjectInput!) { node: createProject(input: $input) { id legacyId } }';
-const CREATE_ACTIVITY = 'mutation($input: CreateActivityInput!) { node: createActivity(input: $input) { id legacyId } }';
-const CREATE_SHIFT = 'mutation($input: CreateShiftInput!) { node: createShift(input: $input) { id legacyId } }';
-const PUNCH_IN = 'mutation($id: ID, $legacyId: Int) { node: punchIn(id: $id, legacyId: $legacyId) { id running } }';
-const PUNCH_OUT = 'mutation($id: ID, $legacyId: Int) { node: punchOut(id: $id, legacyId: $legacyId) { id running } }';
+const CREATE_STAFF =
+  'mutation($input: CreateStaffInput!) { node: createStaff(input: $input) { id legacyId } }';
+const CREATE_COMPANY =
+  'mutation($input: CreateCompanyInput!) { node: createCompany(input: $input) { id legacyId } }';
+const CREATE_PROJECT =
+  'mutation($input: CreateProjectInput!) { node: createProject(input: $input) { id legacyId } }';
+const CREATE_ACTIVITY =
+  'mutation($input: CreateActivityInput!) { node: createActivity(input: $input) { id legacyId } }';
+const CREATE_SHIFT =
+  'mutation($input: CreateShiftInput!) { node: createShift(input: $input) { id legacyId } }';
+const PUNCH_IN =
+  'mutation($id: ID, $legacyId: Int) { node: punchIn(id: $id, legacyId: $legacyId) { id running } }';
+const PUNCH_OUT =
+  'mutation($id: ID, $legacyId: Int) { node: punchOut(id: $id, legacyId: $legacyId) { id running } }';
 const RUNNING_SHIFTS =
   'query($userId: ID!, $projectId: ID!) { shifts(filter: { userId: { eq: $userId }, projectId: { eq: $projectId }, stop: { isNull: true } }) { totalCount } }';
 const SHIFTS_OF =
@@ -153,8 +193,10 @@ const SHIFTS_OF =
 /** The outcome of a response in the matrix's words; anything else verbatim, so it fails loudly. */
 function outcomeOf(res: GraphQLResponse): string {
   const errors = res.errors ?? [];
-  if (errors.length === 0) return res.status === 200 ? 'allow' : `HTTP ${res.status} without errors`;
-  if (errors.length > 1) return `${errors.length} errors: ${errors.map((e) => e.extensions?.code).join(', ')}`;
+  if (errors.length === 0)
+    return res.status === 200 ? 'allow' : `HTTP ${res.status} without errors`;
+  if (errors.length > 1)
+    return `${errors.length} errors: ${errors.map((e) => e.extensions?.code).join(', ')}`;
   return errors[0]!.extensions?.code ?? `an error without a code: ${errors[0]!.message}`;
 }
 
@@ -194,7 +236,12 @@ class World {
 
   static async create(): Promise<World> {
     const account = await t.newAccount();
-    const owner: User = { login: account.login, password: account.password, id: account.ownerId, legacyId: account.ownerLegacyId };
+    const owner: User = {
+      login: account.login,
+      password: account.password,
+      id: account.ownerId,
+      legacyId: account.ownerLegacyId,
+    };
     const manager = await t.newStaff(owner, { type: 'MANAGER' });
     const staff = await t.newStaff(owner);
     return new World(owner, manager, staff);
@@ -209,7 +256,11 @@ class World {
     return this.memo.get(key) as Promise<T>;
   }
 
-  async ok(who: Credentials, query: string, variables: Vars = {}): Promise<Record<string, unknown> & { node: Row }> {
+  async ok(
+    who: Credentials,
+    query: string,
+    variables: Vars = {},
+  ): Promise<Record<string, unknown> & { node: Row }> {
     return t.gqlOk(who, query, variables) as Promise<Record<string, unknown> & { node: Row }>;
   }
 
@@ -226,7 +277,11 @@ class World {
     return which === 'listed' ? [this.manager.id, this.staff.id] : [(await this.otherStaff()).id];
   }
 
-  async company(visibility: Visibility, userIds: string[] = [], by: User = this.owner): Promise<Row> {
+  async company(
+    visibility: Visibility,
+    userIds: string[] = [],
+    by: User = this.owner,
+  ): Promise<Row> {
     const input = { name: unique('Company '), visibility, ...(userIds.length ? { userIds } : {}) };
     return (await this.ok(by, CREATE_COMPANY, { input })).node;
   }
@@ -235,7 +290,10 @@ class World {
     return this.once('publicCompany', () => this.company('PUBLIC'));
   }
 
-  async project(visibility: Visibility, options: { company?: Row; userIds?: string[] } = {}): Promise<Row> {
+  async project(
+    visibility: Visibility,
+    options: { company?: Row; userIds?: string[] } = {},
+  ): Promise<Row> {
     const company = options.company ?? (await this.publicCompany());
     const input = {
       name: unique('Project '),
@@ -255,24 +313,45 @@ class World {
   }
 
   async activity(project: Row): Promise<Row> {
-    return (await this.ok(this.owner, CREATE_ACTIVITY, { input: { name: unique('Activity '), projectId: project.id } })).node;
+    return (
+      await this.ok(this.owner, CREATE_ACTIVITY, {
+        input: { name: unique('Activity '), projectId: project.id },
+      })
+    ).node;
   }
 
   /** A shift of `user`, created by the owner; closed unless `running`. */
   async shift(project: Row, user: User, running = false): Promise<Row> {
     const day = String((serial++ % 27) + 1).padStart(2, '0');
     const input = running
-      ? { projectId: project.id, userId: user.id, start: new Date(Date.now() - 3_600_000).toISOString() }
-      : { projectId: project.id, userId: user.id, start: `2026-01-${day}T09:00:00Z`, stop: `2026-01-${day}T10:00:00Z` };
+      ? {
+          projectId: project.id,
+          userId: user.id,
+          start: new Date(Date.now() - 3_600_000).toISOString(),
+        }
+      : {
+          projectId: project.id,
+          userId: user.id,
+          start: `2026-01-${day}T09:00:00Z`,
+          stop: `2026-01-${day}T10:00:00Z`,
+        };
     return (await this.ok(this.owner, CREATE_SHIFT, { input })).node;
   }
 
-  async setVisibility(kind: 'company' | 'project', row: Row, visibility: Visibility): Promise<void> {
+  async setVisibility(
+    kind: 'company' | 'project',
+    row: Row,
+    visibility: Visibility,
+  ): Promise<void> {
     await this.ok(this.owner, updateMutation(kind), { id: row.id, input: { visibility } });
   }
 
   /** The row as the owner sees it, or null when it does not exist. */
-  async read(kind: Kind, row: Row, who: Credentials = this.owner): Promise<Record<string, unknown> | null> {
+  async read(
+    kind: Kind,
+    row: Row,
+    who: Credentials = this.owner,
+  ): Promise<Record<string, unknown> | null> {
     const res = await t.gql(who, readQuery(kind), { id: row.id });
     if (res.errors?.length) {
       if (outcomeOf(res) === 'NOT_FOUND') return null;
@@ -290,7 +369,13 @@ class World {
    * Runs a mutation as `who` and checks that it did exactly what its answer says: when allowed,
    * `probe` (run as the owner) reads `expected`; when refused, `probe` reads what it read before.
    */
-  async mutate<T>(who: Credentials, query: string, variables: Vars, probe: () => Promise<T>, expected: (before: T) => T): Promise<string> {
+  async mutate<T>(
+    who: Credentials,
+    query: string,
+    variables: Vars,
+    probe: () => Promise<T>,
+    expected: (before: T) => T,
+  ): Promise<string> {
     const before = await probe();
     const outcome = outcomeOf(await t.gql(who, query, variables));
     const after = await probe();
@@ -300,27 +385,63 @@ class World {
   }
 
   /** Changes fields of a row as `role`; when allowed, the owner reads the new values. */
-  async change(role: Role, kind: Kind, row: Row, input: Vars, expectedFields: Vars = input): Promise<string> {
-    return this.mutate(this.as(role), updateMutation(kind), { id: row.id, input }, () => this.read(kind, row), (before) => ({
-      ...before,
-      ...expectedFields,
-    }));
+  async change(
+    role: Role,
+    kind: Kind,
+    row: Row,
+    input: Vars,
+    expectedFields: Vars = input,
+  ): Promise<string> {
+    return this.mutate(
+      this.as(role),
+      updateMutation(kind),
+      { id: row.id, input },
+      () => this.read(kind, row),
+      (before) => ({
+        ...before,
+        ...expectedFields,
+      }),
+    );
   }
 
   async remove(role: Role, kind: Kind, row: Row): Promise<string> {
-    return this.mutate(this.as(role), deleteMutation(kind), { id: row.id }, () => this.read(kind, row), () => null);
+    return this.mutate(
+      this.as(role),
+      deleteMutation(kind),
+      { id: row.id },
+      () => this.read(kind, row),
+      () => null,
+    );
   }
 
   async setActive(role: Role, target: Row, active: boolean): Promise<string> {
-    return this.mutate(this.as(role), setActiveMutation(active), { id: target.id }, () => this.read('staff', target), (before) => ({
-      ...before,
-      active,
-    }));
+    return this.mutate(
+      this.as(role),
+      setActiveMutation(active),
+      { id: target.id },
+      () => this.read('staff', target),
+      (before) => ({
+        ...before,
+        active,
+      }),
+    );
   }
 
   /** Creates as `role`; when allowed, the owner counts one more row. */
-  async create(role: Role, mutation: string, input: Vars, countQuery: string, countVars: Vars = {}): Promise<string> {
-    return this.mutate(this.as(role), mutation, { input }, () => this.count(countQuery, countVars), (before) => before + 1);
+  async create(
+    role: Role,
+    mutation: string,
+    input: Vars,
+    countQuery: string,
+    countVars: Vars = {},
+  ): Promise<string> {
+    return this.mutate(
+      this.as(role),
+      mutation,
+      { input },
+      () => this.count(countQuery, countVars),
+      (before) => before + 1,
+    );
   }
 
   async readAs(role: Role, kind: Kind, row: Row): Promise<string> {
@@ -342,20 +463,32 @@ async function canSignIn(credentials: Credentials): Promise<boolean> {
 
 type Operation = (w: World, role: Role) => Promise<string>;
 
-const companyByVisibility = async (w: World, which: 'public' | 'private' | 'custom-listed' | 'custom-unlisted'): Promise<Row> => {
+const companyByVisibility = async (
+  w: World,
+  which: 'public' | 'private' | 'custom-listed' | 'custom-unlisted',
+): Promise<Row> => {
   if (which === 'public') return w.company('PUBLIC');
   if (which === 'private') return w.company('PRIVATE');
   return w.company('CUSTOM', await w.members(which === 'custom-listed' ? 'listed' : 'unlisted'));
 };
-const projectByVisibility = async (w: World, which: 'public' | 'private' | 'custom-listed' | 'custom-unlisted'): Promise<Row> => {
+const projectByVisibility = async (
+  w: World,
+  which: 'public' | 'private' | 'custom-listed' | 'custom-unlisted',
+): Promise<Row> => {
   if (which === 'public') return w.project('PUBLIC');
   if (which === 'private') return w.project('PRIVATE');
-  return w.project('CUSTOM', { userIds: await w.members(which === 'custom-listed' ? 'listed' : 'unlisted') });
+  return w.project('CUSTOM', {
+    userIds: await w.members(which === 'custom-listed' ? 'listed' : 'unlisted'),
+  });
 };
 const VISIBILITIES = ['public', 'private', 'custom-listed', 'custom-unlisted'] as const;
 
 const OPERATIONS = new Map<string, Operation>([
-  ['viewer-read', async (w, role) => outcomeOf(await t.gql(w.as(role), '{ viewer { staff { id type } account { id } } }'))],
+  [
+    'viewer-read',
+    async (w, role) =>
+      outcomeOf(await t.gql(w.as(role), '{ viewer { staff { id type } account { id } } }')),
+  ],
 
   // Staff -----------------------------------------------------------------------------------
   ['staff-list', (w, role) => w.listAs(role, 'staff', w.as(role))],
@@ -366,12 +499,23 @@ const OPERATIONS = new Map<string, Operation>([
   ['staff-read-owner', (w, role) => w.readAs(role, 'staff', w.owner)],
   [
     'staff-create',
-    (w, role) => w.create(role, CREATE_STAFF, { login: unique('new'), password: 'new-password' }, listQuery('staff')),
+    (w, role) =>
+      w.create(
+        role,
+        CREATE_STAFF,
+        { login: unique('new'), password: 'new-password' },
+        listQuery('staff'),
+      ),
   ],
   [
     'staff-update-self-profile',
     (w, role) =>
-      w.change(role, 'staff', w.as(role), { firstName: 'Renamed', lastName: 'Person', emailAddress: 'renamed@example.com', timeZone: 'Europe/Berlin' }),
+      w.change(role, 'staff', w.as(role), {
+        firstName: 'Renamed',
+        lastName: 'Person',
+        emailAddress: 'renamed@example.com',
+        timeZone: 'Europe/Berlin',
+      }),
   ],
   [
     'staff-update-self-password',
@@ -393,21 +537,43 @@ const OPERATIONS = new Map<string, Operation>([
     async (w, role) => {
       const me = w.as(role);
       const login = unique('renamed');
-      return w.mutate(me, updateMutation('staff'), { id: me.id, input: { login } }, () => canSignIn({ login, password: me.password }), () => true);
+      return w.mutate(
+        me,
+        updateMutation('staff'),
+        { id: me.id, input: { login } },
+        () => canSignIn({ login, password: me.password }),
+        () => true,
+      );
     },
   ],
-  ['staff-update-self-rate', (w, role) => w.change(role, 'staff', w.as(role), { hourlyRateCents: 4200 })],
-  ['staff-update-other', async (w, role) => w.change(role, 'staff', await w.otherStaff(), { firstName: 'Renamed' })],
-  ['staff-update-other-manager', async (w, role) => w.change(role, 'staff', await w.otherManager(), { firstName: 'Renamed' })],
+  [
+    'staff-update-self-rate',
+    (w, role) => w.change(role, 'staff', w.as(role), { hourlyRateCents: 4200 }),
+  ],
+  [
+    'staff-update-other',
+    async (w, role) => w.change(role, 'staff', await w.otherStaff(), { firstName: 'Renamed' }),
+  ],
+  [
+    'staff-update-other-manager',
+    async (w, role) => w.change(role, 'staff', await w.otherManager(), { firstName: 'Renamed' }),
+  ],
   ['staff-update-owner', (w, role) => w.change(role, 'staff', w.owner, { firstName: 'Renamed' })],
   [
     'staff-change-own-type',
-    (w, role) => w.change(role, 'staff', w.as(role), { type: role === 'manager' ? 'STAFF' : 'MANAGER' }),
+    (w, role) =>
+      w.change(role, 'staff', w.as(role), { type: role === 'manager' ? 'STAFF' : 'MANAGER' }),
   ],
   ['staff-change-own-active', (w, role) => w.change(role, 'staff', w.as(role), { active: false })],
-  ['staff-change-other-type', async (w, role) => w.change(role, 'staff', await w.otherStaff(), { type: 'MANAGER' })],
+  [
+    'staff-change-other-type',
+    async (w, role) => w.change(role, 'staff', await w.otherStaff(), { type: 'MANAGER' }),
+  ],
   ['staff-delete', async (w, role) => w.remove(role, 'staff', await w.otherStaff())],
-  ['staff-delete-other-manager', async (w, role) => w.remove(role, 'staff', await w.otherManager())],
+  [
+    'staff-delete-other-manager',
+    async (w, role) => w.remove(role, 'staff', await w.otherManager()),
+  ],
   ['staff-delete-self', (w, role) => w.remove(role, 'staff', w.as(role))],
   ['staff-delete-owner', (w, role) => w.remove(role, 'staff', w.owner)],
   ['staff-disable', async (w, role) => w.setActive(role, await w.otherStaff(), false)],
@@ -423,12 +589,19 @@ const OPERATIONS = new Map<string, Operation>([
   ['staff-disable-owner', (w, role) => w.setActive(role, w.owner, false)],
 
   // Companies -------------------------------------------------------------------------------
-  ...VISIBILITIES.map((v): [string, Operation] => [`company-list-${v}`, async (w, role) => w.listAs(role, 'company', await companyByVisibility(w, v))]),
-  ...VISIBILITIES.map((v): [string, Operation] => [`company-read-${v}`, async (w, role) => w.readAs(role, 'company', await companyByVisibility(w, v))]),
+  ...VISIBILITIES.map((v): [string, Operation] => [
+    `company-list-${v}`,
+    async (w, role) => w.listAs(role, 'company', await companyByVisibility(w, v)),
+  ]),
+  ...VISIBILITIES.map((v): [string, Operation] => [
+    `company-read-${v}`,
+    async (w, role) => w.readAs(role, 'company', await companyByVisibility(w, v)),
+  ]),
   [
     'company-read-private-created-by-caller',
     async (w, role) => {
-      if (role !== 'staff') return w.readAs(role, 'company', await w.company('PRIVATE', [], w.as(role)));
+      if (role !== 'staff')
+        return w.readAs(role, 'company', await w.company('PRIVATE', [], w.as(role)));
       // Staff members cannot create companies: the creator is a manager, made a staff member later.
       const creator = await t.newStaff(w.owner, { type: 'MANAGER' });
       const company = await w.company('PRIVATE', [], creator);
@@ -437,33 +610,84 @@ const OPERATIONS = new Map<string, Operation>([
       return outcomeOf(await t.gql(creator, readQuery('company'), { id: company.id }));
     },
   ],
-  ['company-create', (w, role) => w.create(role, CREATE_COMPANY, { name: unique('New company ') }, listQuery('company'))],
-  ['company-update', async (w, role) => w.change(role, 'company', await w.company('PUBLIC'), { name: 'Renamed company' })],
-  ['company-update-private', async (w, role) => w.change(role, 'company', await w.company('PRIVATE'), { name: 'Renamed company' })],
+  [
+    'company-create',
+    (w, role) =>
+      w.create(role, CREATE_COMPANY, { name: unique('New company ') }, listQuery('company')),
+  ],
+  [
+    'company-update',
+    async (w, role) =>
+      w.change(role, 'company', await w.company('PUBLIC'), { name: 'Renamed company' }),
+  ],
+  [
+    'company-update-private',
+    async (w, role) =>
+      w.change(role, 'company', await w.company('PRIVATE'), { name: 'Renamed company' }),
+  ],
   ['company-delete', async (w, role) => w.remove(role, 'company', await w.company('PUBLIC'))],
-  ['company-delete-private', async (w, role) => w.remove(role, 'company', await w.company('PRIVATE'))],
+  [
+    'company-delete-private',
+    async (w, role) => w.remove(role, 'company', await w.company('PRIVATE')),
+  ],
 
   // Projects --------------------------------------------------------------------------------
-  ...VISIBILITIES.map((v): [string, Operation] => [`project-list-${v}`, async (w, role) => w.listAs(role, 'project', await projectByVisibility(w, v))]),
-  ...VISIBILITIES.map((v): [string, Operation] => [`project-read-${v}`, async (w, role) => w.readAs(role, 'project', await projectByVisibility(w, v))]),
+  ...VISIBILITIES.map((v): [string, Operation] => [
+    `project-list-${v}`,
+    async (w, role) => w.listAs(role, 'project', await projectByVisibility(w, v)),
+  ]),
+  ...VISIBILITIES.map((v): [string, Operation] => [
+    `project-read-${v}`,
+    async (w, role) => w.readAs(role, 'project', await projectByVisibility(w, v)),
+  ]),
   [
     'project-read-public-in-private-company',
-    async (w, role) => w.readAs(role, 'project', await w.project('PUBLIC', { company: await w.company('PRIVATE') })),
+    async (w, role) =>
+      w.readAs(role, 'project', await w.project('PUBLIC', { company: await w.company('PRIVATE') })),
   ],
   [
     'project-create',
     async (w, role) =>
-      w.create(role, CREATE_PROJECT, { name: unique('New project '), companyId: (await w.publicCompany()).id, visibility: 'PUBLIC' }, listQuery('project')),
+      w.create(
+        role,
+        CREATE_PROJECT,
+        {
+          name: unique('New project '),
+          companyId: (await w.publicCompany()).id,
+          visibility: 'PUBLIC',
+        },
+        listQuery('project'),
+      ),
   ],
   [
     'project-create-in-private-company',
     async (w, role) =>
-      w.create(role, CREATE_PROJECT, { name: unique('New project '), companyId: (await w.company('PRIVATE')).id, visibility: 'PUBLIC' }, listQuery('project')),
+      w.create(
+        role,
+        CREATE_PROJECT,
+        {
+          name: unique('New project '),
+          companyId: (await w.company('PRIVATE')).id,
+          visibility: 'PUBLIC',
+        },
+        listQuery('project'),
+      ),
   ],
-  ['project-update', async (w, role) => w.change(role, 'project', await w.project('PUBLIC'), { name: 'Renamed project' })],
-  ['project-update-private', async (w, role) => w.change(role, 'project', await w.project('PRIVATE'), { name: 'Renamed project' })],
+  [
+    'project-update',
+    async (w, role) =>
+      w.change(role, 'project', await w.project('PUBLIC'), { name: 'Renamed project' }),
+  ],
+  [
+    'project-update-private',
+    async (w, role) =>
+      w.change(role, 'project', await w.project('PRIVATE'), { name: 'Renamed project' }),
+  ],
   ['project-delete', async (w, role) => w.remove(role, 'project', await w.project('PUBLIC'))],
-  ['project-delete-private', async (w, role) => w.remove(role, 'project', await w.project('PRIVATE'))],
+  [
+    'project-delete-private',
+    async (w, role) => w.remove(role, 'project', await w.project('PRIVATE')),
+  ],
 
   // Punching --------------------------------------------------------------------------------
   ['punch-in', async (w, role) => punch(w, role, await w.publicProject(), 'in')],
@@ -487,25 +711,69 @@ const OPERATIONS = new Map<string, Operation>([
   ],
 
   // Activities ------------------------------------------------------------------------------
-  ['activity-list', async (w, role) => w.listAs(role, 'activity', await w.activity(await w.publicProject()))],
-  ['activity-list-private-project', async (w, role) => w.listAs(role, 'activity', await w.activity(await w.privateProject()))],
-  ['activity-read', async (w, role) => w.readAs(role, 'activity', await w.activity(await w.publicProject()))],
-  ['activity-read-private-project', async (w, role) => w.readAs(role, 'activity', await w.activity(await w.privateProject()))],
+  [
+    'activity-list',
+    async (w, role) => w.listAs(role, 'activity', await w.activity(await w.publicProject())),
+  ],
+  [
+    'activity-list-private-project',
+    async (w, role) => w.listAs(role, 'activity', await w.activity(await w.privateProject())),
+  ],
+  [
+    'activity-read',
+    async (w, role) => w.readAs(role, 'activity', await w.activity(await w.publicProject())),
+  ],
+  [
+    'activity-read-private-project',
+    async (w, role) => w.readAs(role, 'activity', await w.activity(await w.privateProject())),
+  ],
   ['activity-create', async (w, role) => createActivity(w, role, await w.publicProject())],
-  ['activity-create-private-project', async (w, role) => createActivity(w, role, await w.privateProject())],
-  ['activity-update', async (w, role) => w.change(role, 'activity', await w.activity(await w.publicProject()), { name: 'Renamed activity' })],
+  [
+    'activity-create-private-project',
+    async (w, role) => createActivity(w, role, await w.privateProject()),
+  ],
+  [
+    'activity-update',
+    async (w, role) =>
+      w.change(role, 'activity', await w.activity(await w.publicProject()), {
+        name: 'Renamed activity',
+      }),
+  ],
   [
     'activity-update-private-project',
-    async (w, role) => w.change(role, 'activity', await w.activity(await w.privateProject()), { name: 'Renamed activity' }),
+    async (w, role) =>
+      w.change(role, 'activity', await w.activity(await w.privateProject()), {
+        name: 'Renamed activity',
+      }),
   ],
-  ['activity-delete', async (w, role) => w.remove(role, 'activity', await w.activity(await w.publicProject()))],
-  ['activity-delete-private-project', async (w, role) => w.remove(role, 'activity', await w.activity(await w.privateProject()))],
+  [
+    'activity-delete',
+    async (w, role) => w.remove(role, 'activity', await w.activity(await w.publicProject())),
+  ],
+  [
+    'activity-delete-private-project',
+    async (w, role) => w.remove(role, 'activity', await w.activity(await w.privateProject())),
+  ],
 
   // Shifts ----------------------------------------------------------------------------------
-  ['shift-list-own', async (w, role) => w.listAs(role, 'shift', await w.shift(await w.publicProject(), w.as(role)))],
-  ['shift-list-other', async (w, role) => w.listAs(role, 'shift', await w.shift(await w.publicProject(), await w.otherStaff()))],
-  ['shift-read-own', async (w, role) => w.readAs(role, 'shift', await w.shift(await w.publicProject(), w.as(role)))],
-  ['shift-read-other', async (w, role) => w.readAs(role, 'shift', await w.shift(await w.publicProject(), await w.otherStaff()))],
+  [
+    'shift-list-own',
+    async (w, role) => w.listAs(role, 'shift', await w.shift(await w.publicProject(), w.as(role))),
+  ],
+  [
+    'shift-list-other',
+    async (w, role) =>
+      w.listAs(role, 'shift', await w.shift(await w.publicProject(), await w.otherStaff())),
+  ],
+  [
+    'shift-read-own',
+    async (w, role) => w.readAs(role, 'shift', await w.shift(await w.publicProject(), w.as(role))),
+  ],
+  [
+    'shift-read-other',
+    async (w, role) =>
+      w.readAs(role, 'shift', await w.shift(await w.publicProject(), await w.otherStaff())),
+  ],
   [
     'shift-read-own-on-invisible-project',
     async (w, role) => {
@@ -524,14 +792,35 @@ const OPERATIONS = new Map<string, Operation>([
       return w.readAs(role, 'shift', shift);
     },
   ],
-  ['shift-create-own', async (w, role) => createShift(w, role, await w.publicProject(), w.as(role), false)],
-  ['shift-create-for-other', async (w, role) => createShift(w, role, await w.publicProject(), await w.otherStaff(), true)],
-  ['shift-create-for-owner', async (w, role) => createShift(w, role, await w.publicProject(), w.owner, true)],
-  ['shift-create-on-private-project', async (w, role) => createShift(w, role, await w.privateProject(), w.as(role), false)],
-  ['shift-update-own', async (w, role) => w.change(role, 'shift', await w.shift(await w.publicProject(), w.as(role)), { notes: 'changed' })],
+  [
+    'shift-create-own',
+    async (w, role) => createShift(w, role, await w.publicProject(), w.as(role), false),
+  ],
+  [
+    'shift-create-for-other',
+    async (w, role) => createShift(w, role, await w.publicProject(), await w.otherStaff(), true),
+  ],
+  [
+    'shift-create-for-owner',
+    async (w, role) => createShift(w, role, await w.publicProject(), w.owner, true),
+  ],
+  [
+    'shift-create-on-private-project',
+    async (w, role) => createShift(w, role, await w.privateProject(), w.as(role), false),
+  ],
+  [
+    'shift-update-own',
+    async (w, role) =>
+      w.change(role, 'shift', await w.shift(await w.publicProject(), w.as(role)), {
+        notes: 'changed',
+      }),
+  ],
   [
     'shift-update-other',
-    async (w, role) => w.change(role, 'shift', await w.shift(await w.publicProject(), await w.otherStaff()), { notes: 'changed' }),
+    async (w, role) =>
+      w.change(role, 'shift', await w.shift(await w.publicProject(), await w.otherStaff()), {
+        notes: 'changed',
+      }),
   ],
   [
     'shift-reassign-own-to-other',
@@ -546,11 +835,24 @@ const OPERATIONS = new Map<string, Operation>([
     async (w, role) => {
       const target = await w.privateProject();
       const shift = await w.shift(await w.publicProject(), w.as(role));
-      return w.change(role, 'shift', shift, { projectId: target.id }, { project: { id: target.id } });
+      return w.change(
+        role,
+        'shift',
+        shift,
+        { projectId: target.id },
+        { project: { id: target.id } },
+      );
     },
   ],
-  ['shift-delete-own', async (w, role) => w.remove(role, 'shift', await w.shift(await w.publicProject(), w.as(role)))],
-  ['shift-delete-other', async (w, role) => w.remove(role, 'shift', await w.shift(await w.publicProject(), await w.otherStaff()))],
+  [
+    'shift-delete-own',
+    async (w, role) => w.remove(role, 'shift', await w.shift(await w.publicProject(), w.as(role))),
+  ],
+  [
+    'shift-delete-other',
+    async (w, role) =>
+      w.remove(role, 'shift', await w.shift(await w.publicProject(), await w.otherStaff())),
+  ],
 ]);
 
 async function punch(w: World, role: Role, project: Row, direction: 'in' | 'out'): Promise<string> {
@@ -566,10 +868,22 @@ async function punch(w: World, role: Role, project: Row, direction: 'in' | 'out'
 
 async function createActivity(w: World, role: Role, project: Row): Promise<string> {
   const count = `query($projectId: ID!) { activities(projectId: $projectId) { totalCount } }`;
-  return w.create(role, CREATE_ACTIVITY, { name: unique('New activity '), projectId: project.id }, count, { projectId: project.id });
+  return w.create(
+    role,
+    CREATE_ACTIVITY,
+    { name: unique('New activity '), projectId: project.id },
+    count,
+    { projectId: project.id },
+  );
 }
 
-async function createShift(w: World, role: Role, project: Row, user: User, nameUser: boolean): Promise<string> {
+async function createShift(
+  w: World,
+  role: Role,
+  project: Row,
+  user: User,
+  nameUser: boolean,
+): Promise<string> {
   const input = {
     projectId: project.id,
     ...(nameUser ? { userId: user.id } : {}),
@@ -598,22 +912,33 @@ test('docs/permissions.md lists every operation this test performs, and only tho
 });
 
 test('the matrix parser refuses what it cannot read', () => {
-  const good = '| operation | owner | manager | staff |\n|---|---|---|---|\n| `x-y` | allow | NOT_FOUND | READ_DENIED |\n';
-  expect(parseMatrix(good)).toEqual([{ id: 'x-y', cells: { owner: 'allow', manager: 'NOT_FOUND', staff: 'READ_DENIED' } }]);
+  const good =
+    '| operation | owner | manager | staff |\n|---|---|---|---|\n| `x-y` | allow | NOT_FOUND | READ_DENIED |\n';
+  expect(parseMatrix(good)).toEqual([
+    { id: 'x-y', cells: { owner: 'allow', manager: 'NOT_FOUND', staff: 'READ_DENIED' } },
+  ]);
   expect(() => parseMatrix(good.replace('READ_DENIED', 'FORBIDDEN'))).toThrow(/not one of/);
-  expect(() => parseMatrix(good.replace('| manager | staff', '| staff | manager'))).toThrow(/header/);
+  expect(() => parseMatrix(good.replace('| manager | staff', '| staff | manager'))).toThrow(
+    /header/,
+  );
   expect(() => parseMatrix(good + '| `x-y` | allow | allow | allow |\n')).toThrow(/twice/);
   expect(() => parseMatrix(good + '\n' + good)).toThrow(/exactly one table/);
   expect(() => parseMatrix(good.replace('`x-y`', 'X Y'))).toThrow(/kebab-case/);
 });
 
 describe.each(MATRIX.map((row) => [row.id, row] as const))('%s', (_id, row) => {
-  test.each(ROLES.map((role) => [role, row.cells[role]] as const))('as %s: %s', async (role, expected) => {
-    const operation = OPERATIONS.get(row.id);
-    if (!operation) throw new Error(`docs/permissions.md lists "${row.id}", an operation this test does not know how to perform`);
-    const world = await World.create();
-    expect(await operation(world, role)).toBe(expected);
-  });
+  test.each(ROLES.map((role) => [role, row.cells[role]] as const))(
+    'as %s: %s',
+    async (role, expected) => {
+      const operation = OPERATIONS.get(row.id);
+      if (!operation)
+        throw new Error(
+          `docs/permissions.md lists "${row.id}", an operation this test does not know how to perform`,
+        );
+      const world = await World.create();
+      expect(await operation(world, role)).toBe(expected);
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -636,10 +961,13 @@ describe('cross-tenant: the owner of another account', () => {
   let rows: Record<Kind, Row>;
   let before: Record<Kind, Record<string, unknown> | null>;
 
-  const locate = (row: Row, by: (typeof LOCATORS)[number]) => (by === 'id' ? { id: row.id } : { legacyId: row.legacyId });
+  const locate = (row: Row, by: (typeof LOCATORS)[number]) =>
+    by === 'id' ? { id: row.id } : { legacyId: row.legacyId };
 
   async function snapshot(): Promise<Record<Kind, Record<string, unknown> | null>> {
-    const entries = await Promise.all(KINDS.map(async (kind) => [kind, await a.read(kind, rows[kind])] as const));
+    const entries = await Promise.all(
+      KINDS.map(async (kind) => [kind, await a.read(kind, rows[kind])] as const),
+    );
     return Object.fromEntries(entries) as Record<Kind, Record<string, unknown> | null>;
   }
 
@@ -650,7 +978,14 @@ describe('cross-tenant: the owner of another account', () => {
     const activity = await a.activity(project);
     const shift = (
       await a.ok(a.owner, CREATE_SHIFT, {
-        input: { projectId: project.id, userId: a.staff.id, activityId: activity.id, start: '2026-03-03T09:00:00Z', stop: '2026-03-03T10:00:00Z', notes: 'A' },
+        input: {
+          projectId: project.id,
+          userId: a.staff.id,
+          activityId: activity.id,
+          start: '2026-03-03T09:00:00Z',
+          stop: '2026-03-03T10:00:00Z',
+          notes: 'A',
+        },
       })
     ).node;
     rows = { staff: a.staff, company, project, activity, shift };
@@ -663,15 +998,22 @@ describe('cross-tenant: the owner of another account', () => {
   for (const kind of KINDS) {
     for (const by of LOCATORS) {
       test(`cannot read A's ${kind} by ${by}`, async () => {
-        expect(outcomeOf(await t.gql(intruder, readQuery(kind), locate(rows[kind], by)))).toBe('NOT_FOUND');
+        expect(outcomeOf(await t.gql(intruder, readQuery(kind), locate(rows[kind], by)))).toBe(
+          'NOT_FOUND',
+        );
       });
       test(`cannot update A's ${kind} by ${by}`, async () => {
-        const res = await t.gql(intruder, updateMutation(kind), { ...locate(rows[kind], by), input: CHANGES[kind] });
+        const res = await t.gql(intruder, updateMutation(kind), {
+          ...locate(rows[kind], by),
+          input: CHANGES[kind],
+        });
         expect(outcomeOf(res)).toBe('NOT_FOUND');
         expect(await a.read(kind, rows[kind])).toEqual(before[kind]);
       });
       test(`cannot delete A's ${kind} by ${by}`, async () => {
-        expect(outcomeOf(await t.gql(intruder, deleteMutation(kind), locate(rows[kind], by)))).toBe('NOT_FOUND');
+        expect(outcomeOf(await t.gql(intruder, deleteMutation(kind), locate(rows[kind], by)))).toBe(
+          'NOT_FOUND',
+        );
         expect(await a.read(kind, rows[kind])).toEqual(before[kind]);
       });
     }
@@ -679,45 +1021,89 @@ describe('cross-tenant: the owner of another account', () => {
 
   for (const by of LOCATORS) {
     test(`cannot read A's owner, nor disable or enable A's staff, by ${by}`, async () => {
-      expect(outcomeOf(await t.gql(intruder, readQuery('staff'), locate(a.owner, by)))).toBe('NOT_FOUND');
-      expect(outcomeOf(await t.gql(intruder, setActiveMutation(false), locate(rows.staff, by)))).toBe('NOT_FOUND');
-      expect(outcomeOf(await t.gql(intruder, setActiveMutation(true), locate(rows.staff, by)))).toBe('NOT_FOUND');
+      expect(outcomeOf(await t.gql(intruder, readQuery('staff'), locate(a.owner, by)))).toBe(
+        'NOT_FOUND',
+      );
+      expect(
+        outcomeOf(await t.gql(intruder, setActiveMutation(false), locate(rows.staff, by))),
+      ).toBe('NOT_FOUND');
+      expect(
+        outcomeOf(await t.gql(intruder, setActiveMutation(true), locate(rows.staff, by))),
+      ).toBe('NOT_FOUND');
     });
 
     test(`cannot punch in to or out of A's project by ${by}`, async () => {
-      expect(outcomeOf(await t.gql(intruder, PUNCH_IN, locate(rows.project, by)))).toBe('NOT_FOUND');
-      expect(outcomeOf(await t.gql(intruder, PUNCH_OUT, locate(rows.project, by)))).toBe('NOT_FOUND');
-      expect(await a.count(RUNNING_SHIFTS, { userId: intruder.id, projectId: rows.project.id })).toBe(0);
+      expect(outcomeOf(await t.gql(intruder, PUNCH_IN, locate(rows.project, by)))).toBe(
+        'NOT_FOUND',
+      );
+      expect(outcomeOf(await t.gql(intruder, PUNCH_OUT, locate(rows.project, by)))).toBe(
+        'NOT_FOUND',
+      );
+      expect(
+        await a.count(RUNNING_SHIFTS, { userId: intruder.id, projectId: rows.project.id }),
+      ).toBe(0);
     });
 
     test(`cannot use A's company or project as a parent by ${by}`, async () => {
-      const company = by === 'id' ? { companyId: rows.company.id } : { companyLegacyId: rows.company.legacyId };
-      const project = by === 'id' ? { projectId: rows.project.id } : { projectLegacyId: rows.project.legacyId };
+      const company =
+        by === 'id' ? { companyId: rows.company.id } : { companyLegacyId: rows.company.legacyId };
+      const project =
+        by === 'id' ? { projectId: rows.project.id } : { projectLegacyId: rows.project.legacyId };
       const parents = [
-        ['query($companyId: ID, $companyLegacyId: Int) { projects(companyId: $companyId, companyLegacyId: $companyLegacyId) { totalCount } }', company],
-        ['query($projectId: ID, $projectLegacyId: Int) { activities(projectId: $projectId, projectLegacyId: $projectLegacyId) { totalCount } }', project],
-        ['query($projectId: ID, $projectLegacyId: Int) { shifts(projectId: $projectId, projectLegacyId: $projectLegacyId) { totalCount } }', project],
+        [
+          'query($companyId: ID, $companyLegacyId: Int) { projects(companyId: $companyId, companyLegacyId: $companyLegacyId) { totalCount } }',
+          company,
+        ],
+        [
+          'query($projectId: ID, $projectLegacyId: Int) { activities(projectId: $projectId, projectLegacyId: $projectLegacyId) { totalCount } }',
+          project,
+        ],
+        [
+          'query($projectId: ID, $projectLegacyId: Int) { shifts(projectId: $projectId, projectLegacyId: $projectLegacyId) { totalCount } }',
+          project,
+        ],
         [
           'query($id: ID, $companyId: ID, $companyLegacyId: Int) { project(id: $id, companyId: $companyId, companyLegacyId: $companyLegacyId) { id } }',
           { id: rows.project.id, ...company },
         ],
         [CREATE_PROJECT, { input: { name: 'Intruder project', ...company } }],
         [CREATE_ACTIVITY, { input: { name: 'Intruder activity', ...project } }],
-        [CREATE_SHIFT, { input: { ...project, start: '2026-03-04T09:00:00Z', stop: '2026-03-04T10:00:00Z' } }],
+        [
+          CREATE_SHIFT,
+          { input: { ...project, start: '2026-03-04T09:00:00Z', stop: '2026-03-04T10:00:00Z' } },
+        ],
       ] as const;
       for (const [query, variables] of parents) {
-        expect([query, outcomeOf(await t.gql(intruder, query, variables))]).toEqual([query, 'NOT_FOUND']);
+        expect([query, outcomeOf(await t.gql(intruder, query, variables))]).toEqual([
+          query,
+          'NOT_FOUND',
+        ]);
       }
     });
   }
 
   test("cannot name A's users in its own rows", async () => {
-    const res = await t.gql(intruder, CREATE_COMPANY, { input: { name: 'Intruder company', visibility: 'CUSTOM', userIds: [a.staff.id] } });
+    const res = await t.gql(intruder, CREATE_COMPANY, {
+      input: { name: 'Intruder company', visibility: 'CUSTOM', userIds: [a.staff.id] },
+    });
     expect(outcomeOf(res)).toBe('USER_NOT_ALLOWED');
-    const company = (await t.gqlOk(intruder, CREATE_COMPANY, { input: { name: 'Own company', visibility: 'PUBLIC' } })).node as Row;
-    const project = (await t.gqlOk(intruder, CREATE_PROJECT, { input: { name: 'Own project', companyId: company.id } })).node as Row;
+    const company = (
+      await t.gqlOk(intruder, CREATE_COMPANY, {
+        input: { name: 'Own company', visibility: 'PUBLIC' },
+      })
+    ).node as Row;
+    const project = (
+      await t.gqlOk(intruder, CREATE_PROJECT, {
+        input: { name: 'Own project', companyId: company.id },
+      })
+    ).node as Row;
     const shift = await t.gql(intruder, CREATE_SHIFT, {
-      input: { projectId: project.id, userId: a.staff.id, start: '2026-03-05T09:00:00Z', stop: '2026-03-05T10:00:00Z' },
+      input: {
+        projectId: project.id,
+        userId: a.staff.id,
+        start: '2026-03-05T09:00:00Z',
+        stop: '2026-03-05T10:00:00Z',
+      },
     });
     expect(outcomeOf(shift)).toBe('VALIDATION_FAILED');
     expect(await a.count(SHIFTS_OF, { userId: a.staff.id })).toBe(1);
@@ -727,11 +1113,22 @@ describe('cross-tenant: the owner of another account', () => {
     for (const kind of KINDS) {
       const list = await t.gqlOk(intruder, listQuery(kind));
       const ids = ((list.list as { nodes: Row[] }).nodes ?? []).map((n) => n.id);
-      expect([kind, ids.filter((id) => Object.values(rows).some((r) => r.id === id))]).toEqual([kind, []]);
+      expect([kind, ids.filter((id) => Object.values(rows).some((r) => r.id === id))]).toEqual([
+        kind,
+        [],
+      ]);
     }
-    const filtered = await t.gqlOk(intruder, 'query($id: ID!) { shifts(filter: { id: { eq: $id } }) { totalCount } }', { id: rows.shift.id });
+    const filtered = await t.gqlOk(
+      intruder,
+      'query($id: ID!) { shifts(filter: { id: { eq: $id } }) { totalCount } }',
+      { id: rows.shift.id },
+    );
     expect(filtered.shifts.totalCount).toBe(0);
-    const byLegacy = await t.gqlOk(intruder, 'query($n: Int!) { companies(filter: { legacyId: { eq: $n } }) { totalCount } }', { n: rows.company.legacyId });
+    const byLegacy = await t.gqlOk(
+      intruder,
+      'query($n: Int!) { companies(filter: { legacyId: { eq: $n } }) { totalCount } }',
+      { n: rows.company.legacyId },
+    );
     expect(byLegacy.companies.totalCount).toBe(0);
   });
 

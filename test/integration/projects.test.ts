@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { codes, onlyError, startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import {
+  codes,
+  onlyError,
+  startTestApp,
+  type Credentials,
+  type TestApp,
+} from '../support/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -37,16 +43,27 @@ const LIST = `query($filter: ProjectFilter, $order: [ProjectOrder!], $first: Int
 }`;
 const USERS = `query($id: ID) { project(id: $id) { id visibility users { id legacyId } } }`;
 
-async function newCompany(who: Credentials, input: Record<string, unknown> = {}): Promise<{ id: string; legacyId: number }> {
-  const data = await t.gqlOk(who, `mutation($input: CreateCompanyInput!) { createCompany(input: $input) { id legacyId } }`, {
-    input: { name: `Company ${randomUUID().slice(0, 6)}`, visibility: 'PUBLIC', ...input },
-  });
+async function newCompany(
+  who: Credentials,
+  input: Record<string, unknown> = {},
+): Promise<{ id: string; legacyId: number }> {
+  const data = await t.gqlOk(
+    who,
+    `mutation($input: CreateCompanyInput!) { createCompany(input: $input) { id legacyId } }`,
+    {
+      input: { name: `Company ${randomUUID().slice(0, 6)}`, visibility: 'PUBLIC', ...input },
+    },
+  );
   return data.createCompany;
 }
 
 async function create(who: Credentials, input: Record<string, unknown>) {
   const data = await t.gqlOk(who, CREATE, { input });
-  return data.createProject as Record<string, unknown> & { id: string; legacyId: number; name: string };
+  return data.createProject as Record<string, unknown> & {
+    id: string;
+    legacyId: number;
+    name: string;
+  };
 }
 
 async function names(who: Credentials, variables: Record<string, unknown>): Promise<string[]> {
@@ -78,8 +95,13 @@ describe('create and read', () => {
     });
     expect((await t.gqlOk(owner, GET, { id: created.id })).project).toEqual(created);
     expect((await t.gqlOk(owner, GET, { legacyId: created.legacyId })).project).toEqual(created);
-    expect((await t.gqlOk(owner, GET, { id: created.id, companyId: company.id })).project).toEqual(created);
-    expect((await t.gqlOk(owner, GET, { legacyId: created.legacyId, companyLegacyId: company.legacyId })).project).toEqual(created);
+    expect((await t.gqlOk(owner, GET, { id: created.id, companyId: company.id })).project).toEqual(
+      created,
+    );
+    expect(
+      (await t.gqlOk(owner, GET, { legacyId: created.legacyId, companyLegacyId: company.legacyId }))
+        .project,
+    ).toEqual(created);
   });
 
   test('creates a project with every field, a caller-supplied uuid and the company by integer id', async () => {
@@ -101,7 +123,13 @@ describe('create and read', () => {
       billableByDefault: false,
     };
     const created = await create(owner, { id, companyLegacyId: company.legacyId, ...input });
-    expect(created).toEqual({ id, legacyId: expect.any(Number), ...input, defaultTags: ['design', 'web'], company: { id: company.id } });
+    expect(created).toEqual({
+      id,
+      legacyId: expect.any(Number),
+      ...input,
+      defaultTags: ['design', 'web'],
+      company: { id: company.id },
+    });
     expect((await t.gqlOk(owner, GET, { id })).project).toEqual(created);
   });
 
@@ -111,7 +139,9 @@ describe('create and read', () => {
     const b = await newCompany(owner);
     const p = await create(owner, { name: 'In A', companyId: a.id });
     expect(codes(await t.gql(owner, GET, { id: p.id, companyId: b.id }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, GET, { id: p.id, companyId: randomUUID() }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, GET, { id: p.id, companyId: randomUUID() }))).toEqual([
+      'NOT_FOUND',
+    ]);
   });
 
   test('the company lists its projects', async () => {
@@ -135,7 +165,10 @@ describe('create and read', () => {
       active: { totalCount: 1, nodes: [{ name: 'one' }] },
       page: { totalCount: 2, pageInfo: { hasNextPage: true }, nodes: [{ name: 'one' }] },
     });
-    expect(await names(owner, { companyId: company.id, order: [{ field: 'NAME' }] })).toEqual(['one', 'two']);
+    expect(await names(owner, { companyId: company.id, order: [{ field: 'NAME' }] })).toEqual([
+      'one',
+      'two',
+    ]);
     expect(await names(owner, { companyLegacyId: other.legacyId })).toEqual(['elsewhere']);
   });
 });
@@ -151,57 +184,152 @@ describe('list: filter, order, pages', () => {
     north = await newCompany(owner);
     south = await newCompany(owner);
     const rows: Record<string, unknown>[] = [
-      { name: 'apollo', companyId: north.id, timeLimit: 3600, hourlyRateCents: 5000, visibility: 'PUBLIC', notes: 'Moon Landing' },
-      { name: 'bifrost', companyId: north.id, timeLimit: 7200, hourlyRateCents: null, active: false, billableByDefault: false },
-      { name: 'cygnus', companyId: south.id, timeLimit: null, hourlyRateCents: 7000, visibility: 'CUSTOM', notes: 'swan' },
-      { name: 'draco', companyId: south.id, timeLimit: 10_800, hourlyRateCents: 6000, visibility: 'PUBLIC' },
+      {
+        name: 'apollo',
+        companyId: north.id,
+        timeLimit: 3600,
+        hourlyRateCents: 5000,
+        visibility: 'PUBLIC',
+        notes: 'Moon Landing',
+      },
+      {
+        name: 'bifrost',
+        companyId: north.id,
+        timeLimit: 7200,
+        hourlyRateCents: null,
+        active: false,
+        billableByDefault: false,
+      },
+      {
+        name: 'cygnus',
+        companyId: south.id,
+        timeLimit: null,
+        hourlyRateCents: 7000,
+        visibility: 'CUSTOM',
+        notes: 'swan',
+      },
+      {
+        name: 'draco',
+        companyId: south.id,
+        timeLimit: 10_800,
+        hourlyRateCents: 6000,
+        visibility: 'PUBLIC',
+      },
     ];
     for (const row of rows) made[row.name as string] = await create(owner, row);
   });
 
   test('eq, ne, in and like', async () => {
     expect(await names(owner, { filter: { active: { eq: false } } })).toEqual(['bifrost']);
-    expect(await names(owner, { filter: { billableByDefault: { ne: true } } })).toEqual(['bifrost']);
-    expect(await names(owner, { filter: { companyId: { eq: south.id } }, order: [{ field: 'NAME' }] })).toEqual(['cygnus', 'draco']);
-    expect(await names(owner, { filter: { companyLegacyId: { in: [north.legacyId] } }, order: [{ field: 'NAME' }] })).toEqual(['apollo', 'bifrost']);
-    expect(await names(owner, { filter: { visibility: { in: ['CUSTOM', 'PRIVATE'] } }, order: [{ field: 'NAME' }] })).toEqual(['bifrost', 'cygnus']);
-    expect(await names(owner, { filter: { id: { in: [made.apollo!.id, made.draco!.id] } }, order: [{ field: 'NAME' }] })).toEqual(['apollo', 'draco']);
+    expect(await names(owner, { filter: { billableByDefault: { ne: true } } })).toEqual([
+      'bifrost',
+    ]);
+    expect(
+      await names(owner, { filter: { companyId: { eq: south.id } }, order: [{ field: 'NAME' }] }),
+    ).toEqual(['cygnus', 'draco']);
+    expect(
+      await names(owner, {
+        filter: { companyLegacyId: { in: [north.legacyId] } },
+        order: [{ field: 'NAME' }],
+      }),
+    ).toEqual(['apollo', 'bifrost']);
+    expect(
+      await names(owner, {
+        filter: { visibility: { in: ['CUSTOM', 'PRIVATE'] } },
+        order: [{ field: 'NAME' }],
+      }),
+    ).toEqual(['bifrost', 'cygnus']);
+    expect(
+      await names(owner, {
+        filter: { id: { in: [made.apollo!.id, made.draco!.id] } },
+        order: [{ field: 'NAME' }],
+      }),
+    ).toEqual(['apollo', 'draco']);
     expect(await names(owner, { filter: { notes: { like: '%LANDING' } } })).toEqual(['apollo']);
     expect(await names(owner, { filter: { name: { like: 'C%' } } })).toEqual(['cygnus']);
   });
 
   test('lt, gt and isNull', async () => {
-    expect(await names(owner, { filter: { timeLimit: { gt: 3600, lt: 10_800 } } })).toEqual(['bifrost']);
-    expect(await names(owner, { filter: { hourlyRateCents: { lt: 6500 } }, order: [{ field: 'NAME' }] })).toEqual(['apollo', 'draco']);
+    expect(await names(owner, { filter: { timeLimit: { gt: 3600, lt: 10_800 } } })).toEqual([
+      'bifrost',
+    ]);
+    expect(
+      await names(owner, { filter: { hourlyRateCents: { lt: 6500 } }, order: [{ field: 'NAME' }] }),
+    ).toEqual(['apollo', 'draco']);
     expect(await names(owner, { filter: { timeLimit: { isNull: true } } })).toEqual(['cygnus']);
-    expect(await names(owner, { filter: { hourlyRateCents: { isNull: true } } })).toEqual(['bifrost']);
-    expect(await names(owner, { filter: { notes: { isNull: false } }, order: [{ field: 'NAME' }] })).toEqual(['apollo', 'cygnus']);
-    expect(await names(owner, { filter: { legacyId: { gt: made.bifrost!.legacyId } }, order: [{ field: 'NAME' }] })).toEqual(['cygnus', 'draco']);
+    expect(await names(owner, { filter: { hourlyRateCents: { isNull: true } } })).toEqual([
+      'bifrost',
+    ]);
+    expect(
+      await names(owner, { filter: { notes: { isNull: false } }, order: [{ field: 'NAME' }] }),
+    ).toEqual(['apollo', 'cygnus']);
+    expect(
+      await names(owner, {
+        filter: { legacyId: { gt: made.bifrost!.legacyId } },
+        order: [{ field: 'NAME' }],
+      }),
+    ).toEqual(['cygnus', 'draco']);
   });
 
   test('and, or, not', async () => {
     expect(
-      await names(owner, { filter: { and: [{ companyId: { eq: north.id } }, { active: { eq: true } }] } }),
+      await names(owner, {
+        filter: { and: [{ companyId: { eq: north.id } }, { active: { eq: true } }] },
+      }),
     ).toEqual(['apollo']);
     expect(
-      await names(owner, { filter: { or: [{ timeLimit: { isNull: true } }, { hourlyRateCents: { isNull: true } }] }, order: [{ field: 'NAME' }] }),
+      await names(owner, {
+        filter: { or: [{ timeLimit: { isNull: true } }, { hourlyRateCents: { isNull: true } }] },
+        order: [{ field: 'NAME' }],
+      }),
     ).toEqual(['bifrost', 'cygnus']);
-    expect(await names(owner, { filter: { not: { companyId: { eq: north.id } } }, order: [{ field: 'NAME' }] })).toEqual(['cygnus', 'draco']);
     expect(
       await names(owner, {
-        filter: { and: [{ not: { visibility: { eq: 'PUBLIC' } } }, { or: [{ active: { eq: false } }, { notes: { eq: 'swan' } }] }] },
+        filter: { not: { companyId: { eq: north.id } } },
+        order: [{ field: 'NAME' }],
+      }),
+    ).toEqual(['cygnus', 'draco']);
+    expect(
+      await names(owner, {
+        filter: {
+          and: [
+            { not: { visibility: { eq: 'PUBLIC' } } },
+            { or: [{ active: { eq: false } }, { notes: { eq: 'swan' } }] },
+          ],
+        },
         order: [{ field: 'NAME', direction: 'DESC' }],
       }),
     ).toEqual(['cygnus', 'bifrost']);
   });
 
   test('orders ascending and descending', async () => {
-    expect(await names(owner, { order: [{ field: 'NAME', direction: 'ASC' }] })).toEqual(['apollo', 'bifrost', 'cygnus', 'draco']);
-    expect(await names(owner, { order: [{ field: 'NAME', direction: 'DESC' }] })).toEqual(['draco', 'cygnus', 'bifrost', 'apollo']);
+    expect(await names(owner, { order: [{ field: 'NAME', direction: 'ASC' }] })).toEqual([
+      'apollo',
+      'bifrost',
+      'cygnus',
+      'draco',
+    ]);
+    expect(await names(owner, { order: [{ field: 'NAME', direction: 'DESC' }] })).toEqual([
+      'draco',
+      'cygnus',
+      'bifrost',
+      'apollo',
+    ]);
     const withLimit = { timeLimit: { isNull: false } };
-    expect(await names(owner, { filter: withLimit, order: [{ field: 'TIME_LIMIT', direction: 'DESC' }] })).toEqual(['draco', 'bifrost', 'apollo']);
-    expect(await names(owner, { filter: withLimit, order: [{ field: 'TIME_LIMIT' }] })).toEqual(['apollo', 'bifrost', 'draco']);
-    expect(await names(owner, { order: [{ field: 'ACTIVE' }, { field: 'NAME', direction: 'DESC' }] })).toEqual(['bifrost', 'draco', 'cygnus', 'apollo']);
+    expect(
+      await names(owner, {
+        filter: withLimit,
+        order: [{ field: 'TIME_LIMIT', direction: 'DESC' }],
+      }),
+    ).toEqual(['draco', 'bifrost', 'apollo']);
+    expect(await names(owner, { filter: withLimit, order: [{ field: 'TIME_LIMIT' }] })).toEqual([
+      'apollo',
+      'bifrost',
+      'draco',
+    ]);
+    expect(
+      await names(owner, { order: [{ field: 'ACTIVE' }, { field: 'NAME', direction: 'DESC' }] }),
+    ).toEqual(['bifrost', 'draco', 'cygnus', 'apollo']);
   });
 
   test('pages with first/after, totalCount and pageInfo', async () => {
@@ -210,24 +338,35 @@ describe('list: filter, order, pages', () => {
     expect(p1.totalCount).toBe(4);
     expect(p1.nodes.map((n: { name: string }) => n.name)).toEqual(['apollo', 'bifrost', 'cygnus']);
     expect(p1.pageInfo.hasNextPage).toBe(true);
-    const p2 = (await t.gqlOk(owner, LIST, { order, first: 3, after: p1.pageInfo.endCursor })).projects;
+    const p2 = (await t.gqlOk(owner, LIST, { order, first: 3, after: p1.pageInfo.endCursor }))
+      .projects;
     expect(p2.totalCount).toBe(4);
     expect(p2.nodes.map((n: { name: string }) => n.name)).toEqual(['draco']);
     expect(p2.pageInfo.hasNextPage).toBe(false);
-    const filtered = (await t.gqlOk(owner, LIST, { filter: { companyId: { eq: north.id } }, order, first: 1 })).projects;
+    const filtered = (
+      await t.gqlOk(owner, LIST, { filter: { companyId: { eq: north.id } }, order, first: 1 })
+    ).projects;
     expect(filtered.totalCount).toBe(2);
     expect(filtered.pageInfo.hasNextPage).toBe(true);
-    const next = (await t.gqlOk(owner, LIST, { filter: { companyId: { eq: north.id } }, order, first: 1, after: filtered.pageInfo.endCursor }))
-      .projects;
+    const next = (
+      await t.gqlOk(owner, LIST, {
+        filter: { companyId: { eq: north.id } },
+        order,
+        first: 1,
+        after: filtered.pageInfo.endCursor,
+      })
+    ).projects;
     expect(next.nodes.map((n: { name: string }) => n.name)).toEqual(['bifrost']);
     expect(next.pageInfo.hasNextPage).toBe(false);
   });
 
   test('a malformed id in a filter is VALIDATION_FAILED; an unknown company is NOT_FOUND', async () => {
-    expect(onlyError(await t.gql(owner, LIST, { filter: { companyId: { eq: 'north' } } }))).toEqual({
-      code: 'VALIDATION_FAILED',
-      fields: ['filter.companyId.eq'],
-    });
+    expect(onlyError(await t.gql(owner, LIST, { filter: { companyId: { eq: 'north' } } }))).toEqual(
+      {
+        code: 'VALIDATION_FAILED',
+        fields: ['filter.companyId.eq'],
+      },
+    );
     expect(codes(await t.gql(owner, LIST, { companyId: randomUUID() }))).toEqual(['NOT_FOUND']);
   });
 });
@@ -248,11 +387,21 @@ describe('update', () => {
       tagList: ['x'],
       defaultTags: ['d'],
     });
-    const renamed = await t.gqlOk(owner, UPDATE, { id: p.id, input: { name: 'Merged', tagList: ['y', 'z'] } });
+    const renamed = await t.gqlOk(owner, UPDATE, {
+      id: p.id,
+      input: { name: 'Merged', tagList: ['y', 'z'] },
+    });
     expect(renamed.updateProject).toEqual({ ...p, name: 'Merged', tagList: ['y', 'z'] });
     const cleared = await t.gqlOk(owner, UPDATE, {
       legacyId: p.legacyId,
-      input: { timeLimit: null, timeLimitString: null, notes: null, hourlyRate: null, hourlyRateCents: null, invoiceAmountCents: null },
+      input: {
+        timeLimit: null,
+        timeLimitString: null,
+        notes: null,
+        hourlyRate: null,
+        hourlyRateCents: null,
+        invoiceAmountCents: null,
+      },
     });
     const expected = {
       ...p,
@@ -275,10 +424,16 @@ describe('update', () => {
     const from = await newCompany(owner);
     const to = await newCompany(owner);
     const p = await create(owner, { name: 'Mover', companyId: from.id });
-    expect((await t.gqlOk(owner, UPDATE, { id: p.id, input: { companyId: to.id } })).updateProject.company).toEqual({ id: to.id });
+    expect(
+      (await t.gqlOk(owner, UPDATE, { id: p.id, input: { companyId: to.id } })).updateProject
+        .company,
+    ).toEqual({ id: to.id });
     expect(await names(owner, { companyId: from.id })).toEqual([]);
     expect(await names(owner, { companyId: to.id })).toEqual(['Mover']);
-    expect((await t.gqlOk(owner, UPDATE, { id: p.id, input: { companyLegacyId: from.legacyId } })).updateProject.company).toEqual({ id: from.id });
+    expect(
+      (await t.gqlOk(owner, UPDATE, { id: p.id, input: { companyLegacyId: from.legacyId } }))
+        .updateProject.company,
+    ).toEqual({ id: from.id });
     const unknown = await t.gql(owner, UPDATE, { id: p.id, input: { companyId: randomUUID() } });
     expect(codes(unknown)).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(owner, GET, { id: p.id })).project.company).toEqual({ id: from.id });
@@ -288,7 +443,10 @@ describe('update', () => {
     const owner = await t.newAccount();
     const company = await newCompany(owner);
     const p = await create(owner, { name: 'Strict', companyId: company.id, tagList: ['t'] });
-    const res = await t.gql(owner, UPDATE, { id: p.id, input: { name: null, active: null, tagList: null, notes: 'changed' } });
+    const res = await t.gql(owner, UPDATE, {
+      id: p.id,
+      input: { name: null, active: null, tagList: null, notes: 'changed' },
+    });
     const err = onlyError(res);
     expect(err.code).toBe('VALIDATION_FAILED');
     expect(err.fields.sort()).toEqual(['active', 'name', 'tagList']);
@@ -301,9 +459,14 @@ describe('update', () => {
     const member = await t.newStaff(owner);
     const company = await newCompany(owner);
     const p = await create(owner, { name: 'Shared', companyId: company.id, visibility: 'PUBLIC' });
-    const updated = await t.gqlOk(manager, UPDATE, { id: p.id, input: { notes: 'by the manager' } });
+    const updated = await t.gqlOk(manager, UPDATE, {
+      id: p.id,
+      input: { notes: 'by the manager' },
+    });
     expect(updated.updateProject).toEqual({ ...p, notes: 'by the manager' });
-    expect(codes(await t.gql(member, UPDATE, { id: p.id, input: { notes: 'by staff' } }))).toEqual(['UPDATE_DENIED']);
+    expect(codes(await t.gql(member, UPDATE, { id: p.id, input: { notes: 'by staff' } }))).toEqual([
+      'UPDATE_DENIED',
+    ]);
     expect(codes(await t.gql(member, DELETE, { id: p.id }))).toEqual(['DELETE_DENIED']);
     expect((await t.gqlOk(owner, GET, { id: p.id })).project.notes).toBe('by the manager');
   });
@@ -316,21 +479,37 @@ describe('visibility and users', () => {
     const a = await t.newStaff(owner);
     const b = await t.newStaff(owner);
     const outsider = await t.newStaff(owner);
-    const created = await t.gqlOk(owner, `mutation($input: CreateProjectInput!) { createProject(input: $input) { id users { id } } }`, {
-      input: { name: 'Custom', companyId: company.id, visibility: 'CUSTOM', userIds: [a.id], userLegacyIds: [b.legacyId] },
-    });
+    const created = await t.gqlOk(
+      owner,
+      `mutation($input: CreateProjectInput!) { createProject(input: $input) { id users { id } } }`,
+      {
+        input: {
+          name: 'Custom',
+          companyId: company.id,
+          visibility: 'CUSTOM',
+          userIds: [a.id],
+          userLegacyIds: [b.legacyId],
+        },
+      },
+    );
     const id = created.createProject.id as string;
-    expect(created.createProject.users.map((u: { id: string }) => u.id).sort()).toEqual([a.id, b.id].sort());
+    expect(created.createProject.users.map((u: { id: string }) => u.id).sort()).toEqual(
+      [a.id, b.id].sort(),
+    );
     const read = await t.gqlOk(owner, USERS, { id });
     expect(read.project.visibility).toBe('CUSTOM');
-    expect(read.project.users.map((u: { legacyId: number }) => u.legacyId).sort()).toEqual([a.legacyId, b.legacyId].sort());
+    expect(read.project.users.map((u: { legacyId: number }) => u.legacyId).sort()).toEqual(
+      [a.legacyId, b.legacyId].sort(),
+    );
     expect((await t.gqlOk(a, GET, { id })).project.name).toBe('Custom');
     expect((await t.gqlOk(b, LIST, {})).projects.nodes).toEqual([{ id, name: 'Custom' }]);
     expect(codes(await t.gql(outsider, GET, { id }))).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(outsider, LIST, {})).projects.totalCount).toBe(0);
 
     await t.gqlOk(owner, UPDATE, { id, input: { userIds: [outsider.id] } });
-    expect((await t.gqlOk(owner, USERS, { id })).project.users.map((u: { id: string }) => u.id)).toEqual([outsider.id]);
+    expect(
+      (await t.gqlOk(owner, USERS, { id })).project.users.map((u: { id: string }) => u.id),
+    ).toEqual([outsider.id]);
     expect(codes(await t.gql(a, GET, { id }))).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(outsider, GET, { id })).project.name).toBe('Custom');
     await t.gqlOk(owner, UPDATE, { id, input: { userLegacyIds: [] } });
@@ -342,21 +521,42 @@ describe('visibility and users', () => {
     const company = await newCompany(owner);
     const other = await t.newAccount();
     const stranger = await t.newStaff(other);
-    const byUuid = await t.gql(owner, CREATE, { input: { name: 'Leaky', companyId: company.id, visibility: 'CUSTOM', userIds: [stranger.id] } });
+    const byUuid = await t.gql(owner, CREATE, {
+      input: { name: 'Leaky', companyId: company.id, visibility: 'CUSTOM', userIds: [stranger.id] },
+    });
     expect(onlyError(byUuid).code).toBe('USER_NOT_ALLOWED');
     const byLegacy = await t.gql(owner, CREATE, {
-      input: { name: 'Leaky', companyId: company.id, visibility: 'CUSTOM', userLegacyIds: [stranger.legacyId] },
+      input: {
+        name: 'Leaky',
+        companyId: company.id,
+        visibility: 'CUSTOM',
+        userLegacyIds: [stranger.legacyId],
+      },
     });
     expect(onlyError(byLegacy).code).toBe('USER_NOT_ALLOWED');
-    const malformed = await t.gql(owner, CREATE, { input: { name: 'Leaky', companyId: company.id, userIds: ['someone'] } });
+    const malformed = await t.gql(owner, CREATE, {
+      input: { name: 'Leaky', companyId: company.id, userIds: ['someone'] },
+    });
     expect(onlyError(malformed).code).toBe('USER_NOT_ALLOWED');
     expect(await names(owner, {})).toEqual([]);
 
     const mine = await t.newStaff(owner);
-    const p = await create(owner, { name: 'Kept', companyId: company.id, visibility: 'CUSTOM', userIds: [mine.id] });
-    const update = await t.gql(owner, UPDATE, { id: p.id, input: { name: 'Changed', userLegacyIds: [other.ownerLegacyId] } });
+    const p = await create(owner, {
+      name: 'Kept',
+      companyId: company.id,
+      visibility: 'CUSTOM',
+      userIds: [mine.id],
+    });
+    const update = await t.gql(owner, UPDATE, {
+      id: p.id,
+      input: { name: 'Changed', userLegacyIds: [other.ownerLegacyId] },
+    });
     expect(onlyError(update).code).toBe('USER_NOT_ALLOWED');
-    const after = await t.gqlOk(owner, `query($id: ID) { project(id: $id) { name users { id } } }`, { id: p.id });
+    const after = await t.gqlOk(
+      owner,
+      `query($id: ID) { project(id: $id) { name users { id } } }`,
+      { id: p.id },
+    );
     expect(after.project).toEqual({ name: 'Kept', users: [{ id: mine.id }] });
   });
 });
@@ -368,32 +568,79 @@ describe('delete', () => {
     const p = await create(owner, { name: 'Doomed', companyId: company.id, timeLimit: 7200 });
     const keep = await create(owner, { name: 'Survivor', companyId: company.id });
     const activity = (
-      await t.gqlOk(owner, `mutation($input: CreateActivityInput!) { createActivity(input: $input) { id } }`, {
-        input: { name: 'Design', projectId: p.id },
-      })
+      await t.gqlOk(
+        owner,
+        `mutation($input: CreateActivityInput!) { createActivity(input: $input) { id } }`,
+        {
+          input: { name: 'Design', projectId: p.id },
+        },
+      )
     ).createActivity.id as string;
     const shift = (
-      await t.gqlOk(owner, `mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }`, {
-        input: { projectId: p.id, activityId: activity, start: '2026-02-01T09:00:00Z', stop: '2026-02-01T10:00:00Z' },
-      })
+      await t.gqlOk(
+        owner,
+        `mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }`,
+        {
+          input: {
+            projectId: p.id,
+            activityId: activity,
+            start: '2026-02-01T09:00:00Z',
+            stop: '2026-02-01T10:00:00Z',
+          },
+        },
+      )
     ).createShift.id as string;
     const keptShift = (
-      await t.gqlOk(owner, `mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }`, {
-        input: { projectId: keep.id, start: '2026-02-01T11:00:00Z', stop: '2026-02-01T12:00:00Z' },
-      })
+      await t.gqlOk(
+        owner,
+        `mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }`,
+        {
+          input: {
+            projectId: keep.id,
+            start: '2026-02-01T11:00:00Z',
+            stop: '2026-02-01T12:00:00Z',
+          },
+        },
+      )
     ).createShift.id as string;
-    const totals = await t.gqlOk(owner, `query($id: ID) { project(id: $id) { grandTotal timeLeft overdue activities { id } } }`, { id: p.id });
-    expect(totals.project).toEqual({ grandTotal: 3600, timeLeft: 3600, overdue: false, activities: [{ id: activity }] });
+    const totals = await t.gqlOk(
+      owner,
+      `query($id: ID) { project(id: $id) { grandTotal timeLeft overdue activities { id } } }`,
+      { id: p.id },
+    );
+    expect(totals.project).toEqual({
+      grandTotal: 3600,
+      timeLeft: 3600,
+      overdue: false,
+      activities: [{ id: activity }],
+    });
 
-    expect((await t.gqlOk(owner, DELETE, { id: p.id })).deleteProject).toEqual({ id: p.id, legacyId: p.legacyId, name: 'Doomed' });
+    expect((await t.gqlOk(owner, DELETE, { id: p.id })).deleteProject).toEqual({
+      id: p.id,
+      legacyId: p.legacyId,
+      name: 'Doomed',
+    });
     expect(codes(await t.gql(owner, GET, { id: p.id }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: p.legacyId }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, `query($id: ID) { activity(id: $id) { id } }`, { id: activity }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, `query($id: ID) { shift(id: $id) { id } }`, { id: shift }))).toEqual(['NOT_FOUND']);
-    const shifts = await t.gqlOk(owner, '{ shifts { totalCount nodes { id } } activities { totalCount } }');
-    expect(shifts).toEqual({ shifts: { totalCount: 1, nodes: [{ id: keptShift }] }, activities: { totalCount: 0 } });
+    expect(
+      codes(await t.gql(owner, `query($id: ID) { activity(id: $id) { id } }`, { id: activity })),
+    ).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(owner, `query($id: ID) { shift(id: $id) { id } }`, { id: shift })),
+    ).toEqual(['NOT_FOUND']);
+    const shifts = await t.gqlOk(
+      owner,
+      '{ shifts { totalCount nodes { id } } activities { totalCount } }',
+    );
+    expect(shifts).toEqual({
+      shifts: { totalCount: 1, nodes: [{ id: keptShift }] },
+      activities: { totalCount: 0 },
+    });
     expect(await names(owner, {})).toEqual(['Survivor']);
-    expect((await t.gqlOk(owner, `query($id: ID) { company(id: $id) { id } }`, { id: company.id })).company.id).toBe(company.id);
+    expect(
+      (await t.gqlOk(owner, `query($id: ID) { company(id: $id) { id } }`, { id: company.id }))
+        .company.id,
+    ).toBe(company.id);
     expect(codes(await t.gql(owner, DELETE, { id: p.id }))).toEqual(['NOT_FOUND']);
   });
 
@@ -418,7 +665,9 @@ describe('bad input', () => {
     const missing = await t.gql(owner, CREATE, { input: { companyId: company.id } });
     expect(onlyError(missing)).toEqual({ code: 'VALIDATION_FAILED', fields: ['name'] });
     expect(missing.errors?.[0]?.extensions?.entity).toBe('Project');
-    expect(onlyError(await t.gql(owner, CREATE, { input: { name: '  ', companyId: company.id } }))).toEqual({
+    expect(
+      onlyError(await t.gql(owner, CREATE, { input: { name: '  ', companyId: company.id } })),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['name'],
     });
@@ -426,17 +675,34 @@ describe('bad input', () => {
   });
 
   test('a missing company is VALIDATION_FAILED naming companyId; an unknown or malformed one is NOT_FOUND', async () => {
-    expect(onlyError(await t.gql(owner, CREATE, { input: { name: 'Orphan' } }))).toEqual({ code: 'VALIDATION_FAILED', fields: ['companyId'] });
-    expect(onlyError(await t.gql(owner, CREATE, { input: { name: 'Twice', companyId: company.id, companyLegacyId: company.legacyId } }))).toEqual({
+    expect(onlyError(await t.gql(owner, CREATE, { input: { name: 'Orphan' } }))).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['companyId'],
     });
-    expect(codes(await t.gql(owner, CREATE, { input: { name: 'Orphan', companyId: randomUUID() } }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, CREATE, { input: { name: 'Orphan', companyId: 'acme' } }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, CREATE, { input: { name: 'Orphan', companyLegacyId: 0 } }))).toEqual(['NOT_FOUND']);
+    expect(
+      onlyError(
+        await t.gql(owner, CREATE, {
+          input: { name: 'Twice', companyId: company.id, companyLegacyId: company.legacyId },
+        }),
+      ),
+    ).toEqual({
+      code: 'VALIDATION_FAILED',
+      fields: ['companyId'],
+    });
+    expect(
+      codes(await t.gql(owner, CREATE, { input: { name: 'Orphan', companyId: randomUUID() } })),
+    ).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(owner, CREATE, { input: { name: 'Orphan', companyId: 'acme' } })),
+    ).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(owner, CREATE, { input: { name: 'Orphan', companyLegacyId: 0 } })),
+    ).toEqual(['NOT_FOUND']);
     const other = await t.newAccount();
     const foreign = await newCompany(other);
-    expect(codes(await t.gql(owner, CREATE, { input: { name: 'Orphan', companyId: foreign.id } }))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(owner, CREATE, { input: { name: 'Orphan', companyId: foreign.id } })),
+    ).toEqual(['NOT_FOUND']);
     expect(await names(owner, {})).toEqual([]);
   });
 
@@ -444,42 +710,105 @@ describe('bad input', () => {
     expect(codes(await t.gql(owner, GET, { id: randomUUID() }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { id: 'not-a-uuid' }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: 2_147_483_647 }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, UPDATE, { id: randomUUID(), input: { name: 'X' } }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, UPDATE, { id: 'xyz', input: { name: 'X' } }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, UPDATE, { id: randomUUID(), input: { name: 'X' } }))).toEqual([
+      'NOT_FOUND',
+    ]);
+    expect(codes(await t.gql(owner, UPDATE, { id: 'xyz', input: { name: 'X' } }))).toEqual([
+      'NOT_FOUND',
+    ]);
     expect(codes(await t.gql(owner, DELETE, { id: randomUUID() }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, DELETE, { id: '00000000-0000-0000-0000-00000000000g' }))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(owner, DELETE, { id: '00000000-0000-0000-0000-00000000000g' })),
+    ).toEqual(['NOT_FOUND']);
   });
 
   test('wrong GraphQL types are GRAPHQL_VALIDATION_FAILED or BAD_USER_INPUT', async () => {
-    expect(codes(await t.gql(owner, `mutation { createProject(input: { name: "X", timeLimit: "1h" }) { id } }`))).toEqual([
-      'GRAPHQL_VALIDATION_FAILED',
+    expect(
+      codes(
+        await t.gql(
+          owner,
+          `mutation { createProject(input: { name: "X", timeLimit: "1h" }) { id } }`,
+        ),
+      ),
+    ).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+    expect(
+      codes(
+        await t.gql(owner, CREATE, {
+          input: { name: 'X', companyId: company.id, timeLimit: '1h' },
+        }),
+      ),
+    ).toEqual(['BAD_USER_INPUT']);
+    expect(
+      codes(
+        await t.gql(owner, CREATE, { input: { name: 'X', companyId: company.id, active: 'yes' } }),
+      ),
+    ).toEqual(['BAD_USER_INPUT']);
+    expect(
+      codes(
+        await t.gql(owner, CREATE, {
+          input: { name: 'X', companyId: company.id, hourlyRateCents: 12.5 },
+        }),
+      ),
+    ).toEqual(['BAD_USER_INPUT']);
+    expect(
+      codes(
+        await t.gql(owner, CREATE, {
+          input: { name: 'X', companyId: company.id, tagList: ['ok', null] },
+        }),
+      ),
+    ).toEqual(['BAD_USER_INPUT']);
+    expect(codes(await t.gql(owner, LIST, { order: [{ field: 'COLOUR' }] }))).toEqual([
+      'BAD_USER_INPUT',
     ]);
-    expect(codes(await t.gql(owner, CREATE, { input: { name: 'X', companyId: company.id, timeLimit: '1h' } }))).toEqual(['BAD_USER_INPUT']);
-    expect(codes(await t.gql(owner, CREATE, { input: { name: 'X', companyId: company.id, active: 'yes' } }))).toEqual(['BAD_USER_INPUT']);
-    expect(codes(await t.gql(owner, CREATE, { input: { name: 'X', companyId: company.id, hourlyRateCents: 12.5 } }))).toEqual(['BAD_USER_INPUT']);
-    expect(codes(await t.gql(owner, CREATE, { input: { name: 'X', companyId: company.id, tagList: ['ok', null] } }))).toEqual(['BAD_USER_INPUT']);
-    expect(codes(await t.gql(owner, LIST, { order: [{ field: 'COLOUR' }] }))).toEqual(['BAD_USER_INPUT']);
     expect(await names(owner, {})).toEqual([]);
   });
 
   test('out-of-range numbers and bad tags are VALIDATION_FAILED', async () => {
     const res = await t.gql(owner, CREATE, {
-      input: { name: 'Bad', companyId: company.id, timeLimit: -1, hourlyRateCents: -5, tagList: ['ok', ' '], defaultTags: ['t'.repeat(65)] },
+      input: {
+        name: 'Bad',
+        companyId: company.id,
+        timeLimit: -1,
+        hourlyRateCents: -5,
+        tagList: ['ok', ' '],
+        defaultTags: ['t'.repeat(65)],
+      },
     });
     const err = onlyError(res);
     expect(err.code).toBe('VALIDATION_FAILED');
-    expect(err.fields.sort()).toEqual(['defaultTags.0', 'hourlyRateCents', 'tagList.1', 'timeLimit']);
-    const many = await t.gql(owner, CREATE, { input: { name: 'Many', companyId: company.id, tagList: Array.from({ length: 51 }, (_, i) => `t${i}`) } });
+    expect(err.fields.sort()).toEqual([
+      'defaultTags.0',
+      'hourlyRateCents',
+      'tagList.1',
+      'timeLimit',
+    ]);
+    const many = await t.gql(owner, CREATE, {
+      input: {
+        name: 'Many',
+        companyId: company.id,
+        tagList: Array.from({ length: 51 }, (_, i) => `t${i}`),
+      },
+    });
     expect(onlyError(many)).toEqual({ code: 'VALIDATION_FAILED', fields: ['tagList'] });
     expect(await names(owner, {})).toEqual([]);
   });
 
   test('a supplied uuid that exists is VALIDATION_FAILED and the existing project is unchanged', async () => {
-    const existing = await create(owner, { name: 'Original', companyId: company.id, notes: 'first' });
-    const res = await t.gql(owner, CREATE, { input: { id: existing.id, name: 'Copy', companyId: company.id, notes: 'second' } });
+    const existing = await create(owner, {
+      name: 'Original',
+      companyId: company.id,
+      notes: 'first',
+    });
+    const res = await t.gql(owner, CREATE, {
+      input: { id: existing.id, name: 'Copy', companyId: company.id, notes: 'second' },
+    });
     expect(onlyError(res)).toEqual({ code: 'VALIDATION_FAILED', fields: ['id'] });
     expect((await t.gqlOk(owner, GET, { id: existing.id })).project).toEqual(existing);
-    expect(onlyError(await t.gql(owner, CREATE, { input: { id: 'my-id', name: 'Copy', companyId: company.id } }))).toEqual({
+    expect(
+      onlyError(
+        await t.gql(owner, CREATE, { input: { id: 'my-id', name: 'Copy', companyId: company.id } }),
+      ),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['id'],
     });
@@ -488,16 +817,26 @@ describe('bad input', () => {
   });
 
   test('NUL characters are VALIDATION_FAILED', async () => {
-    expect(onlyError(await t.gql(owner, CREATE, { input: { name: 'A\u0000', companyId: company.id } }))).toEqual({
+    expect(
+      onlyError(await t.gql(owner, CREATE, { input: { name: 'A\u0000', companyId: company.id } })),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['name'],
     });
-    expect(onlyError(await t.gql(owner, CREATE, { input: { name: 'A', companyId: company.id, tagList: ['\u0000'] } }))).toEqual({
+    expect(
+      onlyError(
+        await t.gql(owner, CREATE, {
+          input: { name: 'A', companyId: company.id, tagList: ['\u0000'] },
+        }),
+      ),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['tagList.0'],
     });
     const p = await create(owner, { name: 'Clean', companyId: company.id, notes: 'clean' });
-    expect(onlyError(await t.gql(owner, UPDATE, { id: p.id, input: { notes: 'dirty\u0000' } }))).toEqual({
+    expect(
+      onlyError(await t.gql(owner, UPDATE, { id: p.id, input: { notes: 'dirty\u0000' } })),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['notes'],
     });
@@ -506,15 +845,31 @@ describe('bad input', () => {
   });
 
   test('too-long strings are VALIDATION_FAILED', async () => {
-    expect(onlyError(await t.gql(owner, CREATE, { input: { name: 'n'.repeat(256), companyId: company.id } }))).toEqual({
+    expect(
+      onlyError(
+        await t.gql(owner, CREATE, { input: { name: 'n'.repeat(256), companyId: company.id } }),
+      ),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['name'],
     });
-    expect(onlyError(await t.gql(owner, CREATE, { input: { name: 'N', companyId: company.id, notes: 'n'.repeat(10_001) } }))).toEqual({
+    expect(
+      onlyError(
+        await t.gql(owner, CREATE, {
+          input: { name: 'N', companyId: company.id, notes: 'n'.repeat(10_001) },
+        }),
+      ),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['notes'],
     });
-    expect(onlyError(await t.gql(owner, CREATE, { input: { name: 'N', companyId: company.id, hourlyRate: '$'.repeat(256) } }))).toEqual({
+    expect(
+      onlyError(
+        await t.gql(owner, CREATE, {
+          input: { name: 'N', companyId: company.id, hourlyRate: '$'.repeat(256) },
+        }),
+      ),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['hourlyRate'],
     });
@@ -523,14 +878,18 @@ describe('bad input', () => {
 
   test('a staff member cannot create projects', async () => {
     const member = await t.newStaff(owner);
-    expect(codes(await t.gql(member, CREATE, { input: { name: 'Mine', companyId: company.id } }))).toEqual(['CREATE_DENIED']);
+    expect(
+      codes(await t.gql(member, CREATE, { input: { name: 'Mine', companyId: company.id } })),
+    ).toEqual(['CREATE_DENIED']);
     expect(await names(owner, {})).toEqual([]);
   });
 
   test('a manager cannot create a project in a company they cannot see: NOT_FOUND', async () => {
     const manager = await t.newStaff(owner, { type: 'MANAGER' });
     const hidden = await newCompany(owner, { visibility: 'PRIVATE' });
-    expect(codes(await t.gql(manager, CREATE, { input: { name: 'Sneaky', companyId: hidden.id } }))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(manager, CREATE, { input: { name: 'Sneaky', companyId: hidden.id } })),
+    ).toEqual(['NOT_FOUND']);
     const created = await create(manager, { name: 'Fine', companyId: company.id });
     expect(created.company).toEqual({ id: company.id });
     await t.gqlOk(owner, DELETE, { id: created.id });

@@ -37,7 +37,10 @@ function commands(block: string): { comment: string; script: string }[] {
     .filter(Boolean)
     .map((paragraph) => {
       const lines = paragraph.split('\n');
-      return { comment: lines.filter((l) => l.startsWith('#')).join(' '), script: lines.filter((l) => !l.startsWith('#')).join('\n') };
+      return {
+        comment: lines.filter((l) => l.startsWith('#')).join(' '),
+        script: lines.filter((l) => !l.startsWith('#')).join('\n'),
+      };
     });
 }
 
@@ -72,14 +75,18 @@ test('the setup block seeds the demo account and starts the service', async () =
   const seeded = await run('bash', ['-euo', 'pipefail', '-c', lines[0]!], { cwd: ROOT, env });
   expect(seeded.stdout).toMatch(/demo/);
 
-  server = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js'), 'serve'], { cwd: ROOT, env: { ...env, PORT: '0' } });
+  server = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js'), 'serve'], {
+    cwd: ROOT,
+    env: { ...env, PORT: '0' },
+  });
   let output = '';
   server.stdout!.on('data', (d) => (output += d));
   server.stderr!.on('data', (d) => (output += d));
   const deadline = Date.now() + 60_000;
   let url: string | undefined;
   while (!(url = /listening on (http:\/\/[^\s"]+)/.exec(output)?.[1])) {
-    if (server.exitCode !== null || Date.now() > deadline) throw new Error(`the service did not start:\n${output}`);
+    if (server.exitCode !== null || Date.now() > deadline)
+      throw new Error(`the service did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   baseUrl = url.replace(/\/$/, '');
@@ -91,7 +98,11 @@ test('every request of the tour answers as the README says', async () => {
   const outputs: string[] = [];
   for (const { comment, script } of steps) {
     expect(script).toContain(README_URL);
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script.split(README_URL).join(baseUrl)], { cwd: ROOT, env });
+    const { stdout } = await run(
+      'bash',
+      ['-euo', 'pipefail', '-c', script.split(README_URL).join(baseUrl)],
+      { cwd: ROOT, env },
+    );
     outputs.push(stdout);
     expect({ comment, stdout }).toEqual({ comment, stdout: expect.stringMatching(/\S/) });
   }
@@ -102,13 +113,21 @@ test('every request of the tour answers as the README says', async () => {
   expect(viewerAndProjects.errors).toBeUndefined();
   expect(viewerAndProjects.data.viewer.staff).toEqual({ login: 'demo', type: 'OWNER' });
   expect(viewerAndProjects.data.projects.totalCount).toBeGreaterThan(0);
-  expect(viewerAndProjects.data.projects.nodes.some((p: { grandTotal: number }) => p.grandTotal > 0)).toBe(true);
+  expect(
+    viewerAndProjects.data.projects.nodes.some((p: { grandTotal: number }) => p.grandTotal > 0),
+  ).toBe(true);
 
   const projects = JSON.parse(projectsJson!);
   expect(projects.count).toBe(viewerAndProjects.data.projects.totalCount);
   const names = projects.response.map((p: { name: string }) => p.name);
   expect(names).toEqual([...names].sort((a: string, b: string) => a.localeCompare(b)));
-  expect(projects.response[0]).toEqual(expect.objectContaining({ uuid: expect.any(String), grand_total: expect.any(Number), active: expect.any(String) }));
+  expect(projects.response[0]).toEqual(
+    expect.objectContaining({
+      uuid: expect.any(String),
+      grand_total: expect.any(Number),
+      active: expect.any(String),
+    }),
+  );
 
   // The demo has one running shift.
   const running = JSON.parse(runningJson!);
@@ -117,7 +136,9 @@ test('every request of the tour answers as the README says', async () => {
 
   // The punch-in answers a project document; the list shows project 1 (XML checked loosely: the
   // XML contract tests check the shapes).
-  expect(xml).toMatch(/^<\?xml[^>]*\?>\s*<project>\s*<id type="integer">1<\/id>[\s\S]*<\/project>\s*<\?xml[^>]*\?>\s*<projects type="array">\s*<project>/);
+  expect(xml).toMatch(
+    /^<\?xml[^>]*\?>\s*<project>\s*<id type="integer">1<\/id>[\s\S]*<\/project>\s*<\?xml[^>]*\?>\s*<projects type="array">\s*<project>/,
+  );
 
   const summary = JSON.parse(report!);
   expect(summary.errors).toBeUndefined();

@@ -10,15 +10,32 @@ import { startTestApp, type Credentials, type TestApp } from '../support/test-ap
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_PER_ACCOUNT: '5', RATE_LIMIT_PER_ADDRESS: '8', RATE_LIMIT_WINDOW_S: '60', TRUST_PROXY: 'loopback' });
+  t = await startTestApp({
+    RATE_LIMIT_PER_ACCOUNT: '5',
+    RATE_LIMIT_PER_ADDRESS: '8',
+    RATE_LIMIT_WINDOW_S: '60',
+    TRUST_PROXY: 'loopback',
+  });
 });
 afterAll(() => t?.close());
 
 const from = (address: string) => ({
   graphql: (who: Credentials) =>
-    request(t.app.express).post('/graphql').set('x-forwarded-for', address).auth(who.login, who.password).send({ query: '{ viewer { staff { login } } }' }),
-  json: (who: Credentials) => request(t.app.express).get('/api/1/projects.json').set('x-forwarded-for', address).auth(who.login, who.password),
-  xml: (who: Credentials) => request(t.app.express).get('/projects.xml').set('x-forwarded-for', address).auth(who.login, who.password),
+    request(t.app.express)
+      .post('/graphql')
+      .set('x-forwarded-for', address)
+      .auth(who.login, who.password)
+      .send({ query: '{ viewer { staff { login } } }' }),
+  json: (who: Credentials) =>
+    request(t.app.express)
+      .get('/api/1/projects.json')
+      .set('x-forwarded-for', address)
+      .auth(who.login, who.password),
+  xml: (who: Credentials) =>
+    request(t.app.express)
+      .get('/projects.xml')
+      .set('x-forwarded-for', address)
+      .auth(who.login, who.password),
 });
 
 test('the 6th request of an account in a minute gets 429 with Retry-After on every interface; other accounts go on', async () => {
@@ -65,7 +82,8 @@ test('the 9th request from one address gets 429 whatever the account; other addr
 test('failed sign-ins never use up an account: only verified credentials are counted against it', async () => {
   const owner = await t.newAccount();
   const attacker = from('192.0.2.66');
-  for (let i = 0; i < 7; i++) expect((await attacker.graphql({ login: owner.login, password: 'guess' })).status).toBe(401);
+  for (let i = 0; i < 7; i++)
+    expect((await attacker.graphql({ login: owner.login, password: 'guess' })).status).toBe(401);
   expect((await from('192.0.2.67').graphql(owner)).status).toBe(200);
 });
 
@@ -75,9 +93,23 @@ test('a second app on the same database shares the counts, as a second server pr
   try {
     for (let i = 0; i < 5; i++) {
       const app = i % 2 === 0 ? t.app.express : second.express;
-      expect((await request(app).get('/api/1/projects.json').set('x-forwarded-for', `192.0.2.${i}`).auth(owner.login, owner.password)).status).toBe(200);
+      expect(
+        (
+          await request(app)
+            .get('/api/1/projects.json')
+            .set('x-forwarded-for', `192.0.2.${i}`)
+            .auth(owner.login, owner.password)
+        ).status,
+      ).toBe(200);
     }
-    expect((await request(second.express).get('/api/1/projects.json').set('x-forwarded-for', '192.0.2.9').auth(owner.login, owner.password)).status).toBe(429);
+    expect(
+      (
+        await request(second.express)
+          .get('/api/1/projects.json')
+          .set('x-forwarded-for', '192.0.2.9')
+          .auth(owner.login, owner.password)
+      ).status,
+    ).toBe(429);
   } finally {
     await second.stop();
   }

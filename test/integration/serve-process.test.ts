@@ -14,11 +14,20 @@ import { createTestDatabaseTarget } from '../support/test-database';
  */
 const MAIN = path.join(__dirname, '..', '..', 'dist', 'src', 'main.js');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-serve-'));
-const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', PASSWORD_HASH_MEMORY_KIB: '1024', DATABASE_URL: '' };
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: '0',
+  PASSWORD_HASH_MEMORY_KIB: '1024',
+  DATABASE_URL: '',
+};
 
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-function run(args: string[], extraEnv: Record<string, string> = {}): { child: ChildProcessWithoutNullStreams; output: () => string; exited: Promise<number | null> } {
+function run(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): { child: ChildProcessWithoutNullStreams; output: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [MAIN, ...args], { env: { ...env, ...extraEnv } });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
@@ -27,38 +36,60 @@ function run(args: string[], extraEnv: Record<string, string> = {}): { child: Ch
   return { child, output: () => output, exited };
 }
 
-async function waitFor(pattern: RegExp, output: () => string, timeoutMs = 30_000): Promise<RegExpMatchArray> {
+async function waitFor(
+  pattern: RegExp,
+  output: () => string,
+  timeoutMs = 30_000,
+): Promise<RegExpMatchArray> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const match = pattern.exec(output());
     if (match) return match;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; output:\n${output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${pattern}; output:\n${output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-test.each(['SIGTERM', 'SIGINT'] as const)('serve answers, keeps a second process off its data, and stops cleanly on %s', async (signal) => {
-  const create = run(['account', 'create', '--login', `owner-${signal}`, '--password', 'serve-password', '--email', 'o@example.com']);
-  expect(await create.exited).toBe(0);
+test.each(['SIGTERM', 'SIGINT'] as const)(
+  'serve answers, keeps a second process off its data, and stops cleanly on %s',
+  async (signal) => {
+    const create = run([
+      'account',
+      'create',
+      '--login',
+      `owner-${signal}`,
+      '--password',
+      'serve-password',
+      '--email',
+      'o@example.com',
+    ]);
+    expect(await create.exited).toBe(0);
 
-  const server = run(['serve']);
-  const [, url] = await waitFor(/listening on (http:\/\/[^ ]+)/, server.output);
-  const response = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`owner-${signal}:serve-password`).toString('base64')}` },
-    body: JSON.stringify({ query: '{ viewer { staff { login } } }' }),
-  });
-  expect(await response.json()).toEqual({ data: { viewer: { staff: { login: `owner-${signal}` } } } });
+    const server = run(['serve']);
+    const [, url] = await waitFor(/listening on (http:\/\/[^ ]+)/, server.output);
+    const response = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`owner-${signal}:serve-password`).toString('base64')}`,
+      },
+      body: JSON.stringify({ query: '{ viewer { staff { login } } }' }),
+    });
+    expect(await response.json()).toEqual({
+      data: { viewer: { staff: { login: `owner-${signal}` } } },
+    });
 
-  const second = run(['serve']);
-  expect(await second.exited).toBe(2);
-  expect(second.output()).toMatch(/in use by another timetrack process/);
+    const second = run(['serve']);
+    expect(await second.exited).toBe(2);
+    expect(second.output()).toMatch(/in use by another timetrack process/);
 
-  server.child.kill(signal);
-  expect(await server.exited).toBe(0);
-  expect(server.output()).toMatch(/stopped cleanly/);
-  expect(fs.existsSync(path.join(dataDir, 'timetrack.lock'))).toBe(false);
-});
+    server.child.kill(signal);
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toMatch(/stopped cleanly/);
+    expect(fs.existsSync(path.join(dataDir, 'timetrack.lock'))).toBe(false);
+  },
+);
 
 describe('SIGTERM drains requests in flight', () => {
   /** A fresh database for one serve process: an embedded one in its own directory, or a server's. */
@@ -70,7 +101,19 @@ describe('SIGTERM drains requests in flight', () => {
 
   /** `serve` with an account in its database; answers its URL and port. */
   async function serveWithAccount(login: string, extraEnv: Record<string, string>) {
-    const create = run(['account', 'create', '--login', login, '--password', 'serve-password', '--email', 'o@example.com'], extraEnv);
+    const create = run(
+      [
+        'account',
+        'create',
+        '--login',
+        login,
+        '--password',
+        'serve-password',
+        '--email',
+        'o@example.com',
+      ],
+      extraEnv,
+    );
     expect(await create.exited).toBe(0);
     const server = run(['serve'], extraEnv);
     const [, url] = await waitFor(/listening on (http:\/\/[^ ]+)/, server.output);
@@ -78,7 +121,8 @@ describe('SIGTERM drains requests in flight', () => {
   }
 
   const query = JSON.stringify({ query: '{ viewer { staff { login } } }' });
-  const basic = (login: string) => `Basic ${Buffer.from(`${login}:serve-password`).toString('base64')}`;
+  const basic = (login: string) =>
+    `Basic ${Buffer.from(`${login}:serve-password`).toString('base64')}`;
 
   /**
    * A POST /graphql written by hand: the headers and the first half of the body now; `finish()`
@@ -121,24 +165,41 @@ describe('SIGTERM drains requests in flight', () => {
 
       // An idle keep-alive connection: one answered request, then nothing.
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-      const { idleClosed } = await new Promise<{ idleClosed: Promise<number> }>((resolve, reject) => {
-        const req = http.request(`${url}/graphql`, { method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: basic(login) } }, (res) => {
-          res.resume();
-          res.on('end', () => {
-            expect(res.statusCode).toBe(200);
-            expect(res.headers.connection).toBe('keep-alive');
-            resolve({ idleClosed: new Promise((closed) => req.socket!.once('close', () => closed(Date.now()))) });
-          });
-        });
-        req.on('error', reject);
-        req.end(query);
-      });
+      const { idleClosed } = await new Promise<{ idleClosed: Promise<number> }>(
+        (resolve, reject) => {
+          const req = http.request(
+            `${url}/graphql`,
+            {
+              method: 'POST',
+              agent,
+              headers: { 'content-type': 'application/json', authorization: basic(login) },
+            },
+            (res) => {
+              res.resume();
+              res.on('end', () => {
+                expect(res.statusCode).toBe(200);
+                expect(res.headers.connection).toBe('keep-alive');
+                resolve({
+                  idleClosed: new Promise((closed) =>
+                    req.socket!.once('close', () => closed(Date.now())),
+                  ),
+                });
+              });
+            },
+          );
+          req.on('error', reject);
+          req.end(query);
+        },
+      );
 
       const slow = slowRequest(port, login);
       await new Promise((r) => setTimeout(r, 300));
       const signalledAt = Date.now();
       server.child.kill('SIGTERM');
-      await waitFor(/SIGTERM received: shutting down; new connections refused, 1 request\(s\) in flight/, server.output);
+      await waitFor(
+        /SIGTERM received: shutting down; new connections refused, 1 request\(s\) in flight/,
+        server.output,
+      );
 
       // The idle connection goes at once; the port refuses new connections.
       const idleClosedAt = await idleClosed;
@@ -173,12 +234,18 @@ describe('SIGTERM drains requests in flight', () => {
     try {
       const login = 'drain-stuck-owner';
       const shutdownTimeoutMs = 1500;
-      const { server, port } = await serveWithAccount(login, { ...db.env, SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs) });
+      const { server, port } = await serveWithAccount(login, {
+        ...db.env,
+        SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
+      });
       const stuck = slowRequest(port, login);
       await new Promise((r) => setTimeout(r, 300));
       const signalledAt = Date.now();
       server.child.kill('SIGTERM');
-      await waitFor(/SIGTERM received: shutting down; new connections refused, 1 request\(s\) in flight/, server.output);
+      await waitFor(
+        /SIGTERM received: shutting down; new connections refused, 1 request\(s\) in flight/,
+        server.output,
+      );
       expect(await refused(port)).toBe('ECONNREFUSED');
 
       const cutAt = await stuck.closed;
@@ -189,9 +256,13 @@ describe('SIGTERM drains requests in flight', () => {
       expect(cutAt - signalledAt).toBeLessThan(shutdownTimeoutMs + 1000);
       expect(exitedAt - signalledAt).toBeLessThan(shutdownTimeoutMs + 5000);
       expect(stuck.received()).toBe('');
-      expect(server.output()).toMatch(/1 request\(s\) still in flight after 1500 ms: their connections were closed/);
+      expect(server.output()).toMatch(
+        /1 request\(s\) still in flight after 1500 ms: their connections were closed/,
+      );
       expect(server.output()).toMatch(/stopped cleanly/);
-      console.log(`drain deadline: connection cut ${cutAt - signalledAt} ms after SIGTERM; exit ${exitedAt - signalledAt} ms after it`);
+      console.log(
+        `drain deadline: connection cut ${cutAt - signalledAt} ms after SIGTERM; exit ${exitedAt - signalledAt} ms after it`,
+      );
     } finally {
       await db.drop();
     }

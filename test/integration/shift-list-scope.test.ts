@@ -11,18 +11,32 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function accountWithShifts(shifts: number): Promise<{ owner: Credentials; staff: Credentials; ids: string[] }> {
+async function accountWithShifts(
+  shifts: number,
+): Promise<{ owner: Credentials; staff: Credentials; ids: string[] }> {
   const owner = await t.newAccount();
   const staff = await t.newStaff(owner);
-  const company = (await t.gqlOk(owner, 'mutation { createCompany(input: { name: "Scope" }) { id } }')).createCompany.id;
-  const project = (await t.gqlOk(owner, 'mutation($c: ID!) { createProject(input: { name: "Scope", companyId: $c, visibility: PUBLIC }) { id } }', { c: company })).createProject.id;
+  const company = (
+    await t.gqlOk(owner, 'mutation { createCompany(input: { name: "Scope" }) { id } }')
+  ).createCompany.id;
+  const project = (
+    await t.gqlOk(
+      owner,
+      'mutation($c: ID!) { createProject(input: { name: "Scope", companyId: $c, visibility: PUBLIC }) { id } }',
+      { c: company },
+    )
+  ).createProject.id;
   const ids: string[] = [];
   for (let i = 0; i < shifts; i++) {
     const who = i % 2 === 0 ? owner : staff;
     const start = `2026-02-0${i + 1}T09:00:00.000Z`;
-    const data = await t.gqlOk(who, 'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }', {
-      input: { projectId: project, start, stop: `2026-02-0${i + 1}T10:00:00.000Z` },
-    });
+    const data = await t.gqlOk(
+      who,
+      'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }',
+      {
+        input: { projectId: project, start, stop: `2026-02-0${i + 1}T10:00:00.000Z` },
+      },
+    );
     ids.push(data.createShift.id);
   }
   return { owner, staff, ids };
@@ -32,14 +46,26 @@ test('owners list their own account only; staff list their own shifts only, on G
   const a = await accountWithShifts(4);
   const b = await accountWithShifts(3);
 
-  const listed = await t.gqlOk(a.owner, '{ shifts(first: 100) { totalCount nodes { id start user { login } project { name } } } }');
+  const listed = await t.gqlOk(
+    a.owner,
+    '{ shifts(first: 100) { totalCount nodes { id start user { login } project { name } } } }',
+  );
   expect(listed.shifts.totalCount).toBe(4);
   expect(listed.shifts.nodes.map((n: { id: string }) => n.id).sort()).toEqual([...a.ids].sort());
-  expect(listed.shifts.nodes[0]).toMatchObject({ start: '2026-02-01T09:00:00.000Z', user: { login: a.owner.login }, project: { name: 'Scope' } });
+  expect(listed.shifts.nodes[0]).toMatchObject({
+    start: '2026-02-01T09:00:00.000Z',
+    user: { login: a.owner.login },
+    project: { name: 'Scope' },
+  });
 
-  const mine = await t.gqlOk(a.staff, '{ shifts(first: 100) { totalCount nodes { id user { login } } } }');
+  const mine = await t.gqlOk(
+    a.staff,
+    '{ shifts(first: 100) { totalCount nodes { id user { login } } } }',
+  );
   expect(mine.shifts.totalCount).toBe(2);
-  expect(mine.shifts.nodes.every((n: { user: { login: string } }) => n.user.login === a.staff.login)).toBe(true);
+  expect(
+    mine.shifts.nodes.every((n: { user: { login: string } }) => n.user.login === a.staff.login),
+  ).toBe(true);
 
   const json = await request(t.app.express)
     .get('/api/1/shifts.json')

@@ -10,16 +10,22 @@ import { startTestApp, type Credentials, type TestApp } from '../support/test-ap
 let t: TestApp;
 let owner: Credentials;
 beforeAll(async () => {
-  t = await startTestApp({ AUTH_FAILURES_PER_LOGIN: '3', AUTH_FAILURES_PER_ADDRESS: '5', AUTH_FAILURE_WINDOW_S: '900' });
+  t = await startTestApp({
+    AUTH_FAILURES_PER_LOGIN: '3',
+    AUTH_FAILURES_PER_ADDRESS: '5',
+    AUTH_FAILURE_WINDOW_S: '900',
+  });
   owner = await t.newAccount();
 });
 afterAll(() => t?.close());
 
-const projects = (who: Credentials) => request(t.app.express).get('/api/1/projects.json').auth(who.login, who.password);
+const projects = (who: Credentials) =>
+  request(t.app.express).get('/api/1/projects.json').auth(who.login, who.password);
 
 test('the 4th failed sign-in of a login gets 429 with Retry-After, even with the right password; other logins still get through', async () => {
   const target = await t.newStaff(owner);
-  for (let i = 0; i < 3; i++) expect((await projects({ login: target.login, password: 'wrong-password' })).status).toBe(401);
+  for (let i = 0; i < 3; i++)
+    expect((await projects({ login: target.login, password: 'wrong-password' })).status).toBe(401);
 
   const blocked = await projects({ login: target.login, password: 'wrong-password' });
   expect(blocked.status).toBe(429);
@@ -38,7 +44,13 @@ test('the 4th failed sign-in of a login gets 429 with Retry-After, even with the
   // A second app (another server process) on the same database knows of the block.
   const second = await createApp({ orm: t.db.orm, config: t.config });
   try {
-    expect((await request(second.express).get('/api/1/projects.json').auth(target.login, target.password)).status).toBe(429);
+    expect(
+      (
+        await request(second.express)
+          .get('/api/1/projects.json')
+          .auth(target.login, target.password)
+      ).status,
+    ).toBe(429);
   } finally {
     await second.stop();
   }
@@ -50,7 +62,8 @@ test('the 4th failed sign-in of a login gets 429 with Retry-After, even with the
 test('the address limit stops one client trying many logins, but credentials verified before still work', async () => {
   // The owner's credentials were verified in the first test and are cached.
   const failures = [];
-  for (let i = 0; i < 3; i++) failures.push((await projects({ login: `nobody-${i}`, password: 'guess-guess' })).status);
+  for (let i = 0; i < 3; i++)
+    failures.push((await projects({ login: `nobody-${i}`, password: 'guess-guess' })).status);
   expect(failures).toEqual([401, 401, 429]); // 3 failures in the first test + 2 here reach the address's 5
   expect((await projects({ login: 'someone-else', password: 'guess-guess' })).status).toBe(429);
   expect((await projects(owner)).status).toBe(200);
@@ -65,8 +78,12 @@ test('the address limit stops one client trying many logins, but credentials ver
 });
 
 test('the counts are rows in PostgreSQL, keyed without logins in clear', async () => {
-  const rows = await t.db.orm.em.getConnection().execute<{ key: string; points: number }[]>(`select key, points from rate_limits order by key`);
-  expect(rows.map((r) => r.key.split(':')[0])).toEqual(expect.arrayContaining(['address', 'sign-in']));
+  const rows = await t.db.orm.em
+    .getConnection()
+    .execute<{ key: string; points: number }[]>(`select key, points from rate_limits order by key`);
+  expect(rows.map((r) => r.key.split(':')[0])).toEqual(
+    expect.arrayContaining(['address', 'sign-in']),
+  );
   expect(rows.find((r) => r.key.startsWith('address:'))!.points).toBeGreaterThanOrEqual(5);
   // Logins are not stored in clear in the keys.
   expect(rows.some((r) => r.key.includes('nobody'))).toBe(false);

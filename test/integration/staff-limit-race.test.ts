@@ -219,18 +219,14 @@ test('every road to an active user at once (create, enable, update to active) wi
     ...logins.map((login, i) =>
       i % 2 ? createOverGraphQL(owner, login) : createOverJson(owner, login),
     ),
-    ...parked
-      .slice(0, 10)
-      .map(async (p): Promise<Answer> => ({
-        via: 'json',
-        ...(await send('POST', `/api/1/staff/${p.id}/enable.json`, owner, {})),
-      })),
-    ...parked
-      .slice(10, 20)
-      .map(async (p): Promise<Answer> => ({
-        via: 'json',
-        ...(await send('PUT', `/api/1/staff/${p.id}.json`, owner, { staff: { active: 'true' } })),
-      })),
+    ...parked.slice(0, 10).map(async (p): Promise<Answer> => ({
+      via: 'json',
+      ...(await send('POST', `/api/1/staff/${p.id}/enable.json`, owner, {})),
+    })),
+    ...parked.slice(10, 20).map(async (p): Promise<Answer> => ({
+      via: 'json',
+      ...(await send('PUT', `/api/1/staff/${p.id}.json`, owner, { staff: { active: 'true' } })),
+    })),
     ...parked.slice(20).map(async (p): Promise<Answer> => ({
       via: 'graphql',
       ...(await send('POST', '/graphql', owner, {

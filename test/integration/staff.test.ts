@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { codes, onlyError, startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import {
+  codes,
+  onlyError,
+  startTestApp,
+  type Credentials,
+  type TestApp,
+} from '../support/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -7,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const STAFF_FIELDS = 'id legacyId login firstName lastName emailAddress timeZone type active hourlyRateCents';
+const STAFF_FIELDS =
+  'id legacyId login firstName lastName emailAddress timeZone type active hourlyRateCents';
 
 const CREATE = `mutation($input: CreateStaffInput!) { createStaff(input: $input) { ${STAFF_FIELDS} } }`;
 const UPDATE = `mutation($id: ID, $legacyId: Int, $input: UpdateStaffInput!) {
@@ -30,7 +37,11 @@ function unique(prefix: string): string {
 
 async function create(owner: Credentials, input: Record<string, unknown>) {
   const data = await t.gqlOk(owner, CREATE, { input: { password: 'staff-password', ...input } });
-  return data.createStaff as Record<string, unknown> & { id: string; legacyId: number; login: string };
+  return data.createStaff as Record<string, unknown> & {
+    id: string;
+    legacyId: number;
+    login: string;
+  };
 }
 
 async function count(owner: Credentials, filter: Record<string, unknown> = {}): Promise<number> {
@@ -91,7 +102,10 @@ describe('create and read', () => {
     const read = await t.gqlOk(owner, GET, { id });
     expect(read.staffMember).toEqual(created);
     // The new user can sign in with the password given.
-    const me = await t.gqlOk({ login, password: 'staff-password' }, '{ viewer { staff { id type } } }');
+    const me = await t.gqlOk(
+      { login, password: 'staff-password' },
+      '{ viewer { staff { id type } } }',
+    );
     expect(me.viewer.staff).toEqual({ id, type: 'MANAGER' });
   });
 
@@ -123,47 +137,109 @@ describe('list: filter, order, pages', () => {
   beforeAll(async () => {
     owner = await t.newAccount();
     const rows = [
-      { key: 'a', firstName: 'Alice', lastName: 'Smith', type: 'MANAGER', hourlyRateCents: 1000, timeZone: 'Europe/Berlin' },
-      { key: 'b', firstName: 'Bruno', lastName: 'SMITHERS', type: 'STAFF', hourlyRateCents: 2000, timeZone: 'UTC' },
-      { key: 'c', firstName: 'Carla', lastName: 'Jones', type: 'STAFF', hourlyRateCents: null, timeZone: 'UTC' },
-      { key: 'd', firstName: 'Dmitri', lastName: 'Jones', type: 'STAFF', hourlyRateCents: 3000, timeZone: 'Asia/Tokyo', active: false },
+      {
+        key: 'a',
+        firstName: 'Alice',
+        lastName: 'Smith',
+        type: 'MANAGER',
+        hourlyRateCents: 1000,
+        timeZone: 'Europe/Berlin',
+      },
+      {
+        key: 'b',
+        firstName: 'Bruno',
+        lastName: 'SMITHERS',
+        type: 'STAFF',
+        hourlyRateCents: 2000,
+        timeZone: 'UTC',
+      },
+      {
+        key: 'c',
+        firstName: 'Carla',
+        lastName: 'Jones',
+        type: 'STAFF',
+        hourlyRateCents: null,
+        timeZone: 'UTC',
+      },
+      {
+        key: 'd',
+        firstName: 'Dmitri',
+        lastName: 'Jones',
+        type: 'STAFF',
+        hourlyRateCents: 3000,
+        timeZone: 'Asia/Tokyo',
+        active: false,
+      },
     ];
     for (const { key, ...rest } of rows) {
       made[key] = await create(owner, { login: `list_${tag}_${key}`, ...rest });
     }
   });
 
-  const logins = (data: Record<string, { nodes: { login: string }[] }>) => data.staff!.nodes.map((n) => n.login);
+  const logins = (data: Record<string, { nodes: { login: string }[] }>) =>
+    data.staff!.nodes.map((n) => n.login);
   const L = (key: string) => `list_${tag}_${key}`;
 
   test('eq and ne', async () => {
-    expect(logins(await t.gqlOk(owner, LIST, { filter: { firstName: { eq: 'Carla' } } }))).toEqual([L('c')]);
-    const ne = await t.gqlOk(owner, LIST, { filter: { type: { ne: 'STAFF' } }, order: [{ field: 'LEGACY_ID' }] });
+    expect(logins(await t.gqlOk(owner, LIST, { filter: { firstName: { eq: 'Carla' } } }))).toEqual([
+      L('c'),
+    ]);
+    const ne = await t.gqlOk(owner, LIST, {
+      filter: { type: { ne: 'STAFF' } },
+      order: [{ field: 'LEGACY_ID' }],
+    });
     expect(ne.staff.nodes.map((n: { id: string }) => n.id)).toEqual([owner.ownerId, made.a!.id]);
   });
 
   test('like is case-insensitive', async () => {
-    const data = await t.gqlOk(owner, LIST, { filter: { lastName: { like: 'smith%' } }, order: [{ field: 'LOGIN' }] });
+    const data = await t.gqlOk(owner, LIST, {
+      filter: { lastName: { like: 'smith%' } },
+      order: [{ field: 'LOGIN' }],
+    });
     expect(logins(data)).toEqual([L('a'), L('b')]);
-    const upper = await t.gqlOk(owner, LIST, { filter: { login: { like: `%${tag.toUpperCase()}_C` } } });
+    const upper = await t.gqlOk(owner, LIST, {
+      filter: { login: { like: `%${tag.toUpperCase()}_C` } },
+    });
     expect(logins(upper)).toEqual([L('c')]);
   });
 
   test('lt, gt, in and isNull', async () => {
-    const between = await t.gqlOk(owner, LIST, { filter: { hourlyRateCents: { gt: 1000, lt: 3000 } } });
+    const between = await t.gqlOk(owner, LIST, {
+      filter: { hourlyRateCents: { gt: 1000, lt: 3000 } },
+    });
     expect(logins(between)).toEqual([L('b')]);
-    const inList = await t.gqlOk(owner, LIST, { filter: { timeZone: { in: ['Asia/Tokyo', 'Europe/Berlin'] } }, order: [{ field: 'LOGIN' }] });
+    const inList = await t.gqlOk(owner, LIST, {
+      filter: { timeZone: { in: ['Asia/Tokyo', 'Europe/Berlin'] } },
+      order: [{ field: 'LOGIN' }],
+    });
     expect(logins(inList)).toEqual([L('a'), L('d')]);
-    const legacyIn = await t.gqlOk(owner, LIST, { filter: { legacyId: { in: [made.b!.legacyId, made.d!.legacyId] } }, order: [{ field: 'LOGIN' }] });
+    const legacyIn = await t.gqlOk(owner, LIST, {
+      filter: { legacyId: { in: [made.b!.legacyId, made.d!.legacyId] } },
+      order: [{ field: 'LOGIN' }],
+    });
     expect(logins(legacyIn)).toEqual([L('b'), L('d')]);
-    const isNull = await t.gqlOk(owner, LIST, { filter: { hourlyRateCents: { isNull: true } }, order: [{ field: 'LOGIN' }] });
+    const isNull = await t.gqlOk(owner, LIST, {
+      filter: { hourlyRateCents: { isNull: true } },
+      order: [{ field: 'LOGIN' }],
+    });
     // The owner has no rate either.
-    expect(isNull.staff.nodes.map((n: { id: string }) => n.id).sort()).toEqual([owner.ownerId, made.c!.id].sort());
-    const notNull = await t.gqlOk(owner, LIST, { filter: { hourlyRateCents: { isNull: false } }, order: [{ field: 'LOGIN' }] });
+    expect(isNull.staff.nodes.map((n: { id: string }) => n.id).sort()).toEqual(
+      [owner.ownerId, made.c!.id].sort(),
+    );
+    const notNull = await t.gqlOk(owner, LIST, {
+      filter: { hourlyRateCents: { isNull: false } },
+      order: [{ field: 'LOGIN' }],
+    });
     expect(logins(notNull)).toEqual([L('a'), L('b'), L('d')]);
-    const typeIn = await t.gqlOk(owner, LIST, { filter: { type: { in: ['OWNER', 'MANAGER'] } }, order: [{ field: 'TYPE', direction: 'DESC' }] });
+    const typeIn = await t.gqlOk(owner, LIST, {
+      filter: { type: { in: ['OWNER', 'MANAGER'] } },
+      order: [{ field: 'TYPE', direction: 'DESC' }],
+    });
     expect(typeIn.staff.totalCount).toBe(2);
-    const ids = await t.gqlOk(owner, LIST, { filter: { id: { in: [made.a!.id, made.c!.id] } }, order: [{ field: 'LOGIN' }] });
+    const ids = await t.gqlOk(owner, LIST, {
+      filter: { id: { in: [made.a!.id, made.c!.id] } },
+      order: [{ field: 'LOGIN' }],
+    });
     expect(logins(ids)).toEqual([L('a'), L('c')]);
   });
 
@@ -178,12 +254,19 @@ describe('list: filter, order, pages', () => {
     });
     expect(logins(or)).toEqual([L('a'), L('d')]);
     const not = await t.gqlOk(owner, LIST, {
-      filter: { and: [{ login: { like: `list_${tag}_%` } }, { not: { lastName: { eq: 'Jones' } } }] },
+      filter: {
+        and: [{ login: { like: `list_${tag}_%` } }, { not: { lastName: { eq: 'Jones' } } }],
+      },
       order: [{ field: 'LOGIN' }],
     });
     expect(logins(not)).toEqual([L('a'), L('b')]);
     const nested = await t.gqlOk(owner, LIST, {
-      filter: { or: [{ and: [{ type: { eq: 'STAFF' } }, { not: { active: { eq: true } } }] }, { type: { eq: 'MANAGER' } }] },
+      filter: {
+        or: [
+          { and: [{ type: { eq: 'STAFF' } }, { not: { active: { eq: true } } }] },
+          { type: { eq: 'MANAGER' } },
+        ],
+      },
       order: [{ field: 'LOGIN' }],
     });
     expect(logins(nested)).toEqual([L('a'), L('d')]);
@@ -191,13 +274,22 @@ describe('list: filter, order, pages', () => {
 
   test('orders ascending and descending, with a tie-break on the id', async () => {
     const filter = { login: { like: `list_${tag}_%` } };
-    const asc = await t.gqlOk(owner, LIST, { filter, order: [{ field: 'FIRST_NAME', direction: 'ASC' }] });
+    const asc = await t.gqlOk(owner, LIST, {
+      filter,
+      order: [{ field: 'FIRST_NAME', direction: 'ASC' }],
+    });
     expect(logins(asc)).toEqual([L('a'), L('b'), L('c'), L('d')]);
-    const desc = await t.gqlOk(owner, LIST, { filter, order: [{ field: 'FIRST_NAME', direction: 'DESC' }] });
+    const desc = await t.gqlOk(owner, LIST, {
+      filter,
+      order: [{ field: 'FIRST_NAME', direction: 'DESC' }],
+    });
     expect(logins(desc)).toEqual([L('d'), L('c'), L('b'), L('a')]);
     const twoKeys = await t.gqlOk(owner, LIST, {
       filter,
-      order: [{ field: 'LAST_NAME', direction: 'ASC' }, { field: 'FIRST_NAME', direction: 'DESC' }],
+      order: [
+        { field: 'LAST_NAME', direction: 'ASC' },
+        { field: 'FIRST_NAME', direction: 'DESC' },
+      ],
     });
     // The Joneses come first, Dmitri before Carla; Smith and SMITHERS sort by the server's collation.
     expect(logins(twoKeys).slice(0, 2)).toEqual([L('d'), L('c')]);
@@ -217,17 +309,37 @@ describe('list: filter, order, pages', () => {
     expect(logins(page1)).toEqual([L('a'), L('b'), L('c')]);
     expect(page1.staff.pageInfo.hasNextPage).toBe(true);
     expect(typeof page1.staff.pageInfo.endCursor).toBe('string');
-    const page2 = await t.gqlOk(owner, LIST, { filter, order, first: 3, after: page1.staff.pageInfo.endCursor });
+    const page2 = await t.gqlOk(owner, LIST, {
+      filter,
+      order,
+      first: 3,
+      after: page1.staff.pageInfo.endCursor,
+    });
     expect(page2.staff.totalCount).toBe(4);
     expect(logins(page2)).toEqual([L('d')]);
     expect(page2.staff.pageInfo.hasNextPage).toBe(false);
-    const page3 = await t.gqlOk(owner, LIST, { filter, order, first: 3, after: page2.staff.pageInfo.endCursor });
-    expect(page3.staff).toEqual({ totalCount: 4, pageInfo: { hasNextPage: false, endCursor: null }, nodes: [] });
+    const page3 = await t.gqlOk(owner, LIST, {
+      filter,
+      order,
+      first: 3,
+      after: page2.staff.pageInfo.endCursor,
+    });
+    expect(page3.staff).toEqual({
+      totalCount: 4,
+      pageInfo: { hasNextPage: false, endCursor: null },
+      nodes: [],
+    });
   });
 
   test('a bad page request or a malformed filter id is a validation error', async () => {
-    expect(onlyError(await t.gql(owner, LIST, { first: -1 }))).toEqual({ code: 'VALIDATION_FAILED', fields: ['first'] });
-    expect(onlyError(await t.gql(owner, LIST, { after: 'not-a-cursor' }))).toEqual({ code: 'VALIDATION_FAILED', fields: ['after'] });
+    expect(onlyError(await t.gql(owner, LIST, { first: -1 }))).toEqual({
+      code: 'VALIDATION_FAILED',
+      fields: ['first'],
+    });
+    expect(onlyError(await t.gql(owner, LIST, { after: 'not-a-cursor' }))).toEqual({
+      code: 'VALIDATION_FAILED',
+      fields: ['after'],
+    });
     expect(onlyError(await t.gql(owner, LIST, { filter: { id: { eq: 'nope' } } }))).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['filter.id.eq'],
@@ -243,19 +355,42 @@ describe('update', () => {
   test('merges: omitted fields are kept, explicit null clears the rate', async () => {
     const owner = await t.newAccount();
     const login = unique('merge');
-    const s = await create(owner, { login, firstName: 'Mia', lastName: 'Miller', emailAddress: 'mia@example.com', timeZone: 'Europe/Paris', hourlyRateCents: 5000 });
+    const s = await create(owner, {
+      login,
+      firstName: 'Mia',
+      lastName: 'Miller',
+      emailAddress: 'mia@example.com',
+      timeZone: 'Europe/Paris',
+      hourlyRateCents: 5000,
+    });
     const updated = await t.gqlOk(owner, UPDATE, { id: s.id, input: { lastName: 'Moore' } });
     expect(updated.updateStaff).toEqual({ ...s, lastName: 'Moore' });
-    const cleared = await t.gqlOk(owner, UPDATE, { legacyId: s.legacyId, input: { hourlyRateCents: null, type: 'MANAGER' } });
-    expect(cleared.updateStaff).toEqual({ ...s, lastName: 'Moore', hourlyRateCents: null, type: 'MANAGER' });
+    const cleared = await t.gqlOk(owner, UPDATE, {
+      legacyId: s.legacyId,
+      input: { hourlyRateCents: null, type: 'MANAGER' },
+    });
+    expect(cleared.updateStaff).toEqual({
+      ...s,
+      lastName: 'Moore',
+      hourlyRateCents: null,
+      type: 'MANAGER',
+    });
     const read = await t.gqlOk(owner, GET, { id: s.id });
-    expect(read.staffMember).toEqual({ ...s, lastName: 'Moore', hourlyRateCents: null, type: 'MANAGER' });
+    expect(read.staffMember).toEqual({
+      ...s,
+      lastName: 'Moore',
+      hourlyRateCents: null,
+      type: 'MANAGER',
+    });
   });
 
   test('null for a required field is refused and changes nothing', async () => {
     const owner = await t.newAccount();
     const s = await create(owner, { login: unique('req'), firstName: 'Kim' });
-    const res = await t.gql(owner, UPDATE, { id: s.id, input: { firstName: null, timeZone: null } });
+    const res = await t.gql(owner, UPDATE, {
+      id: s.id,
+      input: { firstName: null, timeZone: null },
+    });
     const err = onlyError(res);
     expect(err.code).toBe('VALIDATION_FAILED');
     expect(err.fields.sort()).toEqual(['firstName', 'timeZone']);
@@ -266,11 +401,17 @@ describe('update', () => {
     const owner = await t.newAccount();
     const other = await t.newAccount();
     const s = await create(owner, { login: unique('ren') });
-    const res = await t.gql(owner, UPDATE, { id: s.id, input: { login: other.login.toUpperCase() } });
+    const res = await t.gql(owner, UPDATE, {
+      id: s.id,
+      input: { login: other.login.toUpperCase() },
+    });
     expect(onlyError(res)).toEqual({ code: 'VALIDATION_FAILED', fields: ['login'] });
     expect((await t.gqlOk(owner, GET, { id: s.id })).staffMember.login).toBe(s.login);
     // Changing only the case of one's own login is fine.
-    const recased = await t.gqlOk(owner, UPDATE, { id: s.id, input: { login: s.login.toUpperCase() } });
+    const recased = await t.gqlOk(owner, UPDATE, {
+      id: s.id,
+      input: { login: s.login.toUpperCase() },
+    });
     expect(recased.updateStaff.login).toBe(s.login.toUpperCase());
   });
 
@@ -283,7 +424,10 @@ describe('update', () => {
     const old = await t.gql(member, '{ viewer { staff { id } } }');
     expect(old.status).toBe(401);
     expect(codes(old)).toEqual(['UNAUTHENTICATED']);
-    const fresh = await t.gqlOk({ login: member.login, password: 'second-password' }, '{ viewer { staff { id } } }');
+    const fresh = await t.gqlOk(
+      { login: member.login, password: 'second-password' },
+      '{ viewer { staff { id } } }',
+    );
     expect(fresh.viewer.staff.id).toBe(member.id);
   });
 
@@ -294,7 +438,10 @@ describe('update', () => {
     expect(codes(denied)).toEqual(['UPDATE_DENIED']);
     await t.gqlOk(member, UPDATE, { id: member.id, input: { password: 'my-own-password' } });
     expect((await t.gql(member, '{ viewer { staff { id } } }')).status).toBe(401);
-    const me = await t.gqlOk({ login: member.login, password: 'my-own-password' }, '{ viewer { staff { type } } }');
+    const me = await t.gqlOk(
+      { login: member.login, password: 'my-own-password' },
+      '{ viewer { staff { type } } }',
+    );
     expect(me.viewer.staff.type).toBe('STAFF');
   });
 
@@ -311,17 +458,29 @@ describe('enable and disable', () => {
   test('a disabled user gets 401 on their next request; enabling lets them back in', async () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner);
-    expect((await t.gqlOk(member, '{ viewer { staff { active } } }')).viewer.staff.active).toBe(true);
-    const disabled = await t.gqlOk(owner, `mutation($id: ID) { disableStaff(id: $id) { id active } }`, { id: member.id });
+    expect((await t.gqlOk(member, '{ viewer { staff { active } } }')).viewer.staff.active).toBe(
+      true,
+    );
+    const disabled = await t.gqlOk(
+      owner,
+      `mutation($id: ID) { disableStaff(id: $id) { id active } }`,
+      { id: member.id },
+    );
     expect(disabled.disableStaff).toEqual({ id: member.id, active: false });
     const res = await t.gql(member, '{ viewer { staff { id } } }');
     expect(res.status).toBe(401);
     expect(codes(res)).toEqual(['UNAUTHENTICATED']);
-    const enabled = await t.gqlOk(owner, `mutation($legacyId: Int) { enableStaff(legacyId: $legacyId) { id active } }`, {
-      legacyId: member.legacyId,
-    });
+    const enabled = await t.gqlOk(
+      owner,
+      `mutation($legacyId: Int) { enableStaff(legacyId: $legacyId) { id active } }`,
+      {
+        legacyId: member.legacyId,
+      },
+    );
     expect(enabled.enableStaff).toEqual({ id: member.id, active: true });
-    expect((await t.gqlOk(member, '{ viewer { staff { active } } }')).viewer.staff.active).toBe(true);
+    expect((await t.gqlOk(member, '{ viewer { staff { active } } }')).viewer.staff.active).toBe(
+      true,
+    );
   });
 
   test('updateStaff active:false also locks the user out', async () => {
@@ -333,7 +492,9 @@ describe('enable and disable', () => {
 
   test('the owner cannot be disabled and cannot disable themselves', async () => {
     const owner = await t.newAccount();
-    const res = await t.gql(owner, `mutation($id: ID) { disableStaff(id: $id) { id } }`, { id: owner.ownerId });
+    const res = await t.gql(owner, `mutation($id: ID) { disableStaff(id: $id) { id } }`, {
+      id: owner.ownerId,
+    });
     expect(codes(res)).toEqual(['UPDATE_DENIED']);
     expect((await t.gqlOk(owner, GET, { id: owner.ownerId })).staffMember.active).toBe(true);
   });
@@ -353,13 +514,18 @@ describe('plan limit', () => {
     const owner = await t.newAccount({ staffMax: 1 });
     await create(owner, { login: unique('first') });
     const second = unique('second');
-    const res = await t.gql(owner, CREATE, { input: { login: second, password: 'staff-password' } });
+    const res = await t.gql(owner, CREATE, {
+      input: { login: second, password: 'staff-password' },
+    });
     expect(onlyError(res).code).toBe('PAYMENT_REQUIRED');
     expect(res.errors?.[0]?.extensions?.entity).toBe('Staff');
     expect(await count(owner, { login: { eq: second } })).toBe(0);
     expect(await count(owner)).toBe(2);
     // Nor can the refused login sign in.
-    expect((await t.gql({ login: second, password: 'staff-password' }, '{ viewer { staff { id } } }')).status).toBe(401);
+    expect(
+      (await t.gql({ login: second, password: 'staff-password' }, '{ viewer { staff { id } } }'))
+        .status,
+    ).toBe(401);
   });
 
   test('an inactive user may be created, but enabling it over the limit is PAYMENT_REQUIRED', async () => {
@@ -367,7 +533,11 @@ describe('plan limit', () => {
     await create(owner, { login: unique('active') });
     const idle = await create(owner, { login: unique('idle'), active: false });
     expect(idle.active).toBe(false);
-    const viaEnable = await t.gql(owner, `mutation($id: ID) { enableStaff(id: $id) { id active } }`, { id: idle.id });
+    const viaEnable = await t.gql(
+      owner,
+      `mutation($id: ID) { enableStaff(id: $id) { id active } }`,
+      { id: idle.id },
+    );
     expect(onlyError(viaEnable).code).toBe('PAYMENT_REQUIRED');
     const viaUpdate = await t.gql(owner, UPDATE, { id: idle.id, input: { active: true } });
     expect(onlyError(viaUpdate).code).toBe('PAYMENT_REQUIRED');
@@ -380,16 +550,22 @@ describe('plan limit', () => {
     const first = await create(owner, { login: unique('one') });
     const idle = await create(owner, { login: unique('two'), active: false });
     await t.gqlOk(owner, `mutation($id: ID) { disableStaff(id: $id) { id } }`, { id: first.id });
-    const enabled = await t.gqlOk(owner, `mutation($id: ID) { enableStaff(id: $id) { active } }`, { id: idle.id });
+    const enabled = await t.gqlOk(owner, `mutation($id: ID) { enableStaff(id: $id) { active } }`, {
+      id: idle.id,
+    });
     expect(enabled.enableStaff.active).toBe(true);
     // Enabling an already active user is no change and needs no room.
-    const again = await t.gqlOk(owner, `mutation($id: ID) { enableStaff(id: $id) { active } }`, { id: idle.id });
+    const again = await t.gqlOk(owner, `mutation($id: ID) { enableStaff(id: $id) { active } }`, {
+      id: idle.id,
+    });
     expect(again.enableStaff.active).toBe(true);
   });
 
   test('staffMax 0 allows no staff at all', async () => {
     const owner = await t.newAccount({ staffMax: 0 });
-    const res = await t.gql(owner, CREATE, { input: { login: unique('none'), password: 'staff-password' } });
+    const res = await t.gql(owner, CREATE, {
+      input: { login: unique('none'), password: 'staff-password' },
+    });
     expect(onlyError(res).code).toBe('STAFF_NOT_ALLOWED');
     expect(await count(owner)).toBe(1);
   });
@@ -399,25 +575,39 @@ describe('delete', () => {
   test('deletes a user; reading it then is NOT_FOUND and it can no longer sign in', async () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner);
-    const deleted = await t.gqlOk(owner, `mutation($id: ID) { deleteStaff(id: $id) { id login } }`, { id: member.id });
+    const deleted = await t.gqlOk(
+      owner,
+      `mutation($id: ID) { deleteStaff(id: $id) { id login } }`,
+      { id: member.id },
+    );
     expect(deleted.deleteStaff).toEqual({ id: member.id, login: member.login });
     expect(codes(await t.gql(owner, GET, { id: member.id }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: member.legacyId }))).toEqual(['NOT_FOUND']);
     expect((await t.gql(member, '{ viewer { staff { id } } }')).status).toBe(401);
-    expect(codes(await t.gql(owner, `mutation($id: ID) { deleteStaff(id: $id) { id } }`, { id: member.id }))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(
+        await t.gql(owner, `mutation($id: ID) { deleteStaff(id: $id) { id } }`, { id: member.id }),
+      ),
+    ).toEqual(['NOT_FOUND']);
   });
 
   test('deletes by integer id', async () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner);
-    const deleted = await t.gqlOk(owner, `mutation($legacyId: Int) { deleteStaff(legacyId: $legacyId) { legacyId } }`, { legacyId: member.legacyId });
+    const deleted = await t.gqlOk(
+      owner,
+      `mutation($legacyId: Int) { deleteStaff(legacyId: $legacyId) { legacyId } }`,
+      { legacyId: member.legacyId },
+    );
     expect(deleted.deleteStaff.legacyId).toBe(member.legacyId);
     expect(codes(await t.gql(owner, GET, { id: member.id }))).toEqual(['NOT_FOUND']);
   });
 
   test('the owner cannot be deleted', async () => {
     const owner = await t.newAccount();
-    const res = await t.gql(owner, `mutation($id: ID) { deleteStaff(id: $id) { id } }`, { id: owner.ownerId });
+    const res = await t.gql(owner, `mutation($id: ID) { deleteStaff(id: $id) { id } }`, {
+      id: owner.ownerId,
+    });
     expect(codes(res)).toEqual(['DELETE_DENIED']);
     expect((await t.gqlOk(owner, GET, { id: owner.ownerId })).staffMember.id).toBe(owner.ownerId);
   });
@@ -436,21 +626,35 @@ describe('bad input', () => {
   });
 
   test('a missing login or password is VALIDATION_FAILED naming the field "is required"', async () => {
-    const inline = await t.gql(owner, 'mutation { createStaff(input: { password: "staff-password" }) { id } }');
+    const inline = await t.gql(
+      owner,
+      'mutation { createStaff(input: { password: "staff-password" }) { id } }',
+    );
     expect(onlyError(inline)).toEqual({ code: 'VALIDATION_FAILED', fields: ['login'] });
     const viaVariables = await t.gql(owner, CREATE, { input: { login: 'no-password' } });
     expect(onlyError(viaVariables)).toEqual({ code: 'VALIDATION_FAILED', fields: ['password'] });
-    expect((viaVariables.errors?.[0]?.extensions?.fieldErrors as any[])[0].message).toBe('is required');
+    expect((viaVariables.errors?.[0]?.extensions?.fieldErrors as any[])[0].message).toBe(
+      'is required',
+    );
   });
 
   test('wrong GraphQL types are GRAPHQL_VALIDATION_FAILED or BAD_USER_INPUT', async () => {
-    const inline = await t.gql(owner, 'mutation { createStaff(input: { login: 5, password: "staff-password" }) { id } }');
+    const inline = await t.gql(
+      owner,
+      'mutation { createStaff(input: { login: 5, password: "staff-password" }) { id } }',
+    );
     expect(codes(inline)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
-    const rate = await t.gql(owner, CREATE, { input: { login: unique('x'), password: 'staff-password', hourlyRateCents: 'ten' } });
+    const rate = await t.gql(owner, CREATE, {
+      input: { login: unique('x'), password: 'staff-password', hourlyRateCents: 'ten' },
+    });
     expect(codes(rate)).toEqual(['BAD_USER_INPUT']);
-    const ownerType = await t.gql(owner, CREATE, { input: { login: unique('x'), password: 'staff-password', type: 'OWNER' } });
+    const ownerType = await t.gql(owner, CREATE, {
+      input: { login: unique('x'), password: 'staff-password', type: 'OWNER' },
+    });
     expect(codes(ownerType)).toEqual(['BAD_USER_INPUT']);
-    const bigInt = await t.gql(owner, CREATE, { input: { login: unique('x'), password: 'staff-password', hourlyRateCents: 3_000_000_000 } });
+    const bigInt = await t.gql(owner, CREATE, {
+      input: { login: unique('x'), password: 'staff-password', hourlyRateCents: 3_000_000_000 },
+    });
     expect(codes(bigInt)).toEqual(['BAD_USER_INPUT']);
     const legacy = await t.gql(owner, GET, { legacyId: 'one' });
     expect(codes(legacy)).toEqual(['BAD_USER_INPUT']);
@@ -459,30 +663,56 @@ describe('bad input', () => {
   test('unknown, malformed and impossible ids are NOT_FOUND', async () => {
     expect(codes(await t.gql(owner, GET, { id: randomUUID() }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { id: 'not-a-uuid' }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, GET, { id: "'; drop table users; --" }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, GET, { id: "'; drop table users; --" }))).toEqual([
+      'NOT_FOUND',
+    ]);
     expect(codes(await t.gql(owner, GET, { legacyId: 2_000_000_000 }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: 0 }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: -5 }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, UPDATE, { id: randomUUID(), input: { firstName: 'X' } }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, UPDATE, { id: 'zzz', input: { firstName: 'X' } }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, `mutation($id: ID) { deleteStaff(id: $id) { id } }`, { id: 'zzz' }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, `mutation($id: ID) { enableStaff(id: $id) { id } }`, { id: randomUUID() }))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(owner, UPDATE, { id: randomUUID(), input: { firstName: 'X' } })),
+    ).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, UPDATE, { id: 'zzz', input: { firstName: 'X' } }))).toEqual([
+      'NOT_FOUND',
+    ]);
+    expect(
+      codes(await t.gql(owner, `mutation($id: ID) { deleteStaff(id: $id) { id } }`, { id: 'zzz' })),
+    ).toEqual(['NOT_FOUND']);
+    expect(
+      codes(
+        await t.gql(owner, `mutation($id: ID) { enableStaff(id: $id) { id } }`, {
+          id: randomUUID(),
+        }),
+      ),
+    ).toEqual(['NOT_FOUND']);
   });
 
   test('a user of another account is NOT_FOUND', async () => {
     const other = await t.newAccount();
     expect(codes(await t.gql(owner, GET, { id: other.ownerId }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, GET, { legacyId: other.ownerLegacyId }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, UPDATE, { id: other.ownerId, input: { firstName: 'Hacked' } }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, GET, { legacyId: other.ownerLegacyId }))).toEqual([
+      'NOT_FOUND',
+    ]);
+    expect(
+      codes(await t.gql(owner, UPDATE, { id: other.ownerId, input: { firstName: 'Hacked' } })),
+    ).toEqual(['NOT_FOUND']);
   });
 
   test('naming both or neither of id and legacyId is VALIDATION_FAILED', async () => {
-    expect(onlyError(await t.gql(owner, GET, {}))).toEqual({ code: 'VALIDATION_FAILED', fields: ['id'] });
-    expect(onlyError(await t.gql(owner, GET, { id: owner.ownerId, legacyId: 1 }))).toEqual({ code: 'VALIDATION_FAILED', fields: ['id'] });
+    expect(onlyError(await t.gql(owner, GET, {}))).toEqual({
+      code: 'VALIDATION_FAILED',
+      fields: ['id'],
+    });
+    expect(onlyError(await t.gql(owner, GET, { id: owner.ownerId, legacyId: 1 }))).toEqual({
+      code: 'VALIDATION_FAILED',
+      fields: ['id'],
+    });
   });
 
   test('an invalid time zone is VALIDATION_FAILED naming timeZone', async () => {
-    const res = await t.gql(owner, CREATE, { input: { login: unique('tz'), password: 'staff-password', timeZone: 'Mars/Olympus_Mons' } });
+    const res = await t.gql(owner, CREATE, {
+      input: { login: unique('tz'), password: 'staff-password', timeZone: 'Mars/Olympus_Mons' },
+    });
     expect(onlyError(res)).toEqual({ code: 'VALIDATION_FAILED', fields: ['timeZone'] });
     const s = await create(owner, { login: unique('tz2') });
     const upd = await t.gql(owner, UPDATE, { id: s.id, input: { timeZone: 'Not/AZone' } });
@@ -495,7 +725,9 @@ describe('bad input', () => {
     await create(owner, { login });
     const same = await t.gql(owner, CREATE, { input: { login, password: 'staff-password' } });
     expect(onlyError(same)).toEqual({ code: 'VALIDATION_FAILED', fields: ['login'] });
-    const upper = await t.gql(owner, CREATE, { input: { login: login.toUpperCase(), password: 'staff-password' } });
+    const upper = await t.gql(owner, CREATE, {
+      input: { login: login.toUpperCase(), password: 'staff-password' },
+    });
     expect(onlyError(upper)).toEqual({ code: 'VALIDATION_FAILED', fields: ['login'] });
     const other = await t.newAccount();
     const elsewhere = await t.gql(other, CREATE, { input: { login, password: 'staff-password' } });
@@ -505,28 +737,45 @@ describe('bad input', () => {
 
   test('a supplied uuid that exists is VALIDATION_FAILED and the existing user is unchanged', async () => {
     const existing = await create(owner, { login: unique('orig'), firstName: 'Original' });
-    const res = await t.gql(owner, CREATE, { input: { id: existing.id, login: unique('copy'), password: 'staff-password', firstName: 'Copy' } });
+    const res = await t.gql(owner, CREATE, {
+      input: {
+        id: existing.id,
+        login: unique('copy'),
+        password: 'staff-password',
+        firstName: 'Copy',
+      },
+    });
     expect(onlyError(res)).toEqual({ code: 'VALIDATION_FAILED', fields: ['id'] });
     expect((await t.gqlOk(owner, GET, { id: existing.id })).staffMember).toEqual(existing);
     // Also when the uuid belongs to a user of another account.
     const other = await t.newAccount();
-    const cross = await t.gql(other, CREATE, { input: { id: existing.id, login: unique('cross'), password: 'staff-password' } });
+    const cross = await t.gql(other, CREATE, {
+      input: { id: existing.id, login: unique('cross'), password: 'staff-password' },
+    });
     expect(onlyError(cross)).toEqual({ code: 'VALIDATION_FAILED', fields: ['id'] });
     expect((await t.gqlOk(owner, GET, { id: existing.id })).staffMember).toEqual(existing);
   });
 
   test('a malformed supplied uuid is VALIDATION_FAILED naming id', async () => {
-    const res = await t.gql(owner, CREATE, { input: { id: 'not-a-uuid', login: unique('bad'), password: 'staff-password' } });
+    const res = await t.gql(owner, CREATE, {
+      input: { id: 'not-a-uuid', login: unique('bad'), password: 'staff-password' },
+    });
     expect(onlyError(res)).toEqual({ code: 'VALIDATION_FAILED', fields: ['id'] });
   });
 
   test('NUL characters are VALIDATION_FAILED', async () => {
     const login = unique('nul');
-    const inName = await t.gql(owner, CREATE, { input: { login, password: 'staff-password', firstName: 'A\u0000B' } });
+    const inName = await t.gql(owner, CREATE, {
+      input: { login, password: 'staff-password', firstName: 'A\u0000B' },
+    });
     expect(onlyError(inName)).toEqual({ code: 'VALIDATION_FAILED', fields: ['firstName'] });
-    const inLogin = await t.gql(owner, CREATE, { input: { login: `${login}\u0000`, password: 'staff-password' } });
+    const inLogin = await t.gql(owner, CREATE, {
+      input: { login: `${login}\u0000`, password: 'staff-password' },
+    });
     expect(onlyError(inLogin)).toEqual({ code: 'VALIDATION_FAILED', fields: ['login'] });
-    const inPassword = await t.gql(owner, CREATE, { input: { login, password: 'staff\u0000password' } });
+    const inPassword = await t.gql(owner, CREATE, {
+      input: { login, password: 'staff\u0000password' },
+    });
     expect(onlyError(inPassword)).toEqual({ code: 'VALIDATION_FAILED', fields: ['password'] });
     const s = await create(owner, { login: unique('nul2'), lastName: 'Clean' });
     const upd = await t.gql(owner, UPDATE, { id: s.id, input: { lastName: 'Dirty\u0000' } });
@@ -537,11 +786,17 @@ describe('bad input', () => {
 
   test('too-long strings are VALIDATION_FAILED', async () => {
     const long = 'x'.repeat(256);
-    const name = await t.gql(owner, CREATE, { input: { login: unique('long'), password: 'staff-password', firstName: long } });
+    const name = await t.gql(owner, CREATE, {
+      input: { login: unique('long'), password: 'staff-password', firstName: long },
+    });
     expect(onlyError(name)).toEqual({ code: 'VALIDATION_FAILED', fields: ['firstName'] });
-    const login = await t.gql(owner, CREATE, { input: { login: long, password: 'staff-password' } });
+    const login = await t.gql(owner, CREATE, {
+      input: { login: long, password: 'staff-password' },
+    });
     expect(onlyError(login)).toEqual({ code: 'VALIDATION_FAILED', fields: ['login'] });
-    const password = await t.gql(owner, CREATE, { input: { login: unique('longpw'), password: 'p'.repeat(5000) } });
+    const password = await t.gql(owner, CREATE, {
+      input: { login: unique('longpw'), password: 'p'.repeat(5000) },
+    });
     expect(onlyError(password)).toEqual({ code: 'VALIDATION_FAILED', fields: ['password'] });
     // 255 is still fine.
     const ok = await create(owner, { login: unique('fits'), firstName: 'y'.repeat(255) });
@@ -550,7 +805,12 @@ describe('bad input', () => {
 
   test('other field rules: e-mail address, login with a colon, short password, negative rate', async () => {
     const res = await t.gql(owner, CREATE, {
-      input: { login: 'has:colon', password: 'short', emailAddress: 'not an address', hourlyRateCents: -1 },
+      input: {
+        login: 'has:colon',
+        password: 'short',
+        emailAddress: 'not an address',
+        hourlyRateCents: -1,
+      },
     });
     const err = onlyError(res);
     expect(err.code).toBe('VALIDATION_FAILED');
@@ -562,7 +822,13 @@ describe('bad input', () => {
     const listed = await t.gqlOk(member, LIST, {});
     expect(listed.staff.nodes.map((n: { id: string }) => n.id)).toEqual([member.id]);
     expect(listed.staff.totalCount).toBe(1);
-    expect(codes(await t.gql(member, CREATE, { input: { login: unique('nope'), password: 'staff-password' } }))).toEqual(['CREATE_DENIED']);
+    expect(
+      codes(
+        await t.gql(member, CREATE, {
+          input: { login: unique('nope'), password: 'staff-password' },
+        }),
+      ),
+    ).toEqual(['CREATE_DENIED']);
     expect(codes(await t.gql(member, GET, { id: owner.ownerId }))).toEqual(['READ_DENIED']);
     expect((await t.gqlOk(member, GET, { id: member.id })).staffMember.id).toBe(member.id);
   });

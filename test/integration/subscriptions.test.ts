@@ -20,7 +20,14 @@ const WAIT_MS = 5000;
 interface Event {
   kind: string;
   occurredAt: string;
-  shift: { id: string; projectId: string; userId: string; start: string; stop: string | null; notes: string | null };
+  shift: {
+    id: string;
+    projectId: string;
+    userId: string;
+    start: string;
+    stop: string | null;
+    notes: string | null;
+  };
 }
 
 /** A graphql-ws subscriber whose events queue up until the test takes them. */
@@ -32,7 +39,12 @@ class Subscriber {
   readonly closed: Promise<{ code: number; reason: string }>;
   errors: unknown[] = [];
 
-  constructor(url: string, who: Credentials | undefined, query = `subscription { shiftEvents { ${EVENT_FIELDS} } }`, headerName = 'authorization') {
+  constructor(
+    url: string,
+    who: Credentials | undefined,
+    query = `subscription { shiftEvents { ${EVENT_FIELDS} } }`,
+    headerName = 'authorization',
+  ) {
     let onClosed!: (value: { code: number; reason: string }) => void;
     this.closed = new Promise((resolve) => (onClosed = resolve));
     this.client = createClient({
@@ -40,7 +52,11 @@ class Subscriber {
       webSocketImpl: WebSocket,
       retryAttempts: 0,
       lazy: false,
-      connectionParams: who ? { [headerName]: `Basic ${Buffer.from(`${who.login}:${who.password}`).toString('base64')}` } : {},
+      connectionParams: who
+        ? {
+            [headerName]: `Basic ${Buffer.from(`${who.login}:${who.password}`).toString('base64')}`,
+          }
+        : {},
       on: { closed: (event) => onClosed(event as { code: number; reason: string }) },
       onNonLazyError: () => undefined,
     });
@@ -79,7 +95,13 @@ class Subscriber {
     const queued = this.events.shift();
     if (queued) return Promise.resolve(queued);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no event within ${WAIT_MS} ms; errors: ${JSON.stringify(this.errors)}`)), WAIT_MS);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(`no event within ${WAIT_MS} ms; errors: ${JSON.stringify(this.errors)}`),
+          ),
+        WAIT_MS,
+      );
       this.waiting.push((event) => {
         clearTimeout(timer);
         resolve(event);
@@ -111,40 +133,85 @@ beforeAll(async () => {
   url = await t.listen();
   owner = await t.newAccount();
   staff = await t.newStaff(owner);
-  const company = await t.gqlOk<{ createCompany: { id: string } }>(owner, 'mutation { createCompany(input: { name: "Live Ltd", visibility: PUBLIC }) { id } }');
+  const company = await t.gqlOk<{ createCompany: { id: string } }>(
+    owner,
+    'mutation { createCompany(input: { name: "Live Ltd", visibility: PUBLIC }) { id } }',
+  );
   project = (
-    await t.gqlOk<{ createProject: { id: string; legacyId: number } }>(owner, 'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Live", visibility: PUBLIC }) { id legacyId } }', {
-      c: company.createCompany.id,
-    })
+    await t.gqlOk<{ createProject: { id: string; legacyId: number } }>(
+      owner,
+      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Live", visibility: PUBLIC }) { id legacyId } }',
+      {
+        c: company.createCompany.id,
+      },
+    )
   ).createProject;
 });
 afterEach(async () => {
   await Promise.all(subscribers.splice(0).map((s) => s.close()));
-  for (const who of [owner, staff]) await request(t.app.express).post(`/api/1/projects/${project.id}/punch_out.json`).auth(who.login, who.password);
+  for (const who of [owner, staff])
+    await request(t.app.express)
+      .post(`/api/1/projects/${project.id}/punch_out.json`)
+      .auth(who.login, who.password);
 });
 afterAll(() => t?.close());
 
-const punchIn = (who: Credentials) => request(t.app.express).post(`/api/1/projects/${project.id}/punch_in.json`).auth(who.login, who.password);
+const punchIn = (who: Credentials) =>
+  request(t.app.express)
+    .post(`/api/1/projects/${project.id}/punch_in.json`)
+    .auth(who.login, who.password);
 
 test('punches and shift changes reach the owner as they commit, whatever the interface', async () => {
   const owners = subscribe(owner);
   await owners.ready();
 
-  await t.gqlOk(owner, 'mutation($id: Int!) { punchIn(legacyId: $id, input: { notes: "via GraphQL" }) { running } }', { id: project.legacyId });
+  await t.gqlOk(
+    owner,
+    'mutation($id: Int!) { punchIn(legacyId: $id, input: { notes: "via GraphQL" }) { running } }',
+    { id: project.legacyId },
+  );
   const punchedIn = await owners.next();
-  expect(punchedIn).toMatchObject({ kind: 'PUNCHED_IN', shift: { projectId: project.id, userId: owner.ownerId, stop: null, notes: 'via GraphQL' } });
+  expect(punchedIn).toMatchObject({
+    kind: 'PUNCHED_IN',
+    shift: { projectId: project.id, userId: owner.ownerId, stop: null, notes: 'via GraphQL' },
+  });
 
-  expect((await request(t.app.express).post(`/api/1/projects/${project.id}/punch_out.json`).auth(owner.login, owner.password)).status).toBe(200);
+  expect(
+    (
+      await request(t.app.express)
+        .post(`/api/1/projects/${project.id}/punch_out.json`)
+        .auth(owner.login, owner.password)
+    ).status,
+  ).toBe(200);
   const punchedOut = await owners.next();
   expect(punchedOut).toMatchObject({ kind: 'PUNCHED_OUT', shift: { id: punchedIn.shift.id } });
   expect(punchedOut.shift.stop).not.toBeNull();
 
-  const created = await t.gqlOk<{ createShift: { id: string } }>(owner, 'mutation($p: ID!) { createShift(input: { projectId: $p, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z" }) { id } }', { p: project.id });
-  expect(await owners.next()).toMatchObject({ kind: 'SHIFT_CREATED', shift: { id: created.createShift.id, start: '2026-01-05T09:00:00.000Z' } });
-  await t.gqlOk(owner, 'mutation($id: ID) { updateShift(id: $id, input: { notes: "changed" }) { id } }', { id: created.createShift.id });
-  expect(await owners.next()).toMatchObject({ kind: 'SHIFT_UPDATED', shift: { id: created.createShift.id, notes: 'changed' } });
-  await t.gqlOk(owner, 'mutation($id: ID) { deleteShift(id: $id) { id } }', { id: created.createShift.id });
-  expect(await owners.next()).toMatchObject({ kind: 'SHIFT_DELETED', shift: { id: created.createShift.id, notes: 'changed' } });
+  const created = await t.gqlOk<{ createShift: { id: string } }>(
+    owner,
+    'mutation($p: ID!) { createShift(input: { projectId: $p, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z" }) { id } }',
+    { p: project.id },
+  );
+  expect(await owners.next()).toMatchObject({
+    kind: 'SHIFT_CREATED',
+    shift: { id: created.createShift.id, start: '2026-01-05T09:00:00.000Z' },
+  });
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID) { updateShift(id: $id, input: { notes: "changed" }) { id } }',
+    { id: created.createShift.id },
+  );
+  expect(await owners.next()).toMatchObject({
+    kind: 'SHIFT_UPDATED',
+    shift: { id: created.createShift.id, notes: 'changed' },
+  });
+  await t.gqlOk(owner, 'mutation($id: ID) { deleteShift(id: $id) { id } }', {
+    id: created.createShift.id,
+  });
+  expect(await owners.next()).toMatchObject({
+    kind: 'SHIFT_DELETED',
+    shift: { id: created.createShift.id, notes: 'changed' },
+  });
 });
 
 test('a staff member hears only of their own shifts; another account hears nothing', async () => {
@@ -159,20 +226,41 @@ test('a staff member hears only of their own shifts; another account hears nothi
   expect(heard).toMatchObject({ kind: 'PUNCHED_IN', shift: { userId: staff.id } });
 
   // The stranger's own change is the first thing the stranger hears.
-  const theirs = await t.gqlOk<{ createCompany: { id: string } }>(stranger, 'mutation { createCompany(input: { name: "Elsewhere" }) { id } }');
-  const theirProject = await t.gqlOk<{ createProject: { id: string } }>(stranger, 'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Own" }) { id } }', { c: theirs.createCompany.id });
-  await request(t.app.express).post(`/api/1/projects/${theirProject.createProject.id}/punch_in.json`).auth(stranger.login, stranger.password);
-  expect(await strangers.next()).toMatchObject({ kind: 'PUNCHED_IN', shift: { projectId: theirProject.createProject.id } });
+  const theirs = await t.gqlOk<{ createCompany: { id: string } }>(
+    stranger,
+    'mutation { createCompany(input: { name: "Elsewhere" }) { id } }',
+  );
+  const theirProject = await t.gqlOk<{ createProject: { id: string } }>(
+    stranger,
+    'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Own" }) { id } }',
+    { c: theirs.createCompany.id },
+  );
+  await request(t.app.express)
+    .post(`/api/1/projects/${theirProject.createProject.id}/punch_in.json`)
+    .auth(stranger.login, stranger.password);
+  expect(await strangers.next()).toMatchObject({
+    kind: 'PUNCHED_IN',
+    shift: { projectId: theirProject.createProject.id },
+  });
 });
 
 test('a refused change tells no one; kinds and project filters apply', async () => {
-  const punchesOnly = subscribe(owner, `subscription { shiftEvents(kinds: [PUNCHED_OUT], projectId: "${project.id}") { ${EVENT_FIELDS} } }`);
+  const punchesOnly = subscribe(
+    owner,
+    `subscription { shiftEvents(kinds: [PUNCHED_OUT], projectId: "${project.id}") { ${EVENT_FIELDS} } }`,
+  );
   const all = subscribe(owner);
   await Promise.all([punchesOnly.ready(), all.ready()]);
 
   expect((await punchIn(owner)).status).toBe(200);
   expect((await punchIn(owner)).status).toBe(422); // already punched in: rolled back
-  expect((await request(t.app.express).post(`/api/1/projects/${project.id}/punch_out.json`).auth(owner.login, owner.password)).status).toBe(200);
+  expect(
+    (
+      await request(t.app.express)
+        .post(`/api/1/projects/${project.id}/punch_out.json`)
+        .auth(owner.login, owner.password)
+    ).status,
+  ).toBe(200);
 
   expect((await all.next()).kind).toBe('PUNCHED_IN');
   expect((await all.next()).kind).toBe('PUNCHED_OUT');
@@ -191,13 +279,21 @@ test('connectionParams name the header as HTTP does, in any case', async () => {
   subscribers.push(capitalised);
   await capitalised.ready();
   expect((await punchIn(owner)).status).toBe(200);
-  expect(await capitalised.next()).toMatchObject({ kind: 'PUNCHED_IN', shift: { projectId: project.id } });
+  expect(await capitalised.next()).toMatchObject({
+    kind: 'PUNCHED_IN',
+    shift: { projectId: project.id },
+  });
 });
 
 test('a subscription posted over HTTP is a 400 that says where subscriptions live', async () => {
   const res = await t.gql(owner, `subscription { shiftEvents { ${EVENT_FIELDS} } }`);
   expect(res.status).toBe(400);
-  expect(res.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/WebSocket/), extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) })]);
+  expect(res.errors).toEqual([
+    expect.objectContaining({
+      message: expect.stringMatching(/WebSocket/),
+      extensions: expect.objectContaining({ code: 'BAD_REQUEST' }),
+    }),
+  ]);
 });
 
 test('subscriptions pass the same guards as queries', async () => {
@@ -209,31 +305,51 @@ test('subscriptions pass the same guards as queries', async () => {
 });
 
 // A second server process on the same PostgreSQL: the punch is made there, heard here.
-(process.env.TEST_DATABASE_URL ? test : test.skip)('a punch made on another server process arrives through LISTEN/NOTIFY', async () => {
-  const dbUrl = (t.config.database as { url: string }).url;
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [path.join(__dirname, '..', '..', 'dist', 'src', 'main.js'), 'serve'], {
-    env: { ...process.env, DATABASE_URL: dbUrl, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'test', PASSWORD_HASH_MEMORY_KIB: '1024' },
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  try {
-    const deadline = Date.now() + 60_000;
-    let other: string | undefined;
-    while (!(other = /listening on (http:\/\/[^ \s]+)/.exec(output)?.[1])) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`second server did not start:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
+(process.env.TEST_DATABASE_URL ? test : test.skip)(
+  'a punch made on another server process arrives through LISTEN/NOTIFY',
+  async () => {
+    const dbUrl = (t.config.database as { url: string }).url;
+    const child: ChildProcessWithoutNullStreams = spawn(
+      process.execPath,
+      [path.join(__dirname, '..', '..', 'dist', 'src', 'main.js'), 'serve'],
+      {
+        env: {
+          ...process.env,
+          DATABASE_URL: dbUrl,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          NODE_ENV: 'test',
+          PASSWORD_HASH_MEMORY_KIB: '1024',
+        },
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    try {
+      const deadline = Date.now() + 60_000;
+      let other: string | undefined;
+      while (!(other = /listening on (http:\/\/[^ \s]+)/.exec(output)?.[1])) {
+        if (child.exitCode !== null || Date.now() > deadline)
+          throw new Error(`second server did not start:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const owners = subscribe(owner);
+      await owners.ready();
+      const res = await fetch(`${other}/api/1/projects/${project.id}/punch_in.json`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${owner.login}:${owner.password}`).toString('base64')}`,
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(await owners.next()).toMatchObject({
+        kind: 'PUNCHED_IN',
+        shift: { projectId: project.id, userId: owner.ownerId },
+      });
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
     }
-    const owners = subscribe(owner);
-    await owners.ready();
-    const res = await fetch(`${other}/api/1/projects/${project.id}/punch_in.json`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${owner.login}:${owner.password}`).toString('base64')}` },
-    });
-    expect(res.status).toBe(200);
-    expect(await owners.next()).toMatchObject({ kind: 'PUNCHED_IN', shift: { projectId: project.id, userId: owner.ownerId } });
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-  }
-});
+  },
+);

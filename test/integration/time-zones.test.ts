@@ -41,7 +41,13 @@ test('every zone a client may send is listed, in any spelling the service stores
     .flatMap((name) => [name, canonicalTimeZone(name)])
     .filter((name) => !byName.has(name));
   expect(missing).toEqual([]);
-  for (const name of ['UTC', 'Etc/GMT+5', 'US/Eastern', 'Asia/Kolkata', canonicalTimeZone('Asia/Kolkata')]) {
+  for (const name of [
+    'UTC',
+    'Etc/GMT+5',
+    'US/Eastern',
+    'Asia/Kolkata',
+    canonicalTimeZone('Asia/Kolkata'),
+  ]) {
     expect(byName.has(name)).toBe(true);
   }
 });
@@ -54,9 +60,17 @@ test('zones carry the reference location of zone.tab', () => {
   expect(newYork.latitude).toBeCloseTo(40.71, 1);
   expect(newYork.longitude).toBeCloseTo(-74.0, 0);
   // Another name of the same zone has the same place; zones without a place have null.
-  expect(byName.get('US/Eastern')).toMatchObject({ latitude: newYork.latitude, longitude: newYork.longitude });
+  expect(byName.get('US/Eastern')).toMatchObject({
+    latitude: newYork.latitude,
+    longitude: newYork.longitude,
+  });
   expect(byName.get('UTC')).toMatchObject({ latitude: null, longitude: null });
-  expect(byName.get('Etc/GMT+5')).toMatchObject({ latitude: null, longitude: null, offset: -5 * 3600, dst: false });
+  expect(byName.get('Etc/GMT+5')).toMatchObject({
+    latitude: null,
+    longitude: null,
+    offset: -5 * 3600,
+    dst: false,
+  });
 });
 
 test('offsets and DST are those of the current instant', () => {
@@ -69,9 +83,16 @@ test('offsets and DST are those of the current instant', () => {
 test('nameContains filters by a case-insensitive substring', async () => {
   const owner = await t.newAccount();
   const staff = await t.newStaff(owner);
-  const data = await t.gqlOk<{ timeZones: Zone[] }>(staff, 'query($q: String) { timeZones(nameContains: $q) { name } }', { q: 'new_YORK' });
+  const data = await t.gqlOk<{ timeZones: Zone[] }>(
+    staff,
+    'query($q: String) { timeZones(nameContains: $q) { name } }',
+    { q: 'new_YORK' },
+  );
   expect(data.timeZones.map((zone) => zone.name)).toEqual(['America/New_York']);
-  const none = await t.gqlOk<{ timeZones: Zone[] }>(owner, '{ timeZones(nameContains: "no such zone") { name } }');
+  const none = await t.gqlOk<{ timeZones: Zone[] }>(
+    owner,
+    '{ timeZones(nameContains: "no such zone") { name } }',
+  );
   expect(none.timeZones).toEqual([]);
 });
 
@@ -89,7 +110,9 @@ test('without credentials the list is 401 UNAUTHENTICATED', async () => {
 function zoneTab(): Map<string, string> {
   const text = readFileSync(join(__dirname, '../../src/modules/time-zones/zone.tab'), 'utf8');
   const lines = text.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
-  return new Map(lines.map((line) => line.split('\t')).map(([, position, name]) => [name!, position!]));
+  return new Map(
+    lines.map((line) => line.split('\t')).map(([, position, name]) => [name!, position!]),
+  );
 }
 
 /**
@@ -100,7 +123,11 @@ function degreesOf(position: string): { latitude: number; longitude: number } {
   const cut = 1 + position.slice(1).search(/[+-]/);
   const part = (text: string, degreeDigits: number) => {
     const digits = text.slice(1);
-    const [d, m, s] = [digits.slice(0, degreeDigits), digits.slice(degreeDigits, degreeDigits + 2), digits.slice(degreeDigits + 2) || '0'];
+    const [d, m, s] = [
+      digits.slice(0, degreeDigits),
+      digits.slice(degreeDigits, degreeDigits + 2),
+      digits.slice(degreeDigits + 2) || '0',
+    ];
     return (text.startsWith('-') ? -1 : 1) * (Number(d) + Number(m) / 60 + Number(s) / 3600);
   };
   return { latitude: part(position.slice(0, cut), 2), longitude: part(position.slice(cut), 3) };
@@ -112,26 +139,53 @@ test('every zone of zone.tab is served at its own position, for every sign of la
   const tab = zoneTab();
   const wrong = [...tab]
     .filter(([name]) => byName.has(name))
-    .map(([name, position]) => ({ name, position, served: byName.get(name)!, expected: degreesOf(position) }))
-    .filter(({ served, expected }) => !near(served.latitude, expected.latitude) || !near(served.longitude, expected.longitude))
-    .map(({ name, position, served }) => `${name} ${position}: ${served.latitude}, ${served.longitude}`);
+    .map(([name, position]) => ({
+      name,
+      position,
+      served: byName.get(name)!,
+      expected: degreesOf(position),
+    }))
+    .filter(
+      ({ served, expected }) =>
+        !near(served.latitude, expected.latitude) || !near(served.longitude, expected.longitude),
+    )
+    .map(
+      ({ name, position, served }) =>
+        `${name} ${position}: ${served.latitude}, ${served.longitude}`,
+    );
   expect(wrong).toEqual([]);
   // All four quadrants, and the places within a degree of the equator or of Greenwich, are there.
-  const served = [...tab.keys()].filter((name) => byName.has(name)).map((name) => byName.get(name)!);
+  const served = [...tab.keys()]
+    .filter((name) => byName.has(name))
+    .map((name) => byName.get(name)!);
   expect(served.length).toBeGreaterThan(400);
-  for (const [lat, long] of [[1, 1], [1, -1], [-1, 1], [-1, -1]]) {
-    expect(served.some((z) => Math.sign(z.latitude!) === lat && Math.sign(z.longitude!) === long)).toBe(true);
+  for (const [lat, long] of [
+    [1, 1],
+    [1, -1],
+    [-1, 1],
+    [-1, -1],
+  ]) {
+    expect(
+      served.some((z) => Math.sign(z.latitude!) === lat && Math.sign(z.longitude!) === long),
+    ).toBe(true);
   }
   // Another name of a zone (a link, ICU's spelling) is at the position of a zone.tab zone, or has none.
   const positions = [...tab.values()].map(degreesOf);
   const elsewhere = zones
     .filter((zone) => !tab.has(zone.name) && zone.latitude !== null)
-    .filter((zone) => !positions.some((p) => near(zone.latitude, p.latitude) && near(zone.longitude, p.longitude)));
+    .filter(
+      (zone) =>
+        !positions.some(
+          (p) => near(zone.latitude, p.latitude) && near(zone.longitude, p.longitude),
+        ),
+    );
   expect(elsewhere).toEqual([]);
 });
 
 test('zone.tab has a line for every zone of the tz data the list is built from (moment-timezone)', () => {
-  const meta = JSON.parse(readFileSync(require.resolve('moment-timezone/data/meta/latest.json'), 'utf8')) as { zones: Record<string, unknown> };
+  const meta = JSON.parse(
+    readFileSync(require.resolve('moment-timezone/data/meta/latest.json'), 'utf8'),
+  ) as { zones: Record<string, unknown> };
   const tab = zoneTab();
   expect(Object.keys(meta.zones).filter((name) => !tab.has(name))).toEqual([]);
 });
@@ -149,16 +203,38 @@ const SPOT_CHECKS: [string, number, number][] = [
 ];
 
 test('spot checks against zone.tab, in GraphQL, GET /api/1/time_zones.json and GET /time_zones.xml', async () => {
-  const json = await request(t.app.express).get('/api/1/time_zones.json').auth(owner.login, owner.password);
+  const json = await request(t.app.express)
+    .get('/api/1/time_zones.json')
+    .auth(owner.login, owner.password);
   expect(json.status).toBe(200);
-  const jsonByName = new Map((json.body.response as { zone: string; latitude: number; longitude: number }[]).map((z) => [z.zone, z]));
+  const jsonByName = new Map(
+    (json.body.response as { zone: string; latitude: number; longitude: number }[]).map((z) => [
+      z.zone,
+      z,
+    ]),
+  );
   const xml = await request(t.app.express).get('/time_zones.xml').auth(owner.login, owner.password);
   expect(xml.status).toBe(200);
-  const text = (zone: { children: { name: string; text: string }[] }, name: string) => zone.children.find((c) => c.name === name)!.text;
-  const xmlByName = new Map(parseXml(xml.text).children.map((zone) => [text(zone, 'zone'), { latitude: Number(text(zone, 'latitude')), longitude: Number(text(zone, 'longitude')) }]));
+  const text = (zone: { children: { name: string; text: string }[] }, name: string) =>
+    zone.children.find((c) => c.name === name)!.text;
+  const xmlByName = new Map(
+    parseXml(xml.text).children.map((zone) => [
+      text(zone, 'zone'),
+      { latitude: Number(text(zone, 'latitude')), longitude: Number(text(zone, 'longitude')) },
+    ]),
+  );
   for (const [name, latitude, longitude] of SPOT_CHECKS) {
-    for (const [source, zone] of [['GraphQL', byName.get(name)], ['JSON', jsonByName.get(name)], ['XML', xmlByName.get(name)]] as const) {
-      expect({ name, source, latitude: zone?.latitude, longitude: zone?.longitude }).toEqual({ name, source, latitude: expect.closeTo(latitude, 4), longitude: expect.closeTo(longitude, 4) });
+    for (const [source, zone] of [
+      ['GraphQL', byName.get(name)],
+      ['JSON', jsonByName.get(name)],
+      ['XML', xmlByName.get(name)],
+    ] as const) {
+      expect({ name, source, latitude: zone?.latitude, longitude: zone?.longitude }).toEqual({
+        name,
+        source,
+        latitude: expect.closeTo(latitude, 4),
+        longitude: expect.closeTo(longitude, 4),
+      });
     }
   }
 });

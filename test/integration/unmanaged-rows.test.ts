@@ -45,16 +45,38 @@ test('every entity reads the same through findRows as through the ORM, within th
   await t.newStaff(owner);
   for (const who of [owner, other]) {
     const company = (
-      await t.gqlOk(who, 'mutation { createCompany(input: { name: "Rows", website: "https://example.com", latitude: 52.5, longitude: 13.4 }) { id } }')
+      await t.gqlOk(
+        who,
+        'mutation { createCompany(input: { name: "Rows", website: "https://example.com", latitude: 52.5, longitude: 13.4 }) { id } }',
+      )
     ).createCompany.id;
     const project = (
-      await t.gqlOk(who, 'mutation($c: ID!) { createProject(input: { name: "Rows", companyId: $c, visibility: PUBLIC, timeLimit: 5400, hourlyRateCents: 5000, tagList: ["a", "b"], defaultTags: ["d"], notes: "p" }) { id } }', { c: company })
+      await t.gqlOk(
+        who,
+        'mutation($c: ID!) { createProject(input: { name: "Rows", companyId: $c, visibility: PUBLIC, timeLimit: 5400, hourlyRateCents: 5000, tagList: ["a", "b"], defaultTags: ["d"], notes: "p" }) { id } }',
+        { c: company },
+      )
     ).createProject.id;
-    const activity = (await t.gqlOk(who, 'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Build" }) { id } }', { p: project })).createActivity.id;
+    const activity = (
+      await t.gqlOk(
+        who,
+        'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Build" }) { id } }',
+        { p: project },
+      )
+    ).createActivity.id;
     await t.gqlOk(who, 'mutation($i: CreateShiftInput!) { createShift(input: $i) { id } }', {
-      i: { projectId: project, activityId: activity, start: '2026-03-01T09:00:00.000Z', stop: '2026-03-01T10:30:00.000Z', tagList: ['x'], notes: 'n' },
+      i: {
+        projectId: project,
+        activityId: activity,
+        start: '2026-03-01T09:00:00.000Z',
+        stop: '2026-03-01T10:30:00.000Z',
+        tagList: ['x'],
+        notes: 'n',
+      },
     });
-    await t.gqlOk(who, 'mutation($i: CreateShiftInput!) { createShift(input: $i) { id } }', { i: { projectId: project, start: '2026-03-02T09:00:00.000Z' } });
+    await t.gqlOk(who, 'mutation($i: CreateShiftInput!) { createShift(input: $i) { id } }', {
+      i: { projectId: project, start: '2026-03-02T09:00:00.000Z' },
+    });
   }
 
   const em = tenantEm(owner.accountId);
@@ -62,7 +84,9 @@ test('every entity reads the same through findRows as through the ORM, within th
     const managed = await em.find(entity as never, {}, { orderBy: { id: 'asc' } as never });
     const rows = await findRows(em, entity as never, {}, { orderBy: { id: 'asc' } as never });
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows.map((row) => columnsOf(em, entity.name, row))).toEqual(managed.map((row) => columnsOf(em, entity.name, row)));
+    expect(rows.map((row) => columnsOf(em, entity.name, row))).toEqual(
+      managed.map((row) => columnsOf(em, entity.name, row)),
+    );
     for (const row of rows) expect(row).toBeInstanceOf(entity);
     if (entity === Account) continue; // accounts are not tenant rows
     const accounts = rows.map((row) => (row as unknown as { account: { id: number } }).account.id);

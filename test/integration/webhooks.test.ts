@@ -58,7 +58,9 @@ function verify(secret: string, received: Received): boolean {
     .some((signature) => {
       const [version, value] = signature.split(',');
       const given = Buffer.from(value ?? '', 'base64');
-      return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
+      return (
+        version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected)
+      );
     });
 }
 
@@ -69,8 +71,10 @@ let owner: Credentials & { ownerId: string; accountId: number };
 let project: { id: string; legacyId: number };
 let other: { id: string };
 
-const CREATE = 'mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { secret webhook { id url eventKinds active } } }';
-const DELIVERIES = 'query($id: ID!) { webhookDeliveries(webhookId: $id) { id eventId kind attempts lastStatus lastError deliveredAt nextAttemptAt } }';
+const CREATE =
+  'mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { secret webhook { id url eventKinds active } } }';
+const DELIVERIES =
+  'query($id: ID!) { webhookDeliveries(webhookId: $id) { id eventId kind attempts lastStatus lastError deliveredAt nextAttemptAt } }';
 
 beforeAll(async () => {
   receiver = new Receiver();
@@ -79,13 +83,20 @@ beforeAll(async () => {
   t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' });
   sender = new OutboxSender(t.db.orm, t.config.outbox);
   owner = await t.newAccount();
-  const company = await t.gqlOk<{ createCompany: { id: string } }>(owner, 'mutation { createCompany(input: { name: "Hooks Ltd", visibility: PUBLIC }) { id } }');
+  const company = await t.gqlOk<{ createCompany: { id: string } }>(
+    owner,
+    'mutation { createCompany(input: { name: "Hooks Ltd", visibility: PUBLIC }) { id } }',
+  );
   const make = async (name: string) =>
     (
-      await t.gqlOk<{ createProject: { id: string; legacyId: number } }>(owner, 'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { id legacyId } }', {
-        c: company.createCompany.id,
-        n: name,
-      })
+      await t.gqlOk<{ createProject: { id: string; legacyId: number } }>(
+        owner,
+        'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { id legacyId } }',
+        {
+          c: company.createCompany.id,
+          n: name,
+        },
+      )
     ).createProject;
   project = await make('Hooked');
   other = await make('Other');
@@ -98,15 +109,21 @@ afterAll(async () => {
 beforeEach(async () => {
   // Every test starts with no webhook and nothing pending.
   const { webhooks } = await t.gqlOk<{ webhooks: { id: string }[] }>(owner, '{ webhooks { id } }');
-  for (const w of webhooks) await t.gqlOk(owner, 'mutation($id: ID!) { deleteWebhook(id: $id) { id } }', { id: w.id });
+  for (const w of webhooks)
+    await t.gqlOk(owner, 'mutation($id: ID!) { deleteWebhook(id: $id) { id } }', { id: w.id });
   await sender.drainOnce();
   receiver.take();
   // Punched out of everything.
-  for (const p of [project, other]) await request(t.app.express).post(`/api/1/projects/${p.id}/punch_out.json`).auth(owner.login, owner.password);
+  for (const p of [project, other])
+    await request(t.app.express)
+      .post(`/api/1/projects/${p.id}/punch_out.json`)
+      .auth(owner.login, owner.password);
 });
 
 async function register(eventKinds: string[]): Promise<{ id: string; secret: string }> {
-  const { createWebhook } = await t.gqlOk<{ createWebhook: { secret: string; webhook: { id: string } } }>(owner, CREATE, {
+  const { createWebhook } = await t.gqlOk<{
+    createWebhook: { secret: string; webhook: { id: string } };
+  }>(owner, CREATE, {
     input: { url: receiver.url, eventKinds, description: 'test receiver' },
   });
   return { id: createWebhook.webhook.id, secret: createWebhook.secret };
@@ -115,7 +132,9 @@ async function register(eventKinds: string[]): Promise<{ id: string; secret: str
 test('a punch through the JSON facade reaches the receiver, signed', async () => {
   const hook = await register(['PUNCHED_IN']);
   expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
-  const punched = await request(t.app.express).post(`/api/1/projects/${project.id}/punch_in.json`).auth(owner.login, owner.password);
+  const punched = await request(t.app.express)
+    .post(`/api/1/projects/${project.id}/punch_in.json`)
+    .auth(owner.login, owner.password);
   expect(punched.status).toBe(200);
 
   expect(await sender.drainOnce()).toEqual({ claimed: 1, sent: 1, failed: 0 });
@@ -124,29 +143,52 @@ test('a punch through the JSON facade reaches the receiver, signed', async () =>
   expect(got!.headers['content-type']).toBe('application/json');
   expect(verify(hook.secret, got!)).toBe(true);
   // A changed body, or another secret, fails the check.
-  expect(verify(hook.secret, { ...got!, body: got!.body.replace('PUNCHED_IN', 'PUNCHED_OUT') })).toBe(false);
+  expect(
+    verify(hook.secret, { ...got!, body: got!.body.replace('PUNCHED_IN', 'PUNCHED_OUT') }),
+  ).toBe(false);
   expect(verify(`whsec_${Buffer.alloc(24, 1).toString('base64')}`, got!)).toBe(false);
   const timestamp = Number(got!.headers['webhook-timestamp']);
   expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(60);
 
   const body = JSON.parse(got!.body);
-  expect(body).toMatchObject({ id: got!.headers['webhook-id'], type: 'PUNCHED_IN', data: { shift: { projectId: project.id, userId: owner.ownerId, stop: null } } });
+  expect(body).toMatchObject({
+    id: got!.headers['webhook-id'],
+    type: 'PUNCHED_IN',
+    data: { shift: { projectId: project.id, userId: owner.ownerId, stop: null } },
+  });
   expect(Date.parse(body.timestamp)).not.toBeNaN();
 });
 
 test('a receiver that fails twice gets the event on the third try; the attempts are visible', async () => {
   const hook = await register(['PUNCHED_IN', 'PUNCHED_OUT']);
   receiver.statuses.push(500, 500);
-  await t.gqlOk(owner, 'mutation($id: Int!) { punchIn(legacyId: $id) { running } }', { id: project.legacyId });
+  await t.gqlOk(owner, 'mutation($id: Int!) { punchIn(legacyId: $id) { running } }', {
+    id: project.legacyId,
+  });
 
   expect(await sender.drainOnce()).toEqual({ claimed: 1, sent: 0, failed: 1 });
-  let [delivery] = (await t.gqlOk<{ webhookDeliveries: any[] }>(owner, DELIVERIES, { id: hook.id })).webhookDeliveries;
-  expect(delivery).toMatchObject({ kind: 'PUNCHED_IN', attempts: 1, lastStatus: 500, lastError: 'the receiver answered 500', deliveredAt: null });
+  let [delivery] = (await t.gqlOk<{ webhookDeliveries: any[] }>(owner, DELIVERIES, { id: hook.id }))
+    .webhookDeliveries;
+  expect(delivery).toMatchObject({
+    kind: 'PUNCHED_IN',
+    attempts: 1,
+    lastStatus: 500,
+    lastError: 'the receiver answered 500',
+    deliveredAt: null,
+  });
   // The backoff holds it back: a drain now finds nothing due; one after the backoff retries it.
   expect(await sender.drainOnce()).toMatchObject({ claimed: 0 });
   expect(Date.parse(delivery.nextAttemptAt)).toBeGreaterThan(Date.now());
-  expect(await sender.drainOnce(new Date(Date.now() + 60_000))).toEqual({ claimed: 1, sent: 0, failed: 1 });
-  expect(await sender.drainOnce(new Date(Date.now() + 10 * 60_000))).toEqual({ claimed: 1, sent: 1, failed: 0 });
+  expect(await sender.drainOnce(new Date(Date.now() + 60_000))).toEqual({
+    claimed: 1,
+    sent: 0,
+    failed: 1,
+  });
+  expect(await sender.drainOnce(new Date(Date.now() + 10 * 60_000))).toEqual({
+    claimed: 1,
+    sent: 1,
+    failed: 0,
+  });
 
   const attempts = receiver.take();
   expect(attempts).toHaveLength(3);
@@ -154,18 +196,36 @@ test('a receiver that fails twice gets the event on the third try; the attempts 
   expect(new Set(attempts.map((a) => a.headers['webhook-id'])).size).toBe(1);
   expect(new Set(attempts.map((a) => a.body)).size).toBe(1);
   expect(attempts.every((a) => verify(hook.secret, a))).toBe(true);
-  [delivery] = (await t.gqlOk<{ webhookDeliveries: any[] }>(owner, DELIVERIES, { id: hook.id })).webhookDeliveries;
-  expect(delivery).toMatchObject({ attempts: 2, lastStatus: 204, lastError: null, nextAttemptAt: null, eventId: attempts[0]!.headers['webhook-id'] });
+  [delivery] = (
+    await t.gqlOk<{ webhookDeliveries: any[] }>(owner, DELIVERIES, { id: hook.id })
+  ).webhookDeliveries;
+  expect(delivery).toMatchObject({
+    attempts: 2,
+    lastStatus: 204,
+    lastError: null,
+    nextAttemptAt: null,
+    eventId: attempts[0]!.headers['webhook-id'],
+  });
   expect(delivery.deliveredAt).not.toBeNull();
 });
 
 test('replay sends a delivered event again, with a new signature over the same body', async () => {
   const hook = await register(['SHIFT_CREATED']);
-  await t.gqlOk(owner, 'mutation($p: ID!) { createShift(input: { projectId: $p, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z" }) { id } }', { p: project.id });
+  await t.gqlOk(
+    owner,
+    'mutation($p: ID!) { createShift(input: { projectId: $p, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z" }) { id } }',
+    { p: project.id },
+  );
   await sender.drainOnce();
   const [first] = receiver.take();
-  const [delivery] = (await t.gqlOk<{ webhookDeliveries: { id: string }[] }>(owner, DELIVERIES, { id: hook.id })).webhookDeliveries;
-  const replayed = await t.gqlOk<{ replayWebhookDelivery: { attempts: number; deliveredAt: string | null } }>(owner, 'mutation($id: ID!) { replayWebhookDelivery(id: $id) { attempts deliveredAt } }', { id: delivery!.id });
+  const [delivery] = (
+    await t.gqlOk<{ webhookDeliveries: { id: string }[] }>(owner, DELIVERIES, { id: hook.id })
+  ).webhookDeliveries;
+  const replayed = await t.gqlOk<{
+    replayWebhookDelivery: { attempts: number; deliveredAt: string | null };
+  }>(owner, 'mutation($id: ID!) { replayWebhookDelivery(id: $id) { attempts deliveredAt } }', {
+    id: delivery!.id,
+  });
   expect(replayed.replayWebhookDelivery).toEqual({ attempts: 0, deliveredAt: null });
   expect(await sender.drainOnce(new Date(Date.now() + 1000))).toMatchObject({ sent: 1 });
   const [again] = receiver.take();
@@ -177,15 +237,29 @@ test('replay sends a delivered event again, with a new signature over the same b
 test('only the kinds asked for, only committed changes, only the own account', async () => {
   await register(['SHIFT_DELETED']);
   const stranger = await t.newAccount();
-  const strangers = await t.gqlOk<{ createWebhook: { webhook: { id: string } } }>(stranger, CREATE, { input: { url: receiver.url, eventKinds: ['PUNCHED_IN', 'SHIFT_DELETED'] } });
+  const strangers = await t.gqlOk<{ createWebhook: { webhook: { id: string } } }>(
+    stranger,
+    CREATE,
+    { input: { url: receiver.url, eventKinds: ['PUNCHED_IN', 'SHIFT_DELETED'] } },
+  );
   expect(strangers.createWebhook.webhook.id).toBeDefined();
 
   // A punch-in (not asked for), and a refused punch-in (already punched in): nothing.
-  await request(t.app.express).post(`/api/1/projects/${project.id}/punch_in.json`).auth(owner.login, owner.password);
-  const refused = await request(t.app.express).post(`/api/1/projects/${project.id}/punch_in.json`).auth(owner.login, owner.password);
+  await request(t.app.express)
+    .post(`/api/1/projects/${project.id}/punch_in.json`)
+    .auth(owner.login, owner.password);
+  const refused = await request(t.app.express)
+    .post(`/api/1/projects/${project.id}/punch_in.json`)
+    .auth(owner.login, owner.password);
   expect(refused.status).toBe(422);
-  const shift = await t.gqlOk<{ createShift: { id: string } }>(owner, 'mutation($p: ID!) { createShift(input: { projectId: $p, start: "2026-02-05T09:00:00Z", stop: "2026-02-05T10:00:00Z" }) { id } }', { p: other.id });
-  await t.gqlOk(owner, 'mutation($id: ID) { deleteShift(id: $id) { id } }', { id: shift.createShift.id });
+  const shift = await t.gqlOk<{ createShift: { id: string } }>(
+    owner,
+    'mutation($p: ID!) { createShift(input: { projectId: $p, start: "2026-02-05T09:00:00Z", stop: "2026-02-05T10:00:00Z" }) { id } }',
+    { p: other.id },
+  );
+  await t.gqlOk(owner, 'mutation($id: ID) { deleteShift(id: $id) { id } }', {
+    id: shift.createShift.id,
+  });
 
   expect(await sender.drainOnce()).toMatchObject({ claimed: 1, sent: 1 });
   const got = receiver.take();
@@ -195,28 +269,52 @@ test('only the kinds asked for, only committed changes, only the own account', a
 
 test('only the owner manages webhooks, and bad values are validation errors', async () => {
   const staff = await t.newStaff(owner, { type: 'MANAGER' });
-  const denied = await t.gql(staff, CREATE, { input: { url: receiver.url, eventKinds: ['PUNCHED_IN'] } });
+  const denied = await t.gql(staff, CREATE, {
+    input: { url: receiver.url, eventKinds: ['PUNCHED_IN'] },
+  });
   expect(codes(denied)).toEqual(['CREATE_DENIED']);
   expect(codes(await t.gql(staff, '{ webhooks { id } }'))).toEqual(['READ_DENIED']);
 
-  const badUrl = await t.gql(owner, CREATE, { input: { url: 'ftp://example.com/x', eventKinds: ['PUNCHED_IN'] } });
+  const badUrl = await t.gql(owner, CREATE, {
+    input: { url: 'ftp://example.com/x', eventKinds: ['PUNCHED_IN'] },
+  });
   expect(codes(badUrl)).toEqual(['VALIDATION_FAILED']);
-  expect(badUrl.errors![0]!.extensions?.fieldErrors).toEqual([{ field: 'url', message: 'must be an absolute http or https URL' }]);
-  expect(codes(await t.gql(owner, CREATE, { input: { url: receiver.url, eventKinds: [] } }))).toEqual(['VALIDATION_FAILED']);
-  const unknownKind = await t.gql(owner, CREATE, { input: { url: receiver.url, eventKinds: ['PUNCHED_SIDEWAYS'] } });
+  expect(badUrl.errors![0]!.extensions?.fieldErrors).toEqual([
+    { field: 'url', message: 'must be an absolute http or https URL' },
+  ]);
+  expect(
+    codes(await t.gql(owner, CREATE, { input: { url: receiver.url, eventKinds: [] } })),
+  ).toEqual(['VALIDATION_FAILED']);
+  const unknownKind = await t.gql(owner, CREATE, {
+    input: { url: receiver.url, eventKinds: ['PUNCHED_SIDEWAYS'] },
+  });
   expect(unknownKind.status).toBe(400);
   expect(codes(unknownKind)).toEqual(['BAD_USER_INPUT']);
-  expect(codes(await t.gql(owner, DELIVERIES, { id: '00000000-0000-4000-8000-000000000000' }))).toEqual(['NOT_FOUND']);
+  expect(
+    codes(await t.gql(owner, DELIVERIES, { id: '00000000-0000-4000-8000-000000000000' })),
+  ).toEqual(['NOT_FOUND']);
 });
 
 test('an inactive webhook gets nothing new; a deleted one takes its pending deliveries with it', async () => {
   const hook = await register(['PUNCHED_IN', 'PUNCHED_OUT']);
-  await t.gqlOk(owner, 'mutation($id: ID!) { updateWebhook(id: $id, input: { active: false }) { active } }', { id: hook.id });
-  await request(t.app.express).post(`/api/1/projects/${project.id}/punch_in.json`).auth(owner.login, owner.password);
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { updateWebhook(id: $id, input: { active: false }) { active } }',
+    { id: hook.id },
+  );
+  await request(t.app.express)
+    .post(`/api/1/projects/${project.id}/punch_in.json`)
+    .auth(owner.login, owner.password);
   expect(await sender.drainOnce()).toMatchObject({ claimed: 0 });
 
-  await t.gqlOk(owner, 'mutation($id: ID!) { updateWebhook(id: $id, input: { active: true }) { active } }', { id: hook.id });
-  await request(t.app.express).post(`/api/1/projects/${project.id}/punch_out.json`).auth(owner.login, owner.password);
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { updateWebhook(id: $id, input: { active: true }) { active } }',
+    { id: hook.id },
+  );
+  await request(t.app.express)
+    .post(`/api/1/projects/${project.id}/punch_out.json`)
+    .auth(owner.login, owner.password);
   await t.gqlOk(owner, 'mutation($id: ID!) { deleteWebhook(id: $id) { id } }', { id: hook.id });
   expect(await sender.drainOnce()).toMatchObject({ claimed: 0 });
   expect(receiver.take()).toEqual([]);
@@ -229,25 +327,45 @@ describe('the SSRF guard (the default: WEBHOOK_ALLOW_PRIVATE_ADDRESSES=false)', 
   });
   afterAll(() => guarded?.close());
 
-  test.each(['http://127.0.0.1:5432/', 'http://localhost/hooks', 'http://10.1.2.3/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://[::ffff:7f00:1]/', 'http://0.0.0.0/'])(
-    'registering %s is refused with a message',
-    async (url) => {
-      const boss = await guarded.newAccount();
-      const res = await guarded.gql(boss, CREATE, { input: { url, eventKinds: ['PUNCHED_IN'] } });
-      expect(codes(res)).toEqual(['VALIDATION_FAILED']);
-      expect(res.errors![0]!.extensions?.fieldErrors).toEqual([{ field: 'url', message: 'must reach a public address (not loopback, private or link-local)' }]);
-    },
-  );
+  test.each([
+    'http://127.0.0.1:5432/',
+    'http://localhost/hooks',
+    'http://10.1.2.3/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://0.0.0.0/',
+  ])('registering %s is refused with a message', async (url) => {
+    const boss = await guarded.newAccount();
+    const res = await guarded.gql(boss, CREATE, { input: { url, eventKinds: ['PUNCHED_IN'] } });
+    expect(codes(res)).toEqual(['VALIDATION_FAILED']);
+    expect(res.errors![0]!.extensions?.fieldErrors).toEqual([
+      {
+        field: 'url',
+        message: 'must reach a public address (not loopback, private or link-local)',
+      },
+    ]);
+  });
 
   test('a name that resolves to a private address is refused at delivery, after the lookup: nothing is sent', async () => {
     const name = receiver.url.replace('127.0.0.1', 'localhost'); // a name resolving to loopback, as a rebinding name would
-    const payload = { eventId: 'evt_ssrf', body: '{"kind":"PUNCHED_IN"}' } as Parameters<typeof postWebhook>[1];
-    const refused = postWebhook({ url: name, secret: 'whsec_c2VjcmV0' }, payload, { timeoutMs: 2000, allowPrivateAddresses: false });
+    const payload = { eventId: 'evt_ssrf', body: '{"kind":"PUNCHED_IN"}' } as Parameters<
+      typeof postWebhook
+    >[1];
+    const refused = postWebhook({ url: name, secret: 'whsec_c2VjcmV0' }, payload, {
+      timeoutMs: 2000,
+      allowPrivateAddresses: false,
+    });
     await expect(refused).rejects.toThrow(WebhookDeliveryError);
     await expect(refused).rejects.toThrow(/no answer from the receiver: .*not allowed/i);
     expect(receiver.take()).toEqual([]);
     // The same request with the guard off reaches it: the refusal above was the guard's.
-    await expect(postWebhook({ url: receiver.url, secret: 'whsec_c2VjcmV0' }, payload, { timeoutMs: 2000, allowPrivateAddresses: true })).resolves.toBe(204);
+    await expect(
+      postWebhook({ url: receiver.url, secret: 'whsec_c2VjcmV0' }, payload, {
+        timeoutMs: 2000,
+        allowPrivateAddresses: true,
+      }),
+    ).resolves.toBe(204);
     expect(receiver.take()).toHaveLength(1);
   });
 });

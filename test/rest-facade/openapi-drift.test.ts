@@ -85,7 +85,9 @@ describe('schema/openapi.json', () => {
     expect(committed.components.securitySchemes.basic).toEqual(
       expect.objectContaining({ type: 'http', scheme: 'basic' }),
     );
-    expect(committed.components.securitySchemes.bearer).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(committed.components.securitySchemes.bearer).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
     expect(committed.security).toEqual([{ basic: [] }, { bearer: [] }, { oauth1: [] }]);
   });
 

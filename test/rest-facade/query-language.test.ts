@@ -741,7 +741,9 @@ const anyInput = fc.oneof(
 );
 
 test('a NUL inside a quoted string value is a 400 at the value', () => {
-  expect(() => compileWhere('last_name = "a\u0000b"', columns)).toThrow(/NUL characters for column "last_name" at position 12/);
+  expect(() => compileWhere('last_name = "a\u0000b"', columns)).toThrow(
+    /NUL characters for column "last_name" at position 12/,
+  );
 });
 
 describe('properties', () => {

@@ -19,30 +19,46 @@ beforeAll(async () => {
   t = await startTestApp({ PAGE_SIZE_MAX: '2', PAGE_SIZE_DEFAULT: '2' });
   owner = await t.newAccount({ timeZone: 'Europe/Berlin' });
   staff = await t.newStaff(owner, { hourlyRateCents: 3000 });
-  const company = await t.gqlOk<{ createCompany: { id: string } }>(owner, 'mutation { createCompany(input: { name: "Report Ltd", visibility: PUBLIC }) { id } }');
+  const company = await t.gqlOk<{ createCompany: { id: string } }>(
+    owner,
+    'mutation { createCompany(input: { name: "Report Ltd", visibility: PUBLIC }) { id } }',
+  );
   const projects: string[] = [];
   for (const [name, rate] of [
     ['Rated', 12000],
     ['Unrated', null],
   ] as const) {
-    const made = await t.gqlOk<{ createProject: { id: string } }>(owner, 'mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }', {
-      input: { companyId: company.createCompany.id, name, visibility: 'PUBLIC', ...(rate ? { hourlyRateCents: rate } : {}) },
-    });
+    const made = await t.gqlOk<{ createProject: { id: string } }>(
+      owner,
+      'mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }',
+      {
+        input: {
+          companyId: company.createCompany.id,
+          name,
+          visibility: 'PUBLIC',
+          ...(rate ? { hourlyRateCents: rate } : {}),
+        },
+      },
+    );
     projects.push(made.createProject.id);
   }
   // Ten shifts over four days, two users, both projects, tags and billable mixed.
   for (let i = 0; i < 10; i++) {
     const start = new Date(Date.UTC(2026, 2, 2 + (i % 4), 8 + i)).toISOString();
-    await t.gqlOk(owner, 'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }', {
-      input: {
-        projectId: projects[i % 2],
-        userId: i % 3 === 0 ? staff.id : undefined,
-        start,
-        stop: new Date(Date.parse(start) + (30 + 15 * i) * 60_000).toISOString(),
-        billable: i % 4 !== 3,
-        tagList: i % 2 === 0 ? ['dev'] : ['ops', 'dev'],
+    await t.gqlOk(
+      owner,
+      'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }',
+      {
+        input: {
+          projectId: projects[i % 2],
+          userId: i % 3 === 0 ? staff.id : undefined,
+          start,
+          stop: new Date(Date.parse(start) + (30 + 15 * i) * 60_000).toISOString(),
+          billable: i % 4 !== 3,
+          tagList: i % 2 === 0 ? ['dev'] : ['ops', 'dev'],
+        },
       },
-    });
+    );
   }
 });
 afterAll(() => t?.close());
@@ -51,18 +67,39 @@ const REPORT = `query($input: ReportInput!) { report(input: $input, first: 1000)
   company { id name } project { id name } activity { id name } user { id login } tag billable bucketStart seconds billableSeconds amountCents } } }`;
 
 async function csv(who: Credentials, query: Record<string, string>) {
-  const res = await request(t.app.express).get('/api/1/report.csv').query(query).auth(who.login, who.password);
-  return { res, rows: res.status === 200 ? (parse(res.text, { columns: true }) as Record<string, string>[]) : [] };
+  const res = await request(t.app.express)
+    .get('/api/1/report.csv')
+    .query(query)
+    .auth(who.login, who.password);
+  return {
+    res,
+    rows:
+      res.status === 200 ? (parse(res.text, { columns: true }) as Record<string, string>[]) : [],
+  };
 }
 
 test('the file holds the query rows, a column pair per grouping, across pages', async () => {
-  const { res, rows } = await csv(owner, { from: FROM, to: TO, time_zone: 'Europe/Berlin', group_by: 'project,user', bucket: 'day' });
+  const { res, rows } = await csv(owner, {
+    from: FROM,
+    to: TO,
+    time_zone: 'Europe/Berlin',
+    group_by: 'project,user',
+    bucket: 'day',
+  });
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-  expect(res.text.split('\n')[0]).toBe('project_uuid,project_name,user_uuid,user_login,bucket_start,seconds,billable_seconds,amount_cents');
+  expect(res.text.split('\n')[0]).toBe(
+    'project_uuid,project_name,user_uuid,user_login,bucket_start,seconds,billable_seconds,amount_cents',
+  );
 
   const query = await t.gqlOk<{ report: { totalCount: number; rows: any[] } }>(owner, REPORT, {
-    input: { from: FROM, to: TO, timeZone: 'Europe/Berlin', groupBy: ['PROJECT', 'USER'], bucket: 'DAY' },
+    input: {
+      from: FROM,
+      to: TO,
+      timeZone: 'Europe/Berlin',
+      groupBy: ['PROJECT', 'USER'],
+      bucket: 'DAY',
+    },
   });
   expect(query.report.totalCount).toBeGreaterThan(4);
   expect(rows).toEqual(
@@ -80,12 +117,29 @@ test('the file holds the query rows, a column pair per grouping, across pages', 
 });
 
 test('filters and the tag and billable groupings', async () => {
-  const { rows } = await csv(owner, { from: FROM, to: TO, group_by: 'tag,billable', tags: 'ops', billable: 'true' });
+  const { rows } = await csv(owner, {
+    from: FROM,
+    to: TO,
+    group_by: 'tag,billable',
+    tags: 'ops',
+    billable: 'true',
+  });
   const query = await t.gqlOk<{ report: { rows: any[] } }>(owner, REPORT, {
-    input: { from: FROM, to: TO, groupBy: ['TAG', 'BILLABLE'], filter: { tags: ['ops'], billable: true } },
+    input: {
+      from: FROM,
+      to: TO,
+      groupBy: ['TAG', 'BILLABLE'],
+      filter: { tags: ['ops'], billable: true },
+    },
   });
   expect(rows).toEqual(
-    query.report.rows.map((r) => ({ tag: r.tag, billable: String(r.billable), seconds: String(r.seconds), billable_seconds: String(r.billableSeconds), amount_cents: String(r.amountCents) })),
+    query.report.rows.map((r) => ({
+      tag: r.tag,
+      billable: String(r.billable),
+      seconds: String(r.seconds),
+      billable_seconds: String(r.billableSeconds),
+      amount_cents: String(r.amountCents),
+    })),
   );
   expect(rows.map((r) => r.tag)).toEqual(['ops']);
 });
@@ -105,8 +159,12 @@ test('bad parameters are refused before the first byte with the JSON error envel
   expect(group.res.body.error).toMatchObject({ code: 'BAD_REQUEST', parameter: 'group_by' });
   expect(group.res.body.error.message).toMatch(/planet/);
 
-  expect((await csv(owner, { from: FROM, to: TO, bucket: 'fortnight' })).res.body.error.parameter).toBe('bucket');
-  expect((await csv(owner, { from: FROM, to: TO, billable: 'maybe' })).res.body.error.parameter).toBe('billable');
+  expect(
+    (await csv(owner, { from: FROM, to: TO, bucket: 'fortnight' })).res.body.error.parameter,
+  ).toBe('bucket');
+  expect(
+    (await csv(owner, { from: FROM, to: TO, billable: 'maybe' })).res.body.error.parameter,
+  ).toBe('billable');
 
   const backwards = await csv(owner, { from: TO, to: FROM });
   expect(backwards.res.status).toBe(422);
@@ -120,6 +178,8 @@ test('bad parameters are refused before the first byte with the JSON error envel
   expect(notADate.res.status).toBe(422);
   expect(notADate.res.body.error.message).toMatch(/from/);
 
-  const anonymous = await request(t.app.express).get('/api/1/report.csv').query({ from: FROM, to: TO });
+  const anonymous = await request(t.app.express)
+    .get('/api/1/report.csv')
+    .query({ from: FROM, to: TO });
   expect(anonymous.status).toBe(401);
 });

@@ -35,16 +35,26 @@ const AWKWARD_NOTES = 'comma, "quotes"\nand a second line';
 const NOTES = ['bravo', 'delta', null, 'bravo'];
 
 beforeAll(async () => {
-  t = await startTestApp({ PAGE_SIZE_MAX: String(PAGE_SIZE_MAX), PAGE_SIZE_DEFAULT: String(PAGE_SIZE_MAX) });
+  t = await startTestApp({
+    PAGE_SIZE_MAX: String(PAGE_SIZE_MAX),
+    PAGE_SIZE_DEFAULT: String(PAGE_SIZE_MAX),
+  });
   owner = await t.newAccount({ timeZone: 'UTC' });
   staff = await t.newStaff(owner);
-  const company = await t.gqlOk<{ createCompany: { id: string } }>(owner, 'mutation { createCompany(input: { name: "Export Ltd", visibility: PUBLIC }) { id } }');
+  const company = await t.gqlOk<{ createCompany: { id: string } }>(
+    owner,
+    'mutation { createCompany(input: { name: "Export Ltd", visibility: PUBLIC }) { id } }',
+  );
   const project = async (name: string) =>
     (
-      await t.gqlOk<{ createProject: { id: string } }>(owner, 'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { id } }', {
-        c: company.createCompany.id,
-        n: name,
-      })
+      await t.gqlOk<{ createProject: { id: string } }>(
+        owner,
+        'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { id } }',
+        {
+          c: company.createCompany.id,
+          n: name,
+        },
+      )
     ).createProject.id;
   projectA = await project('Alpha');
   projectB = await project('Beta');
@@ -59,7 +69,9 @@ beforeAll(async () => {
       projectId: i % 2 === 0 ? projectA : projectB,
       userId: who === staff ? staff.id : owner.ownerId,
       start,
-      ...(running ? {} : { stop: new Date(Date.parse(start) + (1 + (i % 4)) * 3_600_000).toISOString() }),
+      ...(running
+        ? {}
+        : { stop: new Date(Date.parse(start) + (1 + (i % 4)) * 3_600_000).toISOString() }),
       billable: i % 3 !== 0,
       timeZone: ZONES[i % ZONES.length],
       notes: i === 5 ? AWKWARD_NOTES : NOTES[i % NOTES.length],
@@ -75,15 +87,24 @@ beforeAll(async () => {
   }
   // A later running shift of the same user stops the earlier one: read the stops back.
   for (const shift of made) {
-    const now = await t.gqlOk<{ shift: { stop: string | null } }>(owner, 'query($id: ID) { shift(id: $id) { stop } }', { id: shift.id });
+    const now = await t.gqlOk<{ shift: { stop: string | null } }>(
+      owner,
+      'query($id: ID) { shift(id: $id) { stop } }',
+      { id: shift.id },
+    );
     shift.stop = now.shift.stop;
   }
 });
 afterAll(() => t?.close());
 
-async function exportCsv(who: Credentials, path = '/api/1/shifts.csv', query: Record<string, string> = {}) {
+async function exportCsv(
+  who: Credentials,
+  path = '/api/1/shifts.csv',
+  query: Record<string, string> = {},
+) {
   const res = await request(t.app.express).get(path).query(query).auth(who.login, who.password);
-  const rows = res.status === 200 ? (parse(res.text, { columns: true }) as Record<string, string>[]) : [];
+  const rows =
+    res.status === 200 ? (parse(res.text, { columns: true }) as Record<string, string>[]) : [];
   return { res, rows };
 }
 
@@ -119,17 +140,67 @@ describe('order across pages', () => {
     ['start', [[start, 'asc']]],
     ['stop', [[stop, 'asc']]],
     ['stop desc', [[stop, 'desc']]],
-    ['billable desc, start', [[billable, 'desc'], [start, 'asc']]],
-    ['billable, stop desc', [[billable, 'asc'], [stop, 'desc']]],
-    ['time_zone, stop', [[zone, 'asc'], [stop, 'asc']]],
-    ['time_zone desc, billable, start desc', [[zone, 'desc'], [billable, 'asc'], [start, 'desc']]],
+    [
+      'billable desc, start',
+      [
+        [billable, 'desc'],
+        [start, 'asc'],
+      ],
+    ],
+    [
+      'billable, stop desc',
+      [
+        [billable, 'asc'],
+        [stop, 'desc'],
+      ],
+    ],
+    [
+      'time_zone, stop',
+      [
+        [zone, 'asc'],
+        [stop, 'asc'],
+      ],
+    ],
+    [
+      'time_zone desc, billable, start desc',
+      [
+        [zone, 'desc'],
+        [billable, 'asc'],
+        [start, 'desc'],
+      ],
+    ],
     // Every where column orders, text and uuid columns included.
     ['notes', [[notes, 'asc']]],
-    ['notes desc, start', [[notes, 'desc'], [start, 'asc']]],
+    [
+      'notes desc, start',
+      [
+        [notes, 'desc'],
+        [start, 'asc'],
+      ],
+    ],
     ['uuid desc', [[uuid, 'desc']]],
-    ['project_uuid, notes desc', [[project, 'asc'], [notes, 'desc']]],
-    ['user_uuid desc, start desc', [[user, 'desc'], [start, 'desc']]],
-    ['activity_uuid desc, external_href, start desc', [[none, 'desc'], [none, 'asc'], [start, 'desc']]],
+    [
+      'project_uuid, notes desc',
+      [
+        [project, 'asc'],
+        [notes, 'desc'],
+      ],
+    ],
+    [
+      'user_uuid desc, start desc',
+      [
+        [user, 'desc'],
+        [start, 'desc'],
+      ],
+    ],
+    [
+      'activity_uuid desc, external_href, start desc',
+      [
+        [none, 'desc'],
+        [none, 'asc'],
+        [start, 'desc'],
+      ],
+    ],
   ];
 
   test.each(cases)('order=%p exports every shift once, in order', async (order, terms) => {
@@ -163,16 +234,34 @@ test('the file: a CSV attachment with a header, values as the JSON interface has
 });
 
 test('where filters, and the project route exports only its project', async () => {
-  const billable = await exportCsv(owner, '/api/1/shifts.csv', { where: 'billable = true', order: 'start desc' });
-  expect(billable.rows.map((r) => r.uuid)).toEqual(sorted(made.filter((s) => s.billable), [[(s) => s.start, 'desc']]));
+  const billable = await exportCsv(owner, '/api/1/shifts.csv', {
+    where: 'billable = true',
+    order: 'start desc',
+  });
+  expect(billable.rows.map((r) => r.uuid)).toEqual(
+    sorted(
+      made.filter((s) => s.billable),
+      [[(s) => s.start, 'desc']],
+    ),
+  );
 
   const ofB = await exportCsv(owner, `/api/1/projects/${projectB}/shifts.csv`, { order: 'stop' });
-  expect(ofB.rows.map((r) => r.uuid)).toEqual(sorted(made.filter((s) => s.projectId === projectB), [[(s) => s.stop, 'asc']]));
+  expect(ofB.rows.map((r) => r.uuid)).toEqual(
+    sorted(
+      made.filter((s) => s.projectId === projectB),
+      [[(s) => s.stop, 'asc']],
+    ),
+  );
 });
 
 test('a staff member exports only their own shifts', async () => {
   const { rows } = await exportCsv(staff);
-  expect(rows.map((r) => r.uuid).sort()).toEqual(made.filter((s) => s.userId === staff.id).map((s) => s.id).sort());
+  expect(rows.map((r) => r.uuid).sort()).toEqual(
+    made
+      .filter((s) => s.userId === staff.id)
+      .map((s) => s.id)
+      .sort(),
+  );
   expect(rows.length).toBeGreaterThan(0);
 });
 
@@ -189,6 +278,9 @@ test('refusals before the first byte are the JSON error envelope', async () => {
   expect(anonymous.status).toBe(401);
   expect(anonymous.body.error.code).toBe('UNAUTHENTICATED');
 
-  const unknownProject = await exportCsv(owner, '/api/1/projects/00000000-0000-4000-8000-000000000000/shifts.csv');
+  const unknownProject = await exportCsv(
+    owner,
+    '/api/1/projects/00000000-0000-4000-8000-000000000000/shifts.csv',
+  );
   expect(unknownProject.res.status).toBe(404);
 });

@@ -21,7 +21,17 @@ afterAll(() => t?.close());
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The Staff member table of the interface document (password is write-only, never returned). */
-const STAFF_KEYS = ['uuid', 'login', 'first_name', 'last_name', 'email_address', 'time_zone', 'active', 'type', 'hourly_rate_cents'];
+const STAFF_KEYS = [
+  'uuid',
+  'login',
+  'first_name',
+  'last_name',
+  'email_address',
+  'time_zone',
+  'active',
+  'type',
+  'hourly_rate_cents',
+];
 
 /** The Company table of the interface document. */
 const COMPANY_KEYS = [
@@ -48,8 +58,12 @@ const COMPANY_KEYS = [
   'longitude',
   'latitude',
 ];
-const COMPANY_NULLABLE_TEXT = COMPANY_KEYS.filter((k) => k.startsWith('contact_') || k.startsWith('main_') || ['website', 'fax_phone', 'notes'].includes(k));
-
+const COMPANY_NULLABLE_TEXT = COMPANY_KEYS.filter(
+  (k) =>
+    k.startsWith('contact_') ||
+    k.startsWith('main_') ||
+    ['website', 'fax_phone', 'notes'].includes(k),
+);
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -57,14 +71,14 @@ type Method = 'get' | 'post' | 'put' | 'delete';
 function call(who: Credentials | undefined, method: Method, path: string, body?: unknown) {
   let req = request(t.app.express)[method](`/api/1${path}`);
   if (who) req = req.auth(who.login, who.password);
-  if (body !== undefined) req = req.set('content-type', 'application/json').send(JSON.stringify(body));
+  if (body !== undefined)
+    req = req.set('content-type', 'application/json').send(JSON.stringify(body));
   return req;
 }
 
 function unique(prefix: string): string {
   return `${prefix}_${randomUUID().slice(0, 8)}`;
 }
-
 
 function expectStaffObject(obj: any): void {
   expect(Object.keys(obj).sort()).toEqual([...STAFF_KEYS].sort());
@@ -91,14 +105,17 @@ function expectCompanyObject(obj: any): void {
   expect(['public', 'private', 'custom']).toContain(obj.visibility);
   expect(Array.isArray(obj.user_uuids)).toBe(true);
   for (const u of obj.user_uuids) expect(u).toMatch(UUID_RE);
-  for (const key of COMPANY_NULLABLE_TEXT) expect(obj[key] === null || typeof obj[key] === 'string').toBe(true);
-  for (const key of ['longitude', 'latitude']) expect(obj[key] === null || typeof obj[key] === 'number').toBe(true);
+  for (const key of COMPANY_NULLABLE_TEXT)
+    expect(obj[key] === null || typeof obj[key] === 'string').toBe(true);
+  for (const key of ['longitude', 'latitude'])
+    expect(obj[key] === null || typeof obj[key] === 'number').toBe(true);
   expect(() => companyResource.wire.parse(obj)).not.toThrow();
 }
 
 /** `{response: <object>}` with status 200, and the object. */
 function single(res: request.Response): any {
-  if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
   expectJson(res);
   expect(Object.keys(res.body)).toEqual(['response']);
   expect(res.body.response).not.toBeNull();
@@ -106,8 +123,6 @@ function single(res: request.Response): any {
   expect(Array.isArray(res.body.response)).toBe(false);
   return res.body.response;
 }
-
-
 
 function fieldNames(error: any): string[] {
   expect(Array.isArray(error.field_errors)).toBe(true);
@@ -118,15 +133,24 @@ function fieldNames(error: any): string[] {
   return error.field_errors.map((fe: { field: string }) => fe.field);
 }
 
-async function createStaff(owner: Credentials, fields: Record<string, unknown> = {}): Promise<any & Credentials> {
+async function createStaff(
+  owner: Credentials,
+  fields: Record<string, unknown> = {},
+): Promise<any & Credentials> {
   const login = (fields.login as string | undefined) ?? unique('staff');
   const password = (fields.password as string | undefined) ?? 'staff-password-1';
-  const obj = single(await call(owner, 'post', '/staff.json', { staff: { login, password, first_name: 'Sam', last_name: 'Staff', ...fields } }));
+  const obj = single(
+    await call(owner, 'post', '/staff.json', {
+      staff: { login, password, first_name: 'Sam', last_name: 'Staff', ...fields },
+    }),
+  );
   return { ...obj, password };
 }
 
 async function createCompany(who: Credentials, fields: Record<string, unknown> = {}): Promise<any> {
-  return single(await call(who, 'post', '/companies.json', { company: { name: unique('Company'), ...fields } }));
+  return single(
+    await call(who, 'post', '/companies.json', { company: { name: unique('Company'), ...fields } }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -137,7 +161,11 @@ describe('GET /staff (list)', () => {
   test('lists the staff of the account, the caller included, with count; wire objects match the document', async () => {
     const owner = await t.newAccount({ firstName: 'Olga', lastName: 'Owner' });
     const a = await createStaff(owner, { first_name: 'Ann' });
-    const b = await createStaff(owner, { first_name: 'Bob', type: 'manager', hourly_rate_cents: 4200 });
+    const b = await createStaff(owner, {
+      first_name: 'Bob',
+      type: 'manager',
+      hourly_rate_cents: 4200,
+    });
 
     const { items, count } = list(await call(owner, 'get', '/staff.json'));
     expect(count).toBe(3);
@@ -146,8 +174,18 @@ describe('GET /staff (list)', () => {
     expect(items.map((s) => s.uuid).sort()).toEqual([owner.ownerId, a.uuid, b.uuid].sort());
 
     const me = items.find((s) => s.uuid === owner.ownerId);
-    expect(me).toMatchObject({ login: owner.login, first_name: 'Olga', last_name: 'Owner', active: 'true', type: 'owner' });
-    expect(items.find((s) => s.uuid === b.uuid)).toMatchObject({ type: 'manager', hourly_rate_cents: 4200, active: 'true' });
+    expect(me).toMatchObject({
+      login: owner.login,
+      first_name: 'Olga',
+      last_name: 'Owner',
+      active: 'true',
+      type: 'owner',
+    });
+    expect(items.find((s) => s.uuid === b.uuid)).toMatchObject({
+      type: 'manager',
+      hourly_rate_cents: 4200,
+      active: 'true',
+    });
     for (const s of items) expect(s).not.toHaveProperty('password');
   });
 
@@ -187,7 +225,9 @@ describe('GET /staff (list)', () => {
     expect(count).toBe(1);
     expect(items.map((s) => s.uuid)).toEqual([member.id]);
     expectStaffObject(items[0]);
-    const filtered = list(await call(member, 'get', `/staff.json?where=${encodeURIComponent('type = "owner"')}`));
+    const filtered = list(
+      await call(member, 'get', `/staff.json?where=${encodeURIComponent('type = "owner"')}`),
+    );
     expect(filtered).toEqual({ items: [], count: 0 });
   });
 });
@@ -195,7 +235,13 @@ describe('GET /staff (list)', () => {
 describe('GET /staff/:uuid (show)', () => {
   test('shows one staff member with and without suffix', async () => {
     const owner = await t.newAccount();
-    const s = await createStaff(owner, { first_name: 'Cleo', last_name: 'Clark', email_address: 'cleo@example.com', time_zone: 'Europe/Berlin', hourly_rate_cents: 1500 });
+    const s = await createStaff(owner, {
+      first_name: 'Cleo',
+      last_name: 'Clark',
+      email_address: 'cleo@example.com',
+      time_zone: 'Europe/Berlin',
+      hourly_rate_cents: 1500,
+    });
     const shown = single(await call(owner, 'get', `/staff/${s.uuid}.json`));
     expectStaffObject(shown);
     expect(shown).toEqual({
@@ -216,15 +262,28 @@ describe('GET /staff/:uuid (show)', () => {
     const owner = await t.newAccount();
     const me = single(await call(owner, 'get', `/staff/${owner.ownerId}.json`));
     expectStaffObject(me);
-    expect(me).toMatchObject({ uuid: owner.ownerId, login: owner.login, type: 'owner', active: 'true' });
+    expect(me).toMatchObject({
+      uuid: owner.ownerId,
+      login: owner.login,
+      type: 'owner',
+      active: 'true',
+    });
   });
 
-  test('404 for a missing uuid and for another account\'s staff member', async () => {
+  test("404 for a missing uuid and for another account's staff member", async () => {
     const owner = await t.newAccount();
     const other = await t.newAccount();
     const foreign = await createStaff(other);
-    const missing = expectError(await call(owner, 'get', `/staff/${randomUUID()}.json`), 404, 'NOT_FOUND');
-    const cross = expectError(await call(owner, 'get', `/staff/${foreign.uuid}.json`), 404, 'NOT_FOUND');
+    const missing = expectError(
+      await call(owner, 'get', `/staff/${randomUUID()}.json`),
+      404,
+      'NOT_FOUND',
+    );
+    const cross = expectError(
+      await call(owner, 'get', `/staff/${foreign.uuid}.json`),
+      404,
+      'NOT_FOUND',
+    );
     expect(cross).toEqual(missing);
   });
 
@@ -233,7 +292,12 @@ describe('GET /staff/:uuid (show)', () => {
     const member = await t.newStaff(owner, { type: 'STAFF' });
     const self = single(await call(member, 'get', `/staff/${member.id}.json`));
     expect(self).toMatchObject({ uuid: member.id, login: member.login, type: 'staff' });
-    expectError(await call(member, 'get', `/staff/${owner.ownerId}.json`), 403, 'READ_DENIED', 'Read Denied');
+    expectError(
+      await call(member, 'get', `/staff/${owner.ownerId}.json`),
+      403,
+      'READ_DENIED',
+      'Read Denied',
+    );
   });
 });
 
@@ -242,7 +306,13 @@ describe('POST /staff (create)', () => {
     const owner = await t.newAccount();
     const login = unique('newbie');
     const res = await call(owner, 'post', '/staff.json', {
-      staff: { login, password: 'initial-pass-1', first_name: 'Nina', last_name: 'New', email_address: 'nina@example.com' },
+      staff: {
+        login,
+        password: 'initial-pass-1',
+        first_name: 'Nina',
+        last_name: 'New',
+        email_address: 'nina@example.com',
+      },
     });
     const created = single(res);
     expectStaffObject(created);
@@ -261,7 +331,9 @@ describe('POST /staff (create)', () => {
     expect(res.text).not.toMatch(/password/i);
 
     // The new user signs in with the password it was given.
-    const self = single(await call({ login, password: 'initial-pass-1' }, 'get', `/staff/${created.uuid}.json`));
+    const self = single(
+      await call({ login, password: 'initial-pass-1' }, 'get', `/staff/${created.uuid}.json`),
+    );
     expect(self).toEqual(created);
     expect(JSON.stringify(self)).not.toMatch(/password/i);
     // And it shows in the owner's list.
@@ -283,13 +355,22 @@ describe('POST /staff (create)', () => {
     const existing = await createStaff(owner, { first_name: 'Keep' });
     const login = unique('dupuuid');
     const error = expectError(
-      await call(owner, 'post', '/staff.json', { staff: { uuid: existing.uuid, login, password: 'whatever-1', first_name: 'Intruder' } }),
+      await call(owner, 'post', '/staff.json', {
+        staff: { uuid: existing.uuid, login, password: 'whatever-1', first_name: 'Intruder' },
+      }),
       422,
       'VALIDATION_FAILED',
     );
     expect(fieldNames(error)).toContain('uuid');
-    expect(single(await call(owner, 'get', `/staff/${existing.uuid}.json`))).toMatchObject({ first_name: 'Keep', login: existing.login });
-    expect(list(await call(owner, 'get', `/staff.json?where=${encodeURIComponent(`login = "${login}"`)}`)).count).toBe(0);
+    expect(single(await call(owner, 'get', `/staff/${existing.uuid}.json`))).toMatchObject({
+      first_name: 'Keep',
+      login: existing.login,
+    });
+    expect(
+      list(
+        await call(owner, 'get', `/staff.json?where=${encodeURIComponent(`login = "${login}"`)}`),
+      ).count,
+    ).toBe(0);
   });
 
   test('accepts a form-encoded Rails-nested body (staff[login]=...)', async () => {
@@ -299,10 +380,18 @@ describe('POST /staff (create)', () => {
       .post('/api/1/staff.json')
       .auth(owner.login, owner.password)
       .type('form')
-      .send(`staff[login]=${login}&staff[password]=form-pass-1&staff[first_name]=Form&staff[active]=false&staff[hourly_rate_cents]=1200`);
+      .send(
+        `staff[login]=${login}&staff[password]=form-pass-1&staff[first_name]=Form&staff[active]=false&staff[hourly_rate_cents]=1200`,
+      );
     const created = single(res);
     expectStaffObject(created);
-    expect(created).toMatchObject({ login, first_name: 'Form', active: 'false', hourly_rate_cents: 1200, type: 'staff' });
+    expect(created).toMatchObject({
+      login,
+      first_name: 'Form',
+      active: 'false',
+      hourly_rate_cents: 1200,
+      type: 'staff',
+    });
   });
 
   test('active "false" on create stores an inactive user; type manager is accepted', async () => {
@@ -320,7 +409,9 @@ describe('POST /staff (create)', () => {
     const before = list(await call(owner, 'get', '/staff.json')).count;
 
     const error = expectError(
-      await call(owner, 'post', '/staff.json', { staff: { login: first.login, password: 'another-pass-1', first_name: 'Copy' } }),
+      await call(owner, 'post', '/staff.json', {
+        staff: { login: first.login, password: 'another-pass-1', first_name: 'Copy' },
+      }),
       422,
       'VALIDATION_FAILED',
       'Invalid Record',
@@ -328,7 +419,9 @@ describe('POST /staff (create)', () => {
     expect(fieldNames(error)).toEqual(['login']);
 
     const upper = expectError(
-      await call(owner, 'post', '/staff.json', { staff: { login: first.login.toUpperCase(), password: 'another-pass-1' } }),
+      await call(owner, 'post', '/staff.json', {
+        staff: { login: first.login.toUpperCase(), password: 'another-pass-1' },
+      }),
       422,
       'VALIDATION_FAILED',
     );
@@ -336,12 +429,26 @@ describe('POST /staff (create)', () => {
 
     // Logins are unique across the whole service.
     const other = await t.newAccount();
-    const cross = expectError(await call(other, 'post', '/staff.json', { staff: { login: first.login, password: 'another-pass-1' } }), 422, 'VALIDATION_FAILED');
+    const cross = expectError(
+      await call(other, 'post', '/staff.json', {
+        staff: { login: first.login, password: 'another-pass-1' },
+      }),
+      422,
+      'VALIDATION_FAILED',
+    );
     expect(fieldNames(cross)).toEqual(['login']);
-    expectError(await call(other, 'post', '/staff.json', { staff: { login: owner.login, password: 'another-pass-1' } }), 422, 'VALIDATION_FAILED');
+    expectError(
+      await call(other, 'post', '/staff.json', {
+        staff: { login: owner.login, password: 'another-pass-1' },
+      }),
+      422,
+      'VALIDATION_FAILED',
+    );
 
     expect(list(await call(owner, 'get', '/staff.json')).count).toBe(before);
-    expect(single(await call(owner, 'get', `/staff/${first.uuid}.json`)).first_name).toBe('Original');
+    expect(single(await call(owner, 'get', `/staff/${first.uuid}.json`)).first_name).toBe(
+      'Original',
+    );
     // The original password still works: nothing was overwritten.
     expect((await call(first, 'get', `/staff/${first.uuid}.json`)).status).toBe(200);
   });
@@ -349,24 +456,34 @@ describe('POST /staff (create)', () => {
   test('invalid values are 422 with field_errors in legacy names', async () => {
     const owner = await t.newAccount();
     const typeError = expectError(
-      await call(owner, 'post', '/staff.json', { staff: { login: unique('x'), password: 'password-1', type: 'owner' } }),
+      await call(owner, 'post', '/staff.json', {
+        staff: { login: unique('x'), password: 'password-1', type: 'owner' },
+      }),
       422,
       'VALIDATION_FAILED',
     );
     expect(fieldNames(typeError)).toEqual(['type']);
 
-    const missing = expectError(await call(owner, 'post', '/staff.json', { staff: { first_name: 'No Login' } }), 422, 'VALIDATION_FAILED');
+    const missing = expectError(
+      await call(owner, 'post', '/staff.json', { staff: { first_name: 'No Login' } }),
+      422,
+      'VALIDATION_FAILED',
+    );
     expect(missing.field_errors === undefined || Array.isArray(missing.field_errors)).toBe(true);
 
     const tz = expectError(
-      await call(owner, 'post', '/staff.json', { staff: { login: unique('x'), password: 'password-1', time_zone: 'Mars/Olympus_Mons' } }),
+      await call(owner, 'post', '/staff.json', {
+        staff: { login: unique('x'), password: 'password-1', time_zone: 'Mars/Olympus_Mons' },
+      }),
       422,
       'VALIDATION_FAILED',
     );
     expect(fieldNames(tz)).toEqual(['time_zone']);
 
     const rate = expectError(
-      await call(owner, 'post', '/staff.json', { staff: { login: unique('x'), password: 'password-1', hourly_rate_cents: 'lots' } }),
+      await call(owner, 'post', '/staff.json', {
+        staff: { login: unique('x'), password: 'password-1', hourly_rate_cents: 'lots' },
+      }),
       422,
       'VALIDATION_FAILED',
     );
@@ -378,16 +495,33 @@ describe('POST /staff (create)', () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner, { type: 'STAFF' });
     const login = unique('nope');
-    expectError(await call(member, 'post', '/staff.json', { staff: { login, password: 'password-12' } }), 403, 'CREATE_DENIED', 'Create Denied');
-    expect(list(await call(owner, 'get', `/staff.json?where=${encodeURIComponent(`login = "${login}"`)}`)).count).toBe(0);
+    expectError(
+      await call(member, 'post', '/staff.json', { staff: { login, password: 'password-12' } }),
+      403,
+      'CREATE_DENIED',
+      'Create Denied',
+    );
+    expect(
+      list(
+        await call(owner, 'get', `/staff.json?where=${encodeURIComponent(`login = "${login}"`)}`),
+      ).count,
+    ).toBe(0);
   });
 });
 
 describe('PUT /staff/:uuid (update)', () => {
   test('merges: omitted fields are kept; the answer is 200 with the object', async () => {
     const owner = await t.newAccount();
-    const s = await createStaff(owner, { first_name: 'Dora', last_name: 'Dunn', email_address: 'dora@example.com', time_zone: 'Asia/Tokyo', hourly_rate_cents: 2500 });
-    const updated = single(await call(owner, 'put', `/staff/${s.uuid}.json`, { staff: { last_name: 'Dunn-Smith' } }));
+    const s = await createStaff(owner, {
+      first_name: 'Dora',
+      last_name: 'Dunn',
+      email_address: 'dora@example.com',
+      time_zone: 'Asia/Tokyo',
+      hourly_rate_cents: 2500,
+    });
+    const updated = single(
+      await call(owner, 'put', `/staff/${s.uuid}.json`, { staff: { last_name: 'Dunn-Smith' } }),
+    );
     expectStaffObject(updated);
     const expected = {
       uuid: s.uuid,
@@ -404,7 +538,11 @@ describe('PUT /staff/:uuid (update)', () => {
     expect(single(await call(owner, 'get', `/staff/${s.uuid}.json`))).toEqual(expected);
 
     // Without suffix, several fields at once; an empty wrapper changes nothing.
-    const again = single(await call(owner, 'put', `/staff/${s.uuid}`, { staff: { first_name: 'Dorothy', hourly_rate_cents: null } }));
+    const again = single(
+      await call(owner, 'put', `/staff/${s.uuid}`, {
+        staff: { first_name: 'Dorothy', hourly_rate_cents: null },
+      }),
+    );
     expect(again).toEqual({ ...expected, first_name: 'Dorothy', hourly_rate_cents: null });
     expect(single(await call(owner, 'put', `/staff/${s.uuid}.json`, { staff: {} }))).toEqual(again);
     // The password still works after updates that did not touch it.
@@ -414,19 +552,37 @@ describe('PUT /staff/:uuid (update)', () => {
   test('active "false" / "true" strings on update; type staff → manager', async () => {
     const owner = await t.newAccount();
     const s = await createStaff(owner);
-    expect(single(await call(owner, 'put', `/staff/${s.uuid}.json`, { staff: { active: 'false' } })).active).toBe('false');
+    expect(
+      single(await call(owner, 'put', `/staff/${s.uuid}.json`, { staff: { active: 'false' } }))
+        .active,
+    ).toBe('false');
     expect(single(await call(owner, 'get', `/staff/${s.uuid}.json`)).active).toBe('false');
-    expect(single(await call(owner, 'put', `/staff/${s.uuid}.json`, { staff: { active: 'true' } })).active).toBe('true');
-    expect(single(await call(owner, 'put', `/staff/${s.uuid}.json`, { staff: { type: 'manager' } })).type).toBe('manager');
+    expect(
+      single(await call(owner, 'put', `/staff/${s.uuid}.json`, { staff: { active: 'true' } }))
+        .active,
+    ).toBe('true');
+    expect(
+      single(await call(owner, 'put', `/staff/${s.uuid}.json`, { staff: { type: 'manager' } }))
+        .type,
+    ).toBe('manager');
   });
 
   test('changing login to a taken one is 422 naming login and changes nothing', async () => {
     const owner = await t.newAccount();
     const a = await createStaff(owner);
     const b = await createStaff(owner, { first_name: 'Bee' });
-    const error = expectError(await call(owner, 'put', `/staff/${b.uuid}.json`, { staff: { login: a.login, first_name: 'Changed' } }), 422, 'VALIDATION_FAILED');
+    const error = expectError(
+      await call(owner, 'put', `/staff/${b.uuid}.json`, {
+        staff: { login: a.login, first_name: 'Changed' },
+      }),
+      422,
+      'VALIDATION_FAILED',
+    );
     expect(fieldNames(error)).toEqual(['login']);
-    expect(single(await call(owner, 'get', `/staff/${b.uuid}.json`))).toMatchObject({ login: b.login, first_name: 'Bee' });
+    expect(single(await call(owner, 'get', `/staff/${b.uuid}.json`))).toMatchObject({
+      login: b.login,
+      first_name: 'Bee',
+    });
   });
 
   test('a password change by the owner takes effect at once: the old password is 401 on the next request', async () => {
@@ -435,51 +591,106 @@ describe('PUT /staff/:uuid (update)', () => {
     // Sign in once, so any cache of verified credentials holds the old password.
     expect((await call(s, 'get', `/staff/${s.uuid}.json`)).status).toBe(200);
 
-    const res = await call(owner, 'put', `/staff/${s.uuid}.json`, { staff: { password: 'new-password-2' } });
+    const res = await call(owner, 'put', `/staff/${s.uuid}.json`, {
+      staff: { password: 'new-password-2' },
+    });
     const updated = single(res);
     expectStaffObject(updated);
     expect(res.text).not.toContain('new-password-2');
 
-    const old = await call({ login: s.login, password: 'old-password-1' }, 'get', `/staff/${s.uuid}.json`);
+    const old = await call(
+      { login: s.login, password: 'old-password-1' },
+      'get',
+      `/staff/${s.uuid}.json`,
+    );
     expectError(old, 401, 'UNAUTHENTICATED');
     expect(old.headers['www-authenticate']).toMatch(/^Basic /);
-    expect((await call({ login: s.login, password: 'new-password-2' }, 'get', `/staff/${s.uuid}.json`)).status).toBe(200);
+    expect(
+      (await call({ login: s.login, password: 'new-password-2' }, 'get', `/staff/${s.uuid}.json`))
+        .status,
+    ).toBe(200);
   });
 
   test('a staff member changes its own password; the old one is 401 at once', async () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner, { type: 'STAFF', password: 'mine-old-pass' });
     expect((await call(member, 'get', `/staff/${member.id}.json`)).status).toBe(200);
-    single(await call(member, 'put', `/staff/${member.id}.json`, { staff: { password: 'mine-new-pass' } }));
+    single(
+      await call(member, 'put', `/staff/${member.id}.json`, {
+        staff: { password: 'mine-new-pass' },
+      }),
+    );
     expectError(await call(member, 'get', `/staff/${member.id}.json`), 401, 'UNAUTHENTICATED');
-    expect((await call({ login: member.login, password: 'mine-new-pass' }, 'get', `/staff/${member.id}.json`)).status).toBe(200);
+    expect(
+      (
+        await call(
+          { login: member.login, password: 'mine-new-pass' },
+          'get',
+          `/staff/${member.id}.json`,
+        )
+      ).status,
+    ).toBe(200);
   });
 
   test('the object as shown can be sent back with one change (clients PUT whole objects)', async () => {
     const owner = await t.newAccount();
     const s = await createStaff(owner, { first_name: 'Round', hourly_rate_cents: 700 });
     const shown = single(await call(owner, 'get', `/staff/${s.uuid}.json`));
-    const updated = single(await call(owner, 'put', `/staff/${s.uuid}.json`, { staff: { ...shown, first_name: 'Trip' } }));
+    const updated = single(
+      await call(owner, 'put', `/staff/${s.uuid}.json`, {
+        staff: { ...shown, first_name: 'Trip' },
+      }),
+    );
     expect(updated).toEqual({ ...shown, first_name: 'Trip' });
   });
 
   test('a staff member may edit its profile but gets 403 Update Denied for its type and for other users', async () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner, { type: 'STAFF' });
-    expect(single(await call(member, 'put', `/staff/${member.id}.json`, { staff: { first_name: 'Selfie' } })).first_name).toBe('Selfie');
-    expectError(await call(member, 'put', `/staff/${member.id}.json`, { staff: { type: 'manager' } }), 403, 'UPDATE_DENIED', 'Update Denied');
-    expectError(await call(member, 'put', `/staff/${owner.ownerId}.json`, { staff: { first_name: 'Hacked' } }), 403, 'UPDATE_DENIED', 'Update Denied');
-    expect(single(await call(owner, 'get', `/staff/${owner.ownerId}.json`)).first_name).not.toBe('Hacked');
+    expect(
+      single(
+        await call(member, 'put', `/staff/${member.id}.json`, { staff: { first_name: 'Selfie' } }),
+      ).first_name,
+    ).toBe('Selfie');
+    expectError(
+      await call(member, 'put', `/staff/${member.id}.json`, { staff: { type: 'manager' } }),
+      403,
+      'UPDATE_DENIED',
+      'Update Denied',
+    );
+    expectError(
+      await call(member, 'put', `/staff/${owner.ownerId}.json`, {
+        staff: { first_name: 'Hacked' },
+      }),
+      403,
+      'UPDATE_DENIED',
+      'Update Denied',
+    );
+    expect(single(await call(owner, 'get', `/staff/${owner.ownerId}.json`)).first_name).not.toBe(
+      'Hacked',
+    );
     expect(single(await call(owner, 'get', `/staff/${member.id}.json`)).type).toBe('staff');
   });
 
-  test('404 for a missing uuid and for another account\'s staff member, which stays unchanged', async () => {
+  test("404 for a missing uuid and for another account's staff member, which stays unchanged", async () => {
     const owner = await t.newAccount();
     const other = await t.newAccount();
     const foreign = await createStaff(other, { first_name: 'Foreign' });
-    expectError(await call(owner, 'put', `/staff/${randomUUID()}.json`, { staff: { first_name: 'X' } }), 404, 'NOT_FOUND');
-    expectError(await call(owner, 'put', `/staff/${foreign.uuid}.json`, { staff: { first_name: 'X', password: 'taken-over-1' } }), 404, 'NOT_FOUND');
-    expect(single(await call(other, 'get', `/staff/${foreign.uuid}.json`)).first_name).toBe('Foreign');
+    expectError(
+      await call(owner, 'put', `/staff/${randomUUID()}.json`, { staff: { first_name: 'X' } }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await call(owner, 'put', `/staff/${foreign.uuid}.json`, {
+        staff: { first_name: 'X', password: 'taken-over-1' },
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    expect(single(await call(other, 'get', `/staff/${foreign.uuid}.json`)).first_name).toBe(
+      'Foreign',
+    );
     expect((await call(foreign, 'get', `/staff/${foreign.uuid}.json`)).status).toBe(200);
   });
 });
@@ -492,24 +703,73 @@ describe('a manager caller (docs/permissions.md)', () => {
 
     const s = await createStaff(manager, { first_name: 'ByManager' });
     expect(s.type).toBe('staff');
-    expect(single(await call(manager, 'put', `/staff/${s.uuid}.json`, { staff: { last_name: 'Edited' } })).last_name).toBe('Edited');
-    expect(single(await call(manager, 'post', `/staff/${s.uuid}/disable.json`, {})).active).toBe('false');
-    expect(single(await call(manager, 'post', `/staff/${s.uuid}/enable.json`, {})).active).toBe('true');
+    expect(
+      single(
+        await call(manager, 'put', `/staff/${s.uuid}.json`, { staff: { last_name: 'Edited' } }),
+      ).last_name,
+    ).toBe('Edited');
+    expect(single(await call(manager, 'post', `/staff/${s.uuid}/disable.json`, {})).active).toBe(
+      'false',
+    );
+    expect(single(await call(manager, 'post', `/staff/${s.uuid}/enable.json`, {})).active).toBe(
+      'true',
+    );
 
     const login = unique('mgr');
-    expectError(await call(manager, 'post', '/staff.json', { staff: { login, password: 'password-12', type: 'manager' } }), 403, 'CREATE_DENIED', 'Create Denied');
-    expectError(await call(manager, 'put', `/staff/${s.uuid}.json`, { staff: { type: 'manager' } }), 403, 'UPDATE_DENIED');
-    expectError(await call(manager, 'put', `/staff/${otherManager.id}.json`, { staff: { first_name: 'X' } }), 403, 'UPDATE_DENIED');
-    expectError(await call(manager, 'put', `/staff/${owner.ownerId}.json`, { staff: { first_name: 'X' } }), 403, 'UPDATE_DENIED');
-    expectError(await call(manager, 'post', `/staff/${otherManager.id}/disable.json`, {}), 403, 'UPDATE_DENIED');
-    expectError(await call(manager, 'delete', `/staff/${otherManager.id}.json`), 403, 'DELETE_DENIED', 'Delete Denied');
-    expectError(await call(manager, 'delete', `/staff/${owner.ownerId}.json`), 403, 'DELETE_DENIED');
+    expectError(
+      await call(manager, 'post', '/staff.json', {
+        staff: { login, password: 'password-12', type: 'manager' },
+      }),
+      403,
+      'CREATE_DENIED',
+      'Create Denied',
+    );
+    expectError(
+      await call(manager, 'put', `/staff/${s.uuid}.json`, { staff: { type: 'manager' } }),
+      403,
+      'UPDATE_DENIED',
+    );
+    expectError(
+      await call(manager, 'put', `/staff/${otherManager.id}.json`, { staff: { first_name: 'X' } }),
+      403,
+      'UPDATE_DENIED',
+    );
+    expectError(
+      await call(manager, 'put', `/staff/${owner.ownerId}.json`, { staff: { first_name: 'X' } }),
+      403,
+      'UPDATE_DENIED',
+    );
+    expectError(
+      await call(manager, 'post', `/staff/${otherManager.id}/disable.json`, {}),
+      403,
+      'UPDATE_DENIED',
+    );
+    expectError(
+      await call(manager, 'delete', `/staff/${otherManager.id}.json`),
+      403,
+      'DELETE_DENIED',
+      'Delete Denied',
+    );
+    expectError(
+      await call(manager, 'delete', `/staff/${owner.ownerId}.json`),
+      403,
+      'DELETE_DENIED',
+    );
 
     expect(single(await call(manager, 'delete', `/staff/${s.uuid}.json`)).uuid).toBe(s.uuid);
     const { items } = list(await call(owner, 'get', '/staff.json'));
-    expect(items.map((x) => x.uuid).sort()).toEqual([owner.ownerId, manager.id, otherManager.id].sort());
-    expect(items.find((x) => x.uuid === otherManager.id)).toMatchObject({ active: 'true', type: 'manager' });
-    expect(list(await call(owner, 'get', `/staff.json?where=${encodeURIComponent(`login = "${login}"`)}`)).count).toBe(0);
+    expect(items.map((x) => x.uuid).sort()).toEqual(
+      [owner.ownerId, manager.id, otherManager.id].sort(),
+    );
+    expect(items.find((x) => x.uuid === otherManager.id)).toMatchObject({
+      active: 'true',
+      type: 'manager',
+    });
+    expect(
+      list(
+        await call(owner, 'get', `/staff.json?where=${encodeURIComponent(`login = "${login}"`)}`),
+      ).count,
+    ).toBe(0);
   });
 });
 
@@ -521,7 +781,9 @@ describe('DELETE /staff/:uuid', () => {
     expectStaffObject(deleted);
     expect(deleted).toMatchObject({ uuid: s.uuid, first_name: 'Gone' });
     expectError(await call(owner, 'get', `/staff/${s.uuid}.json`), 404, 'NOT_FOUND');
-    expect(list(await call(owner, 'get', '/staff.json')).items.map((x) => x.uuid)).not.toContain(s.uuid);
+    expect(list(await call(owner, 'get', '/staff.json')).items.map((x) => x.uuid)).not.toContain(
+      s.uuid,
+    );
     // The deleted user can no longer sign in.
     expectError(await call(s, 'get', `/staff/${s.uuid}.json`), 401, 'UNAUTHENTICATED');
     // Deleting again is 404.
@@ -532,12 +794,22 @@ describe('DELETE /staff/:uuid', () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner, { type: 'STAFF' });
     const victim = await t.newStaff(owner, { type: 'STAFF' });
-    expectError(await call(owner, 'delete', `/staff/${owner.ownerId}.json`), 403, 'DELETE_DENIED', 'Delete Denied');
-    expectError(await call(member, 'delete', `/staff/${victim.id}.json`), 403, 'DELETE_DENIED', 'Delete Denied');
+    expectError(
+      await call(owner, 'delete', `/staff/${owner.ownerId}.json`),
+      403,
+      'DELETE_DENIED',
+      'Delete Denied',
+    );
+    expectError(
+      await call(member, 'delete', `/staff/${victim.id}.json`),
+      403,
+      'DELETE_DENIED',
+      'Delete Denied',
+    );
     expect(single(await call(owner, 'get', `/staff/${victim.id}.json`)).uuid).toBe(victim.id);
   });
 
-  test('404 for another account\'s staff member, which survives', async () => {
+  test("404 for another account's staff member, which survives", async () => {
     const owner = await t.newAccount();
     const other = await t.newAccount();
     const foreign = await createStaff(other);
@@ -571,23 +843,46 @@ describe('POST /staff/:uuid/enable and /disable', () => {
     const foreign = await createStaff(other);
     const member = await t.newStaff(owner, { type: 'STAFF' });
     const victim = await t.newStaff(owner, { type: 'STAFF' });
-    expectError(await call(owner, 'post', `/staff/${randomUUID()}/enable.json`, {}), 404, 'NOT_FOUND');
-    expectError(await call(owner, 'post', `/staff/${randomUUID()}/disable.json`, {}), 404, 'NOT_FOUND');
-    expectError(await call(owner, 'post', `/staff/${foreign.uuid}/disable.json`, {}), 404, 'NOT_FOUND');
+    expectError(
+      await call(owner, 'post', `/staff/${randomUUID()}/enable.json`, {}),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await call(owner, 'post', `/staff/${randomUUID()}/disable.json`, {}),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await call(owner, 'post', `/staff/${foreign.uuid}/disable.json`, {}),
+      404,
+      'NOT_FOUND',
+    );
     expect(single(await call(other, 'get', `/staff/${foreign.uuid}.json`)).active).toBe('true');
-    expectError(await call(member, 'post', `/staff/${victim.id}/disable.json`, {}), 403, 'UPDATE_DENIED', 'Update Denied');
-    expectError(await call(owner, 'post', `/staff/${owner.ownerId}/disable.json`, {}), 403, 'UPDATE_DENIED');
+    expectError(
+      await call(member, 'post', `/staff/${victim.id}/disable.json`, {}),
+      403,
+      'UPDATE_DENIED',
+      'Update Denied',
+    );
+    expectError(
+      await call(owner, 'post', `/staff/${owner.ownerId}/disable.json`, {}),
+      403,
+      'UPDATE_DENIED',
+    );
     expect(single(await call(owner, 'get', `/staff/${victim.id}.json`)).active).toBe('true');
   });
 });
 
-describe('402 over the plan\'s staff maximum (staffMax 1)', () => {
+describe("402 over the plan's staff maximum (staffMax 1)", () => {
   test('create over the maximum is 402 and stores nothing', async () => {
     const owner = await t.newAccount({ staffMax: 1 });
     const first = await createStaff(owner);
     const login = unique('over');
     const error = expectError(
-      await call(owner, 'post', '/staff.json', { staff: { login, password: 'password-over', first_name: 'Over' } }),
+      await call(owner, 'post', '/staff.json', {
+        staff: { login, password: 'password-over', first_name: 'Over' },
+      }),
       402,
       'PAYMENT_REQUIRED',
       'Payment Required',
@@ -597,7 +892,11 @@ describe('402 over the plan\'s staff maximum (staffMax 1)', () => {
     expect(count).toBe(2);
     expect(items.map((s) => s.uuid).sort()).toEqual([owner.ownerId, first.uuid].sort());
     // Nothing stored: the login is still free and cannot sign in.
-    expectError(await call({ login, password: 'password-over' }, 'get', `/staff/${owner.ownerId}.json`), 401, 'UNAUTHENTICATED');
+    expectError(
+      await call({ login, password: 'password-over' }, 'get', `/staff/${owner.ownerId}.json`),
+      401,
+      'UNAUTHENTICATED',
+    );
     // Disabled staff do not count: after disabling the first, the same login can be created.
     single(await call(owner, 'post', `/staff/${first.uuid}/disable.json`, {}));
     const second = await createStaff(owner, { login, password: 'password-over' });
@@ -609,7 +908,12 @@ describe('402 over the plan\'s staff maximum (staffMax 1)', () => {
     await createStaff(owner);
     const parked = await createStaff(owner, { active: 'false' });
     expect(parked.active).toBe('false');
-    expectError(await call(owner, 'post', `/staff/${parked.uuid}/enable.json`, {}), 402, 'PAYMENT_REQUIRED', 'Payment Required');
+    expectError(
+      await call(owner, 'post', `/staff/${parked.uuid}/enable.json`, {}),
+      402,
+      'PAYMENT_REQUIRED',
+      'Payment Required',
+    );
     expect(single(await call(owner, 'get', `/staff/${parked.uuid}.json`)).active).toBe('false');
     // The parked user cannot sign in either (a disabled user is refused).
     expect((await call(parked, 'get', `/staff/${parked.uuid}.json`)).status).toBe(401);
@@ -620,13 +924,24 @@ describe('402 over the plan\'s staff maximum (staffMax 1)', () => {
     await createStaff(owner);
     const parked = await createStaff(owner, { active: 'false', first_name: 'Parked' });
     expectError(
-      await call(owner, 'put', `/staff/${parked.uuid}.json`, { staff: { active: 'true', first_name: 'Changed' } }),
+      await call(owner, 'put', `/staff/${parked.uuid}.json`, {
+        staff: { active: 'true', first_name: 'Changed' },
+      }),
       402,
       'PAYMENT_REQUIRED',
     );
-    expect(single(await call(owner, 'get', `/staff/${parked.uuid}.json`))).toMatchObject({ active: 'false', first_name: 'Parked' });
+    expect(single(await call(owner, 'get', `/staff/${parked.uuid}.json`))).toMatchObject({
+      active: 'false',
+      first_name: 'Parked',
+    });
     // An update that does not activate still works.
-    expect(single(await call(owner, 'put', `/staff/${parked.uuid}.json`, { staff: { first_name: 'Renamed' } }))).toMatchObject({
+    expect(
+      single(
+        await call(owner, 'put', `/staff/${parked.uuid}.json`, {
+          staff: { first_name: 'Renamed' },
+        }),
+      ),
+    ).toMatchObject({
       active: 'false',
       first_name: 'Renamed',
     });
@@ -635,7 +950,9 @@ describe('402 over the plan\'s staff maximum (staffMax 1)', () => {
   test('staffMax 0: any active staff member is refused with 402', async () => {
     const owner = await t.newAccount({ staffMax: 0 });
     const login = unique('none');
-    const res = await call(owner, 'post', '/staff.json', { staff: { login, password: 'password-none' } });
+    const res = await call(owner, 'post', '/staff.json', {
+      staff: { login, password: 'password-none' },
+    });
     expect(res.status).toBe(402);
     expect(['STAFF_NOT_ALLOWED', 'PAYMENT_REQUIRED']).toContain(res.body.error.code);
     expect(list(await call(owner, 'get', '/staff.json')).count).toBe(1);
@@ -649,9 +966,16 @@ describe('402 over the plan\'s staff maximum (staffMax 1)', () => {
 describe('POST /companies (create)', () => {
   test('creates with only a name: visibility defaults to private, user_uuids lists the owner', async () => {
     const owner = await t.newAccount();
-    const created = single(await call(owner, 'post', '/companies.json', { company: { name: 'Acme Ltd' } }));
+    const created = single(
+      await call(owner, 'post', '/companies.json', { company: { name: 'Acme Ltd' } }),
+    );
     expectCompanyObject(created);
-    expect(created).toMatchObject({ name: 'Acme Ltd', visibility: 'private', longitude: null, latitude: null });
+    expect(created).toMatchObject({
+      name: 'Acme Ltd',
+      visibility: 'private',
+      longitude: null,
+      latitude: null,
+    });
     expect(created.user_uuids).toContain(owner.ownerId);
     for (const key of COMPANY_NULLABLE_TEXT) expect(created[key]).toBeNull();
     expect(single(await call(owner, 'get', `/companies/${created.uuid}.json`))).toEqual(created);
@@ -694,7 +1018,11 @@ describe('POST /companies (create)', () => {
     const mine = await createCompany(owner, { name: 'Mine' });
     const theirs = await createCompany(other, { name: 'Theirs' });
     for (const uuid of [mine.uuid, theirs.uuid]) {
-      const error = expectError(await call(owner, 'post', '/companies.json', { company: { uuid, name: 'Overwrite' } }), 422, 'VALIDATION_FAILED');
+      const error = expectError(
+        await call(owner, 'post', '/companies.json', { company: { uuid, name: 'Overwrite' } }),
+        422,
+        'VALIDATION_FAILED',
+      );
       expect(fieldNames(error)).toEqual(['uuid']);
     }
     expect(single(await call(owner, 'get', `/companies/${mine.uuid}.json`))).toEqual(mine);
@@ -712,14 +1040,20 @@ describe('POST /companies (create)', () => {
     const created = single(res);
     expectCompanyObject(created);
     expect(created).toMatchObject({ name: 'Form Co', visibility: 'public', notes: 'a&b' });
-    expect(single(await call(owner, 'get', `/companies/${created.uuid}.json`)).name).toBe('Form Co');
+    expect(single(await call(owner, 'get', `/companies/${created.uuid}.json`)).name).toBe(
+      'Form Co',
+    );
   });
 
   test('custom visibility with user_uuids: the listed staff member sees it, others do not', async () => {
     const owner = await t.newAccount();
     const listed = await t.newStaff(owner, { type: 'STAFF' });
     const unlisted = await t.newStaff(owner, { type: 'STAFF' });
-    const created = await createCompany(owner, { name: 'Custom Co', visibility: 'custom', user_uuids: [listed.id] });
+    const created = await createCompany(owner, {
+      name: 'Custom Co',
+      visibility: 'custom',
+      user_uuids: [listed.id],
+    });
     expectCompanyObject(created);
     expect(created.visibility).toBe('custom');
     expect(created.user_uuids).toEqual(expect.arrayContaining([owner.ownerId, listed.id]));
@@ -728,29 +1062,56 @@ describe('POST /companies (create)', () => {
 
     const seen = single(await call(listed, 'get', `/companies/${created.uuid}.json`));
     expect(seen).toEqual(created);
-    expect(list(await call(listed, 'get', '/companies.json')).items.map((c) => c.uuid)).toContain(created.uuid);
+    expect(list(await call(listed, 'get', '/companies.json')).items.map((c) => c.uuid)).toContain(
+      created.uuid,
+    );
     expectError(await call(unlisted, 'get', `/companies/${created.uuid}.json`), 404, 'NOT_FOUND');
-    expect(list(await call(unlisted, 'get', '/companies.json')).items.map((c) => c.uuid)).not.toContain(created.uuid);
+    expect(
+      list(await call(unlisted, 'get', '/companies.json')).items.map((c) => c.uuid),
+    ).not.toContain(created.uuid);
   });
 
   test('a user of another account in user_uuids is refused (422) and nothing is created', async () => {
     const owner = await t.newAccount();
     const other = await t.newAccount();
     const name = unique('Refused');
-    const res = await call(owner, 'post', '/companies.json', { company: { name, visibility: 'custom', user_uuids: [other.ownerId] } });
+    const res = await call(owner, 'post', '/companies.json', {
+      company: { name, visibility: 'custom', user_uuids: [other.ownerId] },
+    });
     expectError(res, 422, 'USER_NOT_ALLOWED');
     expect(list(await call(owner, 'get', '/companies.json')).count).toBe(0);
   });
 
   test('invalid values are 422 with field_errors in legacy names', async () => {
     const owner = await t.newAccount();
-    const noName = expectError(await call(owner, 'post', '/companies.json', { company: { notes: 'nameless' } }), 422, 'VALIDATION_FAILED', 'Invalid Record');
+    const noName = expectError(
+      await call(owner, 'post', '/companies.json', { company: { notes: 'nameless' } }),
+      422,
+      'VALIDATION_FAILED',
+      'Invalid Record',
+    );
     expect(fieldNames(noName)).toEqual(['name']);
-    const blank = expectError(await call(owner, 'post', '/companies.json', { company: { name: '   ' } }), 422, 'VALIDATION_FAILED');
+    const blank = expectError(
+      await call(owner, 'post', '/companies.json', { company: { name: '   ' } }),
+      422,
+      'VALIDATION_FAILED',
+    );
     expect(fieldNames(blank)).toEqual(['name']);
-    const vis = expectError(await call(owner, 'post', '/companies.json', { company: { name: 'V', visibility: 'secret' } }), 422, 'VALIDATION_FAILED');
+    const vis = expectError(
+      await call(owner, 'post', '/companies.json', {
+        company: { name: 'V', visibility: 'secret' },
+      }),
+      422,
+      'VALIDATION_FAILED',
+    );
     expect(fieldNames(vis)).toEqual(['visibility']);
-    const lat = expectError(await call(owner, 'post', '/companies.json', { company: { name: 'L', latitude: 123, longitude: 0 } }), 422, 'VALIDATION_FAILED');
+    const lat = expectError(
+      await call(owner, 'post', '/companies.json', {
+        company: { name: 'L', latitude: 123, longitude: 0 },
+      }),
+      422,
+      'VALIDATION_FAILED',
+    );
     expect(fieldNames(lat)).toEqual(['latitude']);
     expect(list(await call(owner, 'get', '/companies.json')).count).toBe(0);
   });
@@ -758,7 +1119,14 @@ describe('POST /companies (create)', () => {
   test('a staff member gets 403 Create Denied (docs/permissions.md company-create) and nothing is stored', async () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner, { type: 'STAFF' });
-    expectError(await call(member, 'post', '/companies.json', { company: { name: 'Not Mine', visibility: 'public' } }), 403, 'CREATE_DENIED', 'Create Denied');
+    expectError(
+      await call(member, 'post', '/companies.json', {
+        company: { name: 'Not Mine', visibility: 'public' },
+      }),
+      403,
+      'CREATE_DENIED',
+      'Create Denied',
+    );
     expect(list(await call(owner, 'get', '/companies.json')).count).toBe(0);
   });
 
@@ -768,12 +1136,14 @@ describe('POST /companies (create)', () => {
     const created = await createCompany(manager, { name: 'Managed' });
     expectCompanyObject(created);
     expect(created.user_uuids).toContain(owner.ownerId);
-    expect(list(await call(owner, 'get', '/companies.json')).items.map((c) => c.uuid)).toContain(created.uuid);
+    expect(list(await call(owner, 'get', '/companies.json')).items.map((c) => c.uuid)).toContain(
+      created.uuid,
+    );
   });
 });
 
 describe('GET /companies (list) and /companies/:uuid (show)', () => {
-  test('lists the account\'s companies with count; show works with and without suffix', async () => {
+  test("lists the account's companies with count; show works with and without suffix", async () => {
     const owner = await t.newAccount();
     const other = await t.newAccount();
     const a = await createCompany(owner, { name: 'Alpha' });
@@ -790,7 +1160,7 @@ describe('GET /companies (list) and /companies/:uuid (show)', () => {
     expect(single(await call(owner, 'get', `/companies/${b.uuid}`))).toEqual(b);
   });
 
-  test('a staff member lists public companies but not the owner\'s private ones', async () => {
+  test("a staff member lists public companies but not the owner's private ones", async () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner, { type: 'STAFF' });
     const pub = await createCompany(owner, { visibility: 'public' });
@@ -801,7 +1171,7 @@ describe('GET /companies (list) and /companies/:uuid (show)', () => {
     expectError(await call(member, 'get', `/companies/${priv.uuid}.json`), 404, 'NOT_FOUND');
   });
 
-  test('another account\'s company uuid is 404 with a body identical to a missing uuid\'s', async () => {
+  test("another account's company uuid is 404 with a body identical to a missing uuid's", async () => {
     const owner = await t.newAccount();
     const other = await t.newAccount();
     const foreign = await createCompany(other, { name: 'Theirs', visibility: 'public' });
@@ -813,11 +1183,31 @@ describe('GET /companies (list) and /companies/:uuid (show)', () => {
     expect(foreignRes.text).not.toContain('Theirs');
     expect(Object.keys(foreignRes.headers).sort()).toEqual(Object.keys(missingRes.headers).sort());
     // Also for update and delete, and the company is unchanged afterwards.
-    const put = expectError(await call(owner, 'put', `/companies/${foreign.uuid}.json`, { company: { name: 'Mine now' } }), 404, 'NOT_FOUND');
-    const putMissing = expectError(await call(owner, 'put', `/companies/${randomUUID()}.json`, { company: { name: 'Mine now' } }), 404, 'NOT_FOUND');
+    const put = expectError(
+      await call(owner, 'put', `/companies/${foreign.uuid}.json`, {
+        company: { name: 'Mine now' },
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    const putMissing = expectError(
+      await call(owner, 'put', `/companies/${randomUUID()}.json`, {
+        company: { name: 'Mine now' },
+      }),
+      404,
+      'NOT_FOUND',
+    );
     expect(put).toEqual(putMissing);
-    const del = expectError(await call(owner, 'delete', `/companies/${foreign.uuid}.json`), 404, 'NOT_FOUND');
-    const delMissing = expectError(await call(owner, 'delete', `/companies/${randomUUID()}.json`), 404, 'NOT_FOUND');
+    const del = expectError(
+      await call(owner, 'delete', `/companies/${foreign.uuid}.json`),
+      404,
+      'NOT_FOUND',
+    );
+    const delMissing = expectError(
+      await call(owner, 'delete', `/companies/${randomUUID()}.json`),
+      404,
+      'NOT_FOUND',
+    );
     expect(del).toEqual(delMissing);
     expect(single(await call(other, 'get', `/companies/${foreign.uuid}.json`))).toEqual(foreign);
   });
@@ -826,20 +1216,41 @@ describe('GET /companies (list) and /companies/:uuid (show)', () => {
 describe('PUT /companies/:uuid (update)', () => {
   test('merges: omitted fields are kept; 200 with the object', async () => {
     const owner = await t.newAccount();
-    const company = await createCompany(owner, { name: 'Merge Co', website: 'https://merge.example', main_city: 'York', visibility: 'public' });
-    const updated = single(await call(owner, 'put', `/companies/${company.uuid}.json`, { company: { notes: 'added later' } }));
+    const company = await createCompany(owner, {
+      name: 'Merge Co',
+      website: 'https://merge.example',
+      main_city: 'York',
+      visibility: 'public',
+    });
+    const updated = single(
+      await call(owner, 'put', `/companies/${company.uuid}.json`, {
+        company: { notes: 'added later' },
+      }),
+    );
     expectCompanyObject(updated);
     expect(updated).toEqual({ ...company, notes: 'added later' });
     expect(single(await call(owner, 'get', `/companies/${company.uuid}.json`))).toEqual(updated);
 
-    const renamed = single(await call(owner, 'put', `/companies/${company.uuid}`, { company: { name: 'Merged Co', website: null } }));
+    const renamed = single(
+      await call(owner, 'put', `/companies/${company.uuid}`, {
+        company: { name: 'Merged Co', website: null },
+      }),
+    );
     expect(renamed).toEqual({ ...updated, name: 'Merged Co', website: null });
   });
 
   test('the object as shown can be sent back with one change (clients PUT whole objects)', async () => {
     const owner = await t.newAccount();
-    const company = await createCompany(owner, { name: 'Round', visibility: 'public', main_city: 'Bath' });
-    const updated = single(await call(owner, 'put', `/companies/${company.uuid}.json`, { company: { ...company, name: 'Trip' } }));
+    const company = await createCompany(owner, {
+      name: 'Round',
+      visibility: 'public',
+      main_city: 'Bath',
+    });
+    const updated = single(
+      await call(owner, 'put', `/companies/${company.uuid}.json`, {
+        company: { ...company, name: 'Trip' },
+      }),
+    );
     expect(updated).toEqual({ ...company, name: 'Trip' });
   });
 
@@ -848,19 +1259,36 @@ describe('PUT /companies/:uuid (update)', () => {
     const member = await t.newStaff(owner, { type: 'STAFF' });
     const company = await createCompany(owner);
     expectError(await call(member, 'get', `/companies/${company.uuid}.json`), 404, 'NOT_FOUND');
-    const updated = single(await call(owner, 'put', `/companies/${company.uuid}.json`, { company: { visibility: 'custom', user_uuids: [member.id] } }));
+    const updated = single(
+      await call(owner, 'put', `/companies/${company.uuid}.json`, {
+        company: { visibility: 'custom', user_uuids: [member.id] },
+      }),
+    );
     expect(updated.visibility).toBe('custom');
     expect(updated.user_uuids).toEqual(expect.arrayContaining([owner.ownerId, member.id]));
-    expect(single(await call(member, 'get', `/companies/${company.uuid}.json`)).uuid).toBe(company.uuid);
+    expect(single(await call(member, 'get', `/companies/${company.uuid}.json`)).uuid).toBe(
+      company.uuid,
+    );
   });
 
   test('invalid update is 422 and changes nothing; a staff member gets 403 Update Denied on a visible company', async () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner, { type: 'STAFF' });
     const company = await createCompany(owner, { name: 'Stable', visibility: 'public' });
-    const error = expectError(await call(owner, 'put', `/companies/${company.uuid}.json`, { company: { name: '', notes: 'x' } }), 422, 'VALIDATION_FAILED');
+    const error = expectError(
+      await call(owner, 'put', `/companies/${company.uuid}.json`, {
+        company: { name: '', notes: 'x' },
+      }),
+      422,
+      'VALIDATION_FAILED',
+    );
     expect(fieldNames(error)).toEqual(['name']);
-    expectError(await call(member, 'put', `/companies/${company.uuid}.json`, { company: { name: 'Mine' } }), 403, 'UPDATE_DENIED', 'Update Denied');
+    expectError(
+      await call(member, 'put', `/companies/${company.uuid}.json`, { company: { name: 'Mine' } }),
+      403,
+      'UPDATE_DENIED',
+      'Update Denied',
+    );
     expect(single(await call(owner, 'get', `/companies/${company.uuid}.json`))).toEqual(company);
   });
 });
@@ -884,8 +1312,15 @@ describe('DELETE /companies/:uuid', () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner, { type: 'STAFF' });
     const company = await createCompany(owner, { visibility: 'public' });
-    expectError(await call(member, 'delete', `/companies/${company.uuid}.json`), 403, 'DELETE_DENIED', 'Delete Denied');
-    expect(single(await call(owner, 'get', `/companies/${company.uuid}.json`)).uuid).toBe(company.uuid);
+    expectError(
+      await call(member, 'delete', `/companies/${company.uuid}.json`),
+      403,
+      'DELETE_DENIED',
+      'Delete Denied',
+    );
+    expect(single(await call(owner, 'get', `/companies/${company.uuid}.json`)).uuid).toBe(
+      company.uuid,
+    );
   });
 });
 
@@ -894,13 +1329,19 @@ describe('whole records sent back unchanged', () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner, { type: 'STAFF' });
     const http = request(t.app.express);
-    const mine = (await http.get(`/api/1/staff/${member.id}.json`).auth(member.login, member.password)).body.response;
+    const mine = (
+      await http.get(`/api/1/staff/${member.id}.json`).auth(member.login, member.password)
+    ).body.response;
     const put = await http
       .put(`/api/1/staff/${member.id}.json`)
       .auth(member.login, member.password)
       .send({ staff: { ...mine, first_name: 'Renamed' } });
     expect(put.status).toBe(200);
-    expect(put.body.response).toMatchObject({ first_name: 'Renamed', type: 'staff', active: 'true' });
+    expect(put.body.response).toMatchObject({
+      first_name: 'Renamed',
+      type: 'staff',
+      active: 'true',
+    });
     const promote = await http
       .put(`/api/1/staff/${member.id}.json`)
       .auth(member.login, member.password)

@@ -35,8 +35,6 @@ type Method = 'get' | 'post' | 'put' | 'delete' | 'patch';
 // XML reading (saxes; strict: any well-formedness error or a DOCTYPE throws)
 // ---------------------------------------------------------------------------------------------
 
-
-
 const names = (element: XmlElement): string[] => element.children.map((c) => c.name);
 
 function child(element: XmlElement, name: string): XmlElement {
@@ -925,16 +923,13 @@ describe('company routes', () => {
     ).toEqual([expect.stringMatching(/^name /)]);
   });
 
-  test(
-    'an empty <company/> element is 422 Company::ParamMissing, like an empty body',
-    async () => {
-      expectError(
-        await call(owner, 'post', '/companies.xml', '<company/>'),
-        422,
-        'Company::ParamMissing',
-      );
-    },
-  );
+  test('an empty <company/> element is 422 Company::ParamMissing, like an empty body', async () => {
+    expectError(
+      await call(owner, 'post', '/companies.xml', '<company/>'),
+      422,
+      'Company::ParamMissing',
+    );
+  });
 
   test('an empty <company/> update changes nothing and answers 200', async () => {
     const before = await call(owner, 'get', `/company/${companyId}.xml`);
@@ -1442,21 +1437,18 @@ describe('shift routes', () => {
     ]);
   });
 
-  test(
-    'a refused wall-time date is named start/stop in the error, like the GMT form',
-    async () => {
-      const res = await call(
-        owner,
-        'post',
-        `/project/${projectB}/shifts.xml`,
-        '<shift><start>Wed, 31 Dec 1969 10:00:00</start><stop>Wed, 31 Dec 1969 11:00:00</stop></shift>',
-      );
-      expect(expectError(res, 422, 'Shift::Error')).toEqual([
-        expect.stringMatching(/^start /),
-        expect.stringMatching(/^stop /),
-      ]);
-    },
-  );
+  test('a refused wall-time date is named start/stop in the error, like the GMT form', async () => {
+    const res = await call(
+      owner,
+      'post',
+      `/project/${projectB}/shifts.xml`,
+      '<shift><start>Wed, 31 Dec 1969 10:00:00</start><stop>Wed, 31 Dec 1969 11:00:00</stop></shift>',
+    );
+    expect(expectError(res, 422, 'Shift::Error')).toEqual([
+      expect.stringMatching(/^start /),
+      expect.stringMatching(/^stop /),
+    ]);
+  });
 
   test('a user_id that is not in the staff list is a 422 Shift::Error; nothing is stored', async () => {
     const stranger = await t.newAccount();
@@ -1478,18 +1470,15 @@ describe('shift routes', () => {
     ).toHaveLength(0);
   });
 
-  test(
-    'a user_id that is not in the staff list is named user_id in the error',
-    async () => {
-      const res = await call(
-        owner,
-        'post',
-        `/project/${projectB}/shifts.xml`,
-        `<shift><user_id>${UNKNOWN_ID}</user_id><start>Tue, 24 Mar 2009 08:00:00 GMT</start><stop>Tue, 24 Mar 2009 09:00:00 GMT</stop></shift>`,
-      );
-      expect(expectError(res, 422, 'Shift::Error')).toEqual([expect.stringMatching(/^user_id /)]);
-    },
-  );
+  test('a user_id that is not in the staff list is named user_id in the error', async () => {
+    const res = await call(
+      owner,
+      'post',
+      `/project/${projectB}/shifts.xml`,
+      `<shift><user_id>${UNKNOWN_ID}</user_id><start>Tue, 24 Mar 2009 08:00:00 GMT</start><stop>Tue, 24 Mar 2009 09:00:00 GMT</stop></shift>`,
+    );
+    expect(expectError(res, 422, 'Shift::Error')).toEqual([expect.stringMatching(/^user_id /)]);
+  });
 
   test('a shift at the end of year 9999 is stored or refused, never a 5xx', async () => {
     const res = await call(
@@ -1943,7 +1932,9 @@ describe('error types of the interface document', () => {
         `${type}::UpdateDenied`,
       );
       expectError(await call(staff, 'delete', path()), 403, `${type}::DeleteDenied`);
-      expect(value(expectObject(await call(owner, 'get', path()), 200, expectShape), 'name')).toBe(name);
+      expect(value(expectObject(await call(owner, 'get', path()), 200, expectShape), 'name')).toBe(
+        name,
+      );
     },
   );
 

@@ -6,7 +6,15 @@ import { SaxesParser } from 'saxes';
  */
 
 /** Keys a JSON error body may carry. */
-export const ERROR_KEYS = new Set(['code', 'status', 'title', 'message', 'field_errors', 'position', 'parameter']);
+export const ERROR_KEYS = new Set([
+  'code',
+  'status',
+  'title',
+  'message',
+  'field_errors',
+  'position',
+  'parameter',
+]);
 
 interface Answer {
   status: number;
@@ -20,7 +28,10 @@ export function expectJson(res: { headers: Record<string, unknown> }): void {
 
 /** An error answer: status, catalogue code, and the documented body shape. */
 export function expectError(res: Answer, status: number, code: string, title?: string): any {
-  expect({ status: res.status, body: res.body }).toMatchObject({ status, body: { error: { code, status } } });
+  expect({ status: res.status, body: res.body }).toMatchObject({
+    status,
+    body: { error: { code, status } },
+  });
   expectJson(res);
   expect(Object.keys(res.body)).toEqual(['error']);
   const error = res.body.error;
@@ -34,7 +45,8 @@ export function expectError(res: Answer, status: number, code: string, title?: s
 
 /** `{response: [...], count}` with status 200. */
 export function list(res: Answer): { items: any[]; count: number } {
-  if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
   expectJson(res);
   expect(Object.keys(res.body).sort()).toEqual(['count', 'response']);
   expect(Array.isArray(res.body.response)).toBe(true);
@@ -58,7 +70,12 @@ export function parseXml(xml: string): XmlElement {
     throw new Error('an answer must not carry a DOCTYPE');
   });
   parser.on('opentag', (tag) => {
-    const element: XmlElement = { name: tag.name, attributes: { ...(tag.attributes as Record<string, string>) }, children: [], text: '' };
+    const element: XmlElement = {
+      name: tag.name,
+      attributes: { ...(tag.attributes as Record<string, string>) },
+      children: [],
+      text: '',
+    };
     const parent = stack[stack.length - 1];
     if (parent) parent.children.push(element);
     else root = element;

@@ -37,7 +37,11 @@ export async function proxiedDatabase(): Promise<ProxiedDatabase> {
     target: {
       // Through a URL the app sees a "server", so the embedded database's one connection must be
       // set by hand: a pool of one, and no second connection to LISTEN on.
-      env: { DATABASE_URL: throughProxy(embedded.url, proxy), DB_POOL_MAX: '1', DB_LISTEN: 'false' },
+      env: {
+        DATABASE_URL: throughProxy(embedded.url, proxy),
+        DB_POOL_MAX: '1',
+        DB_LISTEN: 'false',
+      },
       inMemory: false,
       drop: async () => {
         await proxy.close();

@@ -18,7 +18,11 @@ export interface Credentials {
 export interface GraphQLResponse<T = Record<string, any>> {
   status: number;
   data?: T | null;
-  errors?: { message: string; path?: string[]; extensions?: { code?: string; [key: string]: unknown } }[];
+  errors?: {
+    message: string;
+    path?: string[];
+    extensions?: { code?: string; [key: string]: unknown };
+  }[];
 }
 
 export interface TestApp {
@@ -26,13 +30,26 @@ export interface TestApp {
   readonly db: Database;
   readonly config: Config;
   /** Posts a GraphQL operation to /graphql over in-process HTTP with Basic credentials. */
-  gql<T = Record<string, any>>(who: Credentials | undefined, query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<T>>;
+  gql<T = Record<string, any>>(
+    who: Credentials | undefined,
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<GraphQLResponse<T>>;
   /** Like gql, but fails the test on any error and returns data. */
-  gqlOk<T = Record<string, any>>(who: Credentials, query: string, variables?: Record<string, unknown>): Promise<T>;
+  gqlOk<T = Record<string, any>>(
+    who: Credentials,
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<T>;
   /** A new account with its owner; returns the owner's credentials and ids. */
-  newAccount(overrides?: Partial<CreateAccountInput>): Promise<Credentials & { ownerId: string; ownerLegacyId: number; accountId: number }>;
+  newAccount(
+    overrides?: Partial<CreateAccountInput>,
+  ): Promise<Credentials & { ownerId: string; ownerLegacyId: number; accountId: number }>;
   /** A new user in the account of `owner`, through the API. */
-  newStaff(owner: Credentials, overrides?: Record<string, unknown>): Promise<Credentials & { id: string; legacyId: number }>;
+  newStaff(
+    owner: Credentials,
+    overrides?: Record<string, unknown>,
+  ): Promise<Credentials & { id: string; legacyId: number }>;
   /** Serves the app on a loopback port (started on first use) for clients that need a real URL. */
   listen(): Promise<string>;
   /** Counts the SQL statements `work` sends to the database. */
@@ -49,7 +66,10 @@ export interface StartTestAppOptions {
   logDestination?: { write(line: string): void };
 }
 
-export async function startTestApp(env: Record<string, string> = {}, options: StartTestAppOptions = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: StartTestAppOptions = {},
+): Promise<TestApp> {
   const target = options.target ?? (await createTestDatabaseTarget());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -63,7 +83,13 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
     ...env,
   });
   const db = await openDatabase(config, { inMemory: target.inMemory });
-  const app = await createApp({ orm: db.orm, config, logger: options.logDestination ? createLogger(config.log.level, options.logDestination) : undefined });
+  const app = await createApp({
+    orm: db.orm,
+    config,
+    logger: options.logDestination
+      ? createLogger(config.log.level, options.logDestination)
+      : undefined,
+  });
   const http = request(app.express);
   let statements = 0;
   const knex = db.orm.em.getConnection().getKnex();
@@ -115,11 +141,19 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
         lastName: 'Owner',
         ...overrides,
       });
-      return { login, password, ownerId: owner.uuid, ownerLegacyId: owner.id, accountId: account.id };
+      return {
+        login,
+        password,
+        ownerId: owner.uuid,
+        ownerLegacyId: owner.id,
+        accountId: account.id,
+      };
     },
     newStaff: async (owner, overrides = {}) => {
       counter += 1;
-      const login = (overrides.login as string | undefined) ?? `staff${counter}_${Math.random().toString(36).slice(2, 8)}`;
+      const login =
+        (overrides.login as string | undefined) ??
+        `staff${counter}_${Math.random().toString(36).slice(2, 8)}`;
       const password = (overrides.password as string | undefined) ?? 'staff-password';
       const data = await gqlOk<{ createStaff: { id: string; legacyId: number } }>(
         owner,
@@ -149,7 +183,14 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
 /** The credentials of a Basic-authenticated local request, for calling the context factory directly. */
 export function basicCredentials(who: Credentials): RequestCredentials {
   const authorization = `Basic ${Buffer.from(`${who.login}:${who.password}`).toString('base64')}`;
-  return { authorization, method: 'POST', url: '/graphql', host: 'localhost', protocol: 'http', address: '127.0.0.1' };
+  return {
+    authorization,
+    method: 'POST',
+    url: '/graphql',
+    host: 'localhost',
+    protocol: 'http',
+    address: '127.0.0.1',
+  };
 }
 
 /** The error codes of a response, in order. */

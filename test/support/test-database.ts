@@ -23,7 +23,10 @@ export async function createTestDatabaseTarget(): Promise<TestDatabaseTarget> {
   return {
     env: { DATABASE_URL: url.toString() },
     inMemory: false,
-    drop: () => withAdmin(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => {}),
+    drop: () =>
+      withAdmin(serverUrl, (client) =>
+        client.query(`drop database if exists ${name} with (force)`),
+      ).then(() => {}),
   };
 }
 

@@ -9,7 +9,10 @@ test('defaults: embedded database in ./data, port 3000', () => {
 });
 
 test('DATABASE_URL selects a PostgreSQL server', () => {
-  expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).database).toEqual({ kind: 'server', url: 'postgres://u@h:5432/db' });
+  expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).database).toEqual({
+    kind: 'server',
+    url: 'postgres://u@h:5432/db',
+  });
 });
 
 test.each([
@@ -31,7 +34,7 @@ test('GRAPHIQL: on by default, off by default in production, and settable either
   expect(() => loadConfig({ GRAPHIQL: 'yes' })).toThrow(/GRAPHIQL/);
 });
 
-test('LOG_LEVEL: info by default, silent by default under NODE_ENV=test, one of pino\'s levels', () => {
+test("LOG_LEVEL: info by default, silent by default under NODE_ENV=test, one of pino's levels", () => {
   expect(loadConfig({}).log).toEqual({ level: 'info' });
   expect(loadConfig({ NODE_ENV: 'test' }).log).toEqual({ level: 'silent' });
   expect(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug' }).log).toEqual({ level: 'debug' });
@@ -40,7 +43,9 @@ test('LOG_LEVEL: info by default, silent by default under NODE_ENV=test, one of 
 
 test('METRICS_TOKEN: unset by default; a short token or one with spaces is refused', () => {
   expect(loadConfig({}).metricsToken).toBeUndefined();
-  expect(loadConfig({ METRICS_TOKEN: 'scrape-token-0123456789' }).metricsToken).toBe('scrape-token-0123456789');
+  expect(loadConfig({ METRICS_TOKEN: 'scrape-token-0123456789' }).metricsToken).toBe(
+    'scrape-token-0123456789',
+  );
   expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
   expect(() => loadConfig({ METRICS_TOKEN: 'sixteen chars and spaces' })).toThrow(/METRICS_TOKEN/);
 });

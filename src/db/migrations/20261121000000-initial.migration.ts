@@ -40,7 +40,9 @@ export class InitialMigration extends Migration {
       );`);
     // Logins are what Basic auth sends: unique across the service, whatever the case.
     this.addSql(`create unique index users_login_unique on users (lower(login));`);
-    this.addSql(`create unique index users_one_owner_per_account on users (account_id) where type = 'owner';`);
+    this.addSql(
+      `create unique index users_one_owner_per_account on users (account_id) where type = 'owner';`,
+    );
 
     this.addSql(`
       create table companies (
@@ -158,11 +160,15 @@ export class InitialMigration extends Migration {
         foreign key (account_id, activity_id) references activities (account_id, id) on delete set null (activity_id)
       );`);
     // At most one running shift per user, whatever the concurrency.
-    this.addSql(`create unique index shifts_one_running_per_user on shifts (user_id) where stop is null;`);
+    this.addSql(
+      `create unique index shifts_one_running_per_user on shifts (user_id) where stop is null;`,
+    );
     this.addSql(`create index shifts_project_start_idx on shifts (project_id, start);`);
     this.addSql(`create index shifts_user_start_idx on shifts (user_id, start);`);
     this.addSql(`create index shifts_account_start_idx on shifts (account_id, start);`);
-    this.addSql(`create index shifts_activity_idx on shifts (activity_id) where activity_id is not null;`);
+    this.addSql(
+      `create index shifts_activity_idx on shifts (activity_id) where activity_id is not null;`,
+    );
   }
 
   override async down(): Promise<void> {

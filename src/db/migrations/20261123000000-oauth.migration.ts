@@ -99,7 +99,14 @@ export class OAuthMigration extends Migration {
   }
 
   override async down(): Promise<void> {
-    for (const table of ['rate_limits', 'oauth2_codes', 'oauth2_tokens', 'oauth1_nonces', 'oauth1_tokens', 'oauth_clients']) {
+    for (const table of [
+      'rate_limits',
+      'oauth2_codes',
+      'oauth2_tokens',
+      'oauth1_nonces',
+      'oauth1_tokens',
+      'oauth_clients',
+    ]) {
       this.addSql(`drop table if exists ${table} cascade;`);
     }
   }

@@ -19,9 +19,13 @@ export class ProjectTotalsMigration extends Migration {
         foreign key (account_id, project_id) references projects (account_id, id) on delete cascade,
         foreign key (account_id, user_id) references users (account_id, id) on delete cascade
       );`);
-    this.addSql(`create index project_user_totals_account_idx on project_user_totals (account_id);`);
+    this.addSql(
+      `create index project_user_totals_account_idx on project_user_totals (account_id);`,
+    );
     // Running shifts by project: what the totals add at read time.
-    this.addSql(`create index shifts_running_project_idx on shifts (project_id) where stop is null;`);
+    this.addSql(
+      `create index shifts_running_project_idx on shifts (project_id) where stop is null;`,
+    );
 
     // Adds signed per-(project, user) sums; rows of a project or user being deleted are skipped,
     // since the cascade removes their totals anyway.
@@ -61,9 +65,15 @@ export class ProjectTotalsMigration extends Migration {
          having count(*) > 0;
         return null;
       end $$;`);
-    this.addSql(`create trigger shifts_totals_insert after insert on shifts referencing new table as new_rows for each statement execute function shifts_totals_on_insert();`);
-    this.addSql(`create trigger shifts_totals_delete after delete on shifts referencing old table as old_rows for each statement execute function shifts_totals_on_delete();`);
-    this.addSql(`create trigger shifts_totals_update after update on shifts referencing old table as old_rows new table as new_rows for each statement execute function shifts_totals_on_update();`);
+    this.addSql(
+      `create trigger shifts_totals_insert after insert on shifts referencing new table as new_rows for each statement execute function shifts_totals_on_insert();`,
+    );
+    this.addSql(
+      `create trigger shifts_totals_delete after delete on shifts referencing old table as old_rows for each statement execute function shifts_totals_on_delete();`,
+    );
+    this.addSql(
+      `create trigger shifts_totals_update after update on shifts referencing old table as old_rows new table as new_rows for each statement execute function shifts_totals_on_update();`,
+    );
     this.addSql(`
       insert into project_user_totals (account_id, project_id, user_id, stopped_seconds)
       select account_id, project_id, user_id, sum(extract(epoch from (stop - start))) from shifts where stop is not null
@@ -74,7 +84,9 @@ export class ProjectTotalsMigration extends Migration {
     this.addSql(`drop trigger if exists shifts_totals_insert on shifts;`);
     this.addSql(`drop trigger if exists shifts_totals_delete on shifts;`);
     this.addSql(`drop trigger if exists shifts_totals_update on shifts;`);
-    this.addSql(`drop function if exists shifts_totals_on_insert, shifts_totals_on_delete, shifts_totals_on_update, project_totals_add;`);
+    this.addSql(
+      `drop function if exists shifts_totals_on_insert, shifts_totals_on_delete, shifts_totals_on_update, project_totals_add;`,
+    );
     this.addSql(`drop index if exists shifts_running_project_idx;`);
     this.addSql(`drop table if exists project_user_totals;`);
   }

@@ -22,9 +22,13 @@ export class WebhooksMigration extends Migration {
         unique (account_id, id)
       );`);
     this.addSql(`create index webhooks_account_idx on webhooks (account_id) where active;`);
-    this.addSql(`alter table outbox add column webhook_id integer references webhooks (id) on delete cascade;`);
+    this.addSql(
+      `alter table outbox add column webhook_id integer references webhooks (id) on delete cascade;`,
+    );
     this.addSql(`alter table outbox add column last_status integer;`);
-    this.addSql(`create index outbox_webhook_idx on outbox (webhook_id, id) where webhook_id is not null;`);
+    this.addSql(
+      `create index outbox_webhook_idx on outbox (webhook_id, id) where webhook_id is not null;`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -6,21 +6,35 @@ import type { RequestContext } from '../../graphql/context';
 import { assignDefined, fields, inTransaction, validate } from '../common/service-support';
 import { Account } from './account.entity';
 
-@InputType({ description: 'Omitted fields keep their value. Plan limits are set by the operator, not here.' })
+@InputType({
+  description: 'Omitted fields keep their value. Plan limits are set by the operator, not here.',
+})
 export class AccountInput {
   @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => Float, { nullable: true, description: 'Share of a time limit after which a project is nearly overdue (0 < r ≤ 1).' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Share of a time limit after which a project is nearly overdue (0 < r ≤ 1).',
+  })
   nearlyOverdueRatio?: number;
 }
 
 const schema = z.object({
   name: fields.requiredText().optional(),
-  nearlyOverdueRatio: z.number().gt(0, 'must be more than 0').max(1, 'must be at most 1').optional(),
+  nearlyOverdueRatio: z
+    .number()
+    .gt(0, 'must be more than 0')
+    .max(1, 'must be at most 1')
+    .optional(),
 });
 
 /** The owner's settings of the account. */
 export async function updateAccount(ctx: RequestContext, input: AccountInput): Promise<Account> {
-  if (!isOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Account', 'Update denied: only the owner may change the account');
+  if (!isOwner(ctx.viewer))
+    throw new PermissionDeniedError(
+      'update',
+      'Account',
+      'Update denied: only the owner may change the account',
+    );
   const data = validate('Account', schema, input);
   return inTransaction(ctx, async (em) => {
     const account = await em.findOneOrFail(Account, ctx.viewer.accountId);

@@ -18,15 +18,23 @@ export class Account {
   @Property({ type: 'string', length: 255 })
   name!: string;
 
-  @Field(() => Int, { nullable: true, description: 'Most active staff members besides the owner; null means no limit.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Most active staff members besides the owner; null means no limit.',
+  })
   @Property({ type: 'integer', nullable: true })
   staffMax: number | null = null;
 
-  @Field(() => Int, { nullable: true, description: 'Most time that may be entered, in seconds; null means no limit.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Most time that may be entered, in seconds; null means no limit.',
+  })
   @Property({ type: 'integer', nullable: true })
   timeMaxSeconds: number | null = null;
 
-  @Field(() => Float, { description: 'Share of a time limit after which a project is nearly overdue.' })
+  @Field(() => Float, {
+    description: 'Share of a time limit after which a project is nearly overdue.',
+  })
   @Property({ type: 'double', default: 0.9 })
   nearlyOverdueRatio: number = 0.9;
 

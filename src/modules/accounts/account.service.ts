@@ -1,6 +1,10 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from '../../auth/passwords';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  type PasswordHasher,
+} from '../../auth/passwords';
 import { ValidationError } from '../../errors';
 import { StaffType } from '../common/enums';
 import { fields, validate } from '../common/service-support';
@@ -10,8 +14,13 @@ import { Account } from './account.entity';
 
 export const createAccountSchema = z.object({
   login: fields.requiredText().refine((s) => !s.includes(':'), 'must not contain ":"'),
-  password: z.string().min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`).max(PASSWORD_MAX_LENGTH),
-  email: fields.requiredText().refine((s) => /^[^\s@]+@[^\s@]+$/.test(s), 'is not an e-mail address'),
+  password: z
+    .string()
+    .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(PASSWORD_MAX_LENGTH),
+  email: fields
+    .requiredText()
+    .refine((s) => /^[^\s@]+@[^\s@]+$/.test(s), 'is not an e-mail address'),
   firstName: fields.text().default(''),
   lastName: fields.text().default(''),
   timeZone: timeZoneField().default('UTC'),
@@ -33,11 +42,23 @@ export interface CreateAccountOptions {
  * Creates an account with its owner: an operator's act (CLI), not one of a signed-in user, so it
  * runs outside any tenant scope, in one transaction.
  */
-export async function createAccount(orm: MikroORM, hasher: PasswordHasher, input: CreateAccountInput, options: CreateAccountOptions = {}): Promise<{ account: Account; owner: Staff }> {
+export async function createAccount(
+  orm: MikroORM,
+  hasher: PasswordHasher,
+  input: CreateAccountInput,
+  options: CreateAccountOptions = {},
+): Promise<{ account: Account; owner: Staff }> {
   const data = validate('Account', createAccountSchema, input);
   const passwordHash = await hasher.hash(data.password);
   return (options.em ?? orm.em.fork()).transactional(async (em) => {
-    const taken = await em.getConnection().execute('select 1 from users where lower(login) = lower(?)', [data.login], 'all', em.getTransactionContext());
+    const taken = await em
+      .getConnection()
+      .execute(
+        'select 1 from users where lower(login) = lower(?)',
+        [data.login],
+        'all',
+        em.getTransactionContext(),
+      );
     if (taken.length > 0) throw ValidationError.field('Staff', 'login', 'is already taken');
     const account = em.create(Account, {
       name: data.name ?? (`${data.firstName} ${data.lastName}`.trim() || data.login),

@@ -11,12 +11,20 @@ import { Account } from './account.entity';
  * account: the caller is activating a user, which on a paid plan asks the owner to confirm
  * (confirmation-email.ts).
  */
-export async function assertStaffRoom(em: EntityManager, accountId: number, adding: number): Promise<Account> {
+export async function assertStaffRoom(
+  em: EntityManager,
+  accountId: number,
+  adding: number,
+): Promise<Account> {
   await lockRow(em, 'accounts', accountId);
   const account = await em.findOneOrFail(Account, accountId, { refresh: true });
   if (account.staffMax === null) return account;
   if (account.staffMax === 0) {
-    throw new DomainRuleError('STAFF_NOT_ALLOWED', 'Staff', 'This account does not allow staff members');
+    throw new DomainRuleError(
+      'STAFF_NOT_ALLOWED',
+      'Staff',
+      'This account does not allow staff members',
+    );
   }
   const active = await em.count(Staff, { active: true, type: { $ne: StaffType.OWNER } });
   if (active + adding > account.staffMax) {

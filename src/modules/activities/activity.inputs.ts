@@ -39,7 +39,11 @@ export class ActivityInput {
 
 @InputType()
 export class CreateActivityInput extends ActivityInput {
-  @Field(() => ID, { nullable: true, description: 'A uuid of your choice; generated when omitted.' }) id?: string | null;
+  @Field(() => ID, {
+    nullable: true,
+    description: 'A uuid of your choice; generated when omitted.',
+  })
+  id?: string | null;
   @Field(() => ID, { nullable: true }) projectId?: string;
   @Field(() => Int, { nullable: true }) projectLegacyId?: number;
 }

@@ -1,4 +1,15 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import {
+  Arg,
+  Args,
+  Ctx,
+  FieldResolver,
+  ID,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import type { RequestContext } from '../../graphql/context';
 import { Connection } from '../../graphql/connection';
 import { loadById } from '../../graphql/entity-loaders';
@@ -6,7 +17,12 @@ import type { MaybePromise } from '../../graphql/loaders';
 import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
 import { Project } from '../projects/project.entity';
 import { Activity } from './activity.entity';
-import { ActivityFilter, ActivityInput, ActivityOrder, CreateActivityInput } from './activity.inputs';
+import {
+  ActivityFilter,
+  ActivityInput,
+  ActivityOrder,
+  CreateActivityInput,
+} from './activity.inputs';
 import type { ActivityService } from './activity.service';
 
 export const ActivityConnection = Connection(Activity, 'ActivityConnection');
@@ -15,7 +31,9 @@ export const ActivityConnection = Connection(Activity, 'ActivityConnection');
 export class ActivityResolver {
   constructor(private readonly service: ActivityService) {}
 
-  @Query(() => Activity, { description: 'One activity; optionally required to belong to a project.' })
+  @Query(() => Activity, {
+    description: 'One activity; optionally required to belong to a project.',
+  })
   activity(
     @Args() locator: LocatorArgs,
     @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,
@@ -25,11 +43,14 @@ export class ActivityResolver {
     return this.service.get(ctx, locator, optionalLocator(projectId, projectLegacyId));
   }
 
-  @Query(() => ActivityConnection, { description: 'Activities of the projects the caller can see, optionally of one project.' })
+  @Query(() => ActivityConnection, {
+    description: 'Activities of the projects the caller can see, optionally of one project.',
+  })
   activities(
     @Args() page: PageArgs,
     @Arg('filter', () => ActivityFilter, { nullable: true }) filter: ActivityFilter | undefined,
-    @Arg('order', () => [ActivityOrder], { nullable: true }) order: InstanceType<typeof ActivityOrder>[] | undefined,
+    @Arg('order', () => [ActivityOrder], { nullable: true })
+    order: InstanceType<typeof ActivityOrder>[] | undefined,
     @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,
     @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
@@ -38,7 +59,10 @@ export class ActivityResolver {
   }
 
   @Mutation(() => Activity)
-  createActivity(@Arg('input', () => CreateActivityInput) input: CreateActivityInput, @Ctx() ctx: RequestContext): Promise<Activity> {
+  createActivity(
+    @Arg('input', () => CreateActivityInput) input: CreateActivityInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Activity> {
     return this.service.create(ctx, input);
   }
 
@@ -46,17 +70,27 @@ export class ActivityResolver {
   updateActivity(
     @Args() locator: LocatorArgs,
     @Arg('input', () => ActivityInput) input: ActivityInput,
-    @Arg('projectId', () => ID, { nullable: true, description: 'Only if it belongs to this project.' }) projectId: string | undefined,
+    @Arg('projectId', () => ID, {
+      nullable: true,
+      description: 'Only if it belongs to this project.',
+    })
+    projectId: string | undefined,
     @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Activity> {
     return this.service.update(ctx, locator, input, optionalLocator(projectId, projectLegacyId));
   }
 
-  @Mutation(() => Activity, { description: 'Deletes the activity; its shifts keep their time and lose the activity.' })
+  @Mutation(() => Activity, {
+    description: 'Deletes the activity; its shifts keep their time and lose the activity.',
+  })
   deleteActivity(
     @Args() locator: LocatorArgs,
-    @Arg('projectId', () => ID, { nullable: true, description: 'Only if it belongs to this project.' }) projectId: string | undefined,
+    @Arg('projectId', () => ID, {
+      nullable: true,
+      description: 'Only if it belongs to this project.',
+    })
+    projectId: string | undefined,
     @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Activity> {
@@ -68,4 +102,3 @@ export class ActivityResolver {
     return loadById(ctx, Project, activity.project.id) as MaybePromise<Project>;
   }
 }
-

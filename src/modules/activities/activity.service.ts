@@ -5,11 +5,23 @@ import type { RequestContext } from '../../graphql/context';
 import type { OrderSpec } from '../../graphql/list-args';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
 import { idempotentTransaction } from '../common/idempotency';
-import { assertUuidFree, fields, findLocated, inTransaction, validate, type Locator } from '../common/service-support';
+import {
+  assertUuidFree,
+  fields,
+  findLocated,
+  inTransaction,
+  validate,
+  type Locator,
+} from '../common/service-support';
 import { projectVisibilityWhere } from '../common/visibility';
 import type { ProjectService } from '../projects/project.service';
 import { Activity } from './activity.entity';
-import { ACTIVITY_FILTER_FIELDS, type ActivityFilter, type ActivityInput, type CreateActivityInput } from './activity.inputs';
+import {
+  ACTIVITY_FILTER_FIELDS,
+  type ActivityFilter,
+  type ActivityInput,
+  type CreateActivityInput,
+} from './activity.inputs';
 
 const updateSchema = z.object({ name: fields.requiredText().optional() });
 const createSchema = z.object({
@@ -26,11 +38,19 @@ export class ActivityService {
   async get(ctx: RequestContext, locator: Locator, projectLocator?: Locator): Promise<Activity> {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
     return findLocated(ctx.em, Activity, 'Activity', locator, {
-      extraWhere: project ? { project: project.id } : { project: await projectVisibilityWhere(ctx, ctx.em) },
+      extraWhere: project
+        ? { project: project.id }
+        : { project: await projectVisibilityWhere(ctx, ctx.em) },
     });
   }
 
-  async list(ctx: RequestContext, filter: ActivityFilter | undefined, order: OrderSpec[] | undefined, page: PageRequest, projectLocator?: Locator) {
+  async list(
+    ctx: RequestContext,
+    filter: ActivityFilter | undefined,
+    order: OrderSpec[] | undefined,
+    page: PageRequest,
+    projectLocator?: Locator,
+  ) {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
     const where = {
       $and: [
@@ -43,9 +63,20 @@ export class ActivityService {
 
   async create(ctx: RequestContext, input: CreateActivityInput): Promise<Activity> {
     const data = validate('Activity', createSchema, input);
-    const act = { name: 'createActivity', request: input, entityClass: Activity, entity: 'Activity' } as const;
+    const act = {
+      name: 'createActivity',
+      request: input,
+      entityClass: Activity,
+      entity: 'Activity',
+    } as const;
     return idempotentTransaction(ctx, act, async (em) => {
-      const project = await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null }, undefined, 'Activity');
+      const project = await this.projects.getIn(
+        ctx,
+        em,
+        { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null },
+        undefined,
+        'Activity',
+      );
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Activity');
       if (data.id) await assertUuidFree(em, Activity, 'Activity', data.id);
       const activity = em.create(Activity, {
@@ -59,7 +90,12 @@ export class ActivityService {
     });
   }
 
-  async update(ctx: RequestContext, locator: Locator, input: ActivityInput, projectLocator?: Locator): Promise<Activity> {
+  async update(
+    ctx: RequestContext,
+    locator: Locator,
+    input: ActivityInput,
+    projectLocator?: Locator,
+  ): Promise<Activity> {
     const data = validate('Activity', updateSchema, input);
     return inTransaction(ctx, async (em) => {
       const activity = await this.get({ ...ctx, em }, locator, projectLocator);

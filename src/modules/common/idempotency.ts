@@ -38,16 +38,26 @@ export async function idempotentTransaction<T extends { id: number }>(
 ): Promise<T> {
   if (ctx.idempotencyKey === undefined) return inTransaction(ctx, work);
   const key = checkedKey(ctx.idempotencyKey);
-  const requestHash = createHash('sha256').update(stableStringify({ act: act.name, request: act.request }) ?? '').digest('hex');
+  const requestHash = createHash('sha256')
+    .update(stableStringify({ act: act.name, request: act.request }) ?? '')
+    .digest('hex');
   return inTransaction(ctx, async (em) => {
     const earlier = await claim(em, ctx, key, requestHash);
     if (earlier !== undefined) {
       const record = await em.findOne(act.entityClass, { id: earlier } as FilterQuery<T>);
-      if (!record) throw new NotFoundError(act.entity, `${act.entity} created with this Idempotency-Key no longer exists`);
+      if (!record)
+        throw new NotFoundError(
+          act.entity,
+          `${act.entity} created with this Idempotency-Key no longer exists`,
+        );
       return record;
     }
     const record = await work(em);
-    await execute(em, 'update idempotency_keys set entity_id = ? where user_id = ? and key = ?', [record.id, ctx.viewer.id, key]);
+    await execute(em, 'update idempotency_keys set entity_id = ? where user_id = ? and key = ?', [
+      record.id,
+      ctx.viewer.id,
+      key,
+    ]);
     return record;
   });
 }
@@ -57,7 +67,12 @@ export async function idempotentTransaction<T extends { id: number }>(
  * other expired keys on the way. Returns undefined when the claim is new, or the record id an
  * earlier request with the same key and request answered with.
  */
-async function claim(em: EntityManager, ctx: RequestContext, key: string, requestHash: string): Promise<number | undefined> {
+async function claim(
+  em: EntityManager,
+  ctx: RequestContext,
+  key: string,
+  requestHash: string,
+): Promise<number | undefined> {
   const ttl = ctx.config.idempotencyTtlSeconds;
   const user = ctx.viewer.id;
   const claimed = await execute(
@@ -72,14 +87,26 @@ async function claim(em: EntityManager, ctx: RequestContext, key: string, reques
     [user, key, ttl, ctx.viewer.accountId, user, key, requestHash, ttl],
   );
   if (claimed.length > 0) return undefined;
-  const [earlier] = await execute(em, 'select request_hash, entity_id from idempotency_keys where user_id = ? and key = ?', [user, key]);
+  const [earlier] = await execute(
+    em,
+    'select request_hash, entity_id from idempotency_keys where user_id = ? and key = ?',
+    [user, key],
+  );
   if (earlier.request_hash !== requestHash) {
-    throw ValidationError.field(undefined, 'Idempotency-Key', 'was already used for a different request; use a new key for each new request');
+    throw ValidationError.field(
+      undefined,
+      'Idempotency-Key',
+      'was already used for a different request; use a new key for each new request',
+    );
   }
   return earlier.entity_id;
 }
 
-function execute(em: EntityManager, sql: string, params: unknown[]): Promise<{ request_hash: string; entity_id: number }[]> {
+function execute(
+  em: EntityManager,
+  sql: string,
+  params: unknown[],
+): Promise<{ request_hash: string; entity_id: number }[]> {
   return em.getConnection().execute(sql, params, 'all', em.getTransactionContext());
 }
 
@@ -90,7 +117,9 @@ function execute(em: EntityManager, sql: string, params: unknown[]): Promise<{ r
 function checkedKey(header: string): string {
   const key = /^"(.*)"$/.exec(header)?.[1] ?? header;
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    throw new BadRequestError('Idempotency-Key must be 1 to 255 visible ASCII characters, such as a UUID');
+    throw new BadRequestError(
+      'Idempotency-Key must be 1 to 255 visible ASCII characters, such as a UUID',
+    );
   }
   return key;
 }

@@ -66,7 +66,16 @@ function compileNode(
       );
       if (list.length > 0) parts.push({ [`$${key}`]: list });
     } else if (key === 'not') {
-      parts.push({ $not: compileNode(entity, value as Record<string, unknown>, fields, `${at}.not`, depth + 1, state) });
+      parts.push({
+        $not: compileNode(
+          entity,
+          value as Record<string, unknown>,
+          fields,
+          `${at}.not`,
+          depth + 1,
+          state,
+        ),
+      });
     } else {
       const path = fields[key];
       if (!path) throw ValidationError.field(entity, `${at}.${key}`, 'is not a filterable field');
@@ -99,10 +108,12 @@ function checkOperand(entity: EntityName, at: string, path: string, operand: unk
   }
   for (const value of values) {
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) throw ValidationError.field(entity, at, 'contains a NUL character');
+      if (value.includes('\u0000'))
+        throw ValidationError.field(entity, at, 'contains a NUL character');
       // Identifiers are uuid columns: text that is no uuid could never match and would make
       // PostgreSQL fail the whole query.
-      if (path.endsWith('uuid') && !isUuid(value)) throw ValidationError.field(entity, at, 'is not a valid id');
+      if (path.endsWith('uuid') && !isUuid(value))
+        throw ValidationError.field(entity, at, 'is not a valid id');
     }
   }
 }
@@ -111,7 +122,10 @@ function nest(path: string, condition: unknown): Record<string, unknown> {
   return path
     .split('.')
     .reverse()
-    .reduce<unknown>((inner, segment) => ({ [segment]: inner }), condition) as Record<string, unknown>;
+    .reduce<unknown>((inner, segment) => ({ [segment]: inner }), condition) as Record<
+    string,
+    unknown
+  >;
 }
 
 /** Order inputs → MikroORM orderBy, always ending in the id so pages are stable. */
@@ -144,7 +158,11 @@ export interface PageRequest {
   countTotal?: boolean;
 }
 
-export function pageWindow(ctx: RequestContext, entity: EntityName, page: PageRequest): { offset: number; limit: number } {
+export function pageWindow(
+  ctx: RequestContext,
+  entity: EntityName,
+  page: PageRequest,
+): { offset: number; limit: number } {
   const { default: pageDefault, max } = ctx.config.pageSize;
   const first = page.first ?? pageDefault;
   if (!Number.isInteger(first) || first < 0 || first > max) {
@@ -158,7 +176,10 @@ export function toConnection<T>(rows: T[], totalCount: number, offset: number): 
   return {
     totalCount,
     nodes: rows,
-    pageInfo: { hasNextPage: end < totalCount, endCursor: rows.length > 0 || end < totalCount ? encodeCursor(end) : null },
+    pageInfo: {
+      hasNextPage: end < totalCount,
+      endCursor: rows.length > 0 || end < totalCount ? encodeCursor(end) : null,
+    },
   };
 }
 
@@ -209,7 +230,10 @@ export async function findPage<T extends object>(
     const [rows, total] = await ctx.em.findAndCount(entityClass, where, { orderBy, offset, limit });
     return toConnection(rows, total, offset);
   }
-  const [rows, total] = await Promise.all([findRows(ctx.em, entityClass, where, { orderBy, offset, limit }), ctx.em.count(entityClass, where)]);
+  const [rows, total] = await Promise.all([
+    findRows(ctx.em, entityClass, where, { orderBy, offset, limit }),
+    ctx.em.count(entityClass, where),
+  ]);
   rememberRows(ctx, entityClass as never, rows as never[]);
   return toConnection(rows, total, offset);
 }

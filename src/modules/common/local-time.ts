@@ -12,7 +12,14 @@ const YEAR_FIRST = /^\s*(\d{4})-(\d{1,2})-(\d{1,2})\b/;
 export function parseLocalTime(text: string, zone: string, now: Date): Date | undefined {
   const local = DateTime.fromJSDate(now, { zone });
   // chrono reads its reference in the process's zone; hand it the zone's wall clock instead.
-  const reference = new Date(local.year, local.month - 1, local.day, local.hour, local.minute, local.second);
+  const reference = new Date(
+    local.year,
+    local.month - 1,
+    local.day,
+    local.hour,
+    local.minute,
+    local.second,
+  );
   const [result] = chrono.parse(text, reference, { forwardDate: false });
   if (!result || result.text.trim().length < text.trim().length * 0.5) return undefined;
   // chrono skips what it cannot read: in "Feb 28 2013 25:00" it reads the date and implies noon.
@@ -23,7 +30,13 @@ export function parseLocalTime(text: string, zone: string, now: Date): Date | un
   // chrono reads an impossible month as a day ("2013-13-01" as 13 January): the date read must
   // be the date written.
   const written = YEAR_FIRST.exec(text)?.slice(1).map(Number);
-  if (written && [parts.get('year'), parts.get('month'), parts.get('day')].some((value, i) => value !== written[i])) return undefined;
+  if (
+    written &&
+    [parts.get('year'), parts.get('month'), parts.get('day')].some(
+      (value, i) => value !== written[i],
+    )
+  )
+    return undefined;
   const wall = DateTime.fromObject(
     {
       year: parts.get('year') ?? local.year,
@@ -37,6 +50,7 @@ export function parseLocalTime(text: string, zone: string, now: Date): Date | un
   );
   // An explicit offset in the text ("14:00 +02:00") wins over the zone.
   const offset = parts.get('timezoneOffset');
-  const instant = offset != null ? wall.setZone(FixedOffsetZone.instance(offset), { keepLocalTime: true }) : wall;
+  const instant =
+    offset != null ? wall.setZone(FixedOffsetZone.instance(offset), { keepLocalTime: true }) : wall;
   return instant.isValid ? instant.toJSDate() : undefined;
 }

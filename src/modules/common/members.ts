@@ -22,11 +22,22 @@ export async function resolveMemberIds(
   const uuids = [...new Set((userIds ?? []).map((u) => u.toLowerCase()))];
   const ids = [...new Set(userLegacyIds ?? [])];
   const refuse = () => {
-    throw new DomainRuleError('USER_NOT_ALLOWED', entity, "A listed user is not in your staff list");
+    throw new DomainRuleError(
+      'USER_NOT_ALLOWED',
+      entity,
+      'A listed user is not in your staff list',
+    );
   };
   if (uuids.some((u) => !isUuid(u)) || ids.some((i) => !isRowId(i))) refuse();
   if (uuids.length + ids.length > 1000) refuse();
-  const found = uuids.length + ids.length === 0 ? [] : await em.find(Staff, { $or: [{ uuid: { $in: uuids } }, { id: { $in: ids } }] }, { fields: ['id', 'uuid'] });
+  const found =
+    uuids.length + ids.length === 0
+      ? []
+      : await em.find(
+          Staff,
+          { $or: [{ uuid: { $in: uuids } }, { id: { $in: ids } }] },
+          { fields: ['id', 'uuid'] },
+        );
   const foundUuids = new Set(found.map((s) => s.uuid));
   const foundIds = new Set(found.map((s) => s.id));
   if (uuids.some((u) => !foundUuids.has(u)) || ids.some((i) => !foundIds.has(i))) refuse();
@@ -40,9 +51,13 @@ export async function replaceMembers(
   parent: { company: Company } | { project: Project },
   userIds: number[],
 ): Promise<void> {
-  const [memberClass, key] = 'company' in parent ? [CompanyMember, 'company'] as const : [ProjectMember, 'project'] as const;
+  const [memberClass, key] =
+    'company' in parent
+      ? ([CompanyMember, 'company'] as const)
+      : ([ProjectMember, 'project'] as const);
   const parentEntity = 'company' in parent ? parent.company : parent.project;
   await em.nativeDelete(memberClass, { [key]: parentEntity.id });
-  for (const user of userIds) em.create(memberClass, { account: accountId, [key]: parentEntity, user } as never);
+  for (const user of userIds)
+    em.create(memberClass, { account: accountId, [key]: parentEntity, user } as never);
   await em.flush();
 }

@@ -23,14 +23,22 @@ export interface InputReference {
  * The where-clause for "the row this locator names". A malformed uuid or an impossible integer
  * cannot name any row, so it is a plain not-found, exactly like a row of another account.
  */
-export function locatorWhere(entity: EntityName, locator: Locator, reference?: InputReference): { uuid: string } | { id: number } {
+export function locatorWhere(
+  entity: EntityName,
+  locator: Locator,
+  reference?: InputReference,
+): { uuid: string } | { id: number } {
   const [uuidName, legacyName] = reference?.names ?? ['id', 'legacyId'];
   const invalid = reference?.of ?? entity;
   const hasUuid = locator.id !== undefined && locator.id !== null;
   const hasLegacy = locator.legacyId !== undefined && locator.legacyId !== null;
   if (!hasUuid && !hasLegacy) throw ValidationError.field(invalid, uuidName, REQUIRED);
   if (hasUuid && hasLegacy) {
-    throw ValidationError.field(invalid, uuidName, `give exactly one of ${uuidName} and ${legacyName}`);
+    throw ValidationError.field(
+      invalid,
+      uuidName,
+      `give exactly one of ${uuidName} and ${legacyName}`,
+    );
   }
   if (hasUuid) {
     if (!isUuid(locator.id!)) throw new NotFoundError(entity);
@@ -48,7 +56,10 @@ export async function findLocated<T extends object>(
   locator: Locator,
   options: { extraWhere?: FilterQuery<T>; reference?: InputReference } = {},
 ): Promise<T> {
-  const where = { ...locatorWhere(entity, locator, options.reference), ...(options.extraWhere as object) } as FilterQuery<T>;
+  const where = {
+    ...locatorWhere(entity, locator, options.reference),
+    ...(options.extraWhere as object),
+  } as FilterQuery<T>;
   const row = await em.findOne(entityClass, where);
   if (!row) throw new NotFoundError(entity);
   return row;
@@ -66,10 +77,23 @@ export async function assertUuidFree(
 }
 
 /** Validates input with a zod schema; every problem becomes a field error of one 422. */
-export function validate<S extends z.ZodType>(entity: EntityName, schema: S, input: unknown): z.output<S> {
+export function validate<S extends z.ZodType>(
+  entity: EntityName,
+  schema: S,
+  input: unknown,
+): z.output<S> {
   // A required value never given "is required" and one given as null "can't be blank", rather than
   // zod's "expected string, received undefined".
-  const result = schema.safeParse(input, { error: (issue) => (issue.code !== 'invalid_type' ? undefined : issue.input === undefined ? REQUIRED : issue.input === null ? "can't be blank" : undefined) });
+  const result = schema.safeParse(input, {
+    error: (issue) =>
+      issue.code !== 'invalid_type'
+        ? undefined
+        : issue.input === undefined
+          ? REQUIRED
+          : issue.input === null
+            ? "can't be blank"
+            : undefined,
+  });
   if (result.success) return result.data;
   throw new ValidationError(
     entity,
@@ -92,9 +116,14 @@ export const fields = {
       .text(max)
       .transform((s) => s.trim())
       .refine((s) => s.length > 0, "can't be blank"),
-  uuid: () => z.string().refine(isUuid, 'is not a valid id').transform((s) => s.toLowerCase()),
+  uuid: () =>
+    z
+      .string()
+      .refine(isUuid, 'is not a valid id')
+      .transform((s) => s.toLowerCase()),
   rowId: () => z.number().int().refine(isRowId, 'is not a valid id'),
-  cents: () => z.number().int('must be a whole number').min(0, 'must not be negative').max(2_000_000_000),
+  cents: () =>
+    z.number().int('must be a whole number').min(0, 'must not be negative').max(2_000_000_000),
   tags: () =>
     z
       .array(fields.requiredText(64))
@@ -115,7 +144,10 @@ const RETRYABLE = new Set(['40001', '40P01']);
  * Runs `work` in one transaction on the request's EntityManager and retries the whole of it when
  * PostgreSQL reports a serialization failure or deadlock.
  */
-export async function inTransaction<T>(ctx: RequestContext, work: (em: EntityManager) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  ctx: RequestContext,
+  work: (em: EntityManager) => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await ctx.em.transactional((em) => work(em as EntityManager));
@@ -127,6 +159,17 @@ export async function inTransaction<T>(ctx: RequestContext, work: (em: EntityMan
 }
 
 /** Takes the row lock that serialises the changes of one user (punching, running shifts). */
-export async function lockRow(em: EntityManager, table: 'users' | 'accounts', id: number): Promise<void> {
-  await em.getConnection().execute(`select id from ${table} where id = ? for update`, [id], 'all', em.getTransactionContext());
+export async function lockRow(
+  em: EntityManager,
+  table: 'users' | 'accounts',
+  id: number,
+): Promise<void> {
+  await em
+    .getConnection()
+    .execute(
+      `select id from ${table} where id = ? for update`,
+      [id],
+      'all',
+      em.getTransactionContext(),
+    );
 }

@@ -11,11 +11,17 @@ import { Account } from '../accounts/account.entity';
  */
 @ObjectType('TenantEntity')
 export abstract class TenantEntity {
-  @Field(() => Int, { name: 'legacyId', description: 'The integer identifier of the legacy XML API.' })
+  @Field(() => Int, {
+    name: 'legacyId',
+    description: 'The integer identifier of the legacy XML API.',
+  })
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
-  @Field(() => ID, { name: 'id', description: 'The UUID: the identifier of GraphQL and the JSON API.' })
+  @Field(() => ID, {
+    name: 'id',
+    description: 'The UUID: the identifier of GraphQL and the JSON API.',
+  })
   @Property({ type: 'uuid', unique: true })
   uuid: string = randomUUID();
 

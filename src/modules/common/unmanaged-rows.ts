@@ -1,4 +1,10 @@
-import type { EntityManager, EntityProperty, FilterQuery, QBFilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
+import type {
+  EntityManager,
+  EntityProperty,
+  FilterQuery,
+  QBFilterQuery,
+  QueryOrderMap,
+} from '@mikro-orm/postgresql';
 
 /**
  * Read-only rows without the ORM's hydration.
@@ -16,11 +22,16 @@ export async function findRows<T extends object>(
   where: FilterQuery<T>,
   options: RowOptions<T> = {},
 ): Promise<T[]> {
-  const qb = em.createQueryBuilder(entityClass).select('*').where(where as QBFilterQuery<T>);
+  const qb = em
+    .createQueryBuilder(entityClass)
+    .select('*')
+    .where(where as QBFilterQuery<T>);
   if (options.anyOf) {
     // One array parameter instead of `$in`: MikroORM builds a criteria node per listed id, which
     // on a batch of a thousand ids costs more than the query.
-    const column = em.getMetadata().get(entityClass.name).properties[options.anyOf.property as never]!.fieldNames[0]!;
+    const column = em.getMetadata().get(entityClass.name).properties[
+      options.anyOf.property as never
+    ]!.fieldNames[0]!;
     qb.andWhere(`${qb.alias}.${column} = any(?::int[])`, [`{${options.anyOf.ids.join(',')}}`]);
   }
   if (options.orderBy) qb.orderBy(options.orderBy as never);
@@ -42,14 +53,22 @@ export interface RowOptions<T> {
 const builders = new WeakMap<object, (row: Record<string, unknown>) => unknown>();
 
 /** Builds objects from raw rows by the entity's metadata, once per entity class. */
-function rowBuilder<T extends object>(em: EntityManager, entityClass: new () => T): (row: Record<string, unknown>) => T {
+function rowBuilder<T extends object>(
+  em: EntityManager,
+  entityClass: new () => T,
+): (row: Record<string, unknown>) => T {
   const known = builders.get(entityClass);
   if (known) return known as (row: Record<string, unknown>) => T;
   const platform = em.getPlatform();
   const props = em
     .getMetadata()
     .get(entityClass.name)
-    .props.filter((p) => p.persist !== false && p.fieldNames?.length === 1 && (p.kind === 'scalar' || p.kind === 'm:1'));
+    .props.filter(
+      (p) =>
+        p.persist !== false &&
+        p.fieldNames?.length === 1 &&
+        (p.kind === 'scalar' || p.kind === 'm:1'),
+    );
   const convert = (p: EntityProperty, value: unknown): unknown => {
     if (p.kind === 'm:1') return { id: value };
     if (p.runtimeType === 'Date') return platform.parseDate(value as string);
@@ -59,7 +78,8 @@ function rowBuilder<T extends object>(em: EntityManager, entityClass: new () => 
   // helper on first write. The rows' own prototype shadows them with plain data properties, so
   // assignments stay plain while `instanceof` and the entity's methods still hold.
   const prototype = Object.create(entityClass.prototype) as object;
-  for (const p of props) Object.defineProperty(prototype, p.name, { value: null, writable: true, configurable: true });
+  for (const p of props)
+    Object.defineProperty(prototype, p.name, { value: null, writable: true, configurable: true });
   const build = (row: Record<string, unknown>): T => {
     const entity = Object.create(prototype) as Record<string, unknown>;
     for (const p of props) {

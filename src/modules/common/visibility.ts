@@ -14,20 +14,34 @@ import { Visibility } from './enums';
  * Inside a transaction, pass its EntityManager: a query on another one would need a second
  * connection while the transaction holds one (the embedded database has only one).
  */
-export async function companyVisibilityWhere(ctx: RequestContext, em: EntityManager = ctx.em): Promise<object> {
+export async function companyVisibilityWhere(
+  ctx: RequestContext,
+  em: EntityManager = ctx.em,
+): Promise<object> {
   if (isOwner(ctx.viewer)) return {};
   return visibleWhere(ctx, await memberOf(ctx, em, 'company'));
 }
 
-export async function projectVisibilityWhere(ctx: RequestContext, em: EntityManager = ctx.em): Promise<object> {
+export async function projectVisibilityWhere(
+  ctx: RequestContext,
+  em: EntityManager = ctx.em,
+): Promise<object> {
   if (isOwner(ctx.viewer)) return {};
   return visibleWhere(ctx, await memberOf(ctx, em, 'project'));
 }
 
 /** The same rule for a company already loaded (references from a visible project). */
 export async function isCompanyVisible(ctx: RequestContext, company: Company): Promise<boolean> {
-  if (isOwner(ctx.viewer) || company.visibility === Visibility.PUBLIC || company.createdBy?.id === ctx.viewer.id) return true;
-  return company.visibility === Visibility.CUSTOM && (await memberOf(ctx, ctx.em, 'company')).includes(company.id);
+  if (
+    isOwner(ctx.viewer) ||
+    company.visibility === Visibility.PUBLIC ||
+    company.createdBy?.id === ctx.viewer.id
+  )
+    return true;
+  return (
+    company.visibility === Visibility.CUSTOM &&
+    (await memberOf(ctx, ctx.em, 'company')).includes(company.id)
+  );
 }
 
 function visibleWhere(ctx: RequestContext, listedIds: number[]): object {
@@ -44,11 +58,19 @@ function visibleWhere(ctx: RequestContext, listedIds: number[]): object {
  * The ids of the companies or projects whose CUSTOM list names the viewer: once per request for
  * reads; afresh inside a transaction, which may itself have changed the lists.
  */
-async function memberOf(ctx: RequestContext, em: EntityManager, kind: 'company' | 'project'): Promise<number[]> {
+async function memberOf(
+  ctx: RequestContext,
+  em: EntityManager,
+  kind: 'company' | 'project',
+): Promise<number[]> {
   const query = async () =>
     kind === 'company'
-      ? (await em.find(CompanyMember, { user: ctx.viewer.id }, { fields: ['company'] })).map((m) => m.company.id)
-      : (await em.find(ProjectMember, { user: ctx.viewer.id }, { fields: ['project'] })).map((m) => m.project.id);
+      ? (await em.find(CompanyMember, { user: ctx.viewer.id }, { fields: ['company'] })).map(
+          (m) => m.company.id,
+        )
+      : (await em.find(ProjectMember, { user: ctx.viewer.id }, { fields: ['project'] })).map(
+          (m) => m.project.id,
+        );
   if (em.isInTransaction()) return query();
   return ctx.loaders.load<string, number[]>(`memberOf:${kind}`, 'viewer', async (keys) => {
     const ids = await query();

@@ -18,40 +18,58 @@ export class Company extends TenantEntity {
   @ManyToOne(() => Staff, { ref: true, nullable: true, deleteRule: 'set null' })
   createdBy: Ref<Staff> | null = null;
 
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   contactSalutation: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   contactFirstName: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   contactLastName: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   contactEmailAddress: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   contactPosition: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   contactHomePhone: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   contactMobilePhone: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   website: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   mainPhone: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   faxPhone: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   mainAddress: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   mainCity: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   mainState: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   mainPostcode: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'string', length: 255, nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 255, nullable: true })
   mainCountry: string | null = null;
-  @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true })
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
   notes: string | null = null;
-  @Field(() => Float, { nullable: true }) @Property({ type: 'double', nullable: true })
+  @Field(() => Float, { nullable: true })
+  @Property({ type: 'double', nullable: true })
   latitude: number | null = null;
-  @Field(() => Float, { nullable: true }) @Property({ type: 'double', nullable: true })
+  @Field(() => Float, { nullable: true })
+  @Property({ type: 'double', nullable: true })
   longitude: number | null = null;
 }

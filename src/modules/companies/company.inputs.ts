@@ -1,5 +1,11 @@
 import { Field, Float, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { FloatFilter, IDFilter, IntFilter, StringFilter, VisibilityFilter } from '../../graphql/filter-inputs';
+import {
+  FloatFilter,
+  IDFilter,
+  IntFilter,
+  StringFilter,
+  VisibilityFilter,
+} from '../../graphql/filter-inputs';
 import { OrderInput } from '../../graphql/list-args';
 import { Visibility } from '../common/enums';
 import type { FilterFields } from '../common/list-query';
@@ -63,7 +69,8 @@ export const COMPANY_FILTER_FIELDS: FilterFields = {
 };
 
 /** `contactFirstName` → `CONTACT_FIRST_NAME`, the order value of a text field. */
-const orderValueOf = (field: string): string => field.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
+const orderValueOf = (field: string): string =>
+  field.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
 
 /** Every filterable field orders too, the text fields included (so does the legacy `order`). */
 export const CompanyOrderField = {
@@ -83,8 +90,10 @@ export const CompanyOrder = OrderInput(CompanyOrderField, 'CompanyOrder');
 export class CompanyInput {
   @Field(() => String, { nullable: true }) name?: string;
   @Field(() => Visibility, { nullable: true }) visibility?: Visibility;
-  @Field(() => [ID], { nullable: true, description: 'Users of CUSTOM visibility, by uuid.' }) userIds?: string[] | null;
-  @Field(() => [Int], { nullable: true, description: 'Users of CUSTOM visibility, by integer id.' }) userLegacyIds?: number[] | null;
+  @Field(() => [ID], { nullable: true, description: 'Users of CUSTOM visibility, by uuid.' })
+  userIds?: string[] | null;
+  @Field(() => [Int], { nullable: true, description: 'Users of CUSTOM visibility, by integer id.' })
+  userLegacyIds?: number[] | null;
   @Field(() => String, { nullable: true }) contactSalutation?: string | null;
   @Field(() => String, { nullable: true }) contactFirstName?: string | null;
   @Field(() => String, { nullable: true }) contactLastName?: string | null;
@@ -107,6 +116,9 @@ export class CompanyInput {
 
 @InputType()
 export class CreateCompanyInput extends CompanyInput {
-  @Field(() => ID, { nullable: true, description: 'A uuid of your choice; generated when omitted.' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'A uuid of your choice; generated when omitted.',
+  })
   id?: string | null;
 }

@@ -35,23 +35,33 @@ export class CompanyResolver {
   companies(
     @Args() page: PageArgs,
     @Arg('filter', () => CompanyFilter, { nullable: true }) filter: CompanyFilter | undefined,
-    @Arg('order', () => [CompanyOrder], { nullable: true }) order: InstanceType<typeof CompanyOrder>[] | undefined,
+    @Arg('order', () => [CompanyOrder], { nullable: true })
+    order: InstanceType<typeof CompanyOrder>[] | undefined,
     @Ctx() ctx: RequestContext,
   ) {
     return this.service.list(ctx, filter, order, page);
   }
 
   @Mutation(() => Company)
-  createCompany(@Arg('input', () => CreateCompanyInput) input: CreateCompanyInput, @Ctx() ctx: RequestContext): Promise<Company> {
+  createCompany(
+    @Arg('input', () => CreateCompanyInput) input: CreateCompanyInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Company> {
     return this.service.create(ctx, input);
   }
 
   @Mutation(() => Company, { description: 'Merges the given fields; omitted fields are kept.' })
-  updateCompany(@Args() locator: LocatorArgs, @Arg('input', () => CompanyInput) input: CompanyInput, @Ctx() ctx: RequestContext): Promise<Company> {
+  updateCompany(
+    @Args() locator: LocatorArgs,
+    @Arg('input', () => CompanyInput) input: CompanyInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Company> {
     return this.service.update(ctx, locator, input);
   }
 
-  @Mutation(() => Company, { description: 'Deletes the company with its projects, activities and shifts.' })
+  @Mutation(() => Company, {
+    description: 'Deletes the company with its projects, activities and shifts.',
+  })
   deleteCompany(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Company> {
     return this.service.delete(ctx, locator);
   }
@@ -61,23 +71,34 @@ export class CompanyResolver {
     return (await loadById(ctx, Account, company.account.id))!;
   }
 
-  @FieldResolver(() => [Staff], { description: 'The users listed for CUSTOM visibility.', complexity: listComplexity(20) })
+  @FieldResolver(() => [Staff], {
+    description: 'The users listed for CUSTOM visibility.',
+    complexity: listComplexity(20),
+  })
   async users(@Root() company: Company, @Ctx() ctx: RequestContext): Promise<Staff[]> {
     const members = await ctx.loaders.children(
       'companyUsers',
       company.id,
-      (ids) => ctx.em.find(CompanyMember, { company: { $in: [...ids] } }, { populate: ['user'], orderBy: { id: 'asc' } }),
+      (ids) =>
+        ctx.em.find(
+          CompanyMember,
+          { company: { $in: [...ids] } },
+          { populate: ['user'], orderBy: { id: 'asc' } },
+        ),
       (m) => m.company.id,
     );
     return members.map((m) => m.user.getEntity());
   }
 
-  @FieldResolver(() => ProjectConnection, { description: "The company's projects that the caller can see." })
+  @FieldResolver(() => ProjectConnection, {
+    description: "The company's projects that the caller can see.",
+  })
   async projects(
     @Root() company: Company,
     @Args() page: PageArgs,
     @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | undefined,
-    @Arg('order', () => [ProjectOrder], { nullable: true }) order: InstanceType<typeof ProjectOrder>[] | undefined,
+    @Arg('order', () => [ProjectOrder], { nullable: true })
+    order: InstanceType<typeof ProjectOrder>[] | undefined,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
@@ -90,7 +111,10 @@ export class CompanyResolver {
       company.id,
       page,
       async (ids) => {
-        const projects = await findRows(ctx.em, Project, { $and: [where, visible] } as never, { anyOf: { property: 'company', ids }, orderBy: compileOrder(order) as never });
+        const projects = await findRows(ctx.em, Project, { $and: [where, visible] } as never, {
+          anyOf: { property: 'company', ids },
+          orderBy: compileOrder(order) as never,
+        });
         await primeProjectFields(ctx, projects, selectedFields(info, 'nodes'));
         return projects;
       },

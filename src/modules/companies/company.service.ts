@@ -19,7 +19,13 @@ import {
 } from '../common/service-support';
 import { companyVisibilityWhere } from '../common/visibility';
 import { Company } from './company.entity';
-import { COMPANY_FILTER_FIELDS, COMPANY_TEXT_FIELDS, type CompanyFilter, type CompanyInput, type CreateCompanyInput } from './company.inputs';
+import {
+  COMPANY_FILTER_FIELDS,
+  COMPANY_TEXT_FIELDS,
+  type CompanyFilter,
+  type CompanyInput,
+  type CreateCompanyInput,
+} from './company.inputs';
 import { isCoordinates, type Coordinates, type GeocodableAddress, type Geocoder } from './geocoder';
 
 const companyFields = {
@@ -29,12 +35,22 @@ const companyFields = {
   userLegacyIds: z.array(z.number()).nullish(),
   latitude: z.number().min(-90).max(90).nullable(),
   longitude: z.number().min(-180).max(180).nullable(),
-  ...Object.fromEntries(COMPANY_TEXT_FIELDS.map((f) => [f, fields.text(f === 'notes' ? 10_000 : 255).nullable()])),
+  ...Object.fromEntries(
+    COMPANY_TEXT_FIELDS.map((f) => [f, fields.text(f === 'notes' ? 10_000 : 255).nullable()]),
+  ),
 };
-const updateSchema = z.object(Object.fromEntries(Object.entries(companyFields).map(([k, v]) => [k, v.optional()])));
+const updateSchema = z.object(
+  Object.fromEntries(Object.entries(companyFields).map(([k, v]) => [k, v.optional()])),
+);
 const createSchema = updateSchema.extend({ id: fields.uuid().nullish(), name: companyFields.name });
 
-const ADDRESS_FIELDS = ['mainAddress', 'mainCity', 'mainState', 'mainPostcode', 'mainCountry'] as const;
+const ADDRESS_FIELDS = [
+  'mainAddress',
+  'mainCity',
+  'mainState',
+  'mainPostcode',
+  'mainCountry',
+] as const;
 type AddressFields = { [F in (typeof ADDRESS_FIELDS)[number]]?: string | null };
 type CoordinateFields = { latitude?: number | null; longitude?: number | null };
 
@@ -48,21 +64,40 @@ export class CompanyService {
   constructor(private readonly geocoder: Geocoder) {}
 
   async get(ctx: RequestContext, locator: Locator): Promise<Company> {
-    return findLocated(ctx.em, Company, 'Company', locator, { extraWhere: await companyVisibilityWhere(ctx) });
+    return findLocated(ctx.em, Company, 'Company', locator, {
+      extraWhere: await companyVisibilityWhere(ctx),
+    });
   }
 
-  async list(ctx: RequestContext, filter: CompanyFilter | undefined, order: OrderSpec[] | undefined, page: PageRequest) {
-    const where = { $and: [compileFilter('Company', filter as never, COMPANY_FILTER_FIELDS), await companyVisibilityWhere(ctx)] };
+  async list(
+    ctx: RequestContext,
+    filter: CompanyFilter | undefined,
+    order: OrderSpec[] | undefined,
+    page: PageRequest,
+  ) {
+    const where = {
+      $and: [
+        compileFilter('Company', filter as never, COMPANY_FILTER_FIELDS),
+        await companyVisibilityWhere(ctx),
+      ],
+    };
     return findPage(ctx, Company, 'Company', where, order, page);
   }
 
   async create(ctx: RequestContext, input: CreateCompanyInput): Promise<Company> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Company');
-    const data = validate('Company', createSchema, input) as unknown as CreateCompanyInput & { name: string };
+    const data = validate('Company', createSchema, input) as unknown as CreateCompanyInput & {
+      name: string;
+    };
     const address = data.latitude == null && data.longitude == null ? completeAddress(data) : null;
     const derived = address ? await this.derive(ctx, address) : null;
     if (derived) Object.assign(data, derived);
-    const act = { name: 'createCompany', request: input, entityClass: Company, entity: 'Company' } as const;
+    const act = {
+      name: 'createCompany',
+      request: input,
+      entityClass: Company,
+      entity: 'Company',
+    } as const;
     return idempotentTransaction(ctx, act, async (em) => {
       if (data.id) await assertUuidFree(em, Company, 'Company', data.id);
       const memberIds = await resolveMemberIds(em, 'Company', data.userIds, data.userLegacyIds);
@@ -83,14 +118,21 @@ export class CompanyService {
     const data = validate('Company', updateSchema, input) as unknown as CompanyInput;
     const derived = await this.deriveForUpdate(ctx, locator, data);
     return inTransaction(ctx, async (em) => {
-      const company = await findLocated(em, Company, 'Company', locator, { extraWhere: await companyVisibilityWhere(ctx, em) });
+      const company = await findLocated(em, Company, 'Company', locator, {
+        extraWhere: await companyVisibilityWhere(ctx, em),
+      });
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Company');
       const memberIds = await resolveMemberIds(em, 'Company', data.userIds, data.userLegacyIds);
       const { userIds: _u, userLegacyIds: _l, ...rest } = data;
       assignDefined(company, rest as Partial<Company>);
       // Applied only if the row still asks for it: a concurrent save may have set coordinates or
       // changed the address since the lookup.
-      if (derived && company.latitude === null && company.longitude === null && sameAddress(completeAddress(company), derived.address)) {
+      if (
+        derived &&
+        company.latitude === null &&
+        company.longitude === null &&
+        sameAddress(completeAddress(company), derived.address)
+      ) {
         Object.assign(company, derived.coordinates);
       }
       await em.flush();
@@ -101,7 +143,9 @@ export class CompanyService {
 
   async delete(ctx: RequestContext, locator: Locator): Promise<Company> {
     return inTransaction(ctx, async (em) => {
-      const company = await findLocated(em, Company, 'Company', locator, { extraWhere: await companyVisibilityWhere(ctx, em) });
+      const company = await findLocated(em, Company, 'Company', locator, {
+        extraWhere: await companyVisibilityWhere(ctx, em),
+      });
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Company');
       // Projects, their activities and shifts go with it (ON DELETE CASCADE).
       await em.nativeDelete(Company, { id: company.id });
@@ -143,12 +187,17 @@ export class CompanyService {
     }
   }
 
-  private async derive(ctx: RequestContext, address: GeocodableAddress): Promise<Coordinates | null> {
+  private async derive(
+    ctx: RequestContext,
+    address: GeocodableAddress,
+  ): Promise<Coordinates | null> {
     try {
       const found = await this.geocoder.locate(address);
       return isCoordinates(found) ? { latitude: found.latitude, longitude: found.longitude } : null;
     } catch (error) {
-      ctx.log.warn(`geocoder failed; the company is saved without coordinates: ${error instanceof Error ? error.message : String(error)}`);
+      ctx.log.warn(
+        `geocoder failed; the company is saved without coordinates: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return null;
     }
   }
@@ -156,13 +205,22 @@ export class CompanyService {
 
 /** All five address fields, trimmed, or null when any is blank. */
 function completeAddress(values: AddressFields): GeocodableAddress | null {
-  const [street, city, state, postcode, country] = ADDRESS_FIELDS.map((f) => values[f]?.trim() ?? '');
+  const [street, city, state, postcode, country] = ADDRESS_FIELDS.map(
+    (f) => values[f]?.trim() ?? '',
+  );
   if (!street || !city || !state || !postcode || !country) return null;
   return { street, city, state, postcode, country };
 }
 
 function sameAddress(a: GeocodableAddress | null, b: GeocodableAddress): boolean {
-  return a !== null && a.street === b.street && a.city === b.city && a.state === b.state && a.postcode === b.postcode && a.country === b.country;
+  return (
+    a !== null &&
+    a.street === b.street &&
+    a.city === b.city &&
+    a.state === b.state &&
+    a.postcode === b.postcode &&
+    a.country === b.country
+  );
 }
 
 function pick(company: Company): AddressFields & CoordinateFields {
@@ -171,5 +229,7 @@ function pick(company: Company): AddressFields & CoordinateFields {
 }
 
 function definedOnly<T extends object>(values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(values).filter(([, v]) => v !== undefined),
+  ) as Partial<T>;
 }

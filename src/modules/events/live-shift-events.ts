@@ -41,7 +41,9 @@ export class LiveShiftEvents {
     notifyUrl: string | undefined,
     private readonly log: Logger,
   ) {
-    this.listener = notifyUrl ? new NotificationListener(notifyUrl, CHANNEL, (payload) => this.received(payload), log) : undefined;
+    this.listener = notifyUrl
+      ? new NotificationListener(notifyUrl, CHANNEL, (payload) => this.received(payload), log)
+      : undefined;
   }
 
   readonly sink: ShiftEventSink = async (em: EntityManager, event: ShiftEvent) => {
@@ -51,14 +53,22 @@ export class LiveShiftEvents {
     list.push(event);
     this.pending.set(transaction, list);
     if (this.listener) {
-      await em.getConnection().execute('select pg_notify(?, ?)', [CHANNEL, notification(this.source, event)], 'all', transaction);
+      await em
+        .getConnection()
+        .execute(
+          'select pg_notify(?, ?)',
+          [CHANNEL, notification(this.source, event)],
+          'all',
+          transaction,
+        );
     }
   };
 
   async start(): Promise<void> {
     this.orm.em.getEventManager().registerSubscriber({
       afterTransactionCommit: ({ transaction }: TransactionEventArgs) => {
-        for (const event of (transaction && this.pending.get(transaction)) ?? []) this.publish(event);
+        for (const event of (transaction && this.pending.get(transaction)) ?? [])
+          this.publish(event);
       },
       afterTransactionRollback: ({ transaction }: TransactionEventArgs) => {
         if (transaction) this.pending.delete(transaction);
@@ -92,7 +102,10 @@ function notification(source: string, event: ShiftEvent): string {
     text = JSON.stringify({ source, event: { ...event, shift: { ...event.shift, notes: null } } });
   }
   if (Buffer.byteLength(text) > PAYLOAD_MAX_BYTES) {
-    text = JSON.stringify({ source, event: { ...event, shift: { ...event.shift, notes: null, tagList: [] } } });
+    text = JSON.stringify({
+      source,
+      event: { ...event, shift: { ...event.shift, notes: null, tagList: [] } },
+    });
   }
   return text;
 }

@@ -17,28 +17,42 @@ interface ShiftEventArgs {
  * shift, a manager their own and those on projects visible to them, a staff member their own),
  * checked per event, so a manager who loses a project stops hearing of it.
  */
-async function mayHear({ payload, args, context }: SubscriptionHandlerData<ShiftEvent, ShiftEventArgs, RequestContext>): Promise<boolean> {
+async function mayHear({
+  payload,
+  args,
+  context,
+}: SubscriptionHandlerData<ShiftEvent, ShiftEventArgs, RequestContext>): Promise<boolean> {
   const { shift, kind } = payload;
   if (args.kinds?.length && !args.kinds.includes(kind)) return false;
   if (args.projectId && args.projectId.toLowerCase() !== shift.projectId) return false;
   if (isOwner(context.viewer) || shift.userId === context.viewer.uuid) return true;
   if (!isManagerOrOwner(context.viewer)) return false;
   const fresh = renewedContext(context);
-  return (await fresh.em.count(Project, { $and: [{ uuid: shift.projectId }, await projectVisibilityWhere(fresh)] })) > 0;
+  return (
+    (await fresh.em.count(Project, {
+      $and: [{ uuid: shift.projectId }, await projectVisibilityWhere(fresh)],
+    })) > 0
+  );
 }
 
 @Resolver()
 export class ShiftEventResolver {
   @Subscription(() => ShiftEventType, {
-    description: 'Punches and shift changes in your account, as they commit, limited to the shifts you can see. Over graphql-ws at /graphql.',
+    description:
+      'Punches and shift changes in your account, as they commit, limited to the shifts you can see. Over graphql-ws at /graphql.',
     topics: SHIFT_EVENTS_TOPIC,
     topicId: ({ context }: { context: RequestContext }) => context.viewer.accountId,
     filter: mayHear,
   })
   shiftEvents(
     @Root() event: ShiftEvent,
-    @Arg('kinds', () => [ShiftEventKindEnum], { nullable: true, description: 'Only these kinds; all without.' }) _kinds: ShiftEventKind[] | undefined,
-    @Arg('projectId', () => ID, { nullable: true, description: 'Only shifts of this project.' }) _projectId: string | undefined,
+    @Arg('kinds', () => [ShiftEventKindEnum], {
+      nullable: true,
+      description: 'Only these kinds; all without.',
+    })
+    _kinds: ShiftEventKind[] | undefined,
+    @Arg('projectId', () => ID, { nullable: true, description: 'Only shifts of this project.' })
+    _projectId: string | undefined,
   ): ShiftEventType {
     return event as unknown as ShiftEventType;
   }

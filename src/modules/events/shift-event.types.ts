@@ -3,13 +3,18 @@ import { DateTimeISOResolver } from '../../graphql/scalars';
 import { SHIFT_EVENT_KINDS, type ShiftEventKind } from './shift-events';
 
 /** The GraphQL enum of shift event kinds, built from the one list in shift-events.ts. */
-export const ShiftEventKindEnum = Object.fromEntries(SHIFT_EVENT_KINDS.map((kind) => [kind, kind])) as { [K in ShiftEventKind]: K };
+export const ShiftEventKindEnum = Object.fromEntries(
+  SHIFT_EVENT_KINDS.map((kind) => [kind, kind]),
+) as { [K in ShiftEventKind]: K };
 registerEnumType(ShiftEventKindEnum, {
   name: 'ShiftEventKind',
-  description: 'What happened to a shift: a punch in or out, or a shift created, updated or deleted.',
+  description:
+    'What happened to a shift: a punch in or out, or a shift created, updated or deleted.',
 });
 
-@ObjectType('ShiftSnapshot', { description: 'A shift as it was when the event happened (before a deletion, for SHIFT_DELETED).' })
+@ObjectType('ShiftSnapshot', {
+  description: 'A shift as it was when the event happened (before a deletion, for SHIFT_DELETED).',
+})
 export class ShiftSnapshotType {
   @Field(() => ID) id!: string;
   @Field(() => Int) legacyId!: number;
@@ -23,7 +28,11 @@ export class ShiftSnapshotType {
   @Field(() => DateTimeISOResolver, { nullable: true }) stop!: string | null;
   @Field(() => String) timeZone!: string;
   @Field(() => Boolean) billable!: boolean;
-  @Field(() => String, { nullable: true, description: 'Null also when too long to travel between server processes.' }) notes!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Null also when too long to travel between server processes.',
+  })
+  notes!: string | null;
   @Field(() => [String]) tagList!: string[];
 }
 

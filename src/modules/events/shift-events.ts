@@ -1,7 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** What can happen to a shift that apps (subscriptions) and integrations (webhooks) hear about. */
-export const SHIFT_EVENT_KINDS = ['PUNCHED_IN', 'PUNCHED_OUT', 'SHIFT_CREATED', 'SHIFT_UPDATED', 'SHIFT_DELETED'] as const;
+export const SHIFT_EVENT_KINDS = [
+  'PUNCHED_IN',
+  'PUNCHED_OUT',
+  'SHIFT_CREATED',
+  'SHIFT_UPDATED',
+  'SHIFT_DELETED',
+] as const;
 export type ShiftEventKind = (typeof SHIFT_EVENT_KINDS)[number];
 
 /** The shift as it was when the event happened (after the change; before it, for a deletion). */
@@ -45,7 +51,12 @@ export class ShiftEvents {
   async record(em: EntityManager, kind: ShiftEventKind, shiftRowId: number): Promise<void> {
     if (this.sinks.length === 0) return;
     const shift = await readSnapshot(em, shiftRowId);
-    const event: ShiftEvent = { kind, accountId: shift.accountId, occurredAt: new Date().toISOString(), shift: shift.snapshot };
+    const event: ShiftEvent = {
+      kind,
+      accountId: shift.accountId,
+      occurredAt: new Date().toISOString(),
+      shift: shift.snapshot,
+    };
     for (const sink of this.sinks) await sink(em, event);
   }
 }
@@ -68,7 +79,10 @@ interface SnapshotRow {
   tag_list: string[];
 }
 
-async function readSnapshot(em: EntityManager, shiftRowId: number): Promise<{ accountId: number; snapshot: ShiftSnapshot }> {
+async function readSnapshot(
+  em: EntityManager,
+  shiftRowId: number,
+): Promise<{ accountId: number; snapshot: ShiftSnapshot }> {
   const rows = await em.getConnection().execute<SnapshotRow[]>(
     `select s.account_id, s.id, s.uuid, p.uuid as project_uuid, p.id as project_id, c.uuid as company_uuid,
             u.uuid as user_uuid, u.id as user_id, a.uuid as activity_uuid,
@@ -105,4 +119,3 @@ async function readSnapshot(em: EntityManager, shiftRowId: number): Promise<{ ac
     },
   };
 }
-

@@ -18,7 +18,9 @@ registerEnumType(OAuthProtocol, {
  * `oauth_clients`. The secret of a 1.0a consumer is kept as issued (HMAC needs it); a 2.0 client
  * keeps only a hash of its secret, and a public 2.0 client (SPA, CLI) has none and uses PKCE.
  */
-@ObjectType('OAuthClient', { description: 'An application registered to use the API for the users who authorise it.' })
+@ObjectType('OAuthClient', {
+  description: 'An application registered to use the API for the users who authorise it.',
+})
 @Entity({ tableName: 'oauth_clients' })
 export class OAuthClient extends TenantEntity {
   @Field(() => String)
@@ -39,14 +41,19 @@ export class OAuthClient extends TenantEntity {
   @Property({ type: 'string', length: 64, nullable: true, hidden: true })
   secretHash: string | null = null;
 
-  @Field(() => [String], { description: 'Where users may be sent back to; none: the service\'s own /oauth/authorized page (2.0) or any callback (1.0a).' })
+  @Field(() => [String], {
+    description:
+      "Where users may be sent back to; none: the service's own /oauth/authorized page (2.0) or any callback (1.0a).",
+  })
   @Property({ type: ArrayType })
   redirectUris: string[] = [];
 
   @ManyToOne(() => Staff, { ref: true, nullable: true, deleteRule: 'set null' })
   createdBy: Ref<Staff> | null = null;
 
-  @Field(() => Boolean, { description: 'Whether the application holds a secret; public 2.0 clients use PKCE instead.' })
+  @Field(() => Boolean, {
+    description: 'Whether the application holds a secret; public 2.0 clients use PKCE instead.',
+  })
   get confidential(): boolean {
     return this.protocol === OAuthProtocol.OAUTH1 || this.secretHash !== null;
   }
@@ -60,14 +67,20 @@ export class OAuthClient extends TenantEntity {
 @ObjectType({ description: 'A newly registered application with its secret, shown this once.' })
 export class RegisteredOAuthClient {
   @Field(() => OAuthClient) client!: OAuthClient;
-  @Field(() => String, { nullable: true, description: 'The consumer or client secret; null for a public 2.0 client.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The consumer or client secret; null for a public 2.0 client.',
+  })
   secret!: string | null;
 }
 
-@ObjectType({ description: 'An application the caller has authorised, with the tokens it holds for them.' })
+@ObjectType({
+  description: 'An application the caller has authorised, with the tokens it holds for them.',
+})
 export class OAuthAuthorization {
-  @Field(() => String, { description: 'The application\'s key (client_id).' }) clientKey!: string;
+  @Field(() => String, { description: "The application's key (client_id)." }) clientKey!: string;
   @Field(() => String) clientName!: string;
   @Field(() => OAuthProtocol) protocol!: OAuthProtocol;
-  @Field(() => DateTimeISOResolver, { description: 'When the newest of its tokens was issued.' }) authorizedAt!: Date;
+  @Field(() => DateTimeISOResolver, { description: 'When the newest of its tokens was issued.' })
+  authorizedAt!: Date;
 }

@@ -6,7 +6,12 @@ import type { RequestContext } from '../../graphql/context';
 import { fields, findLocated, validate } from '../common/service-support';
 import { Account } from '../accounts/account.entity';
 import { Staff } from '../staff/staff.entity';
-import { OAuthClient, OAuthProtocol, type OAuthAuthorization, type RegisteredOAuthClient } from './oauth-client.entity';
+import {
+  OAuthClient,
+  OAuthProtocol,
+  type OAuthAuthorization,
+  type RegisteredOAuthClient,
+} from './oauth-client.entity';
 
 export interface RegisterOAuthClientInput {
   name: string;
@@ -39,16 +44,31 @@ const registerSchema = z.object({
  * revokes the account's applications; every user lists and revokes what they authorised.
  */
 export class OAuthClientService {
-  async register(ctx: RequestContext, input: RegisterOAuthClientInput): Promise<RegisteredOAuthClient> {
-    if (!isOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'OAuthClient', 'Create denied: only the account owner registers applications');
+  async register(
+    ctx: RequestContext,
+    input: RegisterOAuthClientInput,
+  ): Promise<RegisteredOAuthClient> {
+    if (!isOwner(ctx.viewer))
+      throw new PermissionDeniedError(
+        'create',
+        'OAuthClient',
+        'Create denied: only the account owner registers applications',
+      );
     const data = validate('OAuthClient', registerSchema, input);
     const confidential = data.confidential ?? true;
     if (data.protocol === OAuthProtocol.OAUTH1 && !confidential) {
-      throw ValidationError.field('OAuthClient', 'confidential', 'must be true for OAuth 1.0a, whose signatures need a secret');
+      throw ValidationError.field(
+        'OAuthClient',
+        'confidential',
+        'must be true for OAuth 1.0a, whose signatures need a secret',
+      );
     }
     // Keys are unique across the service (they name the client before anyone signs in); the unique
     // index settles a race between two registrations of one key.
-    if (data.clientId && (await ctx.em.count(OAuthClient, { clientKey: data.clientId }, { filters: false })) > 0) {
+    if (
+      data.clientId &&
+      (await ctx.em.count(OAuthClient, { clientKey: data.clientId }, { filters: false })) > 0
+    ) {
       throw ValidationError.field('OAuthClient', 'clientId', 'is already taken');
     }
     const secret = confidential ? newSecret() : null;
@@ -67,13 +87,23 @@ export class OAuthClientService {
   }
 
   async list(ctx: RequestContext): Promise<OAuthClient[]> {
-    if (!isOwner(ctx.viewer)) throw new PermissionDeniedError('read', 'OAuthClient', 'Read denied: only the account owner sees its applications');
+    if (!isOwner(ctx.viewer))
+      throw new PermissionDeniedError(
+        'read',
+        'OAuthClient',
+        'Read denied: only the account owner sees its applications',
+      );
     return ctx.em.find(OAuthClient, {}, { orderBy: { id: 'asc' } });
   }
 
   /** Deletes the application; every token it holds goes with it (foreign keys cascade). */
   async revoke(ctx: RequestContext, id: string): Promise<OAuthClient> {
-    if (!isOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'OAuthClient', 'Delete denied: only the account owner revokes applications');
+    if (!isOwner(ctx.viewer))
+      throw new PermissionDeniedError(
+        'delete',
+        'OAuthClient',
+        'Delete denied: only the account owner revokes applications',
+      );
     const client = await findLocated(ctx.em, OAuthClient, 'OAuthClient', { id });
     await ctx.em.remove(client).flush();
     return client;
@@ -81,15 +111,24 @@ export class OAuthClientService {
 
   /** The applications holding tokens for the caller, whichever account registered them. */
   async authorizations(ctx: RequestContext): Promise<OAuthAuthorization[]> {
-    const rows = await ctx.em.getConnection().execute<{ client_key: string; name: string; protocol: OAuthProtocol; authorized_at: Date }[]>(
-      `select c.client_key, c.name, c.protocol, max(t.created_at) as authorized_at
+    const rows = await ctx.em
+      .getConnection()
+      .execute<
+        { client_key: string; name: string; protocol: OAuthProtocol; authorized_at: Date }[]
+      >(
+        `select c.client_key, c.name, c.protocol, max(t.created_at) as authorized_at
          from (select client_id, created_at from oauth1_tokens where user_id = ? and kind = 'access'
                union all select client_id, created_at from oauth2_tokens where user_id = ?) t
          join oauth_clients c on c.id = t.client_id
         group by c.id order by max(t.created_at) desc`,
-      [ctx.viewer.id, ctx.viewer.id],
-    );
-    return rows.map((r) => ({ clientKey: r.client_key, clientName: r.name, protocol: r.protocol, authorizedAt: new Date(r.authorized_at) }));
+        [ctx.viewer.id, ctx.viewer.id],
+      );
+    return rows.map((r) => ({
+      clientKey: r.client_key,
+      clientName: r.name,
+      protocol: r.protocol,
+      authorizedAt: new Date(r.authorized_at),
+    }));
   }
 
   /** Withdraws the caller's consent: every token the application holds for them, in one transaction. */
@@ -102,7 +141,8 @@ export class OAuthClientService {
       await em.execute(`delete from oauth2_codes where ${where}`, params);
       return one.length + two.length;
     });
-    if (deleted === 0) throw new NotFoundError('OAuthClient', 'You have not authorised this application');
+    if (deleted === 0)
+      throw new NotFoundError('OAuthClient', 'You have not authorised this application');
     return true;
   }
 }

@@ -38,10 +38,18 @@ export async function enqueueConfirmationEmail(
 }
 
 /** The e-mail itself: plain text, to the owner, naming the user and the account. */
-export function confirmationEmail(account: Account, owner: Staff, member: Staff, reason: ActivationReason): EmailPayload {
+export function confirmationEmail(
+  account: Account,
+  owner: Staff,
+  member: Staff,
+  reason: ActivationReason,
+): EmailPayload {
   const who = displayName(member);
   const accountName = oneLine(account.name);
-  const happened = reason === 'created' ? `was added to your account "${accountName}"` : `was enabled on your account "${accountName}"`;
+  const happened =
+    reason === 'created'
+      ? `was added to your account "${accountName}"`
+      : `was enabled on your account "${accountName}"`;
   return {
     // An owner without an address still gets a row: the sender's failure (last_error) is the trace.
     to: owner.emailAddress,

@@ -110,7 +110,12 @@ export class OutboxSender {
         result.failed += 1;
         if (message.attempts >= MAX_ATTEMPTS) {
           this.log.error(
-            { messageUuid: message.uuid, kind: message.kind, attempts: message.attempts, lastError: message.lastError },
+            {
+              messageUuid: message.uuid,
+              kind: message.kind,
+              attempts: message.attempts,
+              lastError: message.lastError,
+            },
             `outbox: giving up on message ${message.uuid} after ${message.attempts} attempts`,
           );
         }
@@ -124,7 +129,10 @@ export class OutboxSender {
 
 /** Reads the webhook at delivery time, so a changed URL or a rotated secret applies to retries too. */
 async function webhookTarget(em: EntityManager, message: OutboxMessage): Promise<Webhook> {
-  const webhook = message.webhookId === null ? null : await em.findOne(Webhook, message.webhookId, { filters: false });
+  const webhook =
+    message.webhookId === null
+      ? null
+      : await em.findOne(Webhook, message.webhookId, { filters: false });
   if (!webhook) throw new WebhookDeliveryError('the webhook no longer exists', null);
   return webhook;
 }

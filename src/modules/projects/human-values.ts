@@ -21,7 +21,8 @@ export function parseTimeLimit(text: string): number | undefined {
   else if (trimmed.includes(':')) return undefined;
   else if (BARE_NUMBER.test(trimmed)) seconds = Number(trimmed) * 3600;
   else seconds = parseDuration(trimmed, 's');
-  if (seconds == null || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_SECONDS) return undefined;
+  if (seconds == null || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_SECONDS)
+    return undefined;
   return Math.round(seconds);
 }
 
@@ -32,7 +33,9 @@ const DECIMAL_COMMA = /\d,\d{1,2}\s*$/;
 export function parseHourlyRate(text: string): number | undefined {
   const trimmed = text.trim();
   if (!/\d/.test(trimmed) || trimmed.includes('-')) return undefined;
-  const amount = DECIMAL_COMMA.test(trimmed) ? currency(trimmed, { separator: '.', decimal: ',' }) : currency(trimmed);
+  const amount = DECIMAL_COMMA.test(trimmed)
+    ? currency(trimmed, { separator: '.', decimal: ',' })
+    : currency(trimmed);
   const cents = amount.intValue;
   return Number.isSafeInteger(cents) && cents >= 0 && cents <= MAX_SECONDS ? cents : undefined;
 }

@@ -34,13 +34,17 @@ export class Project extends TenantEntity {
   @Property({ type: 'string', length: 255, nullable: true })
   timeLimitString: string | null = null;
 
-  @Field(() => [String], { description: 'Tags copied onto every new running shift on punch-in: those of `defaultTagsText`.' })
+  @Field(() => [String], {
+    description:
+      'Tags copied onto every new running shift on punch-in: those of `defaultTagsText`.',
+  })
   @Property({ type: ArrayType })
   defaultTags: string[] = [];
 
   @Field(() => String, {
     nullable: true,
-    description: 'The default tags exactly as written, comma-separated (the legacy `default_tags`); `defaultTags` are read from it.',
+    description:
+      'The default tags exactly as written, comma-separated (the legacy `default_tags`); `defaultTags` are read from it.',
   })
   @Property({ type: 'text', nullable: true })
   defaultTagsText: string | null = null;
@@ -53,7 +57,10 @@ export class Project extends TenantEntity {
   @Property({ type: 'text', nullable: true })
   notes: string | null = null;
 
-  @Field(() => String, { nullable: true, description: 'Text form of the rate with a currency symbol, as entered.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Text form of the rate with a currency symbol, as entered.',
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   hourlyRate: string | null = null;
 
@@ -65,7 +72,9 @@ export class Project extends TenantEntity {
   @Property({ type: 'integer', nullable: true })
   invoiceAmountCents: number | null = null;
 
-  @Field(() => Boolean, { description: 'The default of `billable` for new shifts on this project.' })
+  @Field(() => Boolean, {
+    description: 'The default of `billable` for new shifts on this project.',
+  })
   @Property({ type: 'boolean' })
   billableByDefault: boolean = true;
 }

@@ -1,5 +1,11 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { BooleanFilter, IDFilter, IntFilter, StringFilter, VisibilityFilter } from '../../graphql/filter-inputs';
+import {
+  BooleanFilter,
+  IDFilter,
+  IntFilter,
+  StringFilter,
+  VisibilityFilter,
+} from '../../graphql/filter-inputs';
 import { OrderInput } from '../../graphql/list-args';
 import { Visibility } from '../common/enums';
 import type { FilterFields } from '../common/list-query';
@@ -61,8 +67,13 @@ export const ProjectOrder = OrderInput(ProjectOrderField, 'ProjectOrder');
 @InputType({ description: 'Omitted fields keep their value on update.' })
 export class ProjectInput {
   @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => ID, { nullable: true, description: 'Moves the project to another company (uuid).' }) companyId?: string;
-  @Field(() => Int, { nullable: true, description: 'Moves the project to another company (integer id).' }) companyLegacyId?: number;
+  @Field(() => ID, { nullable: true, description: 'Moves the project to another company (uuid).' })
+  companyId?: string;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Moves the project to another company (integer id).',
+  })
+  companyLegacyId?: number;
   @Field(() => Boolean, { nullable: true }) active?: boolean;
   @Field(() => Visibility, { nullable: true }) visibility?: Visibility;
   @Field(() => [ID], { nullable: true }) userIds?: string[] | null;
@@ -70,7 +81,11 @@ export class ProjectInput {
   @Field(() => Int, { nullable: true, description: 'Seconds.' }) timeLimit?: number | null;
   @Field(() => String, { nullable: true }) timeLimitString?: string | null;
   @Field(() => [String], { nullable: true }) defaultTags?: string[];
-  @Field(() => String, { nullable: true, description: 'Comma-separated, kept as written; sets `defaultTags`. Give this or `defaultTags`.' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Comma-separated, kept as written; sets `defaultTags`. Give this or `defaultTags`.',
+  })
   defaultTagsText?: string | null;
   @Field(() => [String], { nullable: true }) tagList?: string[];
   @Field(() => String, { nullable: true }) notes?: string | null;
@@ -82,7 +97,10 @@ export class ProjectInput {
 
 @InputType()
 export class CreateProjectInput extends ProjectInput {
-  @Field(() => ID, { nullable: true, description: 'A uuid of your choice; generated when omitted.' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'A uuid of your choice; generated when omitted.',
+  })
   id?: string | null;
 }
 

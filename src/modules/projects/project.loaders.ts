@@ -69,20 +69,40 @@ export function viewerRunningShift(ctx: RequestContext): MaybePromise<Shift | nu
 }
 
 /** The activities of a project, by name; the activities of every project of the request in one query. */
-export function projectActivities(ctx: RequestContext, projectId: number): MaybePromise<Activity[]> {
-  return ctx.loaders.children('projectActivities', projectId, activitiesOf(ctx), (a) => a.project.id);
+export function projectActivities(
+  ctx: RequestContext,
+  projectId: number,
+): MaybePromise<Activity[]> {
+  return ctx.loaders.children(
+    'projectActivities',
+    projectId,
+    activitiesOf(ctx),
+    (a) => a.project.id,
+  );
 }
 
 /** The users listed for CUSTOM visibility, in the order they were added. */
 export function projectUsers(ctx: RequestContext, projectId: number): MaybePromise<Staff[]> {
-  return then(ctx.loaders.children('projectUsers', projectId, membersOf(ctx), (m) => m.project.id), (members) => members.map((m) => m.user.getEntity()));
+  return then(
+    ctx.loaders.children('projectUsers', projectId, membersOf(ctx), (m) => m.project.id),
+    (members) => members.map((m) => m.user.getEntity()),
+  );
 }
 
 const activitiesOf = (ctx: RequestContext) => (ids: readonly number[]) =>
-  findRows(ctx.em, Activity, {}, { anyOf: { property: 'project', ids }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+  findRows(
+    ctx.em,
+    Activity,
+    {},
+    { anyOf: { property: 'project', ids }, orderBy: [{ name: 'asc' }, { id: 'asc' }] },
+  );
 
 const membersOf = (ctx: RequestContext) => (ids: readonly number[]) =>
-  ctx.em.find(ProjectMember, { project: { $in: [...ids] } }, { populate: ['user'], orderBy: { id: 'asc' } });
+  ctx.em.find(
+    ProjectMember,
+    { project: { $in: [...ids] } },
+    { populate: ['user'], orderBy: { id: 'asc' } },
+  );
 
 const TOTAL_FIELDS = ['grandTotal', 'runningTotal', 'timeLeft', 'overdue', 'nearlyOverdue'];
 const RUNNING_FIELDS = ['running', 'currentShift', 'startedAt'];
@@ -91,17 +111,37 @@ const RUNNING_FIELDS = ['running', 'currentShift', 'startedAt'];
  * Reads, one batch each, what the selected fields of a project list need, so that every field of
  * every project then answers synchronously.
  */
-export async function primeProjectFields(ctx: RequestContext, projects: readonly Project[], selected: ReadonlySet<string>): Promise<void> {
+export async function primeProjectFields(
+  ctx: RequestContext,
+  projects: readonly Project[],
+  selected: ReadonlySet<string>,
+): Promise<void> {
   const ids = projects.map((p) => p.id);
   const has = (...fields: string[]) => fields.some((field) => selected.has(field));
   await Promise.all([
     has(...TOTAL_FIELDS) ? primeProjectTotals(ctx, ids) : undefined,
     has('nearlyOverdue') ? loadById(ctx, Account, ctx.viewer.accountId) : undefined,
     has(...RUNNING_FIELDS) ? viewerRunningShift(ctx) : undefined,
-    has('companyId', 'company') ? primeById(ctx, Company, projects.map((p) => p.company.id)) : undefined,
-    has('account') ? primeById(ctx, Account, projects.map((p) => p.account.id)) : undefined,
+    has('companyId', 'company')
+      ? primeById(
+          ctx,
+          Company,
+          projects.map((p) => p.company.id),
+        )
+      : undefined,
+    has('account')
+      ? primeById(
+          ctx,
+          Account,
+          projects.map((p) => p.account.id),
+        )
+      : undefined,
     has('account') ? accountOwner(ctx, ctx.viewer.accountId) : undefined,
-    has('activities') ? ctx.loaders.primeChildren('projectActivities', ids, activitiesOf(ctx), (a) => a.project.id) : undefined,
-    has('users') ? ctx.loaders.primeChildren('projectUsers', ids, membersOf(ctx), (m) => m.project.id) : undefined,
+    has('activities')
+      ? ctx.loaders.primeChildren('projectActivities', ids, activitiesOf(ctx), (a) => a.project.id)
+      : undefined,
+    has('users')
+      ? ctx.loaders.primeChildren('projectUsers', ids, membersOf(ctx), (m) => m.project.id)
+      : undefined,
   ]);
 }

@@ -1,7 +1,19 @@
 import { SafeIntResolver } from 'graphql-scalars';
 import { DateTimeISOResolver } from '../../graphql/scalars';
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import {
+  Arg,
+  Args,
+  Ctx,
+  FieldResolver,
+  ID,
+  Info,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import type { RequestContext } from '../../graphql/context';
 import { Connection } from '../../graphql/connection';
 import { loadById } from '../../graphql/entity-loaders';
@@ -18,8 +30,20 @@ import { Shift } from '../shifts/shift.entity';
 import { SHIFT_FILTER_FIELDS, ShiftFilter, ShiftOrder } from '../shifts/shift.inputs';
 import { Staff } from '../staff/staff.entity';
 import { Project } from './project.entity';
-import { CreateProjectInput, ProjectFilter, ProjectInput, ProjectOrder, PunchInInput } from './project.inputs';
-import { primeProjectFields, projectActivities, projectTotals, projectUsers, viewerRunningShift } from './project.loaders';
+import {
+  CreateProjectInput,
+  ProjectFilter,
+  ProjectInput,
+  ProjectOrder,
+  PunchInInput,
+} from './project.inputs';
+import {
+  primeProjectFields,
+  projectActivities,
+  projectTotals,
+  projectUsers,
+  viewerRunningShift,
+} from './project.loaders';
 import { isCompanyVisible } from '../common/visibility';
 import type { ProjectService } from './project.service';
 import type { PunchService } from './punch.service';
@@ -36,7 +60,9 @@ export class ProjectResolver {
     private readonly punches: PunchService,
   ) {}
 
-  @Query(() => Project, { description: 'One project, by `id` or `legacyId`; optionally required to belong to a company.' })
+  @Query(() => Project, {
+    description: 'One project, by `id` or `legacyId`; optionally required to belong to a company.',
+  })
   project(
     @Args() locator: LocatorArgs,
     @Arg('companyId', () => ID, { nullable: true }) companyId: string | undefined,
@@ -46,23 +72,35 @@ export class ProjectResolver {
     return this.service.get(ctx, locator, optionalLocator(companyId, companyLegacyId));
   }
 
-  @Query(() => ProjectConnection, { description: 'The projects the caller can see, optionally of one company.' })
+  @Query(() => ProjectConnection, {
+    description: 'The projects the caller can see, optionally of one company.',
+  })
   async projects(
     @Args() page: PageArgs,
     @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | undefined,
-    @Arg('order', () => [ProjectOrder], { nullable: true }) order: InstanceType<typeof ProjectOrder>[] | undefined,
+    @Arg('order', () => [ProjectOrder], { nullable: true })
+    order: InstanceType<typeof ProjectOrder>[] | undefined,
     @Arg('companyId', () => ID, { nullable: true }) companyId: string | undefined,
     @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const connection = await this.service.list(ctx, filter, order, page, optionalLocator(companyId, companyLegacyId));
+    const connection = await this.service.list(
+      ctx,
+      filter,
+      order,
+      page,
+      optionalLocator(companyId, companyLegacyId),
+    );
     await primeProjectFields(ctx, connection.nodes, selectedFields(info, 'nodes'));
     return connection;
   }
 
   @Mutation(() => Project)
-  createProject(@Arg('input', () => CreateProjectInput) input: CreateProjectInput, @Ctx() ctx: RequestContext): Promise<Project> {
+  createProject(
+    @Arg('input', () => CreateProjectInput) input: CreateProjectInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Project> {
     return this.service.create(ctx, input);
   }
 
@@ -70,7 +108,11 @@ export class ProjectResolver {
   updateProject(
     @Args() locator: LocatorArgs,
     @Arg('input', () => ProjectInput) input: ProjectInput,
-    @Arg('companyId', () => ID, { nullable: true, description: 'Only if the project belongs to this company.' }) companyId: string | undefined,
+    @Arg('companyId', () => ID, {
+      nullable: true,
+      description: 'Only if the project belongs to this company.',
+    })
+    companyId: string | undefined,
     @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Project> {
@@ -80,18 +122,29 @@ export class ProjectResolver {
   @Mutation(() => Project, { description: 'Deletes the project with its activities and shifts.' })
   deleteProject(
     @Args() locator: LocatorArgs,
-    @Arg('companyId', () => ID, { nullable: true, description: 'Only if the project belongs to this company.' }) companyId: string | undefined,
+    @Arg('companyId', () => ID, {
+      nullable: true,
+      description: 'Only if the project belongs to this company.',
+    })
+    companyId: string | undefined,
     @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Project> {
     return this.service.delete(ctx, locator, optionalLocator(companyId, companyLegacyId));
   }
 
-  @Mutation(() => Project, { description: "Starts a running shift for the caller, stopping the caller's other running shift." })
+  @Mutation(() => Project, {
+    description:
+      "Starts a running shift for the caller, stopping the caller's other running shift.",
+  })
   punchIn(
     @Args() locator: LocatorArgs,
     @Arg('input', () => PunchInInput, { nullable: true }) input: PunchInInput | undefined,
-    @Arg('companyId', () => ID, { nullable: true, description: 'Only if the project belongs to this company.' }) companyId: string | undefined,
+    @Arg('companyId', () => ID, {
+      nullable: true,
+      description: 'Only if the project belongs to this company.',
+    })
+    companyId: string | undefined,
     @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Project> {
@@ -102,7 +155,11 @@ export class ProjectResolver {
   punchOut(
     @Args() locator: LocatorArgs,
     @Arg('notes', () => String, { nullable: true }) notes: string | undefined,
-    @Arg('companyId', () => ID, { nullable: true, description: 'Only if the project belongs to this company.' }) companyId: string | undefined,
+    @Arg('companyId', () => ID, {
+      nullable: true,
+      description: 'Only if the project belongs to this company.',
+    })
+    companyId: string | undefined,
     @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Project> {
@@ -122,7 +179,10 @@ export class ProjectResolver {
     return project.company.id;
   }
 
-  @FieldResolver(() => Company, { nullable: true, description: 'The company, when the caller may see it.' })
+  @FieldResolver(() => Company, {
+    nullable: true,
+    description: 'The company, when the caller may see it.',
+  })
   async company(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Company | null> {
     const company = (await loadById(ctx, Company, project.company.id))!;
     return (await isCompanyVisible(ctx, company)) ? company : null;
@@ -133,22 +193,31 @@ export class ProjectResolver {
     return loadById(ctx, Account, project.account.id) as MaybePromise<Account>;
   }
 
-  @FieldResolver(() => [Staff], { description: 'The users listed for CUSTOM visibility.', complexity: listComplexity(20) })
+  @FieldResolver(() => [Staff], {
+    description: 'The users listed for CUSTOM visibility.',
+    complexity: listComplexity(20),
+  })
   users(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Staff[]> {
     return projectUsers(ctx, project.id);
   }
 
-  @FieldResolver(() => [Activity], { description: 'Every activity of the project, by name.', complexity: listComplexity(20) })
+  @FieldResolver(() => [Activity], {
+    description: 'Every activity of the project, by name.',
+    complexity: listComplexity(20),
+  })
   activities(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Activity[]> {
     return projectActivities(ctx, project.id);
   }
 
-  @FieldResolver(() => ShiftConnection, { description: 'Shifts on the project that the caller can see.' })
+  @FieldResolver(() => ShiftConnection, {
+    description: 'Shifts on the project that the caller can see.',
+  })
   async shifts(
     @Root() project: Project,
     @Args() page: PageArgs,
     @Arg('filter', () => ShiftFilter, { nullable: true }) filter: ShiftFilter | undefined,
-    @Arg('order', () => [ShiftOrder], { nullable: true }) order: InstanceType<typeof ShiftOrder>[] | undefined,
+    @Arg('order', () => [ShiftOrder], { nullable: true })
+    order: InstanceType<typeof ShiftOrder>[] | undefined,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
@@ -161,7 +230,10 @@ export class ProjectResolver {
       project.id,
       page,
       async (ids) => {
-        const shifts = await findRows(ctx.em, Shift, { $and: [where, own] } as never, { anyOf: { property: 'project', ids }, orderBy: compileOrder(order) as never });
+        const shifts = await findRows(ctx.em, Shift, { $and: [where, own] } as never, {
+          anyOf: { property: 'project', ids },
+          orderBy: compileOrder(order) as never,
+        });
         await primeShiftRelations(ctx, shifts, selectedFields(info, 'nodes'));
         return shifts;
       },
@@ -169,12 +241,16 @@ export class ProjectResolver {
     );
   }
 
-  @FieldResolver(() => SafeIntResolver, { description: 'Seconds punched by all users, running shifts up to now.' })
+  @FieldResolver(() => SafeIntResolver, {
+    description: 'Seconds punched by all users, running shifts up to now.',
+  })
   grandTotal(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number> {
     return then(projectTotals(ctx, project.id), (totals) => totals.grandTotal);
   }
 
-  @FieldResolver(() => SafeIntResolver, { description: 'Seconds punched by the caller, running shifts up to now.' })
+  @FieldResolver(() => SafeIntResolver, {
+    description: 'Seconds punched by the caller, running shifts up to now.',
+  })
   runningTotal(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number> {
     return then(projectTotals(ctx, project.id), (totals) => totals.runningTotal);
   }
@@ -184,23 +260,37 @@ export class ProjectResolver {
     return then(viewerRunningShift(ctx), (shift) => shift?.project.id === project.id);
   }
 
-  @FieldResolver(() => Shift, { nullable: true, description: "The caller's running shift on the project." })
+  @FieldResolver(() => Shift, {
+    nullable: true,
+    description: "The caller's running shift on the project.",
+  })
   currentShift(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Shift | null> {
-    return then(viewerRunningShift(ctx), (shift) => (shift?.project.id === project.id ? shift : null));
+    return then(viewerRunningShift(ctx), (shift) =>
+      shift?.project.id === project.id ? shift : null,
+    );
   }
 
-  @FieldResolver(() => DateTimeISOResolver, { nullable: true, description: 'Start of the running shift.' })
+  @FieldResolver(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'Start of the running shift.',
+  })
   startedAt(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Date | null> {
     return then(this.currentShift(project, ctx), (shift) => shift?.start ?? null);
   }
 
-  @FieldResolver(() => SafeIntResolver, { nullable: true, description: 'timeLimit - grandTotal; null without a limit.' })
+  @FieldResolver(() => SafeIntResolver, {
+    nullable: true,
+    description: 'timeLimit - grandTotal; null without a limit.',
+  })
   timeLeft(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number | null> {
     const limit = project.timeLimit;
     return limit === null ? null : then(this.grandTotal(project, ctx), (total) => limit - total);
   }
 
-  @FieldResolver(() => Boolean, { nullable: true, description: 'grandTotal > timeLimit; null without a limit.' })
+  @FieldResolver(() => Boolean, {
+    nullable: true,
+    description: 'grandTotal > timeLimit; null without a limit.',
+  })
   overdue(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<boolean | null> {
     const limit = project.timeLimit;
     return limit === null ? null : then(this.grandTotal(project, ctx), (total) => total > limit);
@@ -208,13 +298,20 @@ export class ProjectResolver {
 
   @FieldResolver(() => Boolean, {
     nullable: true,
-    description: "At least the account's nearly-overdue share (default 90%) of the limit used, not yet overdue.",
+    description:
+      "At least the account's nearly-overdue share (default 90%) of the limit used, not yet overdue.",
   })
-  nearlyOverdue(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<boolean | null> {
+  nearlyOverdue(
+    @Root() project: Project,
+    @Ctx() ctx: RequestContext,
+  ): MaybePromise<boolean | null> {
     const limit = project.timeLimit;
     if (limit === null) return null;
     return then(this.grandTotal(project, ctx), (total) =>
-      then(loadById(ctx, Account, ctx.viewer.accountId), (account) => total <= limit && total >= limit * (account?.nearlyOverdueRatio ?? 0.9)),
+      then(
+        loadById(ctx, Account, ctx.viewer.accountId),
+        (account) => total <= limit && total >= limit * (account?.nearlyOverdueRatio ?? 0.9),
+      ),
     );
   }
 }

@@ -1,7 +1,12 @@
 import { ref, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { isManagerOrOwner } from '../../auth/viewer';
-import { PermissionDeniedError, ValidationError, type EntityName, type FieldError } from '../../errors';
+import {
+  PermissionDeniedError,
+  ValidationError,
+  type EntityName,
+  type FieldError,
+} from '../../errors';
 import type { RequestContext } from '../../graphql/context';
 import type { OrderSpec } from '../../graphql/list-args';
 import { Company } from '../companies/company.entity';
@@ -9,11 +14,24 @@ import { Visibility } from '../common/enums';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
 import { replaceMembers, resolveMemberIds } from '../common/members';
 import { idempotentTransaction } from '../common/idempotency';
-import { assertUuidFree, assignDefined, fields, findLocated, inTransaction, validate, type Locator } from '../common/service-support';
+import {
+  assertUuidFree,
+  assignDefined,
+  fields,
+  findLocated,
+  inTransaction,
+  validate,
+  type Locator,
+} from '../common/service-support';
 import { companyVisibilityWhere, projectVisibilityWhere } from '../common/visibility';
 import { parseHourlyRate, parseTimeLimit } from './human-values';
 import { Project } from './project.entity';
-import { PROJECT_FILTER_FIELDS, type CreateProjectInput, type ProjectFilter, type ProjectInput } from './project.inputs';
+import {
+  PROJECT_FILTER_FIELDS,
+  type CreateProjectInput,
+  type ProjectFilter,
+  type ProjectInput,
+} from './project.inputs';
 
 const projectFields = {
   name: fields.requiredText(),
@@ -34,7 +52,9 @@ const projectFields = {
   invoiceAmountCents: z.number().int().min(-2_000_000_000).max(2_000_000_000).nullable(),
   billableByDefault: z.boolean(),
 };
-const updateSchema = z.object(Object.fromEntries(Object.entries(projectFields).map(([k, v]) => [k, v.optional()])));
+const updateSchema = z.object(
+  Object.fromEntries(Object.entries(projectFields).map(([k, v]) => [k, v.optional()])),
+);
 const createSchema = updateSchema.extend({ id: fields.uuid().nullish(), name: projectFields.name });
 
 export class ProjectService {
@@ -42,8 +62,16 @@ export class ProjectService {
     return this.getIn(ctx, ctx.em, locator, companyLocator);
   }
 
-  async list(ctx: RequestContext, filter: ProjectFilter | undefined, order: OrderSpec[] | undefined, page: PageRequest, companyLocator?: Locator) {
-    const company = companyLocator ? await this.findCompany(ctx, ctx.em, companyLocator) : undefined;
+  async list(
+    ctx: RequestContext,
+    filter: ProjectFilter | undefined,
+    order: OrderSpec[] | undefined,
+    page: PageRequest,
+    companyLocator?: Locator,
+  ) {
+    const company = companyLocator
+      ? await this.findCompany(ctx, ctx.em, companyLocator)
+      : undefined;
     const where = {
       $and: [
         compileFilter('Project', filter as never, PROJECT_FILTER_FIELDS),
@@ -51,18 +79,39 @@ export class ProjectService {
         company ? { company: company.id } : {},
       ],
     };
-    return findPage<Project>(ctx, Project, 'Project', where as never, order, page, { unmanaged: true });
+    return findPage<Project>(ctx, Project, 'Project', where as never, order, page, {
+      unmanaged: true,
+    });
   }
 
   async create(ctx: RequestContext, input: CreateProjectInput): Promise<Project> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Project');
-    const data = fillFromText(validate('Project', createSchema, input) as unknown as CreateProjectInput & { name: string });
-    const act = { name: 'createProject', request: input, entityClass: Project, entity: 'Project' } as const;
+    const data = fillFromText(
+      validate('Project', createSchema, input) as unknown as CreateProjectInput & { name: string },
+    );
+    const act = {
+      name: 'createProject',
+      request: input,
+      entityClass: Project,
+      entity: 'Project',
+    } as const;
     return idempotentTransaction(ctx, act, async (em) => {
       if (data.id) await assertUuidFree(em, Project, 'Project', data.id);
-      const company = await this.findCompany(ctx, em, { id: data.companyId ?? null, legacyId: data.companyLegacyId ?? null }, true);
+      const company = await this.findCompany(
+        ctx,
+        em,
+        { id: data.companyId ?? null, legacyId: data.companyLegacyId ?? null },
+        true,
+      );
       const memberIds = await resolveMemberIds(em, 'Project', data.userIds, data.userLegacyIds);
-      const { id, companyId: _c, companyLegacyId: _cl, userIds: _u, userLegacyIds: _l, ...rest } = data;
+      const {
+        id,
+        companyId: _c,
+        companyLegacyId: _cl,
+        userIds: _u,
+        userLegacyIds: _l,
+        ...rest
+      } = data;
       const project = em.create(Project, {
         ...rest,
         ...(id ? { uuid: id } : {}),
@@ -76,14 +125,26 @@ export class ProjectService {
     });
   }
 
-  async update(ctx: RequestContext, locator: Locator, input: ProjectInput, companyLocator?: Locator): Promise<Project> {
+  async update(
+    ctx: RequestContext,
+    locator: Locator,
+    input: ProjectInput,
+    companyLocator?: Locator,
+  ): Promise<Project> {
     const data = fillFromText(validate('Project', updateSchema, input) as unknown as ProjectInput);
     return inTransaction(ctx, async (em) => {
       const project = await this.getIn(ctx, em, locator, companyLocator);
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Project');
       const { companyId, companyLegacyId, userIds: _u, userLegacyIds: _l, ...rest } = data;
       if (companyId != null || companyLegacyId != null) {
-        project.company = ref(await this.findCompany(ctx, em, { id: companyId ?? null, legacyId: companyLegacyId ?? null }, true));
+        project.company = ref(
+          await this.findCompany(
+            ctx,
+            em,
+            { id: companyId ?? null, legacyId: companyLegacyId ?? null },
+            true,
+          ),
+        );
       }
       const memberIds = await resolveMemberIds(em, 'Project', data.userIds, data.userLegacyIds);
       assignDefined(project, rest as Partial<Project>);
@@ -107,23 +168,38 @@ export class ProjectService {
    * A visible project, optionally required to belong to a named company (nested routes).
    * `inputOf`: the project is named in that entity's input, as `projectId`/`projectLegacyId`.
    */
-  async getIn(ctx: RequestContext, em: EntityManager, locator: Locator, companyLocator?: Locator, inputOf?: EntityName): Promise<Project> {
+  async getIn(
+    ctx: RequestContext,
+    em: EntityManager,
+    locator: Locator,
+    companyLocator?: Locator,
+    inputOf?: EntityName,
+  ): Promise<Project> {
     const company = companyLocator ? await this.findCompany(ctx, em, companyLocator) : undefined;
     return findLocated(em, Project, 'Project', locator, {
-      extraWhere: { ...(await projectVisibilityWhere(ctx, em)), ...(company ? { company: company.id } : {}) },
+      extraWhere: {
+        ...(await projectVisibilityWhere(ctx, em)),
+        ...(company ? { company: company.id } : {}),
+      },
       ...(inputOf ? { reference: { of: inputOf, names: ['projectId', 'projectLegacyId'] } } : {}),
     });
   }
 
   /** A visible company; `inProjectInput`: named in a project's input as `companyId`/`companyLegacyId`. */
-  private async findCompany(ctx: RequestContext, em: EntityManager, locator: Locator, inProjectInput = false): Promise<Company> {
+  private async findCompany(
+    ctx: RequestContext,
+    em: EntityManager,
+    locator: Locator,
+    inProjectInput = false,
+  ): Promise<Company> {
     return findLocated(em, Company, 'Company', locator, {
       extraWhere: await companyVisibilityWhere(ctx, em),
-      ...(inProjectInput ? { reference: { of: 'Project', names: ['companyId', 'companyLegacyId'] } } : {}),
+      ...(inProjectInput
+        ? { reference: { of: 'Project', names: ['companyId', 'companyLegacyId'] } }
+        : {}),
     });
   }
 }
-
 
 /**
  * The text forms fill the values they stand for. `timeLimitString` → `timeLimit` seconds and
@@ -134,7 +210,11 @@ export class ProjectService {
 function fillFromText<T extends ProjectInput>(data: T): T {
   const errors: FieldError[] = [];
   if (data.defaultTagsText !== undefined) {
-    if (data.defaultTags !== undefined) errors.push({ field: 'defaultTagsText', message: 'give either defaultTags or defaultTagsText' });
+    if (data.defaultTags !== undefined)
+      errors.push({
+        field: 'defaultTagsText',
+        message: 'give either defaultTags or defaultTagsText',
+      });
     const tags = fields.tags().safeParse(splitTags(data.defaultTagsText ?? ''));
     if (tags.success) data.defaultTags = tags.data;
     else {
@@ -145,14 +225,26 @@ function fillFromText<T extends ProjectInput>(data: T): T {
   } else if (data.defaultTags !== undefined) {
     data.defaultTagsText = data.defaultTags.length ? data.defaultTags.join(',') : null;
   }
-  if (data.timeLimit == null && data.timeLimitString != null && data.timeLimitString.trim() !== '') {
+  if (
+    data.timeLimit == null &&
+    data.timeLimitString != null &&
+    data.timeLimitString.trim() !== ''
+  ) {
     const seconds = parseTimeLimit(data.timeLimitString);
-    if (seconds === undefined) errors.push({ field: 'timeLimitString', message: 'is not a duration this service can read (e.g. "12h", "2h 30m", "1:30")' });
+    if (seconds === undefined)
+      errors.push({
+        field: 'timeLimitString',
+        message: 'is not a duration this service can read (e.g. "12h", "2h 30m", "1:30")',
+      });
     else data.timeLimit = seconds;
   }
   if (data.hourlyRateCents == null && data.hourlyRate != null && data.hourlyRate.trim() !== '') {
     const cents = parseHourlyRate(data.hourlyRate);
-    if (cents === undefined) errors.push({ field: 'hourlyRate', message: 'is not an amount this service can read (e.g. "$85", "$12.50")' });
+    if (cents === undefined)
+      errors.push({
+        field: 'hourlyRate',
+        message: 'is not an amount this service can read (e.g. "$85", "$12.50")',
+      });
     else data.hourlyRateCents = cents;
   }
   if (errors.length > 0) throw new ValidationError('Project', errors);

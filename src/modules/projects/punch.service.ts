@@ -31,22 +31,50 @@ export class PunchService {
     private readonly events: ShiftEvents,
   ) {}
 
-  async punchIn(ctx: RequestContext, projectLocator: Locator, input: PunchInInput = {}, companyLocator?: Locator): Promise<Project> {
+  async punchIn(
+    ctx: RequestContext,
+    projectLocator: Locator,
+    input: PunchInInput = {},
+    companyLocator?: Locator,
+  ): Promise<Project> {
     const data = validate('Project', punchInSchema, input);
-    const act = { name: 'punchIn', request: { projectLocator, input, companyLocator }, entityClass: Project, entity: 'Project' } as const;
+    const act = {
+      name: 'punchIn',
+      request: { projectLocator, input, companyLocator },
+      entityClass: Project,
+      entity: 'Project',
+    } as const;
     return idempotentTransaction(ctx, act, async (em) => {
       const project = await this.projects.getIn(ctx, em, projectLocator, companyLocator);
-      if (!project.active) throw new DomainRuleError('PROJECT_INACTIVE', 'Project', 'This project is inactive and cannot be punched in to');
+      if (!project.active)
+        throw new DomainRuleError(
+          'PROJECT_INACTIVE',
+          'Project',
+          'This project is inactive and cannot be punched in to',
+        );
       let activity: Activity | null = null;
       if (data.activityId != null || data.activityLegacyId != null) {
-        const named = locatorWhere('Activity', { id: data.activityId ?? null, legacyId: data.activityLegacyId ?? null }, { of: 'Project', names: ['activityId', 'activityLegacyId'] });
+        const named = locatorWhere(
+          'Activity',
+          { id: data.activityId ?? null, legacyId: data.activityLegacyId ?? null },
+          { of: 'Project', names: ['activityId', 'activityLegacyId'] },
+        );
         activity = await em.findOne(Activity, { ...named, project: project.id });
-        if (!activity) throw ValidationError.field('Project', 'activityId', 'is not an activity of the project');
+        if (!activity)
+          throw ValidationError.field('Project', 'activityId', 'is not an activity of the project');
       }
       await lockRow(em, 'users', ctx.viewer.id);
-      const running = await em.findOne(Shift, { user: ctx.viewer.id, stop: null }, { refresh: true });
+      const running = await em.findOne(
+        Shift,
+        { user: ctx.viewer.id, stop: null },
+        { refresh: true },
+      );
       if (running?.project.id === project.id) {
-        throw new DomainRuleError('PUNCHED_IN', 'Project', 'You are already punched in to this project');
+        throw new DomainRuleError(
+          'PUNCHED_IN',
+          'Project',
+          'You are already punched in to this project',
+        );
       }
       await assertTimeRoom(em, ctx.viewer.accountId, { seconds: 0, starting: true }, ctx.now);
       // The old shift stops at the very instant the new one starts; that instant is read after the
@@ -76,14 +104,33 @@ export class PunchService {
     });
   }
 
-  async punchOut(ctx: RequestContext, projectLocator: Locator, notes?: string | null, companyLocator?: Locator): Promise<Project> {
+  async punchOut(
+    ctx: RequestContext,
+    projectLocator: Locator,
+    notes?: string | null,
+    companyLocator?: Locator,
+  ): Promise<Project> {
     const text = validate('Project', notesSchema, notes);
-    const act = { name: 'punchOut', request: { projectLocator, notes, companyLocator }, entityClass: Project, entity: 'Project' } as const;
+    const act = {
+      name: 'punchOut',
+      request: { projectLocator, notes, companyLocator },
+      entityClass: Project,
+      entity: 'Project',
+    } as const;
     return idempotentTransaction(ctx, act, async (em) => {
       const project = await this.projects.getIn(ctx, em, projectLocator, companyLocator);
       await lockRow(em, 'users', ctx.viewer.id);
-      const running = await em.findOne(Shift, { user: ctx.viewer.id, stop: null, project: project.id }, { refresh: true });
-      if (!running) throw new DomainRuleError('PUNCHED_OUT', 'Project', 'You are not punched in to this project');
+      const running = await em.findOne(
+        Shift,
+        { user: ctx.viewer.id, stop: null, project: project.id },
+        { refresh: true },
+      );
+      if (!running)
+        throw new DomainRuleError(
+          'PUNCHED_OUT',
+          'Project',
+          'You are not punched in to this project',
+        );
       running.stop = instantAfter(running.start);
       if (text) running.notes = running.notes ? `${running.notes}\n${text}` : text;
       await em.flush();

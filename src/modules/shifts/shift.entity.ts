@@ -7,7 +7,9 @@ import { offsetSecondsAt } from '../common/time-zones';
 import { Project } from '../projects/project.entity';
 import { Staff } from '../staff/staff.entity';
 
-@ObjectType({ description: 'A span of time a user worked on a project; running while `stop` is null.' })
+@ObjectType({
+  description: 'A span of time a user worked on a project; running while `stop` is null.',
+})
 @Entity({ tableName: 'shifts' })
 export class Shift extends TenantEntity {
   @ManyToOne(() => Project, { ref: true, deleteRule: 'cascade' })
@@ -23,7 +25,10 @@ export class Shift extends TenantEntity {
   @Property({ type: 'timestamptz' })
   start!: Date;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Null while the shift is running.' })
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'Null while the shift is running.',
+  })
   @Property({ type: 'timestamptz', nullable: true })
   stop: Date | null = null;
 
@@ -43,13 +48,19 @@ export class Shift extends TenantEntity {
   @Property({ type: ArrayType })
   tagList: string[] = [];
 
-  @Field(() => String, { nullable: true, description: 'Where the shift came from, when created on an external site.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Where the shift came from, when created on an external site.',
+  })
   @Property({ type: 'string', length: 2048, nullable: true })
   externalHref: string | null = null;
 
   // Derived fields as getters rather than field resolvers: plain fields skip type-graphql's
   // resolver wrapper, which on a list of a thousand shifts costs more than the values.
-  @Field(() => Int, { nullable: true, description: "The zone's offset from UTC at the start, in seconds." })
+  @Field(() => Int, {
+    nullable: true,
+    description: "The zone's offset from UTC at the start, in seconds.",
+  })
   get timeZoneOffset(): number | null {
     return offsetSecondsAt(this.timeZone, this.start);
   }

@@ -1,6 +1,12 @@
 import { DateTimeISOResolver } from '../../graphql/scalars';
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { BooleanFilter, DateTimeFilter, IDFilter, IntFilter, StringFilter } from '../../graphql/filter-inputs';
+import {
+  BooleanFilter,
+  DateTimeFilter,
+  IDFilter,
+  IntFilter,
+  StringFilter,
+} from '../../graphql/filter-inputs';
 import { OrderInput } from '../../graphql/list-args';
 import type { FilterFields } from '../common/list-query';
 
@@ -62,26 +68,46 @@ export const ShiftOrder = OrderInput(ShiftOrderField, 'ShiftOrder');
 @InputType({ description: 'Omitted fields keep their value on update.' })
 export class ShiftInput {
   @Field(() => DateTimeISOResolver, { nullable: true }) start?: Date;
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Null or omitted on create: the shift is running.' })
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'Null or omitted on create: the shift is running.',
+  })
   stop?: Date | null;
-  @Field(() => String, { nullable: true, description: "Human-readable wall time in the shift's zone; overrides start." })
+  @Field(() => String, {
+    nullable: true,
+    description: "Human-readable wall time in the shift's zone; overrides start.",
+  })
   localStartAsString?: string | null;
-  @Field(() => String, { nullable: true, description: "Human-readable wall time in the shift's zone; overrides stop." })
+  @Field(() => String, {
+    nullable: true,
+    description: "Human-readable wall time in the shift's zone; overrides stop.",
+  })
   localStopAsString?: string | null;
-  @Field(() => String, { nullable: true, description: "IANA zone; the user's zone when omitted." }) timeZone?: string;
+  @Field(() => String, { nullable: true, description: "IANA zone; the user's zone when omitted." })
+  timeZone?: string;
   @Field(() => String, { nullable: true }) notes?: string | null;
-  @Field(() => Boolean, { nullable: true, description: "The project's billableByDefault when omitted." }) billable?: boolean;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "The project's billableByDefault when omitted.",
+  })
+  billable?: boolean;
   @Field(() => [String], { nullable: true }) tagList?: string[];
   @Field(() => String, { nullable: true }) externalHref?: string | null;
   @Field(() => ID, { nullable: true }) activityId?: string | null;
   @Field(() => Int, { nullable: true }) activityLegacyId?: number | null;
-  @Field(() => ID, { nullable: true, description: 'Moves the shift to another project.' }) projectId?: string;
+  @Field(() => ID, { nullable: true, description: 'Moves the shift to another project.' })
+  projectId?: string;
   @Field(() => Int, { nullable: true }) projectLegacyId?: number;
-  @Field(() => ID, { nullable: true, description: 'The user who worked; the caller when omitted.' }) userId?: string;
+  @Field(() => ID, { nullable: true, description: 'The user who worked; the caller when omitted.' })
+  userId?: string;
   @Field(() => Int, { nullable: true }) userLegacyId?: number;
 }
 
 @InputType()
 export class CreateShiftInput extends ShiftInput {
-  @Field(() => ID, { nullable: true, description: 'A uuid of your choice; generated when omitted.' }) id?: string | null;
+  @Field(() => ID, {
+    nullable: true,
+    description: 'A uuid of your choice; generated when omitted.',
+  })
+  id?: string | null;
 }

@@ -1,5 +1,17 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import {
+  Arg,
+  Args,
+  Ctx,
+  FieldResolver,
+  ID,
+  Info,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import type { RequestContext } from '../../graphql/context';
 import { loadById } from '../../graphql/entity-loaders';
 import type { MaybePromise } from '../../graphql/loaders';
@@ -28,24 +40,39 @@ export class ShiftResolver {
     return this.service.get(ctx, locator, optionalLocator(projectId, projectLegacyId));
   }
 
-  @Query(() => ShiftConnection, { description: 'Shifts the caller can see (staff members: their own), optionally of one project.' })
+  @Query(() => ShiftConnection, {
+    description: 'Shifts the caller can see (staff members: their own), optionally of one project.',
+  })
   async shifts(
     @Args() page: PageArgs,
     @Arg('filter', () => ShiftFilter, { nullable: true }) filter: ShiftFilter | undefined,
-    @Arg('order', () => [ShiftOrder], { nullable: true }) order: InstanceType<typeof ShiftOrder>[] | undefined,
+    @Arg('order', () => [ShiftOrder], { nullable: true })
+    order: InstanceType<typeof ShiftOrder>[] | undefined,
     @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,
     @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
     const countTotal = selectedFields(info).has('totalCount');
-    const connection = await this.service.list(ctx, filter, order, { ...page, countTotal }, optionalLocator(projectId, projectLegacyId));
+    const connection = await this.service.list(
+      ctx,
+      filter,
+      order,
+      { ...page, countTotal },
+      optionalLocator(projectId, projectLegacyId),
+    );
     await primeShiftRelations(ctx, connection.nodes, selectedFields(info, 'nodes'));
     return connection;
   }
 
-  @Mutation(() => Shift, { description: 'Without `stop` the shift runs, and stops the user\'s other running shift at its start.' })
-  createShift(@Arg('input', () => CreateShiftInput) input: CreateShiftInput, @Ctx() ctx: RequestContext): Promise<Shift> {
+  @Mutation(() => Shift, {
+    description:
+      "Without `stop` the shift runs, and stops the user's other running shift at its start.",
+  })
+  createShift(
+    @Arg('input', () => CreateShiftInput) input: CreateShiftInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Shift> {
     return this.service.create(ctx, input);
   }
 
@@ -53,7 +80,11 @@ export class ShiftResolver {
   updateShift(
     @Args() locator: LocatorArgs,
     @Arg('input', () => ShiftInput) input: ShiftInput,
-    @Arg('projectId', () => ID, { nullable: true, description: 'Only if it belongs to this project.' }) projectId: string | undefined,
+    @Arg('projectId', () => ID, {
+      nullable: true,
+      description: 'Only if it belongs to this project.',
+    })
+    projectId: string | undefined,
     @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Shift> {
@@ -63,7 +94,11 @@ export class ShiftResolver {
   @Mutation(() => Shift)
   deleteShift(
     @Args() locator: LocatorArgs,
-    @Arg('projectId', () => ID, { nullable: true, description: 'Only if it belongs to this project.' }) projectId: string | undefined,
+    @Arg('projectId', () => ID, {
+      nullable: true,
+      description: 'Only if it belongs to this project.',
+    })
+    projectId: string | undefined,
     @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Shift> {

@@ -10,7 +10,15 @@ import { isRowId, isUuid } from '../common/identifiers';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
 import { parseLocalTime } from '../common/local-time';
 import { idempotentTransaction } from '../common/idempotency';
-import { assertUuidFree, fields, findLocated, inTransaction, lockRow, validate, type Locator } from '../common/service-support';
+import {
+  assertUuidFree,
+  fields,
+  findLocated,
+  inTransaction,
+  lockRow,
+  validate,
+  type Locator,
+} from '../common/service-support';
 import { timeZoneField } from '../common/time-zones';
 import type { Project } from '../projects/project.entity';
 import type { ProjectService } from '../projects/project.service';
@@ -18,7 +26,12 @@ import { projectVisibilityWhere } from '../common/visibility';
 import { Staff } from '../staff/staff.entity';
 import type { ShiftEvents } from '../events/shift-events';
 import { Shift } from './shift.entity';
-import { SHIFT_FILTER_FIELDS, type CreateShiftInput, type ShiftFilter, type ShiftInput } from './shift.inputs';
+import {
+  SHIFT_FILTER_FIELDS,
+  type CreateShiftInput,
+  type ShiftFilter,
+  type ShiftInput,
+} from './shift.inputs';
 
 const MIN_DATE = new Date('1970-01-01T00:00:00Z');
 const MAX_DATE = new Date('9999-12-31T23:59:59Z');
@@ -40,7 +53,9 @@ const shiftFields = {
   userId: z.string().nullable(),
   userLegacyId: z.number().nullable(),
 };
-const updateSchema = z.object(Object.fromEntries(Object.entries(shiftFields).map(([k, v]) => [k, v.optional()])));
+const updateSchema = z.object(
+  Object.fromEntries(Object.entries(shiftFields).map(([k, v]) => [k, v.optional()])),
+);
 const createSchema = updateSchema.extend({ id: fields.uuid().nullish() });
 type ShiftData = ShiftInput & { id?: string | null };
 
@@ -56,24 +71,54 @@ export class ShiftService {
 
   async get(ctx: RequestContext, locator: Locator, projectLocator?: Locator): Promise<Shift> {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
-    return findLocated(ctx.em, Shift, 'Shift', locator, { extraWhere: { ...(await this.visibleWhere(ctx)), ...(project ? { project: project.id } : {}) } });
+    return findLocated(ctx.em, Shift, 'Shift', locator, {
+      extraWhere: {
+        ...(await this.visibleWhere(ctx)),
+        ...(project ? { project: project.id } : {}),
+      },
+    });
   }
 
-  async list(ctx: RequestContext, filter: ShiftFilter | undefined, order: OrderSpec[] | undefined, page: PageRequest, projectLocator?: Locator) {
+  async list(
+    ctx: RequestContext,
+    filter: ShiftFilter | undefined,
+    order: OrderSpec[] | undefined,
+    page: PageRequest,
+    projectLocator?: Locator,
+  ) {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
     const where = {
-      $and: [compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS), await this.visibleWhere(ctx), project ? { project: project.id } : {}],
+      $and: [
+        compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS),
+        await this.visibleWhere(ctx),
+        project ? { project: project.id } : {},
+      ],
     };
     return findPage<Shift>(ctx, Shift, 'Shift', where as never, order, page, { unmanaged: true });
   }
 
-  async create(ctx: RequestContext, input: CreateShiftInput, projectLocator?: Locator): Promise<Shift> {
+  async create(
+    ctx: RequestContext,
+    input: CreateShiftInput,
+    projectLocator?: Locator,
+  ): Promise<Shift> {
     const data = validate('Shift', createSchema, input) as unknown as ShiftData;
-    const act = { name: 'createShift', request: { input, projectLocator }, entityClass: Shift, entity: 'Shift' } as const;
+    const act = {
+      name: 'createShift',
+      request: { input, projectLocator },
+      entityClass: Shift,
+      entity: 'Shift',
+    } as const;
     return idempotentTransaction(ctx, act, async (em) => {
       const project = projectLocator
         ? await this.projects.getIn(ctx, em, projectLocator)
-        : await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null }, undefined, 'Shift');
+        : await this.projects.getIn(
+            ctx,
+            em,
+            { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null },
+            undefined,
+            'Shift',
+          );
       const user = await this.resolveUser(ctx, em, data, 'create');
       if (data.id) await assertUuidFree(em, Shift, 'Shift', data.id);
       const shift = em.create(Shift, {
@@ -96,20 +141,39 @@ export class ShiftService {
     });
   }
 
-  async update(ctx: RequestContext, locator: Locator, input: ShiftInput, projectLocator?: Locator): Promise<Shift> {
+  async update(
+    ctx: RequestContext,
+    locator: Locator,
+    input: ShiftInput,
+    projectLocator?: Locator,
+  ): Promise<Shift> {
     const data = validate('Shift', updateSchema, input) as unknown as ShiftData;
     return inTransaction(ctx, async (em) => {
       const shift = await this.get({ ...ctx, em }, locator, projectLocator);
       this.assertMayChange(ctx, shift, 'update');
       if (data.projectId != null || data.projectLegacyId != null) {
-        shift.project = ref(await this.projects.getIn(ctx, em, { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null }, undefined, 'Shift'));
+        shift.project = ref(
+          await this.projects.getIn(
+            ctx,
+            em,
+            { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null },
+            undefined,
+            'Shift',
+          ),
+        );
       }
-      if (data.userId != null || data.userLegacyId != null) shift.user = ref(await this.resolveUser(ctx, em, data, 'update'));
+      if (data.userId != null || data.userLegacyId != null)
+        shift.user = ref(await this.resolveUser(ctx, em, data, 'update'));
       for (const key of ['timeZone', 'billable', 'notes', 'tagList', 'externalHref'] as const) {
         if (data[key] !== undefined) (shift as unknown as Record<string, unknown>)[key] = data[key];
       }
       await this.applyTimes(ctx, shift, data, false);
-      if (data.activityId !== undefined || data.activityLegacyId !== undefined || data.projectId != null || data.projectLegacyId != null) {
+      if (
+        data.activityId !== undefined ||
+        data.activityLegacyId !== undefined ||
+        data.projectId != null ||
+        data.projectLegacyId != null
+      ) {
         const project = await shift.project.loadOrFail();
         const activity = await this.resolveActivity(em, project, data, shift.activity?.id ?? null);
         shift.activity = activity ? ref(activity) : null;
@@ -136,62 +200,97 @@ export class ShiftService {
    */
   private async visibleWhere(ctx: RequestContext): Promise<object> {
     if (isOwner(ctx.viewer)) return {};
-    if (isManagerOrOwner(ctx.viewer)) return { $or: [{ user: ctx.viewer.id }, { project: await projectVisibilityWhere(ctx) }] };
+    if (isManagerOrOwner(ctx.viewer))
+      return { $or: [{ user: ctx.viewer.id }, { project: await projectVisibilityWhere(ctx) }] };
     return { user: ctx.viewer.id };
   }
 
   private assertMayChange(ctx: RequestContext, shift: Shift, act: 'update' | 'delete'): void {
-    if (!isManagerOrOwner(ctx.viewer) && shift.user.id !== ctx.viewer.id) throw new PermissionDeniedError(act, 'Shift');
+    if (!isManagerOrOwner(ctx.viewer) && shift.user.id !== ctx.viewer.id)
+      throw new PermissionDeniedError(act, 'Shift');
   }
 
-  private async resolveUser(ctx: RequestContext, em: EntityManager, data: ShiftData, act: 'create' | 'update'): Promise<Staff> {
+  private async resolveUser(
+    ctx: RequestContext,
+    em: EntityManager,
+    data: ShiftData,
+    act: 'create' | 'update',
+  ): Promise<Staff> {
     const named = data.userId != null || data.userLegacyId != null;
     const where = named ? idWhere(data.userId, data.userLegacyId) : { id: ctx.viewer.id };
     const user = where ? await em.findOne(Staff, where) : null;
     if (!user) throw ValidationError.field('Shift', 'userId', 'is not in your staff list');
     if (user.id !== ctx.viewer.id && !isManagerOrOwner(ctx.viewer)) {
-      throw new PermissionDeniedError(act, 'Shift', `${act === 'create' ? 'Create' : 'Update'} denied: you may only log your own shifts`);
+      throw new PermissionDeniedError(
+        act,
+        'Shift',
+        `${act === 'create' ? 'Create' : 'Update'} denied: you may only log your own shifts`,
+      );
     }
     return user;
   }
 
-  private async resolveActivity(em: EntityManager, project: Project, data: ShiftData, current: number | null = null): Promise<Activity | null> {
+  private async resolveActivity(
+    em: EntityManager,
+    project: Project,
+    data: ShiftData,
+    current: number | null = null,
+  ): Promise<Activity | null> {
     if (data.activityId === undefined && data.activityLegacyId === undefined) {
       if (current === null) return null;
       const kept = await em.findOne(Activity, { id: current, project: project.id });
-      if (!kept) throw ValidationError.field('Shift', 'activityId', 'does not belong to the project');
+      if (!kept)
+        throw ValidationError.field('Shift', 'activityId', 'does not belong to the project');
       return kept;
     }
     if (data.activityId == null && data.activityLegacyId == null) return null;
     const where = idWhere(data.activityId, data.activityLegacyId);
     const activity = where ? await em.findOne(Activity, { ...where, project: project.id }) : null;
-    if (!activity) throw ValidationError.field('Shift', 'activityId', 'is not an activity of the project');
+    if (!activity)
+      throw ValidationError.field('Shift', 'activityId', 'is not an activity of the project');
     return activity;
   }
 
   /** Applies start/stop and their human-text forms, and checks their order. */
-  private async applyTimes(ctx: RequestContext, shift: Shift, data: ShiftData, creating: boolean): Promise<void> {
+  private async applyTimes(
+    ctx: RequestContext,
+    shift: Shift,
+    data: ShiftData,
+    creating: boolean,
+  ): Promise<void> {
     const errors: FieldError[] = [];
     const zone = shift.timeZone;
     let start = data.start ?? (creating ? undefined : shift.start);
     let stop = data.stop !== undefined ? data.stop : creating ? null : shift.stop;
     if (data.localStartAsString) {
       start = parseLocalTime(data.localStartAsString, zone, ctx.now);
-      if (!start) errors.push({ field: 'localStartAsString', message: 'is not a time this service can read' });
+      if (!start)
+        errors.push({
+          field: 'localStartAsString',
+          message: 'is not a time this service can read',
+        });
     }
     if (data.localStopAsString) {
       stop = parseLocalTime(data.localStopAsString, zone, ctx.now) ?? null;
-      if (!stop) errors.push({ field: 'localStopAsString', message: 'is not a time this service can read' });
+      if (!stop)
+        errors.push({ field: 'localStopAsString', message: 'is not a time this service can read' });
     }
     if (!start && !errors.some((e) => e.field === 'localStartAsString')) {
       // Never given is a missing parameter; given empty (null) is a blank value.
-      errors.push({ field: 'start', message: data.start === undefined && !data.localStartAsString ? REQUIRED : "can't be blank" });
+      errors.push({
+        field: 'start',
+        message: data.start === undefined && !data.localStartAsString ? REQUIRED : "can't be blank",
+      });
     }
-    for (const [field, value] of [['localStartAsString', data.localStartAsString ? start : undefined], ['localStopAsString', data.localStopAsString ? stop : undefined]] as const) {
+    for (const [field, value] of [
+      ['localStartAsString', data.localStartAsString ? start : undefined],
+      ['localStopAsString', data.localStopAsString ? stop : undefined],
+    ] as const) {
       const range = value ? instant.safeParse(value) : undefined;
       if (range && !range.success) errors.push({ field, message: range.error.issues[0]!.message });
     }
-    if (start && stop && stop.getTime() <= start.getTime()) errors.push({ field: 'stop', message: 'must be after start' });
+    if (start && stop && stop.getTime() <= start.getTime())
+      errors.push({ field: 'stop', message: 'must be after start' });
     if (errors.length > 0) throw new ValidationError('Shift', errors);
     shift.start = start!;
     shift.stop = stop ?? null;
@@ -203,13 +302,26 @@ export class ShiftService {
    * the last word. Then the plan's time maximum is checked. Locks are taken in one order
    * everywhere (the user, then the account), so concurrent writers cannot deadlock.
    */
-  private async settle(ctx: RequestContext, em: EntityManager, shift: Shift, userId: number): Promise<void> {
+  private async settle(
+    ctx: RequestContext,
+    em: EntityManager,
+    shift: Shift,
+    userId: number,
+  ): Promise<void> {
     await lockRow(em, 'users', userId);
     if (shift.stop === null) {
-      const running = await em.findOne(Shift, { user: userId, stop: null, id: { $ne: shift.id ?? 0 } }, { refresh: true });
+      const running = await em.findOne(
+        Shift,
+        { user: userId, stop: null, id: { $ne: shift.id ?? 0 } },
+        { refresh: true },
+      );
       if (running) {
         if (shift.start.getTime() <= running.start.getTime()) {
-          throw ValidationError.field('Shift', 'start', "must be after the start of the user's running shift");
+          throw ValidationError.field(
+            'Shift',
+            'start',
+            "must be after the start of the user's running shift",
+          );
         }
         // Stopped at once in the database: the flush below may write the new running shift
         // before any update, and the one-running-shift index must already be satisfied then.
@@ -218,7 +330,16 @@ export class ShiftService {
         await this.events.record(em, 'SHIFT_UPDATED', running.id);
       }
     }
-    await assertTimeRoom(em, ctx.viewer.accountId, { seconds: enteredSeconds(shift, ctx.now), replacing: shift.id, starting: shift.stop === null }, ctx.now);
+    await assertTimeRoom(
+      em,
+      ctx.viewer.accountId,
+      {
+        seconds: enteredSeconds(shift, ctx.now),
+        replacing: shift.id,
+        starting: shift.stop === null,
+      },
+      ctx.now,
+    );
     await em.flush();
   }
 }
@@ -229,7 +350,10 @@ function enteredSeconds(shift: Shift, now: Date): number {
 }
 
 /** The row a uuid or integer id names; undefined when it is malformed and so names no row. */
-function idWhere(uuid: string | null | undefined, legacyId: number | null | undefined): { uuid: string } | { id: number } | undefined {
+function idWhere(
+  uuid: string | null | undefined,
+  legacyId: number | null | undefined,
+): { uuid: string } | { id: number } | undefined {
   if (uuid != null) return isUuid(uuid) ? { uuid: uuid.toLowerCase() } : undefined;
   return legacyId != null && isRowId(legacyId) ? { id: legacyId } : undefined;
 }

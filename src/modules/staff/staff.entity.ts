@@ -4,7 +4,9 @@ import { StaffType } from '../common/enums';
 import { TenantEntity } from '../common/tenant-entity';
 
 /** A user of an account: its owner, a manager or a staff member. Table `users`. */
-@ObjectType('Staff', { description: 'A user of the account: the owner, a manager or a staff member.' })
+@ObjectType('Staff', {
+  description: 'A user of the account: the owner, a manager or a staff member.',
+})
 @Entity({ tableName: 'users' })
 export class Staff extends TenantEntity {
   @Field(() => String, { description: 'The login; unique across the whole service.' })

@@ -1,5 +1,11 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { BooleanFilter, IDFilter, IntFilter, StaffTypeFilter, StringFilter } from '../../graphql/filter-inputs';
+import {
+  BooleanFilter,
+  IDFilter,
+  IntFilter,
+  StaffTypeFilter,
+  StringFilter,
+} from '../../graphql/filter-inputs';
 import { OrderInput } from '../../graphql/list-args';
 import type { FilterFields } from '../common/list-query';
 
@@ -58,15 +64,23 @@ registerEnumType(AssignableStaffType, { name: 'AssignableStaffType' });
 
 @InputType()
 export class CreateStaffInput {
-  @Field(() => ID, { nullable: true, description: 'A uuid of your choice; generated when omitted.' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'A uuid of your choice; generated when omitted.',
+  })
   id?: string | null;
   // Nullable in the schema so that a missing value is a VALIDATION_FAILED naming the field.
   @Field(() => String, { nullable: true, description: 'Required.' }) login?: string;
-  @Field(() => String, { nullable: true, description: 'Required; write-only; at least 8 characters.' }) password?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Required; write-only; at least 8 characters.',
+  })
+  password?: string;
   @Field(() => String, { nullable: true }) firstName?: string;
   @Field(() => String, { nullable: true }) lastName?: string;
   @Field(() => String, { nullable: true }) emailAddress?: string;
-  @Field(() => String, { nullable: true, description: 'IANA time zone; UTC when omitted.' }) timeZone?: string;
+  @Field(() => String, { nullable: true, description: 'IANA time zone; UTC when omitted.' })
+  timeZone?: string;
   @Field(() => AssignableStaffType, { nullable: true }) type?: AssignableStaffType;
   @Field(() => Boolean, { nullable: true }) active?: boolean;
   @Field(() => Int, { nullable: true }) hourlyRateCents?: number | null;
@@ -75,7 +89,8 @@ export class CreateStaffInput {
 @InputType({ description: 'Omitted fields keep their value.' })
 export class UpdateStaffInput {
   @Field(() => String, { nullable: true }) login?: string;
-  @Field(() => String, { nullable: true, description: 'Write-only; takes effect at once.' }) password?: string;
+  @Field(() => String, { nullable: true, description: 'Write-only; takes effect at once.' })
+  password?: string;
   @Field(() => String, { nullable: true }) firstName?: string;
   @Field(() => String, { nullable: true }) lastName?: string;
   @Field(() => String, { nullable: true }) emailAddress?: string;

@@ -17,23 +17,36 @@ export class StaffResolver {
     return this.service.get(ctx, locator);
   }
 
-  @Query(() => StaffConnection, { name: 'staff', description: 'The users of the account, the caller included.' })
+  @Query(() => StaffConnection, {
+    name: 'staff',
+    description: 'The users of the account, the caller included.',
+  })
   staffList(
     @Args() page: PageArgs,
     @Arg('filter', () => StaffFilter, { nullable: true }) filter: StaffFilter | undefined,
-    @Arg('order', () => [StaffOrder], { nullable: true }) order: InstanceType<typeof StaffOrder>[] | undefined,
+    @Arg('order', () => [StaffOrder], { nullable: true })
+    order: InstanceType<typeof StaffOrder>[] | undefined,
     @Ctx() ctx: RequestContext,
   ) {
     return this.service.list(ctx, filter, order, page);
   }
 
   @Mutation(() => Staff)
-  createStaff(@Arg('input', () => CreateStaffInput) input: CreateStaffInput, @Ctx() ctx: RequestContext): Promise<Staff> {
+  createStaff(
+    @Arg('input', () => CreateStaffInput) input: CreateStaffInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Staff> {
     return this.service.create(ctx, input);
   }
 
-  @Mutation(() => Staff, { description: 'Merges the given fields into the user; omitted fields are kept.' })
-  updateStaff(@Args() locator: LocatorArgs, @Arg('input', () => UpdateStaffInput) input: UpdateStaffInput, @Ctx() ctx: RequestContext): Promise<Staff> {
+  @Mutation(() => Staff, {
+    description: 'Merges the given fields into the user; omitted fields are kept.',
+  })
+  updateStaff(
+    @Args() locator: LocatorArgs,
+    @Arg('input', () => UpdateStaffInput) input: UpdateStaffInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Staff> {
     return this.service.update(ctx, locator, input);
   }
 

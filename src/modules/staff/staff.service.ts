@@ -1,6 +1,10 @@
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from '../../auth/passwords';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  type PasswordHasher,
+} from '../../auth/passwords';
 import { isManagerOrOwner, isOwner } from '../../auth/viewer';
 import { PermissionDeniedError, ValidationError } from '../../errors';
 import type { RequestContext } from '../../graphql/context';
@@ -15,18 +19,26 @@ import {
   fields,
   findLocated,
   inTransaction,
-    validate,
+  validate,
   type Locator,
 } from '../common/service-support';
 import { timeZoneField } from '../common/time-zones';
 import { enqueueConfirmationEmail } from '../outbox/confirmation-email';
-import { STAFF_FILTER_FIELDS, type CreateStaffInput, type StaffFilter, type UpdateStaffInput } from './staff.inputs';
+import {
+  STAFF_FILTER_FIELDS,
+  type CreateStaffInput,
+  type StaffFilter,
+  type UpdateStaffInput,
+} from './staff.inputs';
 import { Staff } from './staff.entity';
 import { mayReadStaff, readableStaffWhere } from './staff.policy';
 
 const login = fields
   .requiredText(255)
-  .refine((s) => !s.includes(':'), 'must not contain ":" (it separates login and password in Basic auth)');
+  .refine(
+    (s) => !s.includes(':'),
+    'must not contain ":" (it separates login and password in Basic auth)',
+  );
 const password = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
@@ -36,7 +48,9 @@ const timeZone = timeZoneField();
 const profile = {
   firstName: fields.text(),
   lastName: fields.text(),
-  emailAddress: fields.text().refine((s) => s === '' || /^[^\s@]+@[^\s@]+$/.test(s), 'is not an e-mail address'),
+  emailAddress: fields
+    .text()
+    .refine((s) => s === '' || /^[^\s@]+@[^\s@]+$/.test(s), 'is not an e-mail address'),
   timeZone,
   type: z.enum([StaffType.MANAGER, StaffType.STAFF]),
   active: z.boolean(),
@@ -66,8 +80,18 @@ export class StaffService {
     return staff;
   }
 
-  async list(ctx: RequestContext, filter: StaffFilter | undefined, order: OrderSpec[] | undefined, page: PageRequest) {
-    const where: FilterQuery<Staff> = { $and: [compileFilter<Staff>('Staff', filter as never, STAFF_FILTER_FIELDS), readableStaffWhere(ctx.viewer)] };
+  async list(
+    ctx: RequestContext,
+    filter: StaffFilter | undefined,
+    order: OrderSpec[] | undefined,
+    page: PageRequest,
+  ) {
+    const where: FilterQuery<Staff> = {
+      $and: [
+        compileFilter<Staff>('Staff', filter as never, STAFF_FILTER_FIELDS),
+        readableStaffWhere(ctx.viewer),
+      ],
+    };
     return findPage(ctx, Staff, 'Staff', where, order, page);
   }
 
@@ -75,16 +99,26 @@ export class StaffService {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Staff');
     const data = validate('Staff', createSchema, input);
     if ((data.type as string | undefined) === StaffType.MANAGER && !isOwner(ctx.viewer)) {
-      throw new PermissionDeniedError('create', 'Staff', 'Create denied: only the owner may create managers');
+      throw new PermissionDeniedError(
+        'create',
+        'Staff',
+        'Create denied: only the owner may create managers',
+      );
     }
     const passwordHash = await this.hasher.hash(data.password);
     // The password stays out of the stored request hash: a retry is recognised by everything else.
-    const act = { name: 'createStaff', request: { ...input, password: undefined }, entityClass: Staff, entity: 'Staff' } as const;
+    const act = {
+      name: 'createStaff',
+      request: { ...input, password: undefined },
+      entityClass: Staff,
+      entity: 'Staff',
+    } as const;
     return idempotentTransaction(ctx, act, async (em) => {
       if (data.id) await assertUuidFree(em, Staff, 'Staff', data.id);
       await assertLoginFree(em, data.login);
       // Checked before the new row exists: auto-flush would otherwise count it twice.
-      const account = (data.active ?? true) ? await assertStaffRoom(em, ctx.viewer.accountId, 1) : undefined;
+      const account =
+        (data.active ?? true) ? await assertStaffRoom(em, ctx.viewer.accountId, 1) : undefined;
       const staff = em.create(Staff, {
         account: ctx.viewer.accountId,
         login: data.login,
@@ -107,16 +141,23 @@ export class StaffService {
 
   async update(ctx: RequestContext, locator: Locator, input: UpdateStaffInput): Promise<Staff> {
     const data = validate('Staff', updateSchema, input);
-    const passwordHash = data.password !== undefined ? await this.hasher.hash(data.password) : undefined;
+    const passwordHash =
+      data.password !== undefined ? await this.hasher.hash(data.password) : undefined;
     return inTransaction(ctx, async (em) => {
       const staff = await findLocated(em, Staff, 'Staff', locator);
       this.assertMayUpdate(ctx, staff, data as Record<string, unknown>);
       if (data.login !== undefined && data.login.toLowerCase() !== staff.login.toLowerCase()) {
         await assertLoginFree(em, data.login);
       }
-      const activated = data.active === true && !staff.active ? await assertStaffRoom(em, ctx.viewer.accountId, 1) : undefined;
+      const activated =
+        data.active === true && !staff.active
+          ? await assertStaffRoom(em, ctx.viewer.accountId, 1)
+          : undefined;
       const { password: _ignored, ...rest } = data;
-      assignDefined(staff, { ...(rest as Partial<Staff>), ...(passwordHash ? { passwordHash } : {}) });
+      assignDefined(staff, {
+        ...(rest as Partial<Staff>),
+        ...(passwordHash ? { passwordHash } : {}),
+      });
       // After the assignment, so the e-mail names the user as this update leaves them.
       if (activated) await enqueueConfirmationEmail(em, activated, staff, 'enabled');
       await em.flush();
@@ -128,7 +169,8 @@ export class StaffService {
     return inTransaction(ctx, async (em) => {
       const staff = await findLocated(em, Staff, 'Staff', locator);
       this.assertMayUpdate(ctx, staff, { active });
-      const activated = active && !staff.active ? await assertStaffRoom(em, ctx.viewer.accountId, 1) : undefined;
+      const activated =
+        active && !staff.active ? await assertStaffRoom(em, ctx.viewer.accountId, 1) : undefined;
       staff.active = active;
       if (activated) await enqueueConfirmationEmail(em, activated, staff, 'enabled');
       await em.flush();
@@ -140,18 +182,39 @@ export class StaffService {
     return inTransaction(ctx, async (em) => {
       const staff = await findLocated(em, Staff, 'Staff', locator);
       if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Staff');
-      if (staff.type === StaffType.OWNER) throw new PermissionDeniedError('delete', 'Staff', 'Delete denied: the account owner cannot be deleted');
-      if (staff.id === ctx.viewer.id) throw new PermissionDeniedError('delete', 'Staff', 'Delete denied: you cannot delete yourself');
-      if (staff.type === StaffType.MANAGER && !isOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Staff', 'Delete denied: only the owner may delete managers');
+      if (staff.type === StaffType.OWNER)
+        throw new PermissionDeniedError(
+          'delete',
+          'Staff',
+          'Delete denied: the account owner cannot be deleted',
+        );
+      if (staff.id === ctx.viewer.id)
+        throw new PermissionDeniedError(
+          'delete',
+          'Staff',
+          'Delete denied: you cannot delete yourself',
+        );
+      if (staff.type === StaffType.MANAGER && !isOwner(ctx.viewer))
+        throw new PermissionDeniedError(
+          'delete',
+          'Staff',
+          'Delete denied: only the owner may delete managers',
+        );
       await em.remove(staff).flush();
       return staff;
     });
   }
 
-  private assertMayUpdate(ctx: RequestContext, staff: Staff, changes: Record<string, unknown>): void {
+  private assertMayUpdate(
+    ctx: RequestContext,
+    staff: Staff,
+    changes: Record<string, unknown>,
+  ): void {
     // Only real changes count: legacy clients PUT back the whole record they read.
     const current = staff as unknown as Record<string, unknown>;
-    const changed = Object.keys(changes).filter((k) => changes[k] !== undefined && (k === 'password' || changes[k] !== current[k]));
+    const changed = Object.keys(changes).filter(
+      (k) => changes[k] !== undefined && (k === 'password' || changes[k] !== current[k]),
+    );
     if (!isManagerOrOwner(ctx.viewer)) {
       if (staff.id !== ctx.viewer.id || changed.some((k) => !SELF_EDITABLE.has(k))) {
         throw new PermissionDeniedError('update', 'Staff');
@@ -163,16 +226,28 @@ export class StaffService {
       const otherManager = staff.type !== StaffType.STAFF && staff.id !== ctx.viewer.id;
       const promotes = changed.includes('type') && changes.type === StaffType.MANAGER;
       if (otherManager || promotes || (staff.id === ctx.viewer.id && changed.includes('type'))) {
-        throw new PermissionDeniedError('update', 'Staff', 'Update denied: only the owner may manage managers');
+        throw new PermissionDeniedError(
+          'update',
+          'Staff',
+          'Update denied: only the owner may manage managers',
+        );
       }
     }
     if (staff.type === StaffType.OWNER) {
       if (changed.includes('type') || changes.active === false) {
-        throw new PermissionDeniedError('update', 'Staff', 'Update denied: the owner stays an active owner');
+        throw new PermissionDeniedError(
+          'update',
+          'Staff',
+          'Update denied: the owner stays an active owner',
+        );
       }
     }
     if (staff.id === ctx.viewer.id && changes.active === false) {
-      throw new PermissionDeniedError('update', 'Staff', 'Update denied: you cannot disable yourself');
+      throw new PermissionDeniedError(
+        'update',
+        'Staff',
+        'Update denied: you cannot disable yourself',
+      );
     }
   }
 }
@@ -180,9 +255,10 @@ export class StaffService {
 async function assertLoginFree(em: EntityManager, login: string): Promise<void> {
   const taken = await em.count(
     Staff,
-    { [raw((alias: string) => `lower(${alias}.login)`)]: login.toLowerCase() } as FilterQuery<Staff>,
+    {
+      [raw((alias: string) => `lower(${alias}.login)`)]: login.toLowerCase(),
+    } as FilterQuery<Staff>,
     { filters: false },
   );
   if (taken > 0) throw ValidationError.field('Staff', 'login', 'is already taken');
 }
-

@@ -1,4 +1,14 @@
-import { Arg, Ctx, Field, FieldResolver, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import {
+  Arg,
+  Ctx,
+  Field,
+  FieldResolver,
+  Mutation,
+  ObjectType,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import type { RequestContext } from '../../graphql/context';
 import { loadById } from '../../graphql/entity-loaders';
 import type { MaybePromise } from '../../graphql/loaders';
@@ -17,19 +27,27 @@ export class Viewer {
 export class ViewerResolver {
   @Query(() => Viewer)
   async viewer(@Ctx() ctx: RequestContext): Promise<Viewer> {
-    const [staff, account] = await Promise.all([loadById(ctx, Staff, ctx.viewer.id), loadById(ctx, Account, ctx.viewer.accountId)]);
+    const [staff, account] = await Promise.all([
+      loadById(ctx, Staff, ctx.viewer.id),
+      loadById(ctx, Account, ctx.viewer.accountId),
+    ]);
     return { staff: staff!, account: account! };
   }
 
   @Mutation(() => Account, { description: "Changes the account's settings (owner only)." })
-  updateAccount(@Arg('input', () => AccountInput) input: AccountInput, @Ctx() ctx: RequestContext): Promise<Account> {
+  updateAccount(
+    @Arg('input', () => AccountInput) input: AccountInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Account> {
     return updateAccount(ctx, input);
   }
 }
 
 @Resolver(() => Account)
 export class AccountResolver {
-  @FieldResolver(() => Staff, { description: 'The account owner, who sees and may do everything in the account.' })
+  @FieldResolver(() => Staff, {
+    description: 'The account owner, who sees and may do everything in the account.',
+  })
   owner(@Root() account: Account, @Ctx() ctx: RequestContext): MaybePromise<Staff> {
     return accountOwner(ctx, account.id) as MaybePromise<Staff>;
   }

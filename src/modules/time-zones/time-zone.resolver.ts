@@ -8,9 +8,16 @@ import { listComplexity } from '../../graphql/operation-guards';
 export class TimeZoneResolver {
   constructor(private readonly service: TimeZoneService) {}
 
-  @Query(() => [TimeZone], { description: 'Every IANA time zone the service accepts, by name, with its offset and DST at the instant of the request.', complexity: listComplexity(600) })
+  @Query(() => [TimeZone], {
+    description:
+      'Every IANA time zone the service accepts, by name, with its offset and DST at the instant of the request.',
+    complexity: listComplexity(600),
+  })
   timeZones(
-    @Arg('nameContains', () => String, { nullable: true, description: 'Only zones whose name contains this text (case-insensitive).' })
+    @Arg('nameContains', () => String, {
+      nullable: true,
+      description: 'Only zones whose name contains this text (case-insensitive).',
+    })
     nameContains: string | undefined,
     @Ctx() ctx: RequestContext,
   ): TimeZone[] {

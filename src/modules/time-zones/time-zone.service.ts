@@ -41,8 +41,12 @@ export function parseIso6709(position: string): Coordinates | undefined {
   const [, latSign, latDeg, latMin, latSec, longSign, longDeg, longMin, longSec] = match;
   // Four decimals (about 10 m) keep the answer short; zone.tab is precise to a second of arc at best.
   const degrees = (sign: string, deg: string, min: string, sec = '0') =>
-    (sign === '-' ? -1 : 1) * (Math.round((Number(deg) + Number(min) / 60 + Number(sec) / 3600) * 1e4) / 1e4);
-  return { latitude: degrees(latSign, latDeg, latMin, latSec), longitude: degrees(longSign, longDeg, longMin, longSec) };
+    (sign === '-' ? -1 : 1) *
+    (Math.round((Number(deg) + Number(min) / 60 + Number(sec) / 3600) * 1e4) / 1e4);
+  return {
+    latitude: degrees(latSign, latDeg, latMin, latSec),
+    longitude: degrees(longSign, longDeg, longMin, longSec),
+  };
 }
 
 /**
@@ -140,7 +144,12 @@ export class TimeZoneService {
           state = { offset: Math.round(local.offset * 60), dst: local.isInDST };
           stateOf.set(zone, state);
         }
-        return { name, ...state, latitude: coordinates?.latitude ?? null, longitude: coordinates?.longitude ?? null };
+        return {
+          name,
+          ...state,
+          latitude: coordinates?.latitude ?? null,
+          longitude: coordinates?.longitude ?? null,
+        };
       });
   }
 }

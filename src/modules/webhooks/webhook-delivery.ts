@@ -18,7 +18,12 @@ export class WebhookDeliveryError extends Error {
  * The Standard Webhooks signature (https://www.standardwebhooks.com): base64 HMAC-SHA256, keyed
  * with the bytes of the `whsec_` secret, of `<id>.<timestamp>.<body>`, labelled `v1,`.
  */
-export function webhookSignature(secret: string, id: string, timestamp: number, body: string): string {
+export function webhookSignature(
+  secret: string,
+  id: string,
+  timestamp: number,
+  body: string,
+): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
@@ -46,14 +51,21 @@ const publicOnly = {
  * answers the 2xx status. Redirects are not followed (a 3xx is a failure: the registered URL is
  * the one that must answer), and the receiver has `timeoutMs` to do so.
  */
-export async function postWebhook(target: { url: string; secret: string }, payload: WebhookPayload, options: DeliveryOptions, now = new Date()): Promise<number> {
+export async function postWebhook(
+  target: { url: string; secret: string },
+  payload: WebhookPayload,
+  options: DeliveryOptions,
+  now = new Date(),
+): Promise<number> {
   const timestamp = Math.floor(now.getTime() / 1000);
   const url = new URL(target.url);
   const send = url.protocol === 'https:' ? https.request : http.request;
   const status = await new Promise<number>((resolve, reject) => {
     const req = send(url, {
       method: 'POST',
-      agent: options.allowPrivateAddresses ? undefined : publicOnly[url.protocol as 'http:' | 'https:'],
+      agent: options.allowPrivateAddresses
+        ? undefined
+        : publicOnly[url.protocol as 'http:' | 'https:'],
       signal: AbortSignal.timeout(options.timeoutMs),
       headers: {
         'content-type': 'application/json',
@@ -61,7 +73,12 @@ export async function postWebhook(target: { url: string; secret: string }, paylo
         'user-agent': 'timetrack-webhooks/1',
         'webhook-id': payload.eventId,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': webhookSignature(target.secret, payload.eventId, timestamp, payload.body),
+        'webhook-signature': webhookSignature(
+          target.secret,
+          payload.eventId,
+          timestamp,
+          payload.body,
+        ),
       },
     });
     req.on('response', (res) => {
@@ -73,11 +90,15 @@ export async function postWebhook(target: { url: string; secret: string }, paylo
     req.on('error', (error) => reject(noAnswer(error)));
     req.end(payload.body);
   });
-  if (status < 200 || status > 299) throw new WebhookDeliveryError(`the receiver answered ${status}`, status);
+  if (status < 200 || status > 299)
+    throw new WebhookDeliveryError(`the receiver answered ${status}`, status);
   return status;
 }
 
 function noAnswer(error: Error): WebhookDeliveryError {
-  const reason = error.name === 'AbortError' || error.name === 'TimeoutError' ? 'timed out' : ((error as { code?: string }).code ?? error.message);
+  const reason =
+    error.name === 'AbortError' || error.name === 'TimeoutError'
+      ? 'timed out'
+      : ((error as { code?: string }).code ?? error.message);
   return new WebhookDeliveryError(`no answer from the receiver: ${reason}`, null);
 }

@@ -7,7 +7,12 @@ import type { ShiftEvent, ShiftEventSink } from '../events/shift-events';
  * is fixed when the change commits, so every attempt and replay sends and signs the same bytes.
  */
 export function webhookBody(eventId: string, event: ShiftEvent): string {
-  return JSON.stringify({ id: eventId, type: event.kind, timestamp: event.occurredAt, data: { shift: event.shift } });
+  return JSON.stringify({
+    id: eventId,
+    type: event.kind,
+    timestamp: event.occurredAt,
+    data: { shift: event.shift },
+  });
 }
 
 /**

@@ -43,11 +43,15 @@ export class WebhookWithSecret {
   @Field(() => Webhook)
   webhook!: Webhook;
 
-  @Field(() => String, { description: 'The signing secret (`whsec_` and base64): keep it; it is not shown again.' })
+  @Field(() => String, {
+    description: 'The signing secret (`whsec_` and base64): keep it; it is not shown again.',
+  })
   secret!: string;
 }
 
-@ObjectType({ description: 'One event sent (or to be sent) to a webhook, with the outcome of its attempts.' })
+@ObjectType({
+  description: 'One event sent (or to be sent) to a webhook, with the outcome of its attempts.',
+})
 export class WebhookDelivery {
   @Field(() => ID)
   id!: string;
@@ -64,15 +68,24 @@ export class WebhookDelivery {
   @Field(() => Int)
   attempts!: number;
 
-  @Field(() => Int, { nullable: true, description: 'The HTTP status of the last attempt; null when none answered.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The HTTP status of the last attempt; null when none answered.',
+  })
   lastStatus!: number | null;
 
   @Field(() => String, { nullable: true })
   lastError!: string | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When a 2xx answer was received.' })
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When a 2xx answer was received.',
+  })
   deliveredAt!: Date | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next attempt is due; null once delivered or given up.' })
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When the next attempt is due; null once delivered or given up.',
+  })
   nextAttemptAt!: Date | null;
 }

@@ -6,7 +6,14 @@ import { NotFoundError, PermissionDeniedError, ValidationError, type Act } from 
 import type { RequestContext } from '../../graphql/context';
 import { Account } from '../accounts/account.entity';
 import { isUuid } from '../common/identifiers';
-import { assignDefined, fields, findLocated, inTransaction, lockRow, validate } from '../common/service-support';
+import {
+  assignDefined,
+  fields,
+  findLocated,
+  inTransaction,
+  lockRow,
+  validate,
+} from '../common/service-support';
 import { SHIFT_EVENT_KINDS } from '../events/shift-events';
 import { OutboxMessage, type WebhookPayload } from '../outbox/outbox-message.entity';
 import { MAX_ATTEMPTS } from '../outbox/outbox-sender';
@@ -19,14 +26,27 @@ export const MAX_DELIVERIES_PAGE = 100;
 
 const url = fields
   .text(2048)
-  .refine((s) => URL.canParse(s) && ['http:', 'https:'].includes(new URL(s).protocol), 'must be an absolute http or https URL');
+  .refine(
+    (s) => URL.canParse(s) && ['http:', 'https:'].includes(new URL(s).protocol),
+    'must be an absolute http or https URL',
+  );
 const eventKinds = z
   .array(z.enum(SHIFT_EVENT_KINDS))
   .min(1, 'must name at least one event')
   .transform((kinds) => [...new Set(kinds)]);
 
-const createSchema = z.object({ url, eventKinds, description: fields.text().nullish(), active: z.boolean().nullish() });
-const updateSchema = z.object({ url: url.nullish(), eventKinds: eventKinds.nullish(), description: fields.text().nullish(), active: z.boolean().nullish() });
+const createSchema = z.object({
+  url,
+  eventKinds,
+  description: fields.text().nullish(),
+  active: z.boolean().nullish(),
+});
+const updateSchema = z.object({
+  url: url.nullish(),
+  eventKinds: eventKinds.nullish(),
+  description: fields.text().nullish(),
+  active: z.boolean().nullish(),
+});
 
 /**
  * Refuses a URL whose host is a non-public address written out (an IP literal or `localhost`),
@@ -37,8 +57,16 @@ function assertPublicUrl(ctx: RequestContext, url: string): void {
   if (ctx.config.outbox.webhookAllowPrivateAddresses) return;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   const range = ipaddr.isValid(host) ? ipaddr.process(host).range() : undefined;
-  if (/^localhost\.?$/i.test(host) || host.toLowerCase().endsWith('.localhost') || (range !== undefined && range !== 'unicast')) {
-    throw ValidationError.field('Webhook', 'url', 'must reach a public address (not loopback, private or link-local)');
+  if (
+    /^localhost\.?$/i.test(host) ||
+    host.toLowerCase().endsWith('.localhost') ||
+    (range !== undefined && range !== 'unicast')
+  ) {
+    throw ValidationError.field(
+      'Webhook',
+      'url',
+      'must reach a public address (not loopback, private or link-local)',
+    );
   }
 }
 
@@ -70,7 +98,11 @@ export class WebhookService {
       // Under the account's lock, so concurrent creates cannot pass the maximum together.
       await lockRow(em, 'accounts', ctx.viewer.accountId);
       if ((await em.count(Webhook, {})) >= MAX_WEBHOOKS) {
-        throw ValidationError.field('Webhook', 'url', `cannot be added: an account has at most ${MAX_WEBHOOKS} webhooks`);
+        throw ValidationError.field(
+          'Webhook',
+          'url',
+          `cannot be added: an account has at most ${MAX_WEBHOOKS} webhooks`,
+        );
       }
       const secret = newSecret();
       const webhook = em.create(Webhook, {
@@ -119,12 +151,24 @@ export class WebhookService {
   }
 
   /** The webhook's latest deliveries, newest first. */
-  async deliveries(ctx: RequestContext, webhookId: string, first: number): Promise<WebhookDelivery[]> {
+  async deliveries(
+    ctx: RequestContext,
+    webhookId: string,
+    first: number,
+  ): Promise<WebhookDelivery[]> {
     const webhook = await this.get(ctx, webhookId);
     if (!Number.isInteger(first) || first < 1 || first > MAX_DELIVERIES_PAGE) {
-      throw ValidationError.field('Webhook', 'first', `must be between 1 and ${MAX_DELIVERIES_PAGE}`);
+      throw ValidationError.field(
+        'Webhook',
+        'first',
+        `must be between 1 and ${MAX_DELIVERIES_PAGE}`,
+      );
     }
-    const rows = await ctx.em.find(OutboxMessage, { kind: 'webhook', webhookId: webhook.id }, { orderBy: { id: 'desc' }, limit: first });
+    const rows = await ctx.em.find(
+      OutboxMessage,
+      { kind: 'webhook', webhookId: webhook.id },
+      { orderBy: { id: 'desc' }, limit: first },
+    );
     return rows.map(toDelivery);
   }
 
@@ -135,15 +179,28 @@ export class WebhookService {
    */
   async replay(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
     this.assertOwner(ctx, 'update');
-    const message = isUuid(deliveryId) ? await ctx.em.findOne(OutboxMessage, { uuid: deliveryId.toLowerCase(), kind: 'webhook' }) : null;
+    const message = isUuid(deliveryId)
+      ? await ctx.em.findOne(OutboxMessage, { uuid: deliveryId.toLowerCase(), kind: 'webhook' })
+      : null;
     if (!message) throw new NotFoundError('Webhook', 'Webhook delivery not found');
-    Object.assign(message, { attempts: 0, availableAt: new Date(), sentAt: null, lastError: null, lastStatus: null });
+    Object.assign(message, {
+      attempts: 0,
+      availableAt: new Date(),
+      sentAt: null,
+      lastError: null,
+      lastStatus: null,
+    });
     await ctx.em.flush();
     return toDelivery(message);
   }
 
   private assertOwner(ctx: RequestContext, act: Act): void {
-    if (!isOwner(ctx.viewer)) throw new PermissionDeniedError(act, 'Webhook', `${act[0]!.toUpperCase()}${act.slice(1)} denied: only the account owner manages webhooks`);
+    if (!isOwner(ctx.viewer))
+      throw new PermissionDeniedError(
+        act,
+        'Webhook',
+        `${act[0]!.toUpperCase()}${act.slice(1)} denied: only the account owner manages webhooks`,
+      );
   }
 }
 
