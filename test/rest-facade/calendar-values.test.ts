@@ -4,8 +4,8 @@
  * (shift start/stop, `local_start_as_string`, `where` timestamps, report `from`/`to`), the XML
  * facade (legacy dates), and GraphQL (DateTimeISO inputs). Through HTTP, on a real database.
  */
-import request from 'supertest';
 import { expectError, parseXml } from '../support/legacy-answers';
+import { legacyClient } from '../support/legacy-client';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -31,20 +31,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const json = () => ({
-  get: (path: string) =>
-    request(t.app.express).get(`/api/1${path}`).auth(owner.login, owner.password),
-  post: (path: string, body: object) =>
-    request(t.app.express).post(`/api/1${path}`).auth(owner.login, owner.password).send(body),
-  put: (path: string, body: object) =>
-    request(t.app.express).put(`/api/1${path}`).auth(owner.login, owner.password).send(body),
-});
+const json = () => legacyClient(t, owner).json;
 
-function xml(method: 'post' | 'put', path: string, body: string) {
-  const http = request(t.app.express);
-  const req = method === 'post' ? http.post(path) : http.put(path);
-  return req.auth(owner.login, owner.password).type('application/xml').send(body);
-}
+const xml = (method: 'get' | 'post' | 'put', path: string, body?: string) =>
+  legacyClient(t, owner).xml(method, path, body);
 
 /** The starts of every shift stored, so a test can tell that nothing was rolled over and kept. */
 async function storedStarts(): Promise<string[]> {

@@ -3,8 +3,8 @@
  * GraphQL (`defaultTagsText`), while punch-in applies the tags read from it (trimmed, blanks
  * dropped). Through HTTP, on a real database.
  */
-import request from 'supertest';
 import { parseXml, type XmlElement } from '../support/legacy-answers';
+import { legacyClient } from '../support/legacy-client';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 let t: TestApp;
@@ -26,19 +26,10 @@ afterAll(() => t?.close());
 const WRITTEN = 'urgent, client:acme,  Billable ';
 const APPLIED = ['urgent', 'client:acme', 'Billable'];
 
-const json = () => ({
-  get: (path: string) =>
-    request(t.app.express).get(`/api/1${path}`).auth(owner.login, owner.password),
-  post: (path: string, body: object) =>
-    request(t.app.express).post(`/api/1${path}`).auth(owner.login, owner.password).send(body),
-  put: (path: string, body: object) =>
-    request(t.app.express).put(`/api/1${path}`).auth(owner.login, owner.password).send(body),
-});
+const json = () => legacyClient(t, owner).json;
 
-const xml = (method: 'get' | 'post' | 'put', path: string, body?: string) => {
-  const req = request(t.app.express)[method](path).auth(owner.login, owner.password);
-  return body === undefined ? req : req.type('application/xml').send(body);
-};
+const xml = (method: 'get' | 'post' | 'put', path: string, body?: string) =>
+  legacyClient(t, owner).xml(method, path, body);
 const element = (doc: XmlElement, name: string) => doc.children.find((c) => c.name === name)!;
 
 test('JSON: default_tags reads back as written in create, show, list and update; punch-in applies the tags in it', async () => {
