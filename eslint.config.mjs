@@ -26,9 +26,18 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // The core is what every layer shares: it imports nothing else of src/ (only libraries).
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\.\\./', message: 'src/core imports nothing else of src/.' }] },
+      ],
+    },
+  },
+  {
     // The facade is a pure client of the GraphQL layer: it may use only the executor port, the
-    // context factory type and the error codes of src/, and the one date-time rule (a pure
-    // function) that every interface applies alike.
+    // context factory, and src/core (the request context, the error catalogue, the date-time rule).
     files: ['rest-facade/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -36,10 +45,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex:
-                '^(\\.\\./)+src/(?!graphql/executor$|graphql/context$|errors$|modules/common/instants$)',
+              regex: '^(\\.\\./)+src/(?!graphql/executor$|graphql/context$|core/)',
               message:
-                'rest-facade/ may import only src/graphql/executor, src/graphql/context, src/errors and src/modules/common/instants.',
+                'rest-facade/ may import only src/graphql/executor, src/graphql/context and src/core.',
             },
           ],
         },

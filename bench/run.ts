@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { Client } from 'pg';
 import { createApp, type App } from '../src/app';
-import { loadConfig } from '../src/config';
+import { loadConfig } from '../src/core/config';
 import { openDatabase, type Database } from '../src/db/database';
 import { loadDataset, scaledSize, type DatasetManifest } from './dataset';
 import type { LoadResult, LoadSpec } from './load';

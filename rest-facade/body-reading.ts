@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { bodyRefusalOf } from '../src/errors';
+import { bodyRefusalOf } from '../src/core/errors';
 
 /** Whether the request carries a body at all (a punch-out may come with none). */
 export function hasBody(req: Request): boolean {

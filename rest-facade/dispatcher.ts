@@ -5,9 +5,9 @@ import {
   type ContextFactory,
   type RequestContext,
   type RequestCredentials,
-} from '../src/graphql/context';
+} from '../src/core/request-context';
 import type { Executor } from '../src/graphql/executor';
-import { AppError, challengeOf, HttpRefusalError } from '../src/errors';
+import { AppError, challengeOf, HttpRefusalError } from '../src/core/errors';
 import { fromGraphQLError, type FacadeError } from './errors';
 import type { OperationRegistry } from './operation-registry';
 import { RouteMatcher } from './route-matcher';

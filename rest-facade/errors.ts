@@ -6,7 +6,7 @@ import {
   type EntityName,
   type ErrorCode,
   type FieldError,
-} from '../src/errors';
+} from '../src/core/errors';
 
 /** How the legacy interfaces say one catalogue code: HTTP status, a title, the XML error type. */
 export interface LegacyErrorForm {

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { ContextFactory } from '../src/graphql/context';
+import type { ContextFactory } from '../src/core/request-context';
 import type { Executor } from '../src/graphql/executor';
 import { createCsvRouter } from './csv/csv-routes';
 import { createDispatcher } from './dispatcher';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_CODES } from '../src/errors';
+import { ERROR_CODES } from '../src/core/errors';
 import { LEGACY_ERRORS } from './errors';
 import type { InputTable } from './json/input-fields';
 import { CALLBACK, CALLBACK_MAX, type JsonRoute } from './json/json-format';

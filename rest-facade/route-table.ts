@@ -1,4 +1,4 @@
-import type { RequestContext } from '../src/graphql/context';
+import type { RequestContext } from '../src/core/request-context';
 import type { LegacyEntity } from './errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -13,16 +13,16 @@ import { RequestAuthenticator } from './auth/request-authenticator';
 import { RequestLimiter } from './auth/request-limiter';
 import { SignInLimiter } from './auth/sign-in-limiter';
 import { createRestFacade } from '../rest-facade';
-import type { Config } from './config';
-import { AppError, bodyRefusalOf, challengeOf } from './errors';
+import type { Config } from './core/config';
+import { AppError, bodyRefusalOf, challengeOf } from './core/errors';
 import { createApolloServer } from './graphql/apollo';
+import { createContextFactory } from './graphql/context';
 import {
-  createContextFactory,
   credentialsOf,
   loggerOf,
   requestOptionsOf,
   type ContextFactory,
-} from './graphql/context';
+} from './core/request-context';
 import { createExecutor, type Executor } from './graphql/executor';
 import { createGraphiQLRouter } from './graphql/graphiql-page';
 import { operationGuards } from './graphql/operation-guards';
@@ -32,7 +32,7 @@ import { createServices } from './graphql/services';
 import { createGeocoder } from './modules/companies/geocoder';
 import { LiveShiftEvents } from './modules/events/live-shift-events';
 import { webhookSink } from './modules/webhooks/webhook-sink';
-import { createLogger, type Logger } from './observability/logger';
+import { createLogger, type Logger } from './core/logger';
 import { createObservability } from './observability/observability';
 
 export interface App {

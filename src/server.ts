@@ -1,6 +1,6 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { createApp, type App } from './app';
-import type { Config } from './config';
+import type { Config } from './core/config';
 import { openDatabase, type Database } from './db/database';
 import { OutboxSender } from './modules/outbox/outbox-sender';
 

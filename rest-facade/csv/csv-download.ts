@@ -1,15 +1,15 @@
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify';
 import type { Request, RequestHandler, Response } from 'express';
+import { renewedContext } from '../../src/graphql/context';
 import {
   credentialsOf,
-  renewedContext,
   requestOptionsOf,
   type ContextFactory,
   type RequestContext,
-} from '../../src/graphql/context';
+} from '../../src/core/request-context';
 import type { Executor } from '../../src/graphql/executor';
-import { AppError } from '../../src/errors';
+import { AppError } from '../../src/core/errors';
 import { firstValues, toFacadeError } from '../dispatcher';
 import { fromGraphQLError, type FacadeError } from '../errors';
 import { jsonResponder } from '../json/json-format';

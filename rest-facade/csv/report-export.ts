@@ -1,5 +1,5 @@
-import { BadRequestError, ValidationError } from '../../src/errors';
-import { DATE_TIME_RULE, parseInstant } from '../../src/modules/common/instants';
+import { BadRequestError, ValidationError } from '../../src/core/errors';
+import { DATE_TIME_RULE, parseInstant } from '../../src/core/instants';
 import { wireTime } from '../routes/wire-types';
 import type { CsvColumn, CsvDownload, CsvRequest } from './csv-download';
 

@@ -1,5 +1,5 @@
-import { ValidationError, type EntityName, type FieldError } from '../../src/errors';
-import { DATE_TIME_RULE, parseDateTimeText } from '../../src/modules/common/instants';
+import { ValidationError, type EntityName, type FieldError } from '../../src/core/errors';
+import { DATE_TIME_RULE, parseDateTimeText } from '../../src/core/instants';
 import { INT32_MAX } from '../int32';
 
 /**

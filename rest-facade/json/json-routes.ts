@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EntityName } from '../../src/errors';
+import type { EntityName } from '../../src/core/errors';
 import type { LegacyEntity } from '../errors';
 import type { ColumnTable } from '../query/columns';
 import { compileOrder } from '../query/order-parser';

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../src/errors';
+import { BadRequestError } from '../../src/core/errors';
 
 /**
  * The legacy `where` language, parsed into a small AST:

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { parseInstant } from '../../src/modules/common/instants';
+import { parseInstant } from '../../src/core/instants';
 
 /**
  * The legacy XML shift time: `Tue, 17 Mar 2009 10:00:00`, optionally followed by `GMT`. Without

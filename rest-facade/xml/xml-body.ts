@@ -1,5 +1,5 @@
 import { SaxesParser } from 'saxes';
-import { BadRequestError } from '../../src/errors';
+import { BadRequestError } from '../../src/core/errors';
 
 /** Deeper than any legacy body (`<shift><user_ids><user_id>`) with room to spare. */
 export const MAX_XML_DEPTH = 16;

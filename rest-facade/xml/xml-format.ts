@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { BadRequestError, HttpRefusalError } from '../../src/errors';
-import { credentialsOf } from '../../src/graphql/context';
+import { BadRequestError, HttpRefusalError } from '../../src/core/errors';
+import { credentialsOf } from '../../src/core/request-context';
 import type { Responder, WireFormat } from '../dispatcher';
 import { errorHeaders, LEGACY_ERRORS, xmlErrorType, type FacadeError } from '../errors';
 import { hasBody, runBodyParser } from '../body-reading';

@@ -1,4 +1,4 @@
-import { AppError, type EntityName } from '../../src/errors';
+import { AppError, type EntityName } from '../../src/core/errors';
 import type { LegacyEntity } from '../errors';
 import { INT32_MAX } from '../int32';
 import { legacyFieldName, mapInput, type InputTable } from '../json/input-fields';

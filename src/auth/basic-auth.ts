@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
-import { UnauthenticatedError } from '../errors';
+import { UnauthenticatedError } from '../core/errors';
 import { Staff } from '../modules/staff/staff.entity';
 import type { PasswordHasher } from './passwords';
 import type { SignInLimiter } from './sign-in-limiter';
-import type { Viewer } from './viewer';
+import type { Viewer } from '../core/viewer';
 
 export interface BasicCredentials {
   login: string;

@@ -6,8 +6,8 @@ import {
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { mapDatabaseError } from '../db/database-errors';
-import { AppError, BadRequestError, type ErrorCode } from '../errors';
-import { credentialsOf, loggerOf } from '../graphql/context';
+import { AppError, BadRequestError, type ErrorCode } from '../core/errors';
+import { credentialsOf, loggerOf } from '../core/request-context';
 import { parseBasicAuthorization, type BasicAuthenticator } from './basic-auth';
 import { approvalPage, authorizedPage, messagePage, verifierPage } from './oauth-pages';
 import { OUT_OF_BAND, type OAuth1Provider } from './oauth1-provider';

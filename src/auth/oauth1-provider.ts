@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { BadRequestError, UnauthenticatedError } from '../errors';
-import type { RequestCredentials } from '../graphql/context';
+import { BadRequestError, UnauthenticatedError } from '../core/errors';
+import type { RequestCredentials } from '../core/request-context';
 import { hashesEqual, hashSecret, newKey, newSecret } from './oauth-secrets';
 import {
   baseStringUri,
@@ -12,7 +12,7 @@ import {
   type SignatureMethod,
 } from './oauth1-signature';
 import type { SignInLimiter } from './sign-in-limiter';
-import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from './viewer';
+import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from '../core/viewer';
 
 /** How long a request token waits for the user's approval and the exchange, in seconds. */
 const REQUEST_TOKEN_SECONDS = 10 * 60;

@@ -8,9 +8,9 @@ import OAuth2Server, {
   type User,
 } from '@node-oauth/oauth2-server';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { bearerChallenge, UnauthenticatedError } from '../errors';
+import { bearerChallenge, UnauthenticatedError } from '../core/errors';
 import { hashesEqual, hashSecret, newSecret } from './oauth-secrets';
-import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from './viewer';
+import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from '../core/viewer';
 
 /** Lifetimes, in seconds. Implicit tokens have no refresh token, so they live longer. */
 export const OAUTH2_LIFETIMES = {

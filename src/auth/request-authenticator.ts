@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { bearerChallenge, UnauthenticatedError } from '../errors';
-import type { RequestCredentials } from '../graphql/context';
+import { bearerChallenge, UnauthenticatedError } from '../core/errors';
+import type { RequestCredentials } from '../core/request-context';
 import { parseBasicAuthorization, type BasicAuthenticator } from './basic-auth';
 import type { OAuth1Provider } from './oauth1-provider';
 import {
@@ -10,7 +10,7 @@ import {
   type OAuthParam,
 } from './oauth1-signature';
 import type { OAuth2Provider } from './oauth2-provider';
-import type { Viewer } from './viewer';
+import type { Viewer } from '../core/viewer';
 
 /**
  * Picks the scheme a request authenticates with and asks its verifier, the same way for /graphql,

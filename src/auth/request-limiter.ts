@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Config } from '../config';
-import { TooManyRequestsError } from '../errors';
+import type { Config } from '../core/config';
+import { TooManyRequestsError } from '../core/errors';
 
 /**
  * Counts requests, not failures: per client address before authentication (so a flood costs no

@@ -1,20 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/postgresql';
 import { RateLimiterPostgres, type RateLimiterRes } from 'rate-limiter-flexible';
-import { TooManyRequestsError } from '../errors';
-
-export interface FailureLimit {
-  /** Failures allowed within the window; the next attempt is refused until the window ends. */
-  readonly failures: number;
-  readonly windowSeconds: number;
-}
-
-export interface SignInLimits {
-  /** Failures of one login from one client address. */
-  readonly perLogin: FailureLimit;
-  /** Failures of any kind (sign-ins, signatures) from one client address. */
-  readonly perAddress: FailureLimit;
-}
+import type { SignInLimits } from '../core/config';
+import { TooManyRequestsError } from '../core/errors';
 
 /** Who is attempting: the client address always, the login when the attempt names one. */
 export interface Attempt {

@@ -1,9 +1,9 @@
 import { DateTime } from 'luxon';
 import { createPasswordHasher } from '../auth/passwords';
-import type { Viewer } from '../auth/viewer';
-import type { Config } from '../config';
+import type { Viewer } from '../core/viewer';
+import type { Config } from '../core/config';
 import type { Database } from '../db/database';
-import { AppError, ValidationError } from '../errors';
+import { AppError, ValidationError } from '../core/errors';
 import { contextForViewer } from '../graphql/context';
 import { createServices } from '../graphql/services';
 import { createAccount } from '../modules/accounts/account.service';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 import { openDatabase } from '../db/database';
 import { lockDataDir, pgdataOf, startEmbeddedPostgres } from '../db/embedded/embedded-postgres';
-import { BadRequestError } from '../errors';
+import { BadRequestError } from '../core/errors';
 
 /**
  * `timetrack backup` and `timetrack restore`: the embedded database (DATA_DIR/pgdata) as one

@@ -6,10 +6,10 @@ import { finished } from 'node:stream/promises';
 import { writeShiftsCsv, type ShiftExportQuery } from '../../rest-facade/csv/shift-export';
 import { OperationRegistry } from '../../rest-facade/operation-registry';
 import { createApp } from '../app';
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 import type { Database } from '../db/database';
-import { BadRequestError } from '../errors';
-import type { RequestContext } from '../graphql/context';
+import { BadRequestError } from '../core/errors';
+import type { RequestContext } from '../core/request-context';
 
 /**
  * `timetrack export`: the file of GET /api/1/shifts.csv, for a context of the CLI. The app is

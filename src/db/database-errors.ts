@@ -1,4 +1,4 @@
-import { AppError, ServiceUnavailableError, ValidationError } from '../errors';
+import { AppError, ServiceUnavailableError, ValidationError } from '../core/errors';
 
 /**
  * Maps what PostgreSQL refused into the error catalogue, so a constraint the code did not check

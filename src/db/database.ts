@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded/embedded-postgres';
 import { ormOptions } from './orm-options';
 

@@ -4,7 +4,7 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { afterCreate } from './connection-hooks';
 import { ENTITIES, TENANT_ENTITY_NAMES } from './entities';
 import { migrations } from './migrations';
-import { currentLogger } from '../observability/logger';
+import { currentLogger } from '../core/logger';
 
 export interface OrmConnectionSettings {
   clientUrl: string;

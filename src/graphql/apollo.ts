@@ -4,8 +4,8 @@ import {
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
-import type { Config } from '../config';
-import type { RequestContext } from './context';
+import type { Config } from '../core/config';
+import type { RequestContext } from '../core/request-context';
 import { formatError } from './format-error';
 import { jitGateway } from './jit-gateway';
 import { operationGuards } from './operation-guards';

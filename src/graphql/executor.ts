@@ -1,6 +1,6 @@
 import type { ApolloServer } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
-import type { RequestContext } from './context';
+import type { RequestContext } from '../core/request-context';
 
 export interface ExecutionResult<T = Record<string, unknown>> {
   data?: T | null;

@@ -1,8 +1,8 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { mapDatabaseError } from '../db/database-errors';
-import { AppError } from '../errors';
-import { currentLogger } from '../observability/logger';
+import { AppError } from '../core/errors';
+import { currentLogger } from '../core/logger';
 
 /** Apollo's own codes for requests it rejects before any resolver runs, and ours from the context. */
 const PASS_THROUGH = new Set([

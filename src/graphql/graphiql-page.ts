@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 import { ROUTE_TEMPLATE_LOCAL } from '../observability/route-labels';
 
 /**

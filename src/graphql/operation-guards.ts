@@ -16,7 +16,7 @@ import {
   getComplexity,
   type ComplexityEstimator,
 } from 'graphql-query-complexity';
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 
 /**
  * The limits every operation must keep, whoever sends it: a client of /graphql or one of the

@@ -10,8 +10,8 @@ import {
 } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import type { Config } from '../config';
-import type { ContextFactory, RequestContext } from './context';
+import type { Config } from '../core/config';
+import type { ContextFactory, RequestContext } from '../core/request-context';
 import type { OperationGuards } from './operation-guards';
 
 export interface SubscriptionServer {

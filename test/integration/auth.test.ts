@@ -1,7 +1,7 @@
 import { BasicAuthenticator } from '../../src/auth/basic-auth';
 import { createPasswordHasher, type PasswordHasher } from '../../src/auth/passwords';
 import { SignInLimiter } from '../../src/auth/sign-in-limiter';
-import { UnauthenticatedError } from '../../src/errors';
+import { UnauthenticatedError } from '../../src/core/errors';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let t: TestApp;

@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { runCli } from '../../src/cli';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/core/config';
 import { openDatabase } from '../../src/db/database';
 import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/test-database';
 

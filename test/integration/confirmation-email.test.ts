@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/core/config';
 import { createAccount } from '../../src/modules/accounts/account.service';
 import { OutboxSender } from '../../src/modules/outbox/outbox-sender';
 import { startServer } from '../../src/server';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/core/config';
 import { openDatabase } from '../../src/db/database';
 import { DataDirInUseError } from '../../src/db/embedded/embedded-postgres';
 import { migrations } from '../../src/db/migrations';

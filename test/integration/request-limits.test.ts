@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/core/config';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**

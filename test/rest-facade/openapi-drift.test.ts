@@ -11,7 +11,7 @@ import {
   openApiPath,
   uniqueOperationIds,
 } from '../../rest-facade/openapi';
-import { ERROR_CODES } from '../../src/errors';
+import { ERROR_CODES } from '../../src/core/errors';
 
 const OPENAPI_FILE = path.join(__dirname, '..', '..', 'schema', 'openapi.json');
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { BadRequestError } from '../../src/errors';
+import { BadRequestError } from '../../src/core/errors';
 import { ColumnTable } from '../../rest-facade/query/columns';
 import { MAX_ORDER_TERMS, compileOrder } from '../../rest-facade/query/order-parser';
 import {

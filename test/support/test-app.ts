@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import type { FieldError } from '../../src/errors';
+import type { FieldError } from '../../src/core/errors';
 import { createApp, type App } from '../../src/app';
-import type { RequestCredentials } from '../../src/graphql/context';
-import { loadConfig, type Config } from '../../src/config';
+import type { RequestCredentials } from '../../src/core/request-context';
+import { loadConfig, type Config } from '../../src/core/config';
 import { openDatabase, type Database } from '../../src/db/database';
 import { createAccount, type CreateAccountInput } from '../../src/modules/accounts/account.service';
-import { createLogger } from '../../src/observability/logger';
+import { createLogger } from '../../src/core/logger';
 import { createTestDatabaseTarget, type TestDatabaseTarget } from './test-database';
 
 export interface Credentials {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/core/config';
 
 test('defaults: embedded database in ./data, port 3000', () => {
   const config = loadConfig({});

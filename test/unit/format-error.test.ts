@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
-import { NotFoundError, ValidationError } from '../../src/errors';
+import { NotFoundError, ValidationError } from '../../src/core/errors';
 import { formatError } from '../../src/graphql/format-error';
-import { createLogger, withLogger } from '../../src/observability/logger';
+import { createLogger, withLogger } from '../../src/core/logger';
 import { LogCapture } from '../support/log-capture';
 
 /** Resolver errors reach formatError as GraphQLErrors with a path, wrapping the thrown error. */

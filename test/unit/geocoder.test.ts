@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/core/config';
 import {
   createGeocoder,
   createHttpGeocoder,
@@ -8,7 +8,7 @@ import {
   HTTP_GEOCODER_TIMEOUT_MS,
   type GeocodableAddress,
 } from '../../src/modules/companies/geocoder';
-import { lastResortLogger } from '../../src/observability/logger';
+import { lastResortLogger } from '../../src/core/logger';
 
 const address = (city: string, state: string, country: string): GeocodableAddress => ({
   street: '1 Main Street',

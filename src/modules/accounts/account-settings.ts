@@ -1,8 +1,8 @@
 import { Field, Float, InputType } from 'type-graphql';
 import { z } from 'zod';
-import { isOwner } from '../../auth/viewer';
-import { PermissionDeniedError } from '../../errors';
-import type { RequestContext } from '../../graphql/context';
+import { isOwner } from '../../core/viewer';
+import { PermissionDeniedError } from '../../core/errors';
+import type { RequestContext } from '../../core/request-context';
 import { assignDefined, fields, inTransaction, validate } from '../common/service-support';
 import { Account } from './account.entity';
 

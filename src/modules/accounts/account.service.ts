@@ -5,7 +5,7 @@ import {
   PASSWORD_MIN_LENGTH,
   type PasswordHasher,
 } from '../../auth/passwords';
-import { ValidationError } from '../../errors';
+import { ValidationError } from '../../core/errors';
 import { StaffType } from '../common/enums';
 import { fields, validate } from '../common/service-support';
 import { timeZoneField } from '../common/time-zones';

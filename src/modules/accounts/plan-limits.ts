@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainRuleError } from '../../errors';
+import { DomainRuleError } from '../../core/errors';
 import { StaffType } from '../common/enums';
 import { lockRow } from '../common/service-support';
 import { Staff } from '../staff/staff.entity';

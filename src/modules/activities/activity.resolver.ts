@@ -10,10 +10,10 @@ import {
   Resolver,
   Root,
 } from 'type-graphql';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../core/request-context';
 import { Connection } from '../../graphql/connection';
 import { loadById } from '../../graphql/entity-loaders';
-import type { MaybePromise } from '../../graphql/loaders';
+import type { MaybePromise } from '../../core/loaders';
 import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
 import { Project } from '../projects/project.entity';
 import { Activity } from './activity.entity';

@@ -1,10 +1,7 @@
 import { registerEnumType } from 'type-graphql';
+import { StaffType } from '../../core/viewer';
 
-export enum StaffType {
-  OWNER = 'owner',
-  MANAGER = 'manager',
-  STAFF = 'staff',
-}
+export { StaffType };
 registerEnumType(StaffType, {
   name: 'StaffType',
   description: 'The role of a user: the account owner, a manager, or a staff member.',

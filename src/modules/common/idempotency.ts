@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import stableStringify from 'safe-stable-stringify';
-import { BadRequestError, NotFoundError, ValidationError, type EntityName } from '../../errors';
-import type { RequestContext } from '../../graphql/context';
+import {
+  BadRequestError,
+  NotFoundError,
+  ValidationError,
+  type EntityName,
+} from '../../core/errors';
+import type { RequestContext } from '../../core/request-context';
 import { inTransaction } from './service-support';
 
 /** A create or punch that an `Idempotency-Key` can make safe to retry. */

@@ -1,8 +1,8 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
-import { type EntityName, ValidationError } from '../../errors';
+import { type EntityName, ValidationError } from '../../core/errors';
 import type { ConnectionShape } from '../../graphql/connection';
 import type { OrderSpec } from '../../graphql/list-args';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../core/request-context';
 import { isUuid } from './identifiers';
 import { findRows } from './unmanaged-rows';
 import { rememberRows } from '../../graphql/entity-loaders';

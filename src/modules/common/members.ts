@@ -3,7 +3,7 @@ import { CompanyMember } from '../companies/company-member.entity';
 import type { Company } from '../companies/company.entity';
 import { ProjectMember } from '../projects/project-member.entity';
 import type { Project } from '../projects/project.entity';
-import { DomainRuleError, type EntityName } from '../../errors';
+import { DomainRuleError, type EntityName } from '../../core/errors';
 import { Staff } from '../staff/staff.entity';
 import { isRowId, isUuid } from './identifiers';
 

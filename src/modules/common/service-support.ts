@@ -1,7 +1,7 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { type EntityName, NotFoundError, REQUIRED, ValidationError } from '../../errors';
-import type { RequestContext } from '../../graphql/context';
+import { type EntityName, NotFoundError, REQUIRED, ValidationError } from '../../core/errors';
+import type { RequestContext } from '../../core/request-context';
 import { isRowId, isUuid } from './identifiers';
 
 export interface Locator {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isOwner } from '../../auth/viewer';
-import type { RequestContext } from '../../graphql/context';
+import { isOwner } from '../../core/viewer';
+import type { RequestContext } from '../../core/request-context';
 import { CompanyMember } from '../companies/company-member.entity';
 import type { Company } from '../companies/company.entity';
 import { ProjectMember } from '../projects/project-member.entity';

@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../core/request-context';
 import { loadById } from '../../graphql/entity-loaders';
 import { selectedFields } from '../../graphql/selection';
 import { Account } from '../accounts/account.entity';

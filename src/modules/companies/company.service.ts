@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isManagerOrOwner } from '../../auth/viewer';
-import { PermissionDeniedError } from '../../errors';
-import type { RequestContext } from '../../graphql/context';
+import { isManagerOrOwner } from '../../core/viewer';
+import { PermissionDeniedError } from '../../core/errors';
+import type { RequestContext } from '../../core/request-context';
 import type { OrderSpec } from '../../graphql/list-args';
 import { Visibility } from '../common/enums';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { Config } from '../../config';
-import { currentLogger } from '../../observability/logger';
+import type { Config } from '../../core/config';
+import { currentLogger } from '../../core/logger';
 
 /** A postal address with every part present (the service asks only for complete ones). */
 export interface GeocodableAddress {

@@ -3,7 +3,7 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { TransactionEventArgs } from '@mikro-orm/core';
 import { NotificationListener } from '../../db/notification-listener';
-import type { Logger } from '../../observability/logger';
+import type { Logger } from '../../core/logger';
 import type { ShiftEvent, ShiftEventSink } from './shift-events';
 
 export const SHIFT_EVENTS_TOPIC = 'SHIFT_EVENTS';

@@ -1,6 +1,7 @@
 import { Arg, ID, Resolver, Root, Subscription, type SubscriptionHandlerData } from 'type-graphql';
-import { isManagerOrOwner, isOwner } from '../../auth/viewer';
-import { renewedContext, type RequestContext } from '../../graphql/context';
+import { isManagerOrOwner, isOwner } from '../../core/viewer';
+import { renewedContext } from '../../graphql/context';
+import { type RequestContext } from '../../core/request-context';
 import { projectVisibilityWhere } from '../common/visibility';
 import { Project } from '../projects/project.entity';
 import { SHIFT_EVENTS_TOPIC } from './live-shift-events';

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Field, ID, InputType, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../core/request-context';
 import {
   OAuthAuthorization,
   OAuthClient,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { hashSecret, newKey, newSecret } from '../../auth/oauth-secrets';
-import { isOwner } from '../../auth/viewer';
-import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors';
-import type { RequestContext } from '../../graphql/context';
+import { isOwner } from '../../core/viewer';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../core/errors';
+import type { RequestContext } from '../../core/request-context';
 import { fields, findLocated, validate } from '../common/service-support';
 import { Account } from '../accounts/account.entity';
 import { Staff } from '../staff/staff.entity';

@@ -1,6 +1,6 @@
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../core/request-context';
 import { loadById, primeById } from '../../graphql/entity-loaders';
-import { then, type MaybePromise } from '../../graphql/loaders';
+import { then, type MaybePromise } from '../../core/loaders';
 import { Account } from '../accounts/account.entity';
 import { Activity } from '../activities/activity.entity';
 import { findRows } from '../common/unmanaged-rows';

@@ -14,10 +14,10 @@ import {
   Resolver,
   Root,
 } from 'type-graphql';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../core/request-context';
 import { Connection } from '../../graphql/connection';
 import { loadById } from '../../graphql/entity-loaders';
-import { then, type MaybePromise } from '../../graphql/loaders';
+import { then, type MaybePromise } from '../../core/loaders';
 import { selectedFields } from '../../graphql/selection';
 import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
 import { Account } from '../accounts/account.entity';
@@ -47,7 +47,7 @@ import {
 import { isCompanyVisible } from '../common/visibility';
 import type { ProjectService } from './project.service';
 import type { PunchService } from './punch.service';
-import { isManagerOrOwner } from '../../auth/viewer';
+import { isManagerOrOwner } from '../../core/viewer';
 import { listComplexity } from '../../graphql/operation-guards';
 
 export const ProjectConnection = Connection(Project, 'ProjectConnection');

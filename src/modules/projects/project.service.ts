@@ -1,13 +1,13 @@
 import { ref, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { isManagerOrOwner } from '../../auth/viewer';
+import { isManagerOrOwner } from '../../core/viewer';
 import {
   PermissionDeniedError,
   ValidationError,
   type EntityName,
   type FieldError,
-} from '../../errors';
-import type { RequestContext } from '../../graphql/context';
+} from '../../core/errors';
+import type { RequestContext } from '../../core/request-context';
 import type { OrderSpec } from '../../graphql/list-args';
 import { Company } from '../companies/company.entity';
 import { Visibility } from '../common/enums';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DomainRuleError, ValidationError } from '../../errors';
-import type { RequestContext } from '../../graphql/context';
+import { DomainRuleError, ValidationError } from '../../core/errors';
+import type { RequestContext } from '../../core/request-context';
 import { assertTimeRoom } from '../accounts/plan-limits';
 import { Activity } from '../activities/activity.entity';
 import { idempotentTransaction } from '../common/idempotency';

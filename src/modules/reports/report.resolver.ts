@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../core/request-context';
 import { ReportInput } from './report.inputs';
 import { REPORT_ROWS_DEFAULT, REPORT_ROWS_MAX, type ReportService } from './report.service';
 import { Report } from './report.types';

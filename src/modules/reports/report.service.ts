@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { isManagerOrOwner, isOwner } from '../../auth/viewer';
-import { ValidationError } from '../../errors';
-import type { RequestContext } from '../../graphql/context';
+import { isManagerOrOwner, isOwner } from '../../core/viewer';
+import { ValidationError } from '../../core/errors';
+import type { RequestContext } from '../../core/request-context';
 import { loadById } from '../../graphql/entity-loaders';
 import { fields } from '../common/service-support';
 import { timeZoneField } from '../common/time-zones';

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../core/request-context';
 import { primeById } from '../../graphql/entity-loaders';
 import { Activity } from '../activities/activity.entity';
 import { Project } from '../projects/project.entity';

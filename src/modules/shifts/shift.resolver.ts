@@ -12,9 +12,9 @@ import {
   Resolver,
   Root,
 } from 'type-graphql';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../core/request-context';
 import { loadById } from '../../graphql/entity-loaders';
-import type { MaybePromise } from '../../graphql/loaders';
+import type { MaybePromise } from '../../core/loaders';
 import { selectedFields } from '../../graphql/selection';
 import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
 import { Activity } from '../activities/activity.entity';

@@ -1,8 +1,13 @@
 import { ref, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { isManagerOrOwner, isOwner } from '../../auth/viewer';
-import { PermissionDeniedError, REQUIRED, ValidationError, type FieldError } from '../../errors';
-import type { RequestContext } from '../../graphql/context';
+import { isManagerOrOwner, isOwner } from '../../core/viewer';
+import {
+  PermissionDeniedError,
+  REQUIRED,
+  ValidationError,
+  type FieldError,
+} from '../../core/errors';
+import type { RequestContext } from '../../core/request-context';
 import type { OrderSpec } from '../../graphql/list-args';
 import { assertTimeRoom } from '../accounts/plan-limits';
 import { Activity } from '../activities/activity.entity';

@@ -1,5 +1,5 @@
-import type { RequestContext } from '../../graphql/context';
-import type { MaybePromise } from '../../graphql/loaders';
+import type { RequestContext } from '../../core/request-context';
+import type { MaybePromise } from '../../core/loaders';
 import { StaffType } from '../common/enums';
 import { findRows } from '../common/unmanaged-rows';
 import { Staff } from './staff.entity';

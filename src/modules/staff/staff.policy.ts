@@ -1,4 +1,4 @@
-import { isManagerOrOwner, type Viewer } from '../../auth/viewer';
+import { isManagerOrOwner, type Viewer } from '../../core/viewer';
 import type { Staff } from './staff.entity';
 
 /**

@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../core/request-context';
 import { Connection } from '../../graphql/connection';
 import { LocatorArgs, PageArgs } from '../../graphql/list-args';
 import { Staff } from './staff.entity';

@@ -5,9 +5,9 @@ import {
   PASSWORD_MIN_LENGTH,
   type PasswordHasher,
 } from '../../auth/passwords';
-import { isManagerOrOwner, isOwner } from '../../auth/viewer';
-import { PermissionDeniedError, ValidationError } from '../../errors';
-import type { RequestContext } from '../../graphql/context';
+import { isManagerOrOwner, isOwner } from '../../core/viewer';
+import { PermissionDeniedError, ValidationError } from '../../core/errors';
+import type { RequestContext } from '../../core/request-context';
 import type { OrderSpec } from '../../graphql/list-args';
 import { assertStaffRoom } from '../accounts/plan-limits';
 import { StaffType } from '../common/enums';

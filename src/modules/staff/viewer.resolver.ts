@@ -9,9 +9,9 @@ import {
   Resolver,
   Root,
 } from 'type-graphql';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../core/request-context';
 import { loadById } from '../../graphql/entity-loaders';
-import type { MaybePromise } from '../../graphql/loaders';
+import type { MaybePromise } from '../../core/loaders';
 import { Account } from '../accounts/account.entity';
 import { AccountInput, updateAccount } from '../accounts/account-settings';
 import { Staff } from './staff.entity';

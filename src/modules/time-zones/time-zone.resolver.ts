@@ -1,5 +1,5 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../core/request-context';
 import type { TimeZoneService } from './time-zone.service';
 import { TimeZone } from './time-zone.type';
 import { listComplexity } from '../../graphql/operation-guards';

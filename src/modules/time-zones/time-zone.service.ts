@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DateTime, IANAZone } from 'luxon';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../core/request-context';
 import { canonicalTimeZone, isValidTimeZone } from '../common/time-zones';
 import type { TimeZone } from './time-zone.type';
 

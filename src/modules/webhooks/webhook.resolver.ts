@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../core/request-context';
 import { listComplexity } from '../../graphql/operation-guards';
 import { Webhook, WebhookDelivery, WebhookWithSecret } from './webhook.entity';
 import { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { isOwner } from '../../auth/viewer';
-import { NotFoundError, PermissionDeniedError, ValidationError, type Act } from '../../errors';
-import type { RequestContext } from '../../graphql/context';
+import { isOwner } from '../../core/viewer';
+import { NotFoundError, PermissionDeniedError, ValidationError, type Act } from '../../core/errors';
+import type { RequestContext } from '../../core/request-context';
 import { Account } from '../accounts/account.entity';
 import { isUuid } from '../common/identifiers';
 import {

@@ -1,4 +1,9 @@
-import { StaffType } from '../modules/common/enums';
+/** The role of a user (registered as the GraphQL enum `StaffType` in modules/common/enums.ts). */
+export enum StaffType {
+  OWNER = 'owner',
+  MANAGER = 'manager',
+  STAFF = 'staff',
+}
 
 /** The authenticated user a request acts as. */
 export interface Viewer {

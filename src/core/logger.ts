@@ -6,7 +6,7 @@ import {
   type DestinationStream,
   type Logger,
 } from 'pino';
-import type { LogLevel } from '../config';
+import type { LogLevel } from './config';
 
 export type { Logger };
 

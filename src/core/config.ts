@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { SignInLimits } from './auth/sign-in-limiter';
 
 /**
  * The only reader of process.env. Every setting is validated once at start; a bad value stops the
@@ -97,6 +96,19 @@ const envSchema = z.object({
 });
 
 /** pino's levels; `silent` logs nothing. */
+export interface FailureLimit {
+  /** Failures allowed within the window; the next attempt is refused until the window ends. */
+  readonly failures: number;
+  readonly windowSeconds: number;
+}
+
+export interface SignInLimits {
+  /** Failures of one login from one client address. */
+  readonly perLogin: FailureLimit;
+  /** Failures of any kind (sign-ins, signatures) from one client address. */
+  readonly perAddress: FailureLimit;
+}
+
 export type LogLevel = NonNullable<z.infer<typeof envSchema>['LOG_LEVEL']>;
 
 export type DatabaseTarget =

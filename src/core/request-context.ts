@@ -1,0 +1,84 @@
+import type { Request } from 'express';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from './config';
+import { currentLogger, type Logger } from './logger';
+import type { Loaders } from './loaders';
+import type { Viewer } from './viewer';
+
+/**
+ * The request context every layer shares: who asks (credentials, then the viewer), the one
+ * database handle of the request, its loaders, instant, configuration and logger. Made by the
+ * context factory of src/graphql/context.ts; services, resolvers and the facade only use it.
+ */
+
+/** Everything a resolver and a service may use for one request. */
+export interface RequestContext {
+  /** A fork of the EntityManager for this request only, scoped to the viewer's account. */
+  readonly em: EntityManager;
+  readonly viewer: Viewer;
+  /** The request's instant: live totals of running shifts are computed up to it. */
+  readonly now: Date;
+  readonly loaders: Loaders;
+  readonly config: Config;
+  /** The request's Idempotency-Key header, as sent: creates and punches honour it. */
+  readonly idempotencyKey?: string | undefined;
+  /** The request's logger (every line carries its request id); the process logger outside a request. */
+  readonly log: Logger;
+}
+
+/**
+ * What a transport hands over to authenticate a request: the Authorization header, and the request
+ * line itself, which carries OAuth 1.0a query-string signatures and `access_token`.
+ */
+export interface RequestCredentials {
+  /** Absent for JSONP, which trusts only credentials in its own URL. */
+  readonly authorization?: string | undefined;
+  readonly method: string;
+  /** Path and raw query string, exactly as the client sent them. */
+  readonly url: string;
+  readonly host: string | undefined;
+  readonly protocol: 'http' | 'https';
+  /** The client's network address (behind trusted proxies, from X-Forwarded-For): the key of the address limits. */
+  readonly address: string;
+}
+
+/** The credentials of an Express request; `urlOnly` ignores its Authorization header. */
+export function credentialsOf(
+  req: Request,
+  options: { urlOnly?: boolean } = {},
+): RequestCredentials {
+  return {
+    ...(options.urlOnly ? {} : { authorization: req.headers.authorization }),
+    method: req.method,
+    url: req.originalUrl,
+    host: req.headers.host,
+    protocol: req.protocol === 'https' ? 'https' : 'http',
+    address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+  };
+}
+
+/** What a request asks of the acts it runs, besides who it is. */
+export interface RequestOptions {
+  readonly idempotencyKey?: string | undefined;
+  /** Where the request's acts log; unset: the current request's logger, or the process logger. */
+  readonly log?: Logger | undefined;
+}
+
+/** The request options of an Express request. */
+export function requestOptionsOf(req: Request): RequestOptions {
+  const key = req.headers['idempotency-key'];
+  return { idempotencyKey: Array.isArray(key) ? key[0] : key, log: loggerOf(req) };
+}
+
+/**
+ * The logger of a request: the child logger with its request id (src/observability) of `req`, or
+ * without `req` the one of the request being served; outside any request, the process's last resort.
+ */
+export function loggerOf(req?: Request): Logger {
+  return (req as { log?: Logger } | undefined)?.log ?? currentLogger();
+}
+
+export type ContextFactory = (
+  credentials: RequestCredentials,
+  options?: RequestOptions,
+) => Promise<RequestContext>;
