@@ -1,0 +1,85 @@
+/**
+ * The direction of dependencies (docs/architecture.md): http → graphql → modules → core, and
+ * rest-facade → the executor port + core. `npm run lint` runs these rules; what the code of
+ * 2026-11 still breaks is listed in .dependency-cruiser-known-violations.json (`npm run
+ * deps:baseline` rewrites it), so any new wrong import fails while the old ones are paid down.
+ * Type-only imports are not followed: they vanish at compile time and create no runtime cycle.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'A file cycle makes load order decide what is undefined at import time.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-imports-nothing-else',
+      comment: 'src/core is the bottom layer: it imports libraries only.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^(src|rest-facade)/', pathNot: '^src/core/' },
+    },
+    {
+      name: 'module-through-its-index',
+      comment: "A module reaches another only through the other's index.ts.",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/' },
+      to: {
+        path: '^src/modules/[^/]+/',
+        pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'],
+      },
+    },
+    {
+      name: 'outside-through-module-index',
+      comment: 'Layers above the modules use a module through its index.ts.',
+      severity: 'error',
+      from: { path: '^(src|rest-facade)/', pathNot: '^src/modules/' },
+      to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'modules-below-graphql-and-http',
+      comment:
+        'Modules hold the rules; they never reach up into GraphQL assembly, HTTP, auth or the CLI.',
+      severity: 'error',
+      from: { path: '^src/modules/' },
+      to: { path: '^src/(graphql|http|auth|observability|cli)/|^src/(app|server|cli|main)\\.ts$' },
+    },
+    {
+      name: 'graphql-libraries-in-graphql-layers',
+      comment:
+        'Only src/graphql and the graphql/ part of a module (and entities, which are object types) speak GraphQL.',
+      severity: 'error',
+      from: {
+        path: '^src/',
+        pathNot: [
+          '^src/graphql/',
+          '^src/modules/[^/]+/graphql/',
+          '^src/modules/[^/]+/[^/]+\\.entity\\.ts$',
+        ],
+      },
+      to: { path: 'node_modules/(type-graphql|graphql)/' },
+    },
+    {
+      name: 'facade-is-a-client',
+      comment: 'rest-facade uses only the executor port and src/core.',
+      severity: 'error',
+      from: { path: '^rest-facade/' },
+      to: { path: '^src/', pathNot: ['^src/core/', '^src/graphql/executor\\.ts$'] },
+    },
+    {
+      name: 'only-http-imports-facade',
+      comment: 'The facade is mounted by the HTTP layer; everything else reaches it through that.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/http/', '^src/app\\.ts$'] },
+      to: { path: '^rest-facade/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: false,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(test|bench|dist)/' },
+  },
+};
