@@ -17,6 +17,14 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
+        {
+          // DESIGN.md: one database handle in scope. A query on the request's EntityManager inside
+          // a transaction waits for a second connection the embedded database does not have.
+          selector:
+            'CallExpression[callee.name=/^(inTransaction|idempotentTransaction)$/] > :function Identifier[name="ctx"]',
+          message:
+            "Inside a transaction use the context it hands its callback (tx), not the request's.",
+        },
       ],
     },
   },

@@ -2,6 +2,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import {
   BASIC_CHALLENGE,
   ERROR_CODES,
+  HTTP_STATUS,
   REQUIRED,
   type EntityName,
   type ErrorCode,
@@ -28,39 +29,99 @@ const fixed = (type: string) => () => type;
  * added to the catalogue without a row here does not compile.
  */
 export const LEGACY_ERRORS = {
-  BAD_REQUEST: { status: 400, title: 'Bad Request', xmlType: general },
-  UNAUTHENTICATED: { status: 401, title: 'Unauthorized', xmlType: fixed('User::Error') },
-  READ_DENIED: { status: 403, title: 'Read Denied', xmlType: (e) => `${e}::ReadDenied` },
-  CREATE_DENIED: { status: 403, title: 'Create Denied', xmlType: general },
-  UPDATE_DENIED: { status: 403, title: 'Update Denied', xmlType: (e) => `${e}::UpdateDenied` },
-  DELETE_DENIED: { status: 403, title: 'Delete Denied', xmlType: (e) => `${e}::DeleteDenied` },
-  NOT_FOUND: { status: 404, title: 'Record Not Found', xmlType: general },
-  VALIDATION_FAILED: { status: 422, title: 'Invalid Record', xmlType: general },
-  PAYMENT_REQUIRED: { status: 402, title: 'Payment Required', xmlType: fixed('User::MaxStaff') },
+  BAD_REQUEST: { status: HTTP_STATUS.BAD_REQUEST, title: 'Bad Request', xmlType: general },
+  UNAUTHENTICATED: {
+    status: HTTP_STATUS.UNAUTHENTICATED,
+    title: 'Unauthorized',
+    xmlType: fixed('User::Error'),
+  },
+  READ_DENIED: {
+    status: HTTP_STATUS.READ_DENIED,
+    title: 'Read Denied',
+    xmlType: (e) => `${e}::ReadDenied`,
+  },
+  CREATE_DENIED: { status: HTTP_STATUS.CREATE_DENIED, title: 'Create Denied', xmlType: general },
+  UPDATE_DENIED: {
+    status: HTTP_STATUS.UPDATE_DENIED,
+    title: 'Update Denied',
+    xmlType: (e) => `${e}::UpdateDenied`,
+  },
+  DELETE_DENIED: {
+    status: HTTP_STATUS.DELETE_DENIED,
+    title: 'Delete Denied',
+    xmlType: (e) => `${e}::DeleteDenied`,
+  },
+  NOT_FOUND: { status: HTTP_STATUS.NOT_FOUND, title: 'Record Not Found', xmlType: general },
+  VALIDATION_FAILED: {
+    status: HTTP_STATUS.VALIDATION_FAILED,
+    title: 'Invalid Record',
+    xmlType: general,
+  },
+  PAYMENT_REQUIRED: {
+    status: HTTP_STATUS.PAYMENT_REQUIRED,
+    title: 'Payment Required',
+    xmlType: fixed('User::MaxStaff'),
+  },
   STAFF_NOT_ALLOWED: {
-    status: 402,
+    status: HTTP_STATUS.STAFF_NOT_ALLOWED,
     title: 'Payment Required',
     xmlType: fixed('User::StaffNotAllowed'),
   },
-  MAX_TIME: { status: 402, title: 'Payment Required', xmlType: fixed('User::MaxTime') },
+  MAX_TIME: {
+    status: HTTP_STATUS.MAX_TIME,
+    title: 'Payment Required',
+    xmlType: fixed('User::MaxTime'),
+  },
   PROJECT_INACTIVE: {
-    status: 422,
+    status: HTTP_STATUS.PROJECT_INACTIVE,
     title: 'Invalid Record',
     xmlType: fixed('Project::ProjectInactive'),
   },
-  PUNCHED_IN: { status: 422, title: 'Invalid Record', xmlType: fixed('Project::PunchedIn') },
-  PUNCHED_OUT: { status: 422, title: 'Invalid Record', xmlType: fixed('Project::PunchedOut') },
+  PUNCHED_IN: {
+    status: HTTP_STATUS.PUNCHED_IN,
+    title: 'Invalid Record',
+    xmlType: fixed('Project::PunchedIn'),
+  },
+  PUNCHED_OUT: {
+    status: HTTP_STATUS.PUNCHED_OUT,
+    title: 'Invalid Record',
+    xmlType: fixed('Project::PunchedOut'),
+  },
   USER_NOT_ALLOWED: {
-    status: 422,
+    status: HTTP_STATUS.USER_NOT_ALLOWED,
     title: 'Invalid Record',
     xmlType: (e) => `${e === 'Project' ? 'Project' : 'Company'}::UserNotAllowed`,
   },
-  SERVICE_UNAVAILABLE: { status: 503, title: 'Service Unavailable', xmlType: general },
-  INTERNAL_SERVER_ERROR: { status: 500, title: 'Internal Server Error', xmlType: general },
-  METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed', xmlType: general },
-  PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload Too Large', xmlType: general },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type', xmlType: general },
-  TOO_MANY_REQUESTS: { status: 429, title: 'Too Many Requests', xmlType: fixed('User::Error') },
+  SERVICE_UNAVAILABLE: {
+    status: HTTP_STATUS.SERVICE_UNAVAILABLE,
+    title: 'Service Unavailable',
+    xmlType: general,
+  },
+  INTERNAL_SERVER_ERROR: {
+    status: HTTP_STATUS.INTERNAL_SERVER_ERROR,
+    title: 'Internal Server Error',
+    xmlType: general,
+  },
+  METHOD_NOT_ALLOWED: {
+    status: HTTP_STATUS.METHOD_NOT_ALLOWED,
+    title: 'Method Not Allowed',
+    xmlType: general,
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: HTTP_STATUS.PAYLOAD_TOO_LARGE,
+    title: 'Payload Too Large',
+    xmlType: general,
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: HTTP_STATUS.UNSUPPORTED_MEDIA_TYPE,
+    title: 'Unsupported Media Type',
+    xmlType: general,
+  },
+  TOO_MANY_REQUESTS: {
+    status: HTTP_STATUS.TOO_MANY_REQUESTS,
+    title: 'Too Many Requests',
+    xmlType: fixed('User::Error'),
+  },
 } as const satisfies Record<ErrorCode, LegacyErrorForm>;
 
 /**

@@ -14,7 +14,13 @@ import { RequestLimiter } from './auth/request-limiter';
 import { SignInLimiter } from './auth/sign-in-limiter';
 import { createRestFacade } from '../rest-facade';
 import type { Config } from './core/config';
-import { AppError, bodyRefusalOf, challengeOf } from './core/errors';
+import {
+  AppError,
+  bodyRefusalOf,
+  errorHeadersOf,
+  HTTP_STATUS,
+  type ErrorCode,
+} from './core/errors';
 import { createApolloServer } from './graphql/apollo';
 import { createContextFactory } from './graphql/context';
 import {
@@ -150,35 +156,33 @@ export async function createApp(deps: {
   };
 }
 
+/** What the context factory refuses a request for; anything else failing there is our fault. */
+const CONTEXT_REFUSALS: ReadonlySet<ErrorCode> = new Set([
+  'UNAUTHENTICATED',
+  'TOO_MANY_REQUESTS',
+  'SERVICE_UNAVAILABLE',
+]);
+
 /** Context failures (no or bad credentials, too many failures, database down) become coded HTTP errors. */
 function toHttpGraphQLError(error: unknown, log: Logger): GraphQLError {
-  const appError = error instanceof AppError ? error : undefined;
-  if (appError?.code === 'UNAUTHENTICATED') {
-    return new GraphQLError(appError.message, {
+  if (error instanceof AppError && CONTEXT_REFUSALS.has(error.code)) {
+    return new GraphQLError(error.message, {
       extensions: {
-        code: 'UNAUTHENTICATED',
-        http: { status: 401, headers: new Map([['www-authenticate', challengeOf(appError)]]) },
+        code: error.code,
+        ...error.details,
+        http: {
+          status: HTTP_STATUS[error.code],
+          headers: new Map(Object.entries(errorHeadersOf(error))),
+        },
       },
-    });
-  }
-  if (appError?.code === 'TOO_MANY_REQUESTS') {
-    const wait = String(appError.details.retryAfterSeconds);
-    return new GraphQLError(appError.message, {
-      extensions: {
-        code: appError.code,
-        retryAfterSeconds: appError.details.retryAfterSeconds,
-        http: { status: 429, headers: new Map([['retry-after', wait]]) },
-      },
-    });
-  }
-  if (appError?.code === 'SERVICE_UNAVAILABLE') {
-    return new GraphQLError(appError.message, {
-      extensions: { code: appError.code, http: { status: 503 } },
     });
   }
   log.error({ err: error }, 'context creation failed');
   return new GraphQLError('Internal server error', {
-    extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } },
+    extensions: {
+      code: 'INTERNAL_SERVER_ERROR',
+      http: { status: HTTP_STATUS.INTERNAL_SERVER_ERROR },
+    },
   });
 }
 
@@ -190,13 +194,7 @@ function answerBodyRefusals(
   _next: NextFunction,
 ): void {
   const refusal = bodyRefusalOf(error);
-  const status =
-    refusal.code === 'PAYLOAD_TOO_LARGE'
-      ? 413
-      : refusal.code === 'UNSUPPORTED_MEDIA_TYPE'
-        ? 415
-        : 400;
   res
-    .status(status)
+    .status(HTTP_STATUS[refusal.code])
     .json({ errors: [{ message: refusal.message, extensions: { code: refusal.code } }] });
 }

@@ -6,7 +6,14 @@ import {
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { mapDatabaseError } from '../db/database-errors';
-import { AppError, BadRequestError, type ErrorCode } from '../core/errors';
+import {
+  AppError,
+  BASIC_CHALLENGE,
+  BadRequestError,
+  errorHeadersOf,
+  HTTP_STATUS,
+  type ErrorCode,
+} from '../core/errors';
 import { credentialsOf, loggerOf } from '../core/request-context';
 import { parseBasicAuthorization, type BasicAuthenticator } from './basic-auth';
 import { approvalPage, authorizedPage, messagePage, verifierPage } from './oauth-pages';
@@ -109,7 +116,8 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
     if (!client) {
       res
         .status(401)
-        .set('WWW-Authenticate', 'Basic realm="timetrack"')
+        // RFC 6749 §2.3.1: clients authenticate with HTTP Basic, in the service's one realm.
+        .set('WWW-Authenticate', BASIC_CHALLENGE)
         .json({ error: 'invalid_client', error_description: 'Unknown client or wrong secret' });
       return;
     }
@@ -153,18 +161,23 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
   return router;
 }
 
-const OAUTH_STATUS: Partial<Record<ErrorCode, number>> = {
-  BAD_REQUEST: 400,
-  UNAUTHENTICATED: 401,
-  TOO_MANY_REQUESTS: 429,
-  SERVICE_UNAVAILABLE: 503,
-};
+/**
+ * The refusals that keep the catalogue's status here. OAuth answers any other mistake of a client
+ * with 400 (RFC 5849 §3.2, RFC 6749 §5.2).
+ */
+const OAUTH_CODES: ReadonlySet<ErrorCode> = new Set([
+  'BAD_REQUEST',
+  'UNAUTHENTICATED',
+  'TOO_MANY_REQUESTS',
+  'SERVICE_UNAVAILABLE',
+]);
 
 /** The HTTP status of an error of the OAuth endpoints; a 429 also gets its Retry-After. */
 function statusOf(res: Response, error: AppError): number {
-  if (error.code === 'TOO_MANY_REQUESTS')
-    res.set('Retry-After', String(error.details.retryAfterSeconds));
-  return OAUTH_STATUS[error.code] ?? 400;
+  // No Basic challenge: a 401 here is OAuth's own answer, or the approval page, where it would make
+  // the browser ask for a password over the form.
+  res.set(errorHeadersOf(error, { challenge: false }));
+  return OAUTH_CODES.has(error.code) ? HTTP_STATUS[error.code] : HTTP_STATUS.BAD_REQUEST;
 }
 
 /** A catalogue error, or the one a database failure maps to. */
@@ -204,9 +217,9 @@ async function showOrDecide(
   } catch (error) {
     const known = asAppError(error);
     if (known?.code === 'SERVICE_UNAVAILABLE')
-      return messagePage(res, 503, 'Try again shortly', known.message);
+      return messagePage(res, HTTP_STATUS[known.code], 'Try again shortly', known.message);
     if (known?.code === 'BAD_REQUEST')
-      return messagePage(res, 400, 'Malformed request', known.message);
+      return messagePage(res, HTTP_STATUS[known.code], 'Malformed request', known.message);
     throw error;
   }
 }

@@ -30,6 +30,34 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * The HTTP status of every code, the same on every interface: /graphql (refusals before any
+ * operation runs), the legacy JSON and XML facades and the /oauth endpoints.
+ */
+export const HTTP_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  READ_DENIED: 403,
+  CREATE_DENIED: 403,
+  UPDATE_DENIED: 403,
+  DELETE_DENIED: 403,
+  NOT_FOUND: 404,
+  VALIDATION_FAILED: 422,
+  PAYMENT_REQUIRED: 402,
+  STAFF_NOT_ALLOWED: 402,
+  MAX_TIME: 402,
+  PROJECT_INACTIVE: 422,
+  PUNCHED_IN: 422,
+  PUNCHED_OUT: 422,
+  USER_NOT_ALLOWED: 422,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL_SERVER_ERROR: 500,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+} as const satisfies Record<ErrorCode, number>;
+
 /** The kinds of thing an error can be about; the legacy XML types are named after them. */
 export type EntityName =
   'Staff' | 'Company' | 'Project' | 'Activity' | 'Shift' | 'Account' | 'OAuthClient' | 'Webhook';
@@ -122,6 +150,23 @@ export class UnauthenticatedError extends AppError {
 /** The `WWW-Authenticate` value for a refused request. */
 export function challengeOf(error: AppError): string {
   return error instanceof UnauthenticatedError ? error.challenge : BASIC_CHALLENGE;
+}
+
+/**
+ * The headers an answer with this error carries besides its status: a 401's challenge and how long
+ * to wait after a 429. `challenge: false` leaves out the challenge where it must not make a browser
+ * ask for Basic credentials (JSONP scripts, HTML pages).
+ */
+export function errorHeadersOf(
+  error: AppError,
+  options: { challenge?: boolean } = {},
+): Record<string, string> {
+  if (error.code === 'UNAUTHENTICATED')
+    return options.challenge === false ? {} : { 'WWW-Authenticate': challengeOf(error) };
+  const wait = error.details.retryAfterSeconds;
+  if (error.code === 'TOO_MANY_REQUESTS' && typeof wait === 'number')
+    return { 'Retry-After': String(wait) };
+  return {};
 }
 
 export type Act = 'read' | 'create' | 'update' | 'delete';

@@ -17,6 +17,7 @@ import {
   type ComplexityEstimator,
 } from 'graphql-query-complexity';
 import type { Config } from '../core/config';
+import { HTTP_STATUS } from '../core/errors';
 
 /**
  * The limits every operation must keep, whoever sends it: a client of /graphql or one of the
@@ -91,7 +92,7 @@ export function operationGuards(
               throw new GraphQLError(
                 'Subscriptions are served over WebSocket (the graphql-ws protocol) at /graphql, not over HTTP',
                 {
-                  extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+                  extensions: { code: 'BAD_REQUEST', http: { status: HTTP_STATUS.BAD_REQUEST } },
                 },
               );
             }

@@ -36,10 +36,10 @@ export async function updateAccount(ctx: RequestContext, input: AccountInput): P
       'Update denied: only the owner may change the account',
     );
   const data = validate('Account', schema, input);
-  return inTransaction(ctx, async (em) => {
-    const account = await em.findOneOrFail(Account, ctx.viewer.accountId);
+  return inTransaction(ctx, async (tx) => {
+    const account = await tx.em.findOneOrFail(Account, tx.viewer.accountId);
     assignDefined(account, data);
-    await em.flush();
+    await tx.em.flush();
     return account;
   });
 }

@@ -40,7 +40,7 @@ export class ActivityService {
     return findLocated(ctx.em, Activity, 'Activity', locator, {
       extraWhere: project
         ? { project: project.id }
-        : { project: await projectVisibilityWhere(ctx, ctx.em) },
+        : { project: await projectVisibilityWhere(ctx) },
     });
   }
 
@@ -69,23 +69,22 @@ export class ActivityService {
       entityClass: Activity,
       entity: 'Activity',
     } as const;
-    return idempotentTransaction(ctx, act, async (em) => {
-      const project = await this.projects.getIn(
-        ctx,
-        em,
+    return idempotentTransaction(ctx, act, async (tx) => {
+      const project = await this.projects.get(
+        tx,
         { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null },
         undefined,
         'Activity',
       );
-      if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Activity');
-      if (data.id) await assertUuidFree(em, Activity, 'Activity', data.id);
-      const activity = em.create(Activity, {
+      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('create', 'Activity');
+      if (data.id) await assertUuidFree(tx.em, Activity, 'Activity', data.id);
+      const activity = tx.em.create(Activity, {
         name: data.name,
         project,
-        account: ctx.viewer.accountId,
+        account: tx.viewer.accountId,
         ...(data.id ? { uuid: data.id } : {}),
       } as never) as Activity;
-      await em.flush();
+      await tx.em.flush();
       return activity;
     });
   }
@@ -97,21 +96,21 @@ export class ActivityService {
     projectLocator?: Locator,
   ): Promise<Activity> {
     const data = validate('Activity', updateSchema, input);
-    return inTransaction(ctx, async (em) => {
-      const activity = await this.get({ ...ctx, em }, locator, projectLocator);
-      if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Activity');
+    return inTransaction(ctx, async (tx) => {
+      const activity = await this.get(tx, locator, projectLocator);
+      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('update', 'Activity');
       if (data.name !== undefined) activity.name = data.name;
-      await em.flush();
+      await tx.em.flush();
       return activity;
     });
   }
 
   async delete(ctx: RequestContext, locator: Locator, projectLocator?: Locator): Promise<Activity> {
-    return inTransaction(ctx, async (em) => {
-      const activity = await this.get({ ...ctx, em }, locator, projectLocator);
-      if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Activity');
+    return inTransaction(ctx, async (tx) => {
+      const activity = await this.get(tx, locator, projectLocator);
+      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('delete', 'Activity');
       // Shifts keep their time; they just no longer name the activity (ON DELETE SET NULL).
-      await em.nativeDelete(Activity, { id: activity.id });
+      await tx.em.nativeDelete(Activity, { id: activity.id });
       return activity;
     });
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/postgresql';
 import stableStringify from 'safe-stable-stringify';
 import {
   BadRequestError,
@@ -39,17 +39,17 @@ export interface IdempotentAct<T> {
 export async function idempotentTransaction<T extends { id: number }>(
   ctx: RequestContext,
   act: IdempotentAct<T>,
-  work: (em: EntityManager) => Promise<T>,
+  work: (tx: RequestContext) => Promise<T>,
 ): Promise<T> {
   if (ctx.idempotencyKey === undefined) return inTransaction(ctx, work);
   const key = checkedKey(ctx.idempotencyKey);
   const requestHash = createHash('sha256')
     .update(stableStringify({ act: act.name, request: act.request }) ?? '')
     .digest('hex');
-  return inTransaction(ctx, async (em) => {
-    const earlier = await claim(em, ctx, key, requestHash);
+  return inTransaction(ctx, async (tx) => {
+    const earlier = await claim(tx, key, requestHash);
     if (earlier !== undefined) {
-      const record = await em.findOne(act.entityClass, { id: earlier } as FilterQuery<T>);
+      const record = await tx.em.findOne(act.entityClass, { id: earlier } as FilterQuery<T>);
       if (!record)
         throw new NotFoundError(
           act.entity,
@@ -57,10 +57,10 @@ export async function idempotentTransaction<T extends { id: number }>(
         );
       return record;
     }
-    const record = await work(em);
-    await execute(em, 'update idempotency_keys set entity_id = ? where user_id = ? and key = ?', [
+    const record = await work(tx);
+    await execute(tx, 'update idempotency_keys set entity_id = ? where user_id = ? and key = ?', [
       record.id,
-      ctx.viewer.id,
+      tx.viewer.id,
       key,
     ]);
     return record;
@@ -73,15 +73,14 @@ export async function idempotentTransaction<T extends { id: number }>(
  * earlier request with the same key and request answered with.
  */
 async function claim(
-  em: EntityManager,
-  ctx: RequestContext,
+  tx: RequestContext,
   key: string,
   requestHash: string,
 ): Promise<number | undefined> {
-  const ttl = ctx.config.idempotencyTtlSeconds;
-  const user = ctx.viewer.id;
+  const ttl = tx.config.idempotencyTtlSeconds;
+  const user = tx.viewer.id;
   const claimed = await execute(
-    em,
+    tx,
     `with forgotten as (
        delete from idempotency_keys where user_id = ? and key <> ? and created_at < now() - make_interval(secs => ?)
      )
@@ -89,11 +88,11 @@ async function claim(
      on conflict (user_id, key) do update set request_hash = excluded.request_hash, entity_id = null, created_at = now()
        where idempotency_keys.created_at < now() - make_interval(secs => ?)
      returning 1`,
-    [user, key, ttl, ctx.viewer.accountId, user, key, requestHash, ttl],
+    [user, key, ttl, tx.viewer.accountId, user, key, requestHash, ttl],
   );
   if (claimed.length > 0) return undefined;
   const [earlier] = await execute(
-    em,
+    tx,
     'select request_hash, entity_id from idempotency_keys where user_id = ? and key = ?',
     [user, key],
   );
@@ -108,11 +107,11 @@ async function claim(
 }
 
 function execute(
-  em: EntityManager,
+  tx: RequestContext,
   sql: string,
   params: unknown[],
 ): Promise<{ request_hash: string; entity_id: number }[]> {
-  return em.getConnection().execute(sql, params, 'all', em.getTransactionContext());
+  return tx.em.getConnection().execute(sql, params, 'all', tx.em.getTransactionContext());
 }
 
 /**

@@ -143,14 +143,19 @@ const RETRYABLE = new Set(['40001', '40P01']);
 /**
  * Runs `work` in one transaction on the request's EntityManager and retries the whole of it when
  * PostgreSQL reports a serialization failure or deadlock.
+ *
+ * `work` gets the request's context bound to the transaction (`tx.em` is the transaction's
+ * EntityManager) and uses only it: one database handle in scope. A query on the request's own
+ * EntityManager inside the transaction would wait for a second connection, and the embedded
+ * database has only one (lint refuses `ctx` inside the callback).
  */
 export async function inTransaction<T>(
   ctx: RequestContext,
-  work: (em: EntityManager) => Promise<T>,
+  work: (tx: RequestContext) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await ctx.em.transactional((em) => work(em as EntityManager));
+      return await ctx.em.transactional((em) => work({ ...ctx, em }));
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (attempt >= 3 || !code || !RETRYABLE.has(code)) throw error;

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { isOwner } from '../../core/viewer';
 import type { RequestContext } from '../../core/request-context';
 import { CompanyMember } from '../companies/company-member.entity';
@@ -11,23 +10,17 @@ import { Visibility } from './enums';
  * the ones they created, and CUSTOM ones that list them. Rows the caller cannot see behave as if
  * they did not exist (404), exactly like rows of another account.
  *
- * Inside a transaction, pass its EntityManager: a query on another one would need a second
- * connection while the transaction holds one (the embedded database has only one).
+ * Inside a transaction, pass the context it hands its callback (inTransaction's `tx`): the lists
+ * are then read on the transaction's EntityManager.
  */
-export async function companyVisibilityWhere(
-  ctx: RequestContext,
-  em: EntityManager = ctx.em,
-): Promise<object> {
+export async function companyVisibilityWhere(ctx: RequestContext): Promise<object> {
   if (isOwner(ctx.viewer)) return {};
-  return visibleWhere(ctx, await memberOf(ctx, em, 'company'));
+  return visibleWhere(ctx, await memberOf(ctx, 'company'));
 }
 
-export async function projectVisibilityWhere(
-  ctx: RequestContext,
-  em: EntityManager = ctx.em,
-): Promise<object> {
+export async function projectVisibilityWhere(ctx: RequestContext): Promise<object> {
   if (isOwner(ctx.viewer)) return {};
-  return visibleWhere(ctx, await memberOf(ctx, em, 'project'));
+  return visibleWhere(ctx, await memberOf(ctx, 'project'));
 }
 
 /** The same rule for a company already loaded (references from a visible project). */
@@ -40,7 +33,7 @@ export async function isCompanyVisible(ctx: RequestContext, company: Company): P
     return true;
   return (
     company.visibility === Visibility.CUSTOM &&
-    (await memberOf(ctx, ctx.em, 'company')).includes(company.id)
+    (await memberOf(ctx, 'company')).includes(company.id)
   );
 }
 
@@ -58,11 +51,8 @@ function visibleWhere(ctx: RequestContext, listedIds: number[]): object {
  * The ids of the companies or projects whose CUSTOM list names the viewer: once per request for
  * reads; afresh inside a transaction, which may itself have changed the lists.
  */
-async function memberOf(
-  ctx: RequestContext,
-  em: EntityManager,
-  kind: 'company' | 'project',
-): Promise<number[]> {
+async function memberOf(ctx: RequestContext, kind: 'company' | 'project'): Promise<number[]> {
+  const { em } = ctx;
   const query = async () =>
     kind === 'company'
       ? (await em.find(CompanyMember, { user: ctx.viewer.id }, { fields: ['company'] })).map(

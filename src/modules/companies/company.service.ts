@@ -28,6 +28,8 @@ import {
 } from './company.inputs';
 import { isCoordinates, type Coordinates, type GeocodableAddress, type Geocoder } from './geocoder';
 
+const textField = (f: (typeof COMPANY_TEXT_FIELDS)[number]) =>
+  fields.text(f === 'notes' ? 10_000 : 255).nullable();
 const companyFields = {
   name: fields.requiredText(),
   visibility: z.enum(Visibility),
@@ -35,13 +37,13 @@ const companyFields = {
   userLegacyIds: z.array(z.number()).nullish(),
   latitude: z.number().min(-90).max(90).nullable(),
   longitude: z.number().min(-180).max(180).nullable(),
-  ...Object.fromEntries(
-    COMPANY_TEXT_FIELDS.map((f) => [f, fields.text(f === 'notes' ? 10_000 : 255).nullable()]),
-  ),
+  // Object.fromEntries types its result as keyed by any string; these keys are exactly the list's.
+  ...(Object.fromEntries(COMPANY_TEXT_FIELDS.map((f) => [f, textField(f)])) as Record<
+    (typeof COMPANY_TEXT_FIELDS)[number],
+    ReturnType<typeof textField>
+  >),
 };
-const updateSchema = z.object(
-  Object.fromEntries(Object.entries(companyFields).map(([k, v]) => [k, v.optional()])),
-);
+const updateSchema = z.object(companyFields).partial();
 const createSchema = updateSchema.extend({ id: fields.uuid().nullish(), name: companyFields.name });
 
 const ADDRESS_FIELDS = [
@@ -86,9 +88,7 @@ export class CompanyService {
 
   async create(ctx: RequestContext, input: CreateCompanyInput): Promise<Company> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Company');
-    const data = validate('Company', createSchema, input) as unknown as CreateCompanyInput & {
-      name: string;
-    };
+    const data = validate('Company', createSchema, input);
     const address = data.latitude == null && data.longitude == null ? completeAddress(data) : null;
     const derived = address ? await this.derive(ctx, address) : null;
     if (derived) Object.assign(data, derived);
@@ -98,33 +98,31 @@ export class CompanyService {
       entityClass: Company,
       entity: 'Company',
     } as const;
-    return idempotentTransaction(ctx, act, async (em) => {
-      if (data.id) await assertUuidFree(em, Company, 'Company', data.id);
-      const memberIds = await resolveMemberIds(em, 'Company', data.userIds, data.userLegacyIds);
+    return idempotentTransaction(ctx, act, async (tx) => {
+      if (data.id) await assertUuidFree(tx.em, Company, 'Company', data.id);
+      const memberIds = await resolveMemberIds(tx.em, 'Company', data.userIds, data.userLegacyIds);
       const { id, userIds: _u, userLegacyIds: _l, ...rest } = data;
-      const company = em.create(Company, {
+      const company = tx.em.create(Company, {
         ...rest,
         ...(id ? { uuid: id } : {}),
-        account: ctx.viewer.accountId,
-        createdBy: ctx.viewer.id,
+        account: tx.viewer.accountId,
+        createdBy: tx.viewer.id,
       } as never) as Company;
-      await em.flush();
-      if (memberIds) await replaceMembers(em, ctx.viewer.accountId, { company }, memberIds);
+      await tx.em.flush();
+      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, { company }, memberIds);
       return company;
     });
   }
 
   async update(ctx: RequestContext, locator: Locator, input: CompanyInput): Promise<Company> {
-    const data = validate('Company', updateSchema, input) as unknown as CompanyInput;
+    const data = validate('Company', updateSchema, input);
     const derived = await this.deriveForUpdate(ctx, locator, data);
-    return inTransaction(ctx, async (em) => {
-      const company = await findLocated(em, Company, 'Company', locator, {
-        extraWhere: await companyVisibilityWhere(ctx, em),
-      });
-      if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Company');
-      const memberIds = await resolveMemberIds(em, 'Company', data.userIds, data.userLegacyIds);
+    return inTransaction(ctx, async (tx) => {
+      const company = await this.get(tx, locator);
+      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('update', 'Company');
+      const memberIds = await resolveMemberIds(tx.em, 'Company', data.userIds, data.userLegacyIds);
       const { userIds: _u, userLegacyIds: _l, ...rest } = data;
-      assignDefined(company, rest as Partial<Company>);
+      assignDefined(company, rest);
       // Applied only if the row still asks for it: a concurrent save may have set coordinates or
       // changed the address since the lookup.
       if (
@@ -135,20 +133,18 @@ export class CompanyService {
       ) {
         Object.assign(company, derived.coordinates);
       }
-      await em.flush();
-      if (memberIds) await replaceMembers(em, ctx.viewer.accountId, { company }, memberIds);
+      await tx.em.flush();
+      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, { company }, memberIds);
       return company;
     });
   }
 
   async delete(ctx: RequestContext, locator: Locator): Promise<Company> {
-    return inTransaction(ctx, async (em) => {
-      const company = await findLocated(em, Company, 'Company', locator, {
-        extraWhere: await companyVisibilityWhere(ctx, em),
-      });
-      if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Company');
+    return inTransaction(ctx, async (tx) => {
+      const company = await this.get(tx, locator);
+      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('delete', 'Company');
       // Projects, their activities and shifts go with it (ON DELETE CASCADE).
-      await em.nativeDelete(Company, { id: company.id });
+      await tx.em.nativeDelete(Company, { id: company.id });
       return company;
     });
   }

@@ -3,7 +3,7 @@ import { hashSecret, newKey, newSecret } from '../../auth/oauth-secrets';
 import { isOwner } from '../../core/viewer';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { fields, findLocated, validate } from '../common/service-support';
+import { fields, findLocated, inTransaction, validate } from '../common/service-support';
 import { Account } from '../accounts/account.entity';
 import { Staff } from '../staff/staff.entity';
 import {
@@ -133,12 +133,18 @@ export class OAuthClientService {
 
   /** Withdraws the caller's consent: every token the application holds for them, in one transaction. */
   async revokeAuthorization(ctx: RequestContext, clientKey: string): Promise<boolean> {
-    const deleted = await ctx.em.transactional(async (em) => {
-      const params = [ctx.viewer.id, clientKey];
+    const deleted = await inTransaction(ctx, async (tx) => {
+      const params = [tx.viewer.id, clientKey];
       const where = `user_id = ? and client_id = (select id from oauth_clients where client_key = ?)`;
-      const one = await em.execute(`delete from oauth1_tokens where ${where} returning id`, params);
-      const two = await em.execute(`delete from oauth2_tokens where ${where} returning id`, params);
-      await em.execute(`delete from oauth2_codes where ${where}`, params);
+      const one = await tx.em.execute(
+        `delete from oauth1_tokens where ${where} returning id`,
+        params,
+      );
+      const two = await tx.em.execute(
+        `delete from oauth2_tokens where ${where} returning id`,
+        params,
+      );
+      await tx.em.execute(`delete from oauth2_codes where ${where}`, params);
       return one.length + two.length;
     });
     if (deleted === 0)

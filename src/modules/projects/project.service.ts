@@ -1,4 +1,4 @@
-import { ref, type EntityManager } from '@mikro-orm/postgresql';
+import { ref } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { isManagerOrOwner } from '../../core/viewer';
 import {
@@ -52,16 +52,10 @@ const projectFields = {
   invoiceAmountCents: z.number().int().min(-2_000_000_000).max(2_000_000_000).nullable(),
   billableByDefault: z.boolean(),
 };
-const updateSchema = z.object(
-  Object.fromEntries(Object.entries(projectFields).map(([k, v]) => [k, v.optional()])),
-);
+const updateSchema = z.object(projectFields).partial();
 const createSchema = updateSchema.extend({ id: fields.uuid().nullish(), name: projectFields.name });
 
 export class ProjectService {
-  get(ctx: RequestContext, locator: Locator, companyLocator?: Locator): Promise<Project> {
-    return this.getIn(ctx, ctx.em, locator, companyLocator);
-  }
-
   async list(
     ctx: RequestContext,
     filter: ProjectFilter | undefined,
@@ -69,9 +63,7 @@ export class ProjectService {
     page: PageRequest,
     companyLocator?: Locator,
   ) {
-    const company = companyLocator
-      ? await this.findCompany(ctx, ctx.em, companyLocator)
-      : undefined;
+    const company = companyLocator ? await this.findCompany(ctx, companyLocator) : undefined;
     const where = {
       $and: [
         compileFilter('Project', filter as never, PROJECT_FILTER_FIELDS),
@@ -86,24 +78,21 @@ export class ProjectService {
 
   async create(ctx: RequestContext, input: CreateProjectInput): Promise<Project> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Project');
-    const data = fillFromText(
-      validate('Project', createSchema, input) as unknown as CreateProjectInput & { name: string },
-    );
+    const data = fillFromText(validate('Project', createSchema, input));
     const act = {
       name: 'createProject',
       request: input,
       entityClass: Project,
       entity: 'Project',
     } as const;
-    return idempotentTransaction(ctx, act, async (em) => {
-      if (data.id) await assertUuidFree(em, Project, 'Project', data.id);
+    return idempotentTransaction(ctx, act, async (tx) => {
+      if (data.id) await assertUuidFree(tx.em, Project, 'Project', data.id);
       const company = await this.findCompany(
-        ctx,
-        em,
+        tx,
         { id: data.companyId ?? null, legacyId: data.companyLegacyId ?? null },
         true,
       );
-      const memberIds = await resolveMemberIds(em, 'Project', data.userIds, data.userLegacyIds);
+      const memberIds = await resolveMemberIds(tx.em, 'Project', data.userIds, data.userLegacyIds);
       const {
         id,
         companyId: _c,
@@ -112,15 +101,15 @@ export class ProjectService {
         userLegacyIds: _l,
         ...rest
       } = data;
-      const project = em.create(Project, {
+      const project = tx.em.create(Project, {
         ...rest,
         ...(id ? { uuid: id } : {}),
         company,
-        account: ctx.viewer.accountId,
-        createdBy: ctx.viewer.id,
+        account: tx.viewer.accountId,
+        createdBy: tx.viewer.id,
       } as never) as Project;
-      await em.flush();
-      if (memberIds) await replaceMembers(em, ctx.viewer.accountId, { project }, memberIds);
+      await tx.em.flush();
+      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, { project }, memberIds);
       return project;
     });
   }
@@ -131,35 +120,34 @@ export class ProjectService {
     input: ProjectInput,
     companyLocator?: Locator,
   ): Promise<Project> {
-    const data = fillFromText(validate('Project', updateSchema, input) as unknown as ProjectInput);
-    return inTransaction(ctx, async (em) => {
-      const project = await this.getIn(ctx, em, locator, companyLocator);
-      if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Project');
+    const data = fillFromText(validate('Project', updateSchema, input));
+    return inTransaction(ctx, async (tx) => {
+      const project = await this.get(tx, locator, companyLocator);
+      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('update', 'Project');
       const { companyId, companyLegacyId, userIds: _u, userLegacyIds: _l, ...rest } = data;
       if (companyId != null || companyLegacyId != null) {
         project.company = ref(
           await this.findCompany(
-            ctx,
-            em,
+            tx,
             { id: companyId ?? null, legacyId: companyLegacyId ?? null },
             true,
           ),
         );
       }
-      const memberIds = await resolveMemberIds(em, 'Project', data.userIds, data.userLegacyIds);
-      assignDefined(project, rest as Partial<Project>);
-      await em.flush();
-      if (memberIds) await replaceMembers(em, ctx.viewer.accountId, { project }, memberIds);
+      const memberIds = await resolveMemberIds(tx.em, 'Project', data.userIds, data.userLegacyIds);
+      assignDefined(project, rest);
+      await tx.em.flush();
+      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, { project }, memberIds);
       return project;
     });
   }
 
   async delete(ctx: RequestContext, locator: Locator, companyLocator?: Locator): Promise<Project> {
-    return inTransaction(ctx, async (em) => {
-      const project = await this.getIn(ctx, em, locator, companyLocator);
-      if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Project');
+    return inTransaction(ctx, async (tx) => {
+      const project = await this.get(tx, locator, companyLocator);
+      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('delete', 'Project');
       // Its activities and shifts go with it (ON DELETE CASCADE).
-      await em.nativeDelete(Project, { id: project.id });
+      await tx.em.nativeDelete(Project, { id: project.id });
       return project;
     });
   }
@@ -168,17 +156,16 @@ export class ProjectService {
    * A visible project, optionally required to belong to a named company (nested routes).
    * `inputOf`: the project is named in that entity's input, as `projectId`/`projectLegacyId`.
    */
-  async getIn(
+  async get(
     ctx: RequestContext,
-    em: EntityManager,
     locator: Locator,
     companyLocator?: Locator,
     inputOf?: EntityName,
   ): Promise<Project> {
-    const company = companyLocator ? await this.findCompany(ctx, em, companyLocator) : undefined;
-    return findLocated(em, Project, 'Project', locator, {
+    const company = companyLocator ? await this.findCompany(ctx, companyLocator) : undefined;
+    return findLocated(ctx.em, Project, 'Project', locator, {
       extraWhere: {
-        ...(await projectVisibilityWhere(ctx, em)),
+        ...(await projectVisibilityWhere(ctx)),
         ...(company ? { company: company.id } : {}),
       },
       ...(inputOf ? { reference: { of: inputOf, names: ['projectId', 'projectLegacyId'] } } : {}),
@@ -188,12 +175,11 @@ export class ProjectService {
   /** A visible company; `inProjectInput`: named in a project's input as `companyId`/`companyLegacyId`. */
   private async findCompany(
     ctx: RequestContext,
-    em: EntityManager,
     locator: Locator,
     inProjectInput = false,
   ): Promise<Company> {
-    return findLocated(em, Company, 'Company', locator, {
-      extraWhere: await companyVisibilityWhere(ctx, em),
+    return findLocated(ctx.em, Company, 'Company', locator, {
+      extraWhere: await companyVisibilityWhere(ctx),
       ...(inProjectInput
         ? { reference: { of: 'Project', names: ['companyId', 'companyLegacyId'] } }
         : {}),

@@ -44,8 +44,8 @@ export class PunchService {
       entityClass: Project,
       entity: 'Project',
     } as const;
-    return idempotentTransaction(ctx, act, async (em) => {
-      const project = await this.projects.getIn(ctx, em, projectLocator, companyLocator);
+    return idempotentTransaction(ctx, act, async (tx) => {
+      const project = await this.projects.get(tx, projectLocator, companyLocator);
       if (!project.active)
         throw new DomainRuleError(
           'PROJECT_INACTIVE',
@@ -59,14 +59,14 @@ export class PunchService {
           { id: data.activityId ?? null, legacyId: data.activityLegacyId ?? null },
           { of: 'Project', names: ['activityId', 'activityLegacyId'] },
         );
-        activity = await em.findOne(Activity, { ...named, project: project.id });
+        activity = await tx.em.findOne(Activity, { ...named, project: project.id });
         if (!activity)
           throw ValidationError.field('Project', 'activityId', 'is not an activity of the project');
       }
-      await lockRow(em, 'users', ctx.viewer.id);
-      const running = await em.findOne(
+      await lockRow(tx.em, 'users', tx.viewer.id);
+      const running = await tx.em.findOne(
         Shift,
-        { user: ctx.viewer.id, stop: null },
+        { user: tx.viewer.id, stop: null },
         { refresh: true },
       );
       if (running?.project.id === project.id) {
@@ -76,18 +76,18 @@ export class PunchService {
           'You are already punched in to this project',
         );
       }
-      await assertTimeRoom(em, ctx.viewer.accountId, { seconds: 0, starting: true }, ctx.now);
+      await assertTimeRoom(tx.em, tx.viewer.accountId, { seconds: 0, starting: true }, tx.now);
       // The old shift stops at the very instant the new one starts; that instant is read after the
       // lock and is never before the old start, so shifts never overlap and stop > start holds.
       const now = instantAfter(running?.start);
       if (running) {
         running.stop = now;
-        await em.flush();
-        await this.events.record(em, 'PUNCHED_OUT', running.id);
+        await tx.em.flush();
+        await this.events.record(tx.em, 'PUNCHED_OUT', running.id);
       }
-      const user = await em.findOneOrFail(Staff, ctx.viewer.id);
-      const shift = em.create(Shift, {
-        account: ctx.viewer.accountId,
+      const user = await tx.em.findOneOrFail(Staff, tx.viewer.id);
+      const shift = tx.em.create(Shift, {
+        account: tx.viewer.accountId,
         project,
         user,
         activity,
@@ -98,8 +98,8 @@ export class PunchService {
         notes: data.notes ?? null,
         tagList: [...new Set([...project.defaultTags, ...(data.tagList ?? [])])],
       } as never) as Shift;
-      await em.flush();
-      await this.events.record(em, 'PUNCHED_IN', shift.id);
+      await tx.em.flush();
+      await this.events.record(tx.em, 'PUNCHED_IN', shift.id);
       return project;
     });
   }
@@ -117,12 +117,12 @@ export class PunchService {
       entityClass: Project,
       entity: 'Project',
     } as const;
-    return idempotentTransaction(ctx, act, async (em) => {
-      const project = await this.projects.getIn(ctx, em, projectLocator, companyLocator);
-      await lockRow(em, 'users', ctx.viewer.id);
-      const running = await em.findOne(
+    return idempotentTransaction(ctx, act, async (tx) => {
+      const project = await this.projects.get(tx, projectLocator, companyLocator);
+      await lockRow(tx.em, 'users', tx.viewer.id);
+      const running = await tx.em.findOne(
         Shift,
-        { user: ctx.viewer.id, stop: null, project: project.id },
+        { user: tx.viewer.id, stop: null, project: project.id },
         { refresh: true },
       );
       if (!running)
@@ -133,8 +133,8 @@ export class PunchService {
         );
       running.stop = instantAfter(running.start);
       if (text) running.notes = running.notes ? `${running.notes}\n${text}` : text;
-      await em.flush();
-      await this.events.record(em, 'PUNCHED_OUT', running.id);
+      await tx.em.flush();
+      await this.events.record(tx.em, 'PUNCHED_OUT', running.id);
       return project;
     });
   }

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { isManagerOrOwner, isOwner } from '../../core/viewer';
@@ -454,7 +453,7 @@ async function visibleIds(
   ctx: RequestContext,
   knex: Knex,
   entity: typeof Company | typeof Project,
-  visibility: (ctx: RequestContext, em?: EntityManager) => Promise<object>,
+  visibility: (ctx: RequestContext) => Promise<object>,
 ): Promise<{ ids: Knex.Raw }> {
   const where = { $and: [await visibility(ctx), { account: ctx.viewer.accountId }] };
   const { sql, bindings } = ctx.em

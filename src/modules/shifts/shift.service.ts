@@ -58,11 +58,10 @@ const shiftFields = {
   userId: z.string().nullable(),
   userLegacyId: z.number().nullable(),
 };
-const updateSchema = z.object(
-  Object.fromEntries(Object.entries(shiftFields).map(([k, v]) => [k, v.optional()])),
-);
+const updateSchema = z.object(shiftFields).partial();
 const createSchema = updateSchema.extend({ id: fields.uuid().nullish() });
-type ShiftData = ShiftInput & { id?: string | null };
+/** What an input says once validated (an update's is the same without `id`). */
+type ShiftData = z.output<typeof createSchema>;
 
 /**
  * Shifts: staff members see and change their own; owners and managers see and change everyone's.
@@ -107,27 +106,26 @@ export class ShiftService {
     input: CreateShiftInput,
     projectLocator?: Locator,
   ): Promise<Shift> {
-    const data = validate('Shift', createSchema, input) as unknown as ShiftData;
+    const data = validate('Shift', createSchema, input);
     const act = {
       name: 'createShift',
       request: { input, projectLocator },
       entityClass: Shift,
       entity: 'Shift',
     } as const;
-    return idempotentTransaction(ctx, act, async (em) => {
+    return idempotentTransaction(ctx, act, async (tx) => {
       const project = projectLocator
-        ? await this.projects.getIn(ctx, em, projectLocator)
-        : await this.projects.getIn(
-            ctx,
-            em,
+        ? await this.projects.get(tx, projectLocator)
+        : await this.projects.get(
+            tx,
             { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null },
             undefined,
             'Shift',
           );
-      const user = await this.resolveUser(ctx, em, data, 'create');
-      if (data.id) await assertUuidFree(em, Shift, 'Shift', data.id);
-      const shift = em.create(Shift, {
-        account: ctx.viewer.accountId,
+      const user = await this.resolveUser(tx, data, 'create');
+      if (data.id) await assertUuidFree(tx.em, Shift, 'Shift', data.id);
+      const shift = tx.em.create(Shift, {
+        account: tx.viewer.accountId,
         project,
         user,
         timeZone: data.timeZone ?? user.timeZone,
@@ -137,11 +135,11 @@ export class ShiftService {
         externalHref: data.externalHref ?? null,
         ...(data.id ? { uuid: data.id } : {}),
       } as never) as Shift;
-      await this.applyTimes(ctx, shift, data, true);
-      const activity = await this.resolveActivity(em, project, data);
+      await this.applyTimes(tx, shift, data, true);
+      const activity = await this.resolveActivity(tx.em, project, data);
       shift.activity = activity ? ref(activity) : null;
-      await this.settle(ctx, em, shift, user.id);
-      await this.events.record(em, 'SHIFT_CREATED', shift.id);
+      await this.settle(tx, shift, user.id);
+      await this.events.record(tx.em, 'SHIFT_CREATED', shift.id);
       return shift;
     });
   }
@@ -152,15 +150,14 @@ export class ShiftService {
     input: ShiftInput,
     projectLocator?: Locator,
   ): Promise<Shift> {
-    const data = validate('Shift', updateSchema, input) as unknown as ShiftData;
-    return inTransaction(ctx, async (em) => {
-      const shift = await this.get({ ...ctx, em }, locator, projectLocator);
-      this.assertMayChange(ctx, shift, 'update');
+    const data = validate('Shift', updateSchema, input);
+    return inTransaction(ctx, async (tx) => {
+      const shift = await this.get(tx, locator, projectLocator);
+      this.assertMayChange(tx, shift, 'update');
       if (data.projectId != null || data.projectLegacyId != null) {
         shift.project = ref(
-          await this.projects.getIn(
-            ctx,
-            em,
+          await this.projects.get(
+            tx,
             { id: data.projectId ?? null, legacyId: data.projectLegacyId ?? null },
             undefined,
             'Shift',
@@ -168,11 +165,11 @@ export class ShiftService {
         );
       }
       if (data.userId != null || data.userLegacyId != null)
-        shift.user = ref(await this.resolveUser(ctx, em, data, 'update'));
+        shift.user = ref(await this.resolveUser(tx, data, 'update'));
       for (const key of ['timeZone', 'billable', 'notes', 'tagList', 'externalHref'] as const) {
         if (data[key] !== undefined) (shift as unknown as Record<string, unknown>)[key] = data[key];
       }
-      await this.applyTimes(ctx, shift, data, false);
+      await this.applyTimes(tx, shift, data, false);
       if (
         data.activityId !== undefined ||
         data.activityLegacyId !== undefined ||
@@ -180,21 +177,26 @@ export class ShiftService {
         data.projectLegacyId != null
       ) {
         const project = await shift.project.loadOrFail();
-        const activity = await this.resolveActivity(em, project, data, shift.activity?.id ?? null);
+        const activity = await this.resolveActivity(
+          tx.em,
+          project,
+          data,
+          shift.activity?.id ?? null,
+        );
         shift.activity = activity ? ref(activity) : null;
       }
-      await this.settle(ctx, em, shift, shift.user.id);
-      await this.events.record(em, 'SHIFT_UPDATED', shift.id);
+      await this.settle(tx, shift, shift.user.id);
+      await this.events.record(tx.em, 'SHIFT_UPDATED', shift.id);
       return shift;
     });
   }
 
   async delete(ctx: RequestContext, locator: Locator, projectLocator?: Locator): Promise<Shift> {
-    return inTransaction(ctx, async (em) => {
-      const shift = await this.get({ ...ctx, em }, locator, projectLocator);
-      this.assertMayChange(ctx, shift, 'delete');
-      await this.events.record(em, 'SHIFT_DELETED', shift.id);
-      await em.nativeDelete(Shift, { id: shift.id });
+    return inTransaction(ctx, async (tx) => {
+      const shift = await this.get(tx, locator, projectLocator);
+      this.assertMayChange(tx, shift, 'delete');
+      await this.events.record(tx.em, 'SHIFT_DELETED', shift.id);
+      await tx.em.nativeDelete(Shift, { id: shift.id });
       return shift;
     });
   }
@@ -217,13 +219,12 @@ export class ShiftService {
 
   private async resolveUser(
     ctx: RequestContext,
-    em: EntityManager,
     data: ShiftData,
     act: 'create' | 'update',
   ): Promise<Staff> {
     const named = data.userId != null || data.userLegacyId != null;
     const where = named ? idWhere(data.userId, data.userLegacyId) : { id: ctx.viewer.id };
-    const user = where ? await em.findOne(Staff, where) : null;
+    const user = where ? await ctx.em.findOne(Staff, where) : null;
     if (!user) throw ValidationError.field('Shift', 'userId', 'is not in your staff list');
     if (user.id !== ctx.viewer.id && !isManagerOrOwner(ctx.viewer)) {
       throw new PermissionDeniedError(
@@ -307,12 +308,8 @@ export class ShiftService {
    * the last word. Then the plan's time maximum is checked. Locks are taken in one order
    * everywhere (the user, then the account), so concurrent writers cannot deadlock.
    */
-  private async settle(
-    ctx: RequestContext,
-    em: EntityManager,
-    shift: Shift,
-    userId: number,
-  ): Promise<void> {
+  private async settle(ctx: RequestContext, shift: Shift, userId: number): Promise<void> {
+    const { em } = ctx;
     await lockRow(em, 'users', userId);
     if (shift.stop === null) {
       const running = await em.findOne(

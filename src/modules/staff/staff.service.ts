@@ -56,17 +56,18 @@ const profile = {
   active: z.boolean(),
   hourlyRateCents: fields.cents().nullable(),
 };
+const optionalProfile = z.object(profile).partial().shape;
 const createSchema = z.object({
   id: fields.uuid().nullish(),
   login,
   password,
-  ...Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, v.optional()])),
-}) as unknown as z.ZodType<CreateStaffInput & { login: string; password: string }>;
+  ...optionalProfile,
+});
 const updateSchema = z.object({
   login: login.optional(),
   password: password.optional(),
-  ...Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, v.optional()])),
-}) as unknown as z.ZodType<UpdateStaffInput>;
+  ...optionalProfile,
+});
 
 /** What a staff member may change on their own record. */
 const SELF_EDITABLE = new Set(['firstName', 'lastName', 'emailAddress', 'timeZone', 'password']);
@@ -98,7 +99,7 @@ export class StaffService {
   async create(ctx: RequestContext, input: CreateStaffInput): Promise<Staff> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Staff');
     const data = validate('Staff', createSchema, input);
-    if ((data.type as string | undefined) === StaffType.MANAGER && !isOwner(ctx.viewer)) {
+    if (data.type === StaffType.MANAGER && !isOwner(ctx.viewer)) {
       throw new PermissionDeniedError(
         'create',
         'Staff',
@@ -113,28 +114,28 @@ export class StaffService {
       entityClass: Staff,
       entity: 'Staff',
     } as const;
-    return idempotentTransaction(ctx, act, async (em) => {
-      if (data.id) await assertUuidFree(em, Staff, 'Staff', data.id);
-      await assertLoginFree(em, data.login);
+    return idempotentTransaction(ctx, act, async (tx) => {
+      if (data.id) await assertUuidFree(tx.em, Staff, 'Staff', data.id);
+      await assertLoginFree(tx.em, data.login);
       // Checked before the new row exists: auto-flush would otherwise count it twice.
       const account =
-        (data.active ?? true) ? await assertStaffRoom(em, ctx.viewer.accountId, 1) : undefined;
-      const staff = em.create(Staff, {
-        account: ctx.viewer.accountId,
+        (data.active ?? true) ? await assertStaffRoom(tx.em, tx.viewer.accountId, 1) : undefined;
+      const staff = tx.em.create(Staff, {
+        account: tx.viewer.accountId,
         login: data.login,
         passwordHash,
         firstName: data.firstName ?? '',
         lastName: data.lastName ?? '',
         emailAddress: data.emailAddress ?? '',
         timeZone: data.timeZone ?? 'UTC',
-        type: (data.type as StaffType | undefined) ?? StaffType.STAFF,
+        type: data.type ?? StaffType.STAFF,
         active: data.active ?? true,
         hourlyRateCents: data.hourlyRateCents ?? null,
         ...(data.id ? { uuid: data.id } : {}),
       } as never) as Staff;
       // An inactive user costs nothing yet: the e-mail waits until it is enabled.
-      if (account) await enqueueConfirmationEmail(em, account, staff, 'created');
-      await em.flush();
+      if (account) await enqueueConfirmationEmail(tx.em, account, staff, 'created');
+      await tx.em.flush();
       return staff;
     });
   }
@@ -143,64 +144,64 @@ export class StaffService {
     const data = validate('Staff', updateSchema, input);
     const passwordHash =
       data.password !== undefined ? await this.hasher.hash(data.password) : undefined;
-    return inTransaction(ctx, async (em) => {
-      const staff = await findLocated(em, Staff, 'Staff', locator);
-      this.assertMayUpdate(ctx, staff, data as Record<string, unknown>);
+    return inTransaction(ctx, async (tx) => {
+      const staff = await findLocated(tx.em, Staff, 'Staff', locator);
+      this.assertMayUpdate(tx, staff, data);
       if (data.login !== undefined && data.login.toLowerCase() !== staff.login.toLowerCase()) {
-        await assertLoginFree(em, data.login);
+        await assertLoginFree(tx.em, data.login);
       }
       const activated =
         data.active === true && !staff.active
-          ? await assertStaffRoom(em, ctx.viewer.accountId, 1)
+          ? await assertStaffRoom(tx.em, tx.viewer.accountId, 1)
           : undefined;
       const { password: _ignored, ...rest } = data;
       assignDefined(staff, {
-        ...(rest as Partial<Staff>),
+        ...rest,
         ...(passwordHash ? { passwordHash } : {}),
       });
       // After the assignment, so the e-mail names the user as this update leaves them.
-      if (activated) await enqueueConfirmationEmail(em, activated, staff, 'enabled');
-      await em.flush();
+      if (activated) await enqueueConfirmationEmail(tx.em, activated, staff, 'enabled');
+      await tx.em.flush();
       return staff;
     });
   }
 
   async setActive(ctx: RequestContext, locator: Locator, active: boolean): Promise<Staff> {
-    return inTransaction(ctx, async (em) => {
-      const staff = await findLocated(em, Staff, 'Staff', locator);
-      this.assertMayUpdate(ctx, staff, { active });
+    return inTransaction(ctx, async (tx) => {
+      const staff = await findLocated(tx.em, Staff, 'Staff', locator);
+      this.assertMayUpdate(tx, staff, { active });
       const activated =
-        active && !staff.active ? await assertStaffRoom(em, ctx.viewer.accountId, 1) : undefined;
+        active && !staff.active ? await assertStaffRoom(tx.em, tx.viewer.accountId, 1) : undefined;
       staff.active = active;
-      if (activated) await enqueueConfirmationEmail(em, activated, staff, 'enabled');
-      await em.flush();
+      if (activated) await enqueueConfirmationEmail(tx.em, activated, staff, 'enabled');
+      await tx.em.flush();
       return staff;
     });
   }
 
   async delete(ctx: RequestContext, locator: Locator): Promise<Staff> {
-    return inTransaction(ctx, async (em) => {
-      const staff = await findLocated(em, Staff, 'Staff', locator);
-      if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Staff');
+    return inTransaction(ctx, async (tx) => {
+      const staff = await findLocated(tx.em, Staff, 'Staff', locator);
+      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('delete', 'Staff');
       if (staff.type === StaffType.OWNER)
         throw new PermissionDeniedError(
           'delete',
           'Staff',
           'Delete denied: the account owner cannot be deleted',
         );
-      if (staff.id === ctx.viewer.id)
+      if (staff.id === tx.viewer.id)
         throw new PermissionDeniedError(
           'delete',
           'Staff',
           'Delete denied: you cannot delete yourself',
         );
-      if (staff.type === StaffType.MANAGER && !isOwner(ctx.viewer))
+      if (staff.type === StaffType.MANAGER && !isOwner(tx.viewer))
         throw new PermissionDeniedError(
           'delete',
           'Staff',
           'Delete denied: only the owner may delete managers',
         );
-      await em.remove(staff).flush();
+      await tx.em.remove(staff).flush();
       return staff;
     });
   }

@@ -94,10 +94,10 @@ export class WebhookService {
     this.assertOwner(ctx, 'create');
     const data = validate('Webhook', createSchema, input);
     assertPublicUrl(ctx, data.url);
-    return inTransaction(ctx, async (em) => {
+    return inTransaction(ctx, async (tx) => {
       // Under the account's lock, so concurrent creates cannot pass the maximum together.
-      await lockRow(em, 'accounts', ctx.viewer.accountId);
-      if ((await em.count(Webhook, {})) >= MAX_WEBHOOKS) {
+      await lockRow(tx.em, 'accounts', tx.viewer.accountId);
+      if ((await tx.em.count(Webhook, {})) >= MAX_WEBHOOKS) {
         throw ValidationError.field(
           'Webhook',
           'url',
@@ -105,15 +105,15 @@ export class WebhookService {
         );
       }
       const secret = newSecret();
-      const webhook = em.create(Webhook, {
-        account: em.getReference(Account, ctx.viewer.accountId),
+      const webhook = tx.em.create(Webhook, {
+        account: tx.em.getReference(Account, tx.viewer.accountId),
         url: data.url,
         eventKinds: data.eventKinds,
         secret,
         active: data.active ?? true,
         description: data.description ?? null,
       } as never) as Webhook;
-      await em.flush();
+      await tx.em.flush();
       return { webhook, secret };
     });
   }
