@@ -1,0 +1,48 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Knex } from 'knex';
+import type { RequestContext } from '../../core/request-context';
+import {
+  isListedVisible,
+  listedIdsOnce,
+  listedVisibilityWhere,
+  type ListedRow,
+} from '../common/listed-visibility';
+import { whereAsSql, type SqlCondition } from '../common/rule-forms';
+import { CompanyMember } from './company-member.entity';
+import { Company } from './company.entity';
+
+/**
+ * Which companies a caller sees: the rule of common/listed-visibility.ts over the companies'
+ * CUSTOM lists. Independent of the projects' rule: a PUBLIC project of a PRIVATE company is
+ * visible while the company is not.
+ *
+ * Inside a transaction, pass its EntityManager (see listedIdsOnce).
+ */
+export function companyVisibilityWhere(
+  ctx: RequestContext,
+  em: EntityManager = ctx.em,
+): Promise<object> {
+  return listedVisibilityWhere(ctx.viewer, () => listedCompanyIds(ctx, em));
+}
+
+/** The rule as an SQL condition on the company id in `column` of a hand-written statement. */
+export async function companyVisibilitySql(
+  ctx: RequestContext,
+  knex: Knex,
+  column: string,
+): Promise<SqlCondition> {
+  return whereAsSql(ctx, knex, Company, column, await companyVisibilityWhere(ctx));
+}
+
+/** The rule for a company already loaded (the company of a visible project). */
+export function isCompanyVisible(ctx: RequestContext, company: ListedRow): Promise<boolean> {
+  return isListedVisible(ctx.viewer, company, () => listedCompanyIds(ctx, ctx.em));
+}
+
+function listedCompanyIds(ctx: RequestContext, em: EntityManager): Promise<number[]> {
+  return listedIdsOnce(ctx, em, 'memberOf:company', async (em) =>
+    (await em.find(CompanyMember, { user: ctx.viewer.id }, { fields: ['company'] })).map(
+      (m) => m.company.id,
+    ),
+  );
+}
