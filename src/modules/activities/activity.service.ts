@@ -13,7 +13,7 @@ import {
   validate,
   type Locator,
 } from '../common/service-support';
-import { projectVisibilityWhere } from '../common/visibility';
+import { projectVisibilityWhere } from '../projects/project.policy';
 import type { ProjectService } from '../projects/project.service';
 import { Activity } from './activity.entity';
 import {

@@ -6,15 +6,11 @@ import { selectedFields } from '../../graphql/selection';
 import { Account } from '../accounts/account.entity';
 import { Connection } from '../../graphql/connection';
 import { LocatorArgs, PageArgs } from '../../graphql/list-args';
-import { childPage, compileFilter, compileOrder } from '../common/list-query';
-import { findRows } from '../common/unmanaged-rows';
-import { projectVisibilityWhere } from '../common/visibility';
 import { ProjectConnection } from '../projects/project.resolver';
-import { Project } from '../projects/project.entity';
-import { primeProjectFields } from '../projects/project.loaders';
-import { PROJECT_FILTER_FIELDS, ProjectFilter, ProjectOrder } from '../projects/project.inputs';
+import { companyProjects } from '../projects/project.loaders';
+import { ProjectFilter, ProjectOrder } from '../projects/project.inputs';
 import { Staff } from '../staff/staff.entity';
-import { CompanyMember } from './company-member.entity';
+import { companyUsers } from './company.loaders';
 import { Company } from './company.entity';
 import { CompanyFilter, CompanyInput, CompanyOrder, CreateCompanyInput } from './company.inputs';
 import type { CompanyService } from './company.service';
@@ -75,25 +71,14 @@ export class CompanyResolver {
     description: 'The users listed for CUSTOM visibility.',
     complexity: listComplexity(20),
   })
-  async users(@Root() company: Company, @Ctx() ctx: RequestContext): Promise<Staff[]> {
-    const members = await ctx.loaders.children(
-      'companyUsers',
-      company.id,
-      (ids) =>
-        ctx.em.find(
-          CompanyMember,
-          { company: { $in: [...ids] } },
-          { populate: ['user'], orderBy: { id: 'asc' } },
-        ),
-      (m) => m.company.id,
-    );
-    return members.map((m) => m.user.getEntity());
+  users(@Root() company: Company, @Ctx() ctx: RequestContext): Promise<Staff[]> {
+    return companyUsers(ctx, company.id);
   }
 
   @FieldResolver(() => ProjectConnection, {
     description: "The company's projects that the caller can see.",
   })
-  async projects(
+  projects(
     @Root() company: Company,
     @Args() page: PageArgs,
     @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | undefined,
@@ -102,23 +87,8 @@ export class CompanyResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const visible = await projectVisibilityWhere(ctx);
-    const where = compileFilter('Project', filter as never, PROJECT_FILTER_FIELDS);
-    return childPage(
-      ctx,
-      'Project',
-      `companyProjects:${JSON.stringify([filter, order])}`,
-      company.id,
-      page,
-      async (ids) => {
-        const projects = await findRows(ctx.em, Project, { $and: [where, visible] } as never, {
-          anyOf: { property: 'company', ids },
-          orderBy: compileOrder(order) as never,
-        });
-        await primeProjectFields(ctx, projects, selectedFields(info, 'nodes'));
-        return projects;
-      },
-      (p) => p.company.id,
+    return companyProjects(ctx, company.id, page, filter, order, () =>
+      selectedFields(info, 'nodes'),
     );
   }
 }

@@ -17,7 +17,7 @@ import {
   validate,
   type Locator,
 } from '../common/service-support';
-import { companyVisibilityWhere } from '../common/visibility';
+import { companyVisibilityWhere } from './company.policy';
 import { Company } from './company.entity';
 import {
   COMPANY_FILTER_FIELDS,

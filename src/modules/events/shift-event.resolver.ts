@@ -1,9 +1,7 @@
 import { Arg, ID, Resolver, Root, Subscription, type SubscriptionHandlerData } from 'type-graphql';
-import { isManagerOrOwner, isOwner } from '../../core/viewer';
 import { renewedContext } from '../../graphql/context';
 import { type RequestContext } from '../../core/request-context';
-import { projectVisibilityWhere } from '../common/visibility';
-import { Project } from '../projects/project.entity';
+import { isShiftVisible } from '../shifts/shift.policy';
 import { SHIFT_EVENTS_TOPIC } from './live-shift-events';
 import type { ShiftEvent, ShiftEventKind } from './shift-events';
 import { ShiftEventKindEnum, ShiftEventType } from './shift-event.types';
@@ -14,9 +12,9 @@ interface ShiftEventArgs {
 }
 
 /**
- * Whether the subscriber may see the event's shift: the rule of the shift list (the owner every
- * shift, a manager their own and those on projects visible to them, a staff member their own),
- * checked per event, so a manager who loses a project stops hearing of it.
+ * The subscription's arguments, then the shift list's rule, read per event on a renewed context
+ * (the subscriber's lives as long as the connection), so a manager who loses a project stops
+ * hearing of it.
  */
 async function mayHear({
   payload,
@@ -26,14 +24,7 @@ async function mayHear({
   const { shift, kind } = payload;
   if (args.kinds?.length && !args.kinds.includes(kind)) return false;
   if (args.projectId && args.projectId.toLowerCase() !== shift.projectId) return false;
-  if (isOwner(context.viewer) || shift.userId === context.viewer.uuid) return true;
-  if (!isManagerOrOwner(context.viewer)) return false;
-  const fresh = renewedContext(context);
-  return (
-    (await fresh.em.count(Project, {
-      $and: [{ uuid: shift.projectId }, await projectVisibilityWhere(fresh)],
-    })) > 0
-  );
+  return isShiftVisible(context, shift, () => renewedContext(context));
 }
 
 @Resolver()

@@ -1,14 +1,19 @@
 import type { RequestContext } from '../../core/request-context';
+import type { ConnectionShape } from '../../graphql/connection';
 import { loadById, primeById } from '../../graphql/entity-loaders';
+import type { OrderSpec } from '../../graphql/list-args';
 import { then, type MaybePromise } from '../../core/loaders';
 import { Account } from '../accounts/account.entity';
 import { Activity } from '../activities/activity.entity';
+import { childPage, compileFilter, compileOrder, type PageRequest } from '../common/list-query';
 import { findRows } from '../common/unmanaged-rows';
 import { Company } from '../companies/company.entity';
 import type { Staff } from '../staff/staff.entity';
 import { accountOwner } from '../staff/staff.loaders';
 import { ProjectMember } from './project-member.entity';
-import type { Project } from './project.entity';
+import { Project } from './project.entity';
+import { PROJECT_FILTER_FIELDS, type ProjectFilter } from './project.inputs';
+import { projectVisibilityWhere } from './project.policy';
 import { Shift } from '../shifts/shift.entity';
 
 export interface ProjectTotals {
@@ -144,4 +149,37 @@ export async function primeProjectFields(
       ? ctx.loaders.primeChildren('projectUsers', ids, membersOf(ctx), (m) => m.project.id)
       : undefined,
   ]);
+}
+
+/**
+ * One company's page of the projects the caller sees (`Company.projects`): the projects of every
+ * company of the request in one query, with what their nodes select (`nodeFields`, read when the
+ * batch runs) primed in one batch each.
+ */
+export async function companyProjects(
+  ctx: RequestContext,
+  companyId: number,
+  page: PageRequest,
+  filter: ProjectFilter | undefined,
+  order: OrderSpec[] | undefined,
+  nodeFields: () => ReadonlySet<string>,
+): Promise<ConnectionShape<Project>> {
+  const visible = await projectVisibilityWhere(ctx);
+  const where = compileFilter('Project', filter as never, PROJECT_FILTER_FIELDS);
+  return childPage(
+    ctx,
+    'Project',
+    `companyProjects:${JSON.stringify([filter, order])}`,
+    companyId,
+    page,
+    async (ids) => {
+      const projects = await findRows(ctx.em, Project, { $and: [where, visible] } as never, {
+        anyOf: { property: 'company', ids },
+        orderBy: compileOrder(order) as never,
+      });
+      await primeProjectFields(ctx, projects, nodeFields());
+      return projects;
+    },
+    (p) => p.company.id,
+  );
 }

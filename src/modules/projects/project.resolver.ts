@@ -23,11 +23,11 @@ import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args'
 import { Account } from '../accounts/account.entity';
 import { Activity } from '../activities/activity.entity';
 import { Company } from '../companies/company.entity';
-import { childPage, compileFilter, compileOrder } from '../common/list-query';
-import { findRows } from '../common/unmanaged-rows';
-import { primeShiftRelations } from '../shifts/shift-relations';
+import { visibleCompany } from '../companies/company.loaders';
 import { Shift } from '../shifts/shift.entity';
-import { SHIFT_FILTER_FIELDS, ShiftFilter, ShiftOrder } from '../shifts/shift.inputs';
+import { ShiftFilter, ShiftOrder } from '../shifts/shift.inputs';
+import { projectShifts } from '../shifts/shift.loaders';
+import { ShiftConnection } from '../shifts/shift.resolver';
 import { Staff } from '../staff/staff.entity';
 import { Project } from './project.entity';
 import {
@@ -44,14 +44,11 @@ import {
   projectUsers,
   viewerRunningShift,
 } from './project.loaders';
-import { isCompanyVisible } from '../common/visibility';
 import type { ProjectService } from './project.service';
 import type { PunchService } from './punch.service';
-import { isManagerOrOwner } from '../../core/viewer';
 import { listComplexity } from '../../graphql/operation-guards';
 
 export const ProjectConnection = Connection(Project, 'ProjectConnection');
-export const ShiftConnection = Connection(Shift, 'ShiftConnection');
 
 @Resolver(() => Project)
 export class ProjectResolver {
@@ -183,9 +180,8 @@ export class ProjectResolver {
     nullable: true,
     description: 'The company, when the caller may see it.',
   })
-  async company(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Company | null> {
-    const company = (await loadById(ctx, Company, project.company.id))!;
-    return (await isCompanyVisible(ctx, company)) ? company : null;
+  company(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Company | null> {
+    return visibleCompany(ctx, project.company.id);
   }
 
   @FieldResolver(() => Account, { description: 'The account it belongs to.' })
@@ -212,7 +208,7 @@ export class ProjectResolver {
   @FieldResolver(() => ShiftConnection, {
     description: 'Shifts on the project that the caller can see.',
   })
-  async shifts(
+  shifts(
     @Root() project: Project,
     @Args() page: PageArgs,
     @Arg('filter', () => ShiftFilter, { nullable: true }) filter: ShiftFilter | undefined,
@@ -221,24 +217,7 @@ export class ProjectResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const where = compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS);
-    const own = isManagerOrOwner(ctx.viewer) ? {} : { user: ctx.viewer.id };
-    return childPage(
-      ctx,
-      'Shift',
-      `projectShifts:${JSON.stringify([filter, order])}`,
-      project.id,
-      page,
-      async (ids) => {
-        const shifts = await findRows(ctx.em, Shift, { $and: [where, own] } as never, {
-          anyOf: { property: 'project', ids },
-          orderBy: compileOrder(order) as never,
-        });
-        await primeShiftRelations(ctx, shifts, selectedFields(info, 'nodes'));
-        return shifts;
-      },
-      (s) => s.project.id,
-    );
+    return projectShifts(ctx, project.id, page, filter, order, () => selectedFields(info, 'nodes'));
   }
 
   @FieldResolver(() => SafeIntResolver, {

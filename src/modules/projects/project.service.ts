@@ -23,7 +23,8 @@ import {
   validate,
   type Locator,
 } from '../common/service-support';
-import { companyVisibilityWhere, projectVisibilityWhere } from '../common/visibility';
+import { companyVisibilityWhere } from '../companies/company.policy';
+import { projectVisibilityWhere } from './project.policy';
 import { parseHourlyRate, parseTimeLimit } from './human-values';
 import { Project } from './project.entity';
 import {

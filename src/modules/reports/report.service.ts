@@ -1,14 +1,12 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { isManagerOrOwner, isOwner } from '../../core/viewer';
 import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { loadById } from '../../graphql/entity-loaders';
 import { fields } from '../common/service-support';
 import { timeZoneField } from '../common/time-zones';
-import { companyVisibilityWhere, projectVisibilityWhere } from '../common/visibility';
-import { Company } from '../companies/company.entity';
-import { Project } from '../projects/project.entity';
+import { companyVisibilitySql } from '../companies/company.policy';
+import { shiftVisibilitySql } from '../shifts/shift.policy';
 import { Staff } from '../staff/staff.entity';
 import { ReportBucket, ReportDimension, type ReportInput } from './report.inputs';
 import type { Report, ReportRow, ReportSums } from './report.types';
@@ -147,8 +145,8 @@ interface ResultRow {
  *   the clocks change.
  * - Money: billable seconds × (the project's hourly rate, else the user's) / 3600, in cents.
  *   Seconds and money are summed exactly (microseconds, numeric) and rounded once per row.
- * - Visibility is the shift list's: the owner sees every shift, a manager their own and those on
- *   the projects visible to them, a staff member their own.
+ * - Visibility is the shift list's (shifts/shift.policy.ts); a company's name shows only where
+ *   the company itself is visible (companies/company.policy.ts).
  */
 export class ReportService {
   async report(ctx: RequestContext, input: ReportInput, page: ReportPage = {}): Promise<Report> {
@@ -297,7 +295,7 @@ export class ReportService {
       );
     if (tags) where.push(raw('s.tag_list && ?::text[]', [pgArray(tags)]));
     if (f.billable != null) where.push(raw('s.billable = ?', [f.billable]));
-    const visible = await this.visibleShifts(ctx, knex);
+    const visible = await shiftVisibilitySql(ctx, knex, 's');
     if (visible) where.push(visible.condition);
 
     // A shift under each of its tags (distinct), or once under null; `first_tag` marks the one
@@ -385,11 +383,10 @@ export class ReportService {
     const epoch = (d: string) => `extract(epoch from ${d})`;
     // Grouped by TAG, a shift is in several groups; the totals count only its first tag's.
     const t = byTag ? 't_' : '';
-    const companyName = isOwner(ctx.viewer)
-      ? raw('c.name')
-      : raw('case when c.id in (?) then c.name end', [
-          (await visibleIds(ctx, knex, Company, companyVisibilityWhere)).ids,
-        ]);
+    const companyVisible = await companyVisibilitySql(ctx, knex, 'c.id');
+    const companyName = companyVisible
+      ? raw('case when ? then c.name end', [companyVisible.condition])
+      : raw('c.name');
     const order = [...q.groupBy.map((d) => SORT[d]), ...(q.bucket ? ['g.k'] : [])];
     const query = raw(
       `with ?,
@@ -428,41 +425,6 @@ export class ReportService {
     );
     return { query };
   }
-
-  /** The shift list's rule (ShiftService.visibleWhere) as a condition on `s`; undefined for the owner. */
-  private async visibleShifts(
-    ctx: RequestContext,
-    knex: Knex,
-  ): Promise<{ condition: Knex.Raw } | undefined> {
-    if (isOwner(ctx.viewer)) return undefined;
-    if (isManagerOrOwner(ctx.viewer)) {
-      const { ids } = await visibleIds(ctx, knex, Project, projectVisibilityWhere);
-      return {
-        condition: knex.raw('(s.user_id = ? or s.project_id in (?))', [ctx.viewer.id, ids]),
-      };
-    }
-    return { condition: knex.raw('s.user_id = ?', [ctx.viewer.id]) };
-  }
-}
-
-/**
- * A sub-select of the ids of the companies or projects the viewer may see, from the same
- * where-clause the services use (common/visibility.ts), scoped to the account.
- */
-async function visibleIds(
-  ctx: RequestContext,
-  knex: Knex,
-  entity: typeof Company | typeof Project,
-  visibility: (ctx: RequestContext) => Promise<object>,
-): Promise<{ ids: Knex.Raw }> {
-  const where = { $and: [await visibility(ctx), { account: ctx.viewer.accountId }] };
-  const { sql, bindings } = ctx.em
-    .createQueryBuilder(entity as typeof Project, 'v')
-    .select('v.id')
-    .where(where as never)
-    .getKnexQuery()
-    .toSQL();
-  return { ids: knex.raw(sql, bindings as Knex.RawBinding[]) };
 }
 
 /** A PostgreSQL array literal of uuids or tags (quoted, escaped), bound as one parameter. */

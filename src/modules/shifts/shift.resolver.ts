@@ -13,18 +13,20 @@ import {
   Root,
 } from 'type-graphql';
 import type { RequestContext } from '../../core/request-context';
+import { Connection } from '../../graphql/connection';
 import { loadById } from '../../graphql/entity-loaders';
 import type { MaybePromise } from '../../core/loaders';
 import { selectedFields } from '../../graphql/selection';
 import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
 import { Activity } from '../activities/activity.entity';
 import { Project } from '../projects/project.entity';
-import { ShiftConnection } from '../projects/project.resolver';
 import { Staff } from '../staff/staff.entity';
 import { primeShiftRelations } from './shift-relations';
 import { Shift } from './shift.entity';
 import { CreateShiftInput, ShiftFilter, ShiftInput, ShiftOrder } from './shift.inputs';
 import type { ShiftService } from './shift.service';
+
+export const ShiftConnection = Connection(Shift, 'ShiftConnection');
 
 @Resolver(() => Shift)
 export class ShiftResolver {

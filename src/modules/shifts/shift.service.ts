@@ -1,6 +1,6 @@
 import { ref, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { isManagerOrOwner, isOwner } from '../../core/viewer';
+import { isManagerOrOwner } from '../../core/viewer';
 import {
   PermissionDeniedError,
   REQUIRED,
@@ -27,10 +27,10 @@ import {
 import { timeZoneField } from '../common/time-zones';
 import type { Project } from '../projects/project.entity';
 import type { ProjectService } from '../projects/project.service';
-import { projectVisibilityWhere } from '../common/visibility';
 import { Staff } from '../staff/staff.entity';
 import type { ShiftEvents } from '../events/shift-events';
 import { Shift } from './shift.entity';
+import { shiftVisibilityWhere } from './shift.policy';
 import {
   SHIFT_FILTER_FIELDS,
   type CreateShiftInput,
@@ -77,7 +77,7 @@ export class ShiftService {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
     return findLocated(ctx.em, Shift, 'Shift', locator, {
       extraWhere: {
-        ...(await this.visibleWhere(ctx)),
+        ...(await shiftVisibilityWhere(ctx)),
         ...(project ? { project: project.id } : {}),
       },
     });
@@ -94,7 +94,7 @@ export class ShiftService {
     const where = {
       $and: [
         compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS),
-        await this.visibleWhere(ctx),
+        await shiftVisibilityWhere(ctx),
         project ? { project: project.id } : {},
       ],
     };
@@ -199,17 +199,6 @@ export class ShiftService {
       await tx.em.nativeDelete(Shift, { id: shift.id });
       return shift;
     });
-  }
-
-  /**
-   * The owner sees every shift; a manager their own and every shift on the projects visible to
-   * them; a staff member their own.
-   */
-  private async visibleWhere(ctx: RequestContext): Promise<object> {
-    if (isOwner(ctx.viewer)) return {};
-    if (isManagerOrOwner(ctx.viewer))
-      return { $or: [{ user: ctx.viewer.id }, { project: await projectVisibilityWhere(ctx) }] };
-    return { user: ctx.viewer.id };
   }
 
   private assertMayChange(ctx: RequestContext, shift: Shift, act: 'update' | 'delete'): void {

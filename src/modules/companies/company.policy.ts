@@ -1,0 +1,42 @@
+import type { Knex } from 'knex';
+import type { RequestContext } from '../../core/request-context';
+import {
+  isListedVisible,
+  listedIdsOnce,
+  listedVisibilityWhere,
+  type ListedRow,
+} from '../common/listed-visibility';
+import { whereAsSql, type SqlCondition } from '../common/rule-forms';
+import { CompanyMember } from './company-member.entity';
+import { Company } from './company.entity';
+
+/**
+ * Which companies a caller sees: the rule of common/listed-visibility.ts over the companies'
+ * CUSTOM lists. Independent of the projects' rule: a PUBLIC project of a PRIVATE company is
+ * visible while the company is not.
+ */
+export function companyVisibilityWhere(ctx: RequestContext): Promise<object> {
+  return listedVisibilityWhere(ctx.viewer, () => listedCompanyIds(ctx));
+}
+
+/** The rule as an SQL condition on the company id in `column` of a hand-written statement. */
+export async function companyVisibilitySql(
+  ctx: RequestContext,
+  knex: Knex,
+  column: string,
+): Promise<SqlCondition> {
+  return whereAsSql(ctx, knex, Company, column, await companyVisibilityWhere(ctx));
+}
+
+/** The rule for a company already loaded (the company of a visible project). */
+export function isCompanyVisible(ctx: RequestContext, company: ListedRow): Promise<boolean> {
+  return isListedVisible(ctx.viewer, company, () => listedCompanyIds(ctx));
+}
+
+function listedCompanyIds(ctx: RequestContext): Promise<number[]> {
+  return listedIdsOnce(ctx, 'memberOf:company', async (em) =>
+    (await em.find(CompanyMember, { user: ctx.viewer.id }, { fields: ['company'] })).map(
+      (m) => m.company.id,
+    ),
+  );
+}

@@ -1,0 +1,42 @@
+import type { RequestContext } from '../../core/request-context';
+import type { ConnectionShape } from '../../graphql/connection';
+import type { OrderSpec } from '../../graphql/list-args';
+import { childPage, compileFilter, compileOrder, type PageRequest } from '../common/list-query';
+import { findRows } from '../common/unmanaged-rows';
+import { primeShiftRelations } from './shift-relations';
+import { Shift } from './shift.entity';
+import { SHIFT_FILTER_FIELDS, type ShiftFilter } from './shift.inputs';
+import { projectShiftVisibilityWhere } from './shift.policy';
+
+/**
+ * One project's page of the shifts the caller sees (`Project.shifts`): the shifts of every
+ * project of the request in one query, with what their nodes select (`nodeFields`, read when the
+ * batch runs) primed in one batch each.
+ */
+export async function projectShifts(
+  ctx: RequestContext,
+  projectId: number,
+  page: PageRequest,
+  filter: ShiftFilter | undefined,
+  order: OrderSpec[] | undefined,
+  nodeFields: () => ReadonlySet<string>,
+): Promise<ConnectionShape<Shift>> {
+  const where = compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS);
+  const visible = await projectShiftVisibilityWhere(ctx);
+  return childPage(
+    ctx,
+    'Shift',
+    `projectShifts:${JSON.stringify([filter, order])}`,
+    projectId,
+    page,
+    async (ids) => {
+      const shifts = await findRows(ctx.em, Shift, { $and: [where, visible] } as never, {
+        anyOf: { property: 'project', ids },
+        orderBy: compileOrder(order) as never,
+      });
+      await primeShiftRelations(ctx, shifts, nodeFields());
+      return shifts;
+    },
+    (s) => s.project.id,
+  );
+}

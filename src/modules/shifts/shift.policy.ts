@@ -1,0 +1,80 @@
+import type { Knex } from 'knex';
+import type { RequestContext } from '../../core/request-context';
+import { isManagerOrOwner, isOwner, type Viewer } from '../../core/viewer';
+import {
+  TEST_FORM,
+  WHERE_FORM,
+  sqlForm,
+  type RuleForm,
+  type SqlCondition,
+} from '../common/rule-forms';
+import {
+  isProjectUuidVisible,
+  projectVisibilitySql,
+  projectVisibilityWhere,
+} from '../projects/project.policy';
+
+/**
+ * Which shifts a caller sees: the owner every shift; a manager their own and every shift on the
+ * projects visible to them; a staff member their own only, whatever the project's visibility
+ * (a staff member sees only their own time). Lists, lookups (so another user's shift is 404 to a
+ * staff member), reports and live events all apply it.
+ */
+function shiftVisibility<C>(
+  viewer: Viewer,
+  form: RuleForm<C>,
+  terms: { own: C; onVisibleProject: () => Promise<C> },
+): Promise<C> {
+  if (isOwner(viewer)) return Promise.resolve(form.always());
+  if (isManagerOrOwner(viewer)) return form.anyOf(terms.own, terms.onVisibleProject);
+  return Promise.resolve(terms.own);
+}
+
+export function shiftVisibilityWhere(ctx: RequestContext): Promise<object> {
+  return shiftVisibility(ctx.viewer, WHERE_FORM, {
+    own: { user: ctx.viewer.id },
+    onVisibleProject: async () => ({ project: await projectVisibilityWhere(ctx) }),
+  });
+}
+
+/**
+ * The rule for the shifts of a project the caller has reached (`Project.shifts`): the project
+ * term is taken as met, so a manager reads every shift there without the project's rule joining
+ * the query. Reached is not always visible: `Shift.project` answers whatever the project's
+ * visibility, so a manager's own shift leads to every shift of a project they no longer see.
+ */
+export function projectShiftVisibilityWhere(ctx: RequestContext): Promise<object> {
+  return shiftVisibility(ctx.viewer, WHERE_FORM, {
+    own: { user: ctx.viewer.id },
+    onVisibleProject: async () => WHERE_FORM.always(),
+  });
+}
+
+/** The rule as an SQL condition on the shifts aliased `shifts` in a hand-written statement. */
+export function shiftVisibilitySql(
+  ctx: RequestContext,
+  knex: Knex,
+  shifts: string,
+): Promise<SqlCondition> {
+  return shiftVisibility(ctx.viewer, sqlForm(knex), {
+    own: { condition: knex.raw(`${shifts}.user_id = ?`, [ctx.viewer.id]) },
+    onVisibleProject: () => projectVisibilitySql(ctx, knex, `${shifts}.project_id`),
+  });
+}
+
+/**
+ * The rule for a shift known by the uuids of its user and project (a shift event's snapshot).
+ * The project's visibility is read, only when needed, on the context `reading` gives: a caller
+ * that lives long (a subscription) renews it there, so a manager who loses a project stops
+ * hearing of it.
+ */
+export function isShiftVisible(
+  ctx: RequestContext,
+  shift: { readonly userId: string; readonly projectId: string },
+  reading: () => RequestContext = () => ctx,
+): Promise<boolean> {
+  return shiftVisibility(ctx.viewer, TEST_FORM, {
+    own: shift.userId === ctx.viewer.uuid,
+    onVisibleProject: () => isProjectUuidVisible(reading(), shift.projectId),
+  });
+}
