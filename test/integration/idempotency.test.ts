@@ -102,7 +102,15 @@ test('punching in 50 times at once with one key: one running shift, and every an
       .send({});
   const answers = await Promise.all(Array.from({ length: 50 }, punch));
   expect(new Set(answers.map((a) => a.status))).toEqual(new Set([200]));
-  expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+  // The same project with the same running shift in every answer. Its totals count up to each
+  // answer's own instant (the interface document's rule for a running project), so on a busy
+  // machine a late answer may be a second ahead: they are compared apart from those.
+  const LIVE = ['grand_total', 'running_total', 'time_left', 'overdue', 'nearly_overdue'];
+  const settled = answers.map((a) =>
+    JSON.stringify({ ...a.body.response, ...Object.fromEntries(LIVE.map((f) => [f, null])) }),
+  );
+  expect(new Set(settled).size).toBe(1);
+  expect(answers[0]!.body.response).toMatchObject({ running: true, current_shift: { stop: null } });
   const rows = await t.db.orm.em
     .getConnection()
     .execute('select count(*)::int as n from shifts where user_id = ?', [staff.legacyId]);
