@@ -8,10 +8,12 @@ import {
 } from '../src/core/request-context';
 import type { Executor } from '../src/graphql/executor';
 import { AppError, challengeOf, HttpRefusalError } from '../src/core/errors';
-import { fromGraphQLError, type FacadeError } from './errors';
+import type { FacadeError } from './errors';
 import type { OperationRegistry } from './operation-registry';
+import type { OperationName } from './operation-types';
 import { RouteMatcher } from './route-matcher';
-import type { Route } from './route-table';
+import type { Route, RouteInput } from './route-table';
+import { runOperation, type OperationRunner } from './run-operation';
 
 /** Writes answers in one wire format (JSON, JSONP, XML). */
 export interface Responder<R> {
@@ -79,18 +81,10 @@ export function createDispatcher<R>(deps: DispatcherDeps<R>): RequestHandler {
       res.locals.routeTemplate = `${req.baseUrl}${route.path}${req.path.slice(negotiated.path.length)}`;
       const ctx = await deps.createContext(negotiated.credentials, requestOptionsOf(req));
       const body = await deps.format.readBody(req, res);
-      const variables = route.variables({
-        params: match.params,
-        query: firstValues(req.query),
-        body,
-        ctx,
-      });
-      const result = await deps.execute(deps.registry.get(route.operation), variables, ctx);
-      if (result.errors?.length) {
-        responder.failure(res, fromGraphQLError(result.errors[0]!), route);
-        return;
-      }
-      responder.success(res, route.status ?? 200, route.render(rootField(result.data)));
+      const input = { params: match.params, query: firstValues(req.query), body, ctx };
+      const answer = await answerRoute(deps, route, input);
+      if ('error' in answer) responder.failure(res, answer.error, route);
+      else responder.success(res, route.status ?? 200, answer.rendered);
     } catch (error) {
       responder.failure(res, toFacadeError(error, loggerOf(req)), route);
     }
@@ -120,11 +114,17 @@ export function toFacadeError(
   return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' };
 }
 
-/** Every facade operation has one root field: its answer. */
-function rootField(data: Record<string, unknown> | null | undefined): unknown {
-  if (!data) return null;
-  const keys = Object.keys(data);
-  return keys.length === 1 ? data[keys[0]!] : data;
+/**
+ * Runs a route's operation and renders its answer, generic in the operation so that the variables
+ * and the root field have the types generated for it (a table is the union of such routes).
+ */
+async function answerRoute<R, N extends OperationName>(
+  runner: OperationRunner,
+  route: Route<R, N>,
+  input: RouteInput,
+): Promise<{ readonly rendered: R } | { readonly error: FacadeError }> {
+  const outcome = await runOperation(runner, route.operation, route.variables(input), input.ctx);
+  return 'error' in outcome ? outcome : { rendered: route.render(outcome.root) };
 }
 
 /** Query parameters as single strings: the first of repeated ones, nested forms ignored. */

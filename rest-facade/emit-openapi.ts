@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { CSV_ROUTES } from './csv/csv-routes';
 import { JSON_ROUTES } from './index';
 import { buildOpenApiDocument, formatOpenApiDocument } from './openapi';
 
@@ -14,7 +15,7 @@ async function prettierFormat(file: string, text: string): Promise<string> {
 }
 
 if (require.main === module) {
-  prettierFormat(OPENAPI_FILE, formatOpenApiDocument(buildOpenApiDocument(JSON_ROUTES)))
+  prettierFormat(OPENAPI_FILE, formatOpenApiDocument(buildOpenApiDocument(JSON_ROUTES, CSV_ROUTES)))
     .then((text) => {
       fs.writeFileSync(OPENAPI_FILE, text);
       process.stdout.write(`wrote ${OPENAPI_FILE}\n`);

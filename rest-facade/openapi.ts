@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../src/core/errors';
 import { LEGACY_ERRORS } from './errors';
+import type { CsvRoute } from './csv/csv-routes';
 import type { InputTable } from './json/input-fields';
 import { CALLBACK, CALLBACK_MAX, type JsonRoute } from './json/json-format';
 import type { HttpMethod } from './route-table';
@@ -93,7 +94,10 @@ const SUFFIX_NOTE =
   'Every path is written here with its `.json` suffix, which is optional: `/staff` and `/staff.json` are the same resource. ' +
   '`.jsonp` (or the query parameter `format=jsonp`) answers the same envelope as JSONP, wrapped in the function named by `callback`.';
 
-export function buildOpenApiDocument(routes: readonly JsonRoute[]): object {
+export function buildOpenApiDocument(
+  routes: readonly JsonRoute[],
+  csvRoutes: readonly CsvRoute[],
+): object {
   const components = new ComponentSchemas();
   components.addZod(errorBodySchema);
   const operationIds = uniqueOperationIds(routes);
@@ -116,6 +120,13 @@ export function buildOpenApiDocument(routes: readonly JsonRoute[]): object {
       components,
     );
   }
+  const csvOperationIds = uniqueOperationIds(csvRoutes);
+  for (const route of csvRoutes) {
+    if (!tags.includes(route.tag)) tags.push(route.tag);
+    paths[openApiPath(route.path, '')] = {
+      get: csvOperation(route, csvOperationIds.get(route)!),
+    };
+  }
 
   return {
     openapi: '3.1.0',
@@ -125,6 +136,7 @@ export function buildOpenApiDocument(routes: readonly JsonRoute[]): object {
       description: [
         'The legacy JSON interface, served by a facade over the GraphQL API. The guide is `docs/json-api.md`.',
         SUFFIX_NOTE,
+        'The CSV downloads (`*.csv`) are files streamed page by page; they have no suffix-less or JSONP form.',
         'Authentication is HTTP Basic, an OAuth 2.0 bearer token, or an OAuth 1.0a signature (header or query string) on every request; the guide is `docs/authentication.md`. A JSONP request is readable by any web page, so it ignores the Authorization header and cookies and is authenticated only by credentials in its own URL (`access_token` or a query-string signature).',
       ].join('\n\n'),
     },
@@ -178,10 +190,12 @@ export function openApiPath(path: string, suffix = '.json'): string {
  * The route's operation name, unless another route shares it: then the nested forms say their
  * parent (`ListProjectsOfCompany`, `ShowShiftOfProject`) and the flat form keeps the plain name.
  */
-export function uniqueOperationIds(routes: readonly JsonRoute[]): Map<JsonRoute, string> {
+export function uniqueOperationIds<T extends { readonly operation: string; readonly path: string }>(
+  routes: readonly T[],
+): Map<T, string> {
   const uses = new Map<string, number>();
   for (const route of routes) uses.set(route.operation, (uses.get(route.operation) ?? 0) + 1);
-  const ids = new Map<JsonRoute, string>();
+  const ids = new Map<T, string>();
   const taken = new Set<string>();
   for (const route of routes) {
     const id =
@@ -409,6 +423,81 @@ function success(route: JsonRoute, schemaId: string, list: boolean): JsonObject 
       },
       'application/json': { schema: envelope },
     },
+  };
+}
+
+/**
+ * A CSV download: a file streamed page by page, so its errors are JSON only when they come before
+ * the first byte; JSONP does not apply.
+ */
+function csvOperation(route: CsvRoute, operationId: string): JsonObject {
+  const refused = (description: string, headers?: JsonObject): JsonObject => ({
+    description,
+    ...(headers ? { headers } : {}),
+    content: { 'application/json': { schema: { $ref: `${SCHEMAS}Error` } } },
+  });
+  return {
+    operationId,
+    summary: route.summary,
+    description: [
+      `Runs the GraphQL operation \`${route.operation}\` once per page and streams the rows as they are read, so the file has no row cap.`,
+      route.columns,
+      'A refusal comes before the first byte, as the JSON error envelope; a failure after it cuts the connection, so a partial file is never taken for a whole one.',
+    ].join('\n\n'),
+    tags: [route.tag],
+    parameters: [
+      ...[...route.path.matchAll(/:(\w+)/g)].map((match) => pathParameter(match[1]!)),
+      ...route.queryParameters.map((query) => ({
+        name: query.name,
+        in: 'query',
+        required: query.required ?? false,
+        description: query.description,
+        schema: { type: 'string' },
+      })),
+    ],
+    responses: sortKeys({
+      ...(route.path.includes(':')
+        ? {
+            '404': refused(
+              'The parent in the path does not exist or is hidden from the caller (`NOT_FOUND`)',
+            ),
+          }
+        : {}),
+      '200': {
+        description: 'The file, RFC 4180 with one header line',
+        headers: {
+          'Content-Disposition': {
+            schema: { type: 'string' },
+            description: `attachment; filename="${route.path.split('/').pop()}"`,
+          },
+        },
+        content: { 'text/csv': { schema: { type: 'string' } } },
+      },
+      '400': refused(
+        'A missing or invalid parameter (`parameter` names it; `position` for `where` and `order`)',
+      ),
+      '401': refused('No credentials, or wrong ones (`UNAUTHENTICATED`)', {
+        'WWW-Authenticate': {
+          schema: { type: 'string' },
+          description: 'Basic realm="timetrack", charset="UTF-8"',
+        },
+      }),
+      '422': refused(
+        'A value the query refuses (`VALIDATION_FAILED`): an impossible date, a range or a zone',
+      ),
+      '429': refused(
+        'Too many failed sign-ins of this login or from this address (`TOO_MANY_REQUESTS`)',
+        {
+          'Retry-After': {
+            schema: { type: 'integer' },
+            description: 'Seconds until the next attempt is allowed',
+          },
+        },
+      ),
+      '5XX': refused(
+        '`INTERNAL_SERVER_ERROR` or `SERVICE_UNAVAILABLE`, before the first byte; after it the connection is cut',
+      ),
+    }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../src/core/request-context';
 import type { LegacyEntity } from './errors';
+import type { OperationName, RootOf, VariablesOf } from './operation-types';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -14,6 +15,14 @@ export interface RouteInput {
   readonly ctx: RequestContext;
 }
 
+/** The variables that name a route's parent: routes nested under a project or a company pass it. */
+export type Scope<S> = (params: RouteInput['params']) => S;
+
+/** The parent's variables of a nested route; none for a route of its own. */
+export function scoped<S>(scope: Scope<S> | undefined, params: RouteInput['params']) {
+  return scope ? scope(params) : {};
+}
+
 /** How a route is described in the OpenAPI document and the guides. */
 export interface RouteDocs {
   readonly summary: string;
@@ -25,20 +34,35 @@ export interface RouteDocs {
 }
 
 /**
- * One row of a translation table: method and path to a named GraphQL operation, with the mappers
- * of its variables and of its answer. `R` is what the wire format renders (an object for JSON).
+ * One row of a translation table: method and path to the named GraphQL operation `N`, with the
+ * mappers of its variables (`V`) and of its answer (the value `Root` of its root field) to what
+ * the wire format renders (`R`, an object for JSON). The route builders make this shape with their
+ * own `V` and `Root`; a table, typed `Route<R>`, checks each row against the generated types of
+ * the operation it names.
  */
-export interface Route<R = unknown> {
+export interface RouteOf<R, N extends string, V, Root> {
   readonly method: HttpMethod;
   /** The path without its format suffix, `:name` for a parameter (`/projects/:uuid`). */
   readonly path: string;
-  readonly operation: string;
+  readonly operation: N;
   /** The legacy entity errors of this route are about, when GraphQL does not say. */
   readonly entity: LegacyEntity;
   /** Success status; 200 unless stated. */
   readonly status?: number;
-  variables(input: RouteInput): Record<string, unknown>;
+  // Function-typed properties, not methods: a method's parameter is checked both ways, which
+  // would let a renderer expect a field its operation does not select.
+  readonly variables: (input: RouteInput) => V;
   /** Maps the operation's root field to what the wire format renders. */
-  render(result: unknown): R;
+  readonly render: (root: Root) => R;
   readonly docs: RouteDocs;
+  /** The legacy name of a GraphQL input field, for the field errors of an answer. */
+  readonly legacyFieldName?: (graphqlField: string) => string;
 }
+
+/**
+ * A route of any of the operations `N`, each with its generated types: the union over the names,
+ * so that the dispatcher runs every route with the types of its own operation, without a cast.
+ */
+export type Route<R, N extends OperationName = OperationName> = {
+  [K in N]: RouteOf<R, K, VariablesOf<K>, RootOf<K>>;
+}[N];

@@ -8,18 +8,21 @@ import {
   type ContextFactory,
   type RequestContext,
 } from '../../src/core/request-context';
-import type { Executor } from '../../src/graphql/executor';
 import { AppError } from '../../src/core/errors';
 import { firstValues, toFacadeError } from '../dispatcher';
-import { fromGraphQLError, type FacadeError } from '../errors';
+import type { FacadeError } from '../errors';
 import { jsonResponder } from '../json/json-format';
-import type { OperationRegistry } from '../operation-registry';
+import type { OperationName, RootOf, VariablesOf } from '../operation-types';
+import { runOperation, type OperationRunner } from '../run-operation';
 
 /** A column of a CSV file: its header and how a row gives its value (null: an empty field). */
 export type CsvColumn<T> = readonly [header: string, value: (row: T) => string | number | null];
 
 /** Runs one named operation of the registry for a page; a GraphQL error ends the download. */
-export type RunOperation = <T>(name: string, variables: Record<string, unknown>) => Promise<T>;
+export type RunOperation = <N extends OperationName>(
+  name: N,
+  variables: VariablesOf<N>,
+) => Promise<RootOf<N>>;
 
 /** What a download route makes of one request: the file's name, its columns, its pages of rows. */
 export interface CsvDownload<T> {
@@ -40,10 +43,7 @@ export interface CsvRequest {
 }
 
 /** What runs a download's operations, whoever asked for it (an HTTP request, the CLI). */
-export interface CsvOperations {
-  readonly execute: Executor;
-  readonly registry: OperationRegistry;
-}
+export type CsvOperations = OperationRunner;
 
 export interface CsvDownloadDeps extends CsvOperations {
   readonly createContext: ContextFactory;
@@ -143,9 +143,9 @@ export async function writeCsv<T>(
 }
 
 function runner(deps: CsvOperations, ctx: RequestContext): RunOperation {
-  return async <T>(name: string, variables: Record<string, unknown>) => {
-    const result = await deps.execute(deps.registry.get(name), variables, renewedContext(ctx));
-    if (result.errors?.length) throw new OperationFailed(fromGraphQLError(result.errors[0]!));
-    return result.data as T;
+  return async (name, variables) => {
+    const outcome = await runOperation(deps, name, variables, renewedContext(ctx));
+    if ('error' in outcome) throw new OperationFailed(outcome.error);
+    return outcome.root;
   };
 }

@@ -1,16 +1,95 @@
-import { Router } from 'express';
-import { csvDownloadRoute, type CsvDownloadDeps } from './csv-download';
-import { REPORT_EXPORT_OPERATION, REPORT_EXPORT_PATH, reportDownload } from './report-export';
-import { SHIFT_EXPORT_OPERATION, SHIFT_EXPORT_PATHS, shiftDownload } from './shift-export';
+import { Router, type RequestHandler } from 'express';
+import type { OperationName } from '../operation-types';
+import {
+  csvDownloadRoute,
+  type CsvDownload,
+  type CsvDownloadDeps,
+  type CsvRequest,
+} from './csv-download';
+import {
+  REPORT_EXPORT_OPERATION,
+  REPORT_EXPORT_PARAMETERS,
+  REPORT_EXPORT_PATH,
+  reportDownload,
+} from './report-export';
+import {
+  SHIFT_EXPORT_COLUMNS,
+  SHIFT_EXPORT_OPERATION,
+  SHIFT_EXPORT_PARAMETERS,
+  shiftDownload,
+} from './shift-export';
+
+/** A query parameter of a download, as the OpenAPI document describes it. */
+export interface CsvParameter {
+  readonly name: string;
+  readonly description: string;
+  readonly required?: boolean;
+}
+
+/** One CSV download under /api/1: where it is mounted, and what the OpenAPI document says of it. */
+export interface CsvRoute {
+  /** The path under /api/1, `:name` for a parameter. */
+  readonly path: string;
+  /** The operation each page of the download runs. */
+  readonly operation: OperationName;
+  /** The OpenAPI tag: the resource the rows are about. */
+  readonly tag: string;
+  readonly summary: string;
+  /** What the file holds: its columns. */
+  readonly columns: string;
+  readonly queryParameters: readonly CsvParameter[];
+  readonly handler: (deps: CsvDownloadDeps) => RequestHandler;
+}
+
+function csvRoute<T>(
+  route: Omit<CsvRoute, 'handler'>,
+  describe: (request: CsvRequest) => CsvDownload<T>,
+): CsvRoute {
+  return { ...route, handler: (deps) => csvDownloadRoute(deps, describe) };
+}
+
+const shiftExport = {
+  operation: SHIFT_EXPORT_OPERATION,
+  tag: 'Shift',
+  columns: `One row per shift: ${SHIFT_EXPORT_COLUMNS.map((column) => `\`${column}\``).join(', ')}.`,
+  queryParameters: SHIFT_EXPORT_PARAMETERS,
+} as const;
+
+/** The CSV downloads: shifts (where/order of the JSON interface, flat and per project) and report rows. */
+export const CSV_ROUTES: readonly CsvRoute[] = [
+  csvRoute(
+    { ...shiftExport, path: '/shifts.csv', summary: 'Export the shifts the caller can see as CSV' },
+    shiftDownload,
+  ),
+  csvRoute(
+    {
+      ...shiftExport,
+      path: '/projects/:project_uuid/shifts.csv',
+      summary: "Export a project's shifts as CSV",
+    },
+    shiftDownload,
+  ),
+  csvRoute(
+    {
+      path: REPORT_EXPORT_PATH,
+      operation: REPORT_EXPORT_OPERATION,
+      tag: 'Report',
+      summary: 'Export the rows of a report as CSV',
+      columns:
+        'A column pair per grouping in the order of `group_by` (`company_uuid,company_name`, `project_uuid,project_name`, `activity_uuid,activity_name`, `user_uuid,user_login`) or one (`tag`, `billable`), then `bucket_start` with a bucket, then `seconds,billable_seconds,amount_cents`.',
+      queryParameters: REPORT_EXPORT_PARAMETERS,
+    },
+    reportDownload,
+  ),
+];
 
 /** The operations the CSV downloads run (beside the JSON routes' ones). */
-export const CSV_OPERATIONS = [SHIFT_EXPORT_OPERATION, REPORT_EXPORT_OPERATION];
+export const CSV_OPERATIONS = [...new Set(CSV_ROUTES.map((route) => route.operation))];
 
-/** The CSV downloads under /api/1: shifts (where/order of the JSON interface) and report rows. */
+/** The CSV downloads under /api/1. */
 export function createCsvRouter(deps: CsvDownloadDeps): Router {
   for (const name of CSV_OPERATIONS) deps.registry.get(name);
   const router = Router();
-  router.get(SHIFT_EXPORT_PATHS, csvDownloadRoute(deps, shiftDownload));
-  router.get(REPORT_EXPORT_PATH, csvDownloadRoute(deps, reportDownload));
+  for (const route of CSV_ROUTES) router.get(`/api/1${route.path}`, route.handler(deps));
   return router;
 }

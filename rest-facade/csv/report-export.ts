@@ -1,33 +1,20 @@
 import { BadRequestError, ValidationError } from '../../src/core/errors';
 import { DATE_TIME_RULE, parseInstant } from '../../src/core/instants';
+import type { RootOf } from '../operation-types';
 import { wireTime } from '../routes/wire-types';
 import type { CsvColumn, CsvDownload, CsvRequest } from './csv-download';
 
 /** The operation each page of the export runs. */
 export const REPORT_EXPORT_OPERATION = 'ExportReport';
 
-export const REPORT_EXPORT_PATH = '/api/1/report.csv';
+/** Under /api/1. */
+export const REPORT_EXPORT_PATH = '/report.csv';
 
 /** Rows per operation: the report query's own maximum (REPORT_ROWS_MAX), or PAGE_SIZE_MAX when lower. */
 const EXPORT_PAGE_SIZE = 10_000;
 
-interface Ref {
-  id: string;
-  name: string | null;
-}
-
-interface ReportRow {
-  company: Ref | null;
-  project: Ref | null;
-  activity: Ref | null;
-  user: { id: string; login: string } | null;
-  tag: string | null;
-  billable: boolean | null;
-  bucketStart: string | null;
-  seconds: number;
-  billableSeconds: number;
-  amountCents: number;
-}
+/** A row of the report as ExportReport answers it. */
+type ReportRow = RootOf<typeof REPORT_EXPORT_OPERATION>['rows'][number];
 
 /** The columns each grouping adds, in the order the request names the groupings. */
 const GROUP_COLUMNS: Readonly<Record<string, readonly CsvColumn<ReportRow>[]>> = {
@@ -58,6 +45,33 @@ const SUM_COLUMNS: readonly CsvColumn<ReportRow>[] = [
 ];
 
 const BUCKETS = ['day', 'week', 'month', 'year'];
+
+const commaList = (words: readonly string[]) => words.map((word) => `\`${word}\``).join(', ');
+
+/** The parameters `reportDownload` reads, for the OpenAPI document. */
+export const REPORT_EXPORT_PARAMETERS = [
+  {
+    name: 'from',
+    required: true,
+    description: 'RFC 3339 instant: the start of the range `[from, to)`',
+  },
+  {
+    name: 'to',
+    required: true,
+    description: 'RFC 3339 instant: the end of the range `[from, to)`',
+  },
+  { name: 'time_zone', description: "The IANA zone of the buckets; the caller's by default" },
+  {
+    name: 'group_by',
+    description: `Comma-separated, in column order: ${commaList(Object.keys(GROUP_COLUMNS))}`,
+  },
+  { name: 'bucket', description: `One of ${commaList(BUCKETS)}` },
+  ...['company_uuids', 'project_uuids', 'user_uuids', 'tags'].map((name) => ({
+    name,
+    description: 'Comma-separated filter',
+  })),
+  { name: 'billable', description: '`true` or `false`' },
+];
 
 /**
  * GET /api/1/report.csv: the rows of the GraphQL `report` query (docs/reports.md) as CSV, one
@@ -126,10 +140,7 @@ export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDown
   const first = Math.min(EXPORT_PAGE_SIZE, pageSizeMax);
   async function* pages(): AsyncGenerator<ReportRow[]> {
     for (let offset = 0; ;) {
-      const { report } = await run<{ report: { totalCount: number; rows: ReportRow[] } }>(
-        REPORT_EXPORT_OPERATION,
-        { input, first, offset },
-      );
+      const report = await run(REPORT_EXPORT_OPERATION, { input, first, offset });
       yield report.rows;
       offset += report.rows.length;
       if (report.rows.length === 0 || offset >= report.totalCount) return;

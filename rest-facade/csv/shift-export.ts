@@ -7,9 +7,12 @@ import {
   type CsvOperations,
   type CsvRequest,
 } from './csv-download';
+import { queryParameters } from '../json/json-routes';
 import { compileOrder, type OrderTerm } from '../query/order-parser';
 import { compileWhere, type WhereFilter } from '../query/where-compiler';
-import { shiftColumns, type ShiftNode } from '../routes/shifts.routes';
+import type { RootOf } from '../operation-types';
+import type { ShiftOrderField } from '../operations/generated';
+import { shiftColumns } from '../routes/shifts.routes';
 import { wireTime } from '../routes/wire-types';
 
 /** Rows per operation: well inside the cost limit, few enough that a page is small in memory. */
@@ -18,12 +21,11 @@ const EXPORT_PAGE_SIZE = 1000;
 /** The operation each page of the export runs. */
 export const SHIFT_EXPORT_OPERATION = 'ExportShifts';
 
-export const SHIFT_EXPORT_PATHS = ['/api/1/shifts.csv', '/api/1/projects/:project_uuid/shifts.csv'];
+/** `where` and `order` over the columns of shifts.json. */
+export const SHIFT_EXPORT_PARAMETERS = queryParameters(shiftColumns);
 
-type ExportNode = ShiftNode & {
-  project: ShiftNode['project'] & { name: string };
-  activity: (NonNullable<ShiftNode['activity']> & { name: string }) | null;
-};
+/** A shift as ExportShifts answers it: the fields of the JSON shift, and the names. */
+type ExportNode = RootOf<typeof SHIFT_EXPORT_OPERATION>['nodes'][number];
 
 /** The columns of the file: the JSON wire fields, plus names and the duration a spreadsheet wants. */
 const COLUMNS: readonly CsvColumn<ExportNode>[] = [
@@ -47,6 +49,8 @@ const COLUMNS: readonly CsvColumn<ExportNode>[] = [
   ['notes', (s) => s.notes],
   ['external_href', (s) => s.externalHref],
 ];
+
+export const SHIFT_EXPORT_COLUMNS = COLUMNS.map(([header]) => header);
 
 /**
  * How each orderable column continues a page: the filter field and the value of the last row.
@@ -88,9 +92,7 @@ export function shiftDownload({
     let last: ExportNode | undefined;
     for (;;) {
       const pageFilter = last ? { and: [...(filter ? [filter] : []), after(order, last)] } : filter;
-      const { shifts } = await run<{
-        shifts: { nodes: ExportNode[]; pageInfo: { hasNextPage: boolean } };
-      }>(SHIFT_EXPORT_OPERATION, {
+      const shifts = await run(SHIFT_EXPORT_OPERATION, {
         projectId: params.project_uuid,
         filter: pageFilter,
         order,
@@ -127,7 +129,7 @@ export async function writeShiftsCsv(
   return writeCsv(shiftDownload(csvRequestFor(deps, ctx, parameters)), open, signal);
 }
 
-function withUniqueKey(order: OrderTerm[]): OrderTerm[] {
+function withUniqueKey(order: OrderTerm<ShiftOrderField>[]): OrderTerm<ShiftOrderField>[] {
   return order.some((term) => term.field === 'LEGACY_ID')
     ? order
     : [...order, { field: 'LEGACY_ID', direction: 'ASC' }];

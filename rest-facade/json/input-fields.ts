@@ -39,6 +39,14 @@ export const text: FieldKind = {
   },
 };
 
+/**
+ * What `text` made of a field, as a String variable of its own (not in an input object): the
+ * text, null, or absent when the client sent no such field.
+ */
+export function textValue(converted: unknown): string | null | undefined {
+  return typeof converted === 'string' || converted === null ? converted : undefined;
+}
+
 /** Write-only: accepted on create and update, never rendered. */
 export const password: FieldKind = { ...text, schema: { type: 'string', writeOnly: true } };
 

@@ -12,10 +12,8 @@ export interface JsonAnswer {
   readonly count?: number;
 }
 
-/** A route of the JSON table; it may name the legacy field of a GraphQL input field for 422s. */
-export interface JsonRoute extends Route<JsonAnswer> {
-  legacyFieldName?(graphqlField: string): string;
-}
+/** A route of the JSON table. */
+export type JsonRoute = Route<JsonAnswer>;
 
 /** `a`, `a.b`, `a[0].b`: a JavaScript identifier path, nothing that could run code. */
 export const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/;
@@ -57,7 +55,7 @@ export const jsonResponder: Responder<JsonAnswer> = {
     res
       .set(errorHeaders(error))
       .status(LEGACY_ERRORS[error.code].status)
-      .json(jsonErrorBody(error, route as JsonRoute | undefined));
+      .json(jsonErrorBody(error, route));
   },
 };
 
@@ -80,7 +78,7 @@ function jsonpResponder(callback: string): Responder<JsonAnswer> {
       send(
         res.set(errorHeaders(error, false)),
         LEGACY_ERRORS[error.code].status,
-        jsonErrorBody(error, route as JsonRoute | undefined),
+        jsonErrorBody(error, route),
       ),
   };
 }

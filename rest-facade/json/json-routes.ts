@@ -4,35 +4,42 @@ import type { LegacyEntity } from '../errors';
 import type { ColumnTable } from '../query/columns';
 import { compileOrder } from '../query/order-parser';
 import { compileWhere } from '../query/where-compiler';
-import type { HttpMethod, RouteInput } from '../route-table';
+import type { OperationName } from '../operation-types';
+import { scoped, type HttpMethod, type RouteInput, type Scope } from '../route-table';
+import { found } from '../run-operation';
 import { legacyFieldName, mapInput, type InputTable } from './input-fields';
-import type { JsonRoute } from './json-format';
 
 /** One resource of the JSON interface: its wire form, its writable fields, its query columns. */
-export interface JsonResource<Wire> {
+export interface JsonResource<Node, Wire, Order extends string = string> {
   /** The key that wraps request bodies (`{"project": {...}}`). */
   readonly key: string;
   readonly entity: EntityName;
   readonly legacyEntity: LegacyEntity;
   /** The wire object; its JSON Schema goes into the OpenAPI document. */
   readonly wire: z.ZodType<Wire>;
-  /** Maps the operation's answer (the fragment of `operations/fragments.graphql`) to the wire object. */
-  render(node: never): Wire;
+  /**
+   * Maps one object of the operation's answer to the wire object. `Node` is the generated type of
+   * its fragment (operations/fragments.graphql), so it can read only fields the fragment selects.
+   */
+  readonly render: (node: Node) => Wire;
   readonly createFields: InputTable;
   readonly updateFields: InputTable;
-  readonly columns: ColumnTable;
+  /** `Order` is the generated order enum of the resource's list. */
+  readonly columns: ColumnTable<Order>;
 }
 
-type Scope = (params: RouteInput['params']) => Record<string, unknown>;
+/** A list's answer as every list operation selects it. */
+interface Connection<Node> {
+  readonly totalCount: number;
+  readonly nodes: readonly Node[];
+}
 
 /** Routes nested under a project or a company pass the parent to the operation. */
-export const inProject: Scope = (params) => ({ projectId: params.project_uuid });
-export const inCompany: Scope = (params) => ({ companyId: params.company_uuid });
-
-const noScope: Scope = () => ({});
+export const inProject = (params: RouteInput['params']) => ({ projectId: params.project_uuid });
+export const inCompany = (params: RouteInput['params']) => ({ companyId: params.company_uuid });
 
 /** The where/order parameters of a list, naming the columns this resource allows. */
-function queryParameters(columns: ColumnTable) {
+export function queryParameters(columns: ColumnTable) {
   const orderable = Object.keys(columns).filter((column) => columns[column]!.order);
   // An example a reader would write: a field of the resource rather than its uuid.
   const example = orderable.find((column) => columns[column]!.type !== 'uuid') ?? orderable[0];
@@ -56,138 +63,141 @@ function bodyObject(key: string, body: RouteInput['body']): Record<string, unkno
     : body;
 }
 
-function renderOne<W>(resource: JsonResource<W>) {
-  return (node: unknown) => ({ response: resource.render(node as never) });
+/** The answer of a route about one object: the object in the envelope. */
+function renderOne<Node, W>(resource: JsonResource<Node, W>) {
+  return (node: Node | null) => ({ response: resource.render(found(node, resource.entity)) });
 }
 
-function base<W>(
-  resource: JsonResource<W>,
+function base<Node, W, N extends OperationName>(
+  resource: JsonResource<Node, W>,
   method: HttpMethod,
   path: string,
-  operation: string,
-  summary: string,
+  operation: N,
 ) {
-  return { method, path, operation, entity: resource.legacyEntity, docs: { summary } } as const;
+  return { method, path, operation, entity: resource.legacyEntity };
 }
 
-export function listRoute<W>(
-  resource: JsonResource<W>,
+// Each builder returns a route typed by its own variables and answer; the route table, typed
+// `JsonRoute[]`, checks it against the generated types of the operation it names.
+
+export function listRoute<Node, W, O extends string, N extends OperationName, S = object>(
+  resource: JsonResource<Node, W, O>,
   path: string,
-  operation: string,
+  operation: N,
   summary: string,
-  scope: Scope = noScope,
-): JsonRoute {
+  scope?: Scope<S>,
+) {
   return {
-    ...base(resource, 'GET', path, operation, summary),
+    ...base(resource, 'GET', path, operation),
     docs: {
       summary,
       response: { schema: resource.wire, list: true },
       queryParameters: queryParameters(resource.columns),
     },
-    variables: ({ params, query, ctx }) => ({
-      ...scope(params),
+    variables: ({ params, query, ctx }: RouteInput) => ({
+      ...scoped(scope, params),
       filter: compileWhere(query.where, resource.columns),
       order: compileOrder(query.order, resource.columns),
       // Legacy clients know no paging: they get every matching row up to the server's cap.
       first: ctx.config.pageSize.max,
     }),
-    render: (connection) => {
-      const { nodes, totalCount } = connection as { nodes: never[]; totalCount: number };
-      return { response: nodes.map((node) => resource.render(node)), count: totalCount };
-    },
+    render: ({ nodes, totalCount }: Connection<Node>) => ({
+      response: nodes.map((node) => resource.render(node)),
+      count: totalCount,
+    }),
   };
 }
 
-export function showRoute<W>(
-  resource: JsonResource<W>,
+export function showRoute<Node, W, N extends OperationName, S = object>(
+  resource: JsonResource<Node, W>,
   path: string,
-  operation: string,
+  operation: N,
   summary: string,
-  scope: Scope = noScope,
-): JsonRoute {
+  scope?: Scope<S>,
+) {
   return {
-    ...base(resource, 'GET', path, operation, summary),
+    ...base(resource, 'GET', path, operation),
     docs: { summary, response: { schema: resource.wire, list: false } },
-    variables: ({ params }) => ({ ...scope(params), id: params.uuid }),
+    variables: ({ params }: RouteInput) => ({ ...scoped(scope, params), id: params.uuid }),
     render: renderOne(resource),
   };
 }
 
-export function createRoute<W>(
-  resource: JsonResource<W>,
+export function createRoute<Node, W, N extends OperationName, S = object>(
+  resource: JsonResource<Node, W>,
   path: string,
-  operation: string,
+  operation: N,
   summary: string,
-  scope: Scope = noScope,
-): JsonRoute {
+  scope?: Scope<S>,
+) {
   return {
-    ...base(resource, 'POST', path, operation, summary),
+    ...base(resource, 'POST', path, operation),
     docs: {
       summary,
       requestBody: { bodyKey: resource.key, schema: resource.createFields },
       response: { schema: resource.wire, list: false },
     },
-    variables: ({ params, body }) => ({
+    variables: ({ params, body }: RouteInput) => ({
       input: {
         ...mapInput(resource.entity, bodyObject(resource.key, body), resource.createFields),
-        ...scope(params),
+        ...scoped(scope, params),
       },
     }),
     render: renderOne(resource),
-    legacyFieldName: (field) => legacyFieldName(resource.createFields, field),
+    legacyFieldName: (field: string) => legacyFieldName(resource.createFields, field),
   };
 }
 
-export function updateRoute<W>(
-  resource: JsonResource<W>,
+export function updateRoute<Node, W, N extends OperationName, S = object>(
+  resource: JsonResource<Node, W>,
   path: string,
-  operation: string,
+  operation: N,
   summary: string,
-  scope: Scope = noScope,
-): JsonRoute {
+  scope?: Scope<S>,
+) {
   return {
-    ...base(resource, 'PUT', path, operation, summary),
+    ...base(resource, 'PUT', path, operation),
     docs: {
       summary,
       requestBody: { bodyKey: resource.key, schema: resource.updateFields },
       response: { schema: resource.wire, list: false },
     },
-    variables: ({ params, body }) => ({
-      ...scope(params),
+    variables: ({ params, body }: RouteInput) => ({
+      ...scoped(scope, params),
       id: params.uuid,
       input: mapInput(resource.entity, bodyObject(resource.key, body), resource.updateFields),
     }),
     render: renderOne(resource),
-    legacyFieldName: (field) => legacyFieldName(resource.updateFields, field),
+    legacyFieldName: (field: string) => legacyFieldName(resource.updateFields, field),
   };
 }
 
-export function deleteRoute<W>(
-  resource: JsonResource<W>,
+export function deleteRoute<Node, W, N extends OperationName, S = object>(
+  resource: JsonResource<Node, W>,
   path: string,
-  operation: string,
+  operation: N,
   summary: string,
-  scope: Scope = noScope,
-): JsonRoute {
+  scope?: Scope<S>,
+) {
   return {
-    ...base(resource, 'DELETE', path, operation, summary),
+    ...base(resource, 'DELETE', path, operation),
     docs: { summary, response: { schema: resource.wire, list: false } },
-    variables: ({ params }) => ({ ...scope(params), id: params.uuid }),
+    variables: ({ params }: RouteInput) => ({ ...scoped(scope, params), id: params.uuid }),
     render: renderOne(resource),
   };
 }
 
 /** A route that is neither of the five REST acts (enable, punch in); its body fields are its own. */
-export function actionRoute<W>(
-  resource: JsonResource<W>,
+export function actionRoute<Node, W, N extends OperationName, V>(
+  resource: JsonResource<Node, W>,
   path: string,
-  operation: string,
+  operation: N,
   summary: string,
-  variables: (input: RouteInput, fields: Record<string, unknown>) => Record<string, unknown>,
+  variables: (input: RouteInput, fields: Readonly<Record<string, unknown>>) => V,
   fields: InputTable = {},
-): JsonRoute {
+) {
   return {
-    ...base(resource, 'POST', path, operation, summary),
+    ...base(resource, 'POST', path, operation),
     docs: {
       summary,
       ...(Object.keys(fields).length
@@ -195,7 +205,7 @@ export function actionRoute<W>(
         : {}),
       response: { schema: resource.wire, list: false },
     },
-    variables: (input) =>
+    variables: (input: RouteInput) =>
       variables(
         input,
         mapInput(
@@ -205,6 +215,6 @@ export function actionRoute<W>(
         ),
       ),
     render: renderOne(resource),
-    legacyFieldName: (field) => legacyFieldName(fields, field),
+    legacyFieldName: (field: string) => legacyFieldName(fields, field),
   };
 }

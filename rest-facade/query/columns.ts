@@ -14,21 +14,27 @@ export type ColumnType =
   | 'uuid' // IDFilter: eq ne isNull (in also exists); a quoted or bare UUID, lower-cased
   | { readonly enum: Readonly<Record<string, string>> }; // wire value (case-insensitive) → GraphQL enum value; eq ne only
 
-export interface ColumnSpec {
+/** `Order` is the resource's generated order enum, so a table cannot name a value GraphQL lacks. */
+export interface ColumnSpec<Order extends string = string> {
   /** The field of the GraphQL filter input, e.g. 'lastName'. */
   readonly filter: string;
   readonly type: ColumnType;
   /** The GraphQL order enum value, e.g. 'LAST_NAME'; columns without it cannot be ordered by. */
-  readonly order?: string;
+  readonly order?: Order;
 }
 
 /** Keyed by the legacy JSON column name, e.g. last_name. */
-export type ColumnTable = Readonly<Record<string, ColumnSpec>>;
+export type ColumnTable<Order extends string = string> = Readonly<
+  Record<string, ColumnSpec<Order>>
+>;
 
 /**
  * Looks a column up by its own keys only: a plain `columns[name]` would let `constructor` or
  * `__proto__` reach Object.prototype and slip past the allowlist.
  */
-export function lookupColumn(columns: ColumnTable, name: string): ColumnSpec | undefined {
+export function lookupColumn<Order extends string>(
+  columns: ColumnTable<Order>,
+  name: string,
+): ColumnSpec<Order> | undefined {
   return Object.hasOwn(columns, name) ? columns[name] : undefined;
 }

@@ -20,8 +20,8 @@ import {
 /** Most terms in one `order` text. */
 export const MAX_ORDER_TERMS = 8;
 
-export interface OrderTerm {
-  field: string;
+export interface OrderTerm<Order extends string = string> {
+  field: Order;
   direction: 'ASC' | 'DESC';
 }
 
@@ -30,10 +30,10 @@ export interface OrderTerm {
  * an absent, empty or whitespace-only text. Throws BadRequestError for anything invalid, including
  * a column that is unknown or has no GraphQL order value.
  */
-export function compileOrder(
+export function compileOrder<Order extends string>(
   text: string | undefined,
-  columns: ColumnTable,
-): OrderTerm[] | undefined {
+  columns: ColumnTable<Order>,
+): OrderTerm<Order>[] | undefined {
   if (text === undefined) return undefined;
   // Query strings can arrive as arrays (`?order=a&order=b`); refuse them as the client's error.
   if (typeof text !== 'string') throw queryError('order', 'expected a single string', 0);
@@ -47,7 +47,7 @@ export function compileOrder(
   if (isBlank(text)) return undefined;
 
   const lexer = new Lexer(text, 'order');
-  const terms: OrderTerm[] = [];
+  const terms: OrderTerm<Order>[] = [];
   for (;;) {
     const column = lexer.next();
     if (column.kind !== 'word') throw lexer.unexpected('a column name', column);

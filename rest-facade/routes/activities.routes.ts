@@ -10,25 +10,24 @@ import {
   updateRoute,
   type JsonResource,
 } from '../json/json-routes';
-import type { ColumnTable } from '../query/columns';
-import { uuidField, type Ref } from './wire-types';
+import { resourceTables } from '../json/resource-fields';
+import type { ActivityFieldsFragment, ActivityOrderField } from '../operations/generated';
+import { uuidField } from './wire-types';
 
-export interface ActivityNode {
-  id: string;
-  legacyId: number;
-  name: string;
-  project: Ref;
-}
+/** An activity as every activity operation answers it (fragment ActivityFields). */
+export type ActivityNode = ActivityFieldsFragment;
 
 export const activityWire = z
   .object({ uuid: uuidField, name: z.string(), project_uuid: uuidField })
   .strict()
   .meta({ id: 'Activity' });
 
-export const activityColumns: ColumnTable = {
-  uuid: { filter: 'id', type: 'uuid', order: 'ID' },
-  name: { filter: 'name', type: 'string', order: 'NAME' },
-};
+const activityTables = resourceTables(
+  { to: 'id', kind: uuid, column: { type: 'uuid', order: 'ID' } },
+  { name: { to: 'name', kind: text, column: { type: 'string', order: 'NAME' } } },
+);
+
+export const activityColumns = activityTables.columns;
 
 export const renderActivity = (a: ActivityNode): z.infer<typeof activityWire> => ({
   uuid: a.id,
@@ -36,15 +35,17 @@ export const renderActivity = (a: ActivityNode): z.infer<typeof activityWire> =>
   project_uuid: a.project.id,
 });
 
-export const activityResource: JsonResource<z.infer<typeof activityWire>> = {
+export const activityResource: JsonResource<
+  ActivityNode,
+  z.infer<typeof activityWire>,
+  ActivityOrderField
+> = {
   key: 'activity',
   entity: 'Activity',
   legacyEntity: 'Project',
   wire: activityWire,
   render: renderActivity,
-  createFields: { uuid: { to: 'id', kind: uuid }, name: { to: 'name', kind: text } },
-  updateFields: { name: { to: 'name', kind: text } },
-  columns: activityColumns,
+  ...activityTables,
 };
 
 export const activityJsonRoutes: JsonRoute[] = [

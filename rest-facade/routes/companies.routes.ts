@@ -9,10 +9,9 @@ import {
   updateRoute,
   type JsonResource,
 } from '../json/json-routes';
-import type { ColumnTable } from '../query/columns';
-import { lower, uuidField, withOwner, type Ref } from './wire-types';
-
-export type Visibility = 'PUBLIC' | 'PRIVATE' | 'CUSTOM';
+import { resourceTables, type ResourceFields } from '../json/resource-fields';
+import type { CompanyFieldsFragment, CompanyOrderField } from '../operations/generated';
+import { lower, upper, uuidField, withOwner } from './wire-types';
 
 export const VISIBILITY = oneOf({ public: 'PUBLIC', private: 'PRIVATE', custom: 'CUSTOM' });
 export const VISIBILITY_COLUMN = {
@@ -40,18 +39,9 @@ export const CONTACT_FIELDS = [
 ] as const;
 
 type ContactWire = Record<(typeof CONTACT_FIELDS)[number][0], string | null>;
-type ContactNode = Record<(typeof CONTACT_FIELDS)[number][1], string | null>;
 
-export interface CompanyNode extends ContactNode {
-  id: string;
-  legacyId: number;
-  name: string;
-  visibility: Visibility;
-  account: { owner: Ref };
-  users: Ref[];
-  longitude: number | null;
-  latitude: number | null;
-}
+/** A company as every company operation answers it (fragment CompanyFields). */
+export type CompanyNode = CompanyFieldsFragment;
 
 const companyWire = z
   .object({
@@ -69,33 +59,38 @@ const companyWire = z
   .strict()
   .meta({ id: 'Company' });
 
-const updateFields = {
-  name: { to: 'name', kind: text },
-  visibility: { to: 'visibility', kind: VISIBILITY },
+/** The fields clients write and query, once each (resource-fields.ts); XML shares some rows. */
+export const COMPANY_FIELDS = {
+  name: { to: 'name', kind: text, column: { type: 'string', order: 'NAME' } },
+  visibility: {
+    to: 'visibility',
+    kind: VISIBILITY,
+    column: { type: VISIBILITY_COLUMN, order: 'VISIBILITY' },
+  },
   user_uuids: { to: 'userIds', kind: uuidList },
-  ...Object.fromEntries(
-    CONTACT_FIELDS.map(([wire, graphql]) => [wire, { to: graphql, kind: text }]),
-  ),
-  longitude: { to: 'longitude', kind: decimal },
-  latitude: { to: 'latitude', kind: decimal },
-};
-
-export const companyColumns: ColumnTable = {
-  uuid: { filter: 'id', type: 'uuid', order: 'ID' },
-  name: { filter: 'name', type: 'string', order: 'NAME' },
-  visibility: { filter: 'visibility', type: VISIBILITY_COLUMN, order: 'VISIBILITY' },
   // The wire names are the GraphQL order values in lower case (`contact_first_name`).
   ...Object.fromEntries(
     CONTACT_FIELDS.map(([wire, graphql]) => [
       wire,
-      { filter: graphql, type: 'string' as const, order: wire.toUpperCase() },
+      { to: graphql, kind: text, column: { type: 'string' as const, order: upper(wire) } },
     ]),
   ),
-  longitude: { filter: 'longitude', type: 'float', order: 'LONGITUDE' },
-  latitude: { filter: 'latitude', type: 'float', order: 'LATITUDE' },
-};
+  longitude: { to: 'longitude', kind: decimal, column: { type: 'float', order: 'LONGITUDE' } },
+  latitude: { to: 'latitude', kind: decimal, column: { type: 'float', order: 'LATITUDE' } },
+} satisfies ResourceFields<CompanyOrderField>;
 
-export const companyResource: JsonResource<z.infer<typeof companyWire>> = {
+const companyTables = resourceTables(
+  { to: 'id', kind: uuid, column: { type: 'uuid', order: 'ID' } },
+  COMPANY_FIELDS,
+);
+
+export const companyColumns = companyTables.columns;
+
+export const companyResource: JsonResource<
+  CompanyNode,
+  z.infer<typeof companyWire>,
+  CompanyOrderField
+> = {
   key: 'company',
   entity: 'Company',
   legacyEntity: 'Company',
@@ -111,9 +106,7 @@ export const companyResource: JsonResource<z.infer<typeof companyWire>> = {
     longitude: c.longitude,
     latitude: c.latitude,
   }),
-  createFields: { uuid: { to: 'id', kind: uuid }, ...updateFields },
-  updateFields,
-  columns: companyColumns,
+  ...companyTables,
 };
 
 export const companyJsonRoutes: JsonRoute[] = [

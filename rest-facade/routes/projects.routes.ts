@@ -6,6 +6,7 @@ import {
   tagList,
   tagText,
   text,
+  textValue,
   uuid,
   uuidList,
 } from '../json/input-fields';
@@ -20,49 +21,17 @@ import {
   updateRoute,
   type JsonResource,
 } from '../json/json-routes';
-import type { ColumnTable } from '../query/columns';
+import { resourceTables, type ResourceFields } from '../json/resource-fields';
+import type { MappedInput } from '../operation-types';
+import type { ProjectFieldsFragment, ProjectOrderField } from '../operations/generated';
 import type { RouteInput } from '../route-table';
-import { activityWire, renderActivity, type ActivityNode } from './activities.routes';
-import { VISIBILITY, VISIBILITY_COLUMN, type Visibility } from './companies.routes';
-import { renderShift, shiftWire, type ShiftNode } from './shifts.routes';
-import {
-  asStringBoolean,
-  lower,
-  stringBoolean,
-  uuidField,
-  withOwner,
-  type Ref,
-} from './wire-types';
+import { activityWire, renderActivity } from './activities.routes';
+import { VISIBILITY, VISIBILITY_COLUMN } from './companies.routes';
+import { renderShift, shiftWire } from './shifts.routes';
+import { asStringBoolean, lower, stringBoolean, uuidField, withOwner } from './wire-types';
 
-export interface ProjectNode {
-  id: string;
-  legacyId: number;
-  name: string;
-  active: boolean;
-  companyId: string;
-  companyLegacyId: number;
-  visibility: Visibility;
-  account: { owner: Ref };
-  users: Ref[];
-  timeLimit: number | null;
-  timeLimitString: string | null;
-  defaultTagsText: string | null;
-  tagList: string[];
-  notes: string | null;
-  hourlyRate: string | null;
-  hourlyRateCents: number | null;
-  invoiceAmountCents: number | null;
-  billableByDefault: boolean;
-  activities: ActivityNode[];
-  grandTotal: number;
-  runningTotal: number;
-  running: boolean;
-  timeLeft: number | null;
-  overdue: boolean | null;
-  nearlyOverdue: boolean | null;
-  startedAt: string | null;
-  currentShift: ShiftNode | null;
-}
+/** A project as every project operation answers it (fragment ProjectFields). */
+export type ProjectNode = ProjectFieldsFragment;
 
 const projectWire = z
   .object({
@@ -157,50 +126,54 @@ function renderProject(p: ProjectNode): ProjectWire {
   };
 }
 
-const updateFields = {
-  name: { to: 'name', kind: text },
-  active: { to: 'active', kind: boolean },
-  company_uuid: { to: 'companyId', kind: uuid },
-  visibility: { to: 'visibility', kind: VISIBILITY },
+/** The fields clients write and query, once each (resource-fields.ts); XML shares some rows. */
+export const PROJECT_FIELDS = {
+  name: { to: 'name', kind: text, column: { type: 'string', order: 'NAME' } },
+  active: { to: 'active', kind: boolean, column: { type: 'string-boolean', order: 'ACTIVE' } },
+  company_uuid: { to: 'companyId', kind: uuid, column: { type: 'uuid', order: 'COMPANY_ID' } },
+  visibility: {
+    to: 'visibility',
+    kind: VISIBILITY,
+    column: { type: VISIBILITY_COLUMN, order: 'VISIBILITY' },
+  },
   user_uuids: { to: 'userIds', kind: uuidList },
-  time_limit: { to: 'timeLimit', kind: integer },
-  time_limit_string: { to: 'timeLimitString', kind: text },
+  time_limit: { to: 'timeLimit', kind: integer, column: { type: 'integer', order: 'TIME_LIMIT' } },
+  time_limit_string: {
+    to: 'timeLimitString',
+    kind: text,
+    column: { type: 'string', order: 'TIME_LIMIT_STRING' },
+  },
   default_tags: { to: 'defaultTagsText', kind: tagText },
   tag_list: { to: 'tagList', kind: tagList },
-  notes: { to: 'notes', kind: text },
-  hourly_rate: { to: 'hourlyRate', kind: text },
-  hourly_rate_cents: { to: 'hourlyRateCents', kind: integer },
-  invoice_amount: { to: 'invoiceAmountCents', kind: centsFromAmount },
-  billable_by_default: { to: 'billableByDefault', kind: boolean },
-} as const;
-
-export const projectColumns: ColumnTable = {
-  uuid: { filter: 'id', type: 'uuid', order: 'ID' },
-  name: { filter: 'name', type: 'string', order: 'NAME' },
-  active: { filter: 'active', type: 'string-boolean', order: 'ACTIVE' },
-  company_uuid: { filter: 'companyId', type: 'uuid', order: 'COMPANY_ID' },
-  visibility: { filter: 'visibility', type: VISIBILITY_COLUMN, order: 'VISIBILITY' },
-  time_limit: { filter: 'timeLimit', type: 'integer', order: 'TIME_LIMIT' },
-  time_limit_string: { filter: 'timeLimitString', type: 'string', order: 'TIME_LIMIT_STRING' },
-  notes: { filter: 'notes', type: 'string', order: 'NOTES' },
-  hourly_rate: { filter: 'hourlyRate', type: 'string', order: 'HOURLY_RATE' },
-  hourly_rate_cents: { filter: 'hourlyRateCents', type: 'integer', order: 'HOURLY_RATE_CENTS' },
-  billable_by_default: {
-    filter: 'billableByDefault',
-    type: 'boolean',
-    order: 'BILLABLE_BY_DEFAULT',
+  notes: { to: 'notes', kind: text, column: { type: 'string', order: 'NOTES' } },
+  hourly_rate: { to: 'hourlyRate', kind: text, column: { type: 'string', order: 'HOURLY_RATE' } },
+  hourly_rate_cents: {
+    to: 'hourlyRateCents',
+    kind: integer,
+    column: { type: 'integer', order: 'HOURLY_RATE_CENTS' },
   },
-};
+  invoice_amount: { to: 'invoiceAmountCents', kind: centsFromAmount },
+  billable_by_default: {
+    to: 'billableByDefault',
+    kind: boolean,
+    column: { type: 'boolean', order: 'BILLABLE_BY_DEFAULT' },
+  },
+} as const satisfies ResourceFields<ProjectOrderField>;
 
-export const projectResource: JsonResource<ProjectWire> = {
+const projectTables = resourceTables(
+  { to: 'id', kind: uuid, column: { type: 'uuid', order: 'ID' } },
+  PROJECT_FIELDS,
+);
+
+export const projectColumns = projectTables.columns;
+
+export const projectResource: JsonResource<ProjectNode, ProjectWire, ProjectOrderField> = {
   key: 'project',
   entity: 'Project',
   legacyEntity: 'Project',
   wire: projectWire,
   render: renderProject,
-  createFields: { uuid: { to: 'id', kind: uuid }, ...updateFields },
-  updateFields,
-  columns: projectColumns,
+  ...projectTables,
 };
 
 const punchInFields = {
@@ -209,15 +182,15 @@ const punchInFields = {
   tag_list: { to: 'tagList', kind: tagList },
 } as const;
 
-const punchIn = ({ params }: RouteInput, fields: Record<string, unknown>) => ({
+const punchIn = ({ params }: RouteInput, fields: MappedInput) => ({
   ...inCompany(params),
   id: params.uuid,
   input: fields,
 });
-const punchOut = ({ params }: RouteInput, fields: Record<string, unknown>) => ({
+const punchOut = ({ params }: RouteInput, fields: MappedInput) => ({
   ...inCompany(params),
   id: params.uuid,
-  notes: fields.notes,
+  notes: textValue(fields.notes),
 });
 
 /** Flat and company-nested forms of the same acts. */

@@ -10,24 +10,12 @@ import {
   updateRoute,
   type JsonResource,
 } from '../json/json-routes';
-import type { ColumnTable } from '../query/columns';
-import { dateTime, uuidField, wireTime, type Ref } from './wire-types';
+import { resourceTables, type ResourceFields } from '../json/resource-fields';
+import type { ShiftFieldsFragment, ShiftOrderField } from '../operations/generated';
+import { dateTime, uuidField, wireTime } from './wire-types';
 
-export interface ShiftNode {
-  id: string;
-  legacyId: number;
-  start: string;
-  stop: string | null;
-  notes: string | null;
-  timeZone: string;
-  timeZoneOffset: number | null;
-  billable: boolean;
-  tagList: string[];
-  externalHref: string | null;
-  project: Ref;
-  user: Ref & { login: string };
-  activity: Ref | null;
-}
+/** A shift as every shift operation answers it (fragment ShiftFields). */
+export type ShiftNode = ShiftFieldsFragment;
 
 export const shiftWire = z
   .object({
@@ -47,33 +35,32 @@ export const shiftWire = z
   .strict()
   .meta({ id: 'Shift' });
 
-const updateFields = {
-  start: { to: 'start', kind: timestamp },
-  stop: { to: 'stop', kind: timestamp },
-  notes: { to: 'notes', kind: text },
-  time_zone: { to: 'timeZone', kind: text },
-  billable: { to: 'billable', kind: boolean },
-  project_uuid: { to: 'projectId', kind: uuid },
-  user_uuid: { to: 'userId', kind: uuid },
+/** The fields clients write and query, once each (resource-fields.ts); XML shares some rows. */
+export const SHIFT_FIELDS = {
+  start: { to: 'start', kind: timestamp, column: { type: 'timestamp', order: 'START' } },
+  stop: { to: 'stop', kind: timestamp, column: { type: 'timestamp', order: 'STOP' } },
+  notes: { to: 'notes', kind: text, column: { type: 'string', order: 'NOTES' } },
+  time_zone: { to: 'timeZone', kind: text, column: { type: 'string', order: 'TIME_ZONE' } },
+  billable: { to: 'billable', kind: boolean, column: { type: 'boolean', order: 'BILLABLE' } },
+  project_uuid: { to: 'projectId', kind: uuid, column: { type: 'uuid', order: 'PROJECT_ID' } },
+  user_uuid: { to: 'userId', kind: uuid, column: { type: 'uuid', order: 'USER_ID' } },
   tag_list: { to: 'tagList', kind: tagList },
   local_start_as_string: { to: 'localStartAsString', kind: text },
   local_stop_as_string: { to: 'localStopAsString', kind: text },
-  activity_uuid: { to: 'activityId', kind: uuid },
-  external_href: { to: 'externalHref', kind: text },
-} as const;
+  activity_uuid: { to: 'activityId', kind: uuid, column: { type: 'uuid', order: 'ACTIVITY_ID' } },
+  external_href: {
+    to: 'externalHref',
+    kind: text,
+    column: { type: 'string', order: 'EXTERNAL_HREF' },
+  },
+} as const satisfies ResourceFields<ShiftOrderField>;
 
-export const shiftColumns: ColumnTable = {
-  uuid: { filter: 'id', type: 'uuid', order: 'ID' },
-  start: { filter: 'start', type: 'timestamp', order: 'START' },
-  stop: { filter: 'stop', type: 'timestamp', order: 'STOP' },
-  notes: { filter: 'notes', type: 'string', order: 'NOTES' },
-  time_zone: { filter: 'timeZone', type: 'string', order: 'TIME_ZONE' },
-  billable: { filter: 'billable', type: 'boolean', order: 'BILLABLE' },
-  project_uuid: { filter: 'projectId', type: 'uuid', order: 'PROJECT_ID' },
-  user_uuid: { filter: 'userId', type: 'uuid', order: 'USER_ID' },
-  activity_uuid: { filter: 'activityId', type: 'uuid', order: 'ACTIVITY_ID' },
-  external_href: { filter: 'externalHref', type: 'string', order: 'EXTERNAL_HREF' },
-};
+const shiftTables = resourceTables(
+  { to: 'id', kind: uuid, column: { type: 'uuid', order: 'ID' } },
+  SHIFT_FIELDS,
+);
+
+export const shiftColumns = shiftTables.columns;
 
 export const renderShift = (s: ShiftNode): z.infer<typeof shiftWire> => ({
   uuid: s.id,
@@ -90,15 +77,13 @@ export const renderShift = (s: ShiftNode): z.infer<typeof shiftWire> => ({
   external_href: s.externalHref,
 });
 
-export const shiftResource: JsonResource<z.infer<typeof shiftWire>> = {
+export const shiftResource: JsonResource<ShiftNode, z.infer<typeof shiftWire>, ShiftOrderField> = {
   key: 'shift',
   entity: 'Shift',
   legacyEntity: 'Shift',
   wire: shiftWire,
   render: renderShift,
-  createFields: { uuid: { to: 'id', kind: uuid }, ...updateFields },
-  updateFields,
-  columns: shiftColumns,
+  ...shiftTables,
 };
 
 export const shiftJsonRoutes: JsonRoute[] = [

@@ -10,21 +10,12 @@ import {
   updateRoute,
   type JsonResource,
 } from '../json/json-routes';
-import type { ColumnTable } from '../query/columns';
+import { resourceTables, type ResourceFields } from '../json/resource-fields';
+import type { StaffFieldsFragment, StaffOrderField } from '../operations/generated';
 import { asStringBoolean, lower, stringBoolean, uuidField } from './wire-types';
 
-export interface StaffNode {
-  id: string;
-  legacyId: number;
-  login: string;
-  firstName: string;
-  lastName: string;
-  emailAddress: string;
-  timeZone: string;
-  active: boolean;
-  type: 'OWNER' | 'MANAGER' | 'STAFF';
-  hourlyRateCents: number | null;
-}
+/** A staff member as every staff operation answers it (fragment StaffFields). */
+export type StaffNode = StaffFieldsFragment;
 
 const staffWire = z
   .object({
@@ -41,35 +32,43 @@ const staffWire = z
   .strict()
   .meta({ id: 'Staff' });
 
-const updateFields = {
-  login: { to: 'login', kind: text },
+/** The fields clients write and query, once each (resource-fields.ts); XML shares some rows. */
+export const STAFF_FIELDS = {
+  login: { to: 'login', kind: text, column: { type: 'string', order: 'LOGIN' } },
   password: { to: 'password', kind: password },
-  first_name: { to: 'firstName', kind: text },
-  last_name: { to: 'lastName', kind: text },
-  email_address: { to: 'emailAddress', kind: text },
-  time_zone: { to: 'timeZone', kind: text },
-  active: { to: 'active', kind: boolean },
-  type: { to: 'type', kind: oneOf({ manager: 'MANAGER', staff: 'STAFF' }) },
-  hourly_rate_cents: { to: 'hourlyRateCents', kind: integer },
-} as const;
-
-export const staffColumns: ColumnTable = {
-  uuid: { filter: 'id', type: 'uuid', order: 'ID' },
-  login: { filter: 'login', type: 'string', order: 'LOGIN' },
-  first_name: { filter: 'firstName', type: 'string', order: 'FIRST_NAME' },
-  last_name: { filter: 'lastName', type: 'string', order: 'LAST_NAME' },
-  email_address: { filter: 'emailAddress', type: 'string', order: 'EMAIL_ADDRESS' },
-  time_zone: { filter: 'timeZone', type: 'string', order: 'TIME_ZONE' },
-  active: { filter: 'active', type: 'string-boolean', order: 'ACTIVE' },
-  type: {
-    filter: 'type',
-    type: { enum: { owner: 'OWNER', manager: 'MANAGER', staff: 'STAFF' } },
-    order: 'TYPE',
+  first_name: { to: 'firstName', kind: text, column: { type: 'string', order: 'FIRST_NAME' } },
+  last_name: { to: 'lastName', kind: text, column: { type: 'string', order: 'LAST_NAME' } },
+  email_address: {
+    to: 'emailAddress',
+    kind: text,
+    column: { type: 'string', order: 'EMAIL_ADDRESS' },
   },
-  hourly_rate_cents: { filter: 'hourlyRateCents', type: 'integer', order: 'HOURLY_RATE_CENTS' },
-};
+  time_zone: { to: 'timeZone', kind: text, column: { type: 'string', order: 'TIME_ZONE' } },
+  active: { to: 'active', kind: boolean, column: { type: 'string-boolean', order: 'ACTIVE' } },
+  // Only managers and staff are made or changed here; every type is listed and queried.
+  type: {
+    to: 'type',
+    kind: oneOf({ manager: 'MANAGER', staff: 'STAFF' }),
+    column: {
+      type: { enum: { owner: 'OWNER', manager: 'MANAGER', staff: 'STAFF' } },
+      order: 'TYPE',
+    },
+  },
+  hourly_rate_cents: {
+    to: 'hourlyRateCents',
+    kind: integer,
+    column: { type: 'integer', order: 'HOURLY_RATE_CENTS' },
+  },
+} as const satisfies ResourceFields<StaffOrderField>;
 
-export const staffResource: JsonResource<z.infer<typeof staffWire>> = {
+const staffTables = resourceTables(
+  { to: 'id', kind: uuid, column: { type: 'uuid', order: 'ID' } },
+  STAFF_FIELDS,
+);
+
+export const staffColumns = staffTables.columns;
+
+export const staffResource: JsonResource<StaffNode, z.infer<typeof staffWire>, StaffOrderField> = {
   key: 'staff',
   entity: 'Staff',
   legacyEntity: 'User',
@@ -85,9 +84,7 @@ export const staffResource: JsonResource<z.infer<typeof staffWire>> = {
     type: lower(s.type),
     hourly_rate_cents: s.hourlyRateCents,
   }),
-  createFields: { uuid: { to: 'id', kind: uuid }, ...updateFields },
-  updateFields,
-  columns: staffColumns,
+  ...staffTables,
 };
 
 const byUuid = ({ params }: { params: Readonly<Record<string, string>> }) => ({ id: params.uuid });

@@ -1,13 +1,9 @@
 import { z } from 'zod';
 import type { JsonRoute } from '../json/json-format';
+import type { ListTimeZonesQuery } from '../operations/generated';
 
-export interface TimeZoneNode {
-  name: string;
-  longitude: number | null;
-  latitude: number | null;
-  offset: number;
-  dst: boolean;
-}
+/** A time zone as ListTimeZones answers it. */
+export type TimeZoneNode = ListTimeZonesQuery['timeZones'][number];
 
 export const timeZoneWire = z
   .object({
@@ -39,8 +35,8 @@ export const timeZoneJsonRoutes: JsonRoute[] = [
       response: { schema: timeZoneWire, list: true },
     },
     variables: () => ({}),
-    render: (zones) => {
-      const list = (zones as TimeZoneNode[]).map(renderTimeZone);
+    render: (zones: readonly TimeZoneNode[]) => {
+      const list = zones.map(renderTimeZone);
       return { response: list, count: list.length };
     },
   },

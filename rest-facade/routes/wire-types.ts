@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RefFragment } from '../operations/generated';
 
 /** Wire building blocks shared by the JSON resources. */
 export const uuidField = z.string().meta({ format: 'uuid' });
@@ -15,14 +16,19 @@ export const wireTime = (iso: string): string => `${new Date(iso).toISOString().
 
 export const asStringBoolean = (value: boolean): 'true' | 'false' => (value ? 'true' : 'false');
 
+// The two casts below only say what the call does: TypeScript's lib types toLowerCase and
+// toUpperCase as returning any string, not the case-changed literal.
+
 /** GraphQL enum values (MANAGER) as the legacy wire words (manager). */
 export const lower = <T extends string>(value: T): Lowercase<T> =>
   value.toLowerCase() as Lowercase<T>;
 
-export interface Ref {
-  readonly id: string;
-  readonly legacyId: number;
-}
+/** Legacy wire names (contact_first_name) as GraphQL enum values (CONTACT_FIRST_NAME). */
+export const upper = <T extends string>(value: T): Uppercase<T> =>
+  value.toUpperCase() as Uppercase<T>;
+
+/** A staff member referred to by another object (fragment Ref). */
+export type Ref = RefFragment;
 
 /** Custom-visibility users as legacy lists show them: the owner first, who always has access. */
 export function withOwner(owner: Ref, users: readonly Ref[]): Ref[] {

@@ -1,21 +1,17 @@
 import {
   FieldProblem,
-  boolean as booleanField,
   integer as integerField,
   integerList,
-  password,
-  tagList,
-  tagText,
   text as textField,
   type FieldKind,
 } from '../json/input-fields';
-import { CONTACT_FIELDS, VISIBILITY } from './companies.routes';
+import { COMPANY_FIELDS, CONTACT_FIELDS } from './companies.routes';
 import type { CompanyNode } from './companies.routes';
-import { startedAtSeconds, type ProjectNode } from './projects.routes';
-import type { ShiftNode } from './shifts.routes';
-import type { StaffNode } from './staff.routes';
+import { PROJECT_FIELDS, startedAtSeconds, type ProjectNode } from './projects.routes';
+import { SHIFT_FIELDS, type ShiftNode } from './shifts.routes';
+import { STAFF_FIELDS, type StaffNode } from './staff.routes';
 import type { TimeZoneNode } from './time-zones.routes';
-import { lower, withOwner } from './wire-types';
+import { lower, withOwner, type Ref } from './wire-types';
 import { formatLegacyTime, parseLegacyTime, type LegacyTime } from '../xml/legacy-dates';
 import type { XmlRoute } from '../xml/xml-format';
 import {
@@ -33,23 +29,25 @@ import { array, boolean, element, float, integer, text, type XmlNode } from '../
 
 /** The legacy XML interface: root paths, integer ids, Rails-era element names. */
 
-const userIds = (ids: { legacyId: number }[]): XmlNode =>
+const userIds = (ids: readonly Ref[]): XmlNode =>
   array(
     'user_ids',
     ids.map((user) => integer('user_id', user.legacyId)),
   );
 
+// The XML tables reuse the JSON rows of the fields the two interfaces share (same GraphQL field,
+// same conversion), so a change of one cannot miss the other.
 const userFields = {
-  username: { to: 'login', kind: textField },
-  password: { to: 'password', kind: password },
-  first_name: { to: 'firstName', kind: textField },
-  last_name: { to: 'lastName', kind: textField },
-  email_address: { to: 'emailAddress', kind: textField },
-  active: { to: 'active', kind: booleanField },
-  time_zone: { to: 'timeZone', kind: textField },
+  username: STAFF_FIELDS.login,
+  password: STAFF_FIELDS.password,
+  first_name: STAFF_FIELDS.first_name,
+  last_name: STAFF_FIELDS.last_name,
+  email_address: STAFF_FIELDS.email_address,
+  active: STAFF_FIELDS.active,
+  time_zone: STAFF_FIELDS.time_zone,
 };
 
-const userResource: XmlResource = {
+const userResource: XmlResource<StaffNode> = {
   element: 'user',
   collection: 'users',
   entity: 'Staff',
@@ -91,15 +89,15 @@ const graphqlNameOf = new Map<string, (typeof CONTACT_FIELDS)[number][1]>(CONTAC
 const COMPANY_TEXT = XML_ORDER.map((xml) => [xml, graphqlNameOf.get(xml)!] as const);
 
 const companyFields = {
-  name: { to: 'name', kind: textField },
-  visibility: { to: 'visibility', kind: VISIBILITY },
+  name: COMPANY_FIELDS.name,
+  visibility: COMPANY_FIELDS.visibility,
   user_ids: { to: 'userLegacyIds', kind: integerList },
   ...Object.fromEntries(
     COMPANY_TEXT.map(([xml, graphql]) => [xml, { to: graphql, kind: textField }]),
   ),
 };
 
-const companyResource: XmlResource = {
+const companyResource: XmlResource<CompanyNode> = {
   element: 'company',
   collection: 'companies',
   entity: 'Company',
@@ -120,19 +118,19 @@ const companyResource: XmlResource = {
 };
 
 const projectFields = {
-  name: { to: 'name', kind: textField },
-  visibility: { to: 'visibility', kind: VISIBILITY },
+  name: PROJECT_FIELDS.name,
+  visibility: PROJECT_FIELDS.visibility,
   user_ids: { to: 'userLegacyIds', kind: integerList },
-  active: { to: 'active', kind: booleanField },
-  time_limit_string: { to: 'timeLimitString', kind: textField },
-  default_tags: { to: 'defaultTagsText', kind: tagText },
-  notes: { to: 'notes', kind: textField },
+  active: PROJECT_FIELDS.active,
+  time_limit_string: PROJECT_FIELDS.time_limit_string,
+  default_tags: PROJECT_FIELDS.default_tags,
+  notes: PROJECT_FIELDS.notes,
   company_id: { to: 'companyLegacyId', kind: integerField },
-  taglist: { to: 'tagList', kind: tagList },
-  tag_list: { to: 'tagList', kind: tagList },
+  taglist: PROJECT_FIELDS.tag_list,
+  tag_list: PROJECT_FIELDS.tag_list,
 };
 
-const projectResource: XmlResource = {
+const projectResource: XmlResource<ProjectNode> = {
   element: 'project',
   collection: 'projects',
   entity: 'Project',
@@ -177,11 +175,11 @@ const shiftFields = {
   user_id: { to: 'userLegacyId', kind: integerField },
   start: { to: 'start', kind: legacyTime },
   stop: { to: 'stop', kind: legacyTime },
-  time_zone: { to: 'timeZone', kind: textField },
-  notes: { to: 'notes', kind: textField },
+  time_zone: SHIFT_FIELDS.time_zone,
+  notes: SHIFT_FIELDS.notes,
   project_id: { to: 'projectLegacyId', kind: integerField },
-  taglist: { to: 'tagList', kind: tagList },
-  tag_list: { to: 'tagList', kind: tagList },
+  taglist: SHIFT_FIELDS.tag_list,
+  tag_list: SHIFT_FIELDS.tag_list,
 };
 
 /** A GMT time is an instant; a wall time goes to the service, which knows the shift's zone. */
@@ -203,7 +201,7 @@ function placeTimes(input: Record<string, unknown>): Record<string, unknown> {
   return placed;
 }
 
-const shiftResource: XmlResource = {
+const shiftResource: XmlResource<ShiftNode> = {
   element: 'shift',
   collection: 'shifts',
   entity: 'Shift',
@@ -309,8 +307,8 @@ const DOCUMENTED_ROUTES: readonly XmlRoute[] = [
     entity: 'User',
     docs: { summary: 'List every time zone' },
     variables: () => ({}),
-    render: (zones) => ({
-      node: array('time_zones', (zones as TimeZoneNode[]).map(renderTimeZone)),
+    render: (zones: readonly TimeZoneNode[]) => ({
+      node: array('time_zones', zones.map(renderTimeZone)),
     }),
   },
 ];

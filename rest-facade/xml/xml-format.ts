@@ -14,10 +14,8 @@ export interface XmlAnswer {
   readonly location?: string;
 }
 
-/** A route of the XML table; it may name the legacy element of a GraphQL input field. */
-export interface XmlRoute extends Route<XmlAnswer> {
-  legacyFieldName?(graphqlField: string): string;
-}
+/** A route of the XML table. */
+export type XmlRoute = Route<XmlAnswer>;
 
 const XML_TYPE = 'application/xml; charset=utf-8';
 
@@ -48,7 +46,7 @@ const responder: Responder<XmlAnswer> = {
     send(
       res.set(errorHeaders(error)),
       LEGACY_ERRORS[error.code].status,
-      xmlErrorNode(error, route as XmlRoute | undefined),
+      xmlErrorNode(error, route),
     );
   },
 };

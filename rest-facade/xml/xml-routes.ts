@@ -2,19 +2,33 @@ import { AppError, type EntityName } from '../../src/core/errors';
 import type { LegacyEntity } from '../errors';
 import { INT32_MAX } from '../int32';
 import { legacyFieldName, mapInput, type InputTable } from '../json/input-fields';
-import type { HttpMethod, RouteInput } from '../route-table';
+import type { OperationName } from '../operation-types';
+import { scoped, type HttpMethod, type RouteInput, type Scope } from '../route-table';
+import { found } from '../run-operation';
 import type { XmlRoute } from './xml-format';
 import { array, element, type XmlNode } from './xml-writer';
 
-/** One resource of the XML interface: element names, writable elements, where it lives. */
-export interface XmlResource {
+/** The element names of an XML resource: `<project>`, and `<projects type="array">` for a list. */
+export interface XmlElementNames {
   /** The element of one object (`user`, `project`); lists are its plural with `type="array"`. */
   readonly element: string;
   readonly collection: string;
+}
+
+/** What every object of the XML interface has: its integer id. */
+interface LegacyObject {
+  readonly legacyId: number;
+}
+
+/**
+ * One resource of the XML interface: element names, writable elements, where it lives. `Node` is
+ * the generated type of its fragment (operations/fragments.graphql).
+ */
+export interface XmlResource<Node extends LegacyObject> extends XmlElementNames {
   readonly entity: EntityName;
   readonly legacyEntity: LegacyEntity;
   /** The object's child elements, in the legacy order. */
-  render(node: never): XmlNode[];
+  readonly render: (node: Node) => XmlNode[];
   readonly createFields: InputTable;
   readonly updateFields: InputTable;
   /** The path of one object, for the Location header of a create. */
@@ -25,9 +39,8 @@ export interface XmlResource {
   adjustInput?(input: Record<string, unknown>): Record<string, unknown>;
 }
 
-type Scope = (params: RouteInput['params']) => Record<string, unknown>;
-
-const noScope: Scope = () => ({});
+/** A resource of any kind of object, for what reads a resource without rendering one. */
+type AnyXmlResource = XmlResource<never>;
 
 /** An integer id from the path; anything else cannot exist, so it is 404 like a missing row. */
 export function legacyId(value: string | undefined, entity: EntityName): number {
@@ -37,8 +50,8 @@ export function legacyId(value: string | undefined, entity: EntityName): number 
   return id;
 }
 
-function objectOf(resource: XmlResource, node: unknown): XmlNode {
-  return element(resource.element, resource.render(node as never));
+function objectOf<Node extends LegacyObject>(resource: XmlResource<Node>, node: Node): XmlNode {
+  return element(resource.element, resource.render(node));
 }
 
 /**
@@ -47,7 +60,7 @@ function objectOf(resource: XmlResource, node: unknown): XmlNode {
  * one, a `<project>` posted to /companies.xml would create a company. No body at all is no fields.
  */
 function elementsOf(
-  resource: XmlResource,
+  resource: AnyXmlResource,
   body: RouteInput['body'],
 ): Readonly<Record<string, unknown>> {
   const [root] = Object.keys(body);
@@ -63,7 +76,7 @@ function elementsOf(
 }
 
 function input(
-  resource: XmlResource,
+  resource: AnyXmlResource,
   body: RouteInput['body'],
   fields: InputTable,
 ): Record<string, unknown> {
@@ -71,99 +84,112 @@ function input(
   return resource.adjustInput ? resource.adjustInput(mapped) : mapped;
 }
 
-function base(
-  resource: XmlResource,
+function base<N extends OperationName>(
+  resource: AnyXmlResource,
   method: HttpMethod,
   path: string,
-  operation: string,
+  operation: N,
   summary: string,
 ) {
-  return { method, path, operation, entity: resource.legacyEntity, docs: { summary } } as const;
+  return { method, path, operation, entity: resource.legacyEntity, docs: { summary } };
 }
 
-export function xmlList(
-  resource: XmlResource,
+// Each builder returns a route typed by its own variables and answer; the route table, typed
+// `XmlRoute[]`, checks it against the generated types of the operation it names.
+
+export function xmlList<Node extends LegacyObject, N extends OperationName, S>(
+  resource: XmlResource<Node>,
   path: string,
-  operation: string,
+  operation: N,
   summary: string,
-  scope: Scope = noScope,
-): XmlRoute {
+  scope?: Scope<S>,
+) {
   return {
     ...base(resource, 'GET', path, operation, summary),
-    variables: ({ params, ctx }) => ({ ...scope(params), first: ctx.config.pageSize.max }),
-    render: (connection) => ({
+    variables: ({ params, ctx }: RouteInput) => ({
+      ...scoped(scope, params),
+      first: ctx.config.pageSize.max,
+    }),
+    render: ({ nodes }: { readonly nodes: readonly Node[] }) => ({
       node: array(
         resource.collection,
-        (connection as { nodes: unknown[] }).nodes.map((node) => objectOf(resource, node)),
+        nodes.map((node) => objectOf(resource, node)),
       ),
     }),
   };
 }
 
-export function xmlShow(
-  resource: XmlResource,
+export function xmlShow<Node extends LegacyObject, N extends OperationName>(
+  resource: XmlResource<Node>,
   path: string,
-  operation: string,
+  operation: N,
   summary: string,
-): XmlRoute {
+) {
   return {
     ...base(resource, 'GET', path, operation, summary),
-    variables: ({ params }) => ({ legacyId: legacyId(params.id, resource.entity) }),
-    render: (node) => ({ node: objectOf(resource, node) }),
+    variables: ({ params }: RouteInput) => ({ legacyId: legacyId(params.id, resource.entity) }),
+    render: renderOne(resource),
   };
 }
 
-export function xmlCreate(
-  resource: XmlResource,
+export function xmlCreate<Node extends LegacyObject, N extends OperationName, S>(
+  resource: XmlResource<Node>,
   path: string,
-  operation: string,
+  operation: N,
   summary: string,
-  scope: Scope = noScope,
-): XmlRoute {
+  scope?: Scope<S>,
+) {
   return {
     ...base(resource, 'POST', path, operation, summary),
+    docs: { summary, requestBody: { bodyKey: resource.element, schema: resource.createFields } },
     status: 201,
-    variables: ({ params, body }) => ({
-      input: { ...input(resource, body, resource.createFields), ...scope(params) },
+    variables: ({ params, body }: RouteInput) => ({
+      input: { ...input(resource, body, resource.createFields), ...scoped(scope, params) },
     }),
-    render: (node) => ({
-      node: objectOf(resource, node),
-      location: resource.location((node as { legacyId: number }).legacyId),
-    }),
-    legacyFieldName: (field) =>
+    render: (answer: Node | null) => {
+      const node = found(answer, resource.entity);
+      return { node: objectOf(resource, node), location: resource.location(node.legacyId) };
+    },
+    legacyFieldName: (field: string) =>
       resource.legacyNames?.[field] ?? legacyFieldName(resource.createFields, field),
   };
 }
 
-export function xmlUpdate(
-  resource: XmlResource,
+export function xmlUpdate<Node extends LegacyObject, N extends OperationName>(
+  resource: XmlResource<Node>,
   path: string,
-  operation: string,
+  operation: N,
   summary: string,
-): XmlRoute {
+) {
   return {
     ...base(resource, 'PUT', path, operation, summary),
-    variables: ({ params, body }) => ({
+    docs: { summary, requestBody: { bodyKey: resource.element, schema: resource.updateFields } },
+    variables: ({ params, body }: RouteInput) => ({
       legacyId: legacyId(params.id, resource.entity),
       input: input(resource, body, resource.updateFields),
     }),
-    render: (node) => ({ node: objectOf(resource, node) }),
-    legacyFieldName: (field) =>
+    render: renderOne(resource),
+    legacyFieldName: (field: string) =>
       resource.legacyNames?.[field] ?? legacyFieldName(resource.updateFields, field),
   };
 }
 
-export function xmlDelete(
-  resource: XmlResource,
+export function xmlDelete<Node extends LegacyObject, N extends OperationName>(
+  resource: XmlResource<Node>,
   path: string,
-  operation: string,
+  operation: N,
   summary: string,
-): XmlRoute {
+) {
   return {
     ...base(resource, 'DELETE', path, operation, summary),
-    variables: ({ params }) => ({ legacyId: legacyId(params.id, resource.entity) }),
-    render: (node) => ({ node: objectOf(resource, node) }),
+    variables: ({ params }: RouteInput) => ({ legacyId: legacyId(params.id, resource.entity) }),
+    render: renderOne(resource),
   };
+}
+
+/** The answer of a route about one object: the object as the document's root. */
+function renderOne<Node extends LegacyObject>(resource: XmlResource<Node>) {
+  return (node: Node | null) => ({ node: objectOf(resource, found(node, resource.entity)) });
 }
 
 /**
@@ -174,7 +200,7 @@ export function xmlDelete(
  */
 export function withPluralAliases(
   routes: readonly XmlRoute[],
-  resources: readonly XmlResource[],
+  resources: readonly XmlElementNames[],
 ): XmlRoute[] {
   const plurals = new Map(resources.map((resource) => [resource.element, resource.collection]));
   const pluralPath = (path: string) =>
@@ -191,15 +217,15 @@ export function withPluralAliases(
 }
 
 /** A POST that is not a create (punch in, punch out): 200 with the object. */
-export function xmlAction(
-  resource: XmlResource,
+export function xmlAction<Node extends LegacyObject, N extends OperationName>(
+  resource: XmlResource<Node>,
   path: string,
-  operation: string,
+  operation: N,
   summary: string,
-): XmlRoute {
+) {
   return {
     ...base(resource, 'POST', path, operation, summary),
-    variables: ({ params }) => ({ legacyId: legacyId(params.id, resource.entity) }),
-    render: (node) => ({ node: objectOf(resource, node) }),
+    variables: ({ params }: RouteInput) => ({ legacyId: legacyId(params.id, resource.entity) }),
+    render: renderOne(resource),
   };
 }

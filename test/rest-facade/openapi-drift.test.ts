@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { JSON_ROUTES } from '../../rest-facade';
+import { CSV_ROUTES } from '../../rest-facade/csv/csv-routes';
 import { jsonErrorBody } from '../../rest-facade/json/json-format';
 import { LEGACY_ERRORS, type FacadeError } from '../../rest-facade/errors';
 import {
@@ -55,7 +56,7 @@ function resolve(document: unknown, ref: string): unknown {
 test('schema/openapi.json is what the route tables generate (run `npm run openapi:emit` after a change)', () => {
   // Compared as JSON with its key order, not as text, so that reformatting the file (`npm run
   // format`) is not drift while any change of content or order is.
-  const generated = buildOpenApiDocument(JSON_ROUTES);
+  const generated = buildOpenApiDocument(JSON_ROUTES, CSV_ROUTES);
   if (JSON.stringify(committed) !== JSON.stringify(generated)) {
     const a = formatOpenApiDocument(committed).split('\n');
     const b = formatOpenApiDocument(generated).split('\n');
@@ -68,8 +69,8 @@ test('schema/openapi.json is what the route tables generate (run `npm run openap
 });
 
 test('the generated document is deterministic', () => {
-  expect(formatOpenApiDocument(buildOpenApiDocument(JSON_ROUTES))).toBe(
-    formatOpenApiDocument(buildOpenApiDocument(JSON_ROUTES)),
+  expect(formatOpenApiDocument(buildOpenApiDocument(JSON_ROUTES, CSV_ROUTES))).toBe(
+    formatOpenApiDocument(buildOpenApiDocument(JSON_ROUTES, CSV_ROUTES)),
   );
 });
 
@@ -91,7 +92,7 @@ describe('schema/openapi.json', () => {
     expect(committed.security).toEqual([{ basic: [] }, { bearer: [] }, { oauth1: [] }]);
   });
 
-  test('has every route of JSON_ROUTES, and nothing else', () => {
+  test('has every route of JSON_ROUTES and CSV_ROUTES, and nothing else', () => {
     const ids = uniqueOperationIds(JSON_ROUTES);
     for (const route of JSON_ROUTES) {
       const operation = committed.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
@@ -104,7 +105,35 @@ describe('schema/openapi.json', () => {
       });
       expect(operation.summary).toBe(route.docs.summary);
     }
-    expect(operations(committed)).toHaveLength(JSON_ROUTES.length);
+    expect(operations(committed)).toHaveLength(JSON_ROUTES.length + CSV_ROUTES.length);
+  });
+
+  test('the CSV downloads answer text/csv, read their query parameters, and refuse in JSON', () => {
+    const ids = uniqueOperationIds(CSV_ROUTES);
+    for (const route of CSV_ROUTES) {
+      const operation = committed.paths[openApiPath(route.path, '')]?.get;
+      expect({ path: route.path, operationId: operation?.operationId }).toEqual({
+        path: route.path,
+        operationId: ids.get(route),
+      });
+      expect(operation.summary).toBe(route.summary);
+      expect(Object.keys(operation.responses['200'].content)).toEqual(['text/csv']);
+      const query = (operation.parameters as Record<string, any>[]).filter((p) => p.in === 'query');
+      expect(query.map((p) => [p.name, p.required])).toEqual(
+        route.queryParameters.map((p) => [p.name, p.required ?? false]),
+      );
+      for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
+        if (status === '200') continue;
+        expect(response.content).toEqual({
+          'application/json': { schema: { $ref: '#/components/schemas/Error' } },
+        });
+      }
+    }
+    expect(CSV_ROUTES.map((route) => route.path)).toEqual([
+      '/shifts.csv',
+      '/projects/:project_uuid/shifts.csv',
+      '/report.csv',
+    ]);
   });
 
   test('operationIds are unique', () => {
@@ -164,7 +193,7 @@ describe('schema/openapi.json', () => {
   });
 
   test('the 402 table names operations the routes still run', () => {
-    const operations = new Set(JSON_ROUTES.map((route) => route.operation));
+    const operations = new Set<string>(JSON_ROUTES.map((route) => route.operation));
     expect(Object.keys(PAYMENT_REQUIRED).filter((name) => !operations.has(name))).toEqual([]);
   });
 
