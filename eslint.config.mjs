@@ -18,7 +18,7 @@ export default tseslint.config(
         'error',
         { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
         {
-          // DESIGN.md: one database handle in scope. A query on the request's EntityManager inside
+          // One database handle in scope (docs/architecture.md). A query on the request's EntityManager inside
           // a transaction waits for a second connection the embedded database does not have.
           selector:
             'CallExpression[callee.name=/^(inTransaction|idempotentTransaction)$/] > :function Identifier[name="ctx"]',
