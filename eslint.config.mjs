@@ -18,8 +18,9 @@ export default tseslint.config(
         'error',
         { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
         {
-          // One database handle in scope (docs/architecture.md). A query on the request's EntityManager inside
-          // a transaction waits for a second connection the embedded database does not have.
+          // One database handle in scope (docs/architecture.md): a query on the request's
+          // EntityManager inside a transaction waits for a second connection the embedded
+          // database does not have.
           selector:
             'CallExpression[callee.name=/^(inTransaction|idempotentTransaction)$/] > :function Identifier[name="ctx"]',
           message:
