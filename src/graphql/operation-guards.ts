@@ -136,11 +136,3 @@ function connectionEstimator(pageSize: Config['pageSize']): ComplexityEstimator 
 /** Scalars and enums are free; an object costs one plus what is selected inside it. */
 const objectEstimator: ComplexityEstimator = ({ field, childComplexity }) =>
   isLeafType(getNamedType(field.type)) ? 0 : 1 + childComplexity;
-
-/**
- * The type-graphql `complexity` of a plain list field: `expectedLength` objects of its selection.
- * Use it on every list of objects that is not a paged connection.
- */
-export function listComplexity(expectedLength: number) {
-  return ({ childComplexity }: { childComplexity: number }) => 1 + expectedLength * childComplexity;
-}

@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { IDFilter, IntFilter, StringFilter } from '../../graphql/filter-inputs';
-import { OrderInput } from '../../graphql/list-args';
+import { IDFilter, IntFilter, StringFilter } from '../common/graphql/filter-inputs';
+import { OrderInput } from '../common/graphql/list-args';
 import type { FilterFields } from '../common/list-query';
 
 @InputType()

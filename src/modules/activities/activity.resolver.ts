@@ -11,10 +11,10 @@ import {
   Root,
 } from 'type-graphql';
 import type { RequestContext } from '../../core/request-context';
-import { Connection } from '../../graphql/connection';
-import { loadById } from '../../graphql/entity-loaders';
+import { Connection } from '../common/graphql/connection';
+import { loadById } from '../common/entity-loaders';
 import type { MaybePromise } from '../../core/loaders';
-import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
+import { LocatorArgs, optionalLocator, PageArgs } from '../common/graphql/list-args';
 import { Project } from '../projects/project.entity';
 import { Activity } from './activity.entity';
 import {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isManagerOrOwner } from '../../core/viewer';
 import { PermissionDeniedError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import type { OrderSpec } from '../../graphql/list-args';
+import type { OrderSpec } from '../common/graphql/list-args';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
 import { idempotentTransaction } from '../common/idempotency';
 import {

@@ -1,11 +1,11 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
 import { type EntityName, ValidationError } from '../../core/errors';
-import type { ConnectionShape } from '../../graphql/connection';
-import type { OrderSpec } from '../../graphql/list-args';
+import type { ConnectionShape } from './graphql/connection';
+import type { OrderSpec } from './graphql/list-args';
 import type { RequestContext } from '../../core/request-context';
 import { isUuid } from './identifiers';
 import { findRows } from './unmanaged-rows';
-import { rememberRows } from '../../graphql/entity-loaders';
+import { rememberRows } from './entity-loaders';
 
 /**
  * Turns the typed GraphQL filter and order inputs into MikroORM queries. Values always travel as

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/request-context';
-import { loadById } from '../../graphql/entity-loaders';
+import { loadById } from '../common/entity-loaders';
 import type { Staff } from '../staff/staff.entity';
 import { CompanyMember } from './company-member.entity';
 import { Company } from './company.entity';

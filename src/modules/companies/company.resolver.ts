@@ -1,11 +1,11 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../core/request-context';
-import { loadById } from '../../graphql/entity-loaders';
-import { selectedFields } from '../../graphql/selection';
+import { loadById } from '../common/entity-loaders';
+import { selectedFields } from '../common/graphql/selection';
 import { Account } from '../accounts/account.entity';
-import { Connection } from '../../graphql/connection';
-import { LocatorArgs, PageArgs } from '../../graphql/list-args';
+import { Connection } from '../common/graphql/connection';
+import { LocatorArgs, PageArgs } from '../common/graphql/list-args';
 import { ProjectConnection } from '../projects/project.resolver';
 import { companyProjects } from '../projects/project.loaders';
 import { ProjectFilter, ProjectOrder } from '../projects/project.inputs';
@@ -14,7 +14,7 @@ import { companyUsers } from './company.loaders';
 import { Company } from './company.entity';
 import { CompanyFilter, CompanyInput, CompanyOrder, CreateCompanyInput } from './company.inputs';
 import type { CompanyService } from './company.service';
-import { listComplexity } from '../../graphql/operation-guards';
+import { listComplexity } from '../common/graphql/complexity';
 
 export const CompanyConnection = Connection(Company, 'CompanyConnection');
 

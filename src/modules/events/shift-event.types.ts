@@ -1,5 +1,5 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/scalars';
+import { DateTimeISOResolver } from '../common/graphql/scalars';
 import { SHIFT_EVENT_KINDS, type ShiftEventKind } from './shift-events';
 
 /** The GraphQL enum of shift event kinds, built from the one list in shift-events.ts. */

@@ -1,6 +1,6 @@
 import { ArrayType, Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/scalars';
+import { DateTimeISOResolver } from '../common/graphql/scalars';
 import { TenantEntity } from '../common/tenant-entity';
 import { Staff } from '../staff/staff.entity';
 

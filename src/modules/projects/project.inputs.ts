@@ -5,8 +5,8 @@ import {
   IntFilter,
   StringFilter,
   VisibilityFilter,
-} from '../../graphql/filter-inputs';
-import { OrderInput } from '../../graphql/list-args';
+} from '../common/graphql/filter-inputs';
+import { OrderInput } from '../common/graphql/list-args';
 import { Visibility } from '../common/enums';
 import type { FilterFields } from '../common/list-query';
 

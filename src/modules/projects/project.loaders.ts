@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/request-context';
-import type { ConnectionShape } from '../../graphql/connection';
-import { loadById, primeById } from '../../graphql/entity-loaders';
-import type { OrderSpec } from '../../graphql/list-args';
+import type { ConnectionShape } from '../common/graphql/connection';
+import { loadById, primeById } from '../common/entity-loaders';
+import type { OrderSpec } from '../common/graphql/list-args';
 import { then, type MaybePromise } from '../../core/loaders';
 import { Account } from '../accounts/account.entity';
 import { Activity } from '../activities/activity.entity';

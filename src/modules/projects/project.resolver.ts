@@ -1,5 +1,5 @@
 import { SafeIntResolver } from 'graphql-scalars';
-import { DateTimeISOResolver } from '../../graphql/scalars';
+import { DateTimeISOResolver } from '../common/graphql/scalars';
 import type { GraphQLResolveInfo } from 'graphql';
 import {
   Arg,
@@ -15,11 +15,11 @@ import {
   Root,
 } from 'type-graphql';
 import type { RequestContext } from '../../core/request-context';
-import { Connection } from '../../graphql/connection';
-import { loadById } from '../../graphql/entity-loaders';
+import { Connection } from '../common/graphql/connection';
+import { loadById } from '../common/entity-loaders';
 import { then, type MaybePromise } from '../../core/loaders';
-import { selectedFields } from '../../graphql/selection';
-import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
+import { selectedFields } from '../common/graphql/selection';
+import { LocatorArgs, optionalLocator, PageArgs } from '../common/graphql/list-args';
 import { Account } from '../accounts/account.entity';
 import { Activity } from '../activities/activity.entity';
 import { Company } from '../companies/company.entity';
@@ -46,7 +46,7 @@ import {
 } from './project.loaders';
 import type { ProjectService } from './project.service';
 import type { PunchService } from './punch.service';
-import { listComplexity } from '../../graphql/operation-guards';
+import { listComplexity } from '../common/graphql/complexity';
 
 export const ProjectConnection = Connection(Project, 'ProjectConnection');
 

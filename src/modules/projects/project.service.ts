@@ -8,7 +8,7 @@ import {
   type FieldError,
 } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import type { OrderSpec } from '../../graphql/list-args';
+import type { OrderSpec } from '../common/graphql/list-args';
 import { Company } from '../companies/company.entity';
 import { Visibility } from '../common/enums';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { loadById } from '../../graphql/entity-loaders';
+import { loadById } from '../common/entity-loaders';
 import { fields } from '../common/service-support';
 import { timeZoneField } from '../common/time-zones';
 import { companyVisibilitySql } from '../companies/company.policy';

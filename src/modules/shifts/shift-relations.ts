@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/request-context';
-import { primeById } from '../../graphql/entity-loaders';
+import { primeById } from '../common/entity-loaders';
 import { Activity } from '../activities/activity.entity';
 import { Project } from '../projects/project.entity';
 import { Staff } from '../staff/staff.entity';

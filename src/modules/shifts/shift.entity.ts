@@ -1,6 +1,6 @@
 import { ArrayType, Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/scalars';
+import { DateTimeISOResolver } from '../common/graphql/scalars';
 import { Activity } from '../activities/activity.entity';
 import { TenantEntity } from '../common/tenant-entity';
 import { offsetSecondsAt } from '../common/time-zones';

@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from '../../graphql/scalars';
+import { DateTimeISOResolver } from '../common/graphql/scalars';
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import {
   BooleanFilter,
@@ -6,8 +6,8 @@ import {
   IDFilter,
   IntFilter,
   StringFilter,
-} from '../../graphql/filter-inputs';
-import { OrderInput } from '../../graphql/list-args';
+} from '../common/graphql/filter-inputs';
+import { OrderInput } from '../common/graphql/list-args';
 import type { FilterFields } from '../common/list-query';
 
 @InputType()

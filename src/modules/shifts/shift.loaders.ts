@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/request-context';
-import type { ConnectionShape } from '../../graphql/connection';
-import type { OrderSpec } from '../../graphql/list-args';
+import type { ConnectionShape } from '../common/graphql/connection';
+import type { OrderSpec } from '../common/graphql/list-args';
 import { childPage, compileFilter, compileOrder, type PageRequest } from '../common/list-query';
 import { findRows } from '../common/unmanaged-rows';
 import { primeShiftRelations } from './shift-relations';

@@ -13,11 +13,11 @@ import {
   Root,
 } from 'type-graphql';
 import type { RequestContext } from '../../core/request-context';
-import { Connection } from '../../graphql/connection';
-import { loadById } from '../../graphql/entity-loaders';
+import { Connection } from '../common/graphql/connection';
+import { loadById } from '../common/entity-loaders';
 import type { MaybePromise } from '../../core/loaders';
-import { selectedFields } from '../../graphql/selection';
-import { LocatorArgs, optionalLocator, PageArgs } from '../../graphql/list-args';
+import { selectedFields } from '../common/graphql/selection';
+import { LocatorArgs, optionalLocator, PageArgs } from '../common/graphql/list-args';
 import { Activity } from '../activities/activity.entity';
 import { Project } from '../projects/project.entity';
 import { Staff } from '../staff/staff.entity';

@@ -8,7 +8,7 @@ import {
   type FieldError,
 } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import type { OrderSpec } from '../../graphql/list-args';
+import type { OrderSpec } from '../common/graphql/list-args';
 import { assertTimeRoom } from '../accounts/plan-limits';
 import { Activity } from '../activities/activity.entity';
 import { isRowId, isUuid } from '../common/identifiers';

@@ -5,8 +5,8 @@ import {
   IntFilter,
   StaffTypeFilter,
   StringFilter,
-} from '../../graphql/filter-inputs';
-import { OrderInput } from '../../graphql/list-args';
+} from '../common/graphql/filter-inputs';
+import { OrderInput } from '../common/graphql/list-args';
 import type { FilterFields } from '../common/list-query';
 
 @InputType()

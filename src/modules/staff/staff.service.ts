@@ -8,7 +8,7 @@ import {
 import { isManagerOrOwner, isOwner } from '../../core/viewer';
 import { PermissionDeniedError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import type { OrderSpec } from '../../graphql/list-args';
+import type { OrderSpec } from '../common/graphql/list-args';
 import { assertStaffRoom } from '../accounts/plan-limits';
 import { StaffType } from '../common/enums';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';

@@ -10,7 +10,7 @@ import {
   Root,
 } from 'type-graphql';
 import type { RequestContext } from '../../core/request-context';
-import { loadById } from '../../graphql/entity-loaders';
+import { loadById } from '../common/entity-loaders';
 import type { MaybePromise } from '../../core/loaders';
 import { Account } from '../accounts/account.entity';
 import { AccountInput, updateAccount } from '../accounts/account-settings';

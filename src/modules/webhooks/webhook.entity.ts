@@ -1,6 +1,6 @@
 import { ArrayType, Entity, Property } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../graphql/scalars';
+import { DateTimeISOResolver } from '../common/graphql/scalars';
 import { TenantEntity } from '../common/tenant-entity';
 import { ShiftEventKindEnum } from '../events/shift-event.types';
 import type { ShiftEventKind } from '../events/shift-events';

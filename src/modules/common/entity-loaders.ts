@@ -1,7 +1,7 @@
 import { wrap } from '@mikro-orm/core';
-import { findRows } from '../modules/common/unmanaged-rows';
-import type { RequestContext } from '../core/request-context';
-import type { MaybePromise } from '../core/loaders';
+import { findRows } from './unmanaged-rows';
+import type { RequestContext } from '../../core/request-context';
+import type { MaybePromise } from '../../core/loaders';
 
 /**
  * Rows by integer id, batched per request and per entity class (references of nested reads).

@@ -1,6 +1,6 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { DateTimeISOResolver as LibraryDateTimeISO } from 'graphql-scalars';
-import { DATE_TIME_RULE, parseInstant } from '../core/instants';
+import { DATE_TIME_RULE, parseInstant } from '../../../core/instants';
 
 /** Reads an input value by the service's one date-time rule (common/instants.ts). */
 function parseDateTimeISO(value: unknown): Date {
