@@ -75,3 +75,57 @@ test('owners list their own account only; staff list their own shifts only, on G
   expect(json.body.count).toBe(3);
   expect(json.body.response.map((s: { uuid: string }) => s.uuid).sort()).toEqual([...b.ids].sort());
 });
+
+test("a manager's own shift on a project made private leads to no one else's shifts there", async () => {
+  const owner = await t.newAccount();
+  const manager = await t.newStaff(owner, { type: 'MANAGER' });
+  const staff = await t.newStaff(owner);
+  const company = (
+    await t.gqlOk(
+      owner,
+      'mutation { createCompany(input: { name: "Hidden", visibility: PUBLIC }) { id } }',
+    )
+  ).createCompany.id;
+  const project = (
+    await t.gqlOk(
+      owner,
+      'mutation($c: ID!) { createProject(input: { name: "Hidden", companyId: $c, visibility: PUBLIC }) { id } }',
+      { c: company },
+    )
+  ).createProject.id;
+  const create = async (who: Credentials, day: number) =>
+    (
+      await t.gqlOk(
+        who,
+        'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }',
+        {
+          input: {
+            projectId: project,
+            start: `2026-02-0${day}T09:00:00Z`,
+            stop: `2026-02-0${day}T10:00:00Z`,
+          },
+        },
+      )
+    ).createShift.id as string;
+  const own = await create(manager, 1);
+  await create(staff, 2);
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID) { updateProject(id: $id, input: { visibility: PRIVATE }) { id } }',
+    {
+      id: project,
+    },
+  );
+
+  const nested = await t.gqlOk(
+    manager,
+    'query($id: ID) { shift(id: $id) { project { shifts { nodes { id } } } } }',
+    {
+      id: own,
+    },
+  );
+  expect(nested.shift.project.shifts.nodes.map((n: { id: string }) => n.id)).toEqual([own]);
+  // The same as the shift list says.
+  const listed = await t.gqlOk(manager, '{ shifts { nodes { id } } }');
+  expect(listed.shifts.nodes.map((n: { id: string }) => n.id)).toEqual([own]);
+});

@@ -6,7 +6,7 @@ import { findRows } from '../common/unmanaged-rows';
 import { primeShiftRelations } from './shift-relations';
 import { Shift } from './shift.entity';
 import { SHIFT_FILTER_FIELDS, type ShiftFilter } from './shift.inputs';
-import { projectShiftVisibilityWhere } from './shift.policy';
+import { shiftVisibilityWhere } from './shift.policy';
 
 /**
  * One project's page of the shifts the caller sees (`Project.shifts`): the shifts of every
@@ -22,7 +22,9 @@ export async function projectShifts(
   nodeFields: () => ReadonlySet<string>,
 ): Promise<ConnectionShape<Shift>> {
   const where = compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS);
-  const visible = await projectShiftVisibilityWhere(ctx);
+  // The shift list's own rule, not "the parent was reached": `Shift.project` answers a project
+  // whatever its visibility, so reaching one is no licence to read everyone's shifts on it.
+  const visible = await shiftVisibilityWhere(ctx);
   return childPage(
     ctx,
     'Shift',

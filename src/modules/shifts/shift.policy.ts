@@ -37,19 +37,6 @@ export function shiftVisibilityWhere(ctx: RequestContext): Promise<object> {
   });
 }
 
-/**
- * The rule for the shifts of a project the caller has reached (`Project.shifts`): the project
- * term is taken as met, so a manager reads every shift there without the project's rule joining
- * the query. Reached is not always visible: `Shift.project` answers whatever the project's
- * visibility, so a manager's own shift leads to every shift of a project they no longer see.
- */
-export function projectShiftVisibilityWhere(ctx: RequestContext): Promise<object> {
-  return shiftVisibility(ctx.viewer, WHERE_FORM, {
-    own: { user: ctx.viewer.id },
-    onVisibleProject: async () => WHERE_FORM.always(),
-  });
-}
-
 /** The rule as an SQL condition on the shifts aliased `shifts` in a hand-written statement. */
 export function shiftVisibilitySql(
   ctx: RequestContext,
