@@ -35,35 +35,6 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    // The core is what every layer shares: it imports nothing else of src/ (only libraries).
-    files: ['src/core/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '^\\.\\./', message: 'src/core imports nothing else of src/.' }] },
-      ],
-    },
-  },
-  {
-    // The facade is a pure client of the GraphQL layer: it may use only the executor port, the
-    // context factory, and src/core (the request context, the error catalogue, the date-time rule).
-    files: ['rest-facade/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^(\\.\\./)+src/(?!graphql/executor$|graphql/context$|core/)',
-              message:
-                'rest-facade/ may import only src/graphql/executor, src/graphql/context and src/core.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
     files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
     languageOptions: {
       globals: {

@@ -7,7 +7,7 @@ import {
   type RequestCredentials,
 } from '../src/core/request-context';
 import type { Executor } from '../src/graphql/executor';
-import { AppError, challengeOf, HttpRefusalError } from '../src/core/errors';
+import { AppError, HttpRefusalError, UnauthenticatedError } from '../src/core/errors';
 import type { FacadeError } from './errors';
 import type { OperationRegistry } from './operation-registry';
 import type { OperationName } from './operation-types';
@@ -107,7 +107,7 @@ export function toFacadeError(
       ...(entity ? { entity } : {}),
       ...(fieldErrors ? { fieldErrors } : {}),
       ...(Object.keys(details).length ? { details } : {}),
-      ...(error.code === 'UNAUTHENTICATED' ? { challenge: challengeOf(error) } : {}),
+      ...(error instanceof UnauthenticatedError ? { challenge: error.challenge } : {}),
     };
   }
   log.error({ err: error }, 'facade request failed');

@@ -1,6 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
 import {
-  BASIC_CHALLENGE,
   ERROR_CODES,
   HTTP_STATUS,
   REQUIRED,
@@ -123,19 +122,6 @@ export const LEGACY_ERRORS = {
     xmlType: fixed('User::Error'),
   },
 } as const satisfies Record<ErrorCode, LegacyErrorForm>;
-
-/**
- * The headers an error answer carries: the auth challenge (not for JSONP, whose script loads must
- * never make a browser ask for Basic credentials) and how long to wait after a 429.
- */
-export function errorHeaders(error: FacadeError, challenge = true): Record<string, string> {
-  if (error.code === 'UNAUTHENTICATED')
-    return challenge ? { 'WWW-Authenticate': error.challenge ?? BASIC_CHALLENGE } : {};
-  const wait = error.details?.retryAfterSeconds;
-  if (error.code === 'TOO_MANY_REQUESTS' && typeof wait === 'number')
-    return { 'Retry-After': String(wait) };
-  return {};
-}
 
 /** One failure as the facades render it, whatever raised it. */
 export interface FacadeError {

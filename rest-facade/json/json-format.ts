@@ -1,8 +1,8 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { AppError, BadRequestError, HttpRefusalError } from '../../src/core/errors';
+import { AppError, BadRequestError, errorHeadersOf, HttpRefusalError } from '../../src/core/errors';
 import { credentialsOf } from '../../src/core/request-context';
 import type { Responder, WireFormat } from '../dispatcher';
-import { errorHeaders, LEGACY_ERRORS, type FacadeError } from '../errors';
+import { LEGACY_ERRORS, type FacadeError } from '../errors';
 import { hasBody, runBodyParser } from '../body-reading';
 import type { Route } from '../route-table';
 
@@ -53,7 +53,7 @@ export const jsonResponder: Responder<JsonAnswer> = {
   },
   failure(res, error, route) {
     res
-      .set(errorHeaders(error))
+      .set(errorHeadersOf(error))
       .status(LEGACY_ERRORS[error.code].status)
       .json(jsonErrorBody(error, route));
   },
@@ -76,7 +76,7 @@ function jsonpResponder(callback: string): Responder<JsonAnswer> {
     success: (res, status, answer) => send(res, status, answer),
     failure: (res, error, route) =>
       send(
-        res.set(errorHeaders(error, false)),
+        res.set(errorHeadersOf(error, { challenge: false })),
         LEGACY_ERRORS[error.code].status,
         jsonErrorBody(error, route),
       ),

@@ -1,8 +1,8 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { BadRequestError, HttpRefusalError } from '../../src/core/errors';
+import { BadRequestError, errorHeadersOf, HttpRefusalError } from '../../src/core/errors';
 import { credentialsOf } from '../../src/core/request-context';
 import type { Responder, WireFormat } from '../dispatcher';
-import { errorHeaders, LEGACY_ERRORS, xmlErrorType, type FacadeError } from '../errors';
+import { LEGACY_ERRORS, xmlErrorType, type FacadeError } from '../errors';
 import { hasBody, runBodyParser } from '../body-reading';
 import type { Route } from '../route-table';
 import { parseXmlBody } from './xml-body';
@@ -44,7 +44,7 @@ const responder: Responder<XmlAnswer> = {
   },
   failure(res, error, route) {
     send(
-      res.set(errorHeaders(error)),
+      res.set(errorHeadersOf(error)),
       LEGACY_ERRORS[error.code].status,
       xmlErrorNode(error, route),
     );

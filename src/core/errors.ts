@@ -147,9 +147,15 @@ export class UnauthenticatedError extends AppError {
   }
 }
 
-/** The `WWW-Authenticate` value for a refused request. */
-export function challengeOf(error: AppError): string {
-  return error instanceof UnauthenticatedError ? error.challenge : BASIC_CHALLENGE;
+/**
+ * What the headers of an error answer depend on: an AppError, or the facade's rendering of one
+ * (which carries the challenge of the UnauthenticatedError it came from).
+ */
+export interface ErrorHeaderSource {
+  readonly code: ErrorCode;
+  /** A 401's `WWW-Authenticate` value; Basic when absent. */
+  readonly challenge?: string | undefined;
+  readonly details?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -158,12 +164,14 @@ export function challengeOf(error: AppError): string {
  * ask for Basic credentials (JSONP scripts, HTML pages).
  */
 export function errorHeadersOf(
-  error: AppError,
+  error: ErrorHeaderSource,
   options: { challenge?: boolean } = {},
 ): Record<string, string> {
   if (error.code === 'UNAUTHENTICATED')
-    return options.challenge === false ? {} : { 'WWW-Authenticate': challengeOf(error) };
-  const wait = error.details.retryAfterSeconds;
+    return options.challenge === false
+      ? {}
+      : { 'WWW-Authenticate': error.challenge ?? BASIC_CHALLENGE };
+  const wait = error.details?.retryAfterSeconds;
   if (error.code === 'TOO_MANY_REQUESTS' && typeof wait === 'number')
     return { 'Retry-After': String(wait) };
   return {};

@@ -132,14 +132,8 @@ interface World {
 async function world(): Promise<World> {
   const owner = await t.newAccount();
   const staff = await t.newStaff(owner, { type: 'STAFF' });
-  const create = async (mutation: string, input: Record<string, unknown>) =>
-    (
-      await t.gqlOk(
-        owner,
-        `mutation($input: ${mutation[0]!.toUpperCase()}${mutation.slice(1)}Input!) { ${mutation}(input: $input) { id legacyId } }`,
-        { input },
-      )
-    )[mutation];
+  const create = (mutation: string, input: Record<string, unknown>) =>
+    t.create(owner, mutation, input);
   const company = await create('createCompany', { name: 'Acme', visibility: 'PUBLIC' });
   const website = await create('createProject', {
     name: 'Website',

@@ -271,13 +271,7 @@ async function world(): Promise<World> {
     emailAddress: 'sam@example.com',
   });
   const create = async (mutation: string, input: Json) =>
-    (
-      await t.gqlOk(
-        owner,
-        `mutation($input: ${mutation[0]!.toUpperCase()}${mutation.slice(1)}Input!) { ${mutation}(input: $input) { id } }`,
-        { input },
-      )
-    )[mutation].id as string;
+    (await t.create(owner, mutation, input)).id;
   const company = await create('createCompany', { name: 'Acme', visibility: 'PUBLIC' });
   const website = await create('createProject', {
     name: 'Website',

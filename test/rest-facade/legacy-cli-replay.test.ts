@@ -119,14 +119,7 @@ async function gqlId(
   mutation: string,
   input: Record<string, unknown>,
 ): Promise<string> {
-  const data = await t.gqlOk(
-    who,
-    `mutation($input: ${mutation[0]!.toUpperCase()}${mutation.slice(1)}Input!) { ${mutation}(input: $input) { id } }`,
-    {
-      input,
-    },
-  );
-  return data[mutation].id;
+  return (await t.create(who, mutation, input)).id;
 }
 
 interface World {

@@ -41,6 +41,15 @@ export interface TestApp {
     query: string,
     variables?: Record<string, unknown>,
   ): Promise<T>;
+  /**
+   * Runs a create mutation (`createCompany`, ...) whose input type is named after it, for fixtures;
+   * answers the created object's `id` and `legacyId`.
+   */
+  create(
+    who: Credentials,
+    mutation: string,
+    input: Record<string, unknown>,
+  ): Promise<{ id: string; legacyId: number }>;
   /** A new account with its owner; returns the owner's credentials and ids. */
   newAccount(
     overrides?: Partial<CreateAccountInput>,
@@ -112,6 +121,16 @@ export async function startTestApp(
     return res.data as any;
   };
 
+  const create: TestApp['create'] = async (who, mutation, input) => {
+    const inputType = `${mutation[0]!.toUpperCase()}${mutation.slice(1)}Input`;
+    const data = await gqlOk(
+      who,
+      `mutation($input: ${inputType}!) { ${mutation}(input: $input) { id legacyId } }`,
+      { input },
+    );
+    return data[mutation];
+  };
+
   let server: Server | undefined;
   const listen = async () => {
     server ??= await new Promise<Server>((resolve) => {
@@ -129,6 +148,7 @@ export async function startTestApp(
     listen,
     gql,
     gqlOk,
+    create,
     newAccount: async (overrides = {}) => {
       counter += 1;
       const login = overrides.login ?? `owner${counter}_${Math.random().toString(36).slice(2, 8)}`;

@@ -183,22 +183,45 @@ export function toConnection<T>(rows: T[], totalCount: number, offset: number): 
   };
 }
 
+/** A nested list of `entityClass` rows under their parent's `parent` reference. */
+export interface ChildList<T> {
+  readonly entity: EntityName;
+  readonly entityClass: new () => T;
+  /** The reference to the parent (`project` of a shift). */
+  readonly parent: keyof T & string;
+  /** The filter and the caller's policy, both applied in the query. */
+  readonly where: readonly object[];
+  readonly order: OrderSpec[] | undefined;
+  /** Loads what the page's nodes select, for all the rows of the batch at once. */
+  readonly prime: (rows: T[]) => Promise<void>;
+}
+
 /**
  * One parent's page of a nested list. The children of every parent in the request come from one
  * query (batched per `name`, which must carry the filter and order); each parent's page is cut
  * from its share.
  */
-export async function childPage<T>(
+export async function childPage<T extends object>(
   ctx: RequestContext,
-  entity: EntityName,
+  list: ChildList<T>,
   name: string,
   parentId: number,
   page: PageRequest,
-  find: (parentIds: readonly number[]) => Promise<T[]>,
-  parentOf: (row: T) => number,
 ): Promise<ConnectionShape<T>> {
-  const { offset, limit } = pageWindow(ctx, entity, page);
-  const all = await ctx.loaders.children(name, parentId, find, parentOf);
+  const { offset, limit } = pageWindow(ctx, list.entity, page);
+  const all = await ctx.loaders.children(
+    name,
+    parentId,
+    async (ids: readonly number[]) => {
+      const rows = await findRows(ctx.em, list.entityClass, { $and: list.where } as never, {
+        anyOf: { property: list.parent, ids },
+        orderBy: compileOrder(list.order) as never,
+      });
+      await list.prime(rows);
+      return rows;
+    },
+    (row: T) => (row[list.parent] as { id: number }).id,
+  );
   return toConnection(all.slice(offset, offset + limit), all.length, offset);
 }
 

@@ -5,7 +5,7 @@ import type { OrderSpec } from '../common/graphql/list-args';
 import { then, type MaybePromise } from '../../core/loaders';
 import { Account } from '../accounts/account.entity';
 import { Activity } from '../activities/activity.entity';
-import { childPage, compileFilter, compileOrder, type PageRequest } from '../common/list-query';
+import { childPage, compileFilter, type PageRequest } from '../common/list-query';
 import { findRows } from '../common/unmanaged-rows';
 import { Company } from '../companies/company.entity';
 import type { Staff } from '../staff/staff.entity';
@@ -164,22 +164,22 @@ export async function companyProjects(
   order: OrderSpec[] | undefined,
   nodeFields: () => ReadonlySet<string>,
 ): Promise<ConnectionShape<Project>> {
-  const visible = await projectVisibilityWhere(ctx);
-  const where = compileFilter('Project', filter as never, PROJECT_FILTER_FIELDS);
+  const list = {
+    entity: 'Project' as const,
+    entityClass: Project,
+    parent: 'company' as const,
+    where: [
+      compileFilter('Project', filter as never, PROJECT_FILTER_FIELDS),
+      await projectVisibilityWhere(ctx),
+    ],
+    order,
+    prime: (projects: Project[]) => primeProjectFields(ctx, projects, nodeFields()),
+  };
   return childPage(
     ctx,
-    'Project',
+    list,
     `companyProjects:${JSON.stringify([filter, order])}`,
     companyId,
     page,
-    async (ids) => {
-      const projects = await findRows(ctx.em, Project, { $and: [where, visible] } as never, {
-        anyOf: { property: 'company', ids },
-        orderBy: compileOrder(order) as never,
-      });
-      await primeProjectFields(ctx, projects, nodeFields());
-      return projects;
-    },
-    (p) => p.company.id,
   );
 }

@@ -1,8 +1,7 @@
 import type { RequestContext } from '../../core/request-context';
 import type { ConnectionShape } from '../common/graphql/connection';
 import type { OrderSpec } from '../common/graphql/list-args';
-import { childPage, compileFilter, compileOrder, type PageRequest } from '../common/list-query';
-import { findRows } from '../common/unmanaged-rows';
+import { childPage, compileFilter, type PageRequest } from '../common/list-query';
 import { primeShiftRelations } from './shift-relations';
 import { Shift } from './shift.entity';
 import { SHIFT_FILTER_FIELDS, type ShiftFilter } from './shift.inputs';
@@ -21,24 +20,18 @@ export async function projectShifts(
   order: OrderSpec[] | undefined,
   nodeFields: () => ReadonlySet<string>,
 ): Promise<ConnectionShape<Shift>> {
-  const where = compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS);
-  // The shift list's own rule, not "the parent was reached": `Shift.project` answers a project
-  // whatever its visibility, so reaching one is no licence to read everyone's shifts on it.
-  const visible = await shiftVisibilityWhere(ctx);
-  return childPage(
-    ctx,
-    'Shift',
-    `projectShifts:${JSON.stringify([filter, order])}`,
-    projectId,
-    page,
-    async (ids) => {
-      const shifts = await findRows(ctx.em, Shift, { $and: [where, visible] } as never, {
-        anyOf: { property: 'project', ids },
-        orderBy: compileOrder(order) as never,
-      });
-      await primeShiftRelations(ctx, shifts, nodeFields());
-      return shifts;
-    },
-    (s) => s.project.id,
-  );
+  const list = {
+    entity: 'Shift' as const,
+    entityClass: Shift,
+    parent: 'project' as const,
+    where: [
+      compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS),
+      // The shift list's own rule, not "the parent was reached": `Shift.project` answers a project
+      // whatever its visibility, so reaching one is no licence to read everyone's shifts on it.
+      await shiftVisibilityWhere(ctx),
+    ],
+    order,
+    prime: (shifts: Shift[]) => primeShiftRelations(ctx, shifts, nodeFields()),
+  };
+  return childPage(ctx, list, `projectShifts:${JSON.stringify([filter, order])}`, projectId, page);
 }
