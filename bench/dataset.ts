@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createPasswordHasher } from '../src/auth/passwords';
+import { createPasswordHasher } from '../src/modules/staff/passwords';
 import { seededRandom } from '../src/modules/common/seeded-random';
 
 /**

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { Client } from 'pg';
-import { createApp, type App } from '../src/app';
+import { createApp, type App } from '../src/http/app';
 import { loadConfig } from '../src/core/config';
 import { openDatabase, type Database } from '../src/db/database';
 import { loadDataset, scaledSize, type DatasetManifest } from './dataset';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
-import { createPasswordHasher } from './auth/passwords';
+import { createPasswordHasher } from './modules/staff/passwords';
 import { seedDemo, type DemoReport } from './cli/demo-seed';
 import { backupEmbedded, restoreEmbedded } from './cli/embedded-backup';
 import { exportShifts } from './cli/shift-export';

@@ -1,5 +1,5 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import { createApp, type App } from './app';
+import { createApp, type App } from './http/app';
 import type { Config } from './core/config';
 import { openDatabase, type Database } from './db/database';
 import { OutboxSender } from './modules/outbox/outbox-sender';

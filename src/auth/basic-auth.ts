@@ -3,7 +3,7 @@ import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql
 import { LRUCache } from 'lru-cache';
 import { UnauthenticatedError } from '../core/errors';
 import { Staff } from '../modules/staff/staff.entity';
-import type { PasswordHasher } from './passwords';
+import type { PasswordHasher } from '../modules/staff/passwords';
 import type { SignInLimiter } from './sign-in-limiter';
 import type { Viewer } from '../core/viewer';
 

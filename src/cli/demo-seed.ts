@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { createPasswordHasher } from '../auth/passwords';
+import { createPasswordHasher } from '../modules/staff/passwords';
 import type { Viewer } from '../core/viewer';
 import type { Config } from '../core/config';
 import type { Database } from '../db/database';

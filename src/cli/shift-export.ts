@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { writeShiftsCsv, type ShiftExportQuery } from '../../rest-facade/csv/shift-export';
 import { OperationRegistry } from '../../rest-facade/operation-registry';
-import { createApp } from '../app';
+import { createApp } from '../http/app';
 import type { Config } from '../core/config';
 import type { Database } from '../db/database';
 import { BadRequestError } from '../core/errors';

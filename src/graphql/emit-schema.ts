@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createPasswordHasher } from '../auth/passwords';
+import { createPasswordHasher } from '../modules/staff/passwords';
 import { createGeocoder } from '../modules/companies/geocoder';
 import { createSchema, printSortedSchema } from './schema';
 import { createServices } from './services';

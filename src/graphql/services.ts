@@ -1,4 +1,4 @@
-import type { PasswordHasher } from '../auth/passwords';
+import type { PasswordHasher } from '../modules/staff/passwords';
 import { ActivityService } from '../modules/activities/activity.service';
 import { CompanyService } from '../modules/companies/company.service';
 import type { Geocoder } from '../modules/companies/geocoder';

@@ -1,5 +1,5 @@
 import { BasicAuthenticator } from '../../src/auth/basic-auth';
-import { createPasswordHasher, type PasswordHasher } from '../../src/auth/passwords';
+import { createPasswordHasher, type PasswordHasher } from '../../src/modules/staff/passwords';
 import { SignInLimiter } from '../../src/auth/sign-in-limiter';
 import { UnauthenticatedError } from '../../src/core/errors';
 import { startTestApp, type TestApp } from '../support/test-app';

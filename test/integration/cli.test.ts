@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import request from 'supertest';
-import { createApp } from '../../src/app';
+import { createApp } from '../../src/http/app';
 import { runCli } from '../../src/cli';
 import { loadConfig } from '../../src/core/config';
 import { openDatabase } from '../../src/db/database';

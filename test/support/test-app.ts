@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { FieldError } from '../../src/core/errors';
-import { createApp, type App } from '../../src/app';
+import { createApp, type App } from '../../src/http/app';
 import type { RequestCredentials } from '../../src/core/request-context';
 import { loadConfig, type Config } from '../../src/core/config';
 import { openDatabase, type Database } from '../../src/db/database';

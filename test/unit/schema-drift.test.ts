@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createPasswordHasher } from '../../src/auth/passwords';
+import { createPasswordHasher } from '../../src/modules/staff/passwords';
 import { createSchema, printSortedSchema } from '../../src/graphql/schema';
 import { createServices } from '../../src/graphql/services';
 import { createGeocoder } from '../../src/modules/companies/geocoder';

@@ -4,7 +4,7 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   type PasswordHasher,
-} from '../../auth/passwords';
+} from '../staff/passwords';
 import { ValidationError } from '../../core/errors';
 import { StaffType } from '../common/enums';
 import { fields, validate } from '../common/service-support';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hashSecret, newKey, newSecret } from '../../auth/oauth-secrets';
+import { hashSecret, newKey, newSecret } from './oauth-secrets';
 import { isOwner } from '../../core/viewer';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';

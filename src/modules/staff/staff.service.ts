@@ -4,7 +4,7 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   type PasswordHasher,
-} from '../../auth/passwords';
+} from './passwords';
 import { isManagerOrOwner, isOwner } from '../../core/viewer';
 import { PermissionDeniedError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';

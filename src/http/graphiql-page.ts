@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import type { Config } from '../core/config';
-import { ROUTE_TEMPLATE_LOCAL } from '../observability/route-labels';
+import { ROUTE_TEMPLATE_LOCAL } from './observability/route-labels';
 
 /**
  * The GraphiQL IDE a browser gets on GET /graphql. Everything it loads comes from this process:

@@ -15,16 +15,16 @@ import {
   type ErrorCode,
 } from '../core/errors';
 import { credentialsOf, loggerOf } from '../core/request-context';
-import { parseBasicAuthorization, type BasicAuthenticator } from './basic-auth';
+import { parseBasicAuthorization, type BasicAuthenticator } from '../auth/basic-auth';
 import { approvalPage, authorizedPage, messagePage, verifierPage } from './oauth-pages';
-import { OUT_OF_BAND, type OAuth1Provider } from './oauth1-provider';
+import { OUT_OF_BAND, type OAuth1Provider } from '../auth/oauth1-provider';
 import {
   OAuthSyntaxError,
   parseFormEncoded,
   parseOAuthAuthorizationHeader,
   type OAuthParam,
-} from './oauth1-signature';
-import { OAUTH2_LIFETIMES, type OAuth2Client, type OAuth2Provider } from './oauth2-provider';
+} from '../auth/oauth1-signature';
+import { OAUTH2_LIFETIMES, type OAuth2Client, type OAuth2Provider } from '../auth/oauth2-provider';
 
 export interface OAuthRouterDeps {
   readonly orm: MikroORM;

@@ -2,10 +2,10 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Knex } from '@mikro-orm/postgresql';
 import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { ErrorCode } from '../core/errors';
-import { MAX_ATTEMPTS } from '../modules/outbox/outbox-sender';
+import type { ErrorCode } from '../../core/errors';
+import { MAX_ATTEMPTS } from '../../modules/outbox/outbox-sender';
 import { withDeadline } from './deadline';
-import { currentLogger, type Logger } from '../core/logger';
+import { currentLogger, type Logger } from '../../core/logger';
 import type { RouteLabeller } from './route-labels';
 
 /** How long a scrape waits for the outbox count before it leaves the gauge out. */

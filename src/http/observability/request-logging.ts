@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { pinoHttp } from 'pino-http';
-import { redactHeaders, redactUrl, withLogger, type Logger } from '../core/logger';
+import { redactHeaders, redactUrl, withLogger, type Logger } from '../../core/logger';
 import type { RouteLabeller } from './route-labels';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';

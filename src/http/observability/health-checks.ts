@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RequestHandler } from 'express';
 import { DeadlineExceededError, withDeadline } from './deadline';
-import { currentLogger, type Logger } from '../core/logger';
+import { currentLogger, type Logger } from '../../core/logger';
 
 /** How long /readyz waits for the database before it answers 503. */
 export const READINESS_DEADLINE_MS = 2_000;

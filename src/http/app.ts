@@ -4,41 +4,41 @@ import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { GraphQLError } from 'graphql';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { BasicAuthenticator } from './auth/basic-auth';
-import { OAuth1Provider } from './auth/oauth1-provider';
-import { OAuth2Provider } from './auth/oauth2-provider';
-import { createOAuthRouter } from './auth/oauth-routes';
-import { createPasswordHasher, type PasswordHasher } from './auth/passwords';
-import { RequestAuthenticator } from './auth/request-authenticator';
-import { RequestLimiter } from './auth/request-limiter';
-import { SignInLimiter } from './auth/sign-in-limiter';
-import { createRestFacade } from '../rest-facade';
-import type { Config } from './core/config';
+import { BasicAuthenticator } from '../auth/basic-auth';
+import { OAuth1Provider } from '../auth/oauth1-provider';
+import { OAuth2Provider } from '../auth/oauth2-provider';
+import { createOAuthRouter } from './oauth-routes';
+import { createPasswordHasher, type PasswordHasher } from '../modules/staff/passwords';
+import { RequestAuthenticator } from '../auth/request-authenticator';
+import { RequestLimiter } from '../auth/request-limiter';
+import { SignInLimiter } from '../auth/sign-in-limiter';
+import { createRestFacade } from '../../rest-facade';
+import type { Config } from '../core/config';
 import {
   AppError,
   bodyRefusalOf,
   errorHeadersOf,
   HTTP_STATUS,
   type ErrorCode,
-} from './core/errors';
-import { createApolloServer } from './graphql/apollo';
-import { createContextFactory } from './graphql/context';
+} from '../core/errors';
+import { createApolloServer } from '../graphql/apollo';
+import { createContextFactory } from '../graphql/context';
 import {
   credentialsOf,
   loggerOf,
   requestOptionsOf,
   type ContextFactory,
-} from './core/request-context';
-import { createExecutor, type Executor } from './graphql/executor';
-import { createGraphiQLRouter } from './graphql/graphiql-page';
-import { operationGuards } from './graphql/operation-guards';
-import { attachSubscriptionServer, type SubscriptionServer } from './graphql/subscription-server';
-import { createSchema } from './graphql/schema';
-import { createServices } from './graphql/services';
-import { createGeocoder } from './modules/companies/geocoder';
-import { LiveShiftEvents } from './modules/events/live-shift-events';
-import { webhookSink } from './modules/webhooks/webhook-sink';
-import { createLogger, type Logger } from './core/logger';
+} from '../core/request-context';
+import { createExecutor, type Executor } from '../graphql/executor';
+import { createGraphiQLRouter } from './graphiql-page';
+import { operationGuards } from '../graphql/operation-guards';
+import { attachSubscriptionServer, type SubscriptionServer } from '../graphql/subscription-server';
+import { createSchema } from '../graphql/schema';
+import { createServices } from '../graphql/services';
+import { createGeocoder } from '../modules/companies/geocoder';
+import { LiveShiftEvents } from '../modules/events/live-shift-events';
+import { webhookSink } from '../modules/webhooks/webhook-sink';
+import { createLogger, type Logger } from '../core/logger';
 import { createObservability } from './observability/observability';
 
 export interface App {

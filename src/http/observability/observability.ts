@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Router, type RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
-import type { Config } from '../core/config';
+import type { Config } from '../../core/config';
 import { liveness, ReadinessCheck } from './health-checks';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../../core/logger';
 import { createMetrics, metricsEndpoint } from './metrics';
 import { requestLogging } from './request-logging';
 import { RouteLabeller } from './route-labels';
