@@ -10,7 +10,7 @@ import { DataDirError } from './db/embedded/embedded-postgres';
 import { AppError } from './core/errors';
 import { contextForViewer } from './graphql/context';
 import { type RequestContext } from './core/request-context';
-import { createAccount } from './modules/accounts/account.service';
+import { createAccount } from './modules/staff/account-opening';
 import { StaffType } from './modules/common/enums';
 import { OAuthProtocol } from './modules/oauth/oauth-client.entity';
 import { OAuthClientService } from './modules/oauth/oauth-client.service';

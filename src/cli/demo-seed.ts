@@ -6,11 +6,11 @@ import type { Database } from '../db/database';
 import { AppError, ValidationError } from '../core/errors';
 import { contextForViewer } from '../graphql/context';
 import { createServices } from '../graphql/services';
-import { createAccount } from '../modules/accounts/account.service';
+import { createAccount } from '../modules/staff/account-opening';
 import { Visibility } from '../modules/common/enums';
 import { seededRandom } from '../modules/common/seeded-random';
 import { createGeocoder } from '../modules/companies/geocoder';
-import { AssignableStaffType } from '../modules/staff/staff.inputs';
+import { AssignableStaffType } from '../modules/staff/graphql/staff.inputs';
 import { webhookSink } from '../modules/webhooks/webhook-sink';
 
 /**

@@ -1,6 +1,6 @@
 import { Account } from '../modules/accounts/account.entity';
 import { Activity } from '../modules/activities/activity.entity';
-import { TenantEntity } from '../modules/common/tenant-entity';
+import { TenantEntity } from '../modules/accounts/tenant.entity';
 import { CompanyMember } from '../modules/companies/company-member.entity';
 import { Company } from '../modules/companies/company.entity';
 import { OAuthClient } from '../modules/oauth/oauth-client.entity';

@@ -5,7 +5,7 @@ import type { Geocoder } from '../modules/companies/geocoder';
 import { OAuthClientService } from '../modules/oauth/oauth-client.service';
 import { ShiftEvents, type ShiftEventSink } from '../modules/events/shift-events';
 import { ProjectService } from '../modules/projects/project.service';
-import { PunchService } from '../modules/projects/punch.service';
+import { PunchService } from '../modules/shifts/punch.service';
 import { ReportService } from '../modules/reports/report.service';
 import { ShiftService } from '../modules/shifts/shift.service';
 import { StaffService } from '../modules/staff/staff.service';

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { ConfigError, loadConfig } from '../../src/core/config';
-import { createAccount } from '../../src/modules/accounts/account.service';
-import { OutboxSender } from '../../src/modules/outbox/outbox-sender';
+import { createAccount } from '../../src/modules/staff/account-opening';
+import { OutboxSender } from '../../src/modules/delivery/outbox-sender';
 import { startServer } from '../../src/server';
 import { codes, startTestApp, type Credentials, type TestApp } from '../support/test-app';
 

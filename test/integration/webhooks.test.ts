@@ -7,7 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { OutboxSender } from '../../src/modules/outbox/outbox-sender';
+import { OutboxSender } from '../../src/modules/delivery/outbox-sender';
 import { postWebhook, WebhookDeliveryError } from '../../src/modules/webhooks/webhook-delivery';
 import { codes, startTestApp, type Credentials, type TestApp } from '../support/test-app';
 

@@ -6,7 +6,7 @@ import { createApp, type App } from '../../src/http/app';
 import type { RequestCredentials } from '../../src/core/request-context';
 import { loadConfig, type Config } from '../../src/core/config';
 import { openDatabase, type Database } from '../../src/db/database';
-import { createAccount, type CreateAccountInput } from '../../src/modules/accounts/account.service';
+import { createAccount, type CreateAccountInput } from '../../src/modules/staff/account-opening';
 import { createLogger } from '../../src/core/logger';
 import { createTestDatabaseTarget, type TestDatabaseTarget } from './test-database';
 

@@ -1,6 +1,6 @@
 import { Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
-import { TenantEntity } from '../common/tenant-entity';
+import { TenantEntity } from '../accounts/tenant.entity';
 import { Project } from '../projects/project.entity';
 
 @ObjectType({ description: 'A kind of work within a project; a shift may name one.' })

@@ -21,7 +21,7 @@ import {
   type ActivityFilter,
   type ActivityInput,
   type CreateActivityInput,
-} from './activity.inputs';
+} from './graphql/activity.inputs';
 
 const updateSchema = z.object({ name: fields.requiredText().optional() });
 const createSchema = z.object({

@@ -1,7 +1,7 @@
 import { Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Float, ObjectType } from 'type-graphql';
 import { Visibility } from '../common/enums';
-import { TenantEntity } from '../common/tenant-entity';
+import { TenantEntity } from '../accounts/tenant.entity';
 import { Staff } from '../staff/staff.entity';
 
 @ObjectType({ description: 'A client company; it groups projects.' })

@@ -1,3 +1,4 @@
+import { CompanyMember } from './company-member.entity';
 import { z } from 'zod';
 import { isManagerOrOwner } from '../../core/viewer';
 import { PermissionDeniedError } from '../../core/errors';
@@ -5,7 +6,7 @@ import type { RequestContext } from '../../core/request-context';
 import type { OrderSpec } from '../common/graphql/list-args';
 import { Visibility } from '../common/enums';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
-import { replaceMembers, resolveMemberIds } from '../common/members';
+import { replaceMembers, resolveMemberIds } from '../staff/member-lists';
 import { idempotentTransaction } from '../common/idempotency';
 import {
   assertUuidFree,
@@ -25,7 +26,7 @@ import {
   type CompanyFilter,
   type CompanyInput,
   type CreateCompanyInput,
-} from './company.inputs';
+} from './graphql/company.inputs';
 import { isCoordinates, type Coordinates, type GeocodableAddress, type Geocoder } from './geocoder';
 
 const textField = (f: (typeof COMPANY_TEXT_FIELDS)[number]) =>
@@ -109,7 +110,7 @@ export class CompanyService {
         createdBy: tx.viewer.id,
       } as never) as Company;
       await tx.em.flush();
-      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, { company }, memberIds);
+      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, CompanyMember, 'company', company, memberIds);
       return company;
     });
   }
@@ -134,7 +135,7 @@ export class CompanyService {
         Object.assign(company, derived.coordinates);
       }
       await tx.em.flush();
-      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, { company }, memberIds);
+      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, CompanyMember, 'company', company, memberIds);
       return company;
     });
   }

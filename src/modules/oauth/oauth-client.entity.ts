@@ -1,7 +1,7 @@
 import { ArrayType, Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver } from '../common/graphql/scalars';
-import { TenantEntity } from '../common/tenant-entity';
+import { TenantEntity } from '../accounts/tenant.entity';
 import { Staff } from '../staff/staff.entity';
 
 export enum OAuthProtocol {

@@ -1,5 +1,8 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantEntity } from '../common/tenant-entity';
+import { TenantEntity } from '../accounts/tenant.entity';
+
+/** After this many failed attempts the sender gives a message up (it stays, for the record). */
+export const MAX_ATTEMPTS = 10;
 
 /** What a `webhook` message carries: the event's id and the exact body every attempt signs and sends. */
 export interface WebhookPayload {

@@ -1,5 +1,5 @@
 import { Entity, ManyToOne, type Ref } from '@mikro-orm/core';
-import { TenantEntity } from '../common/tenant-entity';
+import { TenantEntity } from '../accounts/tenant.entity';
 import { Staff } from '../staff/staff.entity';
 import { Project } from './project.entity';
 

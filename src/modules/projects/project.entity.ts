@@ -1,7 +1,7 @@
 import { ArrayType, Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { Visibility } from '../common/enums';
-import { TenantEntity } from '../common/tenant-entity';
+import { TenantEntity } from '../accounts/tenant.entity';
 import { Company } from '../companies/company.entity';
 import { Staff } from '../staff/staff.entity';
 

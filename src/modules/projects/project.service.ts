@@ -1,3 +1,4 @@
+import { ProjectMember } from './project-member.entity';
 import { ref } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { isManagerOrOwner } from '../../core/viewer';
@@ -12,7 +13,7 @@ import type { OrderSpec } from '../common/graphql/list-args';
 import { Company } from '../companies/company.entity';
 import { Visibility } from '../common/enums';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
-import { replaceMembers, resolveMemberIds } from '../common/members';
+import { replaceMembers, resolveMemberIds } from '../staff/member-lists';
 import { idempotentTransaction } from '../common/idempotency';
 import {
   assertUuidFree,
@@ -32,7 +33,7 @@ import {
   type CreateProjectInput,
   type ProjectFilter,
   type ProjectInput,
-} from './project.inputs';
+} from './graphql/project.inputs';
 
 const projectFields = {
   name: fields.requiredText(),
@@ -110,7 +111,7 @@ export class ProjectService {
         createdBy: tx.viewer.id,
       } as never) as Project;
       await tx.em.flush();
-      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, { project }, memberIds);
+      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, ProjectMember, 'project', project, memberIds);
       return project;
     });
   }
@@ -138,7 +139,7 @@ export class ProjectService {
       const memberIds = await resolveMemberIds(tx.em, 'Project', data.userIds, data.userLegacyIds);
       assignDefined(project, rest);
       await tx.em.flush();
-      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, { project }, memberIds);
+      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, ProjectMember, 'project', project, memberIds);
       return project;
     });
   }

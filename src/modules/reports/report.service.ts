@@ -8,8 +8,8 @@ import { timeZoneField } from '../common/time-zones';
 import { companyVisibilitySql } from '../companies/company.policy';
 import { shiftVisibilitySql } from '../shifts/shift.policy';
 import { Staff } from '../staff/staff.entity';
-import { ReportBucket, ReportDimension, type ReportInput } from './report.inputs';
-import type { Report, ReportRow, ReportSums } from './report.types';
+import { ReportBucket, ReportDimension, type ReportInput } from './graphql/report.inputs';
+import type { Report, ReportRow, ReportSums } from './graphql/report.types';
 
 /** Rows of one answer when `first` is omitted, and at most. */
 export const REPORT_ROWS_DEFAULT = 1000;

@@ -2,7 +2,7 @@ import { ArrayType, Entity, ManyToOne, Property, type Ref } from '@mikro-orm/cor
 import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver } from '../common/graphql/scalars';
 import { Activity } from '../activities/activity.entity';
-import { TenantEntity } from '../common/tenant-entity';
+import { TenantEntity } from '../accounts/tenant.entity';
 import { offsetSecondsAt } from '../common/time-zones';
 import { Project } from '../projects/project.entity';
 import { Staff } from '../staff/staff.entity';

@@ -4,7 +4,7 @@ import type { OrderSpec } from '../common/graphql/list-args';
 import { childPage, compileFilter, type PageRequest } from '../common/list-query';
 import { primeShiftRelations } from './shift-relations';
 import { Shift } from './shift.entity';
-import { SHIFT_FILTER_FIELDS, type ShiftFilter } from './shift.inputs';
+import { SHIFT_FILTER_FIELDS, type ShiftFilter } from './graphql/shift.inputs';
 import { shiftVisibilityWhere } from './shift.policy';
 
 /**

@@ -36,7 +36,7 @@ import {
   type CreateShiftInput,
   type ShiftFilter,
   type ShiftInput,
-} from './shift.inputs';
+} from './graphql/shift.inputs';
 
 const MIN_DATE = new Date('1970-01-01T00:00:00Z');
 const MAX_DATE = new Date('9999-12-31T23:59:59Z');

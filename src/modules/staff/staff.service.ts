@@ -9,7 +9,7 @@ import { isManagerOrOwner, isOwner } from '../../core/viewer';
 import { PermissionDeniedError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import type { OrderSpec } from '../common/graphql/list-args';
-import { assertStaffRoom } from '../accounts/plan-limits';
+import { assertStaffRoom } from './staff-limits';
 import { StaffType } from '../common/enums';
 import { compileFilter, findPage, type PageRequest } from '../common/list-query';
 import { idempotentTransaction } from '../common/idempotency';
@@ -23,13 +23,13 @@ import {
   type Locator,
 } from '../common/service-support';
 import { timeZoneField } from '../common/time-zones';
-import { enqueueConfirmationEmail } from '../outbox/confirmation-email';
+import { enqueueConfirmationEmail } from './confirmation-email';
 import {
   STAFF_FILTER_FIELDS,
   type CreateStaffInput,
   type StaffFilter,
   type UpdateStaffInput,
-} from './staff.inputs';
+} from './graphql/staff.inputs';
 import { Staff } from './staff.entity';
 import { mayReadStaff, readableStaffWhere } from './staff.policy';
 

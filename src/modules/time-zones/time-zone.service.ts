@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DateTime, IANAZone } from 'luxon';
 import type { RequestContext } from '../../core/request-context';
 import { canonicalTimeZone, isValidTimeZone } from '../common/time-zones';
-import type { TimeZone } from './time-zone.type';
+import type { TimeZone } from './graphql/time-zone.type';
 
 /** moment-timezone's packed tz data: zones as `name|...`, links as `target|alias`. */
 interface PackedTzData {

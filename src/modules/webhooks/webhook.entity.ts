@@ -1,8 +1,8 @@
 import { ArrayType, Entity, Property } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver } from '../common/graphql/scalars';
-import { TenantEntity } from '../common/tenant-entity';
-import { ShiftEventKindEnum } from '../events/shift-event.types';
+import { TenantEntity } from '../accounts/tenant.entity';
+import { ShiftEventKindEnum } from '../events/graphql/shift-event.types';
 import type { ShiftEventKind } from '../events/shift-events';
 
 /**

@@ -16,9 +16,9 @@ import {
 } from '../common/service-support';
 import { SHIFT_EVENT_KINDS } from '../events/shift-events';
 import { OutboxMessage, type WebhookPayload } from '../outbox/outbox-message.entity';
-import { MAX_ATTEMPTS } from '../outbox/outbox-sender';
+import { MAX_ATTEMPTS } from '../outbox/outbox-message.entity';
 import { Webhook, WebhookDelivery, type WebhookWithSecret } from './webhook.entity';
-import type { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs';
+import type { CreateWebhookInput, UpdateWebhookInput } from './graphql/webhook.inputs';
 
 /** Per account: enough for every integration a small team runs, few enough to deliver promptly. */
 export const MAX_WEBHOOKS = 20;

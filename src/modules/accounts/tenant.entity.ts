@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import { ManyToOne, PrimaryKey, Property, type Ref } from '@mikro-orm/core';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Account } from './account.entity';
+
+/**
+ * Columns every tenant row carries: the integer id (the legacy XML identifier, exposed as
+ * `legacyId`), the uuid (the JSON and GraphQL identifier, exposed as `id`) and the account that
+ * scopes it. The `tenant` filter (db/orm-options.ts) adds `account_id = <caller's account>` to every
+ * query of these entities.
+ */
+@ObjectType('TenantEntity')
+export abstract class TenantEntity {
+  @Field(() => Int, {
+    name: 'legacyId',
+    description: 'The integer identifier of the legacy XML API.',
+  })
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @Field(() => ID, {
+    name: 'id',
+    description: 'The UUID: the identifier of GraphQL and the JSON API.',
+  })
+  @Property({ type: 'uuid', unique: true })
+  uuid: string = randomUUID();
+
+  @ManyToOne(() => Account, { ref: true, deleteRule: 'cascade' })
+  account!: Ref<Account>;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}

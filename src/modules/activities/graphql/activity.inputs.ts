@@ -1,0 +1,49 @@
+import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
+import { IDFilter, IntFilter, StringFilter } from '../../common/graphql/filter-inputs';
+import { OrderInput } from '../../common/graphql/list-args';
+import type { FilterFields } from '../../common/list-query';
+
+@InputType()
+export class ActivityFilter {
+  @Field(() => [ActivityFilter], { nullable: true }) and?: ActivityFilter[];
+  @Field(() => [ActivityFilter], { nullable: true }) or?: ActivityFilter[];
+  @Field(() => ActivityFilter, { nullable: true }) not?: ActivityFilter;
+  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
+  @Field(() => IntFilter, { nullable: true }) legacyId?: IntFilter;
+  @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
+  @Field(() => IDFilter, { nullable: true }) projectId?: IDFilter;
+  @Field(() => IntFilter, { nullable: true }) projectLegacyId?: IntFilter;
+}
+
+export const ACTIVITY_FILTER_FIELDS: FilterFields = {
+  id: 'uuid',
+  legacyId: 'id',
+  name: 'name',
+  projectId: 'project.uuid',
+  projectLegacyId: 'project.id',
+};
+
+export enum ActivityOrderField {
+  LEGACY_ID = 'id',
+  ID = 'uuid',
+  NAME = 'name',
+  CREATED_AT = 'createdAt',
+}
+registerEnumType(ActivityOrderField, { name: 'ActivityOrderField' });
+export const ActivityOrder = OrderInput(ActivityOrderField, 'ActivityOrder');
+
+@InputType({ description: 'Omitted fields keep their value on update.' })
+export class ActivityInput {
+  @Field(() => String, { nullable: true }) name?: string;
+}
+
+@InputType()
+export class CreateActivityInput extends ActivityInput {
+  @Field(() => ID, {
+    nullable: true,
+    description: 'A uuid of your choice; generated when omitted.',
+  })
+  id?: string | null;
+  @Field(() => ID, { nullable: true }) projectId?: string;
+  @Field(() => Int, { nullable: true }) projectLegacyId?: number;
+}

@@ -1,0 +1,104 @@
+import {
+  Arg,
+  Args,
+  Ctx,
+  FieldResolver,
+  ID,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
+import type { RequestContext } from '../../../core/request-context';
+import { Connection } from '../../common/graphql/connection';
+import { loadById } from '../../common/entity-loaders';
+import type { MaybePromise } from '../../../core/loaders';
+import { LocatorArgs, optionalLocator, PageArgs } from '../../common/graphql/list-args';
+import { Project } from '../../projects/project.entity';
+import { Activity } from '../activity.entity';
+import {
+  ActivityFilter,
+  ActivityInput,
+  ActivityOrder,
+  CreateActivityInput,
+} from './activity.inputs';
+import type { ActivityService } from '../activity.service';
+
+export const ActivityConnection = Connection(Activity, 'ActivityConnection');
+
+@Resolver(() => Activity)
+export class ActivityResolver {
+  constructor(private readonly service: ActivityService) {}
+
+  @Query(() => Activity, {
+    description: 'One activity; optionally required to belong to a project.',
+  })
+  activity(
+    @Args() locator: LocatorArgs,
+    @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Activity> {
+    return this.service.get(ctx, locator, optionalLocator(projectId, projectLegacyId));
+  }
+
+  @Query(() => ActivityConnection, {
+    description: 'Activities of the projects the caller can see, optionally of one project.',
+  })
+  activities(
+    @Args() page: PageArgs,
+    @Arg('filter', () => ActivityFilter, { nullable: true }) filter: ActivityFilter | undefined,
+    @Arg('order', () => [ActivityOrder], { nullable: true })
+    order: InstanceType<typeof ActivityOrder>[] | undefined,
+    @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.service.list(ctx, filter, order, page, optionalLocator(projectId, projectLegacyId));
+  }
+
+  @Mutation(() => Activity)
+  createActivity(
+    @Arg('input', () => CreateActivityInput) input: CreateActivityInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Activity> {
+    return this.service.create(ctx, input);
+  }
+
+  @Mutation(() => Activity)
+  updateActivity(
+    @Args() locator: LocatorArgs,
+    @Arg('input', () => ActivityInput) input: ActivityInput,
+    @Arg('projectId', () => ID, {
+      nullable: true,
+      description: 'Only if it belongs to this project.',
+    })
+    projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Activity> {
+    return this.service.update(ctx, locator, input, optionalLocator(projectId, projectLegacyId));
+  }
+
+  @Mutation(() => Activity, {
+    description: 'Deletes the activity; its shifts keep their time and lose the activity.',
+  })
+  deleteActivity(
+    @Args() locator: LocatorArgs,
+    @Arg('projectId', () => ID, {
+      nullable: true,
+      description: 'Only if it belongs to this project.',
+    })
+    projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Activity> {
+    return this.service.delete(ctx, locator, optionalLocator(projectId, projectLegacyId));
+  }
+
+  @FieldResolver(() => Project)
+  project(@Root() activity: Activity, @Ctx() ctx: RequestContext): MaybePromise<Project> {
+    return loadById(ctx, Project, activity.project.id) as MaybePromise<Project>;
+  }
+}

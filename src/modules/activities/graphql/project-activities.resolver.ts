@@ -1,0 +1,19 @@
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../../core/request-context';
+import type { MaybePromise } from '../../../core/loaders';
+import { listComplexity } from '../../common/graphql/complexity';
+import { Project } from '../../projects/project.entity';
+import { Activity } from '../activity.entity';
+import { projectActivities } from '../activity.loaders';
+
+/** What activities add to a project: its activities (primed for lists by primeProjectActivities). */
+@Resolver(() => Project)
+export class ProjectActivitiesResolver {
+  @FieldResolver(() => [Activity], {
+    description: 'Every activity of the project, by name.',
+    complexity: listComplexity(20),
+  })
+  activities(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Activity[]> {
+    return projectActivities(ctx, project.id);
+  }
+}

@@ -1,0 +1,72 @@
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../../core/request-context';
+import { loadById } from '../../common/entity-loaders';
+import { Account } from '../../accounts/account.entity';
+import { Connection } from '../../common/graphql/connection';
+import { LocatorArgs, PageArgs } from '../../common/graphql/list-args';
+import { Staff } from '../../staff/staff.entity';
+import { companyUsers } from '../company.loaders';
+import { Company } from '../company.entity';
+import { CompanyFilter, CompanyInput, CompanyOrder, CreateCompanyInput } from './company.inputs';
+import type { CompanyService } from '../company.service';
+import { listComplexity } from '../../common/graphql/complexity';
+
+export const CompanyConnection = Connection(Company, 'CompanyConnection');
+
+@Resolver(() => Company)
+export class CompanyResolver {
+  constructor(private readonly service: CompanyService) {}
+
+  @Query(() => Company)
+  company(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Company> {
+    return this.service.get(ctx, locator);
+  }
+
+  @Query(() => CompanyConnection)
+  companies(
+    @Args() page: PageArgs,
+    @Arg('filter', () => CompanyFilter, { nullable: true }) filter: CompanyFilter | undefined,
+    @Arg('order', () => [CompanyOrder], { nullable: true })
+    order: InstanceType<typeof CompanyOrder>[] | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return this.service.list(ctx, filter, order, page);
+  }
+
+  @Mutation(() => Company)
+  createCompany(
+    @Arg('input', () => CreateCompanyInput) input: CreateCompanyInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Company> {
+    return this.service.create(ctx, input);
+  }
+
+  @Mutation(() => Company, { description: 'Merges the given fields; omitted fields are kept.' })
+  updateCompany(
+    @Args() locator: LocatorArgs,
+    @Arg('input', () => CompanyInput) input: CompanyInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Company> {
+    return this.service.update(ctx, locator, input);
+  }
+
+  @Mutation(() => Company, {
+    description: 'Deletes the company with its projects, activities and shifts.',
+  })
+  deleteCompany(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Company> {
+    return this.service.delete(ctx, locator);
+  }
+
+  @FieldResolver(() => Account, { description: 'The account it belongs to.' })
+  async account(@Root() company: Company, @Ctx() ctx: RequestContext): Promise<Account> {
+    return (await loadById(ctx, Account, company.account.id))!;
+  }
+
+  @FieldResolver(() => [Staff], {
+    description: 'The users listed for CUSTOM visibility.',
+    complexity: listComplexity(20),
+  })
+  users(@Root() company: Company, @Ctx() ctx: RequestContext): Promise<Staff[]> {
+    return companyUsers(ctx, company.id);
+  }
+}

@@ -1,0 +1,38 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../../core/request-context';
+import { PageArgs } from '../../common/graphql/list-args';
+import { selectedFields } from '../../common/graphql/selection';
+import { Company } from '../../companies/company.entity';
+import { companyProjects, type ProjectFieldPrimer } from '../project.loaders';
+import { ProjectFilter, ProjectOrder } from './project.inputs';
+import { ProjectConnection } from './project.resolver';
+
+/** What projects add to a company: its projects that the caller can see. */
+@Resolver(() => Company)
+export class CompanyProjectsResolver {
+  constructor(private readonly primeFields: ProjectFieldPrimer) {}
+
+  @FieldResolver(() => ProjectConnection, {
+    description: "The company's projects that the caller can see.",
+  })
+  projects(
+    @Root() company: Company,
+    @Args() page: PageArgs,
+    @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | undefined,
+    @Arg('order', () => [ProjectOrder], { nullable: true })
+    order: InstanceType<typeof ProjectOrder>[] | undefined,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return companyProjects(
+      ctx,
+      company.id,
+      page,
+      filter,
+      order,
+      () => selectedFields(info, 'nodes'),
+      this.primeFields,
+    );
+  }
+}

@@ -1,0 +1,139 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../../core/request-context';
+import { then, type MaybePromise } from '../../../core/loaders';
+import { Account } from '../../accounts/account.entity';
+import { loadById } from '../../common/entity-loaders';
+import { Connection } from '../../common/graphql/connection';
+import { listComplexity } from '../../common/graphql/complexity';
+import { LocatorArgs, optionalLocator, PageArgs } from '../../common/graphql/list-args';
+import { selectedFields } from '../../common/graphql/selection';
+import { Company } from '../../companies/company.entity';
+import { visibleCompany } from '../../companies/company.loaders';
+import { Staff } from '../../staff/staff.entity';
+import { Project } from '../project.entity';
+import { projectUsers, type ProjectFieldPrimer } from '../project.loaders';
+import type { ProjectService } from '../project.service';
+import { CreateProjectInput, ProjectFilter, ProjectInput, ProjectOrder } from './project.inputs';
+
+export const ProjectConnection = Connection(Project, 'ProjectConnection');
+
+/**
+ * Projects and the fields a project has of its own. The shifts module adds the time fields and the
+ * punches (ProjectTimeResolver), the activities module the activities; `primeFields` reads ahead
+ * for all of them (a ProjectFieldPrimer joined by the schema assembly).
+ */
+@Resolver(() => Project)
+export class ProjectResolver {
+  constructor(
+    private readonly service: ProjectService,
+    private readonly primeFields: ProjectFieldPrimer,
+  ) {}
+
+  @Query(() => Project, {
+    description: 'One project, by `id` or `legacyId`; optionally required to belong to a company.',
+  })
+  project(
+    @Args() locator: LocatorArgs,
+    @Arg('companyId', () => ID, { nullable: true }) companyId: string | undefined,
+    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Project> {
+    return this.service.get(ctx, locator, optionalLocator(companyId, companyLegacyId));
+  }
+
+  @Query(() => ProjectConnection, {
+    description: 'The projects the caller can see, optionally of one company.',
+  })
+  async projects(
+    @Args() page: PageArgs,
+    @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | undefined,
+    @Arg('order', () => [ProjectOrder], { nullable: true })
+    order: InstanceType<typeof ProjectOrder>[] | undefined,
+    @Arg('companyId', () => ID, { nullable: true }) companyId: string | undefined,
+    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    const connection = await this.service.list(
+      ctx,
+      filter,
+      order,
+      page,
+      optionalLocator(companyId, companyLegacyId),
+    );
+    await this.primeFields(ctx, connection.nodes, selectedFields(info, 'nodes'));
+    return connection;
+  }
+
+  @Mutation(() => Project)
+  createProject(
+    @Arg('input', () => CreateProjectInput) input: CreateProjectInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Project> {
+    return this.service.create(ctx, input);
+  }
+
+  @Mutation(() => Project, { description: 'Merges the given fields; omitted fields are kept.' })
+  updateProject(
+    @Args() locator: LocatorArgs,
+    @Arg('input', () => ProjectInput) input: ProjectInput,
+    @Arg('companyId', () => ID, {
+      nullable: true,
+      description: 'Only if the project belongs to this company.',
+    })
+    companyId: string | undefined,
+    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Project> {
+    return this.service.update(ctx, locator, input, optionalLocator(companyId, companyLegacyId));
+  }
+
+  @Mutation(() => Project, { description: 'Deletes the project with its activities and shifts.' })
+  deleteProject(
+    @Args() locator: LocatorArgs,
+    @Arg('companyId', () => ID, {
+      nullable: true,
+      description: 'Only if the project belongs to this company.',
+    })
+    companyId: string | undefined,
+    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Project> {
+    return this.service.delete(ctx, locator, optionalLocator(companyId, companyLegacyId));
+  }
+
+  // The fields below answer synchronously once the request has read what they need (a project
+  // list primes it: primeProjectFields), so a list of hundreds of projects costs no promise per
+  // field.
+  @FieldResolver(() => ID, { description: "The uuid of the project's company." })
+  companyId(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<string> {
+    return then(loadById(ctx, Company, project.company.id), (company) => company!.uuid);
+  }
+
+  @FieldResolver(() => Int, { description: "The integer id of the project's company." })
+  companyLegacyId(@Root() project: Project): number {
+    return project.company.id;
+  }
+
+  @FieldResolver(() => Company, {
+    nullable: true,
+    description: 'The company, when the caller may see it.',
+  })
+  company(@Root() project: Project, @Ctx() ctx: RequestContext): Promise<Company | null> {
+    return visibleCompany(ctx, project.company.id);
+  }
+
+  @FieldResolver(() => Account, { description: 'The account it belongs to.' })
+  account(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Account> {
+    return loadById(ctx, Account, project.account.id) as MaybePromise<Account>;
+  }
+
+  @FieldResolver(() => [Staff], {
+    description: 'The users listed for CUSTOM visibility.',
+    complexity: listComplexity(20),
+  })
+  users(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Staff[]> {
+    return projectUsers(ctx, project.id);
+  }
+}

@@ -1,0 +1,130 @@
+import { SafeIntResolver } from 'graphql-scalars';
+import { DateTimeISOResolver } from '../../common/graphql/scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { ReportBucket, ReportDimension } from './report.inputs';
+
+/*
+ * Sums are SafeInt, not Int: GraphQL's Int stops at 2^31 - 1, which is 68 years of seconds or
+ * 21 million in currency units, and a report over a whole account passes both (the benchmark
+ * dataset holds about 7 billion seconds). SafeInt is an integer up to 2^53 - 1, exact in every
+ * JSON reader, where a Float would invite fractions and a String arithmetic by hand.
+ */
+
+@ObjectType({ description: 'A company, project or activity a report row is grouped by.' })
+export class ReportRef {
+  @Field(() => ID, { description: 'The uuid.' })
+  id!: string;
+
+  @Field(() => Int)
+  legacyId!: number;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Null only for a company the caller may not see (a PUBLIC project of a PRIVATE company), as `Project.company` is null there.',
+  })
+  name!: string | null;
+}
+
+@ObjectType({ description: 'The user a report row is grouped by.' })
+export class ReportUser {
+  @Field(() => ID, { description: 'The uuid.' })
+  id!: string;
+
+  @Field(() => Int)
+  legacyId!: number;
+
+  @Field(() => String)
+  login!: string;
+
+  @Field(() => String)
+  firstName!: string;
+
+  @Field(() => String)
+  lastName!: string;
+}
+
+@ObjectType({ description: 'Sums of time and money.' })
+export class ReportSums {
+  @Field(() => SafeIntResolver, {
+    description: 'Seconds worked, rounded to the nearest second (halves away from zero).',
+  })
+  seconds!: number;
+
+  @Field(() => SafeIntResolver, {
+    description: 'The billable part of `seconds`, rounded the same way.',
+  })
+  billableSeconds!: number;
+
+  @Field(() => SafeIntResolver, {
+    description:
+      "Billable seconds × hourly rate / 3600, in cents: the project's `hourlyRateCents` when set, else the user's; 0 for time with neither. Summed exactly, rounded once to whole cents.",
+  })
+  amountCents!: number;
+}
+
+@ObjectType({ description: 'One group of a report. Keys not grouped by are null.' })
+export class ReportRow extends ReportSums {
+  @Field(() => ReportRef, { nullable: true })
+  company!: ReportRef | null;
+
+  @Field(() => ReportRef, { nullable: true })
+  project!: ReportRef | null;
+
+  @Field(() => ReportRef, {
+    nullable: true,
+    description: 'Null also for shifts without an activity.',
+  })
+  activity!: ReportRef | null;
+
+  @Field(() => ReportUser, { nullable: true })
+  user!: ReportUser | null;
+
+  @Field(() => String, { nullable: true, description: 'Null also for shifts without tags.' })
+  tag!: string | null;
+
+  @Field(() => Boolean, { nullable: true })
+  billable!: boolean | null;
+
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description:
+      "The instant the calendar period starts in the report's time zone (grouped by a bucket only).",
+  })
+  bucketStart!: Date | null;
+}
+
+@ObjectType({
+  description: 'Time grouped by the requested keys over [from, to), computed in one SQL statement.',
+})
+export class Report {
+  @Field(() => DateTimeISOResolver)
+  from!: Date;
+
+  @Field(() => DateTimeISOResolver)
+  to!: Date;
+
+  @Field(() => String, { description: 'The zone the buckets are in (canonical IANA spelling).' })
+  timeZone!: string;
+
+  @Field(() => [ReportDimension])
+  groupBy!: ReportDimension[];
+
+  @Field(() => ReportBucket, { nullable: true })
+  bucket!: ReportBucket | null;
+
+  @Field(() => [ReportRow], {
+    description:
+      'The page of rows asked for (`first`, `offset`), sorted by the keys in `groupBy` order (names, then ids; nulls last), then `bucketStart`.',
+  })
+  rows!: ReportRow[];
+
+  @Field(() => Int, { description: 'The number of rows of the whole report, whatever the page.' })
+  totalCount!: number;
+
+  @Field(() => ReportSums, {
+    description:
+      'Every shift counted once (even when grouped by TAG), rounded once: may differ from the sum of the rounded rows by their rounding.',
+  })
+  totals!: ReportSums;
+}

@@ -1,0 +1,149 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import { SafeIntResolver } from 'graphql-scalars';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../../core/request-context';
+import { then, type MaybePromise } from '../../../core/loaders';
+import { Account } from '../../accounts/account.entity';
+import { loadById } from '../../common/entity-loaders';
+import { LocatorArgs, optionalLocator, PageArgs } from '../../common/graphql/list-args';
+import { DateTimeISOResolver } from '../../common/graphql/scalars';
+import { selectedFields } from '../../common/graphql/selection';
+import { Project } from '../../projects/project.entity';
+import { projectTotals, viewerRunningShift } from '../project-time.loaders';
+import type { PunchService } from '../punch.service';
+import { Shift } from '../shift.entity';
+import { projectShifts } from '../shift.loaders';
+import { PunchInInput, ShiftFilter, ShiftOrder } from './shift.inputs';
+import { ShiftConnection } from './shift.resolver';
+
+/**
+ * What shifts add to a project: punching in and out, its shifts, its totals and the caller's
+ * running shift. The fields answer synchronously once a project list has primed them
+ * (primeProjectTimeFields), so hundreds of projects cost no promise per field.
+ */
+@Resolver(() => Project)
+export class ProjectTimeResolver {
+  constructor(private readonly punches: PunchService) {}
+
+  @Mutation(() => Project, {
+    description:
+      "Starts a running shift for the caller, stopping the caller's other running shift.",
+  })
+  punchIn(
+    @Args() locator: LocatorArgs,
+    @Arg('input', () => PunchInInput, { nullable: true }) input: PunchInInput | undefined,
+    @Arg('companyId', () => ID, {
+      nullable: true,
+      description: 'Only if the project belongs to this company.',
+    })
+    companyId: string | undefined,
+    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Project> {
+    return this.punches.punchIn(ctx, locator, input, optionalLocator(companyId, companyLegacyId));
+  }
+
+  @Mutation(() => Project, { description: "Stops the caller's running shift on the project." })
+  punchOut(
+    @Args() locator: LocatorArgs,
+    @Arg('notes', () => String, { nullable: true }) notes: string | undefined,
+    @Arg('companyId', () => ID, {
+      nullable: true,
+      description: 'Only if the project belongs to this company.',
+    })
+    companyId: string | undefined,
+    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Project> {
+    return this.punches.punchOut(ctx, locator, notes, optionalLocator(companyId, companyLegacyId));
+  }
+
+  @FieldResolver(() => ShiftConnection, {
+    description: 'Shifts on the project that the caller can see.',
+  })
+  shifts(
+    @Root() project: Project,
+    @Args() page: PageArgs,
+    @Arg('filter', () => ShiftFilter, { nullable: true }) filter: ShiftFilter | undefined,
+    @Arg('order', () => [ShiftOrder], { nullable: true })
+    order: InstanceType<typeof ShiftOrder>[] | undefined,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return projectShifts(ctx, project.id, page, filter, order, () => selectedFields(info, 'nodes'));
+  }
+
+  @FieldResolver(() => SafeIntResolver, {
+    description: 'Seconds punched by all users, running shifts up to now.',
+  })
+  grandTotal(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number> {
+    return then(projectTotals(ctx, project.id), (totals) => totals.grandTotal);
+  }
+
+  @FieldResolver(() => SafeIntResolver, {
+    description: 'Seconds punched by the caller, running shifts up to now.',
+  })
+  runningTotal(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number> {
+    return then(projectTotals(ctx, project.id), (totals) => totals.runningTotal);
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Whether the caller is punched in to the project.' })
+  running(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<boolean> {
+    return then(viewerRunningShift(ctx), (shift) => shift?.project.id === project.id);
+  }
+
+  @FieldResolver(() => Shift, {
+    nullable: true,
+    description: "The caller's running shift on the project.",
+  })
+  currentShift(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Shift | null> {
+    return then(viewerRunningShift(ctx), (shift) =>
+      shift?.project.id === project.id ? shift : null,
+    );
+  }
+
+  @FieldResolver(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'Start of the running shift.',
+  })
+  startedAt(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Date | null> {
+    return then(this.currentShift(project, ctx), (shift) => shift?.start ?? null);
+  }
+
+  @FieldResolver(() => SafeIntResolver, {
+    nullable: true,
+    description: 'timeLimit - grandTotal; null without a limit.',
+  })
+  timeLeft(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number | null> {
+    const limit = project.timeLimit;
+    return limit === null ? null : then(this.grandTotal(project, ctx), (total) => limit - total);
+  }
+
+  @FieldResolver(() => Boolean, {
+    nullable: true,
+    description: 'grandTotal > timeLimit; null without a limit.',
+  })
+  overdue(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<boolean | null> {
+    const limit = project.timeLimit;
+    return limit === null ? null : then(this.grandTotal(project, ctx), (total) => total > limit);
+  }
+
+  @FieldResolver(() => Boolean, {
+    nullable: true,
+    description:
+      "At least the account's nearly-overdue share (default 90%) of the limit used, not yet overdue.",
+  })
+  nearlyOverdue(
+    @Root() project: Project,
+    @Ctx() ctx: RequestContext,
+  ): MaybePromise<boolean | null> {
+    const limit = project.timeLimit;
+    if (limit === null) return null;
+    return then(this.grandTotal(project, ctx), (total) =>
+      then(
+        loadById(ctx, Account, ctx.viewer.accountId),
+        (account) => total <= limit && total >= limit * (account?.nearlyOverdueRatio ?? 0.9),
+      ),
+    );
+  }
+}

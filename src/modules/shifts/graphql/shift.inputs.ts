@@ -1,0 +1,121 @@
+import { DateTimeISOResolver } from '../../common/graphql/scalars';
+import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
+import {
+  BooleanFilter,
+  DateTimeFilter,
+  IDFilter,
+  IntFilter,
+  StringFilter,
+} from '../../common/graphql/filter-inputs';
+import { OrderInput } from '../../common/graphql/list-args';
+import type { FilterFields } from '../../common/list-query';
+
+@InputType()
+export class ShiftFilter {
+  @Field(() => [ShiftFilter], { nullable: true }) and?: ShiftFilter[];
+  @Field(() => [ShiftFilter], { nullable: true }) or?: ShiftFilter[];
+  @Field(() => ShiftFilter, { nullable: true }) not?: ShiftFilter;
+  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
+  @Field(() => IntFilter, { nullable: true }) legacyId?: IntFilter;
+  @Field(() => DateTimeFilter, { nullable: true }) start?: DateTimeFilter;
+  @Field(() => DateTimeFilter, { nullable: true }) stop?: DateTimeFilter;
+  @Field(() => StringFilter, { nullable: true }) notes?: StringFilter;
+  @Field(() => StringFilter, { nullable: true }) timeZone?: StringFilter;
+  @Field(() => BooleanFilter, { nullable: true }) billable?: BooleanFilter;
+  @Field(() => IDFilter, { nullable: true }) projectId?: IDFilter;
+  @Field(() => IntFilter, { nullable: true }) projectLegacyId?: IntFilter;
+  @Field(() => IDFilter, { nullable: true }) userId?: IDFilter;
+  @Field(() => IntFilter, { nullable: true }) userLegacyId?: IntFilter;
+  @Field(() => IDFilter, { nullable: true }) activityId?: IDFilter;
+  @Field(() => IntFilter, { nullable: true }) activityLegacyId?: IntFilter;
+  @Field(() => StringFilter, { nullable: true }) externalHref?: StringFilter;
+}
+
+export const SHIFT_FILTER_FIELDS: FilterFields = {
+  id: 'uuid',
+  legacyId: 'id',
+  start: 'start',
+  stop: 'stop',
+  notes: 'notes',
+  timeZone: 'timeZone',
+  billable: 'billable',
+  projectId: 'project.uuid',
+  projectLegacyId: 'project.id',
+  userId: 'user.uuid',
+  userLegacyId: 'user.id',
+  activityId: 'activity.uuid',
+  activityLegacyId: 'activity.id',
+  externalHref: 'externalHref',
+};
+
+export enum ShiftOrderField {
+  LEGACY_ID = 'id',
+  ID = 'uuid',
+  START = 'start',
+  STOP = 'stop',
+  NOTES = 'notes',
+  BILLABLE = 'billable',
+  TIME_ZONE = 'timeZone',
+  PROJECT_ID = 'project.uuid',
+  USER_ID = 'user.uuid',
+  ACTIVITY_ID = 'activity.uuid',
+  EXTERNAL_HREF = 'externalHref',
+  CREATED_AT = 'createdAt',
+}
+registerEnumType(ShiftOrderField, { name: 'ShiftOrderField' });
+export const ShiftOrder = OrderInput(ShiftOrderField, 'ShiftOrder');
+
+@InputType({ description: 'Omitted fields keep their value on update.' })
+export class ShiftInput {
+  @Field(() => DateTimeISOResolver, { nullable: true }) start?: Date;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'Null or omitted on create: the shift is running.',
+  })
+  stop?: Date | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "Human-readable wall time in the shift's zone; overrides start.",
+  })
+  localStartAsString?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "Human-readable wall time in the shift's zone; overrides stop.",
+  })
+  localStopAsString?: string | null;
+  @Field(() => String, { nullable: true, description: "IANA zone; the user's zone when omitted." })
+  timeZone?: string;
+  @Field(() => String, { nullable: true }) notes?: string | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "The project's billableByDefault when omitted.",
+  })
+  billable?: boolean;
+  @Field(() => [String], { nullable: true }) tagList?: string[];
+  @Field(() => String, { nullable: true }) externalHref?: string | null;
+  @Field(() => ID, { nullable: true }) activityId?: string | null;
+  @Field(() => Int, { nullable: true }) activityLegacyId?: number | null;
+  @Field(() => ID, { nullable: true, description: 'Moves the shift to another project.' })
+  projectId?: string;
+  @Field(() => Int, { nullable: true }) projectLegacyId?: number;
+  @Field(() => ID, { nullable: true, description: 'The user who worked; the caller when omitted.' })
+  userId?: string;
+  @Field(() => Int, { nullable: true }) userLegacyId?: number;
+}
+
+@InputType()
+export class CreateShiftInput extends ShiftInput {
+  @Field(() => ID, {
+    nullable: true,
+    description: 'A uuid of your choice; generated when omitted.',
+  })
+  id?: string | null;
+}
+
+@InputType()
+export class PunchInInput {
+  @Field(() => ID, { nullable: true }) activityId?: string | null;
+  @Field(() => Int, { nullable: true }) activityLegacyId?: number | null;
+  @Field(() => String, { nullable: true }) notes?: string | null;
+  @Field(() => [String], { nullable: true }) tagList?: string[] | null;
+}

@@ -1,0 +1,85 @@
+import type { RequestContext } from '../../core/request-context';
+import type { MaybePromise } from '../../core/loaders';
+import { Account } from '../accounts/account.entity';
+import { loadById } from '../common/entity-loaders';
+import type { Project } from '../projects/project.entity';
+import { Shift } from './shift.entity';
+
+export interface ProjectTotals {
+  /** Seconds by all users, running shifts counted up to the request's instant. */
+  grandTotal: number;
+  /** The same for the viewer only. */
+  runningTotal: number;
+}
+
+/**
+ * Totals of many projects in one query: the sums of stopped shifts that the database keeps per
+ * project and user (table `project_user_totals`), plus the running shifts up to the request's
+ * instant. Exact: both parts are numeric seconds, rounded once at the end.
+ */
+export function projectTotals(ctx: RequestContext, projectId: number): MaybePromise<ProjectTotals> {
+  return ctx.loaders.load('projectTotals', projectId, totalsBatch(ctx));
+}
+
+/** Reads the totals of many projects in one batch, so the fields of a project list answer at once. */
+export function primeProjectTotals(
+  ctx: RequestContext,
+  projectIds: Iterable<number>,
+): Promise<void> {
+  return ctx.loaders.prime('projectTotals', projectIds, totalsBatch(ctx));
+}
+
+function totalsBatch(ctx: RequestContext) {
+  return async (ids: readonly number[]): Promise<ProjectTotals[]> => {
+    const projects = `{${ids.join(',')}}`;
+    const rows: { project_id: number; grand: string; mine: string }[] = await ctx.em
+      .getConnection()
+      .execute(
+        `select project_id, coalesce(sum(seconds), 0)::bigint as grand, coalesce(sum(seconds) filter (where user_id = ?), 0)::bigint as mine
+           from (select project_id, user_id, stopped_seconds as seconds from project_user_totals
+                  where account_id = ? and project_id = any(?::int[])
+                 union all
+                 select project_id, user_id, greatest(0, extract(epoch from (?::timestamptz - start))) from shifts
+                  where account_id = ? and stop is null and project_id = any(?::int[])) parts
+          group by project_id`,
+        [ctx.viewer.id, ctx.viewer.accountId, projects, ctx.now, ctx.viewer.accountId, projects],
+        'all',
+        ctx.em.getTransactionContext(),
+      );
+    const byProject = new Map(rows.map((r) => [Number(r.project_id), r]));
+    return ids.map((id) => {
+      const row = byProject.get(id);
+      return { grandTotal: Number(row?.grand ?? 0), runningTotal: Number(row?.mine ?? 0) };
+    });
+  };
+}
+
+/** The viewer's running shift, if any: one query per request, whatever the number of projects. */
+export function viewerRunningShift(ctx: RequestContext): MaybePromise<Shift | null> {
+  return ctx.loaders.load<string, Shift | null>('viewerRunningShift', 'viewer', async (keys) => {
+    const shift = await ctx.em.findOne(Shift, { user: ctx.viewer.id, stop: null });
+    return keys.map(() => shift);
+  });
+}
+
+const TOTAL_FIELDS = ['grandTotal', 'runningTotal', 'timeLeft', 'overdue', 'nearlyOverdue'];
+const RUNNING_FIELDS = ['running', 'currentShift', 'startedAt'];
+
+/** Primes the fields this module adds to a project (ProjectFieldPrimer): its totals and the running shift. */
+export async function primeProjectTimeFields(
+  ctx: RequestContext,
+  projects: readonly Project[],
+  selected: ReadonlySet<string>,
+): Promise<void> {
+  const has = (...fields: string[]) => fields.some((field) => selected.has(field));
+  await Promise.all([
+    has(...TOTAL_FIELDS)
+      ? primeProjectTotals(
+          ctx,
+          projects.map((p) => p.id),
+        )
+      : undefined,
+    has('nearlyOverdue') ? loadById(ctx, Account, ctx.viewer.accountId) : undefined,
+    has(...RUNNING_FIELDS) ? viewerRunningShift(ctx) : undefined,
+  ]);
+}

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { DomainRuleError, ValidationError } from '../../core/errors';
+import type { RequestContext } from '../../core/request-context';
+import { assertTimeRoom } from '../accounts/plan-limits';
+import { Activity } from '../activities/activity.entity';
+import { idempotentTransaction } from '../common/idempotency';
+import { fields, lockRow, locatorWhere, validate, type Locator } from '../common/service-support';
+import type { ShiftEvents } from '../events/shift-events';
+import { Shift } from './shift.entity';
+import { Staff } from '../staff/staff.entity';
+import { Project } from '../projects/project.entity';
+import type { PunchInInput } from './graphql/shift.inputs';
+import type { ProjectService } from '../projects/project.service';
+
+const punchInSchema = z.object({
+  activityId: z.string().nullish(),
+  activityLegacyId: z.number().nullish(),
+  notes: fields.text(10_000).nullish(),
+  tagList: fields.tags().nullish(),
+});
+const notesSchema = fields.text(10_000).nullish();
+
+/**
+ * Punching in starts a running shift for the caller and stops their other running shift at the
+ * same instant; punching out stops it. The caller's row lock serialises concurrent punches of one
+ * user, and the partial unique index on running shifts backs it up.
+ */
+export class PunchService {
+  constructor(
+    private readonly projects: ProjectService,
+    private readonly events: ShiftEvents,
+  ) {}
+
+  async punchIn(
+    ctx: RequestContext,
+    projectLocator: Locator,
+    input: PunchInInput = {},
+    companyLocator?: Locator,
+  ): Promise<Project> {
+    const data = validate('Project', punchInSchema, input);
+    const act = {
+      name: 'punchIn',
+      request: { projectLocator, input, companyLocator },
+      entityClass: Project,
+      entity: 'Project',
+    } as const;
+    return idempotentTransaction(ctx, act, async (tx) => {
+      const project = await this.projects.get(tx, projectLocator, companyLocator);
+      if (!project.active)
+        throw new DomainRuleError(
+          'PROJECT_INACTIVE',
+          'Project',
+          'This project is inactive and cannot be punched in to',
+        );
+      let activity: Activity | null = null;
+      if (data.activityId != null || data.activityLegacyId != null) {
+        const named = locatorWhere(
+          'Activity',
+          { id: data.activityId ?? null, legacyId: data.activityLegacyId ?? null },
+          { of: 'Project', names: ['activityId', 'activityLegacyId'] },
+        );
+        activity = await tx.em.findOne(Activity, { ...named, project: project.id });
+        if (!activity)
+          throw ValidationError.field('Project', 'activityId', 'is not an activity of the project');
+      }
+      await lockRow(tx.em, 'users', tx.viewer.id);
+      const running = await tx.em.findOne(
+        Shift,
+        { user: tx.viewer.id, stop: null },
+        { refresh: true },
+      );
+      if (running?.project.id === project.id) {
+        throw new DomainRuleError(
+          'PUNCHED_IN',
+          'Project',
+          'You are already punched in to this project',
+        );
+      }
+      await assertTimeRoom(tx.em, tx.viewer.accountId, { seconds: 0, starting: true }, tx.now);
+      // The old shift stops at the very instant the new one starts; that instant is read after the
+      // lock and is never before the old start, so shifts never overlap and stop > start holds.
+      const now = instantAfter(running?.start);
+      if (running) {
+        running.stop = now;
+        await tx.em.flush();
+        await this.events.record(tx.em, 'PUNCHED_OUT', running.id);
+      }
+      const user = await tx.em.findOneOrFail(Staff, tx.viewer.id);
+      const shift = tx.em.create(Shift, {
+        account: tx.viewer.accountId,
+        project,
+        user,
+        activity,
+        start: now,
+        stop: null,
+        timeZone: user.timeZone,
+        billable: project.billableByDefault,
+        notes: data.notes ?? null,
+        tagList: [...new Set([...project.defaultTags, ...(data.tagList ?? [])])],
+      } as never) as Shift;
+      await tx.em.flush();
+      await this.events.record(tx.em, 'PUNCHED_IN', shift.id);
+      return project;
+    });
+  }
+
+  async punchOut(
+    ctx: RequestContext,
+    projectLocator: Locator,
+    notes?: string | null,
+    companyLocator?: Locator,
+  ): Promise<Project> {
+    const text = validate('Project', notesSchema, notes);
+    const act = {
+      name: 'punchOut',
+      request: { projectLocator, notes, companyLocator },
+      entityClass: Project,
+      entity: 'Project',
+    } as const;
+    return idempotentTransaction(ctx, act, async (tx) => {
+      const project = await this.projects.get(tx, projectLocator, companyLocator);
+      await lockRow(tx.em, 'users', tx.viewer.id);
+      const running = await tx.em.findOne(
+        Shift,
+        { user: tx.viewer.id, stop: null, project: project.id },
+        { refresh: true },
+      );
+      if (!running)
+        throw new DomainRuleError(
+          'PUNCHED_OUT',
+          'Project',
+          'You are not punched in to this project',
+        );
+      running.stop = instantAfter(running.start);
+      if (text) running.notes = running.notes ? `${running.notes}\n${text}` : text;
+      await tx.em.flush();
+      await this.events.record(tx.em, 'PUNCHED_OUT', running.id);
+      return project;
+    });
+  }
+}
+
+/** Now, or just after `start` when a clock step or a future-dated start would make it earlier. */
+function instantAfter(start: Date | undefined): Date {
+  return new Date(Math.max(Date.now(), (start?.getTime() ?? 0) + 1));
+}

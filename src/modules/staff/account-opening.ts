@@ -1,0 +1,83 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  type PasswordHasher,
+} from './passwords';
+import { ValidationError } from '../../core/errors';
+import { StaffType } from '../common/enums';
+import { fields, validate } from '../common/service-support';
+import { timeZoneField } from '../common/time-zones';
+import { Staff } from './staff.entity';
+import { Account } from '../accounts/account.entity';
+
+export const createAccountSchema = z.object({
+  login: fields.requiredText().refine((s) => !s.includes(':'), 'must not contain ":"'),
+  password: z
+    .string()
+    .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(PASSWORD_MAX_LENGTH),
+  email: fields
+    .requiredText()
+    .refine((s) => /^[^\s@]+@[^\s@]+$/.test(s), 'is not an e-mail address'),
+  firstName: fields.text().default(''),
+  lastName: fields.text().default(''),
+  timeZone: timeZoneField().default('UTC'),
+  staffMax: z.number().int().min(0).max(1_000_000).nullable().default(null),
+  timeMaxHours: z.number().min(0).max(500_000).nullable().default(null),
+  name: fields.text().optional(),
+});
+export type CreateAccountInput = z.input<typeof createAccountSchema>;
+
+export interface CreateAccountOptions {
+  /**
+   * A transaction to create the account in (a savepoint of it), so that a caller building more on
+   * the account (the demo seed) commits or rolls back all of it together.
+   */
+  readonly em?: EntityManager;
+}
+
+/**
+ * Creates an account with its owner: an operator's act (CLI), not one of a signed-in user, so it
+ * runs outside any tenant scope, in one transaction.
+ */
+export async function createAccount(
+  orm: MikroORM,
+  hasher: PasswordHasher,
+  input: CreateAccountInput,
+  options: CreateAccountOptions = {},
+): Promise<{ account: Account; owner: Staff }> {
+  const data = validate('Account', createAccountSchema, input);
+  const passwordHash = await hasher.hash(data.password);
+  return (options.em ?? orm.em.fork()).transactional(async (em) => {
+    const taken = await em
+      .getConnection()
+      .execute(
+        'select 1 from users where lower(login) = lower(?)',
+        [data.login],
+        'all',
+        em.getTransactionContext(),
+      );
+    if (taken.length > 0) throw ValidationError.field('Staff', 'login', 'is already taken');
+    const account = em.create(Account, {
+      name: data.name ?? (`${data.firstName} ${data.lastName}`.trim() || data.login),
+      staffMax: data.staffMax,
+      timeMaxSeconds: data.timeMaxHours === null ? null : Math.round(data.timeMaxHours * 3600),
+    } as never) as Account;
+    await em.flush();
+    const owner = em.create(Staff, {
+      account,
+      login: data.login,
+      passwordHash,
+      emailAddress: data.email,
+      firstName: data.firstName,
+      lastName: data.lastName,
+      timeZone: data.timeZone,
+      type: StaffType.OWNER,
+      active: true,
+    } as never) as Staff;
+    await em.flush();
+    return { account, owner };
+  });
+}

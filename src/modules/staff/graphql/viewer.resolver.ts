@@ -1,0 +1,55 @@
+import {
+  Arg,
+  Ctx,
+  Field,
+  FieldResolver,
+  Mutation,
+  ObjectType,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
+import type { RequestContext } from '../../../core/request-context';
+import { loadById } from '../../common/entity-loaders';
+import type { MaybePromise } from '../../../core/loaders';
+import { Account } from '../../accounts/account.entity';
+import { updateAccount } from '../../accounts/account.service';
+import { AccountInput } from '../../accounts/graphql/account.inputs';
+import { Staff } from '../staff.entity';
+import { accountOwner } from '../staff.loaders';
+
+@ObjectType({ description: 'The authenticated caller and their account.' })
+export class Viewer {
+  @Field(() => Staff) staff!: Staff;
+  @Field(() => Account) account!: Account;
+}
+
+@Resolver(() => Viewer)
+export class ViewerResolver {
+  @Query(() => Viewer)
+  async viewer(@Ctx() ctx: RequestContext): Promise<Viewer> {
+    const [staff, account] = await Promise.all([
+      loadById(ctx, Staff, ctx.viewer.id),
+      loadById(ctx, Account, ctx.viewer.accountId),
+    ]);
+    return { staff: staff!, account: account! };
+  }
+
+  @Mutation(() => Account, { description: "Changes the account's settings (owner only)." })
+  updateAccount(
+    @Arg('input', () => AccountInput) input: AccountInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Account> {
+    return updateAccount(ctx, input);
+  }
+}
+
+@Resolver(() => Account)
+export class AccountResolver {
+  @FieldResolver(() => Staff, {
+    description: 'The account owner, who sees and may do everything in the account.',
+  })
+  owner(@Root() account: Account, @Ctx() ctx: RequestContext): MaybePromise<Staff> {
+    return accountOwner(ctx, account.id) as MaybePromise<Staff>;
+  }
+}
