@@ -1,9 +1,7 @@
 /**
- * The direction of dependencies (docs/architecture.md): http → graphql → modules → core, and
- * rest-facade → the executor port + core. `npm run lint` runs these rules; what the code of
- * 2026-11 still breaks is listed in .dependency-cruiser-known-violations.json (`npm run
- * deps:baseline` rewrites it), so any new wrong import fails while the old ones are paid down.
- * Type-only imports are not followed: they vanish at compile time and create no runtime cycle.
+ * The direction of dependencies (docs/architecture.md): http → graphql → auth → modules → core,
+ * and rest-facade → the executor port + core. `npm run lint` runs these rules and fails on any
+ * violation. Type-only imports count too: a type cycle is still a knot for whoever reads the code.
  */
 module.exports = {
   forbidden: [
@@ -41,10 +39,10 @@ module.exports = {
     {
       name: 'modules-below-graphql-and-http',
       comment:
-        'Modules hold the rules; they never reach up into GraphQL assembly, HTTP, auth or the CLI.',
+        'Modules hold the rules; they never reach up into GraphQL assembly, HTTP, auth, the database setup or the CLI.',
       severity: 'error',
       from: { path: '^src/modules/' },
-      to: { path: '^src/(graphql|http|auth|cli)/|^src/(server|cli|main)\\.ts$' },
+      to: { path: '^src/(graphql|http|auth|db|cli)/|^src/(server|cli|main)\\.ts$' },
     },
     {
       name: 'graphql-libraries-in-graphql-layers',
@@ -78,7 +76,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    tsPreCompilationDeps: false,
+    tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     exclude: { path: '^(test|bench|dist)/' },
   },

@@ -1,7 +1,8 @@
 import { Router } from 'express';
-import type { ContextFactory } from '../src/core/request-context';
+import type { ContextFactory, RequestContext } from '../src/core/request-context';
 import type { Executor } from '../src/graphql/executor';
 import { createCsvRouter } from './csv/csv-routes';
+import { writeShiftsCsv, type ShiftExportQuery } from './csv/shift-export';
 import { createDispatcher } from './dispatcher';
 import { jsonFormat, type JsonRoute } from './json/json-format';
 import { OperationRegistry } from './operation-registry';
@@ -59,4 +60,20 @@ export function createRestFacade(deps: RestFacadeDeps): Router {
     }),
   );
   return router;
+}
+
+export type { ShiftExportQuery };
+
+/**
+ * The file of GET /api/1/shifts.csv for a context made without HTTP (the CLI's `export`): the same
+ * operations, language and columns as the route. Resolves with the number of rows written.
+ */
+export function exportShiftsCsv(
+  execute: Executor,
+  ctx: RequestContext,
+  query: ShiftExportQuery,
+  open: () => NodeJS.WritableStream,
+  signal?: AbortSignal,
+): Promise<number> {
+  return writeShiftsCsv({ execute, registry: OperationRegistry.load() }, ctx, query, open, signal);
 }

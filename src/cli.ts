@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
-import { createPasswordHasher } from './modules/staff/passwords';
+import { createPasswordHasher } from './modules/staff';
 import { seedDemo, type DemoReport } from './cli/demo-seed';
 import { backupEmbedded, restoreEmbedded } from './cli/embedded-backup';
 import { exportShifts } from './cli/shift-export';
@@ -10,11 +10,11 @@ import { DataDirError } from './db/embedded/embedded-postgres';
 import { AppError } from './core/errors';
 import { contextForViewer } from './graphql/context';
 import { type RequestContext } from './core/request-context';
-import { createAccount } from './modules/staff/account-opening';
-import { StaffType } from './modules/common/enums';
-import { OAuthProtocol } from './modules/oauth/oauth-client.entity';
-import { OAuthClientService } from './modules/oauth/oauth-client.service';
-import { Staff } from './modules/staff/staff.entity';
+import { createAccount } from './modules/staff';
+import { StaffType } from './modules/common';
+import { OAuthProtocol } from './modules/oauth';
+import { OAuthClientService } from './modules/oauth';
+import { Staff } from './modules/staff';
 import { startServer, type StopReport } from './server';
 
 /** The `timetrack` command. Returns the exit code; main.ts is the only place that exits. */

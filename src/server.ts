@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { createApp, type App } from './http/app';
 import type { Config } from './core/config';
 import { openDatabase, type Database } from './db/database';
-import { OutboxSender } from './modules/delivery/outbox-sender';
+import { OutboxSender } from './modules/delivery';
 
 /** How a stop went. */
 export interface StopReport {

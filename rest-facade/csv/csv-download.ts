@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify';
 import type { Request, RequestHandler, Response } from 'express';
-import { renewedContext } from '../../src/graphql/context';
+import { renewedContext } from '../../src/core/request-context';
 import {
   credentialsOf,
   requestOptionsOf,

@@ -1,7 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { BadRequestError, UnauthenticatedError } from '../core/errors';
 import type { RequestCredentials } from '../core/request-context';
-import { hashesEqual, hashSecret, newKey, newSecret } from '../modules/oauth/oauth-secrets';
+import { hashesEqual, hashSecret, newKey, newSecret } from '../modules/oauth';
 import {
   baseStringUri,
   sign,

@@ -9,7 +9,7 @@ import OAuth2Server, {
 } from '@node-oauth/oauth2-server';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { bearerChallenge, UnauthenticatedError } from '../core/errors';
-import { hashesEqual, hashSecret, newSecret } from '../modules/oauth/oauth-secrets';
+import { hashesEqual, hashSecret, newSecret } from '../modules/oauth';
 import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from '../core/viewer';
 
 /** Lifetimes, in seconds. Implicit tokens have no refresh token, so they live longer. */

@@ -1,17 +1,17 @@
 import { DateTime } from 'luxon';
-import { createPasswordHasher } from '../modules/staff/passwords';
+import { createPasswordHasher } from '../modules/staff';
 import type { Viewer } from '../core/viewer';
 import type { Config } from '../core/config';
 import type { Database } from '../db/database';
 import { AppError, ValidationError } from '../core/errors';
 import { contextForViewer } from '../graphql/context';
 import { createServices } from '../graphql/services';
-import { createAccount } from '../modules/staff/account-opening';
-import { Visibility } from '../modules/common/enums';
-import { seededRandom } from '../modules/common/seeded-random';
-import { createGeocoder } from '../modules/companies/geocoder';
-import { AssignableStaffType } from '../modules/staff/graphql/staff.inputs';
-import { webhookSink } from '../modules/webhooks/webhook-sink';
+import { createAccount } from '../modules/staff';
+import { Visibility } from '../modules/common';
+import { seededRandom } from '../modules/common';
+import { createGeocoder } from '../modules/companies';
+import { AssignableStaffType } from '../modules/staff';
+import { webhookSink } from '../modules/webhooks';
 
 /**
  * `timetrack seed --demo`: a small, realistic account a newcomer can sign in to at once. Every

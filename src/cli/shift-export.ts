@@ -3,9 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { writeShiftsCsv, type ShiftExportQuery } from '../../rest-facade/csv/shift-export';
-import { OperationRegistry } from '../../rest-facade/operation-registry';
-import { createApp } from '../http/app';
+import { createApp, type App } from '../http/app';
 import type { Config } from '../core/config';
 import type { Database } from '../db/database';
 import { BadRequestError } from '../core/errors';
@@ -34,18 +32,17 @@ export async function exportShifts(
   }
   const app = await createApp({ orm: db.orm, config });
   try {
-    const deps = { execute: app.execute, registry: OperationRegistry.load() };
     return target === undefined
-      ? await toStdout(deps, ctx, query)
-      : await toFile(deps, ctx, query, target);
+      ? await toStdout(app, ctx, query)
+      : await toFile(app, ctx, query, target);
   } finally {
     await app.stop();
   }
 }
 
-type Deps = Parameters<typeof writeShiftsCsv>[0];
+type ShiftExportQuery = Parameters<App['exportShifts']>[1];
 
-async function toStdout(deps: Deps, ctx: RequestContext, query: ShiftExportQuery): Promise<number> {
+async function toStdout(app: App, ctx: RequestContext, query: ShiftExportQuery): Promise<number> {
   // A reader that goes away (`| head`, EPIPE) ends the export with an error instead of a crash
   // on an unhandled 'error' event, or a wait for a drain that never comes.
   const failed = new AbortController();
@@ -61,7 +58,7 @@ async function toStdout(deps: Deps, ctx: RequestContext, query: ShiftExportQuery
     },
   });
   try {
-    const rows = await writeShiftsCsv(deps, ctx, query, () => out, failed.signal);
+    const rows = await app.exportShifts(ctx, query, () => out, failed.signal);
     await finished(out, { signal: failed.signal });
     return rows;
   } catch (error) {
@@ -73,7 +70,7 @@ async function toStdout(deps: Deps, ctx: RequestContext, query: ShiftExportQuery
 
 /** A new file beside the target, renamed over it when whole: a failed export never leaves half a file. */
 async function toFile(
-  deps: Deps,
+  app: App,
   ctx: RequestContext,
   query: ShiftExportQuery,
   target: string,
@@ -91,7 +88,7 @@ async function toFile(
     return file;
   };
   try {
-    const rows = await writeShiftsCsv(deps, ctx, query, open, failed.signal);
+    const rows = await app.exportShifts(ctx, query, open, failed.signal);
     await finished(file!);
     fs.renameSync(partial, target);
     return rows;

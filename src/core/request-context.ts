@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from './config';
 import { currentLogger, type Logger } from './logger';
-import type { Loaders } from './loaders';
+import { Loaders } from './loaders';
 import type { Viewer } from './viewer';
 
 /**
@@ -82,3 +82,25 @@ export type ContextFactory = (
   credentials: RequestCredentials,
   options?: RequestOptions,
 ) => Promise<RequestContext>;
+
+/** Name and parameter of the filter that scopes every tenant query to one account. */
+export const TENANT_FILTER = 'tenant';
+export interface TenantFilterParams {
+  accountId: number;
+}
+
+/**
+ * The same request with an empty identity map and empty loaders: for an export that runs one
+ * operation per page under one authentication, so that no page keeps the rows of the pages before,
+ * and for a subscription, whose context lives as long as its connection.
+ */
+export function renewedContext(ctx: RequestContext): RequestContext {
+  return { ...ctx, em: tenantFork(ctx.em, ctx.viewer.accountId), loaders: new Loaders() };
+}
+
+/** A fork with an empty identity map whose every query the tenant filter scopes to one account. */
+export function tenantFork(em: EntityManager, accountId: number): EntityManager {
+  const fork = em.fork({ clear: true, useContext: false });
+  fork.setFilterParams(TENANT_FILTER, { accountId } satisfies TenantFilterParams);
+  return fork;
+}

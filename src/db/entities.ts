@@ -1,15 +1,15 @@
-import { Account } from '../modules/accounts/account.entity';
-import { Activity } from '../modules/activities/activity.entity';
-import { TenantEntity } from '../modules/accounts/tenant.entity';
-import { CompanyMember } from '../modules/companies/company-member.entity';
-import { Company } from '../modules/companies/company.entity';
-import { OAuthClient } from '../modules/oauth/oauth-client.entity';
-import { OutboxMessage } from '../modules/outbox/outbox-message.entity';
-import { ProjectMember } from '../modules/projects/project-member.entity';
-import { Project } from '../modules/projects/project.entity';
-import { Shift } from '../modules/shifts/shift.entity';
-import { Staff } from '../modules/staff/staff.entity';
-import { Webhook } from '../modules/webhooks/webhook.entity';
+import { Account } from '../modules/accounts';
+import { Activity } from '../modules/activities';
+import { TenantEntity } from '../modules/accounts';
+import { CompanyMember } from '../modules/companies';
+import { Company } from '../modules/companies';
+import { OAuthClient } from '../modules/oauth';
+import { OutboxMessage } from '../modules/outbox';
+import { ProjectMember } from '../modules/projects';
+import { Project } from '../modules/projects';
+import { Shift } from '../modules/shifts';
+import { Staff } from '../modules/staff';
+import { Webhook } from '../modules/webhooks';
 
 export const ENTITIES = [
   TenantEntity,

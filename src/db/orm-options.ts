@@ -1,3 +1,4 @@
+import { TENANT_FILTER, type TenantFilterParams } from '../core/request-context';
 import { FlushMode, ReflectMetadataProvider, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
@@ -12,12 +13,6 @@ export interface OrmConnectionSettings {
   statementTimeoutMs: number;
   acquireTimeoutMs: number;
   connectTimeoutMs: number;
-}
-
-/** Name and parameter of the filter that scopes every tenant query to one account. */
-export const TENANT_FILTER = 'tenant';
-export interface TenantFilterParams {
-  accountId: number;
 }
 
 export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlDriver> {

@@ -1,14 +1,18 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RequestAuthenticator } from '../auth/request-authenticator';
 import type { RequestLimiter } from '../auth/request-limiter';
 import type { Config } from '../core/config';
 import { AppError } from '../core/errors';
 import { Loaders } from '../core/loaders';
 import { currentLogger, type Logger } from '../core/logger';
-import type { ContextFactory, RequestContext, RequestOptions } from '../core/request-context';
+import {
+  tenantFork,
+  type ContextFactory,
+  type RequestContext,
+  type RequestOptions,
+} from '../core/request-context';
 import type { Viewer } from '../core/viewer';
 import { mapDatabaseError } from '../db/database-errors';
-import { TENANT_FILTER, type TenantFilterParams } from '../db/orm-options';
 
 /**
  * The one context factory, used by /graphql and by the facades alike, so every interface
@@ -60,19 +64,4 @@ export function contextForViewer(
     idempotencyKey: options.idempotencyKey,
     log: options.log ?? currentLogger(),
   };
-}
-
-/**
- * The same request with an empty identity map and empty loaders: for an export that runs one
- * operation per page under one authentication, so that no page keeps the rows of the pages before.
- */
-export function renewedContext(ctx: RequestContext): RequestContext {
-  return { ...ctx, em: tenantFork(ctx.em, ctx.viewer.accountId), loaders: new Loaders() };
-}
-
-/** A fork with an empty identity map whose every query the tenant filter scopes to one account. */
-function tenantFork(em: EntityManager, accountId: number): EntityManager {
-  const fork = em.fork({ clear: true, useContext: false });
-  fork.setFilterParams(TENANT_FILTER, { accountId } satisfies TenantFilterParams);
-  return fork;
 }

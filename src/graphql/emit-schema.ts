@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createPasswordHasher } from '../modules/staff/passwords';
-import { createGeocoder } from '../modules/companies/geocoder';
+import { createPasswordHasher } from '../modules/staff';
+import { createGeocoder } from '../modules/companies';
 import { createSchema, printSortedSchema } from './schema';
 import { createServices } from './services';
 

@@ -1,8 +1,8 @@
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { mapDatabaseError } from '../db/database-errors';
-import { AppError } from '../core/errors';
-import { currentLogger } from '../core/logger';
+import { AppError, errorHeadersOf, HTTP_STATUS, type ErrorCode } from '../core/errors';
+import { currentLogger, type Logger } from '../core/logger';
 
 /** Apollo's own codes for requests it rejects before any resolver runs, and ours from the context. */
 const PASS_THROUGH = new Set([
@@ -44,4 +44,34 @@ export function formatError(
     ...(formatted.path ? { path: formatted.path } : {}),
     extensions: { code: 'INTERNAL_SERVER_ERROR' },
   };
+}
+
+/** What the context factory refuses a request for; anything else failing there is our fault. */
+const CONTEXT_REFUSALS: ReadonlySet<ErrorCode> = new Set([
+  'UNAUTHENTICATED',
+  'TOO_MANY_REQUESTS',
+  'SERVICE_UNAVAILABLE',
+]);
+
+/** Context failures (no or bad credentials, too many failures, database down) become coded HTTP errors. */
+export function contextFailureError(error: unknown, log: Logger): GraphQLError {
+  if (error instanceof AppError && CONTEXT_REFUSALS.has(error.code)) {
+    return new GraphQLError(error.message, {
+      extensions: {
+        code: error.code,
+        ...error.details,
+        http: {
+          status: HTTP_STATUS[error.code],
+          headers: new Map(Object.entries(errorHeadersOf(error))),
+        },
+      },
+    });
+  }
+  log.error({ err: error }, 'context creation failed');
+  return new GraphQLError('Internal server error', {
+    extensions: {
+      code: 'INTERNAL_SERVER_ERROR',
+      http: { status: HTTP_STATUS.INTERNAL_SERVER_ERROR },
+    },
+  });
 }

@@ -2,18 +2,25 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchema, type ContainerType, type PubSub } from 'type-graphql';
-import { ActivityResolver } from '../modules/activities/graphql/activity.resolver';
-import { OAuthClientResolver } from '../modules/oauth/graphql/oauth-client.resolver';
-import { CompanyResolver } from '../modules/companies/graphql/company.resolver';
-import { ShiftEventResolver } from '../modules/events/graphql/shift-event.resolver';
-import { ProjectResolver } from '../modules/projects/graphql/project.resolver';
-import { ReportResolver } from '../modules/reports/graphql/report.resolver';
-import { ShiftResolver } from '../modules/shifts/graphql/shift.resolver';
-import { StaffResolver } from '../modules/staff/graphql/staff.resolver';
-import { AccountResolver, ViewerResolver } from '../modules/staff/graphql/viewer.resolver';
-import { TimeZoneResolver } from '../modules/time-zones/graphql/time-zone.resolver';
-import { TimeZoneService } from '../modules/time-zones/time-zone.service';
-import { WebhookResolver } from '../modules/webhooks/graphql/webhook.resolver';
+import {
+  ActivityResolver,
+  ProjectActivitiesResolver,
+  primeProjectActivities,
+} from '../modules/activities';
+import { CompanyResolver } from '../modules/companies';
+import { ShiftEventResolver } from '../modules/events';
+import { OAuthClientResolver } from '../modules/oauth';
+import {
+  CompanyProjectsResolver,
+  joinPrimers,
+  primeProjectFields,
+  ProjectResolver,
+} from '../modules/projects';
+import { ReportResolver } from '../modules/reports';
+import { primeProjectTimeFields, ProjectTimeResolver, ShiftResolver } from '../modules/shifts';
+import { AccountResolver, StaffResolver, ViewerResolver } from '../modules/staff';
+import { TimeZoneResolver, TimeZoneService } from '../modules/time-zones';
+import { WebhookResolver } from '../modules/webhooks';
 import type { Services } from './services';
 
 const RESOLVERS = [
@@ -21,7 +28,10 @@ const RESOLVERS = [
   AccountResolver,
   StaffResolver,
   CompanyResolver,
+  CompanyProjectsResolver,
   ProjectResolver,
+  ProjectTimeResolver,
+  ProjectActivitiesResolver,
   ActivityResolver,
   ShiftResolver,
   TimeZoneResolver,
@@ -39,12 +49,21 @@ export async function createSchema(
   services: Services,
   pubSub: PubSub = createPubSub(),
 ): Promise<GraphQLSchema> {
+  // A project list reads ahead for the fields of every module that adds fields to Project.
+  const primeProjects = joinPrimers(
+    primeProjectFields,
+    primeProjectTimeFields,
+    primeProjectActivities,
+  );
   const instances = new Map<unknown, unknown>([
     [ViewerResolver, new ViewerResolver()],
     [AccountResolver, new AccountResolver()],
     [StaffResolver, new StaffResolver(services.staff)],
     [CompanyResolver, new CompanyResolver(services.companies)],
-    [ProjectResolver, new ProjectResolver(services.projects, services.punches)],
+    [CompanyProjectsResolver, new CompanyProjectsResolver(primeProjects)],
+    [ProjectResolver, new ProjectResolver(services.projects, primeProjects)],
+    [ProjectTimeResolver, new ProjectTimeResolver(services.punches)],
+    [ProjectActivitiesResolver, new ProjectActivitiesResolver()],
     [ActivityResolver, new ActivityResolver(services.activities)],
     [ShiftResolver, new ShiftResolver(services.shifts)],
     [TimeZoneResolver, new TimeZoneResolver(new TimeZoneService())],

@@ -1,15 +1,15 @@
-import type { PasswordHasher } from '../modules/staff/passwords';
-import { ActivityService } from '../modules/activities/activity.service';
-import { CompanyService } from '../modules/companies/company.service';
-import type { Geocoder } from '../modules/companies/geocoder';
-import { OAuthClientService } from '../modules/oauth/oauth-client.service';
-import { ShiftEvents, type ShiftEventSink } from '../modules/events/shift-events';
-import { ProjectService } from '../modules/projects/project.service';
-import { PunchService } from '../modules/shifts/punch.service';
-import { ReportService } from '../modules/reports/report.service';
-import { ShiftService } from '../modules/shifts/shift.service';
-import { StaffService } from '../modules/staff/staff.service';
-import { WebhookService } from '../modules/webhooks/webhook.service';
+import type { PasswordHasher } from '../modules/staff';
+import { ActivityService } from '../modules/activities';
+import { CompanyService } from '../modules/companies';
+import type { Geocoder } from '../modules/companies';
+import { OAuthClientService } from '../modules/oauth';
+import { ShiftEvents, type ShiftEventSink } from '../modules/shifts';
+import { ProjectService } from '../modules/projects';
+import { PunchService } from '../modules/shifts';
+import { ReportService } from '../modules/reports';
+import { ShiftService } from '../modules/shifts';
+import { StaffService } from '../modules/staff';
+import { WebhookService } from '../modules/webhooks';
 
 /** The services behind the resolvers: stateless, built once per process. */
 export interface Services {

@@ -2,25 +2,18 @@ import 'reflect-metadata';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { GraphQLError } from 'graphql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { BasicAuthenticator } from '../auth/basic-auth';
 import { OAuth1Provider } from '../auth/oauth1-provider';
 import { OAuth2Provider } from '../auth/oauth2-provider';
 import { createOAuthRouter } from './oauth-routes';
-import { createPasswordHasher, type PasswordHasher } from '../modules/staff/passwords';
+import { createPasswordHasher, type PasswordHasher } from '../modules/staff';
 import { RequestAuthenticator } from '../auth/request-authenticator';
 import { RequestLimiter } from '../auth/request-limiter';
 import { SignInLimiter } from '../auth/sign-in-limiter';
-import { createRestFacade } from '../../rest-facade';
+import { createRestFacade, exportShiftsCsv, type ShiftExportQuery } from '../../rest-facade';
 import type { Config } from '../core/config';
-import {
-  AppError,
-  bodyRefusalOf,
-  errorHeadersOf,
-  HTTP_STATUS,
-  type ErrorCode,
-} from '../core/errors';
+import { bodyRefusalOf, HTTP_STATUS } from '../core/errors';
 import { createApolloServer } from '../graphql/apollo';
 import { createContextFactory } from '../graphql/context';
 import {
@@ -28,16 +21,18 @@ import {
   loggerOf,
   requestOptionsOf,
   type ContextFactory,
+  type RequestContext,
 } from '../core/request-context';
 import { createExecutor, type Executor } from '../graphql/executor';
+import { contextFailureError } from '../graphql/format-error';
 import { createGraphiQLRouter } from './graphiql-page';
 import { operationGuards } from '../graphql/operation-guards';
 import { attachSubscriptionServer, type SubscriptionServer } from '../graphql/subscription-server';
 import { createSchema } from '../graphql/schema';
 import { createServices } from '../graphql/services';
-import { createGeocoder } from '../modules/companies/geocoder';
-import { LiveShiftEvents } from '../modules/events/live-shift-events';
-import { webhookSink } from '../modules/webhooks/webhook-sink';
+import { createGeocoder } from '../modules/companies';
+import { LiveShiftEvents } from '../modules/events';
+import { webhookSink } from '../modules/webhooks';
 import { createLogger, type Logger } from '../core/logger';
 import { createObservability } from './observability/observability';
 
@@ -49,6 +44,13 @@ export interface App {
   closeSubscriptions(): Promise<void>;
   readonly createContext: ContextFactory;
   readonly execute: Executor;
+  /** Writes the file of GET /api/1/shifts.csv for `ctx` (the CLI's export); resolves with its rows. */
+  exportShifts(
+    ctx: RequestContext,
+    query: ShiftExportQuery,
+    open: () => NodeJS.WritableStream,
+    signal?: AbortSignal,
+  ): Promise<number>;
   readonly hasher: PasswordHasher;
   /** The process logger (request lines come from its children, with their request id). */
   readonly logger: Logger;
@@ -122,7 +124,7 @@ export async function createApp(deps: {
         try {
           return await createContext(credentialsOf(req), requestOptionsOf(req));
         } catch (error) {
-          throw toHttpGraphQLError(error, loggerOf(req));
+          throw contextFailureError(error, loggerOf(req));
         }
       },
     }),
@@ -135,6 +137,7 @@ export async function createApp(deps: {
     express: app,
     createContext,
     execute,
+    exportShifts: (ctx, query, open, signal) => exportShiftsCsv(execute, ctx, query, open, signal),
     hasher,
     logger,
     attachSubscriptions: (server) => {
@@ -154,36 +157,6 @@ export async function createApp(deps: {
       await apollo.stop();
     },
   };
-}
-
-/** What the context factory refuses a request for; anything else failing there is our fault. */
-const CONTEXT_REFUSALS: ReadonlySet<ErrorCode> = new Set([
-  'UNAUTHENTICATED',
-  'TOO_MANY_REQUESTS',
-  'SERVICE_UNAVAILABLE',
-]);
-
-/** Context failures (no or bad credentials, too many failures, database down) become coded HTTP errors. */
-function toHttpGraphQLError(error: unknown, log: Logger): GraphQLError {
-  if (error instanceof AppError && CONTEXT_REFUSALS.has(error.code)) {
-    return new GraphQLError(error.message, {
-      extensions: {
-        code: error.code,
-        ...error.details,
-        http: {
-          status: HTTP_STATUS[error.code],
-          headers: new Map(Object.entries(errorHeadersOf(error))),
-        },
-      },
-    });
-  }
-  log.error({ err: error }, 'context creation failed');
-  return new GraphQLError('Internal server error', {
-    extensions: {
-      code: 'INTERNAL_SERVER_ERROR',
-      http: { status: HTTP_STATUS.INTERNAL_SERVER_ERROR },
-    },
-  });
 }
 
 /** A body /graphql cannot read (too large, bad charset, not JSON) answers as GraphQL does, not as an HTML page. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { TENANT_FILTER } from '../../src/db/orm-options';
+import { TENANT_FILTER } from '../../src/core/request-context';
 import { Account } from '../../src/modules/accounts/account.entity';
 import { Activity } from '../../src/modules/activities/activity.entity';
 import { findRows } from '../../src/modules/common/unmanaged-rows';

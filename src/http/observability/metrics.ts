@@ -3,7 +3,7 @@ import type { Knex } from '@mikro-orm/postgresql';
 import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ErrorCode } from '../../core/errors';
-import { MAX_ATTEMPTS } from '../../modules/outbox/outbox-message.entity';
+import { MAX_ATTEMPTS } from '../../modules/outbox';
 import { withDeadline } from './deadline';
 import { currentLogger, type Logger } from '../../core/logger';
 import type { RouteLabeller } from './route-labels';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isOwner } from '../../core/viewer';
 import { PermissionDeniedError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { assignDefined, fields, inTransaction, validate } from '../common/service-support';
+import { assignDefined, fields, inTransaction, validate } from '../common';
 import { Account } from './account.entity';
 
 const schema = z.object({
@@ -17,10 +17,7 @@ const schema = z.object({
 export type AccountChanges = z.input<typeof schema>;
 
 /** The owner's settings of the account. */
-export async function updateAccount(
-  ctx: RequestContext,
-  input: AccountChanges,
-): Promise<Account> {
+export async function updateAccount(ctx: RequestContext, input: AccountChanges): Promise<Account> {
   if (!isOwner(ctx.viewer))
     throw new PermissionDeniedError(
       'update',

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainRuleError } from '../../core/errors';
-import { lockRow } from '../common/service-support';
+import { lockRow } from '../common';
 import { Account } from './account.entity';
 
 /**

@@ -1,7 +1,7 @@
 import { Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
-import { TenantEntity } from '../accounts/tenant.entity';
-import { Project } from '../projects/project.entity';
+import { TenantEntity } from '../accounts';
+import { Project } from '../projects';
 
 @ObjectType({ description: 'A kind of work within a project; a shift may name one.' })
 @Entity({ tableName: 'activities' })

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/request-context';
 import type { MaybePromise } from '../../core/loaders';
-import { findRows } from '../common/unmanaged-rows';
-import type { Project } from '../projects/project.entity';
+import { findRows } from '../common';
+import type { Project } from '../projects';
 import { Activity } from './activity.entity';
 
 /** The activities of a project, by name; the activities of every project of the request in one query. */
@@ -16,7 +16,6 @@ export function projectActivities(
     (a) => a.project.id,
   );
 }
-
 
 const activitiesOf = (ctx: RequestContext) => (ids: readonly number[]) =>
   findRows(

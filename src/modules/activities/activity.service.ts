@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { isManagerOrOwner } from '../../core/viewer';
 import { PermissionDeniedError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import type { OrderSpec } from '../common/graphql/list-args';
-import { compileFilter, findPage, type PageRequest } from '../common/list-query';
-import { idempotentTransaction } from '../common/idempotency';
+import type { OrderSpec } from '../common';
+import { compileFilter, findPage, type PageRequest } from '../common';
+import { idempotentTransaction } from '../common';
 import {
   assertUuidFree,
   fields,
@@ -12,9 +12,9 @@ import {
   inTransaction,
   validate,
   type Locator,
-} from '../common/service-support';
-import { projectVisibilityWhere } from '../projects/project.policy';
-import type { ProjectService } from '../projects/project.service';
+} from '../common';
+import { projectVisibilityWhere } from '../projects';
+import type { ProjectService } from '../projects';
 import { Activity } from './activity.entity';
 import {
   ACTIVITY_FILTER_FIELDS,

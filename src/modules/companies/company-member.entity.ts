@@ -1,6 +1,6 @@
 import { Entity, ManyToOne, type Ref } from '@mikro-orm/core';
-import { TenantEntity } from '../accounts/tenant.entity';
-import { Staff } from '../staff/staff.entity';
+import { TenantEntity } from '../accounts';
+import { Staff } from '../staff';
 import { Company } from './company.entity';
 
 /** A user listed on a company of `custom` visibility. */

@@ -1,8 +1,8 @@
 import { Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Float, ObjectType } from 'type-graphql';
-import { Visibility } from '../common/enums';
-import { TenantEntity } from '../accounts/tenant.entity';
-import { Staff } from '../staff/staff.entity';
+import { Visibility } from '../common';
+import { TenantEntity } from '../accounts';
+import { Staff } from '../staff';
 
 @ObjectType({ description: 'A client company; it groups projects.' })
 @Entity({ tableName: 'companies' })

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/request-context';
-import { loadById } from '../common/entity-loaders';
-import type { Staff } from '../staff/staff.entity';
+import { loadById } from '../common';
+import type { Staff } from '../staff';
 import { CompanyMember } from './company-member.entity';
 import { Company } from './company.entity';
 import { isCompanyVisible } from './company.policy';

@@ -1,12 +1,7 @@
 import type { Knex } from 'knex';
 import type { RequestContext } from '../../core/request-context';
-import {
-  isListedVisible,
-  listedIdsOnce,
-  listedVisibilityWhere,
-  type ListedRow,
-} from '../common/listed-visibility';
-import { whereAsSql, type SqlCondition } from '../common/rule-forms';
+import { isListedVisible, listedIdsOnce, listedVisibilityWhere, type ListedRow } from '../common';
+import { whereAsSql, type SqlCondition } from '../common';
 import { CompanyMember } from './company-member.entity';
 import { Company } from './company.entity';
 

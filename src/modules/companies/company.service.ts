@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { isManagerOrOwner } from '../../core/viewer';
 import { PermissionDeniedError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import type { OrderSpec } from '../common/graphql/list-args';
-import { Visibility } from '../common/enums';
-import { compileFilter, findPage, type PageRequest } from '../common/list-query';
-import { replaceMembers, resolveMemberIds } from '../staff/member-lists';
-import { idempotentTransaction } from '../common/idempotency';
+import type { OrderSpec } from '../common';
+import { Visibility } from '../common';
+import { compileFilter, findPage, type PageRequest } from '../common';
+import { replaceMembers, resolveMemberIds } from '../staff';
+import { idempotentTransaction } from '../common';
 import {
   assertUuidFree,
   assignDefined,
@@ -17,7 +17,7 @@ import {
   locatorWhere,
   validate,
   type Locator,
-} from '../common/service-support';
+} from '../common';
 import { companyVisibilityWhere } from './company.policy';
 import { Company } from './company.entity';
 import {
@@ -110,7 +110,15 @@ export class CompanyService {
         createdBy: tx.viewer.id,
       } as never) as Company;
       await tx.em.flush();
-      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, CompanyMember, 'company', company, memberIds);
+      if (memberIds)
+        await replaceMembers(
+          tx.em,
+          tx.viewer.accountId,
+          CompanyMember,
+          'company',
+          company,
+          memberIds,
+        );
       return company;
     });
   }
@@ -135,7 +143,15 @@ export class CompanyService {
         Object.assign(company, derived.coordinates);
       }
       await tx.em.flush();
-      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, CompanyMember, 'company', company, memberIds);
+      if (memberIds)
+        await replaceMembers(
+          tx.em,
+          tx.viewer.accountId,
+          CompanyMember,
+          'company',
+          company,
+          memberIds,
+        );
       return company;
     });
   }

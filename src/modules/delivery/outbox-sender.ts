@@ -4,9 +4,9 @@ import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgres
 import { createTransport } from 'nodemailer';
 import type { Config } from '../../core/config';
 import { lastResortLogger, type Logger } from '../../core/logger';
-import { postWebhook, WebhookDeliveryError } from '../webhooks/webhook-delivery';
-import { Webhook } from '../webhooks/webhook.entity';
-import { MAX_ATTEMPTS, OutboxMessage, type EmailPayload, type WebhookPayload } from '../outbox/outbox-message.entity';
+import { postWebhook, WebhookDeliveryError } from '../webhooks';
+import { Webhook } from '../webhooks';
+import { MAX_ATTEMPTS, OutboxMessage, type EmailPayload, type WebhookPayload } from '../outbox';
 
 const BATCH_SIZE = 20;
 const BACKOFF_BASE_MS = 5_000;

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createPubSub } from '@graphql-yoga/subscription';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { TransactionEventArgs } from '@mikro-orm/core';
-import { NotificationListener } from '../../db/notification-listener';
+import { NotificationListener } from './notification-listener';
 import type { Logger } from '../../core/logger';
-import type { ShiftEvent, ShiftEventSink } from './shift-events';
+import type { ShiftEvent, ShiftEventSink } from '../shifts';
 
 export const SHIFT_EVENTS_TOPIC = 'SHIFT_EVENTS';
 const CHANNEL = 'timetrack_shift_events';

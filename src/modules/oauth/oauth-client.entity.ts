@@ -1,8 +1,8 @@
 import { ArrayType, Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from '../common/graphql/scalars';
-import { TenantEntity } from '../accounts/tenant.entity';
-import { Staff } from '../staff/staff.entity';
+import { DateTimeISOResolver } from '../common';
+import { TenantEntity } from '../accounts';
+import { Staff } from '../staff';
 
 export enum OAuthProtocol {
   OAUTH1 = 'oauth1',

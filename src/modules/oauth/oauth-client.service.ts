@@ -3,9 +3,9 @@ import { hashSecret, newKey, newSecret } from './oauth-secrets';
 import { isOwner } from '../../core/viewer';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { fields, findLocated, inTransaction, validate } from '../common/service-support';
-import { Account } from '../accounts/account.entity';
-import { Staff } from '../staff/staff.entity';
+import { fields, findLocated, inTransaction, validate } from '../common';
+import { Account } from '../accounts';
+import { Staff } from '../staff';
 import {
   OAuthClient,
   OAuthProtocol,

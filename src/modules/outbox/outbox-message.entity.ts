@@ -1,5 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantEntity } from '../accounts/tenant.entity';
+import { TenantEntity } from '../accounts';
 
 /** After this many failed attempts the sender gives a message up (it stays, for the record). */
 export const MAX_ATTEMPTS = 10;

@@ -1,9 +1,9 @@
 import { ArrayType, Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { Visibility } from '../common/enums';
-import { TenantEntity } from '../accounts/tenant.entity';
-import { Company } from '../companies/company.entity';
-import { Staff } from '../staff/staff.entity';
+import { Visibility } from '../common';
+import { TenantEntity } from '../accounts';
+import { Company } from '../companies';
+import { Staff } from '../staff';
 
 @ObjectType({ description: 'A project of a company; shifts are clocked against it.' })
 @Entity({ tableName: 'projects' })

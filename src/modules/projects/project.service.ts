@@ -9,12 +9,12 @@ import {
   type FieldError,
 } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import type { OrderSpec } from '../common/graphql/list-args';
-import { Company } from '../companies/company.entity';
-import { Visibility } from '../common/enums';
-import { compileFilter, findPage, type PageRequest } from '../common/list-query';
-import { replaceMembers, resolveMemberIds } from '../staff/member-lists';
-import { idempotentTransaction } from '../common/idempotency';
+import type { OrderSpec } from '../common';
+import { Company } from '../companies';
+import { Visibility } from '../common';
+import { compileFilter, findPage, type PageRequest } from '../common';
+import { replaceMembers, resolveMemberIds } from '../staff';
+import { idempotentTransaction } from '../common';
 import {
   assertUuidFree,
   assignDefined,
@@ -23,8 +23,8 @@ import {
   inTransaction,
   validate,
   type Locator,
-} from '../common/service-support';
-import { companyVisibilityWhere } from '../companies/company.policy';
+} from '../common';
+import { companyVisibilityWhere } from '../companies';
 import { projectVisibilityWhere } from './project.policy';
 import { parseHourlyRate, parseTimeLimit } from './human-values';
 import { Project } from './project.entity';
@@ -111,7 +111,15 @@ export class ProjectService {
         createdBy: tx.viewer.id,
       } as never) as Project;
       await tx.em.flush();
-      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, ProjectMember, 'project', project, memberIds);
+      if (memberIds)
+        await replaceMembers(
+          tx.em,
+          tx.viewer.accountId,
+          ProjectMember,
+          'project',
+          project,
+          memberIds,
+        );
       return project;
     });
   }
@@ -139,7 +147,15 @@ export class ProjectService {
       const memberIds = await resolveMemberIds(tx.em, 'Project', data.userIds, data.userLegacyIds);
       assignDefined(project, rest);
       await tx.em.flush();
-      if (memberIds) await replaceMembers(tx.em, tx.viewer.accountId, ProjectMember, 'project', project, memberIds);
+      if (memberIds)
+        await replaceMembers(
+          tx.em,
+          tx.viewer.accountId,
+          ProjectMember,
+          'project',
+          project,
+          memberIds,
+        );
       return project;
     });
   }

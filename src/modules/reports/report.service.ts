@@ -2,12 +2,12 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { loadById } from '../common/entity-loaders';
-import { fields } from '../common/service-support';
-import { timeZoneField } from '../common/time-zones';
-import { companyVisibilitySql } from '../companies/company.policy';
-import { shiftVisibilitySql } from '../shifts/shift.policy';
-import { Staff } from '../staff/staff.entity';
+import { loadById } from '../common';
+import { fields } from '../common';
+import { timeZoneField } from '../common';
+import { companyVisibilitySql } from '../companies';
+import { shiftVisibilitySql } from '../shifts';
+import { Staff } from '../staff';
 import { ReportBucket, ReportDimension, type ReportInput } from './graphql/report.inputs';
 import type { Report, ReportRow, ReportSums } from './graphql/report.types';
 

@@ -1,8 +1,8 @@
 import type { RequestContext } from '../../core/request-context';
 import type { MaybePromise } from '../../core/loaders';
-import { Account } from '../accounts/account.entity';
-import { loadById } from '../common/entity-loaders';
-import type { Project } from '../projects/project.entity';
+import { Account } from '../accounts';
+import { loadById } from '../common';
+import type { Project } from '../projects';
 import { Shift } from './shift.entity';
 
 export interface ProjectTotals {

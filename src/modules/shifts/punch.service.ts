@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { DomainRuleError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { assertTimeRoom } from '../accounts/plan-limits';
-import { Activity } from '../activities/activity.entity';
-import { idempotentTransaction } from '../common/idempotency';
-import { fields, lockRow, locatorWhere, validate, type Locator } from '../common/service-support';
-import type { ShiftEvents } from '../events/shift-events';
+import { assertTimeRoom } from '../accounts';
+import { Activity } from '../activities';
+import { idempotentTransaction } from '../common';
+import { fields, lockRow, locatorWhere, validate, type Locator } from '../common';
+import type { ShiftEvents } from './shift-events';
 import { Shift } from './shift.entity';
-import { Staff } from '../staff/staff.entity';
-import { Project } from '../projects/project.entity';
+import { Staff } from '../staff';
+import { Project } from '../projects';
 import type { PunchInInput } from './graphql/shift.inputs';
-import type { ProjectService } from '../projects/project.service';
+import type { ProjectService } from '../projects';
 
 const punchInSchema = z.object({
   activityId: z.string().nullish(),

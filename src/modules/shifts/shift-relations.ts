@@ -1,8 +1,8 @@
 import type { RequestContext } from '../../core/request-context';
-import { primeById } from '../common/entity-loaders';
-import { Activity } from '../activities/activity.entity';
-import { Project } from '../projects/project.entity';
-import { Staff } from '../staff/staff.entity';
+import { primeById } from '../common';
+import { Activity } from '../activities';
+import { Project } from '../projects';
+import { Staff } from '../staff';
 import type { Shift } from './shift.entity';
 
 /** Reads the projects, users and activities a list of shifts renders, one batch each. */

@@ -1,11 +1,11 @@
 import { ArrayType, Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from '../common/graphql/scalars';
-import { Activity } from '../activities/activity.entity';
-import { TenantEntity } from '../accounts/tenant.entity';
-import { offsetSecondsAt } from '../common/time-zones';
-import { Project } from '../projects/project.entity';
-import { Staff } from '../staff/staff.entity';
+import { DateTimeISOResolver } from '../common';
+import { Activity } from '../activities';
+import { TenantEntity } from '../accounts';
+import { offsetSecondsAt } from '../common';
+import { Project } from '../projects';
+import { Staff } from '../staff';
 
 @ObjectType({
   description: 'A span of time a user worked on a project; running while `stop` is null.',

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/request-context';
-import type { ConnectionShape } from '../common/graphql/connection';
-import type { OrderSpec } from '../common/graphql/list-args';
-import { childPage, compileFilter, type PageRequest } from '../common/list-query';
+import type { ConnectionShape } from '../common';
+import type { OrderSpec } from '../common';
+import { childPage, compileFilter, type PageRequest } from '../common';
 import { primeShiftRelations } from './shift-relations';
 import { Shift } from './shift.entity';
 import { SHIFT_FILTER_FIELDS, type ShiftFilter } from './graphql/shift.inputs';

@@ -1,18 +1,8 @@
 import type { Knex } from 'knex';
 import type { RequestContext } from '../../core/request-context';
 import { isManagerOrOwner, isOwner, type Viewer } from '../../core/viewer';
-import {
-  TEST_FORM,
-  WHERE_FORM,
-  sqlForm,
-  type RuleForm,
-  type SqlCondition,
-} from '../common/rule-forms';
-import {
-  isProjectUuidVisible,
-  projectVisibilitySql,
-  projectVisibilityWhere,
-} from '../projects/project.policy';
+import { TEST_FORM, WHERE_FORM, sqlForm, type RuleForm, type SqlCondition } from '../common';
+import { isProjectUuidVisible, projectVisibilitySql, projectVisibilityWhere } from '../projects';
 
 /**
  * Which shifts a caller sees: the owner every shift; a manager their own and every shift on the

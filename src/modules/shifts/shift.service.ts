@@ -8,13 +8,13 @@ import {
   type FieldError,
 } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import type { OrderSpec } from '../common/graphql/list-args';
-import { assertTimeRoom } from '../accounts/plan-limits';
-import { Activity } from '../activities/activity.entity';
-import { isRowId, isUuid } from '../common/identifiers';
-import { compileFilter, findPage, type PageRequest } from '../common/list-query';
-import { parseLocalTime } from '../common/local-time';
-import { idempotentTransaction } from '../common/idempotency';
+import type { OrderSpec } from '../common';
+import { assertTimeRoom } from '../accounts';
+import { Activity } from '../activities';
+import { isRowId, isUuid } from '../common';
+import { compileFilter, findPage, type PageRequest } from '../common';
+import { parseLocalTime } from '../common';
+import { idempotentTransaction } from '../common';
 import {
   assertUuidFree,
   fields,
@@ -23,12 +23,12 @@ import {
   lockRow,
   validate,
   type Locator,
-} from '../common/service-support';
-import { timeZoneField } from '../common/time-zones';
-import type { Project } from '../projects/project.entity';
-import type { ProjectService } from '../projects/project.service';
-import { Staff } from '../staff/staff.entity';
-import type { ShiftEvents } from '../events/shift-events';
+} from '../common';
+import { timeZoneField } from '../common';
+import type { Project } from '../projects';
+import type { ProjectService } from '../projects';
+import { Staff } from '../staff';
+import type { ShiftEvents } from './shift-events';
 import { Shift } from './shift.entity';
 import { shiftVisibilityWhere } from './shift.policy';
 import {

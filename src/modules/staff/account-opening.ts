@@ -1,16 +1,12 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import {
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  type PasswordHasher,
-} from './passwords';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from './passwords';
 import { ValidationError } from '../../core/errors';
-import { StaffType } from '../common/enums';
-import { fields, validate } from '../common/service-support';
-import { timeZoneField } from '../common/time-zones';
+import { StaffType } from '../common';
+import { fields, validate } from '../common';
+import { timeZoneField } from '../common';
 import { Staff } from './staff.entity';
-import { Account } from '../accounts/account.entity';
+import { Account } from '../accounts';
 
 export const createAccountSchema = z.object({
   login: fields.requiredText().refine((s) => !s.includes(':'), 'must not contain ":"'),

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Account } from '../accounts/account.entity';
-import { StaffType } from '../common/enums';
+import type { Account } from '../accounts';
+import { StaffType } from '../common';
 import { Staff } from './staff.entity';
-import { OutboxMessage, type EmailPayload } from '../outbox/outbox-message.entity';
+import { OutboxMessage, type EmailPayload } from '../outbox';
 
 /**
  * A paid plan is one with a staff maximum: `accounts.staff_max` not null and > 0. Only there does

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainRuleError } from '../../core/errors';
-import { Account } from '../accounts/account.entity';
-import { StaffType } from '../common/enums';
-import { lockRow } from '../common/service-support';
+import { Account } from '../accounts';
+import { StaffType } from '../common';
+import { lockRow } from '../common';
 import { Staff } from './staff.entity';
 
 /**

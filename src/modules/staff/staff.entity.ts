@@ -1,7 +1,7 @@
 import { Entity, Enum, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { StaffType } from '../common/enums';
-import { TenantEntity } from '../accounts/tenant.entity';
+import { StaffType } from '../common';
+import { TenantEntity } from '../accounts';
 
 /** A user of an account: its owner, a manager or a staff member. Table `users`. */
 @ObjectType('Staff', {

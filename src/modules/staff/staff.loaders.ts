@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/request-context';
 import type { MaybePromise } from '../../core/loaders';
-import { StaffType } from '../common/enums';
-import { findRows } from '../common/unmanaged-rows';
+import { StaffType } from '../common';
+import { findRows } from '../common';
 import { Staff } from './staff.entity';
 
 /** The owner of an account; every project of a list renders it, so it is read once per request. */

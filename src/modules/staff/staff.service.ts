@@ -1,18 +1,14 @@
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import {
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  type PasswordHasher,
-} from './passwords';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from './passwords';
 import { isManagerOrOwner, isOwner } from '../../core/viewer';
 import { PermissionDeniedError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import type { OrderSpec } from '../common/graphql/list-args';
+import type { OrderSpec } from '../common';
 import { assertStaffRoom } from './staff-limits';
-import { StaffType } from '../common/enums';
-import { compileFilter, findPage, type PageRequest } from '../common/list-query';
-import { idempotentTransaction } from '../common/idempotency';
+import { StaffType } from '../common';
+import { compileFilter, findPage, type PageRequest } from '../common';
+import { idempotentTransaction } from '../common';
 import {
   assertUuidFree,
   assignDefined,
@@ -21,8 +17,8 @@ import {
   inTransaction,
   validate,
   type Locator,
-} from '../common/service-support';
-import { timeZoneField } from '../common/time-zones';
+} from '../common';
+import { timeZoneField } from '../common';
 import { enqueueConfirmationEmail } from './confirmation-email';
 import {
   STAFF_FILTER_FIELDS,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DateTime, IANAZone } from 'luxon';
 import type { RequestContext } from '../../core/request-context';
-import { canonicalTimeZone, isValidTimeZone } from '../common/time-zones';
+import { canonicalTimeZone, isValidTimeZone } from '../common';
 import type { TimeZone } from './graphql/time-zone.type';
 
 /** moment-timezone's packed tz data: zones as `name|...`, links as `target|alias`. */

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import type { WebhookPayload } from '../outbox/outbox-message.entity';
+import type { WebhookPayload } from '../outbox';
 
 /** A delivery the receiver did not take: its HTTP status when it answered, null when it did not. */
 export class WebhookDeliveryError extends Error {

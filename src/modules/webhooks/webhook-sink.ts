@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ShiftEvent, ShiftEventSink } from '../events/shift-events';
+import type { ShiftEvent, ShiftEventSink } from '../shifts';
 
 /**
  * The body every webhook gets for an event (Standard Webhooks layout: type, timestamp, data). It

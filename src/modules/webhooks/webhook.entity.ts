@@ -1,9 +1,9 @@
 import { ArrayType, Entity, Property } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from '../common/graphql/scalars';
-import { TenantEntity } from '../accounts/tenant.entity';
-import { ShiftEventKindEnum } from '../events/graphql/shift-event.types';
-import type { ShiftEventKind } from '../events/shift-events';
+import { DateTimeISOResolver } from '../common';
+import { TenantEntity } from '../accounts';
+import { ShiftEventKindEnum } from '../events';
+import type { ShiftEventKind } from '../shifts';
 
 /**
  * A URL an account owner registered to hear of shift events. Table `webhooks`. The secret is kept

@@ -4,19 +4,12 @@ import { z } from 'zod';
 import { isOwner } from '../../core/viewer';
 import { NotFoundError, PermissionDeniedError, ValidationError, type Act } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { Account } from '../accounts/account.entity';
-import { isUuid } from '../common/identifiers';
-import {
-  assignDefined,
-  fields,
-  findLocated,
-  inTransaction,
-  lockRow,
-  validate,
-} from '../common/service-support';
-import { SHIFT_EVENT_KINDS } from '../events/shift-events';
-import { OutboxMessage, type WebhookPayload } from '../outbox/outbox-message.entity';
-import { MAX_ATTEMPTS } from '../outbox/outbox-message.entity';
+import { Account } from '../accounts';
+import { isUuid } from '../common';
+import { assignDefined, fields, findLocated, inTransaction, lockRow, validate } from '../common';
+import { SHIFT_EVENT_KINDS } from '../shifts';
+import { OutboxMessage, type WebhookPayload } from '../outbox';
+import { MAX_ATTEMPTS } from '../outbox';
 import { Webhook, WebhookDelivery, type WebhookWithSecret } from './webhook.entity';
 import type { CreateWebhookInput, UpdateWebhookInput } from './graphql/webhook.inputs';
 

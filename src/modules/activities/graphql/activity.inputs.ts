@@ -1,7 +1,7 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { IDFilter, IntFilter, StringFilter } from '../../common/graphql/filter-inputs';
-import { OrderInput } from '../../common/graphql/list-args';
-import type { FilterFields } from '../../common/list-query';
+import { IDFilter, IntFilter, StringFilter } from '../../common';
+import { OrderInput } from '../../common';
+import type { FilterFields } from '../../common';
 
 @InputType()
 export class ActivityFilter {

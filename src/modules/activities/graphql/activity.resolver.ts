@@ -11,11 +11,11 @@ import {
   Root,
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { Connection } from '../../common/graphql/connection';
-import { loadById } from '../../common/entity-loaders';
+import { Connection } from '../../common';
+import { loadById } from '../../common';
 import type { MaybePromise } from '../../../core/loaders';
-import { LocatorArgs, optionalLocator, PageArgs } from '../../common/graphql/list-args';
-import { Project } from '../../projects/project.entity';
+import { LocatorArgs, optionalLocator, PageArgs } from '../../common';
+import { Project } from '../../projects';
 import { Activity } from '../activity.entity';
 import {
   ActivityFilter,

@@ -1,8 +1,8 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import type { MaybePromise } from '../../../core/loaders';
-import { listComplexity } from '../../common/graphql/complexity';
-import { Project } from '../../projects/project.entity';
+import { listComplexity } from '../../common';
+import { Project } from '../../projects';
 import { Activity } from '../activity.entity';
 import { projectActivities } from '../activity.loaders';
 

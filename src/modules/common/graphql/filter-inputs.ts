@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from './scalars';
 import { Field, Float, ID, InputType, Int } from 'type-graphql';
-import { StaffType, Visibility } from '../enums';
+import { StaffType, Visibility } from './enums';
 
 /*
  * Per-type comparison operators. Every entity filter is built from these, and the legacy `where`

@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
-import { OrderDirection } from '../enums';
+import { OrderDirection } from './enums';
 
 @ArgsType()
 export class PageArgs {

@@ -1,14 +1,8 @@
 import { Field, Float, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import {
-  FloatFilter,
-  IDFilter,
-  IntFilter,
-  StringFilter,
-  VisibilityFilter,
-} from '../../common/graphql/filter-inputs';
-import { OrderInput } from '../../common/graphql/list-args';
-import { Visibility } from '../../common/enums';
-import type { FilterFields } from '../../common/list-query';
+import { FloatFilter, IDFilter, IntFilter, StringFilter, VisibilityFilter } from '../../common';
+import { OrderInput } from '../../common';
+import { Visibility } from '../../common';
+import type { FilterFields } from '../../common';
 
 const CONTACT_FIELDS = [
   'contactSalutation',

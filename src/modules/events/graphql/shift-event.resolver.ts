@@ -1,9 +1,8 @@
 import { Arg, ID, Resolver, Root, Subscription, type SubscriptionHandlerData } from 'type-graphql';
-import { renewedContext } from '../../../graphql/context';
-import { type RequestContext } from '../../../core/request-context';
-import { isShiftVisible } from '../../shifts/shift.policy';
+import { renewedContext, type RequestContext } from '../../../core/request-context';
+import { isShiftVisible } from '../../shifts';
 import { SHIFT_EVENTS_TOPIC } from '../live-shift-events';
-import type { ShiftEvent, ShiftEventKind } from '../shift-events';
+import type { ShiftEvent, ShiftEventKind } from '../../shifts';
 import { ShiftEventKindEnum, ShiftEventType } from './shift-event.types';
 
 interface ShiftEventArgs {

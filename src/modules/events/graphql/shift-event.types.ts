@@ -1,6 +1,6 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from '../../common/graphql/scalars';
-import { SHIFT_EVENT_KINDS, type ShiftEventKind } from '../shift-events';
+import { DateTimeISOResolver } from '../../common';
+import { SHIFT_EVENT_KINDS, type ShiftEventKind } from '../../shifts';
 
 /** The GraphQL enum of shift event kinds, built from the one list in shift-events.ts. */
 export const ShiftEventKindEnum = Object.fromEntries(

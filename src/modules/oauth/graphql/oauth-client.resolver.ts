@@ -7,7 +7,7 @@ import {
   RegisteredOAuthClient,
 } from '../oauth-client.entity';
 import type { OAuthClientService, RegisterOAuthClientInput } from '../oauth-client.service';
-import { listComplexity } from '../../common/graphql/complexity';
+import { listComplexity } from '../../common';
 
 @InputType('RegisterOAuthClientInput', { description: 'An application to register.' })
 export class RegisterOAuthClientArgs implements RegisterOAuthClientInput {

@@ -1,16 +1,28 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import {
+  Arg,
+  Args,
+  Ctx,
+  FieldResolver,
+  ID,
+  Info,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { then, type MaybePromise } from '../../../core/loaders';
-import { Account } from '../../accounts/account.entity';
-import { loadById } from '../../common/entity-loaders';
-import { Connection } from '../../common/graphql/connection';
-import { listComplexity } from '../../common/graphql/complexity';
-import { LocatorArgs, optionalLocator, PageArgs } from '../../common/graphql/list-args';
-import { selectedFields } from '../../common/graphql/selection';
-import { Company } from '../../companies/company.entity';
-import { visibleCompany } from '../../companies/company.loaders';
-import { Staff } from '../../staff/staff.entity';
+import { Account } from '../../accounts';
+import { loadById } from '../../common';
+import { Connection } from '../../common';
+import { listComplexity } from '../../common';
+import { LocatorArgs, optionalLocator, PageArgs } from '../../common';
+import { selectedFields } from '../../common';
+import { Company } from '../../companies';
+import { visibleCompany } from '../../companies';
+import { Staff } from '../../staff';
 import { Project } from '../project.entity';
 import { projectUsers, type ProjectFieldPrimer } from '../project.loaders';
 import type { ProjectService } from '../project.service';

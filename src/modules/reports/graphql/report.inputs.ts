@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from '../../common/graphql/scalars';
+import { DateTimeISOResolver } from '../../common';
 import { Field, ID, InputType, registerEnumType } from 'type-graphql';
 
 /** What a report row can be grouped by (besides the time bucket). */

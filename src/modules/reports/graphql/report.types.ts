@@ -1,5 +1,5 @@
 import { SafeIntResolver } from 'graphql-scalars';
-import { DateTimeISOResolver } from '../../common/graphql/scalars';
+import { DateTimeISOResolver } from '../../common';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ReportBucket, ReportDimension } from './report.inputs';
 

@@ -1,14 +1,25 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { SafeIntResolver } from 'graphql-scalars';
-import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Resolver, Root } from 'type-graphql';
+import {
+  Arg,
+  Args,
+  Ctx,
+  FieldResolver,
+  ID,
+  Info,
+  Int,
+  Mutation,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { then, type MaybePromise } from '../../../core/loaders';
-import { Account } from '../../accounts/account.entity';
-import { loadById } from '../../common/entity-loaders';
-import { LocatorArgs, optionalLocator, PageArgs } from '../../common/graphql/list-args';
-import { DateTimeISOResolver } from '../../common/graphql/scalars';
-import { selectedFields } from '../../common/graphql/selection';
-import { Project } from '../../projects/project.entity';
+import { Account } from '../../accounts';
+import { loadById } from '../../common';
+import { LocatorArgs, optionalLocator, PageArgs } from '../../common';
+import { DateTimeISOResolver } from '../../common';
+import { selectedFields } from '../../common';
+import { Project } from '../../projects';
 import { projectTotals, viewerRunningShift } from '../project-time.loaders';
 import type { PunchService } from '../punch.service';
 import { Shift } from '../shift.entity';

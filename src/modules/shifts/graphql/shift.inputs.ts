@@ -1,14 +1,8 @@
-import { DateTimeISOResolver } from '../../common/graphql/scalars';
+import { DateTimeISOResolver } from '../../common';
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import {
-  BooleanFilter,
-  DateTimeFilter,
-  IDFilter,
-  IntFilter,
-  StringFilter,
-} from '../../common/graphql/filter-inputs';
-import { OrderInput } from '../../common/graphql/list-args';
-import type { FilterFields } from '../../common/list-query';
+import { BooleanFilter, DateTimeFilter, IDFilter, IntFilter, StringFilter } from '../../common';
+import { OrderInput } from '../../common';
+import type { FilterFields } from '../../common';
 
 @InputType()
 export class ShiftFilter {

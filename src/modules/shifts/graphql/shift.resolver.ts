@@ -13,14 +13,14 @@ import {
   Root,
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { Connection } from '../../common/graphql/connection';
-import { loadById } from '../../common/entity-loaders';
+import { Connection } from '../../common';
+import { loadById } from '../../common';
 import type { MaybePromise } from '../../../core/loaders';
-import { selectedFields } from '../../common/graphql/selection';
-import { LocatorArgs, optionalLocator, PageArgs } from '../../common/graphql/list-args';
-import { Activity } from '../../activities/activity.entity';
-import { Project } from '../../projects/project.entity';
-import { Staff } from '../../staff/staff.entity';
+import { selectedFields } from '../../common';
+import { LocatorArgs, optionalLocator, PageArgs } from '../../common';
+import { Activity } from '../../activities';
+import { Project } from '../../projects';
+import { Staff } from '../../staff';
 import { primeShiftRelations } from '../shift-relations';
 import { Shift } from '../shift.entity';
 import { CreateShiftInput, ShiftFilter, ShiftInput, ShiftOrder } from './shift.inputs';

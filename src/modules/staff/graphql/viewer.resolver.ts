@@ -10,11 +10,11 @@ import {
   Root,
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { loadById } from '../../common/entity-loaders';
+import { loadById } from '../../common';
 import type { MaybePromise } from '../../../core/loaders';
-import { Account } from '../../accounts/account.entity';
-import { updateAccount } from '../../accounts/account.service';
-import { AccountInput } from '../../accounts/graphql/account.inputs';
+import { Account } from '../../accounts';
+import { updateAccount } from '../../accounts';
+import { AccountInput } from '../../accounts';
 import { Staff } from '../staff.entity';
 import { accountOwner } from '../staff.loaders';
 

@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
-import type { ShiftEventKind } from '../../events/shift-events';
-import { ShiftEventKindEnum } from '../../events/graphql/shift-event.types';
+import type { ShiftEventKind } from '../../shifts';
+import { ShiftEventKindEnum } from '../../events';
 
 @InputType({ description: 'A webhook to register.' })
 export class CreateWebhookInput {

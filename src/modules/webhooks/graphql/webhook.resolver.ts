@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { listComplexity } from '../../common/graphql/complexity';
+import { listComplexity } from '../../common';
 import { Webhook, WebhookDelivery, WebhookWithSecret } from '../webhook.entity';
 import { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs';
 import { MAX_DELIVERIES_PAGE, MAX_WEBHOOKS, type WebhookService } from '../webhook.service';

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../../core/logger';
 
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 30_000;

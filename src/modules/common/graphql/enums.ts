@@ -1,5 +1,5 @@
 import { registerEnumType } from 'type-graphql';
-import { StaffType } from '../../core/viewer';
+import { StaffType } from '../../../core/viewer';
 
 export { StaffType };
 registerEnumType(StaffType, {

@@ -1,0 +1,1 @@
+export { OutboxSender } from './outbox-sender';

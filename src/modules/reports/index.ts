@@ -1,0 +1,2 @@
+export { ReportResolver } from './graphql/report.resolver';
+export { ReportService } from './report.service';
