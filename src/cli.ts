@@ -1,20 +1,17 @@
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
-import { createPasswordHasher } from './modules/staff';
+import { createPasswordHasher, createAccount, Staff } from './modules/staff';
 import { seedDemo, type DemoReport } from './cli/demo-seed';
 import { backupEmbedded, restoreEmbedded } from './cli/embedded-backup';
-import { exportShifts } from './cli/shift-export';
+import { exportShifts } from './cli/export-command';
 import { ConfigError, loadConfig, type Config } from './core/config';
 import { openDatabase, type Database } from './db/database';
 import { DataDirError } from './db/embedded/embedded-postgres';
 import { AppError } from './core/errors';
 import { contextForViewer } from './graphql/context';
 import { type RequestContext } from './core/request-context';
-import { createAccount } from './modules/staff';
 import { StaffType } from './modules/common';
-import { OAuthProtocol } from './modules/oauth';
-import { OAuthClientService } from './modules/oauth';
-import { Staff } from './modules/staff';
+import { OAuthProtocol, OAuthClientService } from './modules/oauth';
 import { startServer, type StopReport } from './server';
 
 /** The `timetrack` command. Returns the exit code; main.ts is the only place that exits. */

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify';
 import type { Request, RequestHandler, Response } from 'express';
-import { renewedContext } from '../../src/core/request-context';
 import {
+  renewedContext,
   credentialsOf,
   requestOptionsOf,
   type ContextFactory,

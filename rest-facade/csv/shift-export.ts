@@ -8,7 +8,7 @@ import {
   type CsvRequest,
 } from './csv-download';
 import { queryParameters } from '../json/json-routes';
-import { compileOrder, type OrderTerm } from '../query/order-parser';
+import { compileOrderText, type OrderTerm } from '../query/order-parser';
 import { compileWhere, type WhereFilter } from '../query/where-compiler';
 import type { RootOf } from '../operation-types';
 import type { ShiftOrderField } from '../operations/generated';
@@ -86,7 +86,7 @@ export function shiftDownload({
   pageSizeMax,
 }: CsvRequest): CsvDownload<ExportNode> {
   const filter = compileWhere(query.where, shiftColumns);
-  const order = withUniqueKey(compileOrder(query.order, shiftColumns) ?? []);
+  const order = withUniqueKey(compileOrderText(query.order, shiftColumns) ?? []);
   const first = Math.min(EXPORT_PAGE_SIZE, pageSizeMax);
   async function* pages(): AsyncGenerator<ExportNode[]> {
     let last: ExportNode | undefined;

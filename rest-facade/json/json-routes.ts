@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { EntityName } from '../../src/core/errors';
 import type { LegacyEntity } from '../errors';
 import type { ColumnTable } from '../query/columns';
-import { compileOrder } from '../query/order-parser';
+import { compileOrderText } from '../query/order-parser';
 import { compileWhere } from '../query/where-compiler';
 import type { OperationName } from '../operation-types';
 import { scoped, type HttpMethod, type RouteInput, type Scope } from '../route-table';
@@ -97,7 +97,7 @@ export function listRoute<Node, W, O extends string, N extends OperationName, S 
     variables: ({ params, query, ctx }: RouteInput) => ({
       ...scoped(scope, params),
       filter: compileWhere(query.where, resource.columns),
-      order: compileOrder(query.order, resource.columns),
+      order: compileOrderText(query.order, resource.columns),
       // Legacy clients know no paging: they get every matching row up to the server's cap.
       first: ctx.config.pageSize.max,
     }),

@@ -30,7 +30,7 @@ export interface OrderTerm<Order extends string = string> {
  * an absent, empty or whitespace-only text. Throws BadRequestError for anything invalid, including
  * a column that is unknown or has no GraphQL order value.
  */
-export function compileOrder<Order extends string>(
+export function compileOrderText<Order extends string>(
   text: string | undefined,
   columns: ColumnTable<Order>,
 ): OrderTerm<Order>[] | undefined {

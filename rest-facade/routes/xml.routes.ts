@@ -5,8 +5,7 @@ import {
   text as textField,
   type FieldKind,
 } from '../json/input-fields';
-import { COMPANY_FIELDS, CONTACT_FIELDS } from './companies.routes';
-import type { CompanyNode } from './companies.routes';
+import { COMPANY_FIELDS, CONTACT_FIELDS, type CompanyNode } from './companies.routes';
 import { PROJECT_FIELDS, startedAtSeconds, type ProjectNode } from './projects.routes';
 import { SHIFT_FIELDS, type ShiftNode } from './shifts.routes';
 import { STAFF_FIELDS, type StaffNode } from './staff.routes';
@@ -24,7 +23,7 @@ import {
   xmlShow,
   xmlUpdate,
   type XmlResource,
-} from '../xml/xml-routes';
+} from '../xml/xml-route-builders';
 import { array, boolean, element, float, integer, text, type XmlNode } from '../xml/xml-writer';
 
 /** The legacy XML interface: root paths, integer ids, Rails-era element names. */

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import { UnauthenticatedError } from '../core/errors';
-import { Staff } from '../modules/staff';
-import type { PasswordHasher } from '../modules/staff';
+import { Staff, type PasswordHasher } from '../modules/staff';
 import type { SignInLimiter } from './sign-in-limiter';
 import type { Viewer } from '../core/viewer';
 

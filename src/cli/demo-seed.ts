@@ -1,16 +1,13 @@
 import { DateTime } from 'luxon';
-import { createPasswordHasher } from '../modules/staff';
+import { createPasswordHasher, createAccount, AssignableStaffType } from '../modules/staff';
 import type { Viewer } from '../core/viewer';
 import type { Config } from '../core/config';
 import type { Database } from '../db/database';
 import { AppError, ValidationError } from '../core/errors';
 import { contextForViewer } from '../graphql/context';
 import { createServices } from '../graphql/services';
-import { createAccount } from '../modules/staff';
-import { Visibility } from '../modules/common';
-import { seededRandom } from '../modules/common';
+import { Visibility, seededRandom } from '../modules/common';
 import { createGeocoder } from '../modules/companies';
-import { AssignableStaffType } from '../modules/staff';
 import { webhookSink } from '../modules/webhooks';
 
 /**

@@ -1,12 +1,9 @@
-import { Account } from '../modules/accounts';
+import { Account, TenantEntity } from '../modules/accounts';
 import { Activity } from '../modules/activities';
-import { TenantEntity } from '../modules/accounts';
-import { CompanyMember } from '../modules/companies';
-import { Company } from '../modules/companies';
+import { CompanyMember, Company } from '../modules/companies';
 import { OAuthClient } from '../modules/oauth';
 import { OutboxMessage } from '../modules/outbox';
-import { ProjectMember } from '../modules/projects';
-import { Project } from '../modules/projects';
+import { ProjectMember, Project } from '../modules/projects';
 import { Shift } from '../modules/shifts';
 import { Staff } from '../modules/staff';
 import { Webhook } from '../modules/webhooks';

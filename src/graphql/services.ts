@@ -1,14 +1,10 @@
-import type { PasswordHasher } from '../modules/staff';
+import { type PasswordHasher, StaffService } from '../modules/staff';
 import { ActivityService } from '../modules/activities';
-import { CompanyService } from '../modules/companies';
-import type { Geocoder } from '../modules/companies';
+import { CompanyService, type Geocoder } from '../modules/companies';
 import { OAuthClientService } from '../modules/oauth';
-import { ShiftEvents, type ShiftEventSink } from '../modules/shifts';
+import { ShiftEvents, type ShiftEventSink, PunchService, ShiftService } from '../modules/shifts';
 import { ProjectService } from '../modules/projects';
-import { PunchService } from '../modules/shifts';
 import { ReportService } from '../modules/reports';
-import { ShiftService } from '../modules/shifts';
-import { StaffService } from '../modules/staff';
 import { WebhookService } from '../modules/webhooks';
 
 /** The services behind the resolvers: stateless, built once per process. */

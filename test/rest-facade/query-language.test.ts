@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { BadRequestError } from '../../src/core/errors';
 import { ColumnTable } from '../../rest-facade/query/columns';
-import { MAX_ORDER_TERMS, compileOrder } from '../../rest-facade/query/order-parser';
+import { MAX_ORDER_TERMS, compileOrderText } from '../../rest-facade/query/order-parser';
 import {
   FILTER_OPERATORS,
   compileWhere,
@@ -53,7 +53,7 @@ function whereError(text: string, table: ColumnTable = columns) {
 }
 
 function orderError(text: string, table: ColumnTable = columns) {
-  const error = badRequest(() => compileOrder(text, table));
+  const error = badRequest(() => compileOrderText(text, table));
   return { message: error.message, ...error.details };
 }
 
@@ -366,8 +366,7 @@ describe('caps', () => {
     expect((compileWhere(siblings, columns) as any).or).toHaveLength(20);
   });
 
-  test('pathological inputs fail fast, without blowing the stack', () => {
-    const started = Date.now();
+  test('pathological inputs are refused at their position, without blowing the stack', () => {
     expect(whereError('('.repeat(100_000))).toMatchObject({ position: MAX_EXPRESSION_LENGTH });
     expect(whereError('('.repeat(MAX_EXPRESSION_LENGTH))).toMatchObject({
       position: MAX_NESTING_DEPTH,
@@ -379,12 +378,11 @@ describe('caps', () => {
     });
     expect(whereError('hours=1||'.repeat(455))).toMatchObject({ position: 64 * 9 });
     expect(orderError('last_name,'.repeat(400))).toMatchObject({ position: 80 });
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   test('order: 8 terms pass; the 9th is refused at its position', () => {
     const terms = Array.from({ length: MAX_ORDER_TERMS + 1 }, () => 'hours desc');
-    expect(compileOrder(terms.slice(0, MAX_ORDER_TERMS).join(', '), columns)).toHaveLength(8);
+    expect(compileOrderText(terms.slice(0, MAX_ORDER_TERMS).join(', '), columns)).toHaveLength(8);
     const text = terms.join(', ');
     expect(orderError(text)).toMatchObject({ position: text.lastIndexOf('hours') });
   });
@@ -392,15 +390,15 @@ describe('caps', () => {
 
 describe('order', () => {
   test('the spec example', () => {
-    expect(compileOrder('last_name asc, first_name desc', columns)).toEqual([
+    expect(compileOrderText('last_name asc, first_name desc', columns)).toEqual([
       { field: 'LAST_NAME', direction: 'ASC' },
       { field: 'FIRST_NAME', direction: 'DESC' },
     ]);
   });
 
   test('direction defaults to asc, keywords are case-insensitive, whitespace optional', () => {
-    expect(compileOrder('start', columns)).toEqual([{ field: 'START', direction: 'ASC' }]);
-    expect(compileOrder('start DESC,hours,active Asc', columns)).toEqual([
+    expect(compileOrderText('start', columns)).toEqual([{ field: 'START', direction: 'ASC' }]);
+    expect(compileOrderText('start DESC,hours,active Asc', columns)).toEqual([
       { field: 'START', direction: 'DESC' },
       { field: 'HOURS', direction: 'ASC' },
       { field: 'ACTIVE', direction: 'ASC' },
@@ -408,9 +406,9 @@ describe('order', () => {
   });
 
   test('empty, whitespace-only and absent texts are the default order', () => {
-    expect(compileOrder(undefined, columns)).toBeUndefined();
-    expect(compileOrder('', columns)).toBeUndefined();
-    expect(compileOrder('  \n', columns)).toBeUndefined();
+    expect(compileOrderText(undefined, columns)).toBeUndefined();
+    expect(compileOrderText('', columns)).toBeUndefined();
+    expect(compileOrderText('  \n', columns)).toBeUndefined();
   });
 
   test.each([
@@ -795,7 +793,7 @@ describe('properties', () => {
       .map((tokens) => tokens.join(''));
     fc.assert(
       fc.property(fc.oneof(anyInput, orderSoup), (text) => {
-        const order = compilesOrRefuses(() => compileOrder(text, columns), text, 'order');
+        const order = compilesOrRefuses(() => compileOrderText(text, columns), text, 'order');
         if (order !== undefined) {
           const fields = new Set(Object.values(columns).map((spec) => spec.order));
           for (const term of order as { field: string; direction: string }[]) {

@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { isManagerOrOwner } from '../../core/viewer';
 import { PermissionDeniedError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import type { OrderSpec } from '../common';
-import { compileFilter, findPage, type PageRequest } from '../common';
-import { idempotentTransaction } from '../common';
 import {
+  type OrderSpec,
+  compileFilter,
+  findPage,
+  type PageRequest,
+  idempotentTransaction,
   assertUuidFree,
   fields,
   findLocated,
@@ -13,8 +15,7 @@ import {
   validate,
   type Locator,
 } from '../common';
-import { projectVisibilityWhere } from '../projects';
-import type { ProjectService } from '../projects';
+import { projectVisibilityWhere, type ProjectService } from '../projects';
 import { Activity } from './activity.entity';
 import {
   ACTIVITY_FILTER_FIELDS,

@@ -1,3 +1,9 @@
+/**
+ * The building blocks modules share: the enums, identifiers, list queries and pages, filters,
+ * visibility of listed rows, transactions and validation, idempotency, time zones, and the GraphQL
+ * building blocks (connections, paging and filter inputs, scalars, selection, complexity). Imports
+ * core only. Other modules and the layers above use nothing of it but what this file exports.
+ */
 export { loadById, primeById } from './entity-loaders';
 export { StaffType, Visibility } from './graphql/enums';
 export { listComplexity } from './graphql/complexity';
@@ -57,5 +63,5 @@ export {
   validate,
   type Locator,
 } from './service-support';
-export { canonicalTimeZone, isValidTimeZone, offsetSecondsAt, timeZoneField } from './time-zones';
+export { canonicalTimeZone, isValidTimeZone, offsetSecondsAt, timeZoneField } from './zone-names';
 export { findRows } from './unmanaged-rows';

@@ -129,7 +129,9 @@ function nest(path: string, condition: unknown): Record<string, unknown> {
 }
 
 /** Order inputs → MikroORM orderBy, always ending in the id so pages are stable. */
-export function compileOrder(order: OrderSpec[] | null | undefined): Record<string, unknown>[] {
+export function compileOrderSpecs(
+  order: OrderSpec[] | null | undefined,
+): Record<string, unknown>[] {
   const clauses = (order ?? []).map((o) => nest(o.field, o.direction === 'desc' ? 'desc' : 'asc'));
   clauses.push({ id: 'asc' });
   return clauses;
@@ -215,7 +217,7 @@ export async function childPage<T extends object>(
     async (ids: readonly number[]) => {
       const rows = await findRows(ctx.em, list.entityClass, { $and: list.where } as never, {
         anyOf: { property: list.parent, ids },
-        orderBy: compileOrder(list.order) as never,
+        orderBy: compileOrderSpecs(list.order) as never,
       });
       await list.prime(rows);
       return rows;
@@ -241,7 +243,7 @@ export async function findPage<T extends object>(
   options: { unmanaged?: boolean } = {},
 ): Promise<ConnectionShape<T>> {
   const { offset, limit } = pageWindow(ctx, entity, page);
-  const orderBy = compileOrder(order) as never;
+  const orderBy = compileOrderSpecs(order) as never;
   if (page.countTotal === false && options.unmanaged) {
     const rows = await findRows(ctx.em, entityClass, where, { orderBy, offset, limit: limit + 1 });
     const hasMore = rows.length > limit;

@@ -1,7 +1,13 @@
 import type { Knex } from 'knex';
 import type { RequestContext } from '../../core/request-context';
-import { isListedVisible, listedIdsOnce, listedVisibilityWhere, type ListedRow } from '../common';
-import { whereAsSql, type SqlCondition } from '../common';
+import {
+  isListedVisible,
+  listedIdsOnce,
+  listedVisibilityWhere,
+  type ListedRow,
+  whereAsSql,
+  type SqlCondition,
+} from '../common';
 import { CompanyMember } from './company-member.entity';
 import { Company } from './company.entity';
 

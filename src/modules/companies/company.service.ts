@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { isManagerOrOwner } from '../../core/viewer';
 import { PermissionDeniedError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import type { OrderSpec } from '../common';
-import { Visibility } from '../common';
-import { compileFilter, findPage, type PageRequest } from '../common';
-import { replaceMembers, resolveMemberIds } from '../staff';
-import { idempotentTransaction } from '../common';
 import {
+  type OrderSpec,
+  Visibility,
+  compileFilter,
+  findPage,
+  type PageRequest,
+  idempotentTransaction,
   assertUuidFree,
   assignDefined,
   fields,
@@ -18,6 +19,7 @@ import {
   validate,
   type Locator,
 } from '../common';
+import { replaceMembers, resolveMemberIds } from '../staff';
 import { companyVisibilityWhere } from './company.policy';
 import { Company } from './company.entity';
 import {

@@ -1,3 +1,8 @@
+/**
+ * Companies: the entity, its members and visibility policy, the service, the geocoder, loaders and
+ * GraphQL. Imports accounts and staff. Other modules and the layers above use nothing of it but
+ * what this file exports.
+ */
 export { CompanyMember } from './company-member.entity';
 export { Company } from './company.entity';
 export { visibleCompany } from './company.loaders';

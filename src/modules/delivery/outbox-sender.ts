@@ -4,8 +4,7 @@ import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgres
 import { createTransport } from 'nodemailer';
 import type { Config } from '../../core/config';
 import { lastResortLogger, type Logger } from '../../core/logger';
-import { postWebhook, WebhookDeliveryError } from '../webhooks';
-import { Webhook } from '../webhooks';
+import { postWebhook, WebhookDeliveryError, Webhook } from '../webhooks';
 import { MAX_ATTEMPTS, OutboxMessage, type EmailPayload, type WebhookPayload } from '../outbox';
 
 const BATCH_SIZE = 20;

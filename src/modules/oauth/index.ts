@@ -1,3 +1,7 @@
+/**
+ * OAuth client registrations and their secrets. Imports accounts and staff. Other modules and the
+ * layers above use nothing of it but what this file exports.
+ */
 export { OAuthClientResolver } from './graphql/oauth-client.resolver';
 export { OAuthClient, OAuthProtocol } from './oauth-client.entity';
 export { OAuthClientService } from './oauth-client.service';

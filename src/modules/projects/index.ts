@@ -1,3 +1,9 @@
+/**
+ * Projects: the entity, its members and visibility policy, the service, loaders (with the primer
+ * other modules join for the fields they add to Project) and GraphQL, including Company.projects.
+ * Imports accounts, staff and companies. Other modules and the layers above use nothing of it but
+ * what this file exports.
+ */
 export { ProjectResolver } from './graphql/project.resolver';
 export { ProjectMember } from './project-member.entity';
 export { Project } from './project.entity';

@@ -1,13 +1,16 @@
 import type { RequestContext } from '../../core/request-context';
-import type { ConnectionShape } from '../common';
-import { primeById } from '../common';
-import type { OrderSpec } from '../common';
+import {
+  type ConnectionShape,
+  primeById,
+  type OrderSpec,
+  childPage,
+  compileFilter,
+  type PageRequest,
+} from '../common';
 import { then, type MaybePromise } from '../../core/loaders';
 import { Account } from '../accounts';
-import { childPage, compileFilter, type PageRequest } from '../common';
 import { Company } from '../companies';
-import type { Staff } from '../staff';
-import { accountOwner } from '../staff';
+import { type Staff, accountOwner } from '../staff';
 import { ProjectMember } from './project-member.entity';
 import { Project } from './project.entity';
 import { PROJECT_FILTER_FIELDS, type ProjectFilter } from './graphql/project.inputs';

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { RequestContext } from '../../core/request-context';
-import { listedIdsOnce, listedVisibilityWhere } from '../common';
-import { whereAsSql, type SqlCondition } from '../common';
+import { listedIdsOnce, listedVisibilityWhere, whereAsSql, type SqlCondition } from '../common';
 import { ProjectMember } from './project-member.entity';
 import { Project } from './project.entity';
 

@@ -9,13 +9,13 @@ import {
   type FieldError,
 } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import type { OrderSpec } from '../common';
-import { Company } from '../companies';
-import { Visibility } from '../common';
-import { compileFilter, findPage, type PageRequest } from '../common';
-import { replaceMembers, resolveMemberIds } from '../staff';
-import { idempotentTransaction } from '../common';
 import {
+  type OrderSpec,
+  Visibility,
+  compileFilter,
+  findPage,
+  type PageRequest,
+  idempotentTransaction,
   assertUuidFree,
   assignDefined,
   fields,
@@ -24,7 +24,8 @@ import {
   validate,
   type Locator,
 } from '../common';
-import { companyVisibilityWhere } from '../companies';
+import { Company, companyVisibilityWhere } from '../companies';
+import { replaceMembers, resolveMemberIds } from '../staff';
 import { projectVisibilityWhere } from './project.policy';
 import { parseHourlyRate, parseTimeLimit } from './human-values';
 import { Project } from './project.entity';

@@ -1,3 +1,9 @@
+/**
+ * Shifts: the entity, the visibility policy every shift read uses, the service, punching in and
+ * out, the project totals and running shift, the events a shift change announces, loaders and
+ * GraphQL (with the time fields and punches of Project). Imports accounts, staff, projects and
+ * activities. Other modules and the layers above use nothing of it but what this file exports.
+ */
 export { ShiftResolver } from './graphql/shift.resolver';
 export { PunchService } from './punch.service';
 export { Shift } from './shift.entity';

@@ -3,14 +3,19 @@ import { DomainRuleError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { assertTimeRoom } from '../accounts';
 import { Activity } from '../activities';
-import { idempotentTransaction } from '../common';
-import { fields, lockRow, locatorWhere, validate, type Locator } from '../common';
+import {
+  idempotentTransaction,
+  fields,
+  lockRow,
+  locatorWhere,
+  validate,
+  type Locator,
+} from '../common';
 import type { ShiftEvents } from './shift-events';
 import { Shift } from './shift.entity';
 import { Staff } from '../staff';
-import { Project } from '../projects';
+import { Project, type ProjectService } from '../projects';
 import type { PunchInInput } from './graphql/shift.inputs';
-import type { ProjectService } from '../projects';
 
 const punchInSchema = z.object({
   activityId: z.string().nullish(),

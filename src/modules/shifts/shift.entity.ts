@@ -1,9 +1,8 @@
 import { ArrayType, Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from '../common';
+import { DateTimeISOResolver, offsetSecondsAt } from '../common';
 import { Activity } from '../activities';
 import { TenantEntity } from '../accounts';
-import { offsetSecondsAt } from '../common';
 import { Project } from '../projects';
 import { Staff } from '../staff';
 

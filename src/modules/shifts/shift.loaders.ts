@@ -1,7 +1,11 @@
 import type { RequestContext } from '../../core/request-context';
-import type { ConnectionShape } from '../common';
-import type { OrderSpec } from '../common';
-import { childPage, compileFilter, type PageRequest } from '../common';
+import {
+  type ConnectionShape,
+  type OrderSpec,
+  childPage,
+  compileFilter,
+  type PageRequest,
+} from '../common';
 import { primeShiftRelations } from './shift-relations';
 import { Shift } from './shift.entity';
 import { SHIFT_FILTER_FIELDS, type ShiftFilter } from './graphql/shift.inputs';

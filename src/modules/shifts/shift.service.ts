@@ -8,14 +8,15 @@ import {
   type FieldError,
 } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import type { OrderSpec } from '../common';
-import { assertTimeRoom } from '../accounts';
-import { Activity } from '../activities';
-import { isRowId, isUuid } from '../common';
-import { compileFilter, findPage, type PageRequest } from '../common';
-import { parseLocalTime } from '../common';
-import { idempotentTransaction } from '../common';
 import {
+  type OrderSpec,
+  isRowId,
+  isUuid,
+  compileFilter,
+  findPage,
+  type PageRequest,
+  parseLocalTime,
+  idempotentTransaction,
   assertUuidFree,
   fields,
   findLocated,
@@ -23,10 +24,11 @@ import {
   lockRow,
   validate,
   type Locator,
+  timeZoneField,
 } from '../common';
-import { timeZoneField } from '../common';
-import type { Project } from '../projects';
-import type { ProjectService } from '../projects';
+import { assertTimeRoom } from '../accounts';
+import { Activity } from '../activities';
+import type { Project, ProjectService } from '../projects';
 import { Staff } from '../staff';
 import type { ShiftEvents } from './shift-events';
 import { Shift } from './shift.entity';

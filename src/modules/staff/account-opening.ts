@@ -2,9 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from './passwords';
 import { ValidationError } from '../../core/errors';
-import { StaffType } from '../common';
-import { fields, validate } from '../common';
-import { timeZoneField } from '../common';
+import { StaffType, fields, validate, timeZoneField } from '../common';
 import { Staff } from './staff.entity';
 import { Account } from '../accounts';
 

@@ -1,3 +1,9 @@
+/**
+ * The people of an account: staff members, their passwords, roles and limits, the account's
+ * opening with its owner, the CUSTOM member lists companies and projects share, the viewer, and
+ * the e-mail that asks an owner to confirm a paid activation. Imports accounts and outbox. Other
+ * modules and the layers above use nothing of it but what this file exports.
+ */
 export { createAccount } from './account-opening';
 export { AssignableStaffType } from './graphql/staff.inputs';
 export { StaffResolver } from './graphql/staff.resolver';

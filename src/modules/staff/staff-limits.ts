@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainRuleError } from '../../core/errors';
 import { Account } from '../accounts';
-import { StaffType } from '../common';
-import { lockRow } from '../common';
+import { StaffType, lockRow } from '../common';
 import { Staff } from './staff.entity';
 
 /**

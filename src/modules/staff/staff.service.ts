@@ -4,12 +4,13 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from '.
 import { isManagerOrOwner, isOwner } from '../../core/viewer';
 import { PermissionDeniedError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import type { OrderSpec } from '../common';
-import { assertStaffRoom } from './staff-limits';
-import { StaffType } from '../common';
-import { compileFilter, findPage, type PageRequest } from '../common';
-import { idempotentTransaction } from '../common';
 import {
+  type OrderSpec,
+  StaffType,
+  compileFilter,
+  findPage,
+  type PageRequest,
+  idempotentTransaction,
   assertUuidFree,
   assignDefined,
   fields,
@@ -17,8 +18,9 @@ import {
   inTransaction,
   validate,
   type Locator,
+  timeZoneField,
 } from '../common';
-import { timeZoneField } from '../common';
+import { assertStaffRoom } from './staff-limits';
 import { enqueueConfirmationEmail } from './confirmation-email';
 import {
   STAFF_FILTER_FIELDS,

@@ -1,2 +1,6 @@
+/**
+ * The time zone list with its coordinates and offsets, and its GraphQL. Imports common. Other
+ * modules and the layers above use nothing of it but what this file exports.
+ */
 export { TimeZoneResolver } from './graphql/time-zone.resolver';
 export { TimeZoneService } from './time-zone.service';

@@ -1,3 +1,8 @@
+/**
+ * Webhooks: the entity, the service, the sink that turns shift events into outbox messages, and
+ * the signed delivery of one. Imports accounts, shifts, events (the kind enum) and outbox. Other
+ * modules and the layers above use nothing of it but what this file exports.
+ */
 export { WebhookResolver } from './graphql/webhook.resolver';
 export { WebhookDeliveryError, postWebhook } from './webhook-delivery';
 export { webhookSink } from './webhook-sink';

@@ -5,11 +5,17 @@ import { isOwner } from '../../core/viewer';
 import { NotFoundError, PermissionDeniedError, ValidationError, type Act } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { Account } from '../accounts';
-import { isUuid } from '../common';
-import { assignDefined, fields, findLocated, inTransaction, lockRow, validate } from '../common';
+import {
+  isUuid,
+  assignDefined,
+  fields,
+  findLocated,
+  inTransaction,
+  lockRow,
+  validate,
+} from '../common';
 import { SHIFT_EVENT_KINDS } from '../shifts';
-import { OutboxMessage, type WebhookPayload } from '../outbox';
-import { MAX_ATTEMPTS } from '../outbox';
+import { OutboxMessage, type WebhookPayload, MAX_ATTEMPTS } from '../outbox';
 import { Webhook, WebhookDelivery, type WebhookWithSecret } from './webhook.entity';
 import type { CreateWebhookInput, UpdateWebhookInput } from './graphql/webhook.inputs';
 

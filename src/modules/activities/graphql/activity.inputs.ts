@@ -1,7 +1,5 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { IDFilter, IntFilter, StringFilter } from '../../common';
-import { OrderInput } from '../../common';
-import type { FilterFields } from '../../common';
+import { IDFilter, IntFilter, StringFilter, OrderInput, type FilterFields } from '../../common';
 
 @InputType()
 export class ActivityFilter {

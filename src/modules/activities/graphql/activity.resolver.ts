@@ -11,10 +11,8 @@ import {
   Root,
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { Connection } from '../../common';
-import { loadById } from '../../common';
+import { Connection, loadById, LocatorArgs, optionalLocator, PageArgs } from '../../common';
 import type { MaybePromise } from '../../../core/loaders';
-import { LocatorArgs, optionalLocator, PageArgs } from '../../common';
 import { Project } from '../../projects';
 import { Activity } from '../activity.entity';
 import {

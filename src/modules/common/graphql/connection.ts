@@ -1,5 +1,4 @@
-import type { ClassType } from 'type-graphql';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { type ClassType, Field, Int, ObjectType } from 'type-graphql';
 
 @ObjectType()
 export class PageInfo {

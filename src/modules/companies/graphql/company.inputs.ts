@@ -1,8 +1,14 @@
 import { Field, Float, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { FloatFilter, IDFilter, IntFilter, StringFilter, VisibilityFilter } from '../../common';
-import { OrderInput } from '../../common';
-import { Visibility } from '../../common';
-import type { FilterFields } from '../../common';
+import {
+  FloatFilter,
+  IDFilter,
+  IntFilter,
+  StringFilter,
+  VisibilityFilter,
+  OrderInput,
+  Visibility,
+  type FilterFields,
+} from '../../common';
 
 const CONTACT_FIELDS = [
   'contactSalutation',

@@ -1,15 +1,12 @@
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { loadById } from '../../common';
+import { loadById, Connection, LocatorArgs, PageArgs, listComplexity } from '../../common';
 import { Account } from '../../accounts';
-import { Connection } from '../../common';
-import { LocatorArgs, PageArgs } from '../../common';
 import { Staff } from '../../staff';
 import { companyUsers } from '../company.loaders';
 import { Company } from '../company.entity';
 import { CompanyFilter, CompanyInput, CompanyOrder, CreateCompanyInput } from './company.inputs';
 import type { CompanyService } from '../company.service';
-import { listComplexity } from '../../common';
 
 export const CompanyConnection = Connection(Company, 'CompanyConnection');
 

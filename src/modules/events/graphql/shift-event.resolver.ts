@@ -1,8 +1,7 @@
 import { Arg, ID, Resolver, Root, Subscription, type SubscriptionHandlerData } from 'type-graphql';
 import { renewedContext, type RequestContext } from '../../../core/request-context';
-import { isShiftVisible } from '../../shifts';
+import { isShiftVisible, type ShiftEvent, type ShiftEventKind } from '../../shifts';
 import { SHIFT_EVENTS_TOPIC } from '../live-shift-events';
-import type { ShiftEvent, ShiftEventKind } from '../../shifts';
 import { ShiftEventKindEnum, ShiftEventType } from './shift-event.types';
 
 interface ShiftEventArgs {

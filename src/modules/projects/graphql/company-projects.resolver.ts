@@ -1,8 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { PageArgs } from '../../common';
-import { selectedFields } from '../../common';
+import { PageArgs, selectedFields } from '../../common';
 import { Company } from '../../companies';
 import { companyProjects, type ProjectFieldPrimer } from '../project.loaders';
 import { ProjectFilter, ProjectOrder } from './project.inputs';

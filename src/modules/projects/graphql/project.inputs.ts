@@ -1,8 +1,14 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { BooleanFilter, IDFilter, IntFilter, StringFilter, VisibilityFilter } from '../../common';
-import { OrderInput } from '../../common';
-import { Visibility } from '../../common';
-import type { FilterFields } from '../../common';
+import {
+  BooleanFilter,
+  IDFilter,
+  IntFilter,
+  StringFilter,
+  VisibilityFilter,
+  OrderInput,
+  Visibility,
+  type FilterFields,
+} from '../../common';
 
 @InputType()
 export class ProjectFilter {

@@ -15,13 +15,16 @@ import {
 import type { RequestContext } from '../../../core/request-context';
 import { then, type MaybePromise } from '../../../core/loaders';
 import { Account } from '../../accounts';
-import { loadById } from '../../common';
-import { Connection } from '../../common';
-import { listComplexity } from '../../common';
-import { LocatorArgs, optionalLocator, PageArgs } from '../../common';
-import { selectedFields } from '../../common';
-import { Company } from '../../companies';
-import { visibleCompany } from '../../companies';
+import {
+  loadById,
+  Connection,
+  listComplexity,
+  LocatorArgs,
+  optionalLocator,
+  PageArgs,
+  selectedFields,
+} from '../../common';
+import { Company, visibleCompany } from '../../companies';
 import { Staff } from '../../staff';
 import { Project } from '../project.entity';
 import { projectUsers, type ProjectFieldPrimer } from '../project.loaders';

@@ -15,10 +15,14 @@ import {
 import type { RequestContext } from '../../../core/request-context';
 import { then, type MaybePromise } from '../../../core/loaders';
 import { Account } from '../../accounts';
-import { loadById } from '../../common';
-import { LocatorArgs, optionalLocator, PageArgs } from '../../common';
-import { DateTimeISOResolver } from '../../common';
-import { selectedFields } from '../../common';
+import {
+  loadById,
+  LocatorArgs,
+  optionalLocator,
+  PageArgs,
+  DateTimeISOResolver,
+  selectedFields,
+} from '../../common';
 import { Project } from '../../projects';
 import { projectTotals, viewerRunningShift } from '../project-time.loaders';
 import type { PunchService } from '../punch.service';

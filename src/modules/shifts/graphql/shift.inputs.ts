@@ -1,8 +1,14 @@
-import { DateTimeISOResolver } from '../../common';
+import {
+  DateTimeISOResolver,
+  BooleanFilter,
+  DateTimeFilter,
+  IDFilter,
+  IntFilter,
+  StringFilter,
+  OrderInput,
+  type FilterFields,
+} from '../../common';
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { BooleanFilter, DateTimeFilter, IDFilter, IntFilter, StringFilter } from '../../common';
-import { OrderInput } from '../../common';
-import type { FilterFields } from '../../common';
 
 @InputType()
 export class ShiftFilter {

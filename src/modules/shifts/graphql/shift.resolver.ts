@@ -13,11 +13,15 @@ import {
   Root,
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { Connection } from '../../common';
-import { loadById } from '../../common';
+import {
+  Connection,
+  loadById,
+  selectedFields,
+  LocatorArgs,
+  optionalLocator,
+  PageArgs,
+} from '../../common';
 import type { MaybePromise } from '../../../core/loaders';
-import { selectedFields } from '../../common';
-import { LocatorArgs, optionalLocator, PageArgs } from '../../common';
 import { Activity } from '../../activities';
 import { Project } from '../../projects';
 import { Staff } from '../../staff';

@@ -1,7 +1,13 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { BooleanFilter, IDFilter, IntFilter, StaffTypeFilter, StringFilter } from '../../common';
-import { OrderInput } from '../../common';
-import type { FilterFields } from '../../common';
+import {
+  BooleanFilter,
+  IDFilter,
+  IntFilter,
+  StaffTypeFilter,
+  StringFilter,
+  OrderInput,
+  type FilterFields,
+} from '../../common';
 
 @InputType()
 export class StaffFilter {

@@ -1,7 +1,6 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { Connection } from '../../common';
-import { LocatorArgs, PageArgs } from '../../common';
+import { Connection, LocatorArgs, PageArgs } from '../../common';
 import { Staff } from '../staff.entity';
 import { CreateStaffInput, StaffFilter, StaffOrder, UpdateStaffInput } from './staff.inputs';
 import type { StaffService } from '../staff.service';

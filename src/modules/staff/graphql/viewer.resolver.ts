@@ -12,22 +12,20 @@ import {
 import type { RequestContext } from '../../../core/request-context';
 import { loadById } from '../../common';
 import type { MaybePromise } from '../../../core/loaders';
-import { Account } from '../../accounts';
-import { updateAccount } from '../../accounts';
-import { AccountInput } from '../../accounts';
+import { Account, updateAccount, AccountInput } from '../../accounts';
 import { Staff } from '../staff.entity';
 import { accountOwner } from '../staff.loaders';
 
-@ObjectType({ description: 'The authenticated caller and their account.' })
-export class Viewer {
+@ObjectType('Viewer', { description: 'The authenticated caller and their account.' })
+export class ViewerNode {
   @Field(() => Staff) staff!: Staff;
   @Field(() => Account) account!: Account;
 }
 
-@Resolver(() => Viewer)
+@Resolver(() => ViewerNode)
 export class ViewerResolver {
-  @Query(() => Viewer)
-  async viewer(@Ctx() ctx: RequestContext): Promise<Viewer> {
+  @Query(() => ViewerNode)
+  async viewer(@Ctx() ctx: RequestContext): Promise<ViewerNode> {
     const [staff, account] = await Promise.all([
       loadById(ctx, Staff, ctx.viewer.id),
       loadById(ctx, Account, ctx.viewer.accountId),
