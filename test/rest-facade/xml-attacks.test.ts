@@ -67,7 +67,6 @@ function xmlGet(path: string): request.Test {
   return request(t.app.express).get(path).auth(owner.login, owner.password);
 }
 
-/** Posts an attack as a project create; answers the response and how long it took. */
 /**
  * "In time" is each test's own timeout: an attack that works (entity expansion, quadratic parsing,
  * a body read to the end) takes minutes, while a busy 2-core CI machine may take seconds for an
