@@ -5,6 +5,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { GraphQLError } from 'graphql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { BasicAuthenticator } from '../auth/basic-auth';
+import { originPolicyOf } from '../auth/cross-site-guard';
 import { OAuth1Provider } from '../auth/oauth1-provider';
 import { OAuth2Provider } from '../auth/oauth2-provider';
 import { createOAuthRouter } from './oauth-routes';
@@ -109,6 +110,7 @@ export async function createApp(deps: {
       oauth2,
       basic,
       publicUrl: config.auth.publicUrl,
+      originPolicy: originPolicyOf(config),
       bodyLimitBytes: config.bodyLimitBytes,
     }),
   );
@@ -158,12 +160,13 @@ export async function createApp(deps: {
 
 /** What the context factory refuses a request for; anything else failing there is our fault. */
 const CONTEXT_REFUSALS: ReadonlySet<ErrorCode> = new Set([
+  'CROSS_SITE_REQUEST',
   'UNAUTHENTICATED',
   'TOO_MANY_REQUESTS',
   'SERVICE_UNAVAILABLE',
 ]);
 
-/** Context failures (no or bad credentials, too many failures, database down) become coded HTTP errors. */
+/** Context failures (a cross-site request, no or bad credentials, too many failures, database down) become coded HTTP errors. */
 function toHttpGraphQLError(error: unknown, log: Logger): GraphQLError {
   if (error instanceof AppError && CONTEXT_REFUSALS.has(error.code)) {
     return new GraphQLError(error.message, {
