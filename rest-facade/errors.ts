@@ -121,6 +121,11 @@ export const LEGACY_ERRORS = {
     title: 'Too Many Requests',
     xmlType: fixed('User::Error'),
   },
+  CROSS_SITE_REQUEST: {
+    status: HTTP_STATUS.CROSS_SITE_REQUEST,
+    title: 'Forbidden',
+    xmlType: general,
+  },
 } as const satisfies Record<ErrorCode, LegacyErrorForm>;
 
 /** One failure as the facades render it, whatever raised it. */

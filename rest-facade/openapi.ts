@@ -533,7 +533,7 @@ function errorResponses(): Record<string, Json> {
       },
     ),
     Forbidden: response(
-      "The caller's role may not do this to something it can see (`READ_DENIED`, `CREATE_DENIED`, `UPDATE_DENIED`, `DELETE_DENIED`)",
+      "The caller's role may not do this to something it can see (`READ_DENIED`, `CREATE_DENIED`, `UPDATE_DENIED`, `DELETE_DENIED`); or a browser sent a POST, PUT or DELETE from a page of another web site (`CROSS_SITE_REQUEST`)",
     ),
     NotFound: response(
       'No such path, or the object (or its parent in the path) does not exist, belongs to another account or is hidden from the caller (`NOT_FOUND`)',

@@ -1,5 +1,6 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { createApp, type App } from './http/app';
+import { createLimitedHttpServer } from './http/connection-limits';
 import type { Config } from './core/config';
 import { openDatabase, type Database } from './db/database';
 import { OutboxSender } from './modules/delivery';
@@ -30,13 +31,24 @@ export interface RunningServer {
   stop(): Promise<StopReport>;
 }
 
-/** Opens the database (migrating it), builds the app, listens and starts the outbox sender. */
+/**
+ * Opens the database (migrating it), builds the app, listens (with the connection caps and
+ * timeouts of `config.http`) and starts the outbox sender.
+ */
 export async function startServer(config: Config): Promise<RunningServer> {
   const db = await openDatabase(config);
   let app: App | undefined;
   try {
     app = await createApp({ orm: db.orm, config });
-    const server: Server = createServer();
+    // Express compiles TRUST_PROXY into this function; its proxies are exempt from the per-address cap.
+    const trustProxy = app.express.get('trust proxy fn') as (
+      address: string,
+      hop: number,
+    ) => boolean;
+    const server: Server = createLimitedHttpServer(config.http, {
+      isTrustedProxy: (address) => trustProxy(address, 0),
+      logger: app.logger,
+    });
     const drain = trackRequests(server);
     server.on('request', app.express);
     app.attachSubscriptions(server);

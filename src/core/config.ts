@@ -23,10 +23,18 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DB_POOL_MAX: intFrom(1, 200).default(10),
   DB_STATEMENT_TIMEOUT_MS: intFrom(100, 600_000).default(15_000),
-  DB_ACQUIRE_TIMEOUT_MS: intFrom(100, 600_000).default(10_000),
+  // Unset: DB_CONNECT_TIMEOUT_MS, so a request that waits for a connection in a partition fails
+  // when a new connection would have (docs/operations.md#when-postgresql-is-down).
+  DB_ACQUIRE_TIMEOUT_MS: intFrom(100, 600_000).optional(),
   DB_CONNECT_TIMEOUT_MS: intFrom(100, 600_000).default(3_000),
   DB_LISTEN: z.enum(['true', 'false']).default('true'),
   SHUTDOWN_TIMEOUT_MS: intFrom(0, 600_000).default(10_000),
+  // 0 turns a connection cap off.
+  HTTP_MAX_CONNECTIONS: intFrom(0, 1_000_000).default(10_000),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: intFrom(0, 1_000_000).default(256),
+  HTTP_HEADERS_TIMEOUT_MS: intFrom(500, 600_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: intFrom(500, 3_600_000).default(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: intFrom(100, 600_000).default(5_000),
   TRUST_PROXY: z
     .string()
     .regex(
@@ -51,13 +59,17 @@ const envSchema = z.object({
   AUTH_FAILURES_PER_ADDRESS: intFrom(1, 1_000_000).default(100),
   AUTH_FAILURE_WINDOW_S: intFrom(1, 86_400).default(900),
   OAUTH1_TIMESTAMP_WINDOW_S: intFrom(10, 86_400).default(300),
-  PUBLIC_URL: z
+  // Web origins whose pages may send state-changing requests (src/auth/cross-site-guard.ts).
+  ALLOWED_ORIGINS: z
     .string()
     .refine(
-      (s) =>
-        URL.canParse(s) && /^https?:$/.test(new URL(s).protocol) && new URL(s).pathname === '/',
-      'must be an http:// or https:// origin such as https://time.example.com',
+      (s) => s.split(',').every((origin) => isOrigin(origin.trim())),
+      'must be a comma-separated list of http:// or https:// origins such as https://app.example.com',
     )
+    .optional(),
+  PUBLIC_URL: z
+    .string()
+    .refine(isOrigin, 'must be an http:// or https:// origin such as https://time.example.com')
     .optional(),
   SMTP_URL: z
     .string()
@@ -94,6 +106,20 @@ const envSchema = z.object({
     .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 printable ASCII characters without spaces')
     .optional(),
 });
+
+/** An http(s) origin: scheme, host and port, nothing else (a trailing `/` is tolerated). */
+function isOrigin(s: string): boolean {
+  if (!URL.canParse(s)) return false;
+  const url = new URL(s);
+  return (
+    /^https?:$/.test(url.protocol) &&
+    url.pathname === '/' &&
+    !url.search &&
+    !url.hash &&
+    !url.username &&
+    !url.password
+  );
+}
 
 /** pino's levels; `silent` logs nothing. */
 export interface FailureLimit {
@@ -138,6 +164,8 @@ export interface Config {
   };
   /** How long SIGTERM/SIGINT waits for requests in flight before closing their connections. */
   readonly shutdownTimeoutMs: number;
+  /** What `timetrack serve`'s HTTP server holds open, and for how long (docs/operations.md). */
+  readonly http: HttpServerLimits;
   /** Express's `trust proxy`: which proxies' X-Forwarded-For names the client address. */
   readonly trustProxy: string | number | false;
   /** Requests per window; 0 turns a limit off. Counted in PostgreSQL, shared by every process. */
@@ -163,6 +191,11 @@ export interface Config {
     readonly oauth1TimestampWindowSeconds: number;
     /** The origin clients address (behind a proxy); unset: the request's own Host and scheme. */
     readonly publicUrl: string | undefined;
+    /**
+     * Origins (`https://app.example.com`, as `URL.origin` spells them) of other web sites whose
+     * pages may send state-changing requests with a browser's credentials.
+     */
+    readonly allowedOrigins: readonly string[];
   };
   readonly pageSize: { readonly default: number; readonly max: number };
   readonly bodyLimitBytes: number;
@@ -187,6 +220,20 @@ export interface Config {
   readonly metricsToken: string | undefined;
 }
 
+/** Caps and timeouts of the listening HTTP server; a cap of 0 is off. */
+export interface HttpServerLimits {
+  /** Open connections in all; more are closed as they arrive. */
+  readonly maxConnections: number;
+  /** Open connections from one client address (a trusted proxy's own address is exempt). */
+  readonly maxConnectionsPerAddress: number;
+  /** How long a client has to send a request's headers (from its connection or previous request). */
+  readonly headersTimeoutMs: number;
+  /** How long a client has to send a whole request, body included. */
+  readonly requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open after an answer. */
+  readonly keepAliveTimeoutMs: number;
+}
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -205,6 +252,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  PAGE_SIZE_DEFAULT: must not exceed PAGE_SIZE_MAX',
     );
   }
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(
+      'Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS',
+    );
+  }
   if (e.GEOCODER === 'http' && !e.GEOCODER_URL) {
     throw new ConfigError('Invalid configuration:\n  GEOCODER_URL: is required when GEOCODER=http');
   }
@@ -218,11 +270,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     db: Object.freeze({
       poolMax: e.DB_POOL_MAX,
       statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
-      acquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
+      acquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS ?? e.DB_CONNECT_TIMEOUT_MS,
       connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
       listen: e.DB_LISTEN === 'true',
     }),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    http: Object.freeze({
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: e.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    }),
     trustProxy:
       e.TRUST_PROXY === undefined
         ? false
@@ -253,6 +312,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       oauth1TimestampWindowSeconds: e.OAUTH1_TIMESTAMP_WINDOW_S,
       publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+      allowedOrigins: Object.freeze(
+        (e.ALLOWED_ORIGINS ?? '')
+          .split(',')
+          .filter((origin) => origin.trim() !== '')
+          .map((origin) => new URL(origin.trim()).origin),
+      ),
     }),
     pageSize: Object.freeze({ default: e.PAGE_SIZE_DEFAULT, max: e.PAGE_SIZE_MAX }),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'TOO_MANY_REQUESTS',
+  // A state-changing request a browser sent from another web site (src/auth/cross-site-guard.ts).
+  'CROSS_SITE_REQUEST',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -56,6 +58,7 @@ export const HTTP_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
+  CROSS_SITE_REQUEST: 403,
 } as const satisfies Record<ErrorCode, number>;
 
 /** The kinds of thing an error can be about; the legacy XML types are named after them. */
@@ -244,6 +247,16 @@ export class TooManyRequestsError extends AppError {
     message = `Too many failed attempts; try again in ${retryAfterSeconds} seconds`,
   ) {
     super('TOO_MANY_REQUESTS', message, { retryAfterSeconds });
+  }
+}
+
+/**
+ * A browser sent a state-changing request from a page of another web site: with the browser's
+ * cached credentials attached, that would be a cross-site request forgery.
+ */
+export class CrossSiteRequestError extends AppError {
+  constructor(message: string) {
+    super('CROSS_SITE_REQUEST', message);
   }
 }
 

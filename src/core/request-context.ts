@@ -40,6 +40,12 @@ export interface RequestCredentials {
   readonly protocol: 'http' | 'https';
   /** The client's network address (behind trusted proxies, from X-Forwarded-For): the key of the address limits. */
   readonly address: string;
+  /**
+   * The `Origin` and `Sec-Fetch-Site` headers: a browser's word on which site's page sent the
+   * request (src/auth/cross-site-guard.ts). Absent from programs, and from the CLI's contexts.
+   */
+  readonly origin?: string | undefined;
+  readonly fetchSite?: string | undefined;
 }
 
 /** The credentials of an Express request; `urlOnly` ignores its Authorization header. */
@@ -54,6 +60,8 @@ export function credentialsOf(
     host: req.headers.host,
     protocol: req.protocol === 'https' ? 'https' : 'http',
     address: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+    origin: req.headers.origin,
+    fetchSite: req.get('sec-fetch-site'),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { crossSiteRefusal, originPolicyOf } from '../auth/cross-site-guard';
 import type { RequestAuthenticator } from '../auth/request-authenticator';
 import type { RequestLimiter } from '../auth/request-limiter';
 import type { Config } from '../core/config';
@@ -16,8 +17,8 @@ import { mapDatabaseError } from '../db/database-errors';
 
 /**
  * The one context factory, used by /graphql and by the facades alike, so every interface
- * authenticates, counts requests against the rate limits, forks the EntityManager and scopes to
- * the tenant the same way.
+ * refuses cross-site requests, authenticates, counts requests against the rate limits, forks the
+ * EntityManager and scopes to the tenant the same way.
  */
 export function createContextFactory(deps: {
   orm: MikroORM;
@@ -27,7 +28,11 @@ export function createContextFactory(deps: {
   /** The process logger, for contexts made outside a request. */
   logger: Logger;
 }): ContextFactory {
+  const originPolicy = originPolicyOf(deps.config);
   return async (credentials, options = {}) => {
+    // First: a forged request costs no password check and no database round trip.
+    const refusal = crossSiteRefusal(credentials, originPolicy);
+    if (refusal) throw refusal;
     try {
       // Authentication reads a few columns of the user on a fork of its own, so that no partly
       // loaded user sits in the request's identity map. The address is counted meanwhile.

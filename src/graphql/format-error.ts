@@ -15,6 +15,7 @@ const PASS_THROUGH = new Set([
   'UNAUTHENTICATED',
   'SERVICE_UNAVAILABLE',
   'TOO_MANY_REQUESTS',
+  'CROSS_SITE_REQUEST',
 ]);
 
 /**
@@ -48,12 +49,13 @@ export function formatError(
 
 /** What the context factory refuses a request for; anything else failing there is our fault. */
 const CONTEXT_REFUSALS: ReadonlySet<ErrorCode> = new Set([
+  'CROSS_SITE_REQUEST',
   'UNAUTHENTICATED',
   'TOO_MANY_REQUESTS',
   'SERVICE_UNAVAILABLE',
 ]);
 
-/** Context failures (no or bad credentials, too many failures, database down) become coded HTTP errors. */
+/** Context failures (a cross-site request, no or bad credentials, too many failures, database down) become coded HTTP errors. */
 export function contextFailureError(error: unknown, log: Logger): GraphQLError {
   if (error instanceof AppError && CONTEXT_REFUSALS.has(error.code)) {
     return new GraphQLError(error.message, {

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
   GraphQLError,
@@ -10,7 +10,9 @@ import {
 } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
+import { crossSiteRefusal, originPolicyOf, provenanceOf } from '../auth/cross-site-guard';
 import type { Config } from '../core/config';
+import { HTTP_STATUS, type AppError } from '../core/errors';
 import type { ContextFactory, RequestContext } from '../core/request-context';
 import type { OperationGuards } from './operation-guards';
 
@@ -30,7 +32,9 @@ type Extra = {
  * authenticates once, at `connection_init`, with the same context factory (and so the same schemes
  * and rate limits) as every other request: `connectionParams.authorization` ("Basic …" or
  * "Bearer …"), or the upgrade request's Authorization header. Refused credentials close it with
- * 4403. Each subscription passes the same token, depth, alias and cost guards as a query.
+ * 4403. Each subscription passes the same token, depth, alias and cost guards as a query. A
+ * handshake that a browser sends from a page of another site is refused before the upgrade (403):
+ * the browser would attach its cached credentials, and the page could then read what it hears.
  */
 export function attachSubscriptionServer(
   server: Server,
@@ -43,9 +47,19 @@ export function attachSubscriptionServer(
 ): SubscriptionServer {
   const { schema, guards } = deps;
   const sockets = new WebSocketServer({ noServer: true, maxPayload: deps.config.bodyLimitBytes });
+  const originPolicy = originPolicyOf(deps.config);
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/graphql') {
       socket.destroy();
+      return;
+    }
+    const refusal = crossSiteRefusal(
+      provenanceOf(request.method ?? 'GET', request.headers),
+      originPolicy,
+      'websocket',
+    );
+    if (refusal) {
+      refuseHandshake(socket, refusal);
       return;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
@@ -113,4 +127,19 @@ export function attachSubscriptionServer(
         await new Promise<void>((resolve) => sockets.close(() => resolve()));
       })()),
   };
+}
+
+/** Answers a handshake with the error's status and a GraphQL error body, then closes the socket. */
+function refuseHandshake(socket: Duplex, error: AppError): void {
+  const status = HTTP_STATUS[error.code];
+  const body = JSON.stringify({
+    errors: [{ message: error.message, extensions: { code: error.code } }],
+  });
+  socket.once('finish', () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+      'Connection: close\r\n' +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { BasicAuthenticator } from '../auth/basic-auth';
+import { originPolicyOf } from '../auth/cross-site-guard';
 import { OAuth1Provider } from '../auth/oauth1-provider';
 import { OAuth2Provider } from '../auth/oauth2-provider';
 import { createOAuthRouter } from './oauth-routes';
@@ -111,6 +112,7 @@ export async function createApp(deps: {
       oauth2,
       basic,
       publicUrl: config.auth.publicUrl,
+      originPolicy: originPolicyOf(config),
       bodyLimitBytes: config.bodyLimitBytes,
     }),
   );

@@ -74,7 +74,10 @@ export function createGraphiQLRouter(config: Pick<Config, 'graphiql'>): Router {
       'X-Content-Type-Options': 'nosniff',
       // frame-ancestors for browsers that predate it, as the OAuth pages do.
       'X-Frame-Options': 'DENY',
-      'Referrer-Policy': 'no-referrer',
+      // Not `no-referrer`: under it the page's own POSTs to /graphql carry `Origin: null`, which
+      // the cross-site guard refuses where the browser sends no Sec-Fetch-Site (plain http to a
+      // host other than localhost). Other sites still get no Referer.
+      'Referrer-Policy': 'same-origin',
     });
     res.send(page);
   });
@@ -150,7 +153,7 @@ function renderPage(
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <link rel="icon" href="data:,">
 <title>timetrack · GraphiQL</title>
 <link rel="stylesheet" href="${assets.graphiqlCss.url}">

@@ -24,7 +24,9 @@ function page(res: Response, status: number, title: string, body: string, script
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
       'X-Frame-Options': 'DENY',
-      'Referrer-Policy': 'no-referrer',
+      // Not `no-referrer`: under it a browser posts the approval form with `Origin: null`, which
+      // the cross-site guard cannot tell from a forged post. Other sites still get no Referer.
+      'Referrer-Policy': 'same-origin',
       'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'${scriptHash ? `; script-src 'sha256-${scriptHash}'` : ''}`,
     })
     .send(

@@ -16,6 +16,7 @@ import {
 } from '../core/errors';
 import { credentialsOf, loggerOf } from '../core/request-context';
 import { parseBasicAuthorization, type BasicAuthenticator } from '../auth/basic-auth';
+import { crossSiteRefusal, type OriginPolicy } from '../auth/cross-site-guard';
 import { approvalPage, authorizedPage, messagePage, verifierPage } from './oauth-pages';
 import { OUT_OF_BAND, type OAuth1Provider } from '../auth/oauth1-provider';
 import {
@@ -32,6 +33,8 @@ export interface OAuthRouterDeps {
   readonly oauth2: OAuth2Provider;
   readonly basic: BasicAuthenticator;
   readonly publicUrl: string | undefined;
+  /** Whose pages may post the approval form: this service's own (and ALLOWED_ORIGINS). */
+  readonly originPolicy: OriginPolicy;
   readonly bodyLimitBytes: number;
 }
 
@@ -91,9 +94,14 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
   router.get('/oauth/authorize', (req, res) =>
     showOrDecide(deps, req, res, () => queryPairs(req), false),
   );
-  router.post('/oauth/authorize', (req, res) =>
-    showOrDecide(deps, req, res, () => formPairs(req), true),
-  );
+  // The approval form signs a user in and grants; only this service's own page may post it. (The
+  // other endpoints carry no ambient authority: codes, secrets and signatures are in the request.)
+  router.post('/oauth/authorize', (req, res) => {
+    const refusal = crossSiteRefusal(credentialsOf(req), deps.originPolicy);
+    if (refusal)
+      return messagePage(res, HTTP_STATUS[refusal.code], 'Request refused', refusal.message);
+    return showOrDecide(deps, req, res, () => formPairs(req), true);
+  });
 
   router.post('/oauth/token', async (req, res) => {
     const response = new OAuth2Response();
@@ -286,8 +294,21 @@ async function oauth2Approval(
       'Unknown application',
       'The client_id names no registered OAuth 2.0 application.',
     );
-  const ownPage = `${deps.publicUrl ?? `${req.protocol}://${req.headers.host}`}/oauth/authorized`;
-  const allowed = client.redirectUris.length ? client.redirectUris : [ownPage];
+  // Only addresses the operator or the application chose: the registered ones, else this service's
+  // own landing page at PUBLIC_URL. Never one made of the request's Host header, which whoever
+  // sends the request chooses (a forged Host would pick where the token goes).
+  const allowed = client.redirectUris.length
+    ? client.redirectUris
+    : deps.publicUrl
+      ? [`${deps.publicUrl}/oauth/authorized`]
+      : [];
+  if (!allowed.length)
+    return messagePage(
+      res,
+      400,
+      'No redirect address',
+      'This application has no registered redirect URI, and this service has no PUBLIC_URL for its own landing page; the operator must set one of them.',
+    );
   const redirectUri = fields.redirect_uri ?? allowed[0]!;
   // Never redirect to an address the application did not register: errors stay on this page.
   if (!allowed.includes(redirectUri))
@@ -316,6 +337,14 @@ async function oauth2Approval(
     return back({
       error: 'unsupported_response_type',
       error_description: 'response_type must be code or token',
+    });
+  // The implicit grant puts a token in the browser's address; a confidential client, which can
+  // keep a secret, uses the code flow (RFC 6749 §4.2.2.1; OAuth 2.0 Security BCP §2.1.2).
+  if (implicit && client.confidential)
+    return back({
+      error: 'unauthorized_client',
+      error_description:
+        'The implicit grant (response_type=token) is for public clients; use response_type=code',
     });
   if (fields.response_type === 'code') {
     if (

@@ -13,8 +13,14 @@ import { startTestApp, type Credentials, type TestApp } from '../support/test-ap
 const CLIENT_ID = 'NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR';
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
 
+// A name for the loopback address that is not potentially trustworthy (unlike localhost and
+// 127.0.0.1), as a service on the network reached over plain http is: Chromium then sends no
+// Sec-Fetch-Site, and only the form post's Origin tells the service that its own page sent it.
+const NETWORK_NAME = 'timetrack.test';
+
 let t: TestApp;
 let base: string;
+let networkBase: string;
 let user: Credentials;
 let browser: Browser;
 let context: BrowserContext;
@@ -25,6 +31,7 @@ describeInBrowser('OAuth landing page browser test')(
     beforeAll(async () => {
       t = await startTestApp();
       base = await t.listen();
+      networkBase = base.replace('127.0.0.1', NETWORK_NAME);
       const owner = await t.newAccount();
       await t.gqlOk(
         owner,
@@ -35,12 +42,12 @@ describeInBrowser('OAuth landing page browser test')(
             protocol: 'OAUTH2',
             confidential: false,
             clientId: CLIENT_ID,
-            redirectUris: [`${base}/oauth/authorized`],
+            redirectUris: [`${base}/oauth/authorized`, `${networkBase}/oauth/authorized`],
           },
         },
       );
       user = await t.newStaff(owner, { type: 'STAFF' });
-      browser = await launchChromium();
+      browser = await launchChromium([`--host-resolver-rules=MAP ${NETWORK_NAME} 127.0.0.1`]);
       context = await browser.newContext();
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     }, 180_000);
@@ -92,6 +99,29 @@ describeInBrowser('OAuth landing page browser test')(
       await page.waitForURL(`${base}/oauth/authorized#*`);
       await page.getByText('Not authorized: The user denied access').waitFor();
       expect(await page.getByRole('button', { name: 'Copy address' }).isVisible()).toBe(false);
+    }, 120_000);
+
+    test('over plain http to a network name the form post carries only Origin, and goes through', async () => {
+      const page = await context.newPage();
+      const posted: Record<string, string>[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'POST') void request.allHeaders().then((h) => posted.push(h));
+      });
+      await page.goto(
+        `${networkBase}/oauth/authorize?response_type=token&client_id=${CLIENT_ID}&redirect_uri=${encodeURIComponent(`${networkBase}/oauth/authorized`)}`,
+      );
+      await page.getByLabel('Login').fill(user.login);
+      await page.getByLabel('Password').fill(user.password);
+      await page.getByRole('button', { name: 'Allow' }).click();
+      await page.waitForURL(`${networkBase}/oauth/authorized#*`);
+      expect(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('access_token')).toMatch(
+        /^[\w-]+$/,
+      );
+      // The service's cross-site guard decided on Origin alone; under `Referrer-Policy:
+      // no-referrer` it would have been `null`, and the post refused.
+      expect(posted).toHaveLength(1);
+      expect(posted[0]!.origin).toBe(networkBase);
+      expect(posted[0]!['sec-fetch-site']).toBeUndefined();
     }, 120_000);
   },
 );

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Express } from 'express';
 import { AuthorizationCode } from 'simple-oauth2';
-import { readJson, submitApproval } from '../support/oauth-approval';
+import request from 'supertest';
+import { hiddenFields, readJson, submitApproval } from '../support/oauth-approval';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -137,7 +139,10 @@ test('authorization code with PKCE, API calls on every interface, refresh with r
 });
 
 test('the implicit flow lands on /oauth/authorized with a token usable as Bearer', async () => {
-  const cli = await register('{ name: "timetrack CLI", protocol: OAUTH2, confidential: false }');
+  // Registered with the service's own landing page, as the operator registers a CLI.
+  const cli = await register(
+    `{ name: "timetrack CLI", protocol: OAUTH2, confidential: false, redirectUris: ["${base}/oauth/authorized"] }`,
+  );
   expect(cli.secret).toBeNull();
   const approved = await submitApproval(
     `${base}/oauth/authorize?response_type=token&client_id=${cli.key}&state=42`,
@@ -164,7 +169,9 @@ test('the implicit flow lands on /oauth/authorized with a token usable as Bearer
 });
 
 test('without a state parameter the implicit fragment still ends with state, errors included', async () => {
-  const cli = await register('{ name: "stateless CLI", protocol: OAUTH2, confidential: false }');
+  const cli = await register(
+    `{ name: "stateless CLI", protocol: OAUTH2, confidential: false, redirectUris: ["${base}/oauth/authorized"] }`,
+  );
   const url = `${base}/oauth/authorize?response_type=token&client_id=${cli.key}`;
   const approved = new URL((await submitApproval(url, owner)).headers.get('location')!);
   expect(approved.hash).toMatch(
@@ -259,9 +266,11 @@ test('a public client must use PKCE; a confidential one must send its secret', a
   expect(page.status).toBe(303);
   expect(new URL(page.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
 
-  // A public client without a redirect URI of its own: the code lands on /oauth/authorized, and the
-  // exchange needs no redirect_uri because the authorization request named none.
-  const cli = await register('{ name: "CLI with PKCE", protocol: OAUTH2, confidential: false }');
+  // A public client whose redirect is the service's own /oauth/authorized: the code lands there,
+  // and the exchange needs no redirect_uri because the authorization request named none.
+  const cli = await register(
+    `{ name: "CLI with PKCE", protocol: OAUTH2, confidential: false, redirectUris: ["${base}/oauth/authorized"] }`,
+  );
   const pair = pkce();
   const landed = await submitApproval(
     `${base}/oauth/authorize?response_type=code&client_id=${cli.key}&code_challenge=${pair.challenge}&code_challenge_method=S256`,
@@ -336,7 +345,9 @@ test('an unregistered redirect URI is never redirected to; a denial returns acce
 });
 
 test('revoking an application ends every token it holds; bad bearer tokens are 401 everywhere', async () => {
-  const app = await register('{ name: "Temporary", protocol: OAUTH2, confidential: false }');
+  const app = await register(
+    `{ name: "Temporary", protocol: OAUTH2, confidential: false, redirectUris: ["${REDIRECT}"] }`,
+  );
   const approved = await submitApproval(
     `${base}/oauth/authorize?response_type=token&client_id=${app.key}`,
     owner,
@@ -385,7 +396,9 @@ test('only the owner registers and lists applications; a staff member manages on
 });
 
 test('expired grants and codes are cleared as new ones are issued; the endpoints answer 405 to other methods', async () => {
-  const app = await register('{ name: "Short-lived", protocol: OAUTH2, confidential: false }');
+  const app = await register(
+    `{ name: "Short-lived", protocol: OAUTH2, confidential: false, redirectUris: ["${REDIRECT}"] }`,
+  );
   const approve = async () => {
     const res = await submitApproval(
       `${base}/oauth/authorize?response_type=token&client_id=${app.key}`,
@@ -431,4 +444,104 @@ test('malformed or oversized bodies on the OAuth endpoints are 4xx, never 500', 
   });
   expect(huge.status).toBe(413);
   expect((await fetch(`${base}/oauth/authorize?client_id=%zz`)).status).toBe(400);
+});
+
+/**
+ * Drives the approval page in-process, where the Host header can be forged as any client can
+ * forge it: opens the page, then posts the form back with login, password and Allow.
+ */
+async function approveWithHost(app: Express, authorizeUrl: string, host: string, who: Credentials) {
+  const page = await request(app).get(authorizeUrl).set('host', host);
+  const form = new URLSearchParams([
+    ...(page.status === 200
+      ? hiddenFields(page.text)
+      : new URL(authorizeUrl, 'http://x').searchParams),
+    ['login', who.login],
+    ['password', who.password],
+    ['decision', 'approve'],
+  ]);
+  const decided = await request(app)
+    .post('/oauth/authorize')
+    .set('host', host)
+    .type('form')
+    .send(form.toString());
+  return { page, decided };
+}
+
+async function tokensOf(db: TestApp, clientKey: string): Promise<number> {
+  const [row] = await db.db.orm.em
+    .getConnection()
+    .execute(
+      `select count(*)::int as n from oauth2_tokens where client_id = (select id from oauth_clients where client_key = ?)`,
+      [clientKey],
+    );
+  return row.n;
+}
+
+describe('where tokens may be sent (issue 20, item 14)', () => {
+  test('without PUBLIC_URL, a client with no registered redirect is refused, not sent to its Host', async () => {
+    const cli = await register(
+      '{ name: "Unregistered CLI", protocol: OAUTH2, confidential: false }',
+    );
+    const { page, decided } = await approveWithHost(
+      t.app.express,
+      `/oauth/authorize?response_type=token&client_id=${cli.key}&state=1`,
+      'attacker.example',
+      owner,
+    );
+    for (const res of [page, decided]) {
+      expect(res.status).toBe(400);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.text).toContain('No redirect address');
+    }
+    expect(await tokensOf(t, cli.key)).toBe(0);
+  });
+
+  test('the implicit grant is for public clients: a confidential one gets unauthorized_client', async () => {
+    const server = await register(
+      `{ name: "Confidential", protocol: OAUTH2, redirectUris: ["${REDIRECT}"] }`,
+    );
+    const url = `/oauth/authorize?response_type=token&client_id=${server.key}&state=7`;
+    const { page, decided } = await approveWithHost(t.app.express, url, 'localhost', owner);
+    for (const res of [page, decided]) {
+      expect(res.status).toBe(303);
+      const back = new URL(res.headers.location!);
+      expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+      expect(Object.fromEntries(new URLSearchParams(back.hash.slice(1)))).toEqual({
+        error: 'unauthorized_client',
+        error_description: expect.stringContaining('public clients'),
+        state: '7',
+      });
+    }
+    expect(await tokensOf(t, server.key)).toBe(0);
+  });
+
+  describe('with PUBLIC_URL', () => {
+    let withPublicUrl: TestApp;
+    let someone: Credentials;
+    beforeAll(async () => {
+      withPublicUrl = await startTestApp({ PUBLIC_URL: 'https://time.example' });
+      someone = await withPublicUrl.newAccount();
+    });
+    afterAll(() => withPublicUrl?.close());
+
+    test('a client with no registered redirect lands on PUBLIC_URL/oauth/authorized, whatever the Host', async () => {
+      const data = await withPublicUrl.gqlOk(
+        someone,
+        'mutation { registerOAuthClient(input: { name: "CLI", protocol: OAUTH2, confidential: false }) { client { key } } }',
+      );
+      const key = data.registerOAuthClient.client.key;
+      const { page, decided } = await approveWithHost(
+        withPublicUrl.app.express,
+        `/oauth/authorize?response_type=token&client_id=${key}`,
+        'attacker.example',
+        someone,
+      );
+      expect(page.status).toBe(200);
+      expect(decided.status).toBe(303);
+      expect(decided.headers.location).toMatch(
+        /^https:\/\/time\.example\/oauth\/authorized#access_token=[\w-]+&token_type=Bearer&expires_in=\d+&state=$/,
+      );
+    });
+  });
 });

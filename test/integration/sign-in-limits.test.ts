@@ -70,7 +70,7 @@ test('the address limit stops one client trying many logins, but credentials ver
 
   // The approval page counts sign-ins the same way.
   const page = await submitApproval(
-    `${await t.listen()}/oauth/authorize?response_type=token&client_id=${(await t.gqlOk(owner, 'mutation { registerOAuthClient(input: { name: "x", protocol: OAUTH2, confidential: false }) { client { key } } }')).registerOAuthClient.client.key}`,
+    `${await t.listen()}/oauth/authorize?response_type=token&client_id=${(await t.gqlOk(owner, 'mutation { registerOAuthClient(input: { name: "x", protocol: OAUTH2, confidential: false, redirectUris: ["https://cli.example/cb"] }) { client { key } } }')).registerOAuthClient.client.key}`,
     { login: 'another-guess', password: 'guess-guess' },
   );
   expect(page.status).toBe(429);

@@ -30,7 +30,8 @@ export function describeInBrowser(what: string): jest.Describe {
   return describe.skip as jest.Describe;
 }
 
-export function launchChromium(): Promise<Browser> {
+/** `extraArgs`: more command-line switches, such as `--host-resolver-rules`. */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   if (!haveChromium) {
     throw new Error(
       `Chromium is missing at ${CHROMIUM}; .ci/run installs it (apt-get install chromium).`,
@@ -39,7 +40,7 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
     timeout: 120_000,
   });
 }

@@ -49,3 +49,38 @@ test('METRICS_TOKEN: unset by default; a short token or one with spaces is refus
   expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
   expect(() => loadConfig({ METRICS_TOKEN: 'sixteen chars and spaces' })).toThrow(/METRICS_TOKEN/);
 });
+
+test('ALLOWED_ORIGINS: none by default; origins only, spelled as browsers send them', () => {
+  expect(loadConfig({}).auth.allowedOrigins).toEqual([]);
+  expect(
+    loadConfig({ ALLOWED_ORIGINS: 'https://App.Example.com/, http://localhost:8080' }).auth
+      .allowedOrigins,
+  ).toEqual(['https://app.example.com', 'http://localhost:8080']);
+  for (const bad of [
+    'null',
+    '*',
+    'https://a.example/path',
+    'ftp://a.example',
+    'https://a.example,',
+  ])
+    expect(() => loadConfig({ ALLOWED_ORIGINS: bad })).toThrow(/ALLOWED_ORIGINS/);
+});
+
+test('HTTP limits: defaults, and a headers timeout longer than the request timeout is refused', () => {
+  expect(loadConfig({}).http).toEqual({
+    maxConnections: 10_000,
+    maxConnectionsPerAddress: 256,
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 5_000,
+  });
+  expect(() =>
+    loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' }),
+  ).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
+});
+
+test('DB_ACQUIRE_TIMEOUT_MS: the connect timeout unless set', () => {
+  expect(loadConfig({}).db.acquireTimeoutMs).toBe(3_000);
+  expect(loadConfig({ DB_CONNECT_TIMEOUT_MS: '5000' }).db.acquireTimeoutMs).toBe(5_000);
+  expect(loadConfig({ DB_ACQUIRE_TIMEOUT_MS: '10000' }).db.acquireTimeoutMs).toBe(10_000);
+});
