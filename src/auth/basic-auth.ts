@@ -42,7 +42,7 @@ export function parseBasicAuthorization(header: string | undefined): BasicCreden
  */
 export class BasicAuthenticator {
   private readonly verified: LRUCache<string, true>;
-  /** Checks in progress in this process, by credentials: later identical requests wait for them. */
+  /** Checks in progress in this process, by address and credentials: identical requests wait for them. */
   private readonly checking = new Map<string, Promise<boolean>>();
 
   constructor(
@@ -81,12 +81,14 @@ export class BasicAuthenticator {
     const key = cacheKey(user, credentials);
     // Only an active user's success is cached, so a disabled one always takes the full path.
     if (!user?.active || !this.verified.has(key)) {
-      let check = this.checking.get(key);
+      // Shared only within one address: the attempt is counted against the first request's.
+      const pending = `${address}\u0000${key}`;
+      let check = this.checking.get(pending);
       if (!check) {
         check = this.check(user, credentials, address, key).finally(() =>
-          this.checking.delete(key),
+          this.checking.delete(pending),
         );
-        this.checking.set(key, check);
+        this.checking.set(pending, check);
       }
       if (!(await check)) throw new UnauthenticatedError(INVALID);
     }
