@@ -124,7 +124,15 @@ export async function writeCsv<T>(
   open: () => NodeJS.WritableStream,
   signal?: AbortSignal,
 ): Promise<number> {
-  const csv = stringify({ header: true, columns: download.columns.map(([header]) => header) });
+  const csv = stringify({
+    header: true,
+    columns: download.columns.map(([header]) => header),
+    // Text cells starting with = + - @, a tab or a carriage return (or their full-width forms) get
+    // a leading ', so a spreadsheet shows them instead of running them as formulas: notes, tags
+    // and names are written by staff and opened by the owner (OWASP's CSV injection rule; issue
+    // 20, finding 8). Numbers are left alone, so a negative amount stays a number.
+    escape_formulas: true,
+  });
   let opened = false;
   let count = 0;
   for await (const rows of download.pages) {

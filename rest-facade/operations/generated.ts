@@ -555,7 +555,7 @@ export type StaffTypeFilter = {
   ne?: StaffType | null | undefined;
 };
 
-/** `like` is a case-insensitive SQL LIKE: `%` and `_` are wildcards. */
+/** `like` is a case-insensitive SQL LIKE: `%` and `_` are wildcards, `\` makes the next character literal (a `\` at the end is a literal backslash). */
 export type StringFilter = {
   eq?: string | null | undefined;
   gt?: string | null | undefined;

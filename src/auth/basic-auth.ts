@@ -28,11 +28,21 @@ export function parseBasicAuthorization(header: string | undefined): BasicCreden
  * so the old password stops working on the very next request, in every process, with no
  * invalidation message.
  *
- * Credentials the cache does not vouch for are checked against the sign-in limits first, and a
- * failure counts against them; an unknown login burns the time of a real verification.
+ * Credentials the cache does not vouch for are counted against the sign-in limits *before* they
+ * are checked (SignInLimiter.reserve), so parallel guesses meet 429 exactly at the limit; a
+ * failure stays counted, a success is given back. Concurrent requests with the same credentials
+ * share one check (and so one count): a client firing many requests at once with its right
+ * password is not refused for the attempts still in flight. An unknown login burns the time of a
+ * real verification.
+ *
+ * A disabled user is refused exactly like a wrong password (same error, same count, same timing),
+ * whether the password was right or not: a different answer would confirm the password
+ * (issue 20, finding 12).
  */
 export class BasicAuthenticator {
   private readonly verified: LRUCache<string, true>;
+  /** Checks in progress in this process, by address and credentials: identical requests wait for them. */
+  private readonly checking = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly hasher: PasswordHasher,
@@ -54,7 +64,7 @@ export class BasicAuthenticator {
       credentials.password.length > 1024 ||
       credentials.login.includes('\u0000')
     ) {
-      throw new UnauthenticatedError('Invalid login or password');
+      throw new UnauthenticatedError(INVALID);
     }
     // Logins are unique across accounts, so this one lookup runs outside the tenant filter.
     const user = await em.findOne(
@@ -67,33 +77,58 @@ export class BasicAuthenticator {
         fields: ['id', 'uuid', 'login', 'type', 'active', 'passwordHash', 'account'],
       },
     );
-    const key = user ? cacheKey(user, credentials.password) : undefined;
-    if (!user || !this.verified.has(key!)) {
-      const attempt = { login: credentials.login, address };
-      await this.limiter.assertAllowed(attempt);
-      const valid = user
-        ? await this.hasher.verify(user.passwordHash, credentials.password)
-        : await this.hasher.verifyDummy(credentials.password).then(() => false);
-      if (!user || !valid) {
-        await this.limiter.recordFailure(attempt);
-        throw new UnauthenticatedError('Invalid login or password');
+    const key = cacheKey(user, credentials);
+    // Only an active user's success is cached, so a disabled one always takes the full path.
+    if (!user?.active || !this.verified.has(key)) {
+      // Shared only within one address: the attempt is counted against the first request's.
+      const pending = `${address}\u0000${key}`;
+      let check = this.checking.get(pending);
+      if (!check) {
+        check = this.check(user, credentials, address, key).finally(() =>
+          this.checking.delete(pending),
+        );
+        this.checking.set(pending, check);
       }
-      await this.limiter.recordSuccess(attempt);
-      this.verified.set(key!, true);
+      if (!(await check)) throw new UnauthenticatedError(INVALID);
     }
-    if (!user.active) throw new UnauthenticatedError('This user is disabled');
     return {
-      id: user.id,
-      uuid: user.uuid,
-      login: user.login,
-      type: user.type,
-      accountId: user.account.id,
+      id: user!.id,
+      uuid: user!.uuid,
+      login: user!.login,
+      type: user!.type,
+      accountId: user!.account.id,
     };
+  }
+
+  /** Counts the attempt, then verifies it; true only for the right password of an active user. */
+  private async check(
+    user: Pick<Staff, 'passwordHash' | 'active'> | null,
+    credentials: BasicCredentials,
+    address: string,
+    key: string,
+  ): Promise<boolean> {
+    const reservation = await this.limiter.reserve({ login: credentials.login, address });
+    const valid = user
+      ? await this.hasher.verify(user.passwordHash, credentials.password)
+      : await this.hasher.verifyDummy(credentials.password).then(() => false);
+    if (!valid || !user!.active) return false;
+    await reservation.succeeded();
+    // Cached before `checking` lets go of the key (its `finally` runs after this returns), so a
+    // request with the same credentials finds one or the other, never neither.
+    this.verified.set(key, true);
+    return true;
   }
 }
 
-function cacheKey(user: Pick<Staff, 'id' | 'passwordHash'>, password: string): string {
-  return createHash('sha256')
-    .update(`${user.id}\u0000${user.passwordHash}\u0000${password}`)
-    .digest('base64');
+const INVALID = 'Invalid login or password';
+
+/** The credentials' key in the cache, and of a check in progress; an unknown login has one too. */
+function cacheKey(
+  user: Pick<Staff, 'id' | 'passwordHash'> | null,
+  credentials: BasicCredentials,
+): string {
+  const who = user
+    ? `${user.id}\u0000${user.passwordHash}`
+    : `?\u0000${credentials.login.toLowerCase()}`;
+  return createHash('sha256').update(`${who}\u0000${credentials.password}`).digest('base64');
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/postgresql';
-import { RateLimiterPostgres, type RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { SignInLimits } from '../core/config';
 import { TooManyRequestsError } from '../core/errors';
 
@@ -8,6 +8,12 @@ import { TooManyRequestsError } from '../core/errors';
 export interface Attempt {
   readonly address: string;
   readonly login?: string | undefined;
+}
+
+/** An attempt counted before its check: a failure keeps it counted, a success gives it back. */
+export interface Reservation {
+  /** The credentials were right: clears the login's count and returns the address's point. */
+  succeeded(): Promise<void>;
 }
 
 /**
@@ -45,7 +51,47 @@ export class SignInLimiter {
     });
   }
 
-  /** Throws TooManyRequestsError while either counter of the attempt is used up. */
+  /**
+   * Counts a password attempt *before* it is checked, as a failure until `succeeded` says
+   * otherwise; throws TooManyRequestsError when either counter is used up, and then nothing is
+   * checked. Each count is one atomic `insert … on conflict do update … returning` of
+   * rate-limiter-flexible (`consume`), so of N concurrent attempts exactly as many as the limit
+   * leaves get through, in one process or many: checking first and counting after the slow argon2
+   * verification let every one of 300 parallel guesses through (issue 20, finding 2).
+   *
+   * The address is counted first, the login only when the address allows the attempt. An attempt
+   * the login refuses gives the address its point back (it was not checked, and must not use up
+   * the allowance of others at that address). A counter that refuses keeps its own point: it is
+   * used up until its window ends anyway (the window does not move), and giving the point back
+   * could race a success's reset into a negative count.
+   */
+  async reserve(attempt: Attempt): Promise<Reservation> {
+    await consumeOne(this.byAddress, attempt.address);
+    const login = attempt.login === undefined ? undefined : loginKey(attempt);
+    if (login !== undefined) {
+      try {
+        await consumeOne(this.byLogin, login);
+      } catch (refusal) {
+        await this.byAddress.reward(attempt.address, 1);
+        throw refusal;
+      }
+    }
+    return {
+      // A success clears the login's count; the address keeps its count of others' failures.
+      succeeded: async () => {
+        await Promise.all([
+          login === undefined ? null : this.byLogin.delete(login),
+          this.byAddress.reward(attempt.address, 1),
+        ]);
+      },
+    };
+  }
+
+  /**
+   * Throws TooManyRequestsError while either counter of the attempt is used up. For checks that
+   * cost nothing to repeat (an OAuth 1.0a signature: an HMAC over a 256-bit secret), which count
+   * after the fact with `recordFailure`; password checks use `reserve`.
+   */
   async assertAllowed(attempt: Attempt): Promise<void> {
     const [login, address] = await Promise.all([
       attempt.login === undefined ? null : this.byLogin.get(loginKey(attempt)),
@@ -65,10 +111,17 @@ export class SignInLimiter {
       this.byAddress.penalty(attempt.address, 1),
     ]);
   }
+}
 
-  /** A success clears the login's count; the address keeps its count of others' failures. */
-  async recordSuccess(attempt: Attempt): Promise<void> {
-    if (attempt.login !== undefined) await this.byLogin.delete(loginKey(attempt));
+/** Counts one attempt; a counter past its limit refuses with TooManyRequestsError. */
+async function consumeOne(limiter: RateLimiterPostgres, key: string): Promise<void> {
+  try {
+    await limiter.consume(key, 1);
+  } catch (refusal) {
+    // The library rejects with the counter's state when it is used up, and with an Error when
+    // the store fails (the caller maps database errors to SERVICE_UNAVAILABLE).
+    if (!(refusal instanceof RateLimiterRes)) throw refusal;
+    throw new TooManyRequestsError(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)));
   }
 }
 

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   destination as fileDestination,
   pino,
+  stdSerializers,
   stdTimeFunctions,
   type DestinationStream,
   type Logger,
@@ -45,8 +46,59 @@ const REDACT_PATHS = [
 ];
 
 /**
+ * Fields PostgreSQL adds to an error that quote values of the statement or of a row: `detail`
+ * ("Key (login)=(alice) already exists"), `where` (a function's context, with its arguments),
+ * `internalQuery`.
+ */
+const VALUE_BEARING_DB_FIELDS = ['detail', 'where', 'internalQuery'];
+
+/** The shape of an error PostgreSQL raised: a five-character SQLSTATE and the server's fields. */
+function isDatabaseError(err: Record<string, unknown>): boolean {
+  return (
+    typeof err.code === 'string' &&
+    /^[0-9A-Z]{5}$/.test(err.code) &&
+    (typeof err.severity === 'string' || typeof err.routine === 'string')
+  );
+}
+
+/**
+ * What a failed statement's error says without the statement: knex and MikroORM write it in front
+ * of PostgreSQL's message (`<statement> - <message>`), and MikroORM inlines the bound values into
+ * that statement and appends the `detail` and `hint`. What PostgreSQL said comes after the last
+ * ` - `, so only that part is kept.
+ */
+function withoutStatement(message: string): string {
+  const said = message.replace(/\n - (?:detail|hint): [\s\S]*$/, '');
+  const separator = said.lastIndexOf(' - ');
+  return separator < 0 ? said : said.slice(separator + 3);
+}
+
+/**
+ * The `err` of every log line: pino's standard serializer, and for database errors neither the
+ * statement with its bound values (a filter's text, a name, a password hash) nor PostgreSQL's
+ * fields that quote values (issue 20, finding 10). The SQLSTATE (`code`), the constraint, table,
+ * column, routine and the stack's frames stay, which is what a fault's diagnosis needs. Takes an
+ * Error, or what pino's serializer made of one (pino-http applies that first).
+ */
+export function serializeLoggedError(err: unknown): unknown {
+  const plain = (err instanceof Error ? stdSerializers.err(err) : err) as Record<string, unknown>;
+  if (!plain || typeof plain !== 'object' || !isDatabaseError(plain)) return plain;
+  const safe: Record<string, unknown> = { ...plain };
+  for (const field of VALUE_BEARING_DB_FIELDS) delete safe[field];
+  if (typeof plain.message === 'string') safe.message = withoutStatement(plain.message);
+  if (typeof plain.stack === 'string') {
+    const frames = plain.stack.split('\n').filter((line) => /^\s+at /.test(line));
+    safe.stack = [`${String(plain.type ?? 'Error')}: ${String(safe.message)}`, ...frames].join(
+      '\n',
+    );
+  }
+  return safe;
+}
+
+/**
  * The process logger: JSON lines (pino) on stdout, or on `destination` (tests). Credentials are
- * redacted here, once, so no call site has to remember it.
+ * redacted here, once, so no call site has to remember it; so are the values of failed database
+ * statements (serializeLoggedError).
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   return pino(
@@ -56,6 +108,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       // `"level":"info"` rather than 30: readable without a table, and what most shippers expect.
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACT_PATHS, censor: REDACTED },
+      serializers: { err: serializeLoggedError },
     },
     destination,
   );

@@ -27,14 +27,16 @@ export function createServices(
 ): Services {
   const projects = new ProjectService();
   const events = new ShiftEvents(shiftEventSinks);
+  const oauthClients = new OAuthClientService();
   return {
-    staff: new StaffService(hasher),
+    // A password change revokes the user's OAuth tokens.
+    staff: new StaffService(hasher, oauthClients),
     companies: new CompanyService(geocoder),
     projects,
     punches: new PunchService(projects, events),
     activities: new ActivityService(projects),
     shifts: new ShiftService(projects, events),
-    oauthClients: new OAuthClientService(),
+    oauthClients,
     reports: new ReportService(),
     webhooks: new WebhookService(),
   };

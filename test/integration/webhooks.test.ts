@@ -371,4 +371,52 @@ describe('the SSRF guard (the default: WEBHOOK_ALLOW_PRIVATE_ADDRESSES=false)', 
     ).resolves.toBe(204);
     expect(receiver.take()).toHaveLength(1);
   });
+
+  test.each([
+    ['a name that now resolves to loopback', (port: string) => `http://localhost:${port}/hooks`],
+    ['a loopback address written out', (port: string) => `http://127.0.0.1:${port}/hooks`],
+  ])(
+    'a refused delivery (%s) tells the owner only that the address is not allowed, never what the name resolved to',
+    async (_case, aimedAt) => {
+      // Registered while its name resolved to a public address; the record changed since (DNS
+      // rebinding), which the test stands in for by rewriting the stored URL.
+      const boss = await guarded.newAccount();
+      const company = await guarded.create(boss, 'createCompany', { name: 'Rebinding Ltd' });
+      const target = await guarded.create(boss, 'createProject', {
+        name: 'Rebound',
+        companyId: company.id,
+      });
+      const { createWebhook } = await guarded.gqlOk(boss, CREATE, {
+        input: { url: 'https://hooks.example.com/in', eventKinds: ['PUNCHED_IN'] },
+      });
+      const port = new URL(receiver.url).port;
+      await guarded.db.orm.em
+        .getConnection()
+        .execute('update webhooks set url = ? where uuid = ?', [
+          aimedAt(port),
+          createWebhook.webhook.id,
+        ]);
+      await guarded.gqlOk(boss, 'mutation($id: ID) { punchIn(id: $id) { running } }', {
+        id: target.id,
+      });
+
+      const guardedSender = new OutboxSender(guarded.db.orm, guarded.config.outbox);
+      try {
+        expect(await guardedSender.drainOnce()).toMatchObject({ sent: 0, failed: 1 });
+      } finally {
+        await guardedSender.stop();
+      }
+      expect(receiver.take()).toEqual([]);
+      const [delivery] = (
+        await guarded.gqlOk<{ webhookDeliveries: any[] }>(boss, DELIVERIES, {
+          id: createWebhook.webhook.id,
+        })
+      ).webhookDeliveries;
+      expect(delivery).toMatchObject({
+        attempts: 1,
+        lastStatus: null,
+        lastError: 'no answer from the receiver: the address is not allowed',
+      });
+    },
+  );
 });

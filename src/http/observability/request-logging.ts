@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { pinoHttp } from 'pino-http';
-import { redactHeaders, redactUrl, withLogger, type Logger } from '../../core/logger';
+import {
+  redactHeaders,
+  redactUrl,
+  serializeLoggedError,
+  withLogger,
+  type Logger,
+} from '../../core/logger';
 import type { RouteLabeller } from './route-labels';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -57,6 +63,9 @@ export function requestLogging(logger: Logger, labeller: RouteLabeller): Request
         headers: redactHeaders(req.headers),
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      // pino-http's child loggers (every request's, and so `currentLogger()` in a request) would
+      // otherwise replace the process logger's error serializer with pino's plain one.
+      err: serializeLoggedError,
     },
   });
   return (req, res, next) => http(req, res, () => withLogger(req.log, next));

@@ -98,7 +98,19 @@ function comparison(op: string, operand: unknown): unknown {
   if (op === 'isNull') return operand ? { $eq: null } : { $ne: null };
   const mikroOp = OPERATORS[op];
   if (!mikroOp) throw new Error(`unknown filter operator ${op}`);
-  return { [mikroOp]: operand };
+  return { [mikroOp]: op === 'like' ? likePattern(operand as string) : operand };
+}
+
+/**
+ * A `like` operand as PostgreSQL can take it. The pattern stays the client's (the interface
+ * document's `~=`): `%` and `_` are wildcards and `\` makes the next character literal (`\%`,
+ * `\_`, `\\`), PostgreSQL's default escape. But a pattern ending in an escape that escapes
+ * nothing is an error in PostgreSQL, raised at the first row compared, which answered 500
+ * (issue 20, finding 10); such a trailing backslash is taken literally instead, as MySQL does.
+ */
+function likePattern(pattern: string): string {
+  const trailing = pattern.length - pattern.replace(/\\+$/, '').length;
+  return trailing % 2 === 1 ? `${pattern}\\` : pattern;
 }
 
 function checkOperand(entity: EntityName, at: string, path: string, operand: unknown): void {

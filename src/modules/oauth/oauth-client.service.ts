@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { hashSecret, newKey, newSecret } from './oauth-secrets';
 import { isOwner } from '../../core/viewer';
@@ -129,6 +130,22 @@ export class OAuthClientService {
       protocol: r.protocol,
       authorizedAt: new Date(r.authorized_at),
     }));
+  }
+
+  /**
+   * A user's password was set: every authorisation they gave any application ends, in the
+   * transaction of the change (`em`). OAuth 2.0 access and refresh tokens and unexchanged codes,
+   * OAuth 1.0a access tokens and request tokens they approved: all were given with the old
+   * password, and a reset is often meant to shut out whoever knew it (issue 20, finding 11).
+   * StaffService calls it (as its PasswordChangeListener).
+   */
+  async passwordChanged(em: EntityManager, userId: number): Promise<void> {
+    await em.execute(
+      `with one as (delete from oauth1_tokens where user_id = ?),
+            two as (delete from oauth2_tokens where user_id = ?)
+       delete from oauth2_codes where user_id = ?`,
+      [userId, userId, userId],
+    );
   }
 
   /** Withdraws the caller's consent: every token the application holds for them, in one transaction. */

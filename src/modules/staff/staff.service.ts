@@ -67,11 +67,24 @@ const updateSchema = z.object({
   ...optionalProfile,
 });
 
+/**
+ * What else must end when a user's password is set, in the same transaction: the authorisations
+ * they gave applications (OAuth tokens, which otherwise outlive the password by up to 14 days;
+ * issue 20, finding 11). The oauth module does it (OAuthClientService), handed in by
+ * createServices, so this module does not reach into another module's tables.
+ */
+export interface PasswordChangeListener {
+  passwordChanged(em: EntityManager, userId: number): Promise<void>;
+}
+
 /** What a staff member may change on their own record. */
 const SELF_EDITABLE = new Set(['firstName', 'lastName', 'emailAddress', 'timeZone', 'password']);
 
 export class StaffService {
-  constructor(private readonly hasher: PasswordHasher) {}
+  constructor(
+    private readonly hasher: PasswordHasher,
+    private readonly passwordChanges: PasswordChangeListener,
+  ) {}
 
   async get(ctx: RequestContext, locator: Locator): Promise<Staff> {
     const staff = await findLocated(ctx.em, Staff, 'Staff', locator);
@@ -160,6 +173,7 @@ export class StaffService {
       // After the assignment, so the e-mail names the user as this update leaves them.
       if (activated) await enqueueConfirmationEmail(tx.em, activated, staff, 'enabled');
       await tx.em.flush();
+      if (passwordHash) await this.passwordChanges.passwordChanged(tx.em, staff.id);
       return staff;
     });
   }

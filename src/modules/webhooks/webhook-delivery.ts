@@ -61,26 +61,33 @@ export async function postWebhook(
   const url = new URL(target.url);
   const send = url.protocol === 'https:' ? https.request : http.request;
   const status = await new Promise<number>((resolve, reject) => {
-    const req = send(url, {
-      method: 'POST',
-      agent: options.allowPrivateAddresses
-        ? undefined
-        : publicOnly[url.protocol as 'http:' | 'https:'],
-      signal: AbortSignal.timeout(options.timeoutMs),
-      headers: {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(payload.body),
-        'user-agent': 'timetrack-webhooks/1',
-        'webhook-id': payload.eventId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': webhookSignature(
-          target.secret,
-          payload.eventId,
-          timestamp,
-          payload.body,
-        ),
-      },
-    });
+    let req: http.ClientRequest;
+    try {
+      req = send(url, {
+        method: 'POST',
+        agent: options.allowPrivateAddresses
+          ? undefined
+          : publicOnly[url.protocol as 'http:' | 'https:'],
+        signal: AbortSignal.timeout(options.timeoutMs),
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload.body),
+          'user-agent': 'timetrack-webhooks/1',
+          'webhook-id': payload.eventId,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': webhookSignature(
+            target.secret,
+            payload.eventId,
+            timestamp,
+            payload.body,
+          ),
+        },
+      });
+    } catch (error) {
+      // The guard refuses an address written in the URL synchronously, from inside the request.
+      reject(noAnswer(error as Error));
+      return;
+    }
     req.on('response', (res) => {
       // The body is not needed; reading it frees the connection.
       res.resume();
@@ -95,10 +102,27 @@ export async function postWebhook(
   return status;
 }
 
+/**
+ * request-filtering-agent's refusal: "DNS lookup <address>(family:…, host:<name>) is not allowed…".
+ * Its text pairs the name with the address it resolved to, so it is never passed on.
+ */
+const ADDRESS_REFUSED = /^DNS lookup .* is not allowed/;
+
+/**
+ * Why a delivery got no answer, in words the account owner may read (`lastError`): a timeout, the
+ * socket's error code (ECONNREFUSED, ENOTFOUND, …), or that the address is not allowed. Never the
+ * error's own text: the guard's names the address a host name resolved to inside the service's
+ * network, which would let an owner map internal names (issue 20, finding 13).
+ */
 function noAnswer(error: Error): WebhookDeliveryError {
+  const code = (error as { code?: unknown }).code;
   const reason =
     error.name === 'AbortError' || error.name === 'TimeoutError'
       ? 'timed out'
-      : ((error as { code?: string }).code ?? error.message);
+      : ADDRESS_REFUSED.test(error.message)
+        ? 'the address is not allowed'
+        : typeof code === 'string' && /^[A-Z0-9_]+$/.test(code)
+          ? code
+          : 'the connection failed';
   return new WebhookDeliveryError(`no answer from the receiver: ${reason}`, null);
 }

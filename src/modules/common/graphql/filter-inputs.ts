@@ -7,7 +7,10 @@ import { StaffType, Visibility } from './enums';
  * language compiles into exactly these inputs, so both kinds of client share one safe path.
  */
 
-@InputType({ description: '`like` is a case-insensitive SQL LIKE: `%` and `_` are wildcards.' })
+@InputType({
+  description:
+    '`like` is a case-insensitive SQL LIKE: `%` and `_` are wildcards, `\\` makes the next character literal (a `\\` at the end is a literal backslash).',
+})
 export class StringFilter {
   @Field(() => String, { nullable: true }) eq?: string;
   @Field(() => String, { nullable: true }) ne?: string;
