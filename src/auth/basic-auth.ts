@@ -6,6 +6,7 @@ import { Staff } from '../modules/staff/staff.entity';
 import type { PasswordHasher } from '../modules/staff/passwords';
 import type { SignInLimiter } from './sign-in-limiter';
 import type { Viewer } from '../core/viewer';
+import { passwordHashDigest, type CredentialGrant } from './credential-check';
 
 export interface BasicCredentials {
   login: string;
@@ -50,6 +51,15 @@ export class BasicAuthenticator {
     credentials: BasicCredentials,
     address: string,
   ): Promise<Viewer> {
+    return (await this.identify(em, credentials, address)).viewer;
+  }
+
+  /** Like authenticate, with the grant a long-lived connection keeps to check again later. */
+  async identify(
+    em: EntityManager,
+    credentials: BasicCredentials,
+    address: string,
+  ): Promise<{ viewer: Viewer; grant: CredentialGrant }> {
     if (
       credentials.login.length > 255 ||
       credentials.password.length > 1024 ||
@@ -84,11 +94,19 @@ export class BasicAuthenticator {
     }
     if (!user.active) throw new UnauthenticatedError('This user is disabled');
     return {
-      id: user.id,
-      uuid: user.uuid,
-      login: user.login,
-      type: user.type,
-      accountId: user.account.id,
+      viewer: {
+        id: user.id,
+        uuid: user.uuid,
+        login: user.login,
+        type: user.type,
+        accountId: user.account.id,
+      },
+      grant: {
+        scheme: 'password',
+        userId: user.id,
+        login: user.login,
+        hashDigest: passwordHashDigest(user.passwordHash),
+      },
     };
   }
 }

@@ -22,7 +22,9 @@ import {
   type ErrorCode,
 } from '../core/errors';
 import { createApolloServer } from '../graphql/apollo';
-import { createContextFactory } from '../graphql/context';
+import { createContextFactory, createLiveSessionFactory } from '../graphql/context';
+import { CredentialCheck, CREDENTIALS_CHANNEL } from '../auth/credential-check';
+import { NotificationListener } from '../db/notification-listener';
 import {
   credentialsOf,
   loggerOf,
@@ -73,24 +75,33 @@ export async function createApp(deps: {
   });
   const oauth2 = new OAuth2Provider(orm);
   const limiter = new RequestLimiter(knex, config.rateLimits);
-  const createContext = createContextFactory({
+  const contextDeps = {
     orm,
     config,
     authenticator: new RequestAuthenticator(basic, oauth1, oauth2),
     limiter,
     logger,
-  });
-  const live = new LiveShiftEvents(
-    orm,
-    config.database.kind === 'server' && config.db.listen ? config.database.url : undefined,
-    logger,
+  };
+  const createContext = createContextFactory(contextDeps);
+  // With a PostgreSQL server, one LISTEN connection per process hears what the others announce:
+  // shift events, and changes of credentials (sent by triggers, from whichever process or tool).
+  const listener =
+    config.database.kind === 'server' && config.db.listen
+      ? new NotificationListener(config.database.url, logger)
+      : undefined;
+  let subscriptions: SubscriptionServer | undefined;
+  listener?.on(CREDENTIALS_CHANNEL, (payload) =>
+    subscriptions?.credentialsChanged(Number(payload)),
   );
-  await live.start();
+  const live = new LiveShiftEvents(orm, listener, logger);
+  live.start();
+  await listener?.start();
   const schema = await createSchema(
     createServices(hasher, createGeocoder(config), [webhookSink, live.sink]),
     live.pubSub,
   );
-  const apollo = createApolloServer(schema, config);
+  const guards = operationGuards(schema, config);
+  const apollo = createApolloServer(schema, config, guards);
   await apollo.start();
 
   const app = express();
@@ -130,7 +141,6 @@ export async function createApp(deps: {
   );
   const execute = createExecutor(apollo);
   app.use(createRestFacade({ execute, createContext, bodyLimitBytes: config.bodyLimitBytes }));
-  let subscriptions: SubscriptionServer | undefined;
   return {
     express: app,
     createContext,
@@ -140,9 +150,27 @@ export async function createApp(deps: {
     attachSubscriptions: (server) => {
       subscriptions = attachSubscriptionServer(server, {
         schema,
-        createContext,
-        guards: operationGuards(schema, config),
+        openSession: createLiveSessionFactory({
+          ...contextDeps,
+          credentials: new CredentialCheck(orm),
+        }),
+        guards,
+        // Queries and mutations on a socket run as on /graphql: through Apollo.
+        execute: async (request, contextValue) => {
+          const response = await apollo.executeOperation(
+            {
+              query: request.query,
+              operationName: request.operationName ?? undefined,
+              variables: request.variables ?? undefined,
+            },
+            { contextValue },
+          );
+          if (response.body.kind !== 'single')
+            throw new Error('incremental delivery is not supported over WebSocket');
+          return response.body.singleResult;
+        },
         config,
+        logger,
       });
     },
     closeSubscriptions: async () => {
@@ -150,7 +178,7 @@ export async function createApp(deps: {
     },
     stop: async () => {
       await subscriptions?.close();
-      await live.stop();
+      await listener?.stop();
       await apollo.stop();
     },
   };
