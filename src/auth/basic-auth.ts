@@ -5,6 +5,7 @@ import { UnauthenticatedError } from '../core/errors';
 import { Staff, type PasswordHasher } from '../modules/staff';
 import type { SignInLimiter } from './sign-in-limiter';
 import type { Viewer } from '../core/viewer';
+import { passwordHashDigest, type CredentialGrant } from './credential-check';
 
 export interface BasicCredentials {
   login: string;
@@ -59,6 +60,15 @@ export class BasicAuthenticator {
     credentials: BasicCredentials,
     address: string,
   ): Promise<Viewer> {
+    return (await this.identify(em, credentials, address)).viewer;
+  }
+
+  /** Like authenticate, with the grant a long-lived connection keeps to check again later. */
+  async identify(
+    em: EntityManager,
+    credentials: BasicCredentials,
+    address: string,
+  ): Promise<{ viewer: Viewer; grant: CredentialGrant }> {
     if (
       credentials.login.length > 255 ||
       credentials.password.length > 1024 ||
@@ -91,12 +101,22 @@ export class BasicAuthenticator {
       }
       if (!(await check)) throw new UnauthenticatedError(INVALID);
     }
+    // A cached or passed check means the user exists; this only tells the compiler so.
+    if (!user) throw new UnauthenticatedError(INVALID);
     return {
-      id: user!.id,
-      uuid: user!.uuid,
-      login: user!.login,
-      type: user!.type,
-      accountId: user!.account.id,
+      viewer: {
+        id: user.id,
+        uuid: user.uuid,
+        login: user.login,
+        type: user.type,
+        accountId: user.account.id,
+      },
+      grant: {
+        scheme: 'password',
+        userId: user.id,
+        login: user.login,
+        hashDigest: passwordHashDigest(user.passwordHash),
+      },
     };
   }
 

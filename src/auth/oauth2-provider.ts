@@ -11,6 +11,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { bearerChallenge, UnauthenticatedError } from '../core/errors';
 import { hashesEqual, hashSecret, newSecret } from '../modules/oauth';
 import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from '../core/viewer';
+import type { CredentialGrant } from './credential-check';
 
 /** Lifetimes, in seconds. Implicit tokens have no refresh token, so they live longer. */
 export const OAUTH2_LIFETIMES = {
@@ -153,6 +154,15 @@ export class OAuth2Provider {
           and (?::text is null or c.client_key = ?)`,
       [hash, hash, clientKey ?? null, clientKey ?? null],
     );
+  }
+
+  /** Like authenticate, with the grant a long-lived connection keeps to check again later. */
+  async identify(
+    em: EntityManager,
+    accessToken: string,
+  ): Promise<{ viewer: Viewer; grant: CredentialGrant }> {
+    const viewer = await this.authenticate(em, accessToken);
+    return { viewer, grant: { scheme: 'oauth2', tokenHash: hashSecret(accessToken) } };
   }
 
   /** The user a bearer token acts for; 401 for an unknown, expired or revoked token. */

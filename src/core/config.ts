@@ -45,6 +45,10 @@ const envSchema = z.object({
   RATE_LIMIT_PER_ACCOUNT: intFrom(0, 100_000_000).default(30_000),
   RATE_LIMIT_PER_ADDRESS: intFrom(0, 100_000_000).default(60_000),
   RATE_LIMIT_WINDOW_S: intFrom(1, 86_400).default(60),
+  // 0 turns the timer off; otherwise at least 100 ms, so a typo cannot hammer the database.
+  SUBSCRIPTION_RECHECK_MS: intFrom(0, 3_600_000)
+    .refine((ms) => ms === 0 || ms >= 100, 'must be 0 (off) or at least 100')
+    .default(2_000),
   GRAPHQL_MAX_DEPTH: intFrom(1, 1_000).default(12),
   GRAPHQL_MAX_ALIASES: intFrom(0, 10_000).default(30),
   GRAPHQL_MAX_TOKENS: intFrom(10, 1_000_000).default(5_000),
@@ -174,6 +178,15 @@ export interface Config {
     readonly perAddress: number;
     readonly windowSeconds: number;
   };
+  readonly subscriptions: {
+    /**
+     * How often every open WebSocket's credentials are checked again (0: never on a timer). Each
+     * operation and each delivered event checks them too, and with a PostgreSQL server a change
+     * is announced at once; the timer is the backstop for expiry, lost notifications and the
+     * embedded database, which announces nothing.
+     */
+    readonly recheckMs: number;
+  };
   /** Limits every GraphQL operation must keep, whoever sends it (clients and the facades). */
   readonly graphql: {
     readonly maxDepth: number;
@@ -293,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perAddress: e.RATE_LIMIT_PER_ADDRESS,
       windowSeconds: e.RATE_LIMIT_WINDOW_S,
     }),
+    subscriptions: Object.freeze({ recheckMs: e.SUBSCRIPTION_RECHECK_MS }),
     graphql: Object.freeze({
       maxDepth: e.GRAPHQL_MAX_DEPTH,
       maxAliases: e.GRAPHQL_MAX_ALIASES,

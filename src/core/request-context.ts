@@ -24,6 +24,14 @@ export interface RequestContext {
   readonly idempotencyKey?: string | undefined;
   /** The request's logger (every line carries its request id); the process logger outside a request. */
   readonly log: Logger;
+  /**
+   * Only on a context that outlives one request (a subscription's): asks the database whether the
+   * credentials the connection signed in with still hold, with the same role. Answers a fresh
+   * context (empty identity map, new loaders) acting as the caller, or undefined once they do not;
+   * the connection is then being closed. Whatever decides per event what a subscriber may hear
+   * asks this first, so a change of rights counts from the next event on.
+   */
+  readonly recheck?: () => Promise<RequestContext | undefined>;
 }
 
 /**

@@ -1,55 +1,142 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { CredentialCheck } from '../auth/credential-check';
 import { crossSiteRefusal, originPolicyOf } from '../auth/cross-site-guard';
-import type { RequestAuthenticator } from '../auth/request-authenticator';
+import type { Identified, RequestAuthenticator } from '../auth/request-authenticator';
 import type { RequestLimiter } from '../auth/request-limiter';
 import type { Config } from '../core/config';
-import { AppError } from '../core/errors';
+import { AppError, UnauthenticatedError } from '../core/errors';
 import { Loaders } from '../core/loaders';
 import { currentLogger, type Logger } from '../core/logger';
 import {
   tenantFork,
   type ContextFactory,
   type RequestContext,
+  type RequestCredentials,
   type RequestOptions,
 } from '../core/request-context';
 import type { Viewer } from '../core/viewer';
 import { mapDatabaseError } from '../db/database-errors';
 
-/**
- * The one context factory, used by /graphql and by the facades alike, so every interface
- * refuses cross-site requests, authenticates, counts requests against the rate limits, forks the
- * EntityManager and scopes to the tenant the same way.
- */
-export function createContextFactory(deps: {
+interface ContextDeps {
   orm: MikroORM;
   config: Config;
   authenticator: RequestAuthenticator;
   limiter: RequestLimiter;
   /** The process logger, for contexts made outside a request. */
   logger: Logger;
-}): ContextFactory {
+}
+
+/**
+ * The one context factory, used by /graphql and by the facades alike, so every interface
+ * refuses cross-site requests, authenticates, counts requests against the rate limits, forks the
+ * EntityManager and scopes to the tenant the same way.
+ */
+export function createContextFactory(deps: ContextDeps): ContextFactory {
   const originPolicy = originPolicyOf(deps.config);
-  return async (credentials, options = {}) => {
-    // First: a forged request costs no password check and no database round trip.
-    const refusal = crossSiteRefusal(credentials, originPolicy);
-    if (refusal) throw refusal;
-    try {
-      // Authentication reads a few columns of the user on a fork of its own, so that no partly
-      // loaded user sits in the request's identity map. The address is counted meanwhile.
-      const [viewer] = await Promise.all([
-        deps.authenticator.authenticate(deps.orm.em.fork({ useContext: false }), credentials),
-        deps.limiter.countAddress(credentials.address),
-      ]);
-      await deps.limiter.countAccount(viewer.accountId);
+  return (credentials, options = {}) =>
+    catalogued(async () => {
+      // First: a forged request costs no password check and no database round trip.
+      const refusal = crossSiteRefusal(credentials, originPolicy);
+      if (refusal) throw refusal;
+      const { viewer } = await admit(deps, credentials);
       return contextForViewer(deps.orm, deps.config, viewer, {
         ...options,
         log: options.log ?? currentLogger(deps.logger),
       });
-    } catch (error) {
-      // A database that cannot answer is SERVICE_UNAVAILABLE for every transport alike.
-      throw error instanceof AppError ? error : (mapDatabaseError(error) ?? error);
-    }
-  };
+    });
+}
+
+/**
+ * A connection that signs in once and then carries many operations and events (a WebSocket).
+ * It keeps what it signed in with, so that every operation, every event and every change of the
+ * user's credentials can ask again whether it still holds.
+ */
+export interface LiveSession {
+  /** The user as they signed in. */
+  readonly viewer: Viewer;
+  /**
+   * One more request on the connection, admitted as an HTTP request is: its credentials checked
+   * again and counted against the address and account limits. Answers the operation's own
+   * context, which carries `recheck` (a subscription lives on with it). Throws the catalogue's
+   * UNAUTHENTICATED (the connection is being closed), TOO_MANY_REQUESTS or SERVICE_UNAVAILABLE.
+   */
+  operation(): Promise<RequestContext>;
+  /** RequestContext.recheck: a fresh context, or undefined once the credentials no longer hold. */
+  recheck(): Promise<RequestContext | undefined>;
+}
+
+/** Opens a LiveSession; `revoked` runs once, when a check first finds the credentials gone. */
+export type LiveSessionFactory = (
+  credentials: RequestCredentials,
+  revoked: () => void,
+) => Promise<LiveSession>;
+
+/**
+ * Live sessions admitted like every request (createContextFactory). A session holds while its
+ * grant still signs in as the same user with the same role: a role change, either way, ends it,
+ * and the client reconnects with what it may now see.
+ */
+export function createLiveSessionFactory(
+  deps: ContextDeps & { credentials: CredentialCheck },
+): LiveSessionFactory {
+  return (credentials, revoked) =>
+    catalogued(async () => {
+      const { viewer, grant } = await admit(deps, credentials);
+      const log = currentLogger(deps.logger);
+      let holds = true;
+      const recheck = async (): Promise<RequestContext | undefined> => {
+        const now = holds ? await deps.credentials.current(grant) : undefined;
+        if (
+          holds &&
+          now?.id === viewer.id &&
+          now.type === viewer.type &&
+          now.accountId === viewer.accountId
+        )
+          return { ...contextForViewer(deps.orm, deps.config, viewer, { log }), recheck };
+        if (holds) {
+          holds = false;
+          revoked();
+        }
+        return undefined;
+      };
+      return {
+        viewer,
+        recheck,
+        operation: () =>
+          catalogued(async () => {
+            const [context] = await Promise.all([
+              recheck(),
+              deps.limiter.countAddress(credentials.address),
+            ]);
+            if (!context) throw new UnauthenticatedError('These credentials no longer hold');
+            await deps.limiter.countAccount(viewer.accountId);
+            return context;
+          }),
+      };
+    });
+}
+
+/**
+ * Authenticates and counts one request. Authentication reads a few columns of the user on a fork
+ * of its own, so that no partly loaded user sits in the request's identity map; the address is
+ * counted meanwhile, the account once the request is known to act for it.
+ */
+async function admit(deps: ContextDeps, credentials: RequestCredentials): Promise<Identified> {
+  const [identified] = await Promise.all([
+    deps.authenticator.identify(deps.orm.em.fork({ useContext: false }), credentials),
+    deps.limiter.countAddress(credentials.address),
+  ]);
+  await deps.limiter.countAccount(identified.viewer.accountId);
+  return identified;
+}
+
+/** A database that cannot answer is SERVICE_UNAVAILABLE for every transport alike. */
+async function catalogued<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof AppError ? error : (mapDatabaseError(error) ?? error);
+  }
 }
 
 /** A request context acting as `viewer`: for requests once authenticated, and for the CLI. */

@@ -4,9 +4,15 @@ import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import {
   GraphQLError,
   getNamedType,
+  getOperationAST,
   isLeafType,
+  parse,
+  specifiedRules,
+  validate,
+  type ASTVisitor,
   type DocumentNode,
   type GraphQLSchema,
+  type OperationDefinitionNode,
   type ParseOptions,
   type ValidationContext,
   type ValidationRule,
@@ -20,8 +26,11 @@ import type { Config } from '../core/config';
 import { HTTP_STATUS } from '../core/errors';
 
 /**
- * The limits every operation must keep, whoever sends it: a client of /graphql or one of the
- * facades' own operations (they run through the same Apollo server).
+ * The limits every operation must keep, whoever sends it and however: a client of /graphql, one of
+ * the facades' own operations (they run through the same Apollo server), or an operation sent over
+ * a WebSocket (subscription-server.ts, which runs `prepare`). Written once here: Apollo takes the
+ * parse options, the validation rules and the plugin; the WebSocket takes `prepare`, which applies
+ * the same ones with the same error codes.
  *
  * - tokens: graphql-js stops parsing past `maxTokens`, before a huge document costs anything;
  * - depth and aliases: validation rules of GraphQL Armor, run once per distinct document (Apollo
@@ -35,7 +44,9 @@ import { HTTP_STATUS } from '../core/errors';
  */
 export interface OperationGuards {
   readonly parseOptions: ParseOptions;
+  /** Depth and aliases; in production also no introspection. */
   readonly validationRules: ValidationRule[];
+  /** For Apollo: the cost limit, no "Did you mean" in production, no subscription over HTTP. */
   readonly plugin: ApolloServerPlugin;
   /** The estimated cost of one operation, or undefined when its variables are invalid. */
   cost(
@@ -43,13 +54,33 @@ export interface OperationGuards {
     operationName: string | null | undefined,
     variables: Record<string, unknown> | undefined,
   ): number | undefined;
+  /**
+   * Everything above for a transport that executes with graphql-js itself: parses, validates and
+   * prices one request, and answers its document and operation or the errors Apollo would give
+   * (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, OPERATION_RESOLUTION_FAILURE).
+   */
+  prepare(request: OperationRequest): PreparedRequest | { errors: readonly GraphQLError[] };
+}
+
+export interface OperationRequest {
+  readonly query: string;
+  readonly operationName?: string | null | undefined;
+  readonly variables?: Record<string, unknown> | null | undefined;
+}
+
+export interface PreparedRequest {
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
 }
 
 export function operationGuards(
   schema: GraphQLSchema,
-  config: Pick<Config, 'graphql' | 'pageSize'>,
+  config: Pick<Config, 'graphql' | 'pageSize' | 'env'>,
 ): OperationGuards {
   const limits = config.graphql;
+  // In production the schema is not for browsing: no introspection, and no "Did you mean …?"
+  // suggestions that would spell out field names one typo at a time.
+  const production = config.env === 'production';
   // GraphQL Armor throws from inside validation by default; reported errors are ordinary
   // validation failures (400, GRAPHQL_VALIDATION_FAILED) listed with any others.
   const report = (context: ValidationContext | null, error: GraphQLError) =>
@@ -76,16 +107,87 @@ export function operationGuards(
     }
   };
 
+  const overCost = (
+    document: DocumentNode,
+    operationName: string | null | undefined,
+    variables: Record<string, unknown> | null | undefined,
+  ): GraphQLError | undefined => {
+    const estimate = cost(document, operationName, variables ?? undefined);
+    if (estimate === undefined || estimate <= limits.maxCost) return undefined;
+    return new GraphQLError(
+      `The operation may return about ${estimate} objects, more than the limit of ${limits.maxCost}: ask for smaller pages (first) or fewer nested lists`,
+      {
+        extensions: {
+          code: 'GRAPHQL_VALIDATION_FAILED',
+          cost: estimate,
+          maxCost: limits.maxCost,
+          http: { status: 400 },
+        },
+      },
+    );
+  };
+  // Apollo's own way (its DisableSuggestions plugin), applied to validation errors only.
+  const withoutSuggestions = (errors: readonly Error[]): void => {
+    if (production)
+      for (const error of errors)
+        error.message = error.message.replace(/ ?Did you mean(.+?)\?$/, '');
+  };
+  const parseOptions: ParseOptions = { maxTokens: limits.maxTokens };
+  const validationRules: ValidationRule[] = [
+    maxDepthRule({ ...armor, n: limits.maxDepth }),
+    maxAliasesRule({ ...armor, n: limits.maxAliases }),
+    ...(production ? [noIntrospection] : []),
+  ];
+  const coded = (error: GraphQLError, code: string) =>
+    new GraphQLError(error.message, {
+      nodes: error.nodes,
+      source: error.source,
+      positions: error.positions,
+      path: error.path,
+      originalError: error.originalError,
+      extensions: { ...error.extensions, code },
+    });
+
   return {
     cost,
-    parseOptions: { maxTokens: limits.maxTokens },
-    validationRules: [
-      maxDepthRule({ ...armor, n: limits.maxDepth }),
-      maxAliasesRule({ ...armor, n: limits.maxAliases }),
-    ],
+    parseOptions,
+    validationRules,
+    prepare: ({ query, operationName, variables }) => {
+      let document: DocumentNode;
+      try {
+        document = parse(query, parseOptions);
+      } catch (error) {
+        if (!(error instanceof GraphQLError)) throw error;
+        return { errors: [coded(error, 'GRAPHQL_PARSE_FAILED')] };
+      }
+      const invalid = validate(schema, document, [...specifiedRules, ...validationRules]);
+      if (invalid.length) {
+        withoutSuggestions(invalid);
+        return { errors: invalid.map((e) => coded(e, 'GRAPHQL_VALIDATION_FAILED')) };
+      }
+      const operation = getOperationAST(document, operationName);
+      if (!operation)
+        return {
+          errors: [
+            new GraphQLError(
+              operationName
+                ? `Unknown operation named "${operationName}".`
+                : 'Must provide operation name if query contains multiple operations.',
+              { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } },
+            ),
+          ],
+        };
+      const refusal = overCost(document, operationName, variables);
+      return refusal ? { errors: [refusal] } : { document, operation };
+    },
     plugin: {
       async requestDidStart() {
         return {
+          async validationDidStart() {
+            return async (errors) => {
+              if (errors) withoutSuggestions(errors);
+            };
+          },
           async didResolveOperation({ request, document, operationName, operation }) {
             // Apollo would run a subscription over HTTP and fail on its stream: say where it lives.
             if (operation?.operation === 'subscription') {
@@ -96,20 +198,8 @@ export function operationGuards(
                 },
               );
             }
-            const estimate = cost(document, operationName, request.variables);
-            if (estimate !== undefined && estimate > limits.maxCost) {
-              throw new GraphQLError(
-                `The operation may return about ${estimate} objects, more than the limit of ${limits.maxCost}: ask for smaller pages (first) or fewer nested lists`,
-                {
-                  extensions: {
-                    code: 'GRAPHQL_VALIDATION_FAILED',
-                    cost: estimate,
-                    maxCost: limits.maxCost,
-                    http: { status: 400 },
-                  },
-                },
-              );
-            }
+            const refusal = overCost(document, operationName, request.variables);
+            if (refusal) throw refusal;
           },
         };
       },
@@ -136,3 +226,22 @@ function connectionEstimator(pageSize: Config['pageSize']): ComplexityEstimator 
 /** Scalars and enums are free; an object costs one plus what is selected inside it. */
 const objectEstimator: ComplexityEstimator = ({ field, childComplexity }) =>
   isLeafType(getNamedType(field.type)) ? 0 : 1 + childComplexity;
+
+/**
+ * Introspection refused at its two entry points, `__schema` and `__type`, as Apollo's own rule
+ * does (that one is internal to Apollo; graphql-js's NoSchemaIntrospectionCustomRule reports every
+ * field of an introspection type, one error per level). `__typename` stays allowed.
+ */
+function noIntrospection(context: ValidationContext): ASTVisitor {
+  return {
+    Field(node) {
+      if (node.name.value === '__schema' || node.name.value === '__type')
+        context.reportError(
+          new GraphQLError(
+            'GraphQL introspection is not allowed in production, but the query contained __schema or __type',
+            { nodes: [node] },
+          ),
+        );
+    },
+  };
+}

@@ -16,7 +16,9 @@ import { createRestFacade, exportShiftsCsv, type ShiftExportQuery } from '../../
 import type { Config } from '../core/config';
 import { bodyRefusalOf, HTTP_STATUS } from '../core/errors';
 import { createApolloServer } from '../graphql/apollo';
-import { createContextFactory } from '../graphql/context';
+import { createContextFactory, createLiveSessionFactory } from '../graphql/context';
+import { CredentialCheck, CREDENTIALS_CHANNEL } from '../auth/credential-check';
+import { NotificationListener, LiveShiftEvents } from '../modules/events';
 import {
   credentialsOf,
   loggerOf,
@@ -32,7 +34,6 @@ import { attachSubscriptionServer, type SubscriptionServer } from '../graphql/su
 import { createSchema } from '../graphql/schema';
 import { createServices } from '../graphql/services';
 import { createGeocoder } from '../modules/companies';
-import { LiveShiftEvents } from '../modules/events';
 import { webhookSink } from '../modules/webhooks';
 import { createLogger, type Logger } from '../core/logger';
 import { createObservability } from './observability/observability';
@@ -76,24 +77,33 @@ export async function createApp(deps: {
   });
   const oauth2 = new OAuth2Provider(orm);
   const limiter = new RequestLimiter(knex, config.rateLimits);
-  const createContext = createContextFactory({
+  const contextDeps = {
     orm,
     config,
     authenticator: new RequestAuthenticator(basic, oauth1, oauth2),
     limiter,
     logger,
-  });
-  const live = new LiveShiftEvents(
-    orm,
-    config.database.kind === 'server' && config.db.listen ? config.database.url : undefined,
-    logger,
+  };
+  const createContext = createContextFactory(contextDeps);
+  // With a PostgreSQL server, one LISTEN connection per process hears what the others announce:
+  // shift events, and changes of credentials (sent by triggers, from whichever process or tool).
+  const listener =
+    config.database.kind === 'server' && config.db.listen
+      ? new NotificationListener(config.database.url, logger)
+      : undefined;
+  let subscriptions: SubscriptionServer | undefined;
+  listener?.on(CREDENTIALS_CHANNEL, (payload) =>
+    subscriptions?.credentialsChanged(Number(payload)),
   );
-  await live.start();
+  const live = new LiveShiftEvents(orm, listener, logger);
+  live.start();
+  await listener?.start();
   const schema = await createSchema(
     createServices(hasher, createGeocoder(config), [webhookSink, live.sink]),
     live.pubSub,
   );
-  const apollo = createApolloServer(schema, config);
+  const guards = operationGuards(schema, config);
+  const apollo = createApolloServer(schema, config, guards);
   await apollo.start();
 
   const app = express();
@@ -134,7 +144,6 @@ export async function createApp(deps: {
   );
   const execute = createExecutor(apollo);
   app.use(createRestFacade({ execute, createContext, bodyLimitBytes: config.bodyLimitBytes }));
-  let subscriptions: SubscriptionServer | undefined;
   return {
     express: app,
     createContext,
@@ -145,9 +154,27 @@ export async function createApp(deps: {
     attachSubscriptions: (server) => {
       subscriptions = attachSubscriptionServer(server, {
         schema,
-        createContext,
-        guards: operationGuards(schema, config),
+        openSession: createLiveSessionFactory({
+          ...contextDeps,
+          credentials: new CredentialCheck(orm),
+        }),
+        guards,
+        // Queries and mutations on a socket run as on /graphql: through Apollo.
+        execute: async (request, contextValue) => {
+          const response = await apollo.executeOperation(
+            {
+              query: request.query,
+              operationName: request.operationName ?? undefined,
+              variables: request.variables ?? undefined,
+            },
+            { contextValue },
+          );
+          if (response.body.kind !== 'single')
+            throw new Error('incremental delivery is not supported over WebSocket');
+          return response.body.singleResult;
+        },
         config,
+        logger,
       });
     },
     closeSubscriptions: async () => {
@@ -155,7 +182,7 @@ export async function createApp(deps: {
     },
     stop: async () => {
       await subscriptions?.close();
-      await live.stop();
+      await listener?.stop();
       await apollo.stop();
     },
   };

@@ -6,6 +6,7 @@ import { ProjectTotalsMigration } from './20261124000000-project-totals.migratio
 import { IdempotencyKeysMigration } from './20261125000000-idempotency-keys.migration';
 import { WebhooksMigration } from './20261127000000-webhooks.migration';
 import { ProjectDefaultTagsTextMigration } from './20261128000000-project-default-tags-text.migration';
+import { CredentialNotificationsMigration } from './20261129120000-credential-notifications.migration';
 
 /** Every migration, in order. Listed explicitly so no file globbing or dynamic import is needed. */
 export const migrations: MigrationObject[] = [
@@ -16,4 +17,8 @@ export const migrations: MigrationObject[] = [
   { name: '20261125000000-idempotency-keys', class: IdempotencyKeysMigration },
   { name: '20261127000000-webhooks', class: WebhooksMigration },
   { name: '20261128000000-project-default-tags-text', class: ProjectDefaultTagsTextMigration },
+  {
+    name: '20261129120000-credential-notifications',
+    class: CredentialNotificationsMigration,
+  },
 ];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createPubSub } from '@graphql-yoga/subscription';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { TransactionEventArgs } from '@mikro-orm/core';
-import { NotificationListener } from './notification-listener';
+import type { NotificationListener } from './notification-listener';
 import type { Logger } from '../../core/logger';
 import type { ShiftEvent, ShiftEventSink } from '../shifts';
 
@@ -26,24 +26,22 @@ interface Notification {
 /**
  * Shift events for live subscribers. Its sink keeps each event with the transaction of the change,
  * and this process publishes them when that transaction commits (a rolled-back change tells no
- * one). With a PostgreSQL server (`notifyUrl`), the sink also sends them with NOTIFY, which
- * PostgreSQL delivers at commit too, and one LISTEN connection per process publishes what other
- * processes sent. The embedded database serves one process only, so it needs no NOTIFY.
+ * one). With a PostgreSQL server (a `listener`, the process's one LISTEN connection, which its
+ * owner starts and stops), the sink also sends them with NOTIFY, which PostgreSQL delivers at
+ * commit too, and the listener publishes what other processes sent. The embedded database serves
+ * one process only, so it needs no NOTIFY.
  */
 export class LiveShiftEvents {
   readonly pubSub = createShiftEventsPubSub();
   private readonly source = randomUUID();
   private readonly pending = new WeakMap<object, ShiftEvent[]>();
-  private readonly listener: NotificationListener | undefined;
 
   constructor(
     private readonly orm: MikroORM,
-    notifyUrl: string | undefined,
+    private readonly listener: NotificationListener | undefined,
     private readonly log: Logger,
   ) {
-    this.listener = notifyUrl
-      ? new NotificationListener(notifyUrl, CHANNEL, (payload) => this.received(payload), log)
-      : undefined;
+    listener?.on(CHANNEL, (payload) => this.received(payload));
   }
 
   readonly sink: ShiftEventSink = async (em: EntityManager, event: ShiftEvent) => {
@@ -64,7 +62,7 @@ export class LiveShiftEvents {
     }
   };
 
-  async start(): Promise<void> {
+  start(): void {
     this.orm.em.getEventManager().registerSubscriber({
       afterTransactionCommit: ({ transaction }: TransactionEventArgs) => {
         for (const event of (transaction && this.pending.get(transaction)) ?? [])
@@ -74,11 +72,6 @@ export class LiveShiftEvents {
         if (transaction) this.pending.delete(transaction);
       },
     });
-    await this.listener?.start();
-  }
-
-  stop(): Promise<void> {
-    return this.listener?.stop() ?? Promise.resolve();
   }
 
   private publish(event: ShiftEvent): void {

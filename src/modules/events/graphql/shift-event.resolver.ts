@@ -10,9 +10,11 @@ interface ShiftEventArgs {
 }
 
 /**
- * The subscription's arguments, then the shift list's rule, read per event on a renewed context
- * (the subscriber's lives as long as the connection), so a manager who loses a project stops
- * hearing of it.
+ * The subscription's arguments, then the shift list's rule, read per event on a fresh context (the
+ * subscriber's lives as long as the connection), so a manager who loses a project stops hearing of
+ * it. The fresh context comes from `recheck`, which first asks whether the subscriber's
+ * credentials still hold with the same role; when they do not, nothing more is heard (and the
+ * connection is closed).
  */
 async function mayHear({
   payload,
@@ -22,7 +24,8 @@ async function mayHear({
   const { shift, kind } = payload;
   if (args.kinds?.length && !args.kinds.includes(kind)) return false;
   if (args.projectId && args.projectId.toLowerCase() !== shift.projectId) return false;
-  return isShiftVisible(context, shift, () => renewedContext(context));
+  const current = context.recheck ? await context.recheck() : renewedContext(context);
+  return current !== undefined && isShiftVisible(current, shift);
 }
 
 @Resolver()
