@@ -66,9 +66,7 @@ export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlD
     filters: {
       [TENANT_FILTER]: {
         name: TENANT_FILTER,
-        cond: (args: Record<string, unknown>) => ({
-          account: (args as unknown as TenantFilterParams).accountId,
-        }),
+        cond: (args: TenantFilterParams) => ({ account: args.accountId }),
         entity: TENANT_ENTITY_NAMES,
         default: true,
       },

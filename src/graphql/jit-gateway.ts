@@ -7,6 +7,7 @@ import {
   getVariableValues,
   GraphQLError,
   GraphQLScalarType,
+  isInputObjectType,
   valueFromAST,
   visit,
   type DocumentNode,
@@ -109,13 +110,16 @@ function tryCompile(
 
 /** The schema graphql-jit compiles against: input object types become coercing scalars. */
 function withInputObjectsAsScalars(schema: GraphQLSchema): GraphQLSchema {
+  // A TYPE mapper, not an INPUT_OBJECT_TYPE one: only it may return a type of another kind.
   return mapSchema(schema, {
-    [MapperKind.INPUT_OBJECT_TYPE]: (type) =>
-      new GraphQLScalarType({
-        name: type.name,
-        parseValue: (value) => coerceInputValue(value, type),
-        parseLiteral: (node, variables) => valueFromAST(node, type, variables),
-      }) as never,
+    [MapperKind.TYPE]: (type) =>
+      isInputObjectType(type)
+        ? new GraphQLScalarType({
+            name: type.name,
+            parseValue: (value) => coerceInputValue(value, type),
+            parseLiteral: (node, variables) => valueFromAST(node, type, variables),
+          })
+        : undefined,
   });
 }
 

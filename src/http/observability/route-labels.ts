@@ -25,7 +25,8 @@ const OPERATION_NAME_MAX_LENGTH = 64;
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 /** The first operation definition's name: `query Name`, `mutation Name(...)`, after comments and fragments. */
 const NAME_IN_DOCUMENT = /\b(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/;
-const LABELS = Symbol('routeLabels');
+/** Each answered response's labels, computed once; forgotten with the response. */
+const LABELS = new WeakMap<Response, RouteLabels>();
 
 /**
  * Labels requests once they are answered. GraphQL operation names are chosen by clients, so the
@@ -37,10 +38,10 @@ export class RouteLabeller {
 
   /** The labels of an answered request (computed once; logs and metrics agree). */
   labelsOf(req: Request, res: Response): RouteLabels {
-    const cached = (res as unknown as Record<symbol, RouteLabels | undefined>)[LABELS];
+    const cached = LABELS.get(res);
     if (cached) return cached;
     const labels = this.compute(req, res);
-    (res as unknown as Record<symbol, RouteLabels>)[LABELS] = labels;
+    LABELS.set(res, labels);
     return labels;
   }
 

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 
 /** A tenant: the account owner's organisation, with the limits of its plan. */
 @ObjectType({ description: "The caller's account and the limits of its plan." })
 @Entity({ tableName: 'accounts' })
 export class Account {
+  [OptionalProps]?: 'uuid' | 'nearlyOverdueRatio' | 'createdAt' | 'updatedAt';
+
   @Field(() => Int, { name: 'legacyId' })
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ManyToOne, PrimaryKey, Property, type Ref } from '@mikro-orm/core';
+import { ManyToOne, OptionalProps, PrimaryKey, Property, type Ref } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Account } from './account.entity';
 
@@ -8,9 +8,14 @@ import { Account } from './account.entity';
  * `legacyId`), the uuid (the JSON and GraphQL identifier, exposed as `id`) and the account that
  * scopes it. The `tenant` filter (db/orm-options.ts) adds `account_id = <caller's account>` to every
  * query of these entities.
+ *
+ * `Optional` names the subclass's own properties that have defaults, and its getters: with the
+ * columns here, they may be left out of `em.create` (MikroORM reads them from `[OptionalProps]`).
  */
 @ObjectType('TenantEntity')
-export abstract class TenantEntity {
+export abstract class TenantEntity<Optional extends string = never> {
+  [OptionalProps]?: 'uuid' | 'createdAt' | 'updatedAt' | Optional;
+
   @Field(() => Int, {
     name: 'legacyId',
     description: 'The integer identifier of the legacy XML API.',

@@ -55,11 +55,11 @@ export class ActivityService {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
     const where = {
       $and: [
-        compileFilter('Activity', filter as never, ACTIVITY_FILTER_FIELDS),
+        compileFilter<Activity>('Activity', filter, ACTIVITY_FILTER_FIELDS),
         project ? { project: project.id } : { project: await projectVisibilityWhere(ctx) },
       ],
     };
-    return findPage(ctx, Activity, 'Activity', where, order, page);
+    return findPage<Activity>(ctx, Activity, 'Activity', where, order, page);
   }
 
   async create(ctx: RequestContext, input: CreateActivityInput): Promise<Activity> {
@@ -84,7 +84,7 @@ export class ActivityService {
         project,
         account: tx.viewer.accountId,
         ...(data.id ? { uuid: data.id } : {}),
-      } as never) as Activity;
+      });
       await tx.em.flush();
       return activity;
     });

@@ -1,4 +1,4 @@
-import { wrap } from '@mikro-orm/core';
+import { type Primary, wrap } from '@mikro-orm/core';
 import { findRows } from './unmanaged-rows';
 import type { RequestContext } from '../../core/request-context';
 import type { MaybePromise } from '../../core/loaders';
@@ -17,7 +17,9 @@ export function loadById<T extends { id: number }>(
   entityClass: new () => T,
   id: number,
 ): MaybePromise<T | null> {
-  const managed = ctx.em.getUnitOfWork().getById<T>(entityClass.name, id as never);
+  // MikroORM's Primary<T> is a conditional type that stays unresolved for a generic T, so no
+  // number is assignable to it; for every T here (`{ id: number }`) it is the number.
+  const managed = ctx.em.getUnitOfWork().getById<T>(entityClass.name, id as Primary<T>);
   if (managed && wrap(managed).isInitialized()) return managed;
   return ctx.loaders.load(`byId:${entityClass.name}`, id, byIdBatch(ctx, entityClass));
 }

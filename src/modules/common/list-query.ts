@@ -1,4 +1,4 @@
-import type { FilterQuery } from '@mikro-orm/postgresql';
+import type { FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
 import { type EntityName, ValidationError } from '../../core/errors';
 import type { ConnectionShape } from './graphql/connection';
 import type { OrderSpec } from './graphql/list-args';
@@ -15,12 +15,6 @@ import { rememberRows } from './entity-loaders';
 /** GraphQL filter field → entity property path (dots walk relations, e.g. `project.uuid`). */
 export type FilterFields = Record<string, string>;
 
-interface Combinators<F> {
-  and?: F[] | null;
-  or?: F[] | null;
-  not?: F | null;
-}
-
 const OPERATORS: Record<string, string> = {
   eq: '$eq',
   ne: '$ne',
@@ -36,9 +30,13 @@ const OPERATORS: Record<string, string> = {
 const MAX_FILTER_DEPTH = 16;
 const MAX_FILTER_TERMS = 200;
 
+/**
+ * A GraphQL filter input (an instance of a filter class: field → operator → operand, with `and`,
+ * `or` and `not`) as a where-object of `T`; it is read by its own keys, so any object will do.
+ */
 export function compileFilter<T extends object>(
   entity: EntityName,
-  filter: (Combinators<unknown> & Record<string, unknown>) | null | undefined,
+  filter: object | null | undefined,
   fields: FilterFields,
 ): FilterQuery<T> {
   if (!filter) return {} as FilterQuery<T>;
@@ -48,7 +46,7 @@ export function compileFilter<T extends object>(
 
 function compileNode(
   entity: EntityName,
-  node: Record<string, unknown>,
+  node: object,
   fields: FilterFields,
   at: string,
   depth: number,
@@ -141,12 +139,12 @@ function nest(path: string, condition: unknown): Record<string, unknown> {
 }
 
 /** Order inputs → MikroORM orderBy, always ending in the id so pages are stable. */
-export function compileOrderSpecs(
-  order: OrderSpec[] | null | undefined,
-): Record<string, unknown>[] {
+export function compileOrderSpecs<T>(order: OrderSpec[] | null | undefined): QueryOrderMap<T>[] {
   const clauses = (order ?? []).map((o) => nest(o.field, o.direction === 'desc' ? 'desc' : 'asc'));
   clauses.push({ id: 'asc' });
-  return clauses;
+  // MikroORM's QueryOrderMap<T> is keyed by T's property names; these paths come from the order
+  // field tables at run time (dots walk relations), which its type cannot check.
+  return clauses as QueryOrderMap<T>[];
 }
 
 /** Offset cursors: opaque to clients, stable for a fixed order. */
@@ -203,8 +201,8 @@ export interface ChildList<T> {
   readonly entityClass: new () => T;
   /** The reference to the parent (`project` of a shift). */
   readonly parent: keyof T & string;
-  /** The filter and the caller's policy, both applied in the query. */
-  readonly where: readonly object[];
+  /** The filter and the caller's policy (`{ $and: [filter, policy] }`), applied in the query. */
+  readonly where: FilterQuery<T>;
   readonly order: OrderSpec[] | undefined;
   /** Loads what the page's nodes select, for all the rows of the batch at once. */
   readonly prime: (rows: T[]) => Promise<void>;
@@ -227,9 +225,9 @@ export async function childPage<T extends object>(
     name,
     parentId,
     async (ids: readonly number[]) => {
-      const rows = await findRows(ctx.em, list.entityClass, { $and: list.where } as never, {
+      const rows = await findRows(ctx.em, list.entityClass, list.where, {
         anyOf: { property: list.parent, ids },
-        orderBy: compileOrderSpecs(list.order) as never,
+        orderBy: compileOrderSpecs<T>(list.order),
       });
       await list.prime(rows);
       return rows;
@@ -245,7 +243,7 @@ export async function childPage<T extends object>(
  * `unmanaged` serves long read-only lists (a thousand shifts) with `findRows`: the same filters,
  * without the ORM's hydration.
  */
-export async function findPage<T extends object>(
+export async function findPage<T extends { id: number }>(
   ctx: RequestContext,
   entityClass: new () => T,
   entity: EntityName,
@@ -255,12 +253,12 @@ export async function findPage<T extends object>(
   options: { unmanaged?: boolean } = {},
 ): Promise<ConnectionShape<T>> {
   const { offset, limit } = pageWindow(ctx, entity, page);
-  const orderBy = compileOrderSpecs(order) as never;
+  const orderBy = compileOrderSpecs<T>(order);
   if (page.countTotal === false && options.unmanaged) {
     const rows = await findRows(ctx.em, entityClass, where, { orderBy, offset, limit: limit + 1 });
     const hasMore = rows.length > limit;
     if (hasMore) rows.pop();
-    rememberRows(ctx, entityClass as never, rows as never[]);
+    rememberRows(ctx, entityClass, rows);
     return toConnection(rows, offset + rows.length + (hasMore ? 1 : 0), offset);
   }
   if (!options.unmanaged) {
@@ -271,6 +269,6 @@ export async function findPage<T extends object>(
     findRows(ctx.em, entityClass, where, { orderBy, offset, limit }),
     ctx.em.count(entityClass, where),
   ]);
-  rememberRows(ctx, entityClass as never, rows as never[]);
+  rememberRows(ctx, entityClass, rows);
   return toConnection(rows, total, offset);
 }

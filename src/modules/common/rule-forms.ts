@@ -1,3 +1,4 @@
+import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { Knex } from 'knex';
 import type { RequestContext } from '../../core/request-context';
 
@@ -83,18 +84,18 @@ export function sqlForm(knex: Knex): RuleForm<SqlCondition> {
  * A where-object of an entity as the SQL condition `<column> in (the ids it selects)`, scoped to
  * the caller's account because a query builder applies no filters.
  */
-export function whereAsSql(
+export function whereAsSql<T extends object>(
   ctx: RequestContext,
   knex: Knex,
-  entity: new () => object,
+  entity: new () => T,
   column: string,
-  where: object,
+  where: FilterQuery<T>,
 ): SqlCondition {
   if (isEveryRow(where)) return undefined;
   const { sql, bindings } = ctx.em
     .createQueryBuilder(entity, 'v')
     .select('v.id')
-    .where({ $and: [where, { account: ctx.viewer.accountId }] } as never)
+    .where({ $and: [where, { account: ctx.viewer.accountId }] })
     .getKnexQuery()
     .toSQL();
   return {

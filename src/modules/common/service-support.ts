@@ -66,13 +66,13 @@ export async function findLocated<T extends object>(
 }
 
 /** A supplied uuid must be new in the whole service: creating never overwrites anything. */
-export async function assertUuidFree(
+export async function assertUuidFree<T extends { uuid: string }>(
   em: EntityManager,
-  entityClass: new () => object,
+  entityClass: new () => T,
   entity: EntityName,
   uuid: string,
 ): Promise<void> {
-  const taken = await em.count(entityClass, { uuid } as never, { filters: false });
+  const taken = await em.count(entityClass, { uuid }, { filters: false });
   if (taken > 0) throw ValidationError.field(entity, 'id', 'is already taken');
 }
 

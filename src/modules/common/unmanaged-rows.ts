@@ -29,12 +29,11 @@ export async function findRows<T extends object>(
   if (options.anyOf) {
     // One array parameter instead of `$in`: MikroORM builds a criteria node per listed id, which
     // on a batch of a thousand ids costs more than the query.
-    const column = em.getMetadata().get(entityClass.name).properties[
-      options.anyOf.property as never
-    ]!.fieldNames[0]!;
+    const column = em.getMetadata().get(entityClass.name).properties[options.anyOf.property]
+      .fieldNames[0]!;
     qb.andWhere(`${qb.alias}.${column} = any(?::int[])`, [`{${options.anyOf.ids.join(',')}}`]);
   }
-  if (options.orderBy) qb.orderBy(options.orderBy as never);
+  if (options.orderBy) qb.orderBy(options.orderBy);
   if (options.offset) qb.offset(options.offset);
   if (options.limit !== undefined) qb.limit(options.limit);
   await qb.applyFilters();

@@ -6,7 +6,7 @@ import { Staff } from '../staff';
 
 @ObjectType({ description: 'A client company; it groups projects.' })
 @Entity({ tableName: 'companies' })
-export class Company extends TenantEntity {
+export class Company extends TenantEntity<'visibility'> {
   @Field(() => String)
   @Property({ type: 'string', length: 255 })
   name!: string;

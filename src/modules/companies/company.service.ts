@@ -82,7 +82,7 @@ export class CompanyService {
   ) {
     const where = {
       $and: [
-        compileFilter('Company', filter as never, COMPANY_FILTER_FIELDS),
+        compileFilter<Company>('Company', filter, COMPANY_FILTER_FIELDS),
         await companyVisibilityWhere(ctx),
       ],
     };
@@ -110,7 +110,7 @@ export class CompanyService {
         ...(id ? { uuid: id } : {}),
         account: tx.viewer.accountId,
         createdBy: tx.viewer.id,
-      } as never) as Company;
+      });
       await tx.em.flush();
       if (memberIds)
         await replaceMembers(
@@ -196,7 +196,7 @@ export class CompanyService {
   private async findForLookup(ctx: RequestContext, locator: Locator): Promise<Company | null> {
     try {
       const where = { ...locatorWhere('Company', locator), ...(await companyVisibilityWhere(ctx)) };
-      return await ctx.em.findOne(Company, where as never, { disableIdentityMap: true });
+      return await ctx.em.findOne(Company, where, { disableIdentityMap: true });
     } catch {
       return null;
     }

@@ -22,7 +22,7 @@ registerEnumType(OAuthProtocol, {
   description: 'An application registered to use the API for the users who authorise it.',
 })
 @Entity({ tableName: 'oauth_clients' })
-export class OAuthClient extends TenantEntity {
+export class OAuthClient extends TenantEntity<'redirectUris' | 'confidential' | 'registeredAt'> {
   @Field(() => String)
   @Property({ type: 'string', length: 255 })
   name!: string;

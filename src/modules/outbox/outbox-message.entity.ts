@@ -27,7 +27,7 @@ export interface EmailPayload {
  * reads across accounts with `filters: false`.
  */
 @Entity({ tableName: 'outbox' })
-export class OutboxMessage extends TenantEntity {
+export class OutboxMessage extends TenantEntity<'availableAt' | 'attempts'> {
   @Property({ type: 'string', length: 32 })
   kind!: 'email' | 'webhook';
 

@@ -7,7 +7,9 @@ import { Staff } from '../staff';
 
 @ObjectType({ description: 'A project of a company; shifts are clocked against it.' })
 @Entity({ tableName: 'projects' })
-export class Project extends TenantEntity {
+export class Project extends TenantEntity<
+  'active' | 'visibility' | 'defaultTags' | 'tagList' | 'billableByDefault'
+> {
   @ManyToOne(() => Company, { ref: true, deleteRule: 'cascade' })
   company!: Ref<Company>;
 

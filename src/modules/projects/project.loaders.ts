@@ -97,10 +97,12 @@ export async function companyProjects(
     entity: 'Project' as const,
     entityClass: Project,
     parent: 'company' as const,
-    where: [
-      compileFilter('Project', filter as never, PROJECT_FILTER_FIELDS),
-      await projectVisibilityWhere(ctx),
-    ],
+    where: {
+      $and: [
+        compileFilter<Project>('Project', filter, PROJECT_FILTER_FIELDS),
+        await projectVisibilityWhere(ctx),
+      ],
+    },
     order,
     prime: (projects: Project[]) => prime(ctx, projects, nodeFields()),
   };

@@ -69,12 +69,12 @@ export class ProjectService {
     const company = companyLocator ? await this.findCompany(ctx, companyLocator) : undefined;
     const where = {
       $and: [
-        compileFilter('Project', filter as never, PROJECT_FILTER_FIELDS),
+        compileFilter<Project>('Project', filter, PROJECT_FILTER_FIELDS),
         await projectVisibilityWhere(ctx),
         company ? { company: company.id } : {},
       ],
     };
-    return findPage<Project>(ctx, Project, 'Project', where as never, order, page, {
+    return findPage<Project>(ctx, Project, 'Project', where, order, page, {
       unmanaged: true,
     });
   }
@@ -110,7 +110,7 @@ export class ProjectService {
         company,
         account: tx.viewer.accountId,
         createdBy: tx.viewer.id,
-      } as never) as Project;
+      });
       await tx.em.flush();
       if (memberIds)
         await replaceMembers(

@@ -102,7 +102,7 @@ export class PunchService {
         billable: project.billableByDefault,
         notes: data.notes ?? null,
         tagList: [...new Set([...project.defaultTags, ...(data.tagList ?? [])])],
-      } as never) as Shift;
+      });
       await tx.em.flush();
       await this.events.record(tx.em, 'PUNCHED_IN', shift.id);
       return project;

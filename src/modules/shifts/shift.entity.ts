@@ -10,7 +10,7 @@ import { Staff } from '../staff';
   description: 'A span of time a user worked on a project; running while `stop` is null.',
 })
 @Entity({ tableName: 'shifts' })
-export class Shift extends TenantEntity {
+export class Shift extends TenantEntity<'timeZone' | 'billable' | 'tagList' | 'running'> {
   @ManyToOne(() => Project, { ref: true, deleteRule: 'cascade' })
   project!: Ref<Project>;
 

@@ -28,12 +28,14 @@ export async function projectShifts(
     entity: 'Shift' as const,
     entityClass: Shift,
     parent: 'project' as const,
-    where: [
-      compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS),
-      // The shift list's own rule, not "the parent was reached": `Shift.project` answers a project
-      // whatever its visibility, so reaching one is no licence to read everyone's shifts on it.
-      await shiftVisibilityWhere(ctx),
-    ],
+    where: {
+      $and: [
+        compileFilter<Shift>('Shift', filter, SHIFT_FILTER_FIELDS),
+        // The shift list's own rule, not "the parent was reached": `Shift.project` answers a project
+        // whatever its visibility, so reaching one is no licence to read everyone's shifts on it.
+        await shiftVisibilityWhere(ctx),
+      ],
+    },
     order,
     prime: (shifts: Shift[]) => primeShiftRelations(ctx, shifts, nodeFields()),
   };

@@ -18,6 +18,7 @@ import {
   parseLocalTime,
   idempotentTransaction,
   assertUuidFree,
+  assignDefined,
   fields,
   findLocated,
   inTransaction,
@@ -95,12 +96,12 @@ export class ShiftService {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
     const where = {
       $and: [
-        compileFilter('Shift', filter as never, SHIFT_FILTER_FIELDS),
+        compileFilter<Shift>('Shift', filter, SHIFT_FILTER_FIELDS),
         await shiftVisibilityWhere(ctx),
         project ? { project: project.id } : {},
       ],
     };
-    return findPage<Shift>(ctx, Shift, 'Shift', where as never, order, page, { unmanaged: true });
+    return findPage<Shift>(ctx, Shift, 'Shift', where, order, page, { unmanaged: true });
   }
 
   async create(
@@ -126,17 +127,22 @@ export class ShiftService {
           );
       const user = await this.resolveUser(tx, data, 'create');
       if (data.id) await assertUuidFree(tx.em, Shift, 'Shift', data.id);
-      const shift = tx.em.create(Shift, {
-        account: tx.viewer.accountId,
-        project,
-        user,
-        timeZone: data.timeZone ?? user.timeZone,
-        billable: data.billable ?? project.billableByDefault,
-        notes: data.notes ?? null,
-        tagList: data.tagList ?? [],
-        externalHref: data.externalHref ?? null,
-        ...(data.id ? { uuid: data.id } : {}),
-      } as never) as Shift;
+      const shift = tx.em.create(
+        Shift,
+        {
+          account: tx.viewer.accountId,
+          project,
+          user,
+          timeZone: data.timeZone ?? user.timeZone,
+          billable: data.billable ?? project.billableByDefault,
+          notes: data.notes ?? null,
+          tagList: data.tagList ?? [],
+          externalHref: data.externalHref ?? null,
+          ...(data.id ? { uuid: data.id } : {}),
+        },
+        // `start` is set just below, by applyTimes (a typing option only).
+        { partial: true },
+      );
       await this.applyTimes(tx, shift, data, true);
       const activity = await this.resolveActivity(tx.em, project, data);
       shift.activity = activity ? ref(activity) : null;
@@ -168,9 +174,8 @@ export class ShiftService {
       }
       if (data.userId != null || data.userLegacyId != null)
         shift.user = ref(await this.resolveUser(tx, data, 'update'));
-      for (const key of ['timeZone', 'billable', 'notes', 'tagList', 'externalHref'] as const) {
-        if (data[key] !== undefined) (shift as unknown as Record<string, unknown>)[key] = data[key];
-      }
+      const { timeZone, billable, notes, tagList, externalHref } = data;
+      assignDefined(shift, { timeZone, billable, notes, tagList, externalHref });
       await this.applyTimes(tx, shift, data, false);
       if (
         data.activityId !== undefined ||

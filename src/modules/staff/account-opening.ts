@@ -58,7 +58,7 @@ export async function createAccount(
       name: data.name ?? (`${data.firstName} ${data.lastName}`.trim() || data.login),
       staffMax: data.staffMax,
       timeMaxSeconds: data.timeMaxHours === null ? null : Math.round(data.timeMaxHours * 3600),
-    } as never) as Account;
+    });
     await em.flush();
     const owner = em.create(Staff, {
       account,
@@ -70,7 +70,7 @@ export async function createAccount(
       timeZone: data.timeZone,
       type: StaffType.OWNER,
       active: true,
-    } as never) as Staff;
+    });
     await em.flush();
     return { account, owner };
   });

@@ -34,7 +34,7 @@ export async function enqueueConfirmationEmail(
     account: account.id,
     kind: 'email',
     payload: confirmationEmail(account, owner, member, reason),
-  } as never);
+  });
 }
 
 /** The e-mail itself: plain text, to the owner, naming the user and the account. */

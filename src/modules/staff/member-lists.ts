@@ -53,7 +53,8 @@ export async function replaceMembers(
   userIds: number[],
 ): Promise<void> {
   await em.nativeDelete(memberEntity, { [parentKey]: parent.id });
-  // The join entities differ only in the name of their parent reference, which the types cannot follow.
+  // The join entities differ only in the name of their parent reference: MikroORM's
+  // RequiredEntityData cannot check a computed key on an entity class the staff module cannot name.
   for (const user of userIds)
     em.create(memberEntity, { account: accountId, [parentKey]: parent, user } as never);
   await em.flush();

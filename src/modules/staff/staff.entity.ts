@@ -8,7 +8,9 @@ import { TenantEntity } from '../accounts';
   description: 'A user of the account: the owner, a manager or a staff member.',
 })
 @Entity({ tableName: 'users' })
-export class Staff extends TenantEntity {
+export class Staff extends TenantEntity<
+  'firstName' | 'lastName' | 'emailAddress' | 'timeZone' | 'active' | 'type'
+> {
   @Field(() => String, { description: 'The login; unique across the whole service.' })
   @Property({ type: 'string', length: 255 })
   login!: string;

@@ -100,7 +100,7 @@ export class StaffService {
   ) {
     const where: FilterQuery<Staff> = {
       $and: [
-        compileFilter<Staff>('Staff', filter as never, STAFF_FILTER_FIELDS),
+        compileFilter<Staff>('Staff', filter, STAFF_FILTER_FIELDS),
         readableStaffWhere(ctx.viewer),
       ],
     };
@@ -143,7 +143,7 @@ export class StaffService {
         active: data.active ?? true,
         hourlyRateCents: data.hourlyRateCents ?? null,
         ...(data.id ? { uuid: data.id } : {}),
-      } as never) as Staff;
+      });
       // An inactive user costs nothing yet: the e-mail waits until it is enabled.
       if (account) await enqueueConfirmationEmail(tx.em, account, staff, 'created');
       await tx.em.flush();
@@ -224,9 +224,8 @@ export class StaffService {
     changes: Record<string, unknown>,
   ): void {
     // Only real changes count: legacy clients PUT back the whole record they read.
-    const current = staff as unknown as Record<string, unknown>;
     const changed = Object.keys(changes).filter(
-      (k) => changes[k] !== undefined && (k === 'password' || changes[k] !== current[k]),
+      (k) => changes[k] !== undefined && (k === 'password' || changes[k] !== Reflect.get(staff, k)),
     );
     if (!isManagerOrOwner(ctx.viewer)) {
       if (staff.id !== ctx.viewer.id || changed.some((k) => !SELF_EDITABLE.has(k))) {

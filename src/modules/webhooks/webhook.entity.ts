@@ -12,7 +12,7 @@ import type { ShiftEventKind } from '../shifts';
  */
 @ObjectType('Webhook', { description: 'A URL that receives signed shift events (owner only).' })
 @Entity({ tableName: 'webhooks' })
-export class Webhook extends TenantEntity {
+export class Webhook extends TenantEntity<'eventKinds' | 'active' | 'registeredAt'> {
   @Field(() => String)
   @Property({ type: 'string', length: 2048 })
   url!: string;

@@ -111,7 +111,7 @@ export class WebhookService {
         secret,
         active: data.active ?? true,
         description: data.description ?? null,
-      } as never) as Webhook;
+      });
       await tx.em.flush();
       return { webhook, secret };
     });

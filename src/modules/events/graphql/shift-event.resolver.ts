@@ -47,6 +47,6 @@ export class ShiftEventResolver {
     @Arg('projectId', () => ID, { nullable: true, description: 'Only shifts of this project.' })
     _projectId: string | undefined,
   ): ShiftEventType {
-    return event as unknown as ShiftEventType;
+    return event;
   }
 }
