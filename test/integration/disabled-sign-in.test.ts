@@ -16,7 +16,7 @@ beforeAll(async () => {
   oauthClient = (
     await t.gqlOk(
       owner,
-      'mutation { registerOAuthClient(input: { name: "x", protocol: OAUTH2, confidential: false }) { client { key } } }',
+      'mutation { registerOAuthClient(input: { name: "x", protocol: OAUTH2, confidential: false, redirectUris: ["https://x.example/callback"] }) { client { key } } }',
     )
   ).registerOAuthClient.client.key;
 });

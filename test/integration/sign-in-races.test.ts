@@ -110,7 +110,7 @@ test('the approval page: concurrent sign-ins meet the same limit', async () => {
   const from = '203.0.113.7';
   const { registerOAuthClient } = await t.gqlOk(
     owner,
-    'mutation { registerOAuthClient(input: { name: "race", protocol: OAUTH2, confidential: false }) { client { key } } }',
+    'mutation { registerOAuthClient(input: { name: "race", protocol: OAUTH2, confidential: false, redirectUris: ["https://race.example/callback"] }) { client { key } } }',
   );
   const submit = (password: string) =>
     request(t.app.express).post('/oauth/authorize').set('X-Forwarded-For', from).type('form').send({

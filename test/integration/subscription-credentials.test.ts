@@ -137,7 +137,7 @@ test('revoking the token a socket connected with closes it; a socket signed in o
   const manager = await t.newStaff(owner, { type: 'MANAGER' });
   const registered = await t.gqlOk<{ registerOAuthClient: { client: { key: string } } }>(
     owner,
-    'mutation { registerOAuthClient(input: { name: "Live board", protocol: OAUTH2, confidential: false }) { client { key } } }',
+    `mutation { registerOAuthClient(input: { name: "Live board", protocol: OAUTH2, confidential: false, redirectUris: ["${url}/oauth/authorized"] }) { client { key } } }`,
   );
   const key = registered.registerOAuthClient.client.key;
   const approved = await submitApproval(
