@@ -1,6 +1,8 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { FairShareLimiter } from '../auth/fair-share-limiter';
 import type { RequestAuthenticator } from '../auth/request-authenticator';
 import type { RequestLimiter } from '../auth/request-limiter';
+import { enterAccount } from '../core/account-scope';
 import type { Config } from '../core/config';
 import { AppError } from '../core/errors';
 import { Loaders } from '../core/loaders';
@@ -20,6 +22,8 @@ export function createContextFactory(deps: {
   config: Config;
   authenticator: RequestAuthenticator;
   limiter: RequestLimiter;
+  /** Each account's share of requests in flight and of the heavy-work lane. */
+  fairShare: FairShareLimiter;
   /** The process logger, for contexts made outside a request. */
   logger: Logger;
 }): ContextFactory {
@@ -31,11 +35,18 @@ export function createContextFactory(deps: {
         deps.authenticator.authenticate(deps.orm.em.fork({ useContext: false }), credentials),
         deps.limiter.countAddress(credentials.address),
       ]);
+      // From here on the request's queries take its account's connections (db/connection-lanes.ts).
+      enterAccount(viewer.accountId);
+      // Its turn among the account's requests in flight, before it costs any more queries.
+      if (options.ended) await deps.fairShare.admit(viewer.accountId, options.ended);
       await deps.limiter.countAccount(viewer.accountId);
-      return contextForViewer(deps.orm, deps.config, viewer, {
-        ...options,
-        log: options.log ?? currentLogger(deps.logger),
-      });
+      return {
+        ...contextForViewer(deps.orm, deps.config, viewer, {
+          ...options,
+          log: options.log ?? currentLogger(deps.logger),
+        }),
+        heavy: deps.fairShare.heavyWork(viewer.accountId, options.ended),
+      };
     } catch (error) {
       // A database that cannot answer is SERVICE_UNAVAILABLE for every transport alike.
       throw error instanceof AppError ? error : (mapDatabaseError(error) ?? error);

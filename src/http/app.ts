@@ -10,7 +10,9 @@ import { OAuth2Provider } from '../auth/oauth2-provider';
 import { createOAuthRouter } from './oauth-routes';
 import { createPasswordHasher, type PasswordHasher } from '../modules/staff/passwords';
 import { RequestAuthenticator } from '../auth/request-authenticator';
+import { FairShareLimiter } from '../auth/fair-share-limiter';
 import { RequestLimiter } from '../auth/request-limiter';
+import { withAccountScope } from '../core/account-scope';
 import { SignInLimiter } from '../auth/sign-in-limiter';
 import { createRestFacade } from '../../rest-facade';
 import type { Config } from '../core/config';
@@ -50,6 +52,8 @@ export interface App {
   readonly createContext: ContextFactory;
   readonly execute: Executor;
   readonly hasher: PasswordHasher;
+  /** Each account's share of requests in flight and of the heavy-work lane (read by tests). */
+  readonly fairShare: FairShareLimiter;
   /** The process logger (request lines come from its children, with their request id). */
   readonly logger: Logger;
   stop(): Promise<void>;
@@ -73,11 +77,13 @@ export async function createApp(deps: {
   });
   const oauth2 = new OAuth2Provider(orm);
   const limiter = new RequestLimiter(knex, config.rateLimits);
+  const fairShare = new FairShareLimiter(config.fairShare);
   const createContext = createContextFactory({
     orm,
     config,
     authenticator: new RequestAuthenticator(basic, oauth1, oauth2),
     limiter,
+    fairShare,
     logger,
   });
   const live = new LiveShiftEvents(
@@ -102,6 +108,9 @@ export async function createApp(deps: {
   const observability = createObservability({ orm, config, logger });
   app.use(observability.middleware);
   app.use(observability.routes);
+  // Every request gets a scope that names its account once authenticated, so that its queries
+  // take that account's share of the database connections (src/db/connection-lanes.ts).
+  app.use((_req: Request, _res: Response, next: NextFunction) => withAccountScope(next));
   app.use(
     createOAuthRouter({
       orm,
@@ -136,6 +145,7 @@ export async function createApp(deps: {
     createContext,
     execute,
     hasher,
+    fairShare,
     logger,
     attachSubscriptions: (server) => {
       subscriptions = attachSubscriptionServer(server, {
