@@ -1,6 +1,5 @@
-import type { Knex } from '@mikro-orm/postgresql';
+import { knex as knexLibrary, type Knex } from '@mikro-orm/postgresql';
 import { currentAccountId } from '../core/account-scope';
-import { ServiceUnavailableError } from '../core/errors';
 
 /**
  * The pool's connections, shared out fairly between accounts (issue 20, finding 4). knex's pool
@@ -64,7 +63,13 @@ export class FairConnectionScheduler {
         if (index < 0) return;
         queue!.splice(index, 1);
         if (queue!.length === 0) this.queues.delete(party);
-        reject(new ServiceUnavailableError('The database is busy; try again shortly'));
+        // knex's own error for a pool that lent no connection in time: MikroORM wraps what a
+        // query throws, and database-errors.ts knows this one (503, "the database is busy").
+        reject(
+          new knexLibrary.KnexTimeoutError(
+            'Knex: Timeout acquiring a connection. This account holds its share of the pool.',
+          ),
+        );
       }, this.maxWaitMs);
       timer.unref();
       const waiter: Waiter = {

@@ -1,4 +1,6 @@
+import { DriverException } from '@mikro-orm/core';
 import { FairConnectionScheduler } from '../../src/db/connection-lanes';
+import { mapDatabaseError } from '../../src/db/database-errors';
 
 /**
  * Who gets the pool's next connection (issue 20, finding 4): the party holding the fewest, the
@@ -49,17 +51,20 @@ test('an account holds at most its cap, even with connections free; work of no a
   expect(log).toEqual(['7', '7', 'none', 'none', '7']);
 });
 
-test('a wait longer than the acquire timeout is a 503 and leaves the queue', async () => {
+test('a wait longer than the acquire timeout is a 503, also as the ORM wraps it, and leaves the queue', async () => {
   jest.useFakeTimers();
   try {
     const scheduler = new FairConnectionScheduler(1, 1, 1_000);
     await scheduler.acquire(1);
-    const waiting = scheduler.acquire(2).then(
-      () => 'granted',
-      (error: { code?: string }) => error.code,
+    const refusal = scheduler.acquire(2).then(
+      () => undefined,
+      (error: Error) => error,
     );
     jest.advanceTimersByTime(1_000);
-    expect(await waiting).toBe('SERVICE_UNAVAILABLE');
+    const error = (await refusal)!;
+    expect(mapDatabaseError(error)?.code).toBe('SERVICE_UNAVAILABLE');
+    // MikroORM wraps what a query throws in a DriverException: still a 503, never a 500.
+    expect(mapDatabaseError(new DriverException(error))?.code).toBe('SERVICE_UNAVAILABLE');
     expect(scheduler.waiting()).toBe(0);
     scheduler.release(1);
     expect(scheduler.active(1)).toBe(0);
