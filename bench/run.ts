@@ -380,7 +380,7 @@ export async function ensureServerDataset(
   }
 }
 
-async function ensureEmbeddedDataset(
+export async function ensureEmbeddedDataset(
   dataDir: string,
   size: ReturnType<typeof scaledSize>,
 ): Promise<{ dataDir: string; manifest: DatasetManifest }> {

@@ -90,7 +90,11 @@ export function csvDownloadRoute<T>(
         streaming = true;
         return res;
       };
-      await writeCsv(download, open, hangUp.signal);
+      // A download runs page after page for as long as the file takes: the whole of it is heavy
+      // work, in the lane that keeps such work from occupying the pool (its report pages then run
+      // in the place the download already holds).
+      const write = () => writeCsv(download, open, hangUp.signal);
+      await (ctx.heavy ? ctx.heavy(write) : write());
     } catch (error) {
       if (streaming) res.destroy();
       else

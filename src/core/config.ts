@@ -28,6 +28,15 @@ const envSchema = z.object({
   DB_ACQUIRE_TIMEOUT_MS: intFrom(100, 600_000).optional(),
   DB_CONNECT_TIMEOUT_MS: intFrom(100, 600_000).default(3_000),
   DB_LISTEN: z.enum(['true', 'false']).default('true'),
+  // Unset: all but one of the pool, so that one is always left for the other accounts.
+  DB_CONNECTIONS_PER_ACCOUNT: intFrom(0, 200).optional(),
+  ACCOUNT_MAX_IN_FLIGHT: intFrom(0, 100_000).default(8),
+  ACCOUNT_QUEUE_MAX: intFrom(0, 1_000_000).default(1_000),
+  ACCOUNT_QUEUE_WAIT_MS: intFrom(100, 600_000).default(30_000),
+  // Unset: a quarter of the pool, at least one (one on the embedded database).
+  HEAVY_WORK_MAX: intFrom(1, 200).optional(),
+  HEAVY_WORK_PER_ACCOUNT: intFrom(1, 200).default(1),
+  HEAVY_WORK_QUEUE_MAX: intFrom(0, 100_000).default(20),
   SHUTDOWN_TIMEOUT_MS: intFrom(0, 600_000).default(10_000),
   // 0 turns a connection cap off.
   HTTP_MAX_CONNECTIONS: intFrom(0, 1_000_000).default(10_000),
@@ -165,6 +174,26 @@ export interface Config {
      * transaction mode, a one-connection server); subscriptions then hear this process only.
      */
     readonly listen: boolean;
+    /** Connections one account may hold at once; 0: the whole pool (still handed out fairly). */
+    readonly connectionsPerAccount: number;
+  };
+  /**
+   * Each account's fair share of the process (issue 20, finding 4), counted per process: requests
+   * in flight, and the lane of heavy work (reports, CSV exports).
+   */
+  readonly fairShare: {
+    /** Requests of one account served at once; 0 turns the cap off. */
+    readonly inFlightPerAccount: number;
+    /** Requests of one account waiting beyond those; more are 429. */
+    readonly queuePerAccount: number;
+    /** How long a request waits for its turn (in flight or in the heavy lane) before a 429. */
+    readonly queueWaitMs: number;
+    /** Heavy work (reports, CSV exports) running at once in the whole process. */
+    readonly heavyWorkMax: number;
+    /** Heavy work of one account running at once. */
+    readonly heavyWorkPerAccount: number;
+    /** Heavy work of one account waiting beyond that; more is 429. */
+    readonly heavyQueuePerAccount: number;
   };
   /** How long SIGTERM/SIGINT waits for requests in flight before closing their connections. */
   readonly shutdownTimeoutMs: number;
@@ -286,6 +315,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       acquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS ?? e.DB_CONNECT_TIMEOUT_MS,
       connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
       listen: e.DB_LISTEN === 'true',
+      connectionsPerAccount: e.DB_CONNECTIONS_PER_ACCOUNT ?? Math.max(1, e.DB_POOL_MAX - 1),
+    }),
+    fairShare: Object.freeze({
+      inFlightPerAccount: e.ACCOUNT_MAX_IN_FLIGHT,
+      queuePerAccount: e.ACCOUNT_QUEUE_MAX,
+      queueWaitMs: e.ACCOUNT_QUEUE_WAIT_MS,
+      heavyWorkMax:
+        e.HEAVY_WORK_MAX ?? (e.DATABASE_URL ? Math.max(1, Math.floor(e.DB_POOL_MAX / 4)) : 1),
+      heavyWorkPerAccount: e.HEAVY_WORK_PER_ACCOUNT,
+      heavyQueuePerAccount: e.HEAVY_WORK_QUEUE_MAX,
     }),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     http: Object.freeze({

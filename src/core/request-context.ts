@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from './config';
 import { currentLogger, type Logger } from './logger';
@@ -32,7 +32,18 @@ export interface RequestContext {
    * asks this first, so a change of rights counts from the next event on.
    */
   readonly recheck?: () => Promise<RequestContext | undefined>;
+
+  /**
+   * Runs work that keeps a database connection busy for long (a report's aggregate, a CSV
+   * export) in the heavy-work lane, so that such work of all accounts together never occupies
+   * more than a few of the pool's connections (issue 20, finding 4). Absent outside an HTTP
+   * request (the CLI): the work then simply runs.
+   */
+  readonly heavy?: HeavyWork | undefined;
 }
+
+/** Runs `work` once the heavy-work lane lets it in; rejects with TOO_MANY_REQUESTS when full. */
+export type HeavyWork = <T>(work: () => Promise<T>) => Promise<T>;
 
 /**
  * What a transport hands over to authenticate a request: the Authorization header, and the request
@@ -78,12 +89,36 @@ export interface RequestOptions {
   readonly idempotencyKey?: string | undefined;
   /** Where the request's acts log; unset: the current request's logger, or the process logger. */
   readonly log?: Logger | undefined;
+  /**
+   * Aborted when the request's answer is complete or its client has gone. A request with it
+   * takes one of its account's places in flight until then (and waits for one, or is refused with
+   * 429); one without it (a WebSocket connection, the CLI) takes none.
+   */
+  readonly ended?: AbortSignal | undefined;
 }
 
 /** The request options of an Express request. */
 export function requestOptionsOf(req: Request): RequestOptions {
   const key = req.headers['idempotency-key'];
-  return { idempotencyKey: Array.isArray(key) ? key[0] : key, log: loggerOf(req) };
+  return {
+    idempotencyKey: Array.isArray(key) ? key[0] : key,
+    log: loggerOf(req),
+    ...(req.res ? { ended: endedSignal(req.res) } : {}),
+  };
+}
+
+/** One signal per response: aborted on its 'close' (answered in full, or the connection lost). */
+const endedSignals = new WeakMap<Response, AbortSignal>();
+function endedSignal(res: Response): AbortSignal {
+  let signal = endedSignals.get(res);
+  if (!signal) {
+    const controller = new AbortController();
+    if (res.closed) controller.abort();
+    else res.once('close', () => controller.abort());
+    signal = controller.signal;
+    endedSignals.set(res, signal);
+  }
+  return signal;
 }
 
 /**

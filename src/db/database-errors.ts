@@ -1,4 +1,9 @@
-import { AppError, ServiceUnavailableError, ValidationError } from '../core/errors';
+import {
+  AppError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+  ValidationError,
+} from '../core/errors';
 
 /**
  * Maps what PostgreSQL refused into the error catalogue, so a constraint the code did not check
@@ -92,6 +97,15 @@ export function mapDatabaseError(error: unknown): AppError | undefined {
     case '22021':
     case '22P05':
       return ValidationError.field(undefined, 'input', 'a value is out of range or malformed');
+    // A deadlock or serialization failure that inTransaction's retries did not get past: the
+    // request collided with concurrent writes of the same rows. Nothing was written; the client
+    // retries after a moment (issue 20, finding 3: never a 500).
+    case '40P01':
+    case '40001':
+      return new TooManyRequestsError(
+        1,
+        'Too many concurrent changes of the same records; try again in 1 second',
+      );
     case '57014':
       return new ServiceUnavailableError('The query took too long and was cancelled');
     default:

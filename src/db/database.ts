@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../core/config';
+import { installConnectionLanes, type ConnectionLanes } from './connection-lanes';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded/embedded-postgres';
 import { ormOptions } from './orm-options';
 
@@ -7,6 +8,8 @@ export interface Database {
   readonly orm: MikroORM;
   /** 'embedded' when this process owns a PGlite child, 'server' for a PostgreSQL server. */
   readonly kind: 'embedded' | 'server';
+  /** The pool's connections shared out between accounts (DB_CONNECTIONS_PER_ACCOUNT). */
+  readonly lanes: ConnectionLanes;
   close(): Promise<void>;
 }
 
@@ -54,10 +57,18 @@ export async function openDatabase(
       }),
     );
     if (options.migrate !== false) await orm.getMigrator().up();
+    const poolMax = embedded ? 1 : config.db.poolMax;
+    const lanes = installConnectionLanes(orm.em.getConnection().getKnex(), {
+      poolMax,
+      // 0: no cap of its own; the whole pool, still handed out fairly.
+      perAccount: config.db.connectionsPerAccount || poolMax,
+      acquireTimeoutMs: config.db.acquireTimeoutMs,
+    });
     let closed: Promise<void> | undefined;
     return {
       orm,
       kind: embedded ? 'embedded' : 'server',
+      lanes,
       close: () =>
         (closed ??= (async () => {
           await orm.close(true);

@@ -1,8 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CredentialCheck } from '../auth/credential-check';
 import { crossSiteRefusal, originPolicyOf } from '../auth/cross-site-guard';
+import type { FairShareLimiter } from '../auth/fair-share-limiter';
 import type { Identified, RequestAuthenticator } from '../auth/request-authenticator';
 import type { RequestLimiter } from '../auth/request-limiter';
+import { enterAccount } from '../core/account-scope';
 import type { Config } from '../core/config';
 import { AppError, UnauthenticatedError } from '../core/errors';
 import { Loaders } from '../core/loaders';
@@ -22,6 +24,8 @@ interface ContextDeps {
   config: Config;
   authenticator: RequestAuthenticator;
   limiter: RequestLimiter;
+  /** Each account's share of requests in flight and of the heavy-work lane. */
+  fairShare: FairShareLimiter;
   /** The process logger, for contexts made outside a request. */
   logger: Logger;
 }
@@ -38,11 +42,14 @@ export function createContextFactory(deps: ContextDeps): ContextFactory {
       // First: a forged request costs no password check and no database round trip.
       const refusal = crossSiteRefusal(credentials, originPolicy);
       if (refusal) throw refusal;
-      const { viewer } = await admit(deps, credentials);
-      return contextForViewer(deps.orm, deps.config, viewer, {
-        ...options,
-        log: options.log ?? currentLogger(deps.logger),
-      });
+      const { viewer } = await admit(deps, credentials, options.ended);
+      return {
+        ...contextForViewer(deps.orm, deps.config, viewer, {
+          ...options,
+          log: options.log ?? currentLogger(deps.logger),
+        }),
+        heavy: deps.fairShare.heavyWork(viewer.accountId, options.ended),
+      };
     });
 }
 
@@ -119,14 +126,24 @@ export function createLiveSessionFactory(
 /**
  * Authenticates and counts one request. Authentication reads a few columns of the user on a fork
  * of its own, so that no partly loaded user sits in the request's identity map; the address is
- * counted meanwhile, the account once the request is known to act for it.
+ * counted meanwhile, the account once the request is known to act for it. An HTTP request (one
+ * that can `end`) then waits for its turn among its account's requests in flight.
  */
-async function admit(deps: ContextDeps, credentials: RequestCredentials): Promise<Identified> {
+async function admit(
+  deps: ContextDeps,
+  credentials: RequestCredentials,
+  ended?: RequestOptions['ended'],
+): Promise<Identified> {
   const [identified] = await Promise.all([
     deps.authenticator.identify(deps.orm.em.fork({ useContext: false }), credentials),
     deps.limiter.countAddress(credentials.address),
   ]);
-  await deps.limiter.countAccount(identified.viewer.accountId);
+  const { accountId } = identified.viewer;
+  // From here on the request's queries take its account's connections (db/connection-lanes.ts).
+  enterAccount(accountId);
+  // Its turn among the account's requests in flight, before it costs any more queries.
+  if (ended) await deps.fairShare.admit(accountId, ended);
+  await deps.limiter.countAccount(accountId);
   return identified;
 }
 

@@ -10,7 +10,9 @@ import { OAuth2Provider } from '../auth/oauth2-provider';
 import { createOAuthRouter } from './oauth-routes';
 import { createPasswordHasher, type PasswordHasher } from '../modules/staff';
 import { RequestAuthenticator } from '../auth/request-authenticator';
+import { FairShareLimiter } from '../auth/fair-share-limiter';
 import { RequestLimiter } from '../auth/request-limiter';
+import { withAccountScope } from '../core/account-scope';
 import { SignInLimiter } from '../auth/sign-in-limiter';
 import { createRestFacade, exportShiftsCsv, type ShiftExportQuery } from '../../rest-facade';
 import type { Config } from '../core/config';
@@ -54,6 +56,8 @@ export interface App {
     signal?: AbortSignal,
   ): Promise<number>;
   readonly hasher: PasswordHasher;
+  /** Each account's share of requests in flight and of the heavy-work lane (read by tests). */
+  readonly fairShare: FairShareLimiter;
   /** The process logger (request lines come from its children, with their request id). */
   readonly logger: Logger;
   stop(): Promise<void>;
@@ -77,11 +81,13 @@ export async function createApp(deps: {
   });
   const oauth2 = new OAuth2Provider(orm);
   const limiter = new RequestLimiter(knex, config.rateLimits);
+  const fairShare = new FairShareLimiter(config.fairShare);
   const contextDeps = {
     orm,
     config,
     authenticator: new RequestAuthenticator(basic, oauth1, oauth2),
     limiter,
+    fairShare,
     logger,
   };
   const createContext = createContextFactory(contextDeps);
@@ -115,6 +121,9 @@ export async function createApp(deps: {
   const observability = createObservability({ orm, config, logger });
   app.use(observability.middleware);
   app.use(observability.routes);
+  // Every request gets a scope that names its account once authenticated, so that its queries
+  // take that account's share of the database connections (src/db/connection-lanes.ts).
+  app.use((_req: Request, _res: Response, next: NextFunction) => withAccountScope(next));
   app.use(
     createOAuthRouter({
       orm,
@@ -150,6 +159,7 @@ export async function createApp(deps: {
     execute,
     exportShifts: (ctx, query, open, signal) => exportShiftsCsv(execute, ctx, query, open, signal),
     hasher,
+    fairShare,
     logger,
     attachSubscriptions: (server) => {
       subscriptions = attachSubscriptionServer(server, {

@@ -73,3 +73,19 @@ test.each([
 ])('%s stays unmapped (a real fault, masked as INTERNAL_SERVER_ERROR)', (_what, error) => {
   expect(codeOf(error)).toBeUndefined();
 });
+
+// Issue 20, finding 3: a deadlock or serialization failure that outlasted inTransaction's retries
+// is a collision with concurrent writes, answered 429 with Retry-After, never a 500.
+test.each([
+  ['a deadlock', Object.assign(new Error('deadlock detected'), { code: '40P01' })],
+  [
+    'a serialization failure',
+    Object.assign(new Error('could not serialize access due to concurrent update'), {
+      code: '40001',
+    }),
+  ],
+])('%s is TOO_MANY_REQUESTS with a Retry-After of 1 second', (_what, error) => {
+  const mapped = mapDatabaseError(error);
+  expect(mapped?.code).toBe('TOO_MANY_REQUESTS');
+  expect(mapped?.details).toEqual({ retryAfterSeconds: 1 });
+});

@@ -139,10 +139,14 @@ export function assignDefined<T extends object>(target: T, changes: Partial<T>):
 }
 
 const RETRYABLE = new Set(['40001', '40P01']);
+const ATTEMPTS = 4;
 
 /**
  * Runs `work` in one transaction on the request's EntityManager and retries the whole of it when
- * PostgreSQL reports a serialization failure or deadlock.
+ * PostgreSQL reports a serialization failure or deadlock, after a short random pause (so the
+ * transactions that collided do not collide again in step). What still fails after the last attempt
+ * leaves as the PostgreSQL error, which `mapDatabaseError` answers as 429 with `Retry-After`, never
+ * a 500.
  *
  * `work` gets the request's context bound to the transaction (`tx.em` is the transaction's
  * EntityManager) and uses only it: one database handle in scope. A query on the request's own
@@ -158,12 +162,27 @@ export async function inTransaction<T>(
       return await ctx.em.transactional((em) => work({ ...ctx, em }));
     } catch (error) {
       const code = (error as { code?: string }).code;
-      if (attempt >= 3 || !code || !RETRYABLE.has(code)) throw error;
+      if (attempt >= ATTEMPTS || !code || !RETRYABLE.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, attempt * (5 + Math.random() * 20)));
     }
   }
 }
 
-/** Takes the row lock that serialises the changes of one user (punching, running shifts). */
+/**
+ * Takes the row lock that serialises the changes of one user (punching, running shifts) or of one
+ * account (plan limits, the webhook maximum).
+ *
+ * FOR NO KEY UPDATE, not FOR UPDATE: these locks only serialise our own writers, which all take
+ * this same lock, and FOR UPDATE would also conflict with the KEY SHARE lock that PostgreSQL takes
+ * on a referenced row for every insert with a foreign key to it. A transaction that had already
+ * inserted such a row (an Idempotency-Key row references the user; shifts, outbox rows and every
+ * tenant row reference the account) and then asked for FOR UPDATE waited for the others' KEY SHARE
+ * locks while they waited for its: a deadlock (issue 20, finding 3). NO KEY UPDATE conflicts with
+ * itself and with FOR UPDATE (a delete of the row), not with KEY SHARE.
+ *
+ * Lock order, everywhere: at most one user's row (the user whose running shift changes), then the
+ * account's row.
+ */
 export async function lockRow(
   em: EntityManager,
   table: 'users' | 'accounts',
@@ -172,7 +191,7 @@ export async function lockRow(
   await em
     .getConnection()
     .execute(
-      `select id from ${table} where id = ? for update`,
+      `select id from ${table} where id = ? for no key update`,
       [id],
       'all',
       em.getTransactionContext(),

@@ -163,7 +163,10 @@ export class ReportService {
     const knex = ctx.em.getKnex();
     // Knex.Raw is a thenable: async functions hand it over wrapped, or awaiting would run it.
     const { query } = await this.statement(ctx, knex, checked, limit, offset);
-    const result = await this.execute(knex, query);
+    // The aggregate can keep a connection busy for seconds: it runs in the heavy-work lane, so
+    // that reports of every account together never hold more than a few pooled connections.
+    const run = () => this.execute(knex, query);
+    const result = await (ctx.heavy ? ctx.heavy(run) : run());
     // The totals row always comes, with the page's columns null when the page is empty.
     const first = result[0];
     const sums = (
