@@ -168,6 +168,8 @@ export function attachSubscriptionServer(
           contextValue,
         };
       },
+      // graphql-ws types `execute` as graphql-js's (a synchronous-or-promised ExecutionResult of
+      // its own generics); Apollo's formatted result is what it sends either way.
       execute: (async (args: ExecutionArgs) =>
         deps.execute(sources.get(args.document)!, args.contextValue as RequestContext)) as never,
       onNext: (_ctx, _id, _payload, _args, result) => formatted(result),
