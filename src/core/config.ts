@@ -25,7 +25,7 @@ const envSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: intFrom(100, 600_000).default(15_000),
   // Unset: DB_CONNECT_TIMEOUT_MS, so a request that waits for a connection in a partition fails
   // when a new connection would have (docs/operations.md#when-postgresql-is-down).
-  DB_ACQUIRE_TIMEOUT_MS: intFrom(100, 600_000).optional(),
+  DB_ACQUIRE_TIMEOUT_MS: intFrom(100, 600_000).default(10_000),
   DB_CONNECT_TIMEOUT_MS: intFrom(100, 600_000).default(3_000),
   DB_LISTEN: z.enum(['true', 'false']).default('true'),
   // Unset: all but one of the pool, so that one is always left for the other accounts.
@@ -312,7 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     db: Object.freeze({
       poolMax: e.DB_POOL_MAX,
       statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
-      acquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS ?? e.DB_CONNECT_TIMEOUT_MS,
+      acquireTimeoutMs: e.DB_ACQUIRE_TIMEOUT_MS,
       connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
       listen: e.DB_LISTEN === 'true',
       connectionsPerAccount: e.DB_CONNECTIONS_PER_ACCOUNT ?? Math.max(1, e.DB_POOL_MAX - 1),

@@ -79,8 +79,8 @@ test('HTTP limits: defaults, and a headers timeout longer than the request timeo
   ).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
 });
 
-test('DB_ACQUIRE_TIMEOUT_MS: the connect timeout unless set', () => {
-  expect(loadConfig({}).db.acquireTimeoutMs).toBe(3_000);
-  expect(loadConfig({ DB_CONNECT_TIMEOUT_MS: '5000' }).db.acquireTimeoutMs).toBe(5_000);
-  expect(loadConfig({ DB_ACQUIRE_TIMEOUT_MS: '10000' }).db.acquireTimeoutMs).toBe(10_000);
+test('DB_ACQUIRE_TIMEOUT_MS: 10 s unless set, whatever the connect timeout', () => {
+  expect(loadConfig({}).db.acquireTimeoutMs).toBe(10_000);
+  expect(loadConfig({ DB_CONNECT_TIMEOUT_MS: '5000' }).db.acquireTimeoutMs).toBe(10_000);
+  expect(loadConfig({ DB_ACQUIRE_TIMEOUT_MS: '3000' }).db.acquireTimeoutMs).toBe(3_000);
 });
