@@ -68,4 +68,16 @@ export class Shift extends TenantEntity {
   get running(): boolean {
     return this.stop === null;
   }
+
+  // Which project and activity the shift is on, by integer id, whoever may see them (an id
+  // reveals nothing); the uuids and the objects are ShiftResolver's.
+  @Field(() => Int, { description: "The integer id of the shift's project." })
+  get projectLegacyId(): number {
+    return this.project.id;
+  }
+
+  @Field(() => Int, { nullable: true, description: "The integer id of the shift's activity." })
+  get activityLegacyId(): number | null {
+    return this.activity?.id ?? null;
+  }
 }
