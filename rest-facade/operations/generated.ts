@@ -692,7 +692,7 @@ export type ExportShiftsQueryVariables = Exact<{
 }>;
 
 
-export type ExportShiftsQuery = { shifts: { nodes: Array<{ id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { name: string, id: string, legacyId: number }, activity: { name: string, id: string, legacyId: number } | null, user: { id: string, legacyId: number, login: string } }>, pageInfo: { hasNextPage: boolean } } };
+export type ExportShiftsQuery = { shifts: { nodes: Array<{ id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, project: { name: string } | null, activity: { name: string } | null, user: { id: string, legacyId: number, login: string | null } }>, pageInfo: { hasNextPage: boolean } } };
 
 export type ExportReportQueryVariables = Exact<{
   input: ReportInput;
@@ -701,9 +701,9 @@ export type ExportReportQueryVariables = Exact<{
 }>;
 
 
-export type ExportReportQuery = { report: { totalCount: number, rows: Array<{ tag: string | null, billable: boolean | null, bucketStart: string | null, seconds: number, billableSeconds: number, amountCents: number, company: { id: string, name: string | null } | null, project: { id: string, name: string | null } | null, activity: { id: string, name: string | null } | null, user: { id: string, login: string } | null }> } };
+export type ExportReportQuery = { report: { totalCount: number, rows: Array<{ tag: string | null, billable: boolean | null, bucketStart: string | null, seconds: number, billableSeconds: number, amountCents: number | null, company: { id: string, name: string | null } | null, project: { id: string, name: string | null } | null, activity: { id: string, name: string | null } | null, user: { id: string, login: string } | null }> } };
 
-export type StaffFieldsFragment = { id: string, legacyId: number, login: string, firstName: string, lastName: string, emailAddress: string, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null };
+export type StaffFieldsFragment = { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null };
 
 export type RefFragment = { id: string, legacyId: number };
 
@@ -713,9 +713,9 @@ export type CompanyFieldsFragment = { id: string, legacyId: number, name: string
 
 export type ActivityFieldsFragment = { id: string, legacyId: number, name: string, project: { id: string, legacyId: number } };
 
-export type ShiftFieldsFragment = { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { id: string, legacyId: number }, user: { id: string, legacyId: number, login: string }, activity: { id: string, legacyId: number } | null };
+export type ShiftFieldsFragment = { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } };
 
-export type ProjectFieldsFragment = { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { id: string, legacyId: number }, user: { id: string, legacyId: number, login: string }, activity: { id: string, legacyId: number } | null } | null };
+export type ProjectFieldsFragment = { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null };
 
 export type ListProjectsQueryVariables = Exact<{
   companyId?: string | number | null | undefined;
@@ -726,7 +726,7 @@ export type ListProjectsQueryVariables = Exact<{
 }>;
 
 
-export type ListProjectsQuery = { projects: { totalCount: number, nodes: Array<{ id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { id: string, legacyId: number }, user: { id: string, legacyId: number, login: string }, activity: { id: string, legacyId: number } | null } | null }> } };
+export type ListProjectsQuery = { projects: { totalCount: number, nodes: Array<{ id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null }> } };
 
 export type ShowProjectQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -736,14 +736,14 @@ export type ShowProjectQueryVariables = Exact<{
 }>;
 
 
-export type ShowProjectQuery = { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { id: string, legacyId: number }, user: { id: string, legacyId: number, login: string }, activity: { id: string, legacyId: number } | null } | null } };
+export type ShowProjectQuery = { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
 
 export type CreateProjectMutationVariables = Exact<{
   input: CreateProjectInput;
 }>;
 
 
-export type CreateProjectMutation = { createProject: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { id: string, legacyId: number }, user: { id: string, legacyId: number, login: string }, activity: { id: string, legacyId: number } | null } | null } };
+export type CreateProjectMutation = { createProject: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
 
 export type UpdateProjectMutationVariables = Exact<{
   id?: string | number | null | undefined;
@@ -754,7 +754,7 @@ export type UpdateProjectMutationVariables = Exact<{
 }>;
 
 
-export type UpdateProjectMutation = { updateProject: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { id: string, legacyId: number }, user: { id: string, legacyId: number, login: string }, activity: { id: string, legacyId: number } | null } | null } };
+export type UpdateProjectMutation = { updateProject: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
 
 export type DeleteProjectMutationVariables = Exact<{
   id?: string | number | null | undefined;
@@ -764,7 +764,7 @@ export type DeleteProjectMutationVariables = Exact<{
 }>;
 
 
-export type DeleteProjectMutation = { deleteProject: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { id: string, legacyId: number }, user: { id: string, legacyId: number, login: string }, activity: { id: string, legacyId: number } | null } | null } };
+export type DeleteProjectMutation = { deleteProject: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
 
 export type PunchInMutationVariables = Exact<{
   id?: string | number | null | undefined;
@@ -775,7 +775,7 @@ export type PunchInMutationVariables = Exact<{
 }>;
 
 
-export type PunchInMutation = { punchIn: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { id: string, legacyId: number }, user: { id: string, legacyId: number, login: string }, activity: { id: string, legacyId: number } | null } | null } };
+export type PunchInMutation = { punchIn: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
 
 export type PunchOutMutationVariables = Exact<{
   id?: string | number | null | undefined;
@@ -786,7 +786,7 @@ export type PunchOutMutationVariables = Exact<{
 }>;
 
 
-export type PunchOutMutation = { punchOut: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { id: string, legacyId: number }, user: { id: string, legacyId: number, login: string }, activity: { id: string, legacyId: number } | null } | null } };
+export type PunchOutMutation = { punchOut: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
 
 export type ListShiftsQueryVariables = Exact<{
   projectId?: string | number | null | undefined;
@@ -797,7 +797,7 @@ export type ListShiftsQueryVariables = Exact<{
 }>;
 
 
-export type ListShiftsQuery = { shifts: { totalCount: number, nodes: Array<{ id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { id: string, legacyId: number }, user: { id: string, legacyId: number, login: string }, activity: { id: string, legacyId: number } | null }> } };
+export type ListShiftsQuery = { shifts: { totalCount: number, nodes: Array<{ id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } }> } };
 
 export type ShowShiftQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -807,14 +807,14 @@ export type ShowShiftQueryVariables = Exact<{
 }>;
 
 
-export type ShowShiftQuery = { shift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { id: string, legacyId: number }, user: { id: string, legacyId: number, login: string }, activity: { id: string, legacyId: number } | null } };
+export type ShowShiftQuery = { shift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } };
 
 export type CreateShiftMutationVariables = Exact<{
   input: CreateShiftInput;
 }>;
 
 
-export type CreateShiftMutation = { createShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { id: string, legacyId: number }, user: { id: string, legacyId: number, login: string }, activity: { id: string, legacyId: number } | null } };
+export type CreateShiftMutation = { createShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } };
 
 export type UpdateShiftMutationVariables = Exact<{
   id?: string | number | null | undefined;
@@ -825,7 +825,7 @@ export type UpdateShiftMutationVariables = Exact<{
 }>;
 
 
-export type UpdateShiftMutation = { updateShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { id: string, legacyId: number }, user: { id: string, legacyId: number, login: string }, activity: { id: string, legacyId: number } | null } };
+export type UpdateShiftMutation = { updateShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } };
 
 export type DeleteShiftMutationVariables = Exact<{
   id?: string | number | null | undefined;
@@ -835,7 +835,7 @@ export type DeleteShiftMutationVariables = Exact<{
 }>;
 
 
-export type DeleteShiftMutation = { deleteShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, project: { id: string, legacyId: number }, user: { id: string, legacyId: number, login: string }, activity: { id: string, legacyId: number } | null } };
+export type DeleteShiftMutation = { deleteShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } };
 
 export type ListStaffQueryVariables = Exact<{
   filter?: StaffFilter | null | undefined;
@@ -844,7 +844,7 @@ export type ListStaffQueryVariables = Exact<{
 }>;
 
 
-export type ListStaffQuery = { staff: { totalCount: number, nodes: Array<{ id: string, legacyId: number, login: string, firstName: string, lastName: string, emailAddress: string, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null }> } };
+export type ListStaffQuery = { staff: { totalCount: number, nodes: Array<{ id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null }> } };
 
 export type ShowStaffQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -852,14 +852,14 @@ export type ShowStaffQueryVariables = Exact<{
 }>;
 
 
-export type ShowStaffQuery = { staffMember: { id: string, legacyId: number, login: string, firstName: string, lastName: string, emailAddress: string, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
+export type ShowStaffQuery = { staffMember: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
 
 export type CreateStaffMutationVariables = Exact<{
   input: CreateStaffInput;
 }>;
 
 
-export type CreateStaffMutation = { createStaff: { id: string, legacyId: number, login: string, firstName: string, lastName: string, emailAddress: string, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
+export type CreateStaffMutation = { createStaff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
 
 export type UpdateStaffMutationVariables = Exact<{
   id?: string | number | null | undefined;
@@ -868,7 +868,7 @@ export type UpdateStaffMutationVariables = Exact<{
 }>;
 
 
-export type UpdateStaffMutation = { updateStaff: { id: string, legacyId: number, login: string, firstName: string, lastName: string, emailAddress: string, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
+export type UpdateStaffMutation = { updateStaff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
 
 export type DeleteStaffMutationVariables = Exact<{
   id?: string | number | null | undefined;
@@ -876,7 +876,7 @@ export type DeleteStaffMutationVariables = Exact<{
 }>;
 
 
-export type DeleteStaffMutation = { deleteStaff: { id: string, legacyId: number, login: string, firstName: string, lastName: string, emailAddress: string, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
+export type DeleteStaffMutation = { deleteStaff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
 
 export type EnableStaffMutationVariables = Exact<{
   id?: string | number | null | undefined;
@@ -884,7 +884,7 @@ export type EnableStaffMutationVariables = Exact<{
 }>;
 
 
-export type EnableStaffMutation = { enableStaff: { id: string, legacyId: number, login: string, firstName: string, lastName: string, emailAddress: string, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
+export type EnableStaffMutation = { enableStaff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
 
 export type DisableStaffMutationVariables = Exact<{
   id?: string | number | null | undefined;
@@ -892,7 +892,7 @@ export type DisableStaffMutationVariables = Exact<{
 }>;
 
 
-export type DisableStaffMutation = { disableStaff: { id: string, legacyId: number, login: string, firstName: string, lastName: string, emailAddress: string, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
+export type DisableStaffMutation = { disableStaff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
 
 export type ListTimeZonesQueryVariables = Exact<{ [key: string]: never; }>;
 

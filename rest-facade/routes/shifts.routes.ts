@@ -70,10 +70,10 @@ export const renderShift = (s: ShiftNode): z.infer<typeof shiftWire> => ({
   time_zone: s.timeZone,
   time_zone_offset: s.timeZoneOffset,
   billable: s.billable,
-  project_uuid: s.project.id,
+  project_uuid: s.projectId,
   user_uuid: s.user.id,
   tag_list: s.tagList,
-  activity_uuid: s.activity?.id ?? null,
+  activity_uuid: s.activityId,
   external_href: s.externalHref,
 });
 

@@ -68,6 +68,18 @@ const staffTables = resourceTables(
 
 export const staffColumns = staffTables.columns;
 
+/**
+ * A personal field (login, e-mail address) of a record a staff route answers. GraphQL answers
+ * them only to callers who may read the record (staff.policy.ts), and the staff routes answer only
+ * such records (the list holds what the caller may read, a read of another record is refused), so
+ * the value is always there; null would be a broken invariant, never something to render.
+ */
+export function readable<T>(value: T | null, field: string): T {
+  if (value === null)
+    throw new Error(`the staff field ${field} was withheld from a readable record`);
+  return value;
+}
+
 export const staffResource: JsonResource<StaffNode, z.infer<typeof staffWire>, StaffOrderField> = {
   key: 'staff',
   entity: 'Staff',
@@ -75,10 +87,10 @@ export const staffResource: JsonResource<StaffNode, z.infer<typeof staffWire>, S
   wire: staffWire,
   render: (s: StaffNode) => ({
     uuid: s.id,
-    login: s.login,
+    login: readable(s.login, 'login'),
     first_name: s.firstName,
     last_name: s.lastName,
-    email_address: s.emailAddress,
+    email_address: readable(s.emailAddress, 'emailAddress'),
     time_zone: s.timeZone,
     active: asStringBoolean(s.active),
     type: lower(s.type),

@@ -8,7 +8,7 @@ import {
 import { COMPANY_FIELDS, CONTACT_FIELDS, type CompanyNode } from './companies.routes';
 import { PROJECT_FIELDS, startedAtSeconds, type ProjectNode } from './projects.routes';
 import { SHIFT_FIELDS, type ShiftNode } from './shifts.routes';
-import { STAFF_FIELDS, type StaffNode } from './staff.routes';
+import { readable, STAFF_FIELDS, type StaffNode } from './staff.routes';
 import type { TimeZoneNode } from './time-zones.routes';
 import { lower, withOwner, type Ref } from './wire-types';
 import { formatLegacyTime, parseLegacyTime, type LegacyTime } from '../xml/legacy-dates';
@@ -53,10 +53,10 @@ const userResource: XmlResource<StaffNode> = {
   legacyEntity: 'User',
   render: (s: StaffNode) => [
     integer('id', s.legacyId),
-    text('username', s.login),
+    text('username', readable(s.login, 'login')),
     text('first_name', s.firstName),
     text('last_name', s.lastName),
-    text('email_address', s.emailAddress),
+    text('email_address', readable(s.emailAddress, 'emailAddress')),
     // Old clients compare `active` with the string "true": no type attribute.
     text('active', String(s.active)),
     text('time_zone', s.timeZone),
@@ -213,7 +213,7 @@ const shiftResource: XmlResource<ShiftNode> = {
     text('stop', s.stop === null ? null : formatLegacyTime(s.stop, s.timeZone)),
     text('time_zone', s.timeZone),
     text('notes', s.notes),
-    integer('project_id', s.project.legacyId),
+    integer('project_id', s.projectLegacyId),
     text('taglist', s.tagList.join(',')),
   ],
   createFields: shiftFields,

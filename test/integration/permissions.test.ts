@@ -18,6 +18,7 @@ const ROLES = ['owner', 'manager', 'staff'] as const;
 type Role = (typeof ROLES)[number];
 const OUTCOMES = [
   'allow',
+  'null',
   'READ_DENIED',
   'CREATE_DENIED',
   'UPDATE_DENIED',
@@ -200,6 +201,30 @@ function outcomeOf(res: GraphQLResponse): string {
   return errors[0]!.extensions?.code ?? `an error without a code: ${errors[0]!.message}`;
 }
 
+/**
+ * A read of fields (personal fields of a person, money, an edge): `allow` when every one has a
+ * value, `null` when every one answers null (the read succeeds but withholds them).
+ */
+function fieldsOutcome(
+  res: GraphQLResponse,
+  pick: (data: Record<string, any>) => unknown[],
+): string {
+  if (res.errors?.length) return outcomeOf(res);
+  const values = pick(res.data as Record<string, any>);
+  if (values.length > 0 && values.every((v) => v !== null && v !== undefined)) return 'allow';
+  if (values.length > 0 && values.every((v) => v === null)) return 'null';
+  return `some null, some not: ${JSON.stringify(values)}`;
+}
+
+const PERSONAL = 'login emailAddress hourlyRateCents';
+const personal = (staff: Record<string, unknown>) => [
+  staff.login,
+  staff.emailAddress,
+  staff.hourlyRateCents,
+];
+const REPORT_OF_SHIFTS =
+  'query($from: DateTimeISO!, $to: DateTimeISO!) { report(input: { from: $from, to: $to, groupBy: [PROJECT, ACTIVITY] }) { totals { amountCents } rows { project { id name } activity { id name } amountCents } } }';
+
 /** A list read: `allow` when the row is listed, NOT_FOUND when the list leaves it out. */
 function listOutcome(res: GraphQLResponse, id: string): string {
   if (res.errors?.length) return outcomeOf(res);
@@ -266,6 +291,33 @@ class World {
 
   otherStaff(): Promise<User> {
     return this.once('otherStaff', () => t.newStaff(this.owner));
+  }
+
+  /** Gives `user` an e-mail address and an hourly rate (as the owner), so that none is null. */
+  async personalise(user: User): Promise<User> {
+    await this.ok(this.owner, updateMutation('staff'), {
+      id: user.id,
+      input: { emailAddress: `${user.login}@example.com`, hourlyRateCents: 4200 },
+    });
+    return user;
+  }
+
+  /** A shift of the caller with an activity, on a project the owner then makes PRIVATE. */
+  ownShiftOnInvisibleProject(role: Role): Promise<Row> {
+    return this.once(`ownShiftOnInvisibleProject:${role}`, async () => {
+      const project = await this.project('PUBLIC', { userIds: [] });
+      const activity = await this.activity(project);
+      const input = {
+        projectId: project.id,
+        activityId: activity.id,
+        userId: this.as(role).id,
+        start: '2026-01-15T09:00:00Z',
+        stop: '2026-01-15T10:00:00Z',
+      };
+      const shift = (await this.ok(this.owner, CREATE_SHIFT, { input })).node;
+      await this.setVisibility('project', project, 'PRIVATE');
+      return shift;
+    });
   }
 
   otherManager(): Promise<User> {
@@ -753,6 +805,137 @@ const OPERATIONS = new Map<string, Operation>([
   [
     'activity-delete-private-project',
     async (w, role) => w.remove(role, 'activity', await w.activity(await w.privateProject())),
+  ],
+
+  // Fields and edges ------------------------------------------------------------------------
+  [
+    'staff-personal-self',
+    async (w, role) => {
+      await w.personalise(w.as(role));
+      const res = await t.gql(w.as(role), `{ viewer { staff { ${PERSONAL} } } }`);
+      return fieldsOutcome(res, (data) => personal(data.viewer.staff));
+    },
+  ],
+  [
+    'staff-personal-owner-via-account',
+    async (w, role) => {
+      await w.personalise(w.owner);
+      const res = await t.gql(w.as(role), `{ viewer { account { owner { ${PERSONAL} } } } }`);
+      return fieldsOutcome(res, (data) => personal(data.viewer.account.owner));
+    },
+  ],
+  [
+    'staff-personal-other-via-project',
+    async (w, role) => {
+      const other = await w.personalise(await w.otherStaff());
+      const userIds = [...(await w.members('listed')), other.id];
+      const project = await w.project('CUSTOM', { userIds });
+      const res = await t.gql(
+        w.as(role),
+        `query($id: ID!) { project(id: $id) { users { id ${PERSONAL} } } }`,
+        { id: project.id },
+      );
+      return fieldsOutcome(res, (data) =>
+        personal(data.project.users.find((u: Row) => u.id === other.id)),
+      );
+    },
+  ],
+  [
+    'staff-personal-other-via-company',
+    async (w, role) => {
+      const other = await w.personalise(await w.otherStaff());
+      const company = await w.company('CUSTOM', [...(await w.members('listed')), other.id]);
+      const res = await t.gql(
+        w.as(role),
+        `query($id: ID!) { company(id: $id) { users { id ${PERSONAL} } } }`,
+        { id: company.id },
+      );
+      return fieldsOutcome(res, (data) =>
+        personal(data.company.users.find((u: Row) => u.id === other.id)),
+      );
+    },
+  ],
+  [
+    'project-money-read',
+    async (w, role) => {
+      const project = (
+        await w.ok(w.owner, CREATE_PROJECT, {
+          input: {
+            name: unique('Paid '),
+            companyId: (await w.publicCompany()).id,
+            visibility: 'PUBLIC',
+            hourlyRate: '$85',
+            invoiceAmountCents: 100000,
+          },
+        })
+      ).node;
+      const res = await t.gql(
+        w.as(role),
+        'query($id: ID!) { project(id: $id) { hourlyRate hourlyRateCents invoiceAmountCents } }',
+        { id: project.id },
+      );
+      return fieldsOutcome(res, (data) => Object.values(data.project));
+    },
+  ],
+  [
+    'project-money-filter',
+    async (w, role) => {
+      await w.publicProject();
+      return outcomeOf(
+        await t.gql(
+          w.as(role),
+          '{ projects(filter: { hourlyRateCents: { isNull: true } }) { totalCount } }',
+        ),
+      );
+    },
+  ],
+  [
+    'report-money',
+    async (w, role) => {
+      await w.shift(await w.publicProject(), w.as(role));
+      const res = await t.gql(w.as(role), REPORT_OF_SHIFTS, {
+        from: '2026-01-01T00:00:00Z',
+        to: '2026-02-01T00:00:00Z',
+      });
+      return fieldsOutcome(res, (data) => [
+        data.report.totals.amountCents,
+        ...data.report.rows.map((r: { amountCents: number | null }) => r.amountCents),
+      ]);
+    },
+  ],
+  [
+    'shift-project-own-on-invisible-project',
+    async (w, role) => {
+      const shift = await w.ownShiftOnInvisibleProject(role);
+      const res = await t.gql(
+        w.as(role),
+        'query($id: ID!) { shift(id: $id) { project { id name } activity { id name } } }',
+        { id: shift.id },
+      );
+      return fieldsOutcome(res, (data) => [data.shift.project, data.shift.activity]);
+    },
+  ],
+  [
+    'report-name-own-on-invisible-project',
+    async (w, role) => {
+      const shift = await w.ownShiftOnInvisibleProject(role);
+      const ids = (
+        await t.gqlOk(w.owner, 'query($id: ID!) { shift(id: $id) { projectId activityId } }', {
+          id: shift.id,
+        })
+      ).shift;
+      const res = await t.gql(w.as(role), REPORT_OF_SHIFTS, {
+        from: '2026-01-15T00:00:00Z',
+        to: '2026-01-16T00:00:00Z',
+      });
+      return fieldsOutcome(res, (data) => {
+        const row = data.report.rows.find(
+          (r: { project: Row; activity: Row | null }) =>
+            r.project.id === ids.projectId && r.activity?.id === ids.activityId,
+        );
+        return [row.project.name, row.activity.name];
+      });
+    },
   ],
 
   // Shifts ----------------------------------------------------------------------------------

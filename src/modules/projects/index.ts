@@ -9,9 +9,16 @@ export { ProjectMember } from './project-member.entity';
 export { Project } from './project.entity';
 export {
   isProjectUuidVisible,
+  mayReadProjectMoney,
   projectVisibilitySql,
   projectVisibilityWhere,
 } from './project.policy';
 export { ProjectService } from './project.service';
 export { CompanyProjectsResolver } from './graphql/company-projects.resolver';
-export { joinPrimers, primeProjectFields, type ProjectFieldPrimer } from './project.loaders';
+export {
+  joinPrimers,
+  primeProjectFields,
+  primeVisibleProjects,
+  visibleProject,
+  type ProjectFieldPrimer,
+} from './project.loaders';

@@ -59,18 +59,14 @@ export class Project extends TenantEntity<
   @Property({ type: 'text', nullable: true })
   notes: string | null = null;
 
-  @Field(() => String, {
-    nullable: true,
-    description: 'Text form of the rate with a currency symbol, as entered.',
-  })
+  // The money of a project (rates, invoice amount) is exposed by ProjectResolver under the
+  // project policy's rule (mayReadProjectMoney): the owner's and the managers'.
   @Property({ type: 'string', length: 255, nullable: true })
   hourlyRate: string | null = null;
 
-  @Field(() => Int, { nullable: true })
   @Property({ type: 'integer', nullable: true })
   hourlyRateCents: number | null = null;
 
-  @Field(() => Int, { nullable: true, description: 'Amount invoiced for the project, in cents.' })
   @Property({ type: 'integer', nullable: true })
   invoiceAmountCents: number | null = null;
 

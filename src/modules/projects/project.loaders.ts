@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../core/request-context';
 import {
   type ConnectionShape,
+  loadById,
   primeById,
   type OrderSpec,
   childPage,
@@ -14,7 +15,43 @@ import { type Staff, accountOwner } from '../staff';
 import { ProjectMember } from './project-member.entity';
 import { Project } from './project.entity';
 import { PROJECT_FILTER_FIELDS, type ProjectFilter } from './graphql/project.inputs';
-import { projectVisibilityWhere } from './project.policy';
+import {
+  assertProjectQueryReadable,
+  isProjectVisible,
+  projectVisibilityWhere,
+} from './project.policy';
+
+/**
+ * A project by row id (a shift's), or null when the caller may not see it, as `project(id:)` would
+ * refuse it: the project policy's rule (isProjectVisible) over the row, which comes from the
+ * request's rows by id (often read already, by the list that names the project). Batched per
+ * request, and answers at once for ids a batch or `primeVisibleProjects` has decided.
+ */
+export function visibleProject(
+  ctx: RequestContext,
+  projectId: number,
+): MaybePromise<Project | null> {
+  return ctx.loaders.load('visibleProject', projectId, visibleProjects(ctx));
+}
+
+/** Decides ahead, in one batch, which of these projects the caller sees (a list of shifts' projects). */
+export function primeVisibleProjects(
+  ctx: RequestContext,
+  projectIds: Iterable<number>,
+): Promise<void> {
+  return ctx.loaders.prime('visibleProject', projectIds, visibleProjects(ctx));
+}
+
+const visibleProjects = (ctx: RequestContext) => async (ids: readonly number[]) => {
+  await primeById(ctx, Project, ids);
+  return Promise.all(
+    ids.map(async (id) => {
+      // Foreign keys guarantee the row exists.
+      const project = (await loadById(ctx, Project, id))!;
+      return (await isProjectVisible(ctx, project)) ? project : null;
+    }),
+  );
+};
 
 /** The users listed for CUSTOM visibility, in the order they were added. */
 export function projectUsers(ctx: RequestContext, projectId: number): MaybePromise<Staff[]> {
@@ -93,6 +130,7 @@ export async function companyProjects(
   nodeFields: () => ReadonlySet<string>,
   prime: ProjectFieldPrimer,
 ): Promise<ConnectionShape<Project>> {
+  assertProjectQueryReadable(ctx.viewer, filter, order);
   const list = {
     entity: 'Project' as const,
     entityClass: Project,

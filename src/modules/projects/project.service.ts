@@ -26,7 +26,7 @@ import {
 } from '../common';
 import { Company, companyVisibilityWhere } from '../companies';
 import { replaceMembers, resolveMemberIds } from '../staff';
-import { projectVisibilityWhere } from './project.policy';
+import { assertProjectQueryReadable, projectVisibilityWhere } from './project.policy';
 import { parseHourlyRate, parseTimeLimit } from './human-values';
 import { Project } from './project.entity';
 import {
@@ -66,6 +66,7 @@ export class ProjectService {
     page: PageRequest,
     companyLocator?: Locator,
   ) {
+    assertProjectQueryReadable(ctx.viewer, filter, order);
     const company = companyLocator ? await this.findCompany(ctx, companyLocator) : undefined;
     const where = {
       $and: [

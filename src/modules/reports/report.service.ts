@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { loadById, fields, timeZoneField } from '../common';
+import { loadById, fields, timeZoneField, type SqlCondition } from '../common';
 import { companyVisibilitySql } from '../companies';
+import { mayReadProjectMoney, projectVisibilitySql } from '../projects';
 import { shiftVisibilitySql } from '../shifts';
 import { Staff } from '../staff';
 import { ReportBucket, ReportDimension, type ReportInput } from './graphql/report.inputs';
@@ -82,10 +83,12 @@ const KEY_SOURCE: Record<string, string> = {
   user_id: 's.user_id',
   tag: 't.tag',
 };
+// By the names the caller is given (the output columns), so a row whose name is withheld sorts as
+// a null name, not by the name it withholds.
 const SORT: Record<ReportDimension, string> = {
-  [ReportDimension.COMPANY]: 'c.name, g.company_id',
-  [ReportDimension.PROJECT]: 'p.name, g.project_id',
-  [ReportDimension.ACTIVITY]: 'a.name nulls last, g.activity_id nulls last',
+  [ReportDimension.COMPANY]: 'company_name, g.company_id',
+  [ReportDimension.PROJECT]: 'project_name, g.project_id',
+  [ReportDimension.ACTIVITY]: 'activity_name nulls last, g.activity_id nulls last',
   [ReportDimension.USER]: 'u.last_name, u.first_name, u.login, g.user_id',
   [ReportDimension.TAG]: 'g.tag nulls last',
   [ReportDimension.BILLABLE]: 'g.billable desc',
@@ -143,8 +146,10 @@ interface ResultRow {
  *   the clocks change.
  * - Money: billable seconds × (the project's hourly rate, else the user's) / 3600, in cents.
  *   Seconds and money are summed exactly (microseconds, numeric) and rounded once per row.
- * - Visibility is the shift list's (shifts/shift.policy.ts); a company's name shows only where
- *   the company itself is visible (companies/company.policy.ts).
+ * - Visibility is the shift list's (shifts/shift.policy.ts); a company's, project's or
+ *   activity's name shows only where the company (companies/company.policy.ts) or the project
+ *   (projects/project.policy.ts) itself is visible: a staff member's own time on a PRIVATE
+ *   project counts, unnamed. Amounts only for those who read project rates (mayReadProjectMoney).
  */
 export class ReportService {
   async report(ctx: RequestContext, input: ReportInput, page: ReportPage = {}): Promise<Report> {
@@ -169,6 +174,8 @@ export class ReportService {
     const result = await (ctx.heavy ? ctx.heavy(run) : run());
     // The totals row always comes, with the page's columns null when the page is empty.
     const first = result[0];
+    // Amounts follow from project rates, which are the owner's and the managers'.
+    const money = mayReadProjectMoney(ctx.viewer);
     const sums = (
       s: string | null | undefined,
       b: string | null | undefined,
@@ -176,7 +183,7 @@ export class ReportService {
     ): ReportSums => ({
       seconds: Number(s ?? 0),
       billableSeconds: Number(b ?? 0),
-      amountCents: Number(a ?? 0),
+      amountCents: money ? Number(a ?? 0) : null,
     });
     const has = (dimension: ReportDimension) => checked.groupBy.includes(dimension);
     const rows: ReportRow[] = result
@@ -384,10 +391,16 @@ export class ReportService {
     const epoch = (d: string) => `extract(epoch from ${d})`;
     // Grouped by TAG, a shift is in several groups; the totals count only its first tag's.
     const t = byTag ? 't_' : '';
-    const companyVisible = await companyVisibilitySql(ctx, knex, 'c.id');
-    const companyName = companyVisible
-      ? raw('case when ? then c.name end', [companyVisible.condition])
-      : raw('c.name');
+    // Names only where the caller sees the row, as `Project.company` and `Shift.project` answer:
+    // a company by the company policy, a project and its activities by the project policy.
+    const visibleName = (visible: SqlCondition, name: string) =>
+      visible ? raw(`case when ? then ${name} end`, [visible.condition]) : raw(name);
+    const companyName = visibleName(await companyVisibilitySql(ctx, knex, 'c.id'), 'c.name');
+    const projectName = visibleName(await projectVisibilitySql(ctx, knex, 'p.id'), 'p.name');
+    const activityName = visibleName(
+      await projectVisibilitySql(ctx, knex, 'a.project_id'),
+      'a.name',
+    );
     const order = [...q.groupBy.map((d) => SORT[d]), ...(q.bucket ? ['g.k'] : [])];
     const query = raw(
       `with ?,
@@ -408,8 +421,8 @@ export class ReportService {
            from grouped)
        select totals.*, page.* from totals left join lateral (
          select 1 as in_page, g.company_id, c.uuid as company_uuid, ? as company_name,
-                g.project_id, p.uuid as project_uuid, p.name as project_name,
-                g.activity_id, a.uuid as activity_uuid, a.name as activity_name,
+                g.project_id, p.uuid as project_uuid, ? as project_name,
+                g.activity_id, a.uuid as activity_uuid, ? as activity_name,
                 g.user_id, u.uuid as user_uuid, u.login, u.first_name, u.last_name,
                 g.tag, g.billable, (extract(epoch from g.k at time zone ?) * 1000)::bigint as bucket_start_ms,
                 round(coalesce(${epoch('g.secs')}, 0))::bigint as seconds,
@@ -422,7 +435,7 @@ export class ReportService {
            left join users u on u.id = g.user_id
           order by ${order.length > 0 ? order.join(', ') : '1'}
           limit ? offset ?) page on true`,
-      [split, companyName, zone, limit, offset],
+      [split, companyName, projectName, activityName, zone, limit, offset],
     );
     return { query };
   }

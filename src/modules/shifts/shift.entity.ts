@@ -10,7 +10,9 @@ import { Staff } from '../staff';
   description: 'A span of time a user worked on a project; running while `stop` is null.',
 })
 @Entity({ tableName: 'shifts' })
-export class Shift extends TenantEntity<'timeZone' | 'billable' | 'tagList' | 'running'> {
+export class Shift extends TenantEntity<
+  'timeZone' | 'billable' | 'tagList' | 'running' | 'projectLegacyId' | 'activityLegacyId'
+> {
   @ManyToOne(() => Project, { ref: true, deleteRule: 'cascade' })
   project!: Ref<Project>;
 
@@ -67,5 +69,17 @@ export class Shift extends TenantEntity<'timeZone' | 'billable' | 'tagList' | 'r
   @Field(() => Boolean, { description: 'True while `stop` is null.' })
   get running(): boolean {
     return this.stop === null;
+  }
+
+  // Which project and activity the shift is on, by integer id, whoever may see them (an id
+  // reveals nothing); the uuids and the objects are ShiftResolver's.
+  @Field(() => Int, { description: "The integer id of the shift's project." })
+  get projectLegacyId(): number {
+    return this.project.id;
+  }
+
+  @Field(() => Int, { nullable: true, description: "The integer id of the shift's activity." })
+  get activityLegacyId(): number | null {
+    return this.activity?.id ?? null;
   }
 }

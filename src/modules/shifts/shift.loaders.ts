@@ -31,8 +31,8 @@ export async function projectShifts(
     where: {
       $and: [
         compileFilter<Shift>('Shift', filter, SHIFT_FILTER_FIELDS),
-        // The shift list's own rule, not "the parent was reached": `Shift.project` answers a project
-        // whatever its visibility, so reaching one is no licence to read everyone's shifts on it.
+        // The shift list's own rule, not "the parent is visible": a staff member sees a PUBLIC
+        // project, and on it their own shifts only.
         await shiftVisibilityWhere(ctx),
       ],
     },

@@ -1,5 +1,5 @@
 import { Entity, Enum, Property } from '@mikro-orm/core';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ObjectType } from 'type-graphql';
 import { StaffType } from '../common';
 import { TenantEntity } from '../accounts';
 
@@ -11,7 +11,8 @@ import { TenantEntity } from '../accounts';
 export class Staff extends TenantEntity<
   'firstName' | 'lastName' | 'emailAddress' | 'timeZone' | 'active' | 'type'
 > {
-  @Field(() => String, { description: 'The login; unique across the whole service.' })
+  // The login, e-mail address and rate are personal: StaffResolver exposes them under the staff
+  // policy's field rule (personalField).
   @Property({ type: 'string', length: 255 })
   login!: string;
 
@@ -27,7 +28,6 @@ export class Staff extends TenantEntity<
   @Property({ type: 'string', length: 255 })
   lastName: string = '';
 
-  @Field(() => String)
   @Property({ type: 'string', length: 255 })
   emailAddress: string = '';
 
@@ -43,7 +43,6 @@ export class Staff extends TenantEntity<
   @Enum({ items: () => StaffType })
   type: StaffType = StaffType.STAFF;
 
-  @Field(() => Int, { nullable: true })
   @Property({ type: 'integer', nullable: true })
   hourlyRateCents: number | null = null;
 }

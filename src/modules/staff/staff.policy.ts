@@ -14,3 +14,22 @@ export function readableStaffWhere(viewer: Viewer): { id?: number } {
 export function mayReadStaff(viewer: Viewer, staff: Pick<Staff, 'id'>): boolean {
   return isManagerOrOwner(viewer) || staff.id === viewer.id;
 }
+
+/** The fields of a staff record that are the person's own business. */
+export type PersonalStaffField = 'login' | 'emailAddress' | 'hourlyRateCents';
+
+/**
+ * A personal field of a staff record: its login (the user name of Basic auth), e-mail address or
+ * hourly rate. Wherever the record is reached (the root fields, the account's owner, the CUSTOM
+ * member lists of companies and projects, a shift's user) these answer exactly where the record
+ * itself may be read (mayReadStaff): for the owner and managers, and for the person themself;
+ * anyone else reads null. The record itself stays, with its ids, name, type and state: the legacy
+ * interfaces list the owner and the members by uuid (`user_uuids` lists at least the owner).
+ */
+export function personalField<K extends PersonalStaffField>(
+  viewer: Viewer,
+  staff: Pick<Staff, 'id' | K>,
+  field: K,
+): Staff[K] | null {
+  return mayReadStaff(viewer, staff) ? staff[field] : null;
+}

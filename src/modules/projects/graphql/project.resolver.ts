@@ -28,6 +28,7 @@ import { Company, visibleCompany } from '../../companies';
 import { Staff } from '../../staff';
 import { Project } from '../project.entity';
 import { projectUsers, type ProjectFieldPrimer } from '../project.loaders';
+import { mayReadProjectMoney } from '../project.policy';
 import type { ProjectService } from '../project.service';
 import { CreateProjectInput, ProjectFilter, ProjectInput, ProjectOrder } from './project.inputs';
 
@@ -150,5 +151,31 @@ export class ProjectResolver {
   })
   users(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Staff[]> {
     return projectUsers(ctx, project.id);
+  }
+
+  // Money: the owner's and the managers' (project.policy.ts); null for a staff member.
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'Text form of the rate with a currency symbol, as entered. Null for a staff member, like every money field.',
+  })
+  hourlyRate(@Root() project: Project, @Ctx() ctx: RequestContext): string | null {
+    return mayReadProjectMoney(ctx.viewer) ? project.hourlyRate : null;
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: 'The hourly rate in cents. Null for a staff member.',
+  })
+  hourlyRateCents(@Root() project: Project, @Ctx() ctx: RequestContext): number | null {
+    return mayReadProjectMoney(ctx.viewer) ? project.hourlyRateCents : null;
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: 'Amount invoiced for the project, in cents. Null for a staff member.',
+  })
+  invoiceAmountCents(@Root() project: Project, @Ctx() ctx: RequestContext): number | null {
+    return mayReadProjectMoney(ctx.viewer) ? project.invoiceAmountCents : null;
   }
 }

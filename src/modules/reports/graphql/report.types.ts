@@ -21,7 +21,7 @@ export class ReportRef {
   @Field(() => String, {
     nullable: true,
     description:
-      'Null only for a company the caller may not see (a PUBLIC project of a PRIVATE company), as `Project.company` is null there.',
+      'Null for a company, project or activity the caller may not see (a PUBLIC project of a PRIVATE company; their own shift on a PRIVATE project), as `Project.company` and `Shift.project` are null there.',
   })
   name!: string | null;
 }
@@ -57,10 +57,11 @@ export class ReportSums {
   billableSeconds!: number;
 
   @Field(() => SafeIntResolver, {
+    nullable: true,
     description:
-      "Billable seconds × hourly rate / 3600, in cents: the project's `hourlyRateCents` when set, else the user's; 0 for time with neither. Summed exactly, rounded once to whole cents.",
+      "Billable seconds × hourly rate / 3600, in cents: the project's `hourlyRateCents` when set, else the user's; 0 for time with neither. Summed exactly, rounded once to whole cents. Null for a staff member, who reads no project's rate (it would follow from the amount).",
   })
-  amountCents!: number;
+  amountCents!: number | null;
 }
 
 @ObjectType({ description: 'One group of a report. Keys not grouped by are null.' })

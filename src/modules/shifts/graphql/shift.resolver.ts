@@ -21,9 +21,9 @@ import {
   optionalLocator,
   PageArgs,
 } from '../../common';
-import type { MaybePromise } from '../../../core/loaders';
+import { then, type MaybePromise } from '../../../core/loaders';
 import { Activity } from '../../activities';
-import { Project } from '../../projects';
+import { Project, visibleProject } from '../../projects';
 import { Staff } from '../../staff';
 import { primeShiftRelations } from '../shift-relations';
 import { Shift } from '../shift.entity';
@@ -111,11 +111,23 @@ export class ShiftResolver {
     return this.service.delete(ctx, locator, optionalLocator(projectId, projectLegacyId));
   }
 
-  // Synchronous once the request has read the row: a list of a thousand shifts then makes no
-  // promise per shift. Foreign keys guarantee the project and the user exist.
-  @FieldResolver(() => Project)
-  project(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<Project> {
-    return loadById(ctx, Project, shift.project.id) as MaybePromise<Project>;
+  // Synchronous once the request has read the rows (a list primes them: primeShiftRelations), so
+  // a list of a thousand shifts makes no promise per shift. Foreign keys guarantee the project,
+  // the user and the activity exist; the project and its activity answer as `project(id:)` and
+  // `activity(id:)` would: null when the caller may not see the project (a staff member's own
+  // shift on a PRIVATE project). Their ids answer always: an id reveals nothing.
+  @FieldResolver(() => Project, {
+    nullable: true,
+    description:
+      'The project, when the caller may see it; `projectId` names it whatever its visibility.',
+  })
+  project(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<Project | null> {
+    return visibleProject(ctx, shift.project.id);
+  }
+
+  @FieldResolver(() => ID, { description: "The uuid of the shift's project." })
+  projectId(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<string> {
+    return then(loadById(ctx, Project, shift.project.id), (project) => project!.uuid);
   }
 
   @FieldResolver(() => Staff)
@@ -123,8 +135,21 @@ export class ShiftResolver {
     return loadById(ctx, Staff, shift.user.id) as MaybePromise<Staff>;
   }
 
-  @FieldResolver(() => Activity, { nullable: true })
+  @FieldResolver(() => Activity, {
+    nullable: true,
+    description: 'The activity, when the shift names one and the caller may see its project.',
+  })
   activity(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<Activity | null> {
-    return shift.activity ? loadById(ctx, Activity, shift.activity.id) : null;
+    const activity = shift.activity;
+    if (!activity) return null;
+    return then(visibleProject(ctx, shift.project.id), (project) =>
+      project ? loadById(ctx, Activity, activity.id) : null,
+    );
+  }
+
+  @FieldResolver(() => ID, { nullable: true, description: "The uuid of the shift's activity." })
+  activityId(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<string | null> {
+    if (!shift.activity) return null;
+    return then(loadById(ctx, Activity, shift.activity.id), (activity) => activity!.uuid);
   }
 }

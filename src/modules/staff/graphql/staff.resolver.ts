@@ -1,7 +1,8 @@
-import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { Connection, LocatorArgs, PageArgs } from '../../common';
 import { Staff } from '../staff.entity';
+import { personalField } from '../staff.policy';
 import { CreateStaffInput, StaffFilter, StaffOrder, UpdateStaffInput } from './staff.inputs';
 import type { StaffService } from '../staff.service';
 
@@ -62,5 +63,33 @@ export class StaffResolver {
   @Mutation(() => Staff)
   disableStaff(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Staff> {
     return this.service.setActive(ctx, locator, false);
+  }
+
+  // Personal fields, wherever a record is reached: null unless the caller may read the record
+  // (staff.policy.ts). A staff member reaches colleagues and the owner through member lists and
+  // the account; the root fields give them only their own record.
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'The login; unique across the whole service. Null for a caller who may not read the user (a staff member reading a colleague or the owner), like `emailAddress` and `hourlyRateCents`.',
+  })
+  login(@Root() staff: Staff, @Ctx() ctx: RequestContext): string | null {
+    return personalField(ctx.viewer, staff, 'login');
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'Null for a caller who may not read the user.',
+  })
+  emailAddress(@Root() staff: Staff, @Ctx() ctx: RequestContext): string | null {
+    return personalField(ctx.viewer, staff, 'emailAddress');
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: 'In cents; null when not set, or for a caller who may not read the user.',
+  })
+  hourlyRateCents(@Root() staff: Staff, @Ctx() ctx: RequestContext): number | null {
+    return personalField(ctx.viewer, staff, 'hourlyRateCents');
   }
 }
