@@ -10,8 +10,24 @@ import { loadConfig } from '../../src/core/config';
 import { openDatabase } from '../../src/db/database';
 import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/test-database';
 
+// Each command opens the database and runs the migrations (on the embedded database it boots one
+// first): seconds on an idle machine, over a minute on a saturated 2-core CI machine.
+jest.setTimeout(240_000);
+
+/**
+ * Commands run one after another: one that outlived its test (a timeout) still holds the embedded
+ * data directory, and the next would find it in use and fail for that reason instead of its own.
+ */
+let previousCommand: Promise<unknown> = Promise.resolve();
+
 /** Runs the CLI in-process with an environment, capturing what it prints. */
-async function cli(args: string[], env: Record<string, string>) {
+function cli(args: string[], env: Record<string, string>) {
+  const command = previousCommand.catch(() => undefined).then(() => runCliCapturing(args, env));
+  previousCommand = command;
+  return command;
+}
+
+async function runCliCapturing(args: string[], env: Record<string, string>) {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   let stdout = '';
