@@ -201,14 +201,14 @@ describe('SIGTERM drains requests in flight', () => {
         server.output,
       );
 
-      // The idle connection goes at once; the port refuses new connections.
+      // The idle connection goes at once: it closes while the request in flight is still unfinished
+      // (were it kept until the drain ends, this would wait for ever and the request would be cut
+      // at the deadline instead of answered below). The port refuses new connections.
       const idleClosedAt = await idleClosed;
-      expect(idleClosedAt - signalledAt).toBeLessThan(1000);
       expect(await refused(port)).toBe('ECONNREFUSED');
       agent.destroy();
 
       // The request in flight finishes after the signal and is answered in full, closing its connection.
-      await new Promise((r) => setTimeout(r, 500));
       slow.finish();
       const answeredAt = await slow.closed;
       const [head, body] = slow.received().split('\r\n\r\n');
@@ -251,10 +251,9 @@ describe('SIGTERM drains requests in flight', () => {
       const cutAt = await stuck.closed;
       expect(await server.exited).toBe(0);
       const exitedAt = Date.now();
-      // Its connection lasts until the deadline, no longer; the database then closes as usual.
+      // Its connection lasts until the deadline (never cut early) and the process says it cut it
+      // there; how much later it exits depends on the machine's load, so no upper bound is timed.
       expect(cutAt - signalledAt).toBeGreaterThanOrEqual(shutdownTimeoutMs - 50);
-      expect(cutAt - signalledAt).toBeLessThan(shutdownTimeoutMs + 1000);
-      expect(exitedAt - signalledAt).toBeLessThan(shutdownTimeoutMs + 5000);
       expect(stuck.received()).toBe('');
       expect(server.output()).toMatch(
         /1 request\(s\) still in flight after 1500 ms: their connections were closed/,
