@@ -149,6 +149,17 @@ export function renewedContext(ctx: RequestContext): RequestContext {
   return { ...ctx, em: tenantFork(ctx.em, ctx.viewer.accountId), loaders: new Loaders() };
 }
 
+/**
+ * Drops what the request has kept of its reads: its loaders' values and its EntityManager's identity
+ * map. A mutation field changes rows (some by plain SQL, which the identity map never sees), so the
+ * next field must read them again rather than answer with what an earlier field read. The entities
+ * already handed out stay as they are; they are only no longer the request's managed copies.
+ */
+export function forgetReads(ctx: RequestContext): void {
+  ctx.loaders.clear();
+  ctx.em.clear();
+}
+
 /** A fork with an empty identity map whose every query the tenant filter scopes to one account. */
 export function tenantFork(em: EntityManager, accountId: number): EntityManager {
   const fork = em.fork({ clear: true, useContext: false });
