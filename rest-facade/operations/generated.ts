@@ -613,7 +613,7 @@ export type ShowActivityQueryVariables = Exact<{
 }>;
 
 
-export type ShowActivityQuery = { activity: { id: string, legacyId: number, name: string, project: { id: string, legacyId: number } } };
+export type ShowActivityQuery = { activity: { id: string, legacyId: number, name: string, project: { id: string, legacyId: number } } | null };
 
 export type CreateActivityMutationVariables = Exact<{
   input: CreateActivityInput;
@@ -658,7 +658,7 @@ export type ShowCompanyQueryVariables = Exact<{
 }>;
 
 
-export type ShowCompanyQuery = { company: { id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } };
+export type ShowCompanyQuery = { company: { id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } | null };
 
 export type CreateCompanyMutationVariables = Exact<{
   input: CreateCompanyInput;
@@ -736,7 +736,7 @@ export type ShowProjectQueryVariables = Exact<{
 }>;
 
 
-export type ShowProjectQuery = { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
+export type ShowProjectQuery = { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } | null };
 
 export type CreateProjectMutationVariables = Exact<{
   input: CreateProjectInput;
@@ -807,7 +807,7 @@ export type ShowShiftQueryVariables = Exact<{
 }>;
 
 
-export type ShowShiftQuery = { shift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } };
+export type ShowShiftQuery = { shift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null };
 
 export type CreateShiftMutationVariables = Exact<{
   input: CreateShiftInput;
@@ -852,7 +852,7 @@ export type ShowStaffQueryVariables = Exact<{
 }>;
 
 
-export type ShowStaffQuery = { staffMember: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
+export type ShowStaffQuery = { staffMember: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } | null };
 
 export type CreateStaffMutationVariables = Exact<{
   input: CreateStaffInput;

@@ -2,6 +2,11 @@ import type { Knex } from '@mikro-orm/postgresql';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../core/config';
 import { TooManyRequestsError } from '../core/errors';
+import type { RateLimitStatus } from '../core/request-context';
+
+/** Hears where a counter stands after each count, refusals included. */
+export type RateLimitObserver = (status: RateLimitStatus) => void;
+const unheard: RateLimitObserver = () => undefined;
 
 /**
  * Counts requests, not failures: per client address before authentication (so a flood costs no
@@ -16,8 +21,10 @@ import { TooManyRequestsError } from '../core/errors';
 export class RequestLimiter {
   private readonly byAccount: RateLimiterPostgres | undefined;
   private readonly byAddress: RateLimiterPostgres | undefined;
+  private readonly windowSeconds: number;
 
   constructor(knex: Knex, limits: Config['rateLimits']) {
+    this.windowSeconds = limits.windowSeconds;
     const limiter = (keyPrefix: string, points: number) =>
       points === 0
         ? undefined
@@ -34,26 +41,40 @@ export class RequestLimiter {
     this.byAddress = limiter('address-requests', limits.perAddress);
   }
 
-  /** Counts a request from `address`; throws TooManyRequestsError when the address is over its limit. */
-  countAddress(address: string): Promise<void> {
-    return consume(this.byAddress, address);
+  /**
+   * Counts a request from `address`; throws TooManyRequestsError when the address is over its
+   * limit. `observe` hears the counter's state either way (not at all with the limit off).
+   */
+  countAddress(address: string, observe: RateLimitObserver = unheard): Promise<void> {
+    return this.consume(this.byAddress, address, observe);
   }
 
-  /** Counts a request of an account; throws TooManyRequestsError when the account is over its limit. */
-  countAccount(accountId: number): Promise<void> {
-    return consume(this.byAccount, String(accountId));
+  /** Counts a request of an account, as countAddress does for an address. */
+  countAccount(accountId: number, observe: RateLimitObserver = unheard): Promise<void> {
+    return this.consume(this.byAccount, String(accountId), observe);
   }
-}
 
-async function consume(limiter: RateLimiterPostgres | undefined, key: string): Promise<void> {
-  if (!limiter) return;
-  try {
-    await limiter.consume(key);
-  } catch (refusal) {
-    // The library rejects with the counter's state when it is used up, and with an Error when
-    // the store fails (the caller maps database errors to SERVICE_UNAVAILABLE).
-    if (!(refusal instanceof RateLimiterRes)) throw refusal;
-    const wait = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-    throw new TooManyRequestsError(wait, `Too many requests; try again in ${wait} seconds`);
+  private async consume(
+    limiter: RateLimiterPostgres | undefined,
+    key: string,
+    observe: RateLimitObserver,
+  ): Promise<void> {
+    if (!limiter) return;
+    const statusOf = (counter: RateLimiterRes): RateLimitStatus => ({
+      limit: limiter.points,
+      remaining: Math.max(0, counter.remainingPoints),
+      resetSeconds: Math.max(0, Math.ceil(counter.msBeforeNext / 1000)),
+      windowSeconds: this.windowSeconds,
+    });
+    try {
+      observe(statusOf(await limiter.consume(key)));
+    } catch (refusal) {
+      // The library rejects with the counter's state when it is used up, and with an Error when
+      // the store fails (the caller maps database errors to SERVICE_UNAVAILABLE).
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      observe(statusOf(refusal));
+      const wait = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+      throw new TooManyRequestsError(wait, `Too many requests; try again in ${wait} seconds`);
+    }
   }
 }

@@ -67,6 +67,15 @@ export class Loaders {
     return this.prime(name, parentIds, byParent(find, parentOf));
   }
 
+  /**
+   * Forgets every value and every DataLoader: what the request read before a change it made itself
+   * (a mutation field) must not answer for the fields after it.
+   */
+  clear(): void {
+    this.byName.clear();
+    this.answered.clear();
+  }
+
   private answeredBy(name: string): Map<unknown, unknown> {
     let answered = this.answered.get(name);
     if (!answered) this.answered.set(name, (answered = new Map()));

@@ -40,6 +40,41 @@ export interface RequestContext {
    * request (the CLI): the work then simply runs.
    */
   readonly heavy?: HeavyWork | undefined;
+
+  /**
+   * Where the caller stands against the request rate limits once this request was counted (the
+   * tighter of its address's and its account's); absent where nothing counts (the CLI, limits off).
+   * GraphQL answers report it in `extensions.cost.throttleStatus`.
+   */
+  readonly rateLimit?: RateLimitStatus | undefined;
+}
+
+/**
+ * One rate-limit counter after a request was counted: a fixed window of `limit` requests that
+ * starts again `resetSeconds` from now. The same numbers go to the `RateLimit-*` headers of every
+ * HTTP interface and to GraphQL's `extensions.cost`.
+ */
+export interface RateLimitStatus {
+  /** Requests allowed per window. */
+  readonly limit: number;
+  /** Requests left in the current window (0 once refused). */
+  readonly remaining: number;
+  /** Seconds until the current window ends and `remaining` is `limit` again. */
+  readonly resetSeconds: number;
+  /** The length of a window in seconds. */
+  readonly windowSeconds: number;
+}
+
+/**
+ * The IETF draft's RateLimit headers of a status (draft-ietf-httpapi-ratelimit-headers: limit,
+ * remaining quota, delta-seconds until the quota resets).
+ */
+export function rateLimitHeadersOf(status: RateLimitStatus): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(status.limit),
+    'RateLimit-Remaining': String(status.remaining),
+    'RateLimit-Reset': String(status.resetSeconds),
+  };
 }
 
 /** Runs `work` once the heavy-work lane lets it in; rejects with TOO_MANY_REQUESTS when full. */
@@ -95,6 +130,11 @@ export interface RequestOptions {
    * 429); one without it (a WebSocket connection, the CLI) takes none.
    */
   readonly ended?: AbortSignal | undefined;
+  /**
+   * Told where the caller stands each time the request is counted against a rate limit, the
+   * tightest so far last, refusals included: an HTTP request puts it in its answer's headers.
+   */
+  readonly onRateLimit?: ((status: RateLimitStatus) => void) | undefined;
 }
 
 /** The request options of an Express request. */
@@ -103,7 +143,18 @@ export function requestOptionsOf(req: Request): RequestOptions {
   return {
     idempotencyKey: Array.isArray(key) ? key[0] : key,
     log: loggerOf(req),
-    ...(req.res ? { ended: endedSignal(req.res) } : {}),
+    ...(req.res ? { ended: endedSignal(req.res), onRateLimit: rateLimitHeaders(req.res) } : {}),
+  };
+}
+
+/**
+ * Every HTTP interface (/graphql, the JSON and XML facades, CSV downloads) answers with the
+ * RateLimit headers, set when the request is counted, before any byte of the answer: a 429 keeps
+ * them beside its Retry-After.
+ */
+function rateLimitHeaders(res: Response): (status: RateLimitStatus) => void {
+  return (status) => {
+    if (!res.headersSent) res.set(rateLimitHeadersOf(status));
   };
 }
 
@@ -147,6 +198,17 @@ export interface TenantFilterParams {
  */
 export function renewedContext(ctx: RequestContext): RequestContext {
   return { ...ctx, em: tenantFork(ctx.em, ctx.viewer.accountId), loaders: new Loaders() };
+}
+
+/**
+ * Drops what the request has kept of its reads: its loaders' values and its EntityManager's identity
+ * map. A mutation field changes rows (some by plain SQL, which the identity map never sees), so the
+ * next field must read them again rather than answer with what an earlier field read. The entities
+ * already handed out stay as they are; they are only no longer the request's managed copies.
+ */
+export function forgetReads(ctx: RequestContext): void {
+  ctx.loaders.clear();
+  ctx.em.clear();
 }
 
 /** A fork with an empty identity map whose every query the tenant filter scopes to one account. */

@@ -3,7 +3,7 @@ import type { CredentialCheck } from '../auth/credential-check';
 import { crossSiteRefusal, originPolicyOf } from '../auth/cross-site-guard';
 import type { FairShareLimiter } from '../auth/fair-share-limiter';
 import type { Identified, RequestAuthenticator } from '../auth/request-authenticator';
-import type { RequestLimiter } from '../auth/request-limiter';
+import type { RateLimitObserver, RequestLimiter } from '../auth/request-limiter';
 import { enterAccount } from '../core/account-scope';
 import type { Config } from '../core/config';
 import { AppError, UnauthenticatedError } from '../core/errors';
@@ -12,6 +12,7 @@ import { currentLogger, type Logger } from '../core/logger';
 import {
   tenantFork,
   type ContextFactory,
+  type RateLimitStatus,
   type RequestContext,
   type RequestCredentials,
   type RequestOptions,
@@ -42,13 +43,15 @@ export function createContextFactory(deps: ContextDeps): ContextFactory {
       // First: a forged request costs no password check and no database round trip.
       const refusal = crossSiteRefusal(credentials, originPolicy);
       if (refusal) throw refusal;
-      const { viewer } = await admit(deps, credentials, options.ended);
+      const tally = rateLimitTally(options.onRateLimit);
+      const { viewer } = await admit(deps, credentials, tally.observe, options.ended);
       return {
         ...contextForViewer(deps.orm, deps.config, viewer, {
           ...options,
           log: options.log ?? currentLogger(deps.logger),
         }),
         heavy: deps.fairShare.heavyWork(viewer.accountId, options.ended),
+        rateLimit: tally.status(),
       };
     });
 }
@@ -88,7 +91,7 @@ export function createLiveSessionFactory(
 ): LiveSessionFactory {
   return (credentials, revoked) =>
     catalogued(async () => {
-      const { viewer, grant } = await admit(deps, credentials);
+      const { viewer, grant } = await admit(deps, credentials, rateLimitTally().observe);
       const log = currentLogger(deps.logger);
       let holds = true;
       const recheck = async (): Promise<RequestContext | undefined> => {
@@ -111,13 +114,14 @@ export function createLiveSessionFactory(
         recheck,
         operation: () =>
           catalogued(async () => {
+            const tally = rateLimitTally();
             const [context] = await Promise.all([
               recheck(),
-              deps.limiter.countAddress(credentials.address),
+              deps.limiter.countAddress(credentials.address, tally.observe),
             ]);
             if (!context) throw new UnauthenticatedError('These credentials no longer hold');
-            await deps.limiter.countAccount(viewer.accountId);
-            return context;
+            await deps.limiter.countAccount(viewer.accountId, tally.observe);
+            return { ...context, rateLimit: tally.status() };
           }),
       };
     });
@@ -132,19 +136,39 @@ export function createLiveSessionFactory(
 async function admit(
   deps: ContextDeps,
   credentials: RequestCredentials,
+  observe: RateLimitObserver,
   ended?: RequestOptions['ended'],
 ): Promise<Identified> {
   const [identified] = await Promise.all([
     deps.authenticator.identify(deps.orm.em.fork({ useContext: false }), credentials),
-    deps.limiter.countAddress(credentials.address),
+    deps.limiter.countAddress(credentials.address, observe),
   ]);
   const { accountId } = identified.viewer;
   // From here on the request's queries take its account's connections (db/connection-lanes.ts).
   enterAccount(accountId);
   // Its turn among the account's requests in flight, before it costs any more queries.
   if (ended) await deps.fairShare.admit(accountId, ended);
-  await deps.limiter.countAccount(accountId);
+  await deps.limiter.countAccount(accountId, observe);
   return identified;
+}
+
+/**
+ * A request is counted by two limits (its address's and its account's); what it reports is the
+ * tighter one, the one that will refuse it first. `heard` is told each time that changes.
+ */
+function rateLimitTally(heard?: (status: RateLimitStatus) => void): {
+  observe: RateLimitObserver;
+  status(): RateLimitStatus | undefined;
+} {
+  let tightest: RateLimitStatus | undefined;
+  return {
+    observe: (status) => {
+      if (tightest && tightest.remaining <= status.remaining) return;
+      tightest = status;
+      heard?.(status);
+    },
+    status: () => tightest,
+  };
 }
 
 /** A database that cannot answer is SERVICE_UNAVAILABLE for every transport alike. */

@@ -35,6 +35,12 @@ type Runner = (
  * from graphql-js. The one case this cannot express, a variable inside an input-object literal
  * (`filter: { start: { gt: $from } }`), and any operation the compiler refuses run on graphql-js.
  *
+ * That copy must never describe itself: graphql-jit answers `__schema` and `__type` from the schema
+ * it compiled against, which would report every input object as a SCALAR (and codegen, IDEs and
+ * schema diffs would see a different schema from schema/schema.graphql). So an operation that
+ * introspects runs on graphql-js against the real schema; `__typename` is the same in both and
+ * stays compiled.
+ *
  * A runner is kept per parsed document (Apollo caches one document per query text) and
  * operation name.
  */
@@ -79,9 +85,10 @@ function compile(
   operationName: string | null,
 ): Runner {
   const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
-  const compiled = hasVariableInsideInputLiteral(document)
-    ? undefined
-    : tryCompile(jitSchema, document, operationName);
+  const compiled =
+    hasVariableInsideInputLiteral(document) || introspects(document)
+      ? undefined
+      : tryCompile(jitSchema, document, operationName);
   if (!compiled)
     return (contextValue, variableValues) =>
       execute({ schema, document, operationName, contextValue, variableValues });
@@ -121,6 +128,17 @@ function withInputObjectsAsScalars(schema: GraphQLSchema): GraphQLSchema {
           })
         : undefined,
   });
+}
+
+/** Whether the document asks for `__schema` or `__type` (in any operation or fragment). */
+function introspects(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field: (node) => {
+      if (node.name.value === '__schema' || node.name.value === '__type') found = true;
+    },
+  });
+  return found;
 }
 
 /** Whether an input-object literal holds a variable: its stand-in scalar cannot see it. */

@@ -24,6 +24,7 @@ import {
 } from 'graphql-query-complexity';
 import type { Config } from '../core/config';
 import { HTTP_STATUS } from '../core/errors';
+import type { RateLimitStatus, RequestContext } from '../core/request-context';
 
 /**
  * The limits every operation must keep, whoever sends it and however: a client of /graphql, one of
@@ -107,12 +108,7 @@ export function operationGuards(
     }
   };
 
-  const overCost = (
-    document: DocumentNode,
-    operationName: string | null | undefined,
-    variables: Record<string, unknown> | null | undefined,
-  ): GraphQLError | undefined => {
-    const estimate = cost(document, operationName, variables ?? undefined);
+  const overCost = (estimate: number | undefined): GraphQLError | undefined => {
     if (estimate === undefined || estimate <= limits.maxCost) return undefined;
     return new GraphQLError(
       `The operation may return about ${estimate} objects, more than the limit of ${limits.maxCost}: ask for smaller pages (first) or fewer nested lists`,
@@ -177,11 +173,12 @@ export function operationGuards(
             ),
           ],
         };
-      const refusal = overCost(document, operationName, variables);
+      const refusal = overCost(cost(document, operationName, variables ?? undefined));
       return refusal ? { errors: [refusal] } : { document, operation };
     },
     plugin: {
       async requestDidStart() {
+        let requestedQueryCost: number | undefined;
         return {
           async validationDidStart() {
             return async (errors) => {
@@ -198,12 +195,53 @@ export function operationGuards(
                 },
               );
             }
-            const refusal = overCost(document, operationName, request.variables);
+            requestedQueryCost = cost(document, operationName, request.variables);
+            const refusal = overCost(requestedQueryCost);
             if (refusal) throw refusal;
+          },
+          async willSendResponse({ response, contextValue }) {
+            if (response.body.kind !== 'single') return;
+            const extensions = costExtension(
+              requestedQueryCost,
+              limits.maxCost,
+              (contextValue as Partial<RequestContext> | undefined)?.rateLimit,
+            );
+            if (!extensions) return;
+            const result = response.body.singleResult;
+            result.extensions = { ...result.extensions, cost: extensions };
           },
         };
       },
     },
+  };
+}
+
+/**
+ * `extensions.cost` of an answer, shaped like Shopify's: what the operation was estimated to cost
+ * (the same estimate the cost limit refuses by) and the caller's remaining budget. The budget
+ * counts requests, not cost points: every operation takes one request of a fixed window, which
+ * starts again whole after `resetInSeconds` (so there is no `restoreRate` to report), and the cost
+ * limit applies to each operation on its own (`maximumQueryCost`). No `actualQueryCost`: nothing
+ * measures what execution really read.
+ */
+function costExtension(
+  requestedQueryCost: number | undefined,
+  maximumQueryCost: number,
+  rateLimit: RateLimitStatus | undefined,
+): Record<string, unknown> | undefined {
+  if (requestedQueryCost === undefined && !rateLimit) return undefined;
+  return {
+    ...(requestedQueryCost === undefined ? {} : { requestedQueryCost, maximumQueryCost }),
+    ...(rateLimit
+      ? {
+          throttleStatus: {
+            maximumAvailable: rateLimit.limit,
+            currentlyAvailable: rateLimit.remaining,
+            windowSeconds: rateLimit.windowSeconds,
+            resetInSeconds: rateLimit.resetSeconds,
+          },
+        }
+      : {}),
   };
 }
 

@@ -21,6 +21,7 @@ import { primeProjectTimeFields, ProjectTimeResolver, ShiftResolver } from '../m
 import { AccountResolver, StaffResolver, ViewerResolver } from '../modules/staff';
 import { TimeZoneResolver, TimeZoneService } from '../modules/time-zones';
 import { WebhookResolver } from '../modules/webhooks';
+import { forgetReadsAroundMutationFields } from './mutation-freshness';
 import type { Services } from './services';
 
 const RESOLVERS = [
@@ -73,7 +74,9 @@ export async function createSchema(
     [ShiftEventResolver, new ShiftEventResolver()],
   ]);
   const container: ContainerType = { get: (cls) => instances.get(cls) };
-  return buildSchema({ resolvers: RESOLVERS, container, validate: false, pubSub });
+  return forgetReadsAroundMutationFields(
+    await buildSchema({ resolvers: RESOLVERS, container, validate: false, pubSub }),
+  );
 }
 
 /** The SDL committed as schema/schema.graphql: sorted, so it only changes when the schema does. */

@@ -123,7 +123,10 @@ test('three-legged flow with oob, then signed calls to the JSON, XML and GraphQL
     },
     body: JSON.stringify({ query: '{ viewer { staff { login } } }' }),
   });
-  expect(await readJson(graphql)).toEqual({ data: { viewer: { staff: { login: owner.login } } } });
+  expect(await readJson(graphql)).toEqual({
+    data: { viewer: { staff: { login: owner.login } } },
+    extensions: { cost: expect.any(Object) },
+  });
 });
 
 test('the query-string scheme authenticates JSONP, which ignores Authorization headers', async () => {

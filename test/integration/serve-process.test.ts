@@ -214,7 +214,10 @@ describe('SIGTERM drains requests in flight', () => {
       const [head, body] = slow.received().split('\r\n\r\n');
       expect(head).toMatch(/^HTTP\/1\.1 200 /);
       expect(head).toMatch(/\r\nconnection: close\r\n/i);
-      expect(JSON.parse(body!)).toEqual({ data: { viewer: { staff: { login } } } });
+      expect(JSON.parse(body!)).toEqual({
+        data: { viewer: { staff: { login } } },
+        extensions: { cost: expect.any(Object) },
+      });
 
       expect(await server.exited).toBe(0);
       const exitedAt = Date.now();

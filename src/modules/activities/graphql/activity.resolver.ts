@@ -30,6 +30,7 @@ export class ActivityResolver {
   constructor(private readonly service: ActivityService) {}
 
   @Query(() => Activity, {
+    nullable: true,
     description: 'One activity; optionally required to belong to a project.',
   })
   activity(

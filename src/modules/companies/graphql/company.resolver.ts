@@ -14,7 +14,7 @@ export const CompanyConnection = Connection(Company, 'CompanyConnection');
 export class CompanyResolver {
   constructor(private readonly service: CompanyService) {}
 
-  @Query(() => Company)
+  @Query(() => Company, { nullable: true })
   company(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Company> {
     return this.service.get(ctx, locator);
   }

@@ -36,6 +36,7 @@ export class OAuthClientResolver {
   constructor(private readonly service: OAuthClientService) {}
 
   @Query(() => [OAuthClient], {
+    nullable: true,
     description: "The account's registered applications (owner only).",
     complexity: listComplexity(10),
   })

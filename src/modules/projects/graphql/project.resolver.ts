@@ -47,6 +47,7 @@ export class ProjectResolver {
   ) {}
 
   @Query(() => Project, {
+    nullable: true,
     description: 'One project, by `id` or `legacyId`; optionally required to belong to a company.',
   })
   project(

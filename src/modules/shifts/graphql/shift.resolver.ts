@@ -36,7 +36,10 @@ export const ShiftConnection = Connection(Shift, 'ShiftConnection');
 export class ShiftResolver {
   constructor(private readonly service: ShiftService) {}
 
-  @Query(() => Shift, { description: 'One shift; optionally required to belong to a project.' })
+  @Query(() => Shift, {
+    nullable: true,
+    description: 'One shift; optionally required to belong to a project.',
+  })
   shift(
     @Args() locator: LocatorArgs,
     @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,

@@ -12,7 +12,10 @@ export const StaffConnection = Connection(Staff, 'StaffConnection');
 export class StaffResolver {
   constructor(private readonly service: StaffService) {}
 
-  @Query(() => Staff, { description: 'One user of the account, by `id` or `legacyId`.' })
+  @Query(() => Staff, {
+    nullable: true,
+    description: 'One user of the account, by `id` or `legacyId`.',
+  })
   staffMember(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Staff> {
     return this.service.get(ctx, locator);
   }

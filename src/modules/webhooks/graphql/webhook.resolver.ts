@@ -10,6 +10,7 @@ export class WebhookResolver {
   constructor(private readonly service: WebhookService) {}
 
   @Query(() => [Webhook], {
+    nullable: true,
     description: "The account's webhooks (owner only).",
     complexity: listComplexity(MAX_WEBHOOKS),
   })
@@ -18,6 +19,7 @@ export class WebhookResolver {
   }
 
   @Query(() => [WebhookDelivery], {
+    nullable: true,
     description: "A webhook's latest deliveries, newest first (owner only).",
     complexity: listComplexity(MAX_DELIVERIES_PAGE),
   })

@@ -1,0 +1,121 @@
+import { parse } from 'graphql';
+import request from 'supertest';
+import { operationGuards } from '../../src/graphql/operation-guards';
+import { createSchema } from '../../src/graphql/schema';
+import { createServices } from '../../src/graphql/services';
+import { createGeocoder } from '../../src/modules/companies';
+import { createPasswordHasher } from '../../src/modules/staff';
+import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+
+/**
+ * Limits a client can see: the RateLimit headers (IETF draft: limit, remaining in the current
+ * window, seconds until it resets) on every HTTP interface, and `extensions.cost` in GraphQL
+ * answers. Small limits: 5 requests of one account a minute, 1,000 from one address. Behind a
+ * trusted proxy (loopback) each test names its own client address.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({
+    RATE_LIMIT_PER_ACCOUNT: '5',
+    RATE_LIMIT_PER_ADDRESS: '1000',
+    RATE_LIMIT_WINDOW_S: '60',
+    TRUST_PROXY: 'loopback',
+  });
+});
+afterAll(() => t?.close());
+
+const from = (address: string, who: Credentials) => ({
+  graphql: (query = '{ viewer { staff { id } } }', variables: Record<string, unknown> = {}) =>
+    request(t.app.express)
+      .post('/graphql')
+      .set('x-forwarded-for', address)
+      .auth(who.login, who.password)
+      .send({ query, variables }),
+  json: () =>
+    request(t.app.express)
+      .get('/api/1/projects.json')
+      .set('x-forwarded-for', address)
+      .auth(who.login, who.password),
+  xml: () =>
+    request(t.app.express)
+      .get('/projects.xml')
+      .set('x-forwarded-for', address)
+      .auth(who.login, who.password),
+});
+
+function limits(res: request.Response): { limit: number; remaining: number; reset: number } {
+  for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'])
+    expect(res.headers[name]).toMatch(/^\d+$/);
+  const reset = Number(res.headers['ratelimit-reset']);
+  expect(reset).toBeLessThanOrEqual(60);
+  return {
+    limit: Number(res.headers['ratelimit-limit']),
+    remaining: Number(res.headers['ratelimit-remaining']),
+    reset,
+  };
+}
+
+test('every interface answers RateLimit headers from one count, down by one a request, and 429 keeps them with Retry-After', async () => {
+  const client = from('198.51.100.21', await t.newAccount());
+  const answers = [
+    await client.graphql(),
+    await client.json(),
+    await client.xml(),
+    await client.graphql(),
+    await client.json(),
+  ];
+  for (const answer of answers) expect(answer.status).toBe(200);
+  expect(answers.map((answer) => limits(answer).limit)).toEqual([5, 5, 5, 5, 5]);
+  expect(answers.map((answer) => limits(answer).remaining)).toEqual([4, 3, 2, 1, 0]);
+
+  for (const refused of [await client.graphql(), await client.json(), await client.xml()]) {
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    const { limit, remaining, reset } = limits(refused);
+    expect({ limit, remaining }).toEqual({ limit: 5, remaining: 0 });
+    expect(reset).toBeGreaterThanOrEqual(1);
+  }
+});
+
+test('a request that fails to sign in still reports its address count', async () => {
+  const stranger = from('198.51.100.22', { login: 'nobody', password: 'wrong' });
+  const first = await stranger.json();
+  const second = await stranger.json();
+  expect(first.status).toBe(401);
+  expect(limits(first)).toMatchObject({ limit: 1000, remaining: 999 });
+  expect(limits(second)).toMatchObject({ limit: 1000, remaining: 998 });
+});
+
+test("GraphQL answers report the operation's cost, as the cost guard computes it, and the remaining budget", async () => {
+  const schema = await createSchema(
+    createServices(createPasswordHasher(8), createGeocoder({ geocoder: { kind: 'none' } })),
+  );
+  const guards = operationGuards(schema, t.config);
+  const query = `query($n: Int) {
+    viewer { staff { id } }
+    projects(first: $n) { totalCount nodes { id company { id } activities { id } } }
+  }`;
+  const variables = { n: 7 };
+  const expected = guards.cost(parse(query), undefined, variables);
+  expect(expected).toBeGreaterThan(7);
+
+  const client = from('198.51.100.23', await t.newAccount());
+  const first = await client.graphql(query, variables);
+  const second = await client.graphql(query, variables);
+  expect(first.status).toBe(200);
+  expect(first.body.errors).toBeUndefined();
+  expect(first.body.extensions.cost).toEqual({
+    requestedQueryCost: expected,
+    maximumQueryCost: t.config.graphql.maxCost,
+    throttleStatus: {
+      maximumAvailable: 5,
+      currentlyAvailable: 4,
+      windowSeconds: 60,
+      resetInSeconds: limits(first).reset,
+    },
+  });
+  expect(second.body.extensions.cost.throttleStatus.currentlyAvailable).toBe(
+    limits(second).remaining,
+  );
+  expect(limits(second).remaining).toBe(3);
+});
