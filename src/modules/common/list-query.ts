@@ -338,7 +338,9 @@ export async function childPage<T extends { id: number }>(
     const id = cursor.values[cursor.values.length - 1];
     const at = all.findIndex((row) => row.id === id);
     if (at >= 0) return side === 'after' ? at + 1 : at;
-    const beyond = all.findIndex((row) => comparePositions(window.terms, values(row), cursor.values) > 0);
+    const beyond = all.findIndex(
+      (row) => comparePositions(window.terms, values(row), cursor.values) > 0,
+    );
     return beyond < 0 ? all.length : beyond;
   };
   const start = window.after ? place(window.after, 'after') : 0;
@@ -348,7 +350,9 @@ export async function childPage<T extends { id: number }>(
     ? range.slice(Math.max(0, range.length - window.limit))
     : range.slice(0, window.limit);
   return toConnection(ctx, list.entityClass, window, rows, all.length, {
-    hasNextPage: window.backwards ? end < all.length : rows.length < range.length || end < all.length,
+    hasNextPage: window.backwards
+      ? end < all.length
+      : rows.length < range.length || end < all.length,
     hasPreviousPage: window.backwards ? rows.length < range.length || start > 0 : start > 0,
   });
 }

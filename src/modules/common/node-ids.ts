@@ -46,14 +46,12 @@ export async function nodeTypesOf(
     })
     .join(' union all ');
   const param = `{${uuids.join(',')}}`;
-  const rows = await em
-    .getConnection()
-    .execute<{ type: NodeTypeName; id: string }[]>(
-      sql,
-      Object.keys(NODE_TABLES).map(() => param),
-      'all',
-      em.getTransactionContext(),
-    );
+  const rows = await em.getConnection().execute<{ type: NodeTypeName; id: string }[]>(
+    sql,
+    Object.keys(NODE_TABLES).map(() => param),
+    'all',
+    em.getTransactionContext(),
+  );
   for (const row of rows) types.set(row.id, row.type);
   return types;
 }
