@@ -103,11 +103,22 @@ function fitsColumn(prop: EntityProperty, value: unknown): boolean {
   if (value === null) return prop.nullable === true;
   switch (prop.runtimeType) {
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
+      if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+      // An integer column compared with a fraction or a number beyond its range is an error in
+      // PostgreSQL, not a comparison.
+      return (
+        !/^(int|smallint|serial)/.test(prop.columnTypes?.[0] ?? String(prop.type)) ||
+        (Number.isInteger(value) && Math.abs(value) <= 2 ** 31 - 1)
+      );
     case 'boolean':
       return typeof value === 'boolean';
     case 'Date':
-      return typeof value === 'string' && !Number.isNaN(Date.parse(value));
+      // As encodeCursor writes it (toISOString), which PostgreSQL reads whatever its settings.
+      return (
+        typeof value === 'string' &&
+        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value) &&
+        !Number.isNaN(Date.parse(value))
+      );
     default:
       if (typeof value !== 'string' || value.includes('\u0000')) return false;
       return prop.type !== 'uuid' || isUuid(value);
