@@ -157,3 +157,24 @@ test('a nested list pages with edges and keyset cursors', async () => {
   expect(notes(back)).toEqual(['day 1', 'day 2']);
   expect(back.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
 });
+
+test('the cost guard prices a page read with last as one read with first', async () => {
+  const query = (size: string) =>
+    `{ projects(${size}: 5000) { nodes { shifts(${size}: 5000) { nodes { id } } } } }`;
+  const forwards = await t.gql(owner, query('first'));
+  const backwards = await t.gql(owner, query('last'));
+  expect(forwards.errors?.[0]?.extensions?.code).toEqual(expect.any(String));
+  expect(backwards.errors?.[0]?.extensions?.code).toBe(forwards.errors?.[0]?.extensions?.code);
+  expect(backwards.errors?.[0]?.extensions?.cost).toBe(forwards.errors?.[0]?.extensions?.cost);
+  // nodes(ids:) costs as many objects as it names.
+  const ids = Array.from(
+    { length: 5000 },
+    (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  );
+  const many = await t.gql(
+    owner,
+    `query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Project { shifts(first: 5000) { nodes { id } } } } }`,
+    { ids },
+  );
+  expect(many.errors?.[0]?.extensions?.code).toBe(forwards.errors?.[0]?.extensions?.code);
+});

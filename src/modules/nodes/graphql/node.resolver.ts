@@ -24,6 +24,9 @@ export class NodeResolver {
 
   @Query(() => [Node], {
     nullable: 'items',
+    // As many objects as ids, for the cost guard (src/graphql/operation-guards.ts).
+    complexity: ({ args, childComplexity }) =>
+      1 + (Array.isArray(args.ids) ? args.ids.length : 1) * childComplexity,
     description:
       'The objects with these ids, in their order; each one that is missing or hidden from the caller is null, with an error at its path. At most PAGE_SIZE_MAX ids.',
   })
