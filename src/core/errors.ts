@@ -63,7 +63,16 @@ export const HTTP_STATUS = {
 
 /** The kinds of thing an error can be about; the legacy XML types are named after them. */
 export type EntityName =
-  'Staff' | 'Company' | 'Project' | 'Activity' | 'Shift' | 'Account' | 'OAuthClient' | 'Webhook';
+  | 'Staff'
+  | 'Company'
+  | 'Project'
+  | 'Activity'
+  | 'Shift'
+  | 'Account'
+  | 'OAuthClient'
+  | 'Webhook'
+  // An object named by an id alone (`node(id:)`), whose type the id did not reveal.
+  | 'Node';
 
 /**
  * The field-error message of a required value that was never given. The legacy XML interface

@@ -253,10 +253,10 @@ function connectionEstimator(pageSize: Config['pageSize']): ComplexityEstimator 
       !getNamedType(field.type).name.endsWith('Connection')
     )
       return undefined;
+    // `last` sizes a page read backwards as `first` does one read forwards.
+    const size = typeof args.first === 'number' ? args.first : args.last;
     const first =
-      typeof args.first === 'number' && args.first > 0
-        ? Math.min(args.first, pageSize.max)
-        : pageSize.default;
+      typeof size === 'number' && size > 0 ? Math.min(size, pageSize.max) : pageSize.default;
     return 1 + first * childComplexity;
   };
 }

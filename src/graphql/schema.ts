@@ -9,6 +9,7 @@ import {
 } from '../modules/activities';
 import { CompanyResolver } from '../modules/companies';
 import { ShiftEventResolver } from '../modules/events';
+import { NodeLookup, NodeResolver } from '../modules/nodes';
 import { OAuthClientResolver } from '../modules/oauth';
 import {
   CompanyProjectsResolver,
@@ -40,6 +41,7 @@ const RESOLVERS = [
   ReportResolver,
   WebhookResolver,
   ShiftEventResolver,
+  NodeResolver,
 ] as const;
 
 /**
@@ -72,6 +74,7 @@ export async function createSchema(
     [ReportResolver, new ReportResolver(services.reports)],
     [WebhookResolver, new WebhookResolver(services.webhooks)],
     [ShiftEventResolver, new ShiftEventResolver()],
+    [NodeResolver, new NodeResolver(new NodeLookup(services))],
   ]);
   const container: ContainerType = { get: (cls) => instances.get(cls) };
   return forgetReadsAroundMutationFields(

@@ -1335,10 +1335,20 @@ const pageArgs = (): fc.Arbitrary<Record<string, unknown>> =>
       after: fc.oneof(
         fc.constantFrom(...NASTY_STRINGS),
         fc.string({ maxLength: 12 }),
+        // Forged keyset cursors (common/keyset-cursors.ts): of the default order, with values of
+        // the wrong type, out of an integer column's range, or of another shape.
         fc.constantFrom(
-          Buffer.from('o:5').toString('base64url'),
-          Buffer.from('o:-1').toString('base64url'),
-          Buffer.from('o:99999999999').toString('base64url'),
+          ...[
+            ['id:asc', [5]],
+            ['id:asc', [-1]],
+            ['id:asc', [99999999999]],
+            ['id:asc', [1.5]],
+            ['id:asc', ['5']],
+            ['id:asc', [null]],
+            ['name:asc,id:asc', ['x', 1]],
+            ['id:asc'],
+            'o:5',
+          ].map((cursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url')),
         ),
       ),
     },

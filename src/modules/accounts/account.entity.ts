@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { Node } from '../common';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 
 /** A tenant: the account owner's organisation, with the limits of its plan. */
-@ObjectType({ description: "The caller's account and the limits of its plan." })
+@ObjectType({ description: "The caller's account and the limits of its plan.", implements: Node })
 @Entity({ tableName: 'accounts' })
 export class Account {
   [OptionalProps]?: 'uuid' | 'nearlyOverdueRatio' | 'createdAt' | 'updatedAt';

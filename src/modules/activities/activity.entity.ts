@@ -1,9 +1,13 @@
 import { Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
+import { Node } from '../common';
 import { TenantEntity } from '../accounts';
 import { Project } from '../projects';
 
-@ObjectType({ description: 'A kind of work within a project; a shift may name one.' })
+@ObjectType({
+  description: 'A kind of work within a project; a shift may name one.',
+  implements: Node,
+})
 @Entity({ tableName: 'activities' })
 export class Activity extends TenantEntity {
   @ManyToOne(() => Project, { ref: true, deleteRule: 'cascade' })

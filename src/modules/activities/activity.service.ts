@@ -78,7 +78,7 @@ export class ActivityService {
         'Activity',
       );
       if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('create', 'Activity');
-      if (data.id) await assertUuidFree(tx.em, Activity, 'Activity', data.id);
+      if (data.id) await assertUuidFree(tx.em, 'Activity', data.id);
       const activity = tx.em.create(Activity, {
         name: data.name,
         project,

@@ -8,6 +8,8 @@ export { loadById, primeById } from './entity-loaders';
 export { StaffType, Visibility } from './graphql/enums';
 export { listComplexity } from './graphql/complexity';
 export { Connection, type ConnectionShape } from './graphql/connection';
+export { Node } from './graphql/node';
+export { NODE_TABLES, nodeTypesOf, type NodeTypeName } from './node-ids';
 export {
   BooleanFilter,
   DateTimeFilter,
@@ -26,7 +28,7 @@ export {
   type OrderSpec,
 } from './graphql/list-args';
 export { DateTimeISOResolver } from './graphql/scalars';
-export { selectedFields } from './graphql/selection';
+export { selectedFields, selectedNodeFields } from './graphql/selection';
 export { idempotentTransaction } from './idempotency';
 export { isRowId, isUuid } from './identifiers';
 export {

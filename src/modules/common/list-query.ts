@@ -5,7 +5,15 @@ import type { OrderSpec } from './graphql/list-args';
 import type { RequestContext } from '../../core/request-context';
 import { isUuid } from './identifiers';
 import { findRows } from './unmanaged-rows';
-import { rememberRows } from './entity-loaders';
+import { loadById, primeById, rememberRows } from './entity-loaders';
+import {
+  type Cursor,
+  decodeCursor,
+  encodeCursor,
+  keysetWhere,
+  type OrderTerm,
+  orderTerms,
+} from './keyset-cursors';
 
 /**
  * Turns the typed GraphQL filter and order inputs into MikroORM queries. Values always travel as
@@ -138,61 +146,149 @@ function nest(path: string, condition: unknown): Record<string, unknown> {
   >;
 }
 
-/** Order inputs → MikroORM orderBy, always ending in the id so pages are stable. */
-export function compileOrderSpecs<T>(order: OrderSpec[] | null | undefined): QueryOrderMap<T>[] {
-  const clauses = (order ?? []).map((o) => nest(o.field, o.direction === 'desc' ? 'desc' : 'asc'));
-  clauses.push({ id: 'asc' });
+/** An order's terms as MikroORM orderBy, in reverse when reading a page backwards. */
+function orderByOf<T>(terms: readonly OrderTerm[], reversed = false): QueryOrderMap<T>[] {
   // MikroORM's QueryOrderMap<T> is keyed by T's property names; these paths come from the order
-  // field tables at run time (dots walk relations), which its type cannot check.
-  return clauses as QueryOrderMap<T>[];
+  // field tables at run time (dots walk relations), which its type cannot check. Reversing each
+  // direction reverses the whole order, NULLs included (PostgreSQL puts them last ascending and
+  // first descending).
+  return terms.map((t) => nest(t.path, t.desc !== reversed ? 'desc' : 'asc')) as QueryOrderMap<T>[];
 }
 
-/** Offset cursors: opaque to clients, stable for a fixed order. */
-export function encodeCursor(offset: number): string {
-  return Buffer.from(`o:${offset}`).toString('base64url');
-}
-
-export function decodeCursor(entity: EntityName, cursor: string | null | undefined): number {
-  if (cursor === undefined || cursor === null) return 0;
-  const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw ValidationError.field(entity, 'after', 'is not a cursor this server gave out');
-  return Number(match[1]);
-}
-
+/**
+ * A page request: `first` rows after the `after` cursor, or the `last` rows before the `before`
+ * cursor (Relay's connection arguments).
+ */
 export interface PageRequest {
   first?: number | null;
   after?: string | null;
+  last?: number | null;
+  before?: string | null;
   /**
-   * False when the query selects no `totalCount`: the page then reads one row more to learn
-   * `hasNextPage` and skips the count, which over a large table costs more than the page
-   * (`totalCount` is then only a lower bound, and nobody reads it).
+   * False when the query selects no `totalCount`: the page skips the count, which over a large
+   * table costs more than the page (`totalCount` is then only a lower bound, and nobody reads it).
    */
   countTotal?: boolean;
 }
 
-export function pageWindow(
-  ctx: RequestContext,
-  entity: EntityName,
-  page: PageRequest,
-): { offset: number; limit: number } {
-  const { default: pageDefault, max } = ctx.config.pageSize;
-  const first = page.first ?? pageDefault;
-  if (!Number.isInteger(first) || first < 0 || first > max) {
-    throw ValidationError.field(entity, 'first', `must be between 0 and ${max}`);
-  }
-  return { offset: decodeCursor(entity, page.after), limit: first };
+interface PageWindow {
+  readonly terms: OrderTerm[];
+  readonly limit: number;
+  /** Reading the `last` rows: the query runs in the reversed order, the page is turned back. */
+  readonly backwards: boolean;
+  readonly after: Cursor | undefined;
+  readonly before: Cursor | undefined;
 }
 
-export function toConnection<T>(rows: T[], totalCount: number, offset: number): ConnectionShape<T> {
-  const end = offset + rows.length;
+function pageWindow<T extends object>(
+  ctx: RequestContext,
+  entityClass: new () => T,
+  entity: EntityName,
+  order: OrderSpec[] | null | undefined,
+  page: PageRequest,
+): PageWindow {
+  const { default: pageDefault, max } = ctx.config.pageSize;
+  const hasFirst = page.first !== undefined && page.first !== null;
+  const hasLast = page.last !== undefined && page.last !== null;
+  if (hasFirst && hasLast) {
+    throw ValidationError.field(entity, 'last', 'give first or last, not both');
+  }
+  for (const [name, size] of [
+    ['first', page.first],
+    ['last', page.last],
+  ] as const) {
+    if (size !== undefined && size !== null && (!Number.isInteger(size) || size < 0 || size > max))
+      throw ValidationError.field(entity, name, `must be between 0 and ${max}`);
+  }
+  const terms = orderTerms(order);
+  const cursor = (argument: 'after' | 'before', text: string | null | undefined) =>
+    text === undefined || text === null
+      ? undefined
+      : decodeCursor(ctx.em, entityClass, entity, terms, argument, text);
+  return {
+    terms,
+    limit: (hasLast ? page.last : page.first) ?? pageDefault,
+    backwards: hasLast,
+    after: cursor('after', page.after),
+    before: cursor('before', page.before),
+  };
+}
+
+/**
+ * The connection of one page. `edges` are made only when selected; their cursors read the row's
+ * values of the order's columns (related rows' from the request's loaders, read beforehand by
+ * `readCursorValues`).
+ */
+function toConnection<T extends { id: number }>(
+  ctx: RequestContext,
+  entityClass: new () => T,
+  window: PageWindow,
+  rows: T[],
+  totalCount: number,
+  more: { hasNextPage: boolean; hasPreviousPage: boolean },
+): ConnectionShape<T> {
+  const cursorOf = (row: T) =>
+    encodeCursor(
+      window.terms,
+      window.terms.map((t) => valueAt(ctx, entityClass, row, t.path)),
+    );
   return {
     totalCount,
     nodes: rows,
+    get edges() {
+      return rows.map((node) => ({ node, cursor: cursorOf(node) }));
+    },
     pageInfo: {
-      hasNextPage: end < totalCount,
-      endCursor: rows.length > 0 || end < totalCount ? encodeCursor(end) : null,
+      ...more,
+      startCursor: rows.length > 0 ? cursorOf(rows[0]!) : null,
+      endCursor: rows.length > 0 ? cursorOf(rows[rows.length - 1]!) : null,
     },
   };
+}
+
+/** A row's value at an order path: its own column, or a related row's (`project.uuid`). */
+function valueAt<T extends object>(
+  ctx: RequestContext,
+  entityClass: new () => T,
+  row: T,
+  path: string,
+): unknown {
+  const dot = path.indexOf('.');
+  if (dot < 0) return (row as Record<string, unknown>)[path];
+  const relation = path.slice(0, dot);
+  const ref = (row as Record<string, { id: number } | null>)[relation];
+  if (!ref) return null;
+  const related = loadById(ctx, relatedClass(ctx, entityClass, relation), ref.id);
+  if (related instanceof Promise) throw new Error(`${relation} of the page was not read ahead`);
+  return related ? (related as Record<string, unknown>)[path.slice(dot + 1)] : null;
+}
+
+function relatedClass<T extends object>(
+  ctx: RequestContext,
+  entityClass: new () => T,
+  relation: string,
+): new () => { id: number } {
+  const metadata = ctx.em.getMetadata();
+  const type = metadata.get(entityClass.name).properties[relation as keyof T & string]!.type;
+  return metadata.get(type).class as new () => { id: number };
+}
+
+/** Reads ahead the related rows whose values the cursors of `rows` hold (one batch per relation). */
+async function readCursorValues<T extends object>(
+  ctx: RequestContext,
+  entityClass: new () => T,
+  terms: readonly OrderTerm[],
+  rows: readonly T[],
+): Promise<void> {
+  for (const term of terms) {
+    const dot = term.path.indexOf('.');
+    if (dot < 0) continue;
+    const relation = term.path.slice(0, dot);
+    const ids = rows
+      .map((row) => (row as Record<string, { id: number } | null>)[relation]?.id)
+      .filter((id): id is number => id !== undefined);
+    await primeById(ctx, relatedClass(ctx, entityClass, relation), ids);
+  }
 }
 
 /** A nested list of `entityClass` rows under their parent's `parent` reference. */
@@ -211,34 +307,88 @@ export interface ChildList<T> {
 /**
  * One parent's page of a nested list. The children of every parent in the request come from one
  * query (batched per `name`, which must carry the filter and order); each parent's page is cut
- * from its share.
+ * from its share, in the SQL's order. A cursor's place is its row's (found by id), or, when that
+ * row is gone, the first row beyond its values; so rows added before it move nothing.
  */
-export async function childPage<T extends object>(
+export async function childPage<T extends { id: number }>(
   ctx: RequestContext,
   list: ChildList<T>,
   name: string,
   parentId: number,
   page: PageRequest,
 ): Promise<ConnectionShape<T>> {
-  const { offset, limit } = pageWindow(ctx, list.entity, page);
+  const window = pageWindow(ctx, list.entityClass, list.entity, list.order, page);
   const all = await ctx.loaders.children(
     name,
     parentId,
     async (ids: readonly number[]) => {
       const rows = await findRows(ctx.em, list.entityClass, list.where, {
         anyOf: { property: list.parent, ids },
-        orderBy: compileOrderSpecs<T>(list.order),
+        orderBy: orderByOf<T>(window.terms),
       });
       await list.prime(rows);
       return rows;
     },
     (row: T) => (row[list.parent] as { id: number }).id,
   );
-  return toConnection(all.slice(offset, offset + limit), all.length, offset);
+  await readCursorValues(ctx, list.entityClass, window.terms, all);
+  const values = (row: T) =>
+    window.terms.map((t) => jsonValue(valueAt(ctx, list.entityClass, row, t.path)));
+  const place = (cursor: Cursor, side: 'after' | 'before'): number => {
+    const id = cursor.values[cursor.values.length - 1];
+    const at = all.findIndex((row) => row.id === id);
+    if (at >= 0) return side === 'after' ? at + 1 : at;
+    const beyond = all.findIndex(
+      (row) => comparePositions(window.terms, values(row), cursor.values) > 0,
+    );
+    return beyond < 0 ? all.length : beyond;
+  };
+  const start = window.after ? place(window.after, 'after') : 0;
+  const end = window.before ? place(window.before, 'before') : all.length;
+  const range = all.slice(start, Math.max(start, end));
+  const rows = window.backwards
+    ? range.slice(Math.max(0, range.length - window.limit))
+    : range.slice(0, window.limit);
+  return toConnection(ctx, list.entityClass, window, rows, all.length, {
+    hasNextPage: window.backwards
+      ? end < all.length
+      : rows.length < range.length || end < all.length,
+    hasPreviousPage: window.backwards ? rows.length < range.length || start > 0 : start > 0,
+  });
+}
+
+function jsonValue(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString() : (value ?? null);
 }
 
 /**
- * One page of a top-level list: the rows and the total count, under the tenant filter.
+ * Compares two positions in an order, as the SQL would for these values: NULLs last ascending,
+ * first descending. Text compares by code unit here, which may differ from the database's
+ * collation: this is only the fallback for a cursor whose row was deleted.
+ */
+function comparePositions(
+  terms: readonly OrderTerm[],
+  a: readonly unknown[],
+  b: readonly unknown[],
+): number {
+  for (let i = 0; i < terms.length; i += 1) {
+    const [x, y] = [a[i], b[i]];
+    if (x === y) continue;
+    let c: number;
+    if (x === null) c = 1;
+    else if (y === null) c = -1;
+    else c = (x as string | number) < (y as string | number) ? -1 : 1;
+    // Reversing the direction also reverses where the NULLs go, as in PostgreSQL.
+    return terms[i]!.desc ? -c : c;
+  }
+  return 0;
+}
+
+/**
+ * One page of a top-level list: the rows after or before a cursor (as conditions in the query,
+ * next to the filter and the policy) and the total count, under the tenant filter. One row more
+ * than the page is read, to learn whether there are more in the direction of reading; in the
+ * other direction, a cursor given means there were rows (Relay lets a server answer this cheaply).
  *
  * `unmanaged` serves long read-only lists (a thousand shifts) with `findRows`: the same filters,
  * without the ORM's hydration.
@@ -252,23 +402,26 @@ export async function findPage<T extends { id: number }>(
   page: PageRequest,
   options: { unmanaged?: boolean } = {},
 ): Promise<ConnectionShape<T>> {
-  const { offset, limit } = pageWindow(ctx, entity, page);
-  const orderBy = compileOrderSpecs<T>(order);
-  if (page.countTotal === false && options.unmanaged) {
-    const rows = await findRows(ctx.em, entityClass, where, { orderBy, offset, limit: limit + 1 });
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.pop();
-    rememberRows(ctx, entityClass, rows);
-    return toConnection(rows, offset + rows.length + (hasMore ? 1 : 0), offset);
-  }
-  if (!options.unmanaged) {
-    const [rows, total] = await ctx.em.findAndCount(entityClass, where, { orderBy, offset, limit });
-    return toConnection(rows, total, offset);
-  }
-  const [rows, total] = await Promise.all([
-    findRows(ctx.em, entityClass, where, { orderBy, offset, limit }),
-    ctx.em.count(entityClass, where),
+  const window = pageWindow(ctx, entityClass, entity, order, page);
+  const keyset = [
+    ...(window.after ? [keysetWhere(window.terms, window.after, 'after')] : []),
+    ...(window.before ? [keysetWhere(window.terms, window.before, 'before')] : []),
+  ];
+  const pageWhere = (keyset.length > 0 ? { $and: [where, ...keyset] } : where) as FilterQuery<T>;
+  const read = { orderBy: orderByOf<T>(window.terms, window.backwards), limit: window.limit + 1 };
+  const [rows, counted] = await Promise.all([
+    options.unmanaged
+      ? findRows(ctx.em, entityClass, pageWhere, read)
+      : ctx.em.find(entityClass, pageWhere, read),
+    page.countTotal === false ? undefined : ctx.em.count(entityClass, where),
   ]);
-  rememberRows(ctx, entityClass, rows);
-  return toConnection(rows, total, offset);
+  const hasMore = rows.length > window.limit;
+  if (hasMore) rows.pop();
+  if (window.backwards) rows.reverse();
+  if (options.unmanaged) rememberRows(ctx, entityClass, rows);
+  await readCursorValues(ctx, entityClass, window.terms, rows);
+  return toConnection(ctx, entityClass, window, rows, counted ?? rows.length + (hasMore ? 1 : 0), {
+    hasNextPage: window.backwards ? window.before !== undefined : hasMore,
+    hasPreviousPage: window.backwards ? hasMore : window.after !== undefined,
+  });
 }

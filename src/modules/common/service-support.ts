@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type EntityName, NotFoundError, REQUIRED, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { isRowId, isUuid } from './identifiers';
+import { nodeTypesOf } from './node-ids';
 
 export interface Locator {
   id?: string | null;
@@ -65,15 +66,28 @@ export async function findLocated<T extends object>(
   return row;
 }
 
-/** A supplied uuid must be new in the whole service: creating never overwrites anything. */
-export async function assertUuidFree<T extends { uuid: string }>(
+/**
+ * A supplied uuid must be new in the whole service, in every table of an API type (ids are unique
+ * across types: common/node-ids.ts): creating never overwrites anything, and no id names two
+ * objects. A transaction lock on the uuid keeps two creates of it in different tables from both
+ * passing; within one table, its unique index does that.
+ */
+export async function assertUuidFree(
   em: EntityManager,
-  entityClass: new () => T,
   entity: EntityName,
   uuid: string,
 ): Promise<void> {
-  const taken = await em.count(entityClass, { uuid }, { filters: false });
-  if (taken > 0) throw ValidationError.field(entity, 'id', 'is already taken');
+  await em
+    .getConnection()
+    .execute(
+      'select pg_advisory_xact_lock(hashtextextended(?, 0))',
+      [uuid],
+      'all',
+      em.getTransactionContext(),
+    );
+  if ((await nodeTypesOf(em, [uuid])).size > 0) {
+    throw ValidationError.field(entity, 'id', 'is already taken');
+  }
 }
 
 /** Validates input with a zod schema; every problem becomes a field error of one 422. */

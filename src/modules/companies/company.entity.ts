@@ -1,10 +1,10 @@
 import { Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Float, ObjectType } from 'type-graphql';
-import { Visibility } from '../common';
+import { Node, Visibility } from '../common';
 import { TenantEntity } from '../accounts';
 import { Staff } from '../staff';
 
-@ObjectType({ description: 'A client company; it groups projects.' })
+@ObjectType({ description: 'A client company; it groups projects.', implements: Node })
 @Entity({ tableName: 'companies' })
 export class Company extends TenantEntity<'visibility'> {
   @Field(() => String)

@@ -102,7 +102,7 @@ export class CompanyService {
       entity: 'Company',
     } as const;
     return idempotentTransaction(ctx, act, async (tx) => {
-      if (data.id) await assertUuidFree(tx.em, Company, 'Company', data.id);
+      if (data.id) await assertUuidFree(tx.em, 'Company', data.id);
       const memberIds = await resolveMemberIds(tx.em, 'Company', data.userIds, data.userLegacyIds);
       const { id, userIds: _u, userLegacyIds: _l, ...rest } = data;
       const company = tx.em.create(Company, {

@@ -1,6 +1,6 @@
 import { ArrayType, Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from '../common';
+import { DateTimeISOResolver, Node } from '../common';
 import { TenantEntity } from '../accounts';
 import { Staff } from '../staff';
 
@@ -19,6 +19,7 @@ registerEnumType(OAuthProtocol, {
  * keeps only a hash of its secret, and a public 2.0 client (SPA, CLI) has none and uses PKCE.
  */
 @ObjectType('OAuthClient', {
+  implements: Node,
   description: 'An application registered to use the API for the users who authorise it.',
 })
 @Entity({ tableName: 'oauth_clients' })

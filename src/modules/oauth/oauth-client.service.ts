@@ -88,13 +88,23 @@ export class OAuthClientService {
   }
 
   async list(ctx: RequestContext): Promise<OAuthClient[]> {
+    this.assertOwnerReads(ctx);
+    return ctx.em.find(OAuthClient, {}, { orderBy: { id: 'asc' } });
+  }
+
+  /** One application by its id (`node(id:)`), to the owner as the list is. */
+  async get(ctx: RequestContext, id: string): Promise<OAuthClient> {
+    this.assertOwnerReads(ctx);
+    return findLocated(ctx.em, OAuthClient, 'OAuthClient', { id });
+  }
+
+  private assertOwnerReads(ctx: RequestContext): void {
     if (!isOwner(ctx.viewer))
       throw new PermissionDeniedError(
         'read',
         'OAuthClient',
         'Read denied: only the account owner sees its applications',
       );
-    return ctx.em.find(OAuthClient, {}, { orderBy: { id: 'asc' } });
   }
 
   /** Deletes the application; every token it holds goes with it (foreign keys cascade). */

@@ -1,11 +1,14 @@
 import { ArrayType, Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { Visibility } from '../common';
+import { Node, Visibility } from '../common';
 import { TenantEntity } from '../accounts';
 import { Company } from '../companies';
 import { Staff } from '../staff';
 
-@ObjectType({ description: 'A project of a company; shifts are clocked against it.' })
+@ObjectType({
+  description: 'A project of a company; shifts are clocked against it.',
+  implements: Node,
+})
 @Entity({ tableName: 'projects' })
 export class Project extends TenantEntity<
   'active' | 'visibility' | 'defaultTags' | 'tagList' | 'billableByDefault'

@@ -90,7 +90,7 @@ export class ProjectService {
       entity: 'Project',
     } as const;
     return idempotentTransaction(ctx, act, async (tx) => {
-      if (data.id) await assertUuidFree(tx.em, Project, 'Project', data.id);
+      if (data.id) await assertUuidFree(tx.em, 'Project', data.id);
       const company = await this.findCompany(
         tx,
         { id: data.companyId ?? null, legacyId: data.companyLegacyId ?? null },

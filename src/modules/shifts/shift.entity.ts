@@ -1,12 +1,13 @@
 import { ArrayType, Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver, offsetSecondsAt } from '../common';
+import { DateTimeISOResolver, Node, offsetSecondsAt } from '../common';
 import { Activity } from '../activities';
 import { TenantEntity } from '../accounts';
 import { Project } from '../projects';
 import { Staff } from '../staff';
 
 @ObjectType({
+  implements: Node,
   description: 'A span of time a user worked on a project; running while `stop` is null.',
 })
 @Entity({ tableName: 'shifts' })

@@ -126,7 +126,7 @@ export class ShiftService {
             'Shift',
           );
       const user = await this.resolveUser(tx, data, 'create');
-      if (data.id) await assertUuidFree(tx.em, Shift, 'Shift', data.id);
+      if (data.id) await assertUuidFree(tx.em, 'Shift', data.id);
       const shift = tx.em.create(
         Shift,
         {

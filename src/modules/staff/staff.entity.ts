@@ -1,10 +1,11 @@
 import { Entity, Enum, Property } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
-import { StaffType } from '../common';
+import { Node, StaffType } from '../common';
 import { TenantEntity } from '../accounts';
 
 /** A user of an account: its owner, a manager or a staff member. Table `users`. */
 @ObjectType('Staff', {
+  implements: Node,
   description: 'A user of the account: the owner, a manager or a staff member.',
 })
 @Entity({ tableName: 'users' })

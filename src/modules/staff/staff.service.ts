@@ -126,7 +126,7 @@ export class StaffService {
       entity: 'Staff',
     } as const;
     return idempotentTransaction(ctx, act, async (tx) => {
-      if (data.id) await assertUuidFree(tx.em, Staff, 'Staff', data.id);
+      if (data.id) await assertUuidFree(tx.em, 'Staff', data.id);
       await assertLoginFree(tx.em, data.login);
       // Checked before the new row exists: auto-flush would otherwise count it twice.
       const account =

@@ -1,6 +1,6 @@
 import { ArrayType, Entity, Property } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from '../common';
+import { DateTimeISOResolver, Node } from '../common';
 import { TenantEntity } from '../accounts';
 import { ShiftEventKindEnum } from '../events';
 import type { ShiftEventKind } from '../shifts';
@@ -10,7 +10,10 @@ import type { ShiftEventKind } from '../shifts';
  * as issued because signing needs it (as for OAuth 1.0a consumers); it is shown once, at creation
  * or rotation, and never read back through the API.
  */
-@ObjectType('Webhook', { description: 'A URL that receives signed shift events (owner only).' })
+@ObjectType('Webhook', {
+  description: 'A URL that receives signed shift events (owner only).',
+  implements: Node,
+})
 @Entity({ tableName: 'webhooks' })
 export class Webhook extends TenantEntity<'eventKinds' | 'active' | 'registeredAt'> {
   @Field(() => String)
@@ -51,6 +54,7 @@ export class WebhookWithSecret {
 
 @ObjectType({
   description: 'One event sent (or to be sent) to a webhook, with the outcome of its attempts.',
+  implements: Node,
 })
 export class WebhookDelivery {
   @Field(() => ID)

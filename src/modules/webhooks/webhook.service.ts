@@ -178,10 +178,7 @@ export class WebhookService {
    */
   async replay(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
     this.assertOwner(ctx, 'update');
-    const message = isUuid(deliveryId)
-      ? await ctx.em.findOne(OutboxMessage, { uuid: deliveryId.toLowerCase(), kind: 'webhook' })
-      : null;
-    if (!message) throw new NotFoundError('Webhook', 'Webhook delivery not found');
+    const message = await this.findDelivery(ctx, deliveryId);
     Object.assign(message, {
       attempts: 0,
       availableAt: new Date(),
@@ -191,6 +188,20 @@ export class WebhookService {
     });
     await ctx.em.flush();
     return toDelivery(message);
+  }
+
+  /** One delivery by its id (`node(id:)`), to the owner as the list is. */
+  async getDelivery(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
+    this.assertOwner(ctx, 'read');
+    return toDelivery(await this.findDelivery(ctx, deliveryId));
+  }
+
+  private async findDelivery(ctx: RequestContext, deliveryId: string): Promise<OutboxMessage> {
+    const message = isUuid(deliveryId)
+      ? await ctx.em.findOne(OutboxMessage, { uuid: deliveryId.toLowerCase(), kind: 'webhook' })
+      : null;
+    if (!message) throw new NotFoundError('Webhook', 'Webhook delivery not found');
+    return message;
   }
 
   private assertOwner(ctx: RequestContext, act: Act): void {

@@ -11,9 +11,21 @@ export class PageArgs {
 
   @Field(() => String, {
     nullable: true,
-    description: '`pageInfo.endCursor` of the previous page.',
+    description: 'Rows after this cursor (`pageInfo.endCursor` of the previous page).',
   })
   after?: string;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Page size, reading backwards: the last rows (before `before`); not with `first`.',
+  })
+  last?: number;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Rows before this cursor (`pageInfo.startCursor` of the next page).',
+  })
+  before?: string;
 }
 
 /** Addresses one row by its uuid (`id`) or by its integer id (`legacyId`): exactly one of them. */

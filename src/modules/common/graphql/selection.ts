@@ -25,3 +25,11 @@ function fieldsOf(info: GraphQLResolveInfo, fields: readonly FieldNode[]): Field
   for (const field of fields) visit(field.selectionSet);
   return out;
 }
+
+/**
+ * The fields selected on the nodes of a connection, whether through `nodes` or `edges { node }`:
+ * what a page reads ahead for its nodes.
+ */
+export function selectedNodeFields(info: GraphQLResolveInfo): Set<string> {
+  return new Set([...selectedFields(info, 'nodes'), ...selectedFields(info, 'edges', 'node')]);
+}

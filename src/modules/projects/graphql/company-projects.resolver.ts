@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { PageArgs, selectedFields } from '../../common';
+import { PageArgs, selectedNodeFields } from '../../common';
 import { Company } from '../../companies';
 import { companyProjects, type ProjectFieldPrimer } from '../project.loaders';
 import { ProjectFilter, ProjectOrder } from './project.inputs';
@@ -30,7 +30,7 @@ export class CompanyProjectsResolver {
       page,
       filter,
       order,
-      () => selectedFields(info, 'nodes'),
+      () => selectedNodeFields(info),
       this.primeFields,
     );
   }

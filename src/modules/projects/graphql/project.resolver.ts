@@ -22,7 +22,7 @@ import {
   LocatorArgs,
   optionalLocator,
   PageArgs,
-  selectedFields,
+  selectedNodeFields,
 } from '../../common';
 import { Company, visibleCompany } from '../../companies';
 import { Staff } from '../../staff';
@@ -79,7 +79,7 @@ export class ProjectResolver {
       page,
       optionalLocator(companyId, companyLegacyId),
     );
-    await this.primeFields(ctx, connection.nodes, selectedFields(info, 'nodes'));
+    await this.primeFields(ctx, connection.nodes, selectedNodeFields(info));
     return connection;
   }
 

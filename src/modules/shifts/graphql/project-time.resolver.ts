@@ -21,7 +21,7 @@ import {
   optionalLocator,
   PageArgs,
   DateTimeISOResolver,
-  selectedFields,
+  selectedNodeFields,
 } from '../../common';
 import { Project } from '../../projects';
 import { projectTotals, viewerRunningShift } from '../project-time.loaders';
@@ -85,7 +85,7 @@ export class ProjectTimeResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return projectShifts(ctx, project.id, page, filter, order, () => selectedFields(info, 'nodes'));
+    return projectShifts(ctx, project.id, page, filter, order, () => selectedNodeFields(info));
   }
 
   @FieldResolver(() => SafeIntResolver, {

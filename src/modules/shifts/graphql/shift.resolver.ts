@@ -17,6 +17,7 @@ import {
   Connection,
   loadById,
   selectedFields,
+  selectedNodeFields,
   LocatorArgs,
   optionalLocator,
   PageArgs,
@@ -70,7 +71,7 @@ export class ShiftResolver {
       { ...page, countTotal },
       optionalLocator(projectId, projectLegacyId),
     );
-    await primeShiftRelations(ctx, connection.nodes, selectedFields(info, 'nodes'));
+    await primeShiftRelations(ctx, connection.nodes, selectedNodeFields(info));
     return connection;
   }
 

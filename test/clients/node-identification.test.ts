@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+
+/**
+ * Relay's global object identification over HTTP: `node(id:)` answers every stored type with its
+ * `__typename`; what the caller may not see is null with an error at its path, like a missing id.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t?.close());
+
+const NODES = `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`;
+const NODE = `query($id: ID!) { node(id: $id) { __typename id ... on Project { name } } }`;
+
+async function fixtures(owner: Credentials & { ownerId: string }) {
+  const company = await t.create(owner, 'createCompany', { name: 'Acme', visibility: 'PUBLIC' });
+  const project = await t.create(owner, 'createProject', {
+    name: 'Secret',
+    companyId: company.id,
+    visibility: 'PRIVATE',
+  });
+  const activity = await t.create(owner, 'createActivity', {
+    name: 'coding',
+    projectId: project.id,
+  });
+  const shift = await t.create(owner, 'createShift', {
+    projectId: project.id,
+    start: '2026-11-02T09:00:00Z',
+    stop: '2026-11-02T10:00:00Z',
+  });
+  const webhook = (
+    await t.gqlOk(
+      owner,
+      `mutation { createWebhook(input: { url: "https://hooks.example.com/in", eventKinds: [PUNCHED_IN] }) { webhook { id } } }`,
+    )
+  ).createWebhook.webhook;
+  const client = (
+    await t.gqlOk(
+      owner,
+      `mutation { registerOAuthClient(input: { name: "App", protocol: OAUTH2 }) { client { id } } }`,
+    )
+  ).registerOAuthClient.client;
+  const account = (await t.gqlOk(owner, `{ viewer { account { id } } }`)).viewer.account;
+  return { company, project, activity, shift, webhook, client, account };
+}
+
+test('node and nodes answer every type with its __typename', async () => {
+  const owner = await t.newAccount();
+  const f = await fixtures(owner);
+  const expected: [string, string][] = [
+    ['Account', f.account.id],
+    ['Staff', owner.ownerId],
+    ['Company', f.company.id],
+    ['Project', f.project.id],
+    ['Activity', f.activity.id],
+    ['Shift', f.shift.id],
+    ['Webhook', f.webhook.id],
+    ['OAuthClient', f.client.id],
+  ];
+  for (const [type, id] of expected) {
+    const { node } = await t.gqlOk(owner, NODE, { id });
+    expect(node).toMatchObject({ __typename: type, id });
+  }
+  const res = await t.gql(owner, NODES, { ids: expected.map(([, id]) => id) });
+  expect(res.errors).toBeUndefined();
+  expect(res.data!.nodes).toEqual(expected.map(([__typename, id]) => ({ __typename, id })));
+});
+
+test('a webhook delivery is a node too', async () => {
+  const owner = await t.newAccount();
+  const { webhook, project } = await fixtures(owner);
+  await t.gqlOk(owner, `mutation($id: ID!) { punchIn(id: $id) { id } }`, { id: project.id });
+  const deliveries = (
+    await t.gqlOk(owner, `query($w: ID!) { webhookDeliveries(webhookId: $w) { id } }`, {
+      w: webhook.id,
+    })
+  ).webhookDeliveries;
+  expect(deliveries.length).toBeGreaterThan(0);
+  const { node } = await t.gqlOk(owner, NODE, { id: deliveries[0].id });
+  expect(node).toEqual({ __typename: 'WebhookDelivery', id: deliveries[0].id });
+});
+
+test("another account's object, a project hidden from a staff member and an unknown id are null with NOT_FOUND at their paths", async () => {
+  const owner = await t.newAccount();
+  const mine = await fixtures(owner);
+  const other = await t.newAccount();
+  const theirs = await fixtures(other);
+  const staff = await t.newStaff(owner);
+
+  const res = await t.gql(
+    owner,
+    `query($a: ID!, $b: ID!) { a: node(id: $a) { id } b: node(id: $b) { id } viewer { staff { id } } }`,
+    {
+      a: theirs.project.id,
+      b: mine.project.id,
+    },
+  );
+  expect(res.data).toEqual({
+    a: null,
+    b: { id: mine.project.id },
+    viewer: { staff: { id: owner.ownerId } },
+  });
+  expect(res.errors).toEqual([
+    expect.objectContaining({
+      path: ['a'],
+      extensions: expect.objectContaining({ code: 'NOT_FOUND' }),
+    }),
+  ]);
+
+  // The staff member may not see the PRIVATE project, nor its shift; their own user they may.
+  const ids = [
+    mine.project.id,
+    staff.id,
+    mine.shift.id,
+    randomUUID(),
+    'not-a-uuid',
+    theirs.company.id,
+  ];
+  const hidden = await t.gql(staff, NODES, { ids });
+  expect(hidden.data!.nodes).toEqual([
+    null,
+    { __typename: 'Staff', id: staff.id },
+    null,
+    null,
+    null,
+    null,
+  ]);
+  expect(
+    (hidden.errors ?? [])
+      .map((e) => [e.path, e.extensions?.code])
+      .sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+  ).toEqual([
+    [['nodes', 0], 'NOT_FOUND'],
+    [['nodes', 2], 'NOT_FOUND'],
+    [['nodes', 3], 'NOT_FOUND'],
+    [['nodes', 4], 'NOT_FOUND'],
+    [['nodes', 5], 'NOT_FOUND'],
+  ]);
+  // Owner-only types are unreadable to a staff member: null with the permission error at the path.
+  const ownerOnly = await t.gql(staff, NODES, { ids: [mine.webhook.id, mine.client.id] });
+  expect(ownerOnly.data!.nodes).toEqual([null, null]);
+  expect(ownerOnly.errors).toHaveLength(2);
+});
+
+test('ids are unique across types: a client-chosen id taken by another type is refused', async () => {
+  const owner = await t.newAccount();
+  const { company } = await fixtures(owner);
+  const res = await t.gql(
+    owner,
+    `mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }`,
+    { input: { id: company.id, name: 'Clash', companyId: company.id } },
+  );
+  expect(res.errors?.[0]?.extensions).toMatchObject({
+    code: 'VALIDATION_FAILED',
+    fieldErrors: [{ field: 'id', message: 'is already taken' }],
+  });
+});
+
+test('the types of all the ids come from one statement, however many ids', async () => {
+  const owner = await t.newAccount();
+  const unknown = (n: number) => Array.from({ length: n }, () => randomUUID());
+  await t.gql(owner, NODES, { ids: unknown(1) });
+  const one = await t.countStatements(() => t.gql(owner, NODES, { ids: unknown(1) }));
+  const many = await t.countStatements(() => t.gql(owner, NODES, { ids: unknown(50) }));
+  expect(many).toBe(one);
+});
+
+test('nodes is bounded at the page size maximum', async () => {
+  const owner = await t.newAccount();
+  const ids = Array.from({ length: t.config.pageSize.max + 1 }, () => randomUUID());
+  const res = await t.gql(owner, NODES, { ids });
+  expect(res.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+});
