@@ -12,7 +12,7 @@ import type { ShiftEventKind } from '../shifts';
  */
 @ObjectType('Webhook', { description: 'A URL that receives signed shift events (owner only).' })
 @Entity({ tableName: 'webhooks' })
-export class Webhook extends TenantEntity<'eventKinds' | 'active' | 'registeredAt'> {
+export class Webhook extends TenantEntity<'eventKinds' | 'active'> {
   @Field(() => String)
   @Property({ type: 'string', length: 2048 })
   url!: string;
@@ -31,11 +31,6 @@ export class Webhook extends TenantEntity<'eventKinds' | 'active' | 'registeredA
   @Field(() => String, { nullable: true })
   @Property({ type: 'string', length: 255, nullable: true })
   description: string | null = null;
-
-  @Field(() => DateTimeISOResolver, { name: 'createdAt' })
-  get registeredAt(): Date {
-    return this.createdAt;
-  }
 }
 
 @ObjectType({ description: 'A webhook with its signing secret, shown this once.' })
