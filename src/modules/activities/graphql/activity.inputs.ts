@@ -1,5 +1,12 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { IDFilter, IntFilter, StringFilter, OrderInput, type FilterFields } from '../../common';
+import {
+  DateTimeFilter,
+  IDFilter,
+  IntFilter,
+  StringFilter,
+  OrderInput,
+  type FilterFields,
+} from '../../common';
 
 @InputType()
 export class ActivityFilter {

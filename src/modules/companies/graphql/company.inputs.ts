@@ -1,6 +1,7 @@
 import { Field, Float, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import {
   FloatFilter,
+  DateTimeFilter,
   IDFilter,
   IntFilter,
   StringFilter,
