@@ -9,6 +9,7 @@ import {
 } from '../modules/activities';
 import { CompanyResolver } from '../modules/companies';
 import { ShiftEventResolver } from '../modules/events';
+import { SyncResolver } from '../modules/sync';
 import { OAuthClientResolver } from '../modules/oauth';
 import {
   CompanyProjectsResolver,
@@ -39,6 +40,7 @@ const RESOLVERS = [
   ReportResolver,
   WebhookResolver,
   ShiftEventResolver,
+  SyncResolver,
 ] as const;
 
 /**
@@ -71,6 +73,7 @@ export async function createSchema(
     [ReportResolver, new ReportResolver(services.reports)],
     [WebhookResolver, new WebhookResolver(services.webhooks)],
     [ShiftEventResolver, new ShiftEventResolver()],
+    [SyncResolver, new SyncResolver(services.sync)],
   ]);
   const container: ContainerType = { get: (cls) => instances.get(cls) };
   return buildSchema({ resolvers: RESOLVERS, container, validate: false, pubSub });

@@ -47,7 +47,7 @@ export class SyncMigration extends Migration {
     this.addSql(`
       create function touch_updated_at() returns trigger language plpgsql as $$
       begin
-        new.updated_at := now();
+        new.updated_at := date_trunc('milliseconds', now());
         return new;
       end $$;`);
     for (const table of TOUCHED_TABLES) {
@@ -62,9 +62,9 @@ export class SyncMigration extends Migration {
       begin
         if tg_op = 'DELETE' then member := old; else member := new; end if;
         if tg_table_name = 'project_members' then
-          update projects set updated_at = now() where id = member.project_id;
+          update projects set updated_at = date_trunc('milliseconds', now()) where id = member.project_id;
         else
-          update companies set updated_at = now() where id = member.company_id;
+          update companies set updated_at = date_trunc('milliseconds', now()) where id = member.company_id;
         end if;
         return null;
       end $$;`);
@@ -81,7 +81,7 @@ export class SyncMigration extends Migration {
         typename varchar(32) not null,
         uuid uuid not null,
         legacy_id integer not null,
-        deleted_at timestamptz not null default now(),
+        deleted_at timestamptz not null default date_trunc('milliseconds', now()),
         user_id integer,
         listed jsonb
       );`);

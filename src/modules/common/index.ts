@@ -33,14 +33,18 @@ export {
   childPage,
   compileFilter,
   findPage,
+  pageWindow,
+  toConnection,
   type FilterFields,
   type PageRequest,
 } from './list-query';
 export {
+  isListedSnapshotVisible,
   isListedVisible,
   listedIdsOnce,
   listedVisibilityWhere,
   type ListedRow,
+  type ListedSnapshot,
 } from './listed-visibility';
 export { parseLocalTime } from './local-time';
 export {
