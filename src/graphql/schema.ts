@@ -8,7 +8,7 @@ import {
   primeProjectActivities,
 } from '../modules/activities';
 import { CompanyResolver } from '../modules/companies';
-import { ShiftEventResolver } from '../modules/events';
+import { registerShiftEventSource, ShiftEventResolver } from '../modules/events';
 import { SyncResolver } from '../modules/sync';
 import { OAuthClientResolver } from '../modules/oauth';
 import {
@@ -72,11 +72,13 @@ export async function createSchema(
     [OAuthClientResolver, new OAuthClientResolver(services.oauthClients)],
     [ReportResolver, new ReportResolver(services.reports)],
     [WebhookResolver, new WebhookResolver(services.webhooks)],
-    [ShiftEventResolver, new ShiftEventResolver()],
+    [ShiftEventResolver, new ShiftEventResolver(services.shifts)],
     [SyncResolver, new SyncResolver(services.sync)],
   ]);
   const container: ContainerType = { get: (cls) => instances.get(cls) };
-  return buildSchema({ resolvers: RESOLVERS, container, validate: false, pubSub });
+  const schema = await buildSchema({ resolvers: RESOLVERS, container, validate: false, pubSub });
+  registerShiftEventSource(schema, { pubSub, projects: services.projects });
+  return schema;
 }
 
 /** The SDL committed as schema/schema.graphql: sorted, so it only changes when the schema does. */
