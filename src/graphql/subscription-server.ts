@@ -184,7 +184,11 @@ export function attachSubscriptionServer(
           execute({
             ...args,
             rootValue: payload,
-            contextValue: renewedContext(args.contextValue as RequestContext),
+            // Its own instant too: running totals count up to the event.
+            contextValue: {
+              ...renewedContext(args.contextValue as RequestContext),
+              now: new Date(),
+            },
           }),
         );
       },
