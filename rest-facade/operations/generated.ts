@@ -43,6 +43,7 @@ export interface FacadeOperations {
 
 export type ActivityFilter = {
   and?: Array<ActivityFilter> | null | undefined;
+  createdAt?: DateTimeFilter | null | undefined;
   id?: IdFilter | null | undefined;
   legacyId?: IntFilter | null | undefined;
   name?: StringFilter | null | undefined;
@@ -50,6 +51,8 @@ export type ActivityFilter = {
   or?: Array<ActivityFilter> | null | undefined;
   projectId?: IdFilter | null | undefined;
   projectLegacyId?: IntFilter | null | undefined;
+  /** Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
+  updatedAt?: DateTimeFilter | null | undefined;
 };
 
 /** Omitted fields keep their value on update. */
@@ -66,7 +69,8 @@ export type ActivityOrderField =
   | 'CREATED_AT'
   | 'ID'
   | 'LEGACY_ID'
-  | 'NAME';
+  | 'NAME'
+  | 'UPDATED_AT';
 
 export type AssignableStaffType =
   | 'MANAGER'
@@ -87,6 +91,7 @@ export type CompanyFilter = {
   contactMobilePhone?: StringFilter | null | undefined;
   contactPosition?: StringFilter | null | undefined;
   contactSalutation?: StringFilter | null | undefined;
+  createdAt?: DateTimeFilter | null | undefined;
   faxPhone?: StringFilter | null | undefined;
   id?: IdFilter | null | undefined;
   latitude?: FloatFilter | null | undefined;
@@ -102,6 +107,8 @@ export type CompanyFilter = {
   not?: CompanyFilter | null | undefined;
   notes?: StringFilter | null | undefined;
   or?: Array<CompanyFilter> | null | undefined;
+  /** Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
+  updatedAt?: DateTimeFilter | null | undefined;
   visibility?: VisibilityFilter | null | undefined;
   website?: StringFilter | null | undefined;
 };
@@ -161,6 +168,7 @@ export type CompanyOrderField =
   | 'MAIN_STATE'
   | 'NAME'
   | 'NOTES'
+  | 'UPDATED_AT'
   | 'VISIBILITY'
   | 'WEBSITE';
 
@@ -324,6 +332,7 @@ export type ProjectFilter = {
   billableByDefault?: BooleanFilter | null | undefined;
   companyId?: IdFilter | null | undefined;
   companyLegacyId?: IntFilter | null | undefined;
+  createdAt?: DateTimeFilter | null | undefined;
   hourlyRate?: StringFilter | null | undefined;
   hourlyRateCents?: IntFilter | null | undefined;
   id?: IdFilter | null | undefined;
@@ -334,6 +343,8 @@ export type ProjectFilter = {
   or?: Array<ProjectFilter> | null | undefined;
   timeLimit?: IntFilter | null | undefined;
   timeLimitString?: StringFilter | null | undefined;
+  /** Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
+  updatedAt?: DateTimeFilter | null | undefined;
   visibility?: VisibilityFilter | null | undefined;
 };
 
@@ -380,6 +391,7 @@ export type ProjectOrderField =
   | 'NOTES'
   | 'TIME_LIMIT'
   | 'TIME_LIMIT_STRING'
+  | 'UPDATED_AT'
   | 'VISIBILITY';
 
 export type PunchInInput = {
@@ -449,6 +461,7 @@ export type ShiftFilter = {
   activityLegacyId?: IntFilter | null | undefined;
   and?: Array<ShiftFilter> | null | undefined;
   billable?: BooleanFilter | null | undefined;
+  createdAt?: DateTimeFilter | null | undefined;
   externalHref?: StringFilter | null | undefined;
   id?: IdFilter | null | undefined;
   legacyId?: IntFilter | null | undefined;
@@ -460,6 +473,8 @@ export type ShiftFilter = {
   start?: DateTimeFilter | null | undefined;
   stop?: DateTimeFilter | null | undefined;
   timeZone?: StringFilter | null | undefined;
+  /** Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
+  updatedAt?: DateTimeFilter | null | undefined;
   userId?: IdFilter | null | undefined;
   userLegacyId?: IntFilter | null | undefined;
 };
@@ -507,11 +522,13 @@ export type ShiftOrderField =
   | 'START'
   | 'STOP'
   | 'TIME_ZONE'
+  | 'UPDATED_AT'
   | 'USER_ID';
 
 export type StaffFilter = {
   active?: BooleanFilter | null | undefined;
   and?: Array<StaffFilter> | null | undefined;
+  createdAt?: DateTimeFilter | null | undefined;
   emailAddress?: StringFilter | null | undefined;
   firstName?: StringFilter | null | undefined;
   hourlyRateCents?: IntFilter | null | undefined;
@@ -523,6 +540,8 @@ export type StaffFilter = {
   or?: Array<StaffFilter> | null | undefined;
   timeZone?: StringFilter | null | undefined;
   type?: StaffTypeFilter | null | undefined;
+  /** Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
+  updatedAt?: DateTimeFilter | null | undefined;
 };
 
 export type StaffOrder = {
@@ -541,7 +560,8 @@ export type StaffOrderField =
   | 'LEGACY_ID'
   | 'LOGIN'
   | 'TIME_ZONE'
-  | 'TYPE';
+  | 'TYPE'
+  | 'UPDATED_AT';
 
 /** The role of a user: the account owner, a manager, or a staff member. */
 export type StaffType =

@@ -63,6 +63,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_TOKENS: intFrom(10, 1_000_000).default(5_000),
   GRAPHQL_MAX_COST: intFrom(1, 1_000_000_000).default(500_000),
   IDEMPOTENCY_TTL_S: intFrom(60, 30 * 86_400).default(86_400),
+  TOMBSTONE_RETENTION_DAYS: intFrom(1, 3_650).default(30),
   AUTH_CACHE_TTL_MS: intFrom(0, 3_600_000).default(60_000),
   PAGE_SIZE_DEFAULT: intFrom(1, 100_000).default(100),
   PAGE_SIZE_MAX: intFrom(1, 100_000).default(5_000),
@@ -225,6 +226,8 @@ export interface Config {
   };
   /** How long an Idempotency-Key is remembered. */
   readonly idempotencyTtlSeconds: number;
+  /** How long the record of a deletion is kept for incremental sync (docs/sync.md). */
+  readonly tombstoneRetentionDays: number;
   readonly auth: {
     readonly cacheTtlMs: number;
     readonly hashMemoryKib: number;
@@ -353,6 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxCost: e.GRAPHQL_MAX_COST,
     }),
     idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_S,
+    tombstoneRetentionDays: e.TOMBSTONE_RETENTION_DAYS,
     auth: Object.freeze({
       cacheTtlMs: e.AUTH_CACHE_TTL_MS,
       hashMemoryKib: e.PASSWORD_HASH_MEMORY_KIB,

@@ -8,8 +8,9 @@ import {
   primeProjectActivities,
 } from '../modules/activities';
 import { CompanyResolver } from '../modules/companies';
-import { ShiftEventResolver } from '../modules/events';
+import { registerShiftEventSource, ShiftEventResolver } from '../modules/events';
 import { NodeLookup, NodeResolver } from '../modules/nodes';
+import { SyncResolver } from '../modules/sync';
 import { OAuthClientResolver } from '../modules/oauth';
 import {
   CompanyProjectsResolver,
@@ -42,6 +43,7 @@ const RESOLVERS = [
   WebhookResolver,
   ShiftEventResolver,
   NodeResolver,
+  SyncResolver,
 ] as const;
 
 /**
@@ -73,13 +75,16 @@ export async function createSchema(
     [OAuthClientResolver, new OAuthClientResolver(services.oauthClients)],
     [ReportResolver, new ReportResolver(services.reports)],
     [WebhookResolver, new WebhookResolver(services.webhooks)],
-    [ShiftEventResolver, new ShiftEventResolver()],
+    [ShiftEventResolver, new ShiftEventResolver(services.shifts)],
     [NodeResolver, new NodeResolver(new NodeLookup(services))],
+    [SyncResolver, new SyncResolver(services.sync)],
   ]);
   const container: ContainerType = { get: (cls) => instances.get(cls) };
-  return forgetReadsAroundMutationFields(
+  const schema = forgetReadsAroundMutationFields(
     await buildSchema({ resolvers: RESOLVERS, container, validate: false, pubSub }),
   );
+  registerShiftEventSource(schema, { pubSub, projects: services.projects });
+  return schema;
 }
 
 /** The SDL committed as schema/schema.graphql: sorted, so it only changes when the schema does. */

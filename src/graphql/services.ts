@@ -5,6 +5,7 @@ import { OAuthClientService } from '../modules/oauth';
 import { ShiftEvents, type ShiftEventSink, PunchService, ShiftService } from '../modules/shifts';
 import { ProjectService } from '../modules/projects';
 import { ReportService } from '../modules/reports';
+import { SyncService } from '../modules/sync';
 import { WebhookService } from '../modules/webhooks';
 
 /** The services behind the resolvers: stateless, built once per process. */
@@ -17,6 +18,7 @@ export interface Services {
   shifts: ShiftService;
   oauthClients: OAuthClientService;
   reports: ReportService;
+  sync: SyncService;
   webhooks: WebhookService;
 }
 
@@ -38,6 +40,7 @@ export function createServices(
     shifts: new ShiftService(projects, events),
     oauthClients,
     reports: new ReportService(),
+    sync: new SyncService(),
     webhooks: new WebhookService(),
   };
 }

@@ -1,6 +1,8 @@
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
+  createSourceEventStream,
+  execute,
   GraphQLError,
   type DocumentNode,
   type ExecutionArgs,
@@ -15,7 +17,7 @@ import { crossSiteRefusal, originPolicyOf, provenanceOf } from '../auth/cross-si
 import type { Config } from '../core/config';
 import { AppError, HTTP_STATUS } from '../core/errors';
 import type { Logger } from '../core/logger';
-import type { RequestContext } from '../core/request-context';
+import { renewedContext, type RequestContext } from '../core/request-context';
 import type { LiveSession, LiveSessionFactory } from './context';
 import { formatError } from './format-error';
 import type { OperationGuards, OperationRequest } from './operation-guards';
@@ -172,6 +174,24 @@ export function attachSubscriptionServer(
       // its own generics); Apollo's formatted result is what it sends either way.
       execute: (async (args: ExecutionArgs) =>
         deps.execute(sources.get(args.document)!, args.contextValue as RequestContext)) as never,
+      // Each event runs on a context of its own (an empty identity map, new loaders): the
+      // subscription's lives as long as the connection and would answer what it read for an
+      // earlier event. Otherwise graphql-js's own subscribe.
+      subscribe: async (args: ExecutionArgs) => {
+        const stream = await createSourceEventStream(args);
+        if (!(Symbol.asyncIterator in stream)) return stream;
+        return perEvent(stream, (payload) =>
+          execute({
+            ...args,
+            rootValue: payload,
+            // Its own instant too: running totals count up to the event.
+            contextValue: {
+              ...renewedContext(args.contextValue as RequestContext),
+              now: new Date(),
+            },
+          }),
+        );
+      },
       onNext: (_ctx, _id, _payload, _args, result) => formatted(result),
       onError: (_ctx, _id, _payload, errors) => errors.map(formattedError),
     },
@@ -237,4 +257,30 @@ function refuseHandshake(socket: Duplex, error: AppError): void {
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
+}
+
+/** `source` with `run` applied to each value; returning (an unsubscribe) ends `source` at once. */
+function perEvent<T, U>(
+  source: AsyncIterable<T>,
+  run: (value: T) => U | Promise<U>,
+): AsyncIterableIterator<U> {
+  const iterator = source[Symbol.asyncIterator]();
+  const map = async (result: IteratorResult<T>): Promise<IteratorResult<U>> =>
+    result.done
+      ? { done: true, value: undefined }
+      : { done: false, value: await run(result.value) };
+  return {
+    next: async () => map(await iterator.next()),
+    return: async () => {
+      await iterator.return?.();
+      return { done: true, value: undefined };
+    },
+    throw: async (error: unknown) => {
+      if (iterator.throw) return map(await iterator.throw(error));
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }

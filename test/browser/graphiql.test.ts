@@ -207,7 +207,7 @@ describeInBrowser('GraphiQL browser test')('GraphiQL in headless Chromium', () =
 
     await openSignedIn();
     await typeAndRun(
-      'subscription { shiftEvents(kinds: [PUNCHED_IN]) { kind shift { projectId } } }',
+      'subscription { shiftEvents(kinds: [PUNCHED_IN]) { kind shift: snapshot { projectId } } }',
     );
 
     // The page cannot tell when the server has registered the subscription: punch in until an

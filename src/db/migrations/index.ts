@@ -7,6 +7,7 @@ import { IdempotencyKeysMigration } from './20261125000000-idempotency-keys.migr
 import { WebhooksMigration } from './20261127000000-webhooks.migration';
 import { ProjectDefaultTagsTextMigration } from './20261128000000-project-default-tags-text.migration';
 import { CredentialNotificationsMigration } from './20261129120000-credential-notifications.migration';
+import { SyncMigration } from './20261130000000-sync.migration';
 
 /** Every migration, in order. Listed explicitly so no file globbing or dynamic import is needed. */
 export const migrations: MigrationObject[] = [
@@ -21,4 +22,5 @@ export const migrations: MigrationObject[] = [
     name: '20261129120000-credential-notifications',
     class: CredentialNotificationsMigration,
   },
+  { name: '20261130000000-sync', class: SyncMigration },
 ];

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { Node } from '../common';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { DateTimeISOResolver } from '../common';
 
 /** A tenant: the account owner's organisation, with the limits of its plan. */
 @ObjectType({ description: "The caller's account and the limits of its plan.", implements: Node })
@@ -41,9 +42,11 @@ export class Account {
   @Property({ type: 'double', default: 0.9 })
   nearlyOverdueRatio: number = 0.9;
 
+  @Field(() => DateTimeISOResolver, { description: 'When the account was opened.' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 
+  @Field(() => DateTimeISOResolver, { description: 'When the account last changed.' })
   @Property({ type: 'timestamptz', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ManyToOne, OptionalProps, PrimaryKey, Property, type Ref } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { DateTimeISOResolver } from '../common';
 import { Account } from './account.entity';
 
 /**
@@ -33,9 +34,16 @@ export abstract class TenantEntity<Optional extends string = never> {
   @ManyToOne(() => Account, { ref: true, deleteRule: 'cascade' })
   account!: Ref<Account>;
 
+  // The database sets `updated_at` on every insert and update, whatever wrote it (the sync
+  // migration's trigger): these fields are what an app's incremental sync reads (docs/sync.md).
+  @Field(() => DateTimeISOResolver, { description: 'When the row was created.' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 
+  @Field(() => DateTimeISOResolver, {
+    description:
+      'When the row last changed (the start of the changing transaction): what `updatedAt` filters compare, see docs/sync.md.',
+  })
   @Property({ type: 'timestamptz', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
 }

@@ -35,14 +35,17 @@ export {
   childPage,
   compileFilter,
   findPage,
+  pageOfSortedList,
   type FilterFields,
   type PageRequest,
 } from './list-query';
 export {
+  isListedSnapshotVisible,
   isListedVisible,
   listedIdsOnce,
   listedVisibilityWhere,
   type ListedRow,
+  type ListedSnapshot,
 } from './listed-visibility';
 export { parseLocalTime } from './local-time';
 export {

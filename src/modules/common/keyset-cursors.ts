@@ -60,6 +60,23 @@ export function decodeCursor(
   argument: 'after' | 'before',
   cursor: string,
 ): Cursor {
+  return readCursor(entity, terms, argument, cursor, (term, value) =>
+    fitsColumn(propertyAt(em, entityClass, term.path), value),
+  );
+}
+
+/**
+ * Reads a cursor of a list in `terms` whose values `fits` checks (a column's type, or a field of a
+ * list kept in memory): a cursor of another order, or with values that cannot be its terms', is
+ * the caller's VALIDATION error.
+ */
+export function readCursor(
+  entity: EntityName,
+  terms: readonly OrderTerm[],
+  argument: 'after' | 'before',
+  cursor: string,
+  fits: (term: OrderTerm, value: unknown) => boolean,
+): Cursor {
   const invalid = () =>
     ValidationError.field(entity, argument, 'is not a cursor this server gave out');
   let parsed: unknown;
@@ -81,7 +98,7 @@ export function decodeCursor(
   }
   if (!Array.isArray(values) || values.length !== terms.length) throw invalid();
   terms.forEach((term, i) => {
-    if (!fitsColumn(propertyAt(em, entityClass, term.path), values[i])) throw invalid();
+    if (!fits(term, values[i])) throw invalid();
   });
   return { values: values as CursorValue[] };
 }

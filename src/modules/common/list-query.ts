@@ -13,6 +13,7 @@ import {
   keysetWhere,
   type OrderTerm,
   orderTerms,
+  readCursor,
 } from './keyset-cursors';
 
 /**
@@ -187,6 +188,25 @@ function pageWindow<T extends object>(
   order: OrderSpec[] | null | undefined,
   page: PageRequest,
 ): PageWindow {
+  const terms = orderTerms(order);
+  const cursor = (argument: 'after' | 'before', text: string | null | undefined) =>
+    text === undefined || text === null
+      ? undefined
+      : decodeCursor(ctx.em, entityClass, entity, terms, argument, text);
+  return {
+    terms,
+    ...pageSize(ctx, entity, page),
+    after: cursor('after', page.after),
+    before: cursor('before', page.before),
+  };
+}
+
+/** How many rows a page asks for, and in which direction: `first` or `last`, never both. */
+function pageSize(
+  ctx: RequestContext,
+  entity: EntityName,
+  page: PageRequest,
+): { limit: number; backwards: boolean } {
   const { default: pageDefault, max } = ctx.config.pageSize;
   const hasFirst = page.first !== undefined && page.first !== null;
   const hasLast = page.last !== undefined && page.last !== null;
@@ -200,17 +220,57 @@ function pageWindow<T extends object>(
     if (size !== undefined && size !== null && (!Number.isInteger(size) || size < 0 || size > max))
       throw ValidationError.field(entity, name, `must be between 0 and ${max}`);
   }
-  const terms = orderTerms(order);
-  const cursor = (argument: 'after' | 'before', text: string | null | undefined) =>
+  return { limit: (hasLast ? page.last : page.first) ?? pageDefault, backwards: hasLast };
+}
+
+/**
+ * A page of a list already read whole and sorted by `key` ascending, whose last value is unique
+ * (a list a policy filtered in memory, such as the deletions an app may see): the same arguments
+ * and keyset cursors as `findPage`, over `terms` named for the key's parts.
+ */
+export function pageOfSortedList<T>(
+  ctx: RequestContext,
+  entity: EntityName,
+  items: readonly T[],
+  terms: readonly OrderTerm[],
+  key: (item: T) => readonly (string | number)[],
+  page: PageRequest,
+): ConnectionShape<T> {
+  const { limit, backwards } = pageSize(ctx, entity, page);
+  const compare = (a: readonly (string | number)[], b: readonly unknown[]) => {
+    for (let i = 0; i < a.length; i++) {
+      if (a[i]! < (b[i] as string | number)) return -1;
+      if (a[i]! > (b[i] as string | number)) return 1;
+    }
+    return 0;
+  };
+  const position = (argument: 'after' | 'before', text: string | null | undefined) =>
     text === undefined || text === null
       ? undefined
-      : decodeCursor(ctx.em, entityClass, entity, terms, argument, text);
+      : readCursor(entity, terms, argument, text, (_term, value) =>
+          ['string', 'number'].includes(typeof value),
+        ).values;
+  const after = position('after', page.after);
+  const before = position('before', page.before);
+  const inRange = items.filter(
+    (item) =>
+      (!after || compare(key(item), after) > 0) && (!before || compare(key(item), before) < 0),
+  );
+  const rows = backwards
+    ? inRange.slice(Math.max(0, inRange.length - limit))
+    : inRange.slice(0, limit);
+  const hasMore = inRange.length > limit;
+  const cursorOf = (item: T) => encodeCursor(terms, key(item));
   return {
-    terms,
-    limit: (hasLast ? page.last : page.first) ?? pageDefault,
-    backwards: hasLast,
-    after: cursor('after', page.after),
-    before: cursor('before', page.before),
+    totalCount: items.length,
+    nodes: rows,
+    edges: rows.map((node) => ({ node, cursor: cursorOf(node) })),
+    pageInfo: {
+      hasNextPage: backwards ? before !== undefined : hasMore,
+      hasPreviousPage: backwards ? hasMore : after !== undefined,
+      startCursor: rows.length > 0 ? cursorOf(rows[0]!) : null,
+      endCursor: rows.length > 0 ? cursorOf(rows[rows.length - 1]!) : null,
+    },
   };
 }
 

@@ -68,3 +68,27 @@ export async function listedIdsOnce(
     return keys.map(() => ids);
   });
 }
+
+/**
+ * A deleted company or project as its tombstone keeps it (docs/sync.md): the rows the rule reads
+ * (the row, its CUSTOM list) are gone, so the tombstone keeps what the rule needs, as it was.
+ */
+export interface ListedSnapshot {
+  readonly id: number;
+  readonly visibility: Visibility;
+  readonly createdBy: number | null;
+  readonly memberIds: readonly number[];
+}
+
+/** The same rule, over a snapshot: whether the caller could see the row when it was deleted. */
+export function isListedSnapshotVisible(viewer: Viewer, row: ListedSnapshot): Promise<boolean> {
+  return isListedVisible(
+    viewer,
+    {
+      id: row.id,
+      visibility: row.visibility,
+      createdBy: row.createdBy === null ? null : { id: row.createdBy },
+    },
+    () => Promise.resolve(row.memberIds.includes(viewer.id) ? [row.id] : []),
+  );
+}

@@ -55,3 +55,19 @@ export function isShiftVisible(
     onVisibleProject: () => isProjectUuidVisible(reading(), shift.projectId),
   });
 }
+
+/**
+ * The rule for a deleted shift, as its tombstone keeps it (docs/sync.md): its user's integer id,
+ * and its project as it was when the shift went (`projectVisible` answers the project's rule
+ * over that snapshot, since the project may be gone too).
+ */
+export function isDeletedShiftVisible(
+  viewer: Viewer,
+  shift: { readonly userId: number },
+  projectVisible: () => Promise<boolean>,
+): Promise<boolean> {
+  return shiftVisibility(viewer, TEST_FORM, {
+    own: shift.userId === viewer.id,
+    onVisibleProject: projectVisible,
+  });
+}

@@ -11,5 +11,6 @@ export { AccountResolver, ViewerResolver } from './graphql/viewer.resolver';
 export { replaceMembers, resolveMemberIds } from './member-lists';
 export { createPasswordHasher, type PasswordHasher } from './passwords';
 export { Staff } from './staff.entity';
+export { mayReadStaff } from './staff.policy';
 export { accountOwner } from './staff.loaders';
 export { StaffService } from './staff.service';

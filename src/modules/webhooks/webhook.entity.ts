@@ -15,7 +15,7 @@ import type { ShiftEventKind } from '../shifts';
   implements: Node,
 })
 @Entity({ tableName: 'webhooks' })
-export class Webhook extends TenantEntity<'eventKinds' | 'active' | 'registeredAt'> {
+export class Webhook extends TenantEntity<'eventKinds' | 'active'> {
   @Field(() => String)
   @Property({ type: 'string', length: 2048 })
   url!: string;
@@ -34,11 +34,6 @@ export class Webhook extends TenantEntity<'eventKinds' | 'active' | 'registeredA
   @Field(() => String, { nullable: true })
   @Property({ type: 'string', length: 255, nullable: true })
   description: string | null = null;
-
-  @Field(() => DateTimeISOResolver, { name: 'createdAt' })
-  get registeredAt(): Date {
-    return this.createdAt;
-  }
 }
 
 @ObjectType({ description: 'A webhook with its signing secret, shown this once.' })

@@ -1,11 +1,25 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { IDFilter, IntFilter, StringFilter, OrderInput, type FilterFields } from '../../common';
+import {
+  DateTimeFilter,
+  IDFilter,
+  IntFilter,
+  StringFilter,
+  OrderInput,
+  type FilterFields,
+} from '../../common';
 
 @InputType()
 export class ActivityFilter {
   @Field(() => [ActivityFilter], { nullable: true }) and?: ActivityFilter[];
   @Field(() => [ActivityFilter], { nullable: true }) or?: ActivityFilter[];
   @Field(() => ActivityFilter, { nullable: true }) not?: ActivityFilter;
+  @Field(() => DateTimeFilter, { nullable: true }) createdAt?: DateTimeFilter;
+  @Field(() => DateTimeFilter, {
+    nullable: true,
+    description:
+      'Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
+  })
+  updatedAt?: DateTimeFilter;
   @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
   @Field(() => IntFilter, { nullable: true }) legacyId?: IntFilter;
   @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
@@ -14,6 +28,8 @@ export class ActivityFilter {
 }
 
 export const ACTIVITY_FILTER_FIELDS: FilterFields = {
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
   id: 'uuid',
   legacyId: 'id',
   name: 'name',
@@ -26,6 +42,7 @@ export enum ActivityOrderField {
   ID = 'uuid',
   NAME = 'name',
   CREATED_AT = 'createdAt',
+  UPDATED_AT = 'updatedAt',
 }
 registerEnumType(ActivityOrderField, { name: 'ActivityOrderField' });
 export const ActivityOrder = OrderInput(ActivityOrderField, 'ActivityOrder');

@@ -1,6 +1,7 @@
 import { Field, Float, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import {
   FloatFilter,
+  DateTimeFilter,
   IDFilter,
   IntFilter,
   StringFilter,
@@ -34,6 +35,13 @@ export class CompanyFilter {
   @Field(() => [CompanyFilter], { nullable: true }) and?: CompanyFilter[];
   @Field(() => [CompanyFilter], { nullable: true }) or?: CompanyFilter[];
   @Field(() => CompanyFilter, { nullable: true }) not?: CompanyFilter;
+  @Field(() => DateTimeFilter, { nullable: true }) createdAt?: DateTimeFilter;
+  @Field(() => DateTimeFilter, {
+    nullable: true,
+    description:
+      'Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
+  })
+  updatedAt?: DateTimeFilter;
   @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
   @Field(() => IntFilter, { nullable: true }) legacyId?: IntFilter;
   @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
@@ -59,6 +67,8 @@ export class CompanyFilter {
 }
 
 export const COMPANY_FILTER_FIELDS: FilterFields = {
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
   id: 'uuid',
   legacyId: 'id',
   name: 'name',
@@ -81,6 +91,7 @@ export const CompanyOrderField = {
   LATITUDE: 'latitude',
   LONGITUDE: 'longitude',
   CREATED_AT: 'createdAt',
+  UPDATED_AT: 'updatedAt',
   ...Object.fromEntries(COMPANY_TEXT_FIELDS.map((field) => [orderValueOf(field), field])),
 };
 registerEnumType(CompanyOrderField, { name: 'CompanyOrderField' });

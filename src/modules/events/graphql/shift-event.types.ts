@@ -36,9 +36,18 @@ export class ShiftSnapshotType {
   @Field(() => [String]) tagList!: string[];
 }
 
+/**
+ * Something that happened to a shift. `shift`, `deletedShiftId` and `project` are ShiftEventResolver's:
+ * the objects the queries return, read when the event is sent, so a client cache that normalises
+ * by type and id (Apollo's `Shift:<id>`) updates itself from the event.
+ */
 @ObjectType('ShiftEvent', { description: 'Something that happened to a shift.' })
 export class ShiftEventType {
   @Field(() => ShiftEventKindEnum) kind!: ShiftEventKind;
   @Field(() => DateTimeISOResolver) occurredAt!: string;
-  @Field(() => ShiftSnapshotType) shift!: ShiftSnapshotType;
+  @Field(() => ShiftSnapshotType, {
+    description:
+      'The shift as it was at the event (before a deletion, for SHIFT_DELETED), whoever may see its project.',
+  })
+  snapshot!: ShiftSnapshotType;
 }

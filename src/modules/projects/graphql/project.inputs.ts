@@ -1,6 +1,7 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import {
   BooleanFilter,
+  DateTimeFilter,
   IDFilter,
   IntFilter,
   StringFilter,
@@ -15,6 +16,13 @@ export class ProjectFilter {
   @Field(() => [ProjectFilter], { nullable: true }) and?: ProjectFilter[];
   @Field(() => [ProjectFilter], { nullable: true }) or?: ProjectFilter[];
   @Field(() => ProjectFilter, { nullable: true }) not?: ProjectFilter;
+  @Field(() => DateTimeFilter, { nullable: true }) createdAt?: DateTimeFilter;
+  @Field(() => DateTimeFilter, {
+    nullable: true,
+    description:
+      'Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
+  })
+  updatedAt?: DateTimeFilter;
   @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
   @Field(() => IntFilter, { nullable: true }) legacyId?: IntFilter;
   @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
@@ -31,6 +39,8 @@ export class ProjectFilter {
 }
 
 export const PROJECT_FILTER_FIELDS: FilterFields = {
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
   id: 'uuid',
   legacyId: 'id',
   name: 'name',
@@ -60,6 +70,7 @@ export enum ProjectOrderField {
   HOURLY_RATE_CENTS = 'hourlyRateCents',
   BILLABLE_BY_DEFAULT = 'billableByDefault',
   CREATED_AT = 'createdAt',
+  UPDATED_AT = 'updatedAt',
 }
 registerEnumType(ProjectOrderField, { name: 'ProjectOrderField' });
 export const ProjectOrder = OrderInput(ProjectOrderField, 'ProjectOrder');

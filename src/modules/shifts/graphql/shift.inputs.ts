@@ -15,6 +15,13 @@ export class ShiftFilter {
   @Field(() => [ShiftFilter], { nullable: true }) and?: ShiftFilter[];
   @Field(() => [ShiftFilter], { nullable: true }) or?: ShiftFilter[];
   @Field(() => ShiftFilter, { nullable: true }) not?: ShiftFilter;
+  @Field(() => DateTimeFilter, { nullable: true }) createdAt?: DateTimeFilter;
+  @Field(() => DateTimeFilter, {
+    nullable: true,
+    description:
+      'Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
+  })
+  updatedAt?: DateTimeFilter;
   @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
   @Field(() => IntFilter, { nullable: true }) legacyId?: IntFilter;
   @Field(() => DateTimeFilter, { nullable: true }) start?: DateTimeFilter;
@@ -32,6 +39,8 @@ export class ShiftFilter {
 }
 
 export const SHIFT_FILTER_FIELDS: FilterFields = {
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
   id: 'uuid',
   legacyId: 'id',
   start: 'start',
@@ -61,6 +70,7 @@ export enum ShiftOrderField {
   ACTIVITY_ID = 'activity.uuid',
   EXTERNAL_HREF = 'externalHref',
   CREATED_AT = 'createdAt',
+  UPDATED_AT = 'updatedAt',
 }
 registerEnumType(ShiftOrderField, { name: 'ShiftOrderField' });
 export const ShiftOrder = OrderInput(ShiftOrderField, 'ShiftOrder');

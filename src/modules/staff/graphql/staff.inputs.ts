@@ -1,6 +1,7 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import {
   BooleanFilter,
+  DateTimeFilter,
   IDFilter,
   IntFilter,
   StaffTypeFilter,
@@ -14,6 +15,13 @@ export class StaffFilter {
   @Field(() => [StaffFilter], { nullable: true }) and?: StaffFilter[];
   @Field(() => [StaffFilter], { nullable: true }) or?: StaffFilter[];
   @Field(() => StaffFilter, { nullable: true }) not?: StaffFilter;
+  @Field(() => DateTimeFilter, { nullable: true }) createdAt?: DateTimeFilter;
+  @Field(() => DateTimeFilter, {
+    nullable: true,
+    description:
+      'Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
+  })
+  updatedAt?: DateTimeFilter;
   @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
   @Field(() => IntFilter, { nullable: true }) legacyId?: IntFilter;
   @Field(() => StringFilter, { nullable: true }) login?: StringFilter;
@@ -27,6 +35,8 @@ export class StaffFilter {
 }
 
 export const STAFF_FILTER_FIELDS: FilterFields = {
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
   id: 'uuid',
   legacyId: 'id',
   login: 'login',
@@ -51,6 +61,7 @@ export enum StaffOrderField {
   TYPE = 'type',
   HOURLY_RATE_CENTS = 'hourlyRateCents',
   CREATED_AT = 'createdAt',
+  UPDATED_AT = 'updatedAt',
 }
 registerEnumType(StaffOrderField, { name: 'StaffOrderField' });
 export const StaffOrder = OrderInput(StaffOrderField, 'StaffOrder');
