@@ -73,7 +73,31 @@ export async function createSchema(
     [ShiftEventResolver, new ShiftEventResolver()],
   ]);
   const container: ContainerType = { get: (cls) => instances.get(cls) };
-  return buildSchema({ resolvers: RESOLVERS, container, validate: false, pubSub });
+  const schema = await buildSchema({ resolvers: RESOLVERS, container, validate: false, pubSub });
+  return describeRootTypes(schema);
+}
+
+/**
+ * type-graphql builds the root types itself and takes no description for them; app tooling
+ * (GraphiQL's docs, codegen comments, graphql-schema-linter) expects one on every type.
+ */
+function describeRootTypes(schema: GraphQLSchema): GraphQLSchema {
+  const roots = [
+    [
+      schema.getQueryType(),
+      'Reads: the caller, their account and everything in it that they may see.',
+    ],
+    [
+      schema.getMutationType(),
+      'Changes: each runs in one database transaction; a refused one changes nothing.',
+    ],
+    [
+      schema.getSubscriptionType(),
+      'Live events over graphql-ws at the same URL (`ws(s)://<host>/graphql`).',
+    ],
+  ] as const;
+  for (const [type, description] of roots) if (type) type.description = description;
+  return schema;
 }
 
 /** The SDL committed as schema/schema.graphql: sorted, so it only changes when the schema does. */

@@ -11,6 +11,8 @@ export { Connection, type ConnectionShape } from './graphql/connection';
 export {
   BooleanFilter,
   DateTimeFilter,
+  FILTER_DESCRIPTIONS,
+  filterTypeDescription,
   FloatFilter,
   IDFilter,
   IntFilter,
@@ -19,6 +21,7 @@ export {
   VisibilityFilter,
 } from './graphql/filter-inputs';
 export {
+  COMMON_ORDER_VALUES,
   LocatorArgs,
   OrderInput,
   PageArgs,

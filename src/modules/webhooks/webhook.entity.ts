@@ -13,11 +13,11 @@ import type { ShiftEventKind } from '../shifts';
 @ObjectType('Webhook', { description: 'A URL that receives signed shift events (owner only).' })
 @Entity({ tableName: 'webhooks' })
 export class Webhook extends TenantEntity<'eventKinds' | 'active' | 'registeredAt'> {
-  @Field(() => String)
+  @Field(() => String, { description: 'The absolute http(s) URL events are POSTed to.' })
   @Property({ type: 'string', length: 2048 })
   url!: string;
 
-  @Field(() => [ShiftEventKindEnum])
+  @Field(() => [ShiftEventKindEnum], { description: 'The kinds of shift event sent to it.' })
   @Property({ type: ArrayType })
   eventKinds: ShiftEventKind[] = [];
 
@@ -28,11 +28,11 @@ export class Webhook extends TenantEntity<'eventKinds' | 'active' | 'registeredA
   @Property({ type: 'boolean' })
   active: boolean = true;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The owner's note on what it is for." })
   @Property({ type: 'string', length: 255, nullable: true })
   description: string | null = null;
 
-  @Field(() => DateTimeISOResolver, { name: 'createdAt' })
+  @Field(() => DateTimeISOResolver, { name: 'createdAt', description: 'When it was registered.' })
   get registeredAt(): Date {
     return this.createdAt;
   }
@@ -53,19 +53,19 @@ export class WebhookWithSecret {
   description: 'One event sent (or to be sent) to a webhook, with the outcome of its attempts.',
 })
 export class WebhookDelivery {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The delivery (`replayWebhookDelivery` takes it).' })
   id!: string;
 
   @Field(() => ID, { description: 'The event: the same on every attempt (the Webhook-Id header).' })
   eventId!: string;
 
-  @Field(() => ShiftEventKindEnum)
+  @Field(() => ShiftEventKindEnum, { description: 'What happened to the shift.' })
   kind!: ShiftEventKind;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When the event was queued for this webhook.' })
   createdAt!: Date;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How many times sending was tried so far.' })
   attempts!: number;
 
   @Field(() => Int, {
@@ -74,7 +74,11 @@ export class WebhookDelivery {
   })
   lastStatus!: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Why the last attempt got no answer (timed out, a socket error code such as ECONNREFUSED, or the address is not allowed); null when it was answered or none was made.',
+  })
   lastError!: string | null;
 
   @Field(() => DateTimeISOResolver, {
