@@ -41,17 +41,27 @@ export interface FacadeOperations {
   UpdateStaff: { variables: UpdateStaffMutationVariables; root: UpdateStaffMutation['updateStaff'] };
 }
 
+/** Selects activities: every field and combinator given must hold (AND); `or` and `not` express the rest. */
 export type ActivityFilter = {
+  /** Every one of these filters must match. */
   and?: Array<ActivityFilter> | null | undefined;
+  /** When it was created. */
   createdAt?: DateTimeFilter | null | undefined;
+  /** The activity's uuid. */
   id?: IdFilter | null | undefined;
+  /** The activity's integer id. */
   legacyId?: IntFilter | null | undefined;
+  /** The activity's name. */
   name?: StringFilter | null | undefined;
+  /** This filter must not match. */
   not?: ActivityFilter | null | undefined;
+  /** At least one of these filters must match. */
   or?: Array<ActivityFilter> | null | undefined;
+  /** The uuid of the activity's project. */
   projectId?: IdFilter | null | undefined;
+  /** The integer id of the activity's project. */
   projectLegacyId?: IntFilter | null | undefined;
-  /** Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
+  /** When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
   updatedAt?: DateTimeFilter | null | undefined;
 };
 
@@ -60,15 +70,23 @@ export type ActivityInput = {
   name?: string | null | undefined;
 };
 
+/** One sort key; a list of them sorts by each in turn, then by `legacyId` ascending. */
 export type ActivityOrder = {
+  /** ASC (the default) or DESC. */
   direction?: OrderDirection;
+  /** The field to sort by. */
   field: ActivityOrderField;
 };
 
+/** What activities can be sorted by. */
 export type ActivityOrderField =
+  /** By the instant the row was created. */
   | 'CREATED_AT'
+  /** By `id`, the uuid (in PostgreSQL uuid order). */
   | 'ID'
+  /** By `legacyId`, the integer id. */
   | 'LEGACY_ID'
+  /** By name. */
   | 'NAME'
   | 'UPDATED_AT';
 
@@ -76,40 +94,71 @@ export type AssignableStaffType =
   | 'MANAGER'
   | 'STAFF';
 
+/** Compares a true/false field; every condition given must hold. */
 export type BooleanFilter = {
+  /** Equal to this value. */
   eq?: boolean | null | undefined;
+  /** True: the field is null; false: it has a value. */
   isNull?: boolean | null | undefined;
+  /** Not equal to this value; a null field matches neither `eq` nor `ne`. */
   ne?: boolean | null | undefined;
 };
 
+/** Selects companies: every field and combinator given must hold (AND); `or` and `not` express the rest. */
 export type CompanyFilter = {
+  /** Every one of these filters must match. */
   and?: Array<CompanyFilter> | null | undefined;
+  /** The contact person's e-mail address. */
   contactEmailAddress?: StringFilter | null | undefined;
+  /** The contact person's first name. */
   contactFirstName?: StringFilter | null | undefined;
+  /** The contact person's home phone number. */
   contactHomePhone?: StringFilter | null | undefined;
+  /** The contact person's last name. */
   contactLastName?: StringFilter | null | undefined;
+  /** The contact person's mobile phone number. */
   contactMobilePhone?: StringFilter | null | undefined;
+  /** The contact person's position in the company. */
   contactPosition?: StringFilter | null | undefined;
+  /** The contact person's salutation (Mr, Ms, Dr, ...). */
   contactSalutation?: StringFilter | null | undefined;
+  /** When it was created. */
   createdAt?: DateTimeFilter | null | undefined;
+  /** The company's fax number. */
   faxPhone?: StringFilter | null | undefined;
+  /** The company's uuid. */
   id?: IdFilter | null | undefined;
+  /** The latitude of the main office. */
   latitude?: FloatFilter | null | undefined;
+  /** The company's integer id. */
   legacyId?: IntFilter | null | undefined;
+  /** The longitude of the main office. */
   longitude?: FloatFilter | null | undefined;
+  /** The street address of the company's main office. */
   mainAddress?: StringFilter | null | undefined;
+  /** The city of the company's main office. */
   mainCity?: StringFilter | null | undefined;
+  /** The country of the company's main office. */
   mainCountry?: StringFilter | null | undefined;
+  /** The company's main phone number. */
   mainPhone?: StringFilter | null | undefined;
+  /** The postcode of the company's main office. */
   mainPostcode?: StringFilter | null | undefined;
+  /** The state or region of the company's main office. */
   mainState?: StringFilter | null | undefined;
+  /** The company's name. */
   name?: StringFilter | null | undefined;
+  /** This filter must not match. */
   not?: CompanyFilter | null | undefined;
+  /** Free-text notes. */
   notes?: StringFilter | null | undefined;
+  /** At least one of these filters must match. */
   or?: Array<CompanyFilter> | null | undefined;
-  /** Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
+  /** When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
   updatedAt?: DateTimeFilter | null | undefined;
+  /** The company's visibility. */
   visibility?: VisibilityFilter | null | undefined;
+  /** The company's web site. */
   website?: StringFilter | null | undefined;
 };
 
@@ -141,35 +190,62 @@ export type CompanyInput = {
   website?: string | null | undefined;
 };
 
+/** One sort key; a list of them sorts by each in turn, then by `legacyId` ascending. */
 export type CompanyOrder = {
+  /** ASC (the default) or DESC. */
   direction?: OrderDirection;
+  /** The field to sort by. */
   field: CompanyOrderField;
 };
 
+/** What companies can be sorted by. */
 export type CompanyOrderField =
+  /** By `contactEmailAddress`. */
   | 'CONTACT_EMAIL_ADDRESS'
+  /** By `contactFirstName`. */
   | 'CONTACT_FIRST_NAME'
+  /** By `contactHomePhone`. */
   | 'CONTACT_HOME_PHONE'
+  /** By `contactLastName`. */
   | 'CONTACT_LAST_NAME'
+  /** By `contactMobilePhone`. */
   | 'CONTACT_MOBILE_PHONE'
+  /** By `contactPosition`. */
   | 'CONTACT_POSITION'
+  /** By `contactSalutation`. */
   | 'CONTACT_SALUTATION'
+  /** By the instant the row was created. */
   | 'CREATED_AT'
+  /** By `faxPhone`. */
   | 'FAX_PHONE'
+  /** By `id`, the uuid (in PostgreSQL uuid order). */
   | 'ID'
+  /** By latitude. */
   | 'LATITUDE'
+  /** By `legacyId`, the integer id. */
   | 'LEGACY_ID'
+  /** By longitude. */
   | 'LONGITUDE'
+  /** By `mainAddress`. */
   | 'MAIN_ADDRESS'
+  /** By `mainCity`. */
   | 'MAIN_CITY'
+  /** By `mainCountry`. */
   | 'MAIN_COUNTRY'
+  /** By `mainPhone`. */
   | 'MAIN_PHONE'
+  /** By `mainPostcode`. */
   | 'MAIN_POSTCODE'
+  /** By `mainState`. */
   | 'MAIN_STATE'
+  /** By name. */
   | 'NAME'
+  /** By `notes`. */
   | 'NOTES'
   | 'UPDATED_AT'
+  /** By visibility. */
   | 'VISIBILITY'
+  /** By `website`. */
   | 'WEBSITE';
 
 export type CreateActivityInput = {
@@ -279,72 +355,126 @@ export type CreateStaffInput = {
   type?: AssignableStaffType | null | undefined;
 };
 
+/** Compares an instant (a `DateTimeISO` field); every condition given must hold. */
 export type DateTimeFilter = {
+  /** At exactly this instant. */
   eq?: string | null | undefined;
+  /** After this instant. */
   gt?: string | null | undefined;
+  /** At or after this instant. */
   gte?: string | null | undefined;
+  /** true: the field is null (a running shift's `stop`); false: it has a value. */
   isNull?: boolean | null | undefined;
+  /** Before this instant. */
   lt?: string | null | undefined;
+  /** At or before this instant. */
   lte?: string | null | undefined;
+  /** At any other instant; a null field matches neither `eq` nor `ne`. */
   ne?: string | null | undefined;
 };
 
+/** Compares a floating-point field (coordinates); every condition given must hold. */
 export type FloatFilter = {
+  /** Equal to this number. */
   eq?: number | null | undefined;
+  /** Greater than this number. */
   gt?: number | null | undefined;
+  /** Greater than or equal to this number. */
   gte?: number | null | undefined;
+  /** True: the field is null; false: it has a value. */
   isNull?: boolean | null | undefined;
+  /** Less than this number. */
   lt?: number | null | undefined;
+  /** Less than or equal to this number. */
   lte?: number | null | undefined;
+  /** Not equal to this number; a null field matches neither `eq` nor `ne`. */
   ne?: number | null | undefined;
 };
 
-/** Compares identifiers (UUIDs); lt, lte, gt and gte follow the order of the `ID` order fields. */
+/** Compares identifiers (UUIDs); every condition given must hold. lt, lte, gt and gte follow the order of the `ID` order fields. */
 export type IdFilter = {
+  /** This uuid. */
   eq?: string | number | null | undefined;
+  /** After this uuid in the order of the `ID` order fields. */
   gt?: string | number | null | undefined;
+  /** After this uuid or equal to it. */
   gte?: string | number | null | undefined;
+  /** One of these uuids (at most 200). */
   in?: Array<string | number> | null | undefined;
+  /** True: the field is null (a shift without an activity); false: it has a value. */
   isNull?: boolean | null | undefined;
+  /** Before this uuid in the order of the `ID` order fields. */
   lt?: string | number | null | undefined;
+  /** Before this uuid or equal to it. */
   lte?: string | number | null | undefined;
+  /** Any uuid but this one; a null field matches neither `eq` nor `ne`. */
   ne?: string | number | null | undefined;
 };
 
+/** Compares an integer field; every condition given must hold. */
 export type IntFilter = {
+  /** Equal to this number. */
   eq?: number | null | undefined;
+  /** Greater than this number. */
   gt?: number | null | undefined;
+  /** Greater than or equal to this number. */
   gte?: number | null | undefined;
+  /** Equal to one of these numbers (at most 200). */
   in?: Array<number> | null | undefined;
+  /** True: the field is null; false: it has a value. */
   isNull?: boolean | null | undefined;
+  /** Less than this number. */
   lt?: number | null | undefined;
+  /** Less than or equal to this number. */
   lte?: number | null | undefined;
+  /** Not equal to this number; a null field matches neither `eq` nor `ne`. */
   ne?: number | null | undefined;
 };
 
+/** Which way a sort key sorts. */
 export type OrderDirection =
+  /** Smallest, earliest or A first; nulls last. */
   | 'ASC'
+  /** Largest, latest or Z first; nulls first. */
   | 'DESC';
 
+/** Selects projects: every field and combinator given must hold (AND); `or` and `not` express the rest. */
 export type ProjectFilter = {
+  /** Whether the project can be punched in to. */
   active?: BooleanFilter | null | undefined;
+  /** Every one of these filters must match. */
   and?: Array<ProjectFilter> | null | undefined;
+  /** Whether new shifts on the project are billable by default. */
   billableByDefault?: BooleanFilter | null | undefined;
+  /** The uuid of the project's company. */
   companyId?: IdFilter | null | undefined;
+  /** The integer id of the project's company. */
   companyLegacyId?: IntFilter | null | undefined;
+  /** When it was created. */
   createdAt?: DateTimeFilter | null | undefined;
+  /** The rate as entered; owners and managers only (READ_DENIED for a staff member). */
   hourlyRate?: StringFilter | null | undefined;
+  /** The hourly rate in cents; owners and managers only (READ_DENIED for a staff member). */
   hourlyRateCents?: IntFilter | null | undefined;
+  /** The project's uuid. */
   id?: IdFilter | null | undefined;
+  /** The project's integer id. */
   legacyId?: IntFilter | null | undefined;
+  /** The project's name. */
   name?: StringFilter | null | undefined;
+  /** This filter must not match. */
   not?: ProjectFilter | null | undefined;
+  /** The project's notes. */
   notes?: StringFilter | null | undefined;
+  /** At least one of these filters must match. */
   or?: Array<ProjectFilter> | null | undefined;
+  /** The time limit in seconds (null: none). */
   timeLimit?: IntFilter | null | undefined;
+  /** The time limit as entered. */
   timeLimitString?: StringFilter | null | undefined;
-  /** Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
+  /** When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
   updatedAt?: DateTimeFilter | null | undefined;
+  /** The project's visibility. */
   visibility?: VisibilityFilter | null | undefined;
 };
 
@@ -373,25 +503,42 @@ export type ProjectInput = {
   visibility?: Visibility | null | undefined;
 };
 
+/** One sort key; a list of them sorts by each in turn, then by `legacyId` ascending. */
 export type ProjectOrder = {
+  /** ASC (the default) or DESC. */
   direction?: OrderDirection;
+  /** The field to sort by. */
   field: ProjectOrderField;
 };
 
+/** What projects can be sorted by. */
 export type ProjectOrderField =
+  /** By `active` (false first, ascending). */
   | 'ACTIVE'
+  /** By `billableByDefault` (false first, ascending). */
   | 'BILLABLE_BY_DEFAULT'
+  /** By the uuid of the project's company. */
   | 'COMPANY_ID'
+  /** By the instant the row was created. */
   | 'CREATED_AT'
+  /** By the rate as entered (text); owners and managers only (READ_DENIED). */
   | 'HOURLY_RATE'
+  /** By hourly rate in cents; owners and managers only (READ_DENIED). */
   | 'HOURLY_RATE_CENTS'
+  /** By `id`, the uuid (in PostgreSQL uuid order). */
   | 'ID'
+  /** By `legacyId`, the integer id. */
   | 'LEGACY_ID'
+  /** By name. */
   | 'NAME'
+  /** By notes (text). */
   | 'NOTES'
+  /** By time limit in seconds. */
   | 'TIME_LIMIT'
+  /** By the time limit as entered (text). */
   | 'TIME_LIMIT_STRING'
   | 'UPDATED_AT'
+  /** By visibility. */
   | 'VISIBILITY';
 
 export type PunchInInput = {
@@ -445,6 +592,7 @@ export type ReportFilter = {
 export type ReportInput = {
   /** Also group by calendar period in `timeZone`; omitted: no time grouping. */
   bucket?: ReportBucket | null | undefined;
+  /** Which shifts count; omitted: every shift the caller can see. */
   filter?: ReportFilter | null | undefined;
   /** Start of the range (inclusive). Shifts count only for their part inside [from, to). */
   from: string;
@@ -456,26 +604,45 @@ export type ReportInput = {
   to: string;
 };
 
+/** Selects shifts: every field and combinator given must hold (AND); `or` and `not` express the rest. */
 export type ShiftFilter = {
+  /** The uuid of the shift's activity (`isNull: true`: shifts without one). */
   activityId?: IdFilter | null | undefined;
+  /** The integer id of the shift's activity. */
   activityLegacyId?: IntFilter | null | undefined;
+  /** Every one of these filters must match. */
   and?: Array<ShiftFilter> | null | undefined;
+  /** Whether the shift is billable. */
   billable?: BooleanFilter | null | undefined;
+  /** When it was created. */
   createdAt?: DateTimeFilter | null | undefined;
+  /** Where the shift came from (`externalHref`). */
   externalHref?: StringFilter | null | undefined;
+  /** The shift's uuid. */
   id?: IdFilter | null | undefined;
+  /** The shift's integer id. */
   legacyId?: IntFilter | null | undefined;
+  /** This filter must not match. */
   not?: ShiftFilter | null | undefined;
+  /** The shift's notes. */
   notes?: StringFilter | null | undefined;
+  /** At least one of these filters must match. */
   or?: Array<ShiftFilter> | null | undefined;
+  /** The uuid of the shift's project. */
   projectId?: IdFilter | null | undefined;
+  /** The integer id of the shift's project. */
   projectLegacyId?: IntFilter | null | undefined;
+  /** When the shift started. */
   start?: DateTimeFilter | null | undefined;
+  /** When the shift stopped; `isNull: true` selects running shifts. */
   stop?: DateTimeFilter | null | undefined;
+  /** The shift's IANA time zone name. */
   timeZone?: StringFilter | null | undefined;
-  /** Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
+  /** When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
   updatedAt?: DateTimeFilter | null | undefined;
+  /** The uuid of the user who worked. */
   userId?: IdFilter | null | undefined;
+  /** The integer id of the user who worked. */
   userLegacyId?: IntFilter | null | undefined;
 };
 
@@ -505,86 +672,148 @@ export type ShiftInput = {
   userLegacyId?: number | null | undefined;
 };
 
+/** One sort key; a list of them sorts by each in turn, then by `legacyId` ascending. */
 export type ShiftOrder = {
+  /** ASC (the default) or DESC. */
   direction?: OrderDirection;
+  /** The field to sort by. */
   field: ShiftOrderField;
 };
 
+/** What shifts can be sorted by. */
 export type ShiftOrderField =
+  /** By the uuid of the shift's activity. */
   | 'ACTIVITY_ID'
+  /** By `billable` (false first, ascending). */
   | 'BILLABLE'
+  /** By the instant the row was created. */
   | 'CREATED_AT'
+  /** By `externalHref`. */
   | 'EXTERNAL_HREF'
+  /** By `id`, the uuid (in PostgreSQL uuid order). */
   | 'ID'
+  /** By `legacyId`, the integer id. */
   | 'LEGACY_ID'
+  /** By notes (text). */
   | 'NOTES'
+  /** By the uuid of the shift's project. */
   | 'PROJECT_ID'
+  /** By start. */
   | 'START'
+  /** By stop (running shifts, with no stop, last ascending). */
   | 'STOP'
+  /** By time zone name. */
   | 'TIME_ZONE'
   | 'UPDATED_AT'
+  /** By the uuid of the user who worked. */
   | 'USER_ID';
 
+/** Selects users: every field and combinator given must hold (AND); `or` and `not` express the rest. */
 export type StaffFilter = {
+  /** Whether the user is enabled. */
   active?: BooleanFilter | null | undefined;
+  /** Every one of these filters must match. */
   and?: Array<StaffFilter> | null | undefined;
+  /** When it was created. */
   createdAt?: DateTimeFilter | null | undefined;
+  /** The e-mail address. */
   emailAddress?: StringFilter | null | undefined;
+  /** The first name. */
   firstName?: StringFilter | null | undefined;
+  /** The user's hourly rate in cents. */
   hourlyRateCents?: IntFilter | null | undefined;
+  /** The user's uuid. */
   id?: IdFilter | null | undefined;
+  /** The last name. */
   lastName?: StringFilter | null | undefined;
+  /** The user's integer id. */
   legacyId?: IntFilter | null | undefined;
+  /** The login (a staff member sees only their own record anyway). */
   login?: StringFilter | null | undefined;
+  /** This filter must not match. */
   not?: StaffFilter | null | undefined;
+  /** At least one of these filters must match. */
   or?: Array<StaffFilter> | null | undefined;
+  /** The user's IANA time zone name. */
   timeZone?: StringFilter | null | undefined;
+  /** The user's role. */
   type?: StaffTypeFilter | null | undefined;
-  /** Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
+  /** When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
   updatedAt?: DateTimeFilter | null | undefined;
 };
 
+/** One sort key; a list of them sorts by each in turn, then by `legacyId` ascending. */
 export type StaffOrder = {
+  /** ASC (the default) or DESC. */
   direction?: OrderDirection;
+  /** The field to sort by. */
   field: StaffOrderField;
 };
 
+/** What users can be sorted by. */
 export type StaffOrderField =
+  /** By `active` (false first, ascending). */
   | 'ACTIVE'
+  /** By the instant the row was created. */
   | 'CREATED_AT'
+  /** By e-mail address. */
   | 'EMAIL_ADDRESS'
+  /** By first name. */
   | 'FIRST_NAME'
+  /** By hourly rate in cents. */
   | 'HOURLY_RATE_CENTS'
+  /** By `id`, the uuid (in PostgreSQL uuid order). */
   | 'ID'
+  /** By last name. */
   | 'LAST_NAME'
+  /** By `legacyId`, the integer id. */
   | 'LEGACY_ID'
+  /** By login. */
   | 'LOGIN'
+  /** By time zone name. */
   | 'TIME_ZONE'
+  /** By role. */
   | 'TYPE'
   | 'UPDATED_AT';
 
 /** The role of a user: the account owner, a manager, or a staff member. */
 export type StaffType =
+  /** Manages staff members (not managers), companies, projects and activities; sees the companies and projects visible to them, their own shifts and every shift on those projects. */
   | 'MANAGER'
+  /** The one user who opened the account: sees and may do everything in it. */
   | 'OWNER'
+  /** Sees the companies and projects visible to them, but only their own shifts and staff record; punches in and out and records their own time. */
   | 'STAFF';
 
+/** Compares a user's role; every condition given must hold. */
 export type StaffTypeFilter = {
+  /** This role. */
   eq?: StaffType | null | undefined;
+  /** One of these roles. */
   in?: Array<StaffType> | null | undefined;
+  /** Any role but this one. */
   ne?: StaffType | null | undefined;
 };
 
-/** `like` is a case-insensitive SQL LIKE: `%` and `_` are wildcards, `\` makes the next character literal (a `\` at the end is a literal backslash). */
+/** Compares a text field; every condition given must hold. `like` is a case-insensitive SQL LIKE: `%` and `_` are wildcards, `\` makes the next character literal (a `\` at the end is a literal backslash). */
 export type StringFilter = {
+  /** Equal to this text (case-sensitive). */
   eq?: string | null | undefined;
+  /** Sorts after this text (in the database collation). */
   gt?: string | null | undefined;
+  /** Sorts after this text or equals it. */
   gte?: string | null | undefined;
+  /** Equal to one of these texts (at most 200). */
   in?: Array<string> | null | undefined;
+  /** True: the field is null; false: it has a value. */
   isNull?: boolean | null | undefined;
+  /** Matches this case-insensitive pattern: `%` any run of characters, `_` one character; nothing is added implicitly. */
   like?: string | null | undefined;
+  /** Sorts before this text (in the database collation). */
   lt?: string | null | undefined;
+  /** Sorts before this text or equals it. */
   lte?: string | null | undefined;
+  /** Not equal to this text (case-sensitive); a null field matches neither `eq` nor `ne`. */
   ne?: string | null | undefined;
 };
 
@@ -604,13 +833,20 @@ export type UpdateStaffInput = {
 
 /** PUBLIC: every user of the account; PRIVATE: the owner and the creator; CUSTOM: the owner, the creator and the listed users. */
 export type Visibility =
+  /** The owner, the user who created it and the users of its member list see it. */
   | 'CUSTOM'
+  /** Only the owner and the user who created it see it. */
   | 'PRIVATE'
+  /** Every user of the account sees it. */
   | 'PUBLIC';
 
+/** Compares a company's or project's visibility; every condition given must hold. */
 export type VisibilityFilter = {
+  /** This visibility. */
   eq?: Visibility | null | undefined;
+  /** One of these visibilities. */
   in?: Array<Visibility> | null | undefined;
+  /** Any visibility but this one. */
   ne?: Visibility | null | undefined;
 };
 

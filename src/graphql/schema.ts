@@ -84,6 +84,29 @@ export async function createSchema(
     await buildSchema({ resolvers: RESOLVERS, container, validate: false, pubSub }),
   );
   registerShiftEventSource(schema, { pubSub, projects: services.projects });
+  return describeRootTypes(schema);
+}
+
+/**
+ * type-graphql builds the root types itself and takes no description for them; app tooling
+ * (GraphiQL's docs, codegen comments, graphql-schema-linter) expects one on every type.
+ */
+function describeRootTypes(schema: GraphQLSchema): GraphQLSchema {
+  const roots = [
+    [
+      schema.getQueryType(),
+      'Reads: the caller, their account and everything in it that they may see.',
+    ],
+    [
+      schema.getMutationType(),
+      'Changes: each runs in one database transaction; a refused one changes nothing.',
+    ],
+    [
+      schema.getSubscriptionType(),
+      'Live events over graphql-ws at the same URL (`ws(s)://<host>/graphql`).',
+    ],
+  ] as const;
+  for (const [type, description] of roots) if (type) type.description = description;
   return schema;
 }
 

@@ -10,15 +10,21 @@ import { DateTimeISOResolver } from '../common';
 export class Account {
   [OptionalProps]?: 'uuid' | 'nearlyOverdueRatio' | 'createdAt' | 'updatedAt';
 
-  @Field(() => Int, { name: 'legacyId' })
+  @Field(() => Int, {
+    name: 'legacyId',
+    description: 'The integer identifier of the legacy XML API.',
+  })
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
-  @Field(() => ID, { name: 'id' })
+  @Field(() => ID, {
+    name: 'id',
+    description: 'The UUID: the identifier of GraphQL and the JSON API.',
+  })
   @Property({ type: 'uuid', unique: true })
   uuid: string = randomUUID();
 
-  @Field(() => String)
+  @Field(() => String, { description: "The account's name (the organisation's)." })
   @Property({ type: 'string', length: 255 })
   name!: string;
 
@@ -37,7 +43,8 @@ export class Account {
   timeMaxSeconds: number | null = null;
 
   @Field(() => Float, {
-    description: 'Share of a time limit after which a project is nearly overdue.',
+    description:
+      'Share of a time limit (0 < r ≤ 1, default 0.9) from which a project is `nearlyOverdue`.',
   })
   @Property({ type: 'double', default: 0.9 })
   nearlyOverdueRatio: number = 0.9;

@@ -13,7 +13,7 @@ export class Activity extends TenantEntity {
   @ManyToOne(() => Project, { ref: true, deleteRule: 'cascade' })
   project!: Ref<Project>;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The name of the kind of work, as entered.' })
   @Property({ type: 'string', length: 255 })
   name!: string;
 }

@@ -13,6 +13,8 @@ export { NODE_TABLES, nodeTypesOf, type NodeTypeName } from './node-ids';
 export {
   BooleanFilter,
   DateTimeFilter,
+  FILTER_DESCRIPTIONS,
+  filterTypeDescription,
   FloatFilter,
   IDFilter,
   IntFilter,
@@ -21,6 +23,7 @@ export {
   VisibilityFilter,
 } from './graphql/filter-inputs';
 export {
+  COMMON_ORDER_VALUES,
   LocatorArgs,
   OrderInput,
   PageArgs,

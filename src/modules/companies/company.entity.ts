@@ -7,69 +7,128 @@ import { Staff } from '../staff';
 @ObjectType({ description: 'A client company; it groups projects.', implements: Node })
 @Entity({ tableName: 'companies' })
 export class Company extends TenantEntity<'visibility'> {
-  @Field(() => String)
+  @Field(() => String, { description: "The company's name." })
   @Property({ type: 'string', length: 255 })
   name!: string;
 
-  @Field(() => Visibility)
+  @Field(() => Visibility, {
+    description:
+      'Who sees the company: PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the users in `users`.',
+  })
   @Enum({ items: () => Visibility })
   visibility: Visibility = Visibility.PRIVATE;
 
   @ManyToOne(() => Staff, { ref: true, nullable: true, deleteRule: 'set null' })
   createdBy: Ref<Staff> | null = null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The contact person's salutation (Mr, Ms, Dr, ...).",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   contactSalutation: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The contact person's first name.",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   contactFirstName: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The contact person's last name.",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   contactLastName: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The contact person's e-mail address.",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   contactEmailAddress: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The contact person's position in the company.",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   contactPosition: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The contact person's home phone number.",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   contactHomePhone: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The contact person's mobile phone number.",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   contactMobilePhone: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The company's web site.",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   website: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The company's main phone number.",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   mainPhone: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The company's fax number.",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   faxPhone: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The street address of the company's main office.",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   mainAddress: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The city of the company's main office.",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   mainCity: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The state or region of the company's main office.",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   mainState: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The postcode of the company's main office.",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   mainPostcode: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The country of the company's main office.",
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   mainCountry: string | null = null;
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Free-text notes.',
+  })
   @Property({ type: 'text', nullable: true })
   notes: string | null = null;
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Latitude of the main office in degrees (-90 to 90, north positive): as given, or looked up from the address when both coordinates are left empty and the street, city, state, postcode and country are all filled; null when neither.',
+  })
   @Property({ type: 'double', nullable: true })
   latitude: number | null = null;
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Longitude of the main office in degrees (-180 to 180, east positive): as given, or looked up from the address like `latitude`; null when neither.',
+  })
   @Property({ type: 'double', nullable: true })
   longitude: number | null = null;
 }

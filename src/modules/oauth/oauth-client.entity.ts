@@ -11,6 +11,10 @@ export enum OAuthProtocol {
 registerEnumType(OAuthProtocol, {
   name: 'OAuthProtocol',
   description: 'OAUTH1: a 1.0a consumer (signed requests); OAUTH2: a 2.0 client (bearer tokens).',
+  valuesConfig: {
+    OAUTH1: { description: 'OAuth 1.0a: requests signed with the consumer and token secrets.' },
+    OAUTH2: { description: 'OAuth 2.0: `Authorization: Bearer <access token>`.' },
+  },
 });
 
 /**
@@ -24,11 +28,11 @@ registerEnumType(OAuthProtocol, {
 })
 @Entity({ tableName: 'oauth_clients' })
 export class OAuthClient extends TenantEntity<'redirectUris' | 'confidential' | 'registeredAt'> {
-  @Field(() => String)
+  @Field(() => String, { description: 'The name users see when asked to authorise it.' })
   @Property({ type: 'string', length: 255 })
   name!: string;
 
-  @Field(() => OAuthProtocol)
+  @Field(() => OAuthProtocol, { description: 'The OAuth version it speaks.' })
   @Enum({ items: () => OAuthProtocol })
   protocol!: OAuthProtocol;
 
@@ -59,7 +63,10 @@ export class OAuthClient extends TenantEntity<'redirectUris' | 'confidential' | 
     return this.protocol === OAuthProtocol.OAUTH1 || this.secretHash !== null;
   }
 
-  @Field(() => DateTimeISOResolver, { name: 'registeredAt' })
+  @Field(() => DateTimeISOResolver, {
+    name: 'registeredAt',
+    description: 'When it was registered.',
+  })
   get registeredAt(): Date {
     return this.createdAt;
   }
@@ -80,8 +87,9 @@ export class RegisteredOAuthClient {
 })
 export class OAuthAuthorization {
   @Field(() => String, { description: "The application's key (client_id)." }) clientKey!: string;
-  @Field(() => String) clientName!: string;
-  @Field(() => OAuthProtocol) protocol!: OAuthProtocol;
+  @Field(() => String, { description: "The application's name." }) clientName!: string;
+  @Field(() => OAuthProtocol, { description: 'The OAuth version it speaks.' })
+  protocol!: OAuthProtocol;
   @Field(() => DateTimeISOResolver, { description: 'When the newest of its tokens was issued.' })
   authorizedAt!: Date;
 }

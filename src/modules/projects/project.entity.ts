@@ -16,7 +16,7 @@ export class Project extends TenantEntity<
   @ManyToOne(() => Company, { ref: true, deleteRule: 'cascade' })
   company!: Ref<Company>;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The project's name." })
   @Property({ type: 'string', length: 255 })
   name!: string;
 
@@ -24,18 +24,29 @@ export class Project extends TenantEntity<
   @Property({ type: 'boolean' })
   active: boolean = true;
 
-  @Field(() => Visibility)
+  @Field(() => Visibility, {
+    description:
+      "Who sees the project (whatever its company's visibility): PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the users in `users`.",
+  })
   @Enum({ items: () => Visibility })
   visibility: Visibility = Visibility.PRIVATE;
 
   @ManyToOne(() => Staff, { ref: true, nullable: true, deleteRule: 'set null' })
   createdBy: Ref<Staff> | null = null;
 
-  @Field(() => Int, { nullable: true, description: 'Time limit in seconds.' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "The time budget of the project in seconds (of every user's shifts); null: no limit. Set directly or read from `timeLimitString`.",
+  })
   @Property({ type: 'integer', nullable: true })
   timeLimit: number | null = null;
 
-  @Field(() => String, { nullable: true, description: 'Text form of the time limit, as entered.' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The time limit as entered ("12h", "2h 30m", "1:30"); it fills `timeLimit` when that is not given.',
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   timeLimitString: string | null = null;
 
@@ -54,11 +65,14 @@ export class Project extends TenantEntity<
   @Property({ type: 'text', nullable: true })
   defaultTagsText: string | null = null;
 
-  @Field(() => [String])
+  @Field(() => [String], {
+    description:
+      'Tags of the project itself; shifts do not get them (they get `defaultTags` on punch-in).',
+  })
   @Property({ type: ArrayType })
   tagList: string[] = [];
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Free-text notes.' })
   @Property({ type: 'text', nullable: true })
   notes: string | null = null;
 

@@ -23,13 +23,13 @@ export class Shift extends TenantEntity<
   @ManyToOne(() => Activity, { ref: true, nullable: true, deleteRule: 'set null' })
   activity: Ref<Activity> | null = null;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When the work started (UTC).' })
   @Property({ type: 'timestamptz' })
   start!: Date;
 
   @Field(() => DateTimeISOResolver, {
     nullable: true,
-    description: 'Null while the shift is running.',
+    description: 'When the work stopped (UTC), after `start`; null while the shift is running.',
   })
   @Property({ type: 'timestamptz', nullable: true })
   stop: Date | null = null;
@@ -38,15 +38,23 @@ export class Shift extends TenantEntity<
   @Property({ type: 'string', length: 64 })
   timeZone: string = 'UTC';
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, {
+    description:
+      "Whether the time is billed: counted in reports' `billableSeconds` and `amountCents`.",
+  })
   @Property({ type: 'boolean' })
   billable: boolean = true;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Free-text notes; a punch-out appends its notes on a new line.',
+  })
   @Property({ type: 'text', nullable: true })
   notes: string | null = null;
 
-  @Field(() => [String])
+  @Field(() => [String], {
+    description: "The shift's tags; a punch-in starts with the project's `defaultTags`.",
+  })
   @Property({ type: ArrayType })
   tagList: string[] = [];
 
@@ -61,7 +69,8 @@ export class Shift extends TenantEntity<
   // resolver wrapper, which on a list of a thousand shifts costs more than the values.
   @Field(() => Int, {
     nullable: true,
-    description: "The zone's offset from UTC at the start, in seconds.",
+    description:
+      'The offset from UTC of `timeZone` at `start`, in seconds (east positive); null for a zone the service no longer knows.',
   })
   get timeZoneOffset(): number | null {
     return offsetSecondsAt(this.timeZone, this.start);

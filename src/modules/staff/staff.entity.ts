@@ -21,26 +21,32 @@ export class Staff extends TenantEntity<
   @Property({ type: 'string', length: 255, hidden: true, lazy: false })
   passwordHash!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'First name; empty when not given.' })
   @Property({ type: 'string', length: 255 })
   firstName: string = '';
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Last name; empty when not given.' })
   @Property({ type: 'string', length: 255 })
   lastName: string = '';
 
   @Property({ type: 'string', length: 255 })
   emailAddress: string = '';
 
-  @Field(() => String, { description: 'An IANA time zone name.' })
+  @Field(() => String, {
+    description:
+      "The user's IANA time zone name: new shifts and reports use it when none is given.",
+  })
   @Property({ type: 'string', length: 64 })
   timeZone: string = 'UTC';
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, {
+    description:
+      'False for a disabled user, who cannot sign in; only active users count towards `staffMax`.',
+  })
   @Property({ type: 'boolean' })
   active: boolean = true;
 
-  @Field(() => StaffType)
+  @Field(() => StaffType, { description: "The user's role." })
   @Enum({ items: () => StaffType })
   type: StaffType = StaffType.STAFF;
 

@@ -16,11 +16,11 @@ import type { ShiftEventKind } from '../shifts';
 })
 @Entity({ tableName: 'webhooks' })
 export class Webhook extends TenantEntity<'eventKinds' | 'active'> {
-  @Field(() => String)
+  @Field(() => String, { description: 'The absolute http(s) URL events are POSTed to.' })
   @Property({ type: 'string', length: 2048 })
   url!: string;
 
-  @Field(() => [ShiftEventKindEnum])
+  @Field(() => [ShiftEventKindEnum], { description: 'The kinds of shift event sent to it.' })
   @Property({ type: ArrayType })
   eventKinds: ShiftEventKind[] = [];
 
@@ -31,7 +31,7 @@ export class Webhook extends TenantEntity<'eventKinds' | 'active'> {
   @Property({ type: 'boolean' })
   active: boolean = true;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The owner's note on what it is for." })
   @Property({ type: 'string', length: 255, nullable: true })
   description: string | null = null;
 }
@@ -52,19 +52,19 @@ export class WebhookWithSecret {
   implements: Node,
 })
 export class WebhookDelivery {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The delivery (`replayWebhookDelivery` takes it).' })
   id!: string;
 
   @Field(() => ID, { description: 'The event: the same on every attempt (the Webhook-Id header).' })
   eventId!: string;
 
-  @Field(() => ShiftEventKindEnum)
+  @Field(() => ShiftEventKindEnum, { description: 'What happened to the shift.' })
   kind!: ShiftEventKind;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When the event was queued for this webhook.' })
   createdAt!: Date;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How many times sending was tried so far.' })
   attempts!: number;
 
   @Field(() => Int, {
@@ -73,7 +73,11 @@ export class WebhookDelivery {
   })
   lastStatus!: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Why the last attempt got no answer (timed out, a socket error code such as ECONNREFUSED, or the address is not allowed); null when it was answered or none was made.',
+  })
   lastError!: string | null;
 
   @Field(() => DateTimeISOResolver, {

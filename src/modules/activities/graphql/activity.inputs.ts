@@ -1,6 +1,9 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import {
   DateTimeFilter,
+  COMMON_ORDER_VALUES,
+  FILTER_DESCRIPTIONS,
+  filterTypeDescription,
   IDFilter,
   IntFilter,
   StringFilter,
@@ -8,23 +11,35 @@ import {
   type FilterFields,
 } from '../../common';
 
-@InputType()
+@InputType({ description: filterTypeDescription('activities') })
 export class ActivityFilter {
-  @Field(() => [ActivityFilter], { nullable: true }) and?: ActivityFilter[];
-  @Field(() => [ActivityFilter], { nullable: true }) or?: ActivityFilter[];
-  @Field(() => ActivityFilter, { nullable: true }) not?: ActivityFilter;
-  @Field(() => DateTimeFilter, { nullable: true }) createdAt?: DateTimeFilter;
+  @Field(() => [ActivityFilter], { nullable: true, description: FILTER_DESCRIPTIONS.and })
+  and?: ActivityFilter[];
+  @Field(() => [ActivityFilter], { nullable: true, description: FILTER_DESCRIPTIONS.or })
+  or?: ActivityFilter[];
+  @Field(() => ActivityFilter, { nullable: true, description: FILTER_DESCRIPTIONS.not })
+  not?: ActivityFilter;
+  @Field(() => DateTimeFilter, { nullable: true, description: 'When it was created.' })
+  createdAt?: DateTimeFilter;
   @Field(() => DateTimeFilter, {
     nullable: true,
     description:
-      'Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
+      'When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
   })
   updatedAt?: DateTimeFilter;
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => IntFilter, { nullable: true }) legacyId?: IntFilter;
-  @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
-  @Field(() => IDFilter, { nullable: true }) projectId?: IDFilter;
-  @Field(() => IntFilter, { nullable: true }) projectLegacyId?: IntFilter;
+  @Field(() => IDFilter, { nullable: true, description: "The activity's uuid." })
+  id?: IDFilter;
+  @Field(() => IntFilter, { nullable: true, description: "The activity's integer id." })
+  legacyId?: IntFilter;
+  @Field(() => StringFilter, { nullable: true, description: "The activity's name." })
+  name?: StringFilter;
+  @Field(() => IDFilter, { nullable: true, description: "The uuid of the activity's project." })
+  projectId?: IDFilter;
+  @Field(() => IntFilter, {
+    nullable: true,
+    description: "The integer id of the activity's project.",
+  })
+  projectLegacyId?: IntFilter;
 }
 
 export const ACTIVITY_FILTER_FIELDS: FilterFields = {
@@ -44,7 +59,11 @@ export enum ActivityOrderField {
   CREATED_AT = 'createdAt',
   UPDATED_AT = 'updatedAt',
 }
-registerEnumType(ActivityOrderField, { name: 'ActivityOrderField' });
+registerEnumType(ActivityOrderField, {
+  name: 'ActivityOrderField',
+  description: 'What activities can be sorted by.',
+  valuesConfig: { ...COMMON_ORDER_VALUES, NAME: { description: 'By name.' } },
+});
 export const ActivityOrder = OrderInput(ActivityOrderField, 'ActivityOrder');
 
 @InputType({ description: 'Omitted fields keep their value on update.' })

@@ -11,7 +11,14 @@ import {
   Root,
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { Connection, loadById, LocatorArgs, optionalLocator, PageArgs } from '../../common';
+import {
+  Connection,
+  FILTER_DESCRIPTIONS,
+  loadById,
+  LocatorArgs,
+  optionalLocator,
+  PageArgs,
+} from '../../common';
 import type { MaybePromise } from '../../../core/loaders';
 import { Project } from '../../projects';
 import { Activity } from '../activity.entity';
@@ -35,8 +42,16 @@ export class ActivityResolver {
   })
   activity(
     @Args() locator: LocatorArgs,
-    @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,
-    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Arg('projectId', () => ID, {
+      nullable: true,
+      description: 'Only if the activity belongs to this project (uuid); else NOT_FOUND.',
+    })
+    projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, {
+      nullable: true,
+      description: 'Only if the activity belongs to this project (integer id); else NOT_FOUND.',
+    })
+    projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Activity> {
     return this.service.get(ctx, locator, optionalLocator(projectId, projectLegacyId));
@@ -47,11 +62,27 @@ export class ActivityResolver {
   })
   activities(
     @Args() page: PageArgs,
-    @Arg('filter', () => ActivityFilter, { nullable: true }) filter: ActivityFilter | undefined,
-    @Arg('order', () => [ActivityOrder], { nullable: true })
+    @Arg('filter', () => ActivityFilter, {
+      nullable: true,
+      description: FILTER_DESCRIPTIONS.filterArg,
+    })
+    filter: ActivityFilter | undefined,
+    @Arg('order', () => [ActivityOrder], {
+      nullable: true,
+      description: FILTER_DESCRIPTIONS.orderArg,
+    })
     order: InstanceType<typeof ActivityOrder>[] | undefined,
-    @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,
-    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Arg('projectId', () => ID, {
+      nullable: true,
+      description: 'Only activities of this project (uuid); NOT_FOUND if the caller cannot see it.',
+    })
+    projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, {
+      nullable: true,
+      description:
+        'Only activities of this project (integer id); NOT_FOUND if the caller cannot see it.',
+    })
+    projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ) {
     return this.service.list(ctx, filter, order, page, optionalLocator(projectId, projectLegacyId));
@@ -96,7 +127,9 @@ export class ActivityResolver {
     return this.service.delete(ctx, locator, optionalLocator(projectId, projectLegacyId));
   }
 
-  @FieldResolver(() => Project)
+  @FieldResolver(() => Project, {
+    description: 'The project the activity belongs to (always visible where the activity is).',
+  })
   project(@Root() activity: Activity, @Ctx() ctx: RequestContext): MaybePromise<Project> {
     return loadById(ctx, Project, activity.project.id) as MaybePromise<Project>;
   }

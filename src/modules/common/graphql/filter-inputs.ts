@@ -9,89 +9,202 @@ import { StaffType, Visibility } from './enums';
 
 @InputType({
   description:
-    '`like` is a case-insensitive SQL LIKE: `%` and `_` are wildcards, `\\` makes the next character literal (a `\\` at the end is a literal backslash).',
+    'Compares a text field; every condition given must hold. `like` is a case-insensitive SQL LIKE: `%` and `_` are wildcards, `\\` makes the next character literal (a `\\` at the end is a literal backslash).',
 })
 export class StringFilter {
-  @Field(() => String, { nullable: true }) eq?: string;
-  @Field(() => String, { nullable: true }) ne?: string;
-  @Field(() => String, { nullable: true }) lt?: string;
-  @Field(() => String, { nullable: true }) lte?: string;
-  @Field(() => String, { nullable: true }) gt?: string;
-  @Field(() => String, { nullable: true }) gte?: string;
-  @Field(() => String, { nullable: true }) like?: string;
-  @Field(() => [String], { nullable: true }) in?: string[];
-  @Field(() => Boolean, { nullable: true }) isNull?: boolean;
+  @Field(() => String, { nullable: true, description: 'Equal to this text (case-sensitive).' })
+  eq?: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Not equal to this text (case-sensitive); a null field matches neither `eq` nor `ne`.',
+  })
+  ne?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Sorts before this text (in the database collation).',
+  })
+  lt?: string;
+  @Field(() => String, { nullable: true, description: 'Sorts before this text or equals it.' })
+  lte?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Sorts after this text (in the database collation).',
+  })
+  gt?: string;
+  @Field(() => String, { nullable: true, description: 'Sorts after this text or equals it.' })
+  gte?: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Matches this case-insensitive pattern: `%` any run of characters, `_` one character; nothing is added implicitly.',
+  })
+  like?: string;
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Equal to one of these texts (at most 200).',
+  })
+  in?: string[];
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True: the field is null; false: it has a value.',
+  })
+  isNull?: boolean;
 }
 
-@InputType()
+@InputType({ description: 'Compares an integer field; every condition given must hold.' })
 export class IntFilter {
-  @Field(() => Int, { nullable: true }) eq?: number;
-  @Field(() => Int, { nullable: true }) ne?: number;
-  @Field(() => Int, { nullable: true }) lt?: number;
-  @Field(() => Int, { nullable: true }) lte?: number;
-  @Field(() => Int, { nullable: true }) gt?: number;
-  @Field(() => Int, { nullable: true }) gte?: number;
-  @Field(() => [Int], { nullable: true }) in?: number[];
-  @Field(() => Boolean, { nullable: true }) isNull?: boolean;
+  @Field(() => Int, { nullable: true, description: 'Equal to this number.' })
+  eq?: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Not equal to this number; a null field matches neither `eq` nor `ne`.',
+  })
+  ne?: number;
+  @Field(() => Int, { nullable: true, description: 'Less than this number.' })
+  lt?: number;
+  @Field(() => Int, { nullable: true, description: 'Less than or equal to this number.' })
+  lte?: number;
+  @Field(() => Int, { nullable: true, description: 'Greater than this number.' })
+  gt?: number;
+  @Field(() => Int, { nullable: true, description: 'Greater than or equal to this number.' })
+  gte?: number;
+  @Field(() => [Int], {
+    nullable: true,
+    description: 'Equal to one of these numbers (at most 200).',
+  })
+  in?: number[];
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True: the field is null; false: it has a value.',
+  })
+  isNull?: boolean;
 }
 
-@InputType()
+@InputType({
+  description: 'Compares a floating-point field (coordinates); every condition given must hold.',
+})
 export class FloatFilter {
-  @Field(() => Float, { nullable: true }) eq?: number;
-  @Field(() => Float, { nullable: true }) ne?: number;
-  @Field(() => Float, { nullable: true }) lt?: number;
-  @Field(() => Float, { nullable: true }) lte?: number;
-  @Field(() => Float, { nullable: true }) gt?: number;
-  @Field(() => Float, { nullable: true }) gte?: number;
-  @Field(() => Boolean, { nullable: true }) isNull?: boolean;
+  @Field(() => Float, { nullable: true, description: 'Equal to this number.' })
+  eq?: number;
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Not equal to this number; a null field matches neither `eq` nor `ne`.',
+  })
+  ne?: number;
+  @Field(() => Float, { nullable: true, description: 'Less than this number.' })
+  lt?: number;
+  @Field(() => Float, { nullable: true, description: 'Less than or equal to this number.' })
+  lte?: number;
+  @Field(() => Float, { nullable: true, description: 'Greater than this number.' })
+  gt?: number;
+  @Field(() => Float, { nullable: true, description: 'Greater than or equal to this number.' })
+  gte?: number;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True: the field is null; false: it has a value.',
+  })
+  isNull?: boolean;
 }
 
-@InputType()
+@InputType({ description: 'Compares a true/false field; every condition given must hold.' })
 export class BooleanFilter {
-  @Field(() => Boolean, { nullable: true }) eq?: boolean;
-  @Field(() => Boolean, { nullable: true }) ne?: boolean;
-  @Field(() => Boolean, { nullable: true }) isNull?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'Equal to this value.' })
+  eq?: boolean;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Not equal to this value; a null field matches neither `eq` nor `ne`.',
+  })
+  ne?: boolean;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True: the field is null; false: it has a value.',
+  })
+  isNull?: boolean;
 }
 
-@InputType()
+@InputType({
+  description: 'Compares an instant (a `DateTimeISO` field); every condition given must hold.',
+})
 export class DateTimeFilter {
-  @Field(() => DateTimeISOResolver, { nullable: true }) eq?: Date;
-  @Field(() => DateTimeISOResolver, { nullable: true }) ne?: Date;
-  @Field(() => DateTimeISOResolver, { nullable: true }) lt?: Date;
-  @Field(() => DateTimeISOResolver, { nullable: true }) lte?: Date;
-  @Field(() => DateTimeISOResolver, { nullable: true }) gt?: Date;
-  @Field(() => DateTimeISOResolver, { nullable: true }) gte?: Date;
-  @Field(() => Boolean, { nullable: true }) isNull?: boolean;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'At exactly this instant.' })
+  eq?: Date;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'At any other instant; a null field matches neither `eq` nor `ne`.',
+  })
+  ne?: Date;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Before this instant.' })
+  lt?: Date;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'At or before this instant.' })
+  lte?: Date;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'After this instant.' })
+  gt?: Date;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'At or after this instant.' })
+  gte?: Date;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "true: the field is null (a running shift's `stop`); false: it has a value.",
+  })
+  isNull?: boolean;
 }
 
 @InputType({
   description:
-    'Compares identifiers (UUIDs); lt, lte, gt and gte follow the order of the `ID` order fields.',
+    'Compares identifiers (UUIDs); every condition given must hold. lt, lte, gt and gte follow the order of the `ID` order fields.',
 })
 export class IDFilter {
-  @Field(() => ID, { nullable: true }) eq?: string;
-  @Field(() => ID, { nullable: true }) ne?: string;
+  @Field(() => ID, { nullable: true, description: 'This uuid.' })
+  eq?: string;
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Any uuid but this one; a null field matches neither `eq` nor `ne`.',
+  })
+  ne?: string;
   // The ranges let a keyset page continue after a row in uuid order (the shift export).
-  @Field(() => ID, { nullable: true }) lt?: string;
-  @Field(() => ID, { nullable: true }) lte?: string;
-  @Field(() => ID, { nullable: true }) gt?: string;
-  @Field(() => ID, { nullable: true }) gte?: string;
-  @Field(() => [ID], { nullable: true }) in?: string[];
-  @Field(() => Boolean, { nullable: true }) isNull?: boolean;
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Before this uuid in the order of the `ID` order fields.',
+  })
+  lt?: string;
+  @Field(() => ID, { nullable: true, description: 'Before this uuid or equal to it.' })
+  lte?: string;
+  @Field(() => ID, {
+    nullable: true,
+    description: 'After this uuid in the order of the `ID` order fields.',
+  })
+  gt?: string;
+  @Field(() => ID, { nullable: true, description: 'After this uuid or equal to it.' })
+  gte?: string;
+  @Field(() => [ID], { nullable: true, description: 'One of these uuids (at most 200).' })
+  in?: string[];
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'True: the field is null (a shift without an activity); false: it has a value.',
+  })
+  isNull?: boolean;
 }
 
-@InputType()
+@InputType({ description: "Compares a user's role; every condition given must hold." })
 export class StaffTypeFilter {
-  @Field(() => StaffType, { nullable: true }) eq?: StaffType;
-  @Field(() => StaffType, { nullable: true }) ne?: StaffType;
-  @Field(() => [StaffType], { nullable: true }) in?: StaffType[];
+  @Field(() => StaffType, { nullable: true, description: 'This role.' })
+  eq?: StaffType;
+  @Field(() => StaffType, { nullable: true, description: 'Any role but this one.' })
+  ne?: StaffType;
+  @Field(() => [StaffType], { nullable: true, description: 'One of these roles.' })
+  in?: StaffType[];
 }
 
-@InputType()
+@InputType({
+  description: "Compares a company's or project's visibility; every condition given must hold.",
+})
 export class VisibilityFilter {
-  @Field(() => Visibility, { nullable: true }) eq?: Visibility;
-  @Field(() => Visibility, { nullable: true }) ne?: Visibility;
-  @Field(() => [Visibility], { nullable: true }) in?: Visibility[];
+  @Field(() => Visibility, { nullable: true, description: 'This visibility.' })
+  eq?: Visibility;
+  @Field(() => Visibility, { nullable: true, description: 'Any visibility but this one.' })
+  ne?: Visibility;
+  @Field(() => [Visibility], { nullable: true, description: 'One of these visibilities.' })
+  in?: Visibility[];
 }
 
 export type ScalarFilter =
@@ -103,3 +216,22 @@ export type ScalarFilter =
   | IDFilter
   | StaffTypeFilter
   | VisibilityFilter;
+
+/**
+ * What the combinators of every entity filter (`ShiftFilter`, `ProjectFilter`, ...) mean, and
+ * what a list's `filter` and `order` arguments do: the same on every type, so written once here.
+ */
+export const FILTER_DESCRIPTIONS = {
+  and: 'Every one of these filters must match.',
+  or: 'At least one of these filters must match.',
+  not: 'This filter must not match.',
+  filterArg:
+    'Only rows matching this filter (fields, `and`, `or`, `not`; at most 16 levels and 200 comparisons). Rows the caller may not see are never listed, whatever the filter.',
+  orderArg:
+    'Sort keys, applied in turn; ties end in `legacyId` ascending, so pages are stable. Without it, rows come by `legacyId`.',
+} as const;
+
+/** The description of an entity filter input: `noun` is what it selects ("shifts"). */
+export function filterTypeDescription(noun: string): string {
+  return `Selects ${noun}: every field and combinator given must hold (AND); \`or\` and \`not\` express the rest.`;
+}

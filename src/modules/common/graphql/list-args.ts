@@ -31,21 +31,34 @@ export class PageArgs {
 /** Addresses one row by its uuid (`id`) or by its integer id (`legacyId`): exactly one of them. */
 @ArgsType()
 export class LocatorArgs {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The uuid (`id`) of the object; give this or `legacyId`, not both.',
+  })
   id?: string;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "The integer id (`legacyId`, the XML API's identifier) of the object; give this or `id`, not both.",
+  })
   legacyId?: number;
 }
 
 /** Orders by one field of a type; a list of them orders by each in turn. */
 export function OrderInput<F extends string>(fieldEnum: Record<string, F>, name: string) {
-  @InputType(name)
+  @InputType(name, {
+    description:
+      'One sort key; a list of them sorts by each in turn, then by `legacyId` ascending.',
+  })
   class OrderInputClass {
-    @Field(() => fieldEnum)
+    @Field(() => fieldEnum, { description: 'The field to sort by.' })
     field!: F;
 
-    @Field(() => OrderDirection, { defaultValue: OrderDirection.ASC })
+    @Field(() => OrderDirection, {
+      defaultValue: OrderDirection.ASC,
+      description: 'ASC (the default) or DESC.',
+    })
     direction: OrderDirection = OrderDirection.ASC;
   }
   return OrderInputClass;
@@ -65,3 +78,10 @@ export function optionalLocator(
     ? { id: id ?? null, legacyId: legacyId ?? null }
     : undefined;
 }
+
+/** The sort keys every type's order enum has, described once. */
+export const COMMON_ORDER_VALUES = {
+  LEGACY_ID: { description: 'By `legacyId`, the integer id.' },
+  ID: { description: 'By `id`, the uuid (in PostgreSQL uuid order).' },
+  CREATED_AT: { description: 'By the instant the row was created.' },
+} as const;

@@ -1,5 +1,8 @@
 import { Field, Float, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import {
+  COMMON_ORDER_VALUES,
+  FILTER_DESCRIPTIONS,
+  filterTypeDescription,
   FloatFilter,
   DateTimeFilter,
   IDFilter,
@@ -30,40 +33,96 @@ const CONTACT_FIELDS = [
 ] as const;
 export const COMPANY_TEXT_FIELDS = [...CONTACT_FIELDS, 'notes'] as const;
 
-@InputType()
+@InputType({ description: filterTypeDescription('companies') })
 export class CompanyFilter {
-  @Field(() => [CompanyFilter], { nullable: true }) and?: CompanyFilter[];
-  @Field(() => [CompanyFilter], { nullable: true }) or?: CompanyFilter[];
-  @Field(() => CompanyFilter, { nullable: true }) not?: CompanyFilter;
-  @Field(() => DateTimeFilter, { nullable: true }) createdAt?: DateTimeFilter;
+  @Field(() => [CompanyFilter], { nullable: true, description: FILTER_DESCRIPTIONS.and })
+  and?: CompanyFilter[];
+  @Field(() => [CompanyFilter], { nullable: true, description: FILTER_DESCRIPTIONS.or })
+  or?: CompanyFilter[];
+  @Field(() => CompanyFilter, { nullable: true, description: FILTER_DESCRIPTIONS.not })
+  not?: CompanyFilter;
+  @Field(() => DateTimeFilter, { nullable: true, description: 'When it was created.' })
+  createdAt?: DateTimeFilter;
   @Field(() => DateTimeFilter, {
     nullable: true,
     description:
-      'Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
+      'When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
   })
   updatedAt?: DateTimeFilter;
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => IntFilter, { nullable: true }) legacyId?: IntFilter;
-  @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
-  @Field(() => VisibilityFilter, { nullable: true }) visibility?: VisibilityFilter;
-  @Field(() => StringFilter, { nullable: true }) contactSalutation?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) contactFirstName?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) contactLastName?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) contactEmailAddress?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) contactPosition?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) contactHomePhone?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) contactMobilePhone?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) website?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) mainPhone?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) faxPhone?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) mainAddress?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) mainCity?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) mainState?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) mainPostcode?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) mainCountry?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) notes?: StringFilter;
-  @Field(() => FloatFilter, { nullable: true }) latitude?: FloatFilter;
-  @Field(() => FloatFilter, { nullable: true }) longitude?: FloatFilter;
+  @Field(() => IDFilter, { nullable: true, description: "The company's uuid." })
+  id?: IDFilter;
+  @Field(() => IntFilter, { nullable: true, description: "The company's integer id." })
+  legacyId?: IntFilter;
+  @Field(() => StringFilter, { nullable: true, description: "The company's name." })
+  name?: StringFilter;
+  @Field(() => VisibilityFilter, { nullable: true, description: "The company's visibility." })
+  visibility?: VisibilityFilter;
+  @Field(() => StringFilter, {
+    nullable: true,
+    description: "The contact person's salutation (Mr, Ms, Dr, ...).",
+  })
+  contactSalutation?: StringFilter;
+  @Field(() => StringFilter, { nullable: true, description: "The contact person's first name." })
+  contactFirstName?: StringFilter;
+  @Field(() => StringFilter, { nullable: true, description: "The contact person's last name." })
+  contactLastName?: StringFilter;
+  @Field(() => StringFilter, {
+    nullable: true,
+    description: "The contact person's e-mail address.",
+  })
+  contactEmailAddress?: StringFilter;
+  @Field(() => StringFilter, {
+    nullable: true,
+    description: "The contact person's position in the company.",
+  })
+  contactPosition?: StringFilter;
+  @Field(() => StringFilter, {
+    nullable: true,
+    description: "The contact person's home phone number.",
+  })
+  contactHomePhone?: StringFilter;
+  @Field(() => StringFilter, {
+    nullable: true,
+    description: "The contact person's mobile phone number.",
+  })
+  contactMobilePhone?: StringFilter;
+  @Field(() => StringFilter, { nullable: true, description: "The company's web site." })
+  website?: StringFilter;
+  @Field(() => StringFilter, { nullable: true, description: "The company's main phone number." })
+  mainPhone?: StringFilter;
+  @Field(() => StringFilter, { nullable: true, description: "The company's fax number." })
+  faxPhone?: StringFilter;
+  @Field(() => StringFilter, {
+    nullable: true,
+    description: "The street address of the company's main office.",
+  })
+  mainAddress?: StringFilter;
+  @Field(() => StringFilter, {
+    nullable: true,
+    description: "The city of the company's main office.",
+  })
+  mainCity?: StringFilter;
+  @Field(() => StringFilter, {
+    nullable: true,
+    description: "The state or region of the company's main office.",
+  })
+  mainState?: StringFilter;
+  @Field(() => StringFilter, {
+    nullable: true,
+    description: "The postcode of the company's main office.",
+  })
+  mainPostcode?: StringFilter;
+  @Field(() => StringFilter, {
+    nullable: true,
+    description: "The country of the company's main office.",
+  })
+  mainCountry?: StringFilter;
+  @Field(() => StringFilter, { nullable: true, description: 'Free-text notes.' })
+  notes?: StringFilter;
+  @Field(() => FloatFilter, { nullable: true, description: 'The latitude of the main office.' })
+  latitude?: FloatFilter;
+  @Field(() => FloatFilter, { nullable: true, description: 'The longitude of the main office.' })
+  longitude?: FloatFilter;
 }
 
 export const COMPANY_FILTER_FIELDS: FilterFields = {
@@ -94,7 +153,23 @@ export const CompanyOrderField = {
   UPDATED_AT: 'updatedAt',
   ...Object.fromEntries(COMPANY_TEXT_FIELDS.map((field) => [orderValueOf(field), field])),
 };
-registerEnumType(CompanyOrderField, { name: 'CompanyOrderField' });
+registerEnumType(CompanyOrderField, {
+  name: 'CompanyOrderField',
+  description: 'What companies can be sorted by.',
+  valuesConfig: {
+    ...COMMON_ORDER_VALUES,
+    NAME: { description: 'By name.' },
+    VISIBILITY: { description: 'By visibility.' },
+    LATITUDE: { description: 'By latitude.' },
+    LONGITUDE: { description: 'By longitude.' },
+    ...Object.fromEntries(
+      COMPANY_TEXT_FIELDS.map((field) => [
+        orderValueOf(field),
+        { description: `By \`${field}\`.` },
+      ]),
+    ),
+  },
+});
 export const CompanyOrder = OrderInput(CompanyOrderField, 'CompanyOrder');
 
 @InputType({ description: 'Omitted fields keep their value on update.' })

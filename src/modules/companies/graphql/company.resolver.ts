@@ -1,6 +1,13 @@
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { loadById, Connection, LocatorArgs, PageArgs, listComplexity } from '../../common';
+import {
+  FILTER_DESCRIPTIONS,
+  loadById,
+  Connection,
+  LocatorArgs,
+  PageArgs,
+  listComplexity,
+} from '../../common';
 import { Account } from '../../accounts';
 import { Staff } from '../../staff';
 import { companyUsers } from '../company.loaders';
@@ -14,16 +21,29 @@ export const CompanyConnection = Connection(Company, 'CompanyConnection');
 export class CompanyResolver {
   constructor(private readonly service: CompanyService) {}
 
-  @Query(() => Company, { nullable: true })
+  @Query(() => Company, {
+    nullable: true,
+    description: 'One company the caller can see, by `id` or `legacyId`.',
+  })
   company(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Company> {
     return this.service.get(ctx, locator);
   }
 
-  @Query(() => CompanyConnection)
+  @Query(() => CompanyConnection, {
+    description:
+      'The companies the caller can see: the owner every one; others PUBLIC ones, those they created and CUSTOM ones listing them.',
+  })
   companies(
     @Args() page: PageArgs,
-    @Arg('filter', () => CompanyFilter, { nullable: true }) filter: CompanyFilter | undefined,
-    @Arg('order', () => [CompanyOrder], { nullable: true })
+    @Arg('filter', () => CompanyFilter, {
+      nullable: true,
+      description: FILTER_DESCRIPTIONS.filterArg,
+    })
+    filter: CompanyFilter | undefined,
+    @Arg('order', () => [CompanyOrder], {
+      nullable: true,
+      description: FILTER_DESCRIPTIONS.orderArg,
+    })
     order: InstanceType<typeof CompanyOrder>[] | undefined,
     @Ctx() ctx: RequestContext,
   ) {

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { PageArgs, selectedNodeFields } from '../../common';
+import { FILTER_DESCRIPTIONS, PageArgs, selectedNodeFields } from '../../common';
 import { Company } from '../../companies';
 import { companyProjects, type ProjectFieldPrimer } from '../project.loaders';
 import { ProjectFilter, ProjectOrder } from './project.inputs';
@@ -18,8 +18,15 @@ export class CompanyProjectsResolver {
   projects(
     @Root() company: Company,
     @Args() page: PageArgs,
-    @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | undefined,
-    @Arg('order', () => [ProjectOrder], { nullable: true })
+    @Arg('filter', () => ProjectFilter, {
+      nullable: true,
+      description: FILTER_DESCRIPTIONS.filterArg,
+    })
+    filter: ProjectFilter | undefined,
+    @Arg('order', () => [ProjectOrder], {
+      nullable: true,
+      description: FILTER_DESCRIPTIONS.orderArg,
+    })
     order: InstanceType<typeof ProjectOrder>[] | undefined,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,

@@ -1,5 +1,8 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import {
+  COMMON_ORDER_VALUES,
+  FILTER_DESCRIPTIONS,
+  filterTypeDescription,
   BooleanFilter,
   DateTimeFilter,
   IDFilter,
@@ -11,31 +14,67 @@ import {
   type FilterFields,
 } from '../../common';
 
-@InputType()
+@InputType({ description: filterTypeDescription('projects') })
 export class ProjectFilter {
-  @Field(() => [ProjectFilter], { nullable: true }) and?: ProjectFilter[];
-  @Field(() => [ProjectFilter], { nullable: true }) or?: ProjectFilter[];
-  @Field(() => ProjectFilter, { nullable: true }) not?: ProjectFilter;
-  @Field(() => DateTimeFilter, { nullable: true }) createdAt?: DateTimeFilter;
+  @Field(() => [ProjectFilter], { nullable: true, description: FILTER_DESCRIPTIONS.and })
+  and?: ProjectFilter[];
+  @Field(() => [ProjectFilter], { nullable: true, description: FILTER_DESCRIPTIONS.or })
+  or?: ProjectFilter[];
+  @Field(() => ProjectFilter, { nullable: true, description: FILTER_DESCRIPTIONS.not })
+  not?: ProjectFilter;
+  @Field(() => DateTimeFilter, { nullable: true, description: 'When it was created.' })
+  createdAt?: DateTimeFilter;
   @Field(() => DateTimeFilter, {
     nullable: true,
     description:
-      'Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
+      'When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
   })
   updatedAt?: DateTimeFilter;
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => IntFilter, { nullable: true }) legacyId?: IntFilter;
-  @Field(() => StringFilter, { nullable: true }) name?: StringFilter;
-  @Field(() => BooleanFilter, { nullable: true }) active?: BooleanFilter;
-  @Field(() => VisibilityFilter, { nullable: true }) visibility?: VisibilityFilter;
-  @Field(() => IDFilter, { nullable: true }) companyId?: IDFilter;
-  @Field(() => IntFilter, { nullable: true }) companyLegacyId?: IntFilter;
-  @Field(() => IntFilter, { nullable: true }) timeLimit?: IntFilter;
-  @Field(() => StringFilter, { nullable: true }) timeLimitString?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) notes?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) hourlyRate?: StringFilter;
-  @Field(() => IntFilter, { nullable: true }) hourlyRateCents?: IntFilter;
-  @Field(() => BooleanFilter, { nullable: true }) billableByDefault?: BooleanFilter;
+  @Field(() => IDFilter, { nullable: true, description: "The project's uuid." })
+  id?: IDFilter;
+  @Field(() => IntFilter, { nullable: true, description: "The project's integer id." })
+  legacyId?: IntFilter;
+  @Field(() => StringFilter, { nullable: true, description: "The project's name." })
+  name?: StringFilter;
+  @Field(() => BooleanFilter, {
+    nullable: true,
+    description: 'Whether the project can be punched in to.',
+  })
+  active?: BooleanFilter;
+  @Field(() => VisibilityFilter, { nullable: true, description: "The project's visibility." })
+  visibility?: VisibilityFilter;
+  @Field(() => IDFilter, { nullable: true, description: "The uuid of the project's company." })
+  companyId?: IDFilter;
+  @Field(() => IntFilter, {
+    nullable: true,
+    description: "The integer id of the project's company.",
+  })
+  companyLegacyId?: IntFilter;
+  @Field(() => IntFilter, {
+    nullable: true,
+    description: 'The time limit in seconds (null: none).',
+  })
+  timeLimit?: IntFilter;
+  @Field(() => StringFilter, { nullable: true, description: 'The time limit as entered.' })
+  timeLimitString?: StringFilter;
+  @Field(() => StringFilter, { nullable: true, description: "The project's notes." })
+  notes?: StringFilter;
+  @Field(() => StringFilter, {
+    nullable: true,
+    description: 'The rate as entered; owners and managers only (READ_DENIED for a staff member).',
+  })
+  hourlyRate?: StringFilter;
+  @Field(() => IntFilter, {
+    nullable: true,
+    description:
+      'The hourly rate in cents; owners and managers only (READ_DENIED for a staff member).',
+  })
+  hourlyRateCents?: IntFilter;
+  @Field(() => BooleanFilter, {
+    nullable: true,
+    description: 'Whether new shifts on the project are billable by default.',
+  })
+  billableByDefault?: BooleanFilter;
 }
 
 export const PROJECT_FILTER_FIELDS: FilterFields = {
@@ -72,7 +111,27 @@ export enum ProjectOrderField {
   CREATED_AT = 'createdAt',
   UPDATED_AT = 'updatedAt',
 }
-registerEnumType(ProjectOrderField, { name: 'ProjectOrderField' });
+registerEnumType(ProjectOrderField, {
+  name: 'ProjectOrderField',
+  description: 'What projects can be sorted by.',
+  valuesConfig: {
+    ...COMMON_ORDER_VALUES,
+    NAME: { description: 'By name.' },
+    ACTIVE: { description: 'By `active` (false first, ascending).' },
+    VISIBILITY: { description: 'By visibility.' },
+    COMPANY_ID: { description: "By the uuid of the project's company." },
+    TIME_LIMIT: { description: 'By time limit in seconds.' },
+    TIME_LIMIT_STRING: { description: 'By the time limit as entered (text).' },
+    NOTES: { description: 'By notes (text).' },
+    HOURLY_RATE: {
+      description: 'By the rate as entered (text); owners and managers only (READ_DENIED).',
+    },
+    HOURLY_RATE_CENTS: {
+      description: 'By hourly rate in cents; owners and managers only (READ_DENIED).',
+    },
+    BILLABLE_BY_DEFAULT: { description: 'By `billableByDefault` (false first, ascending).' },
+  },
+});
 export const ProjectOrder = OrderInput(ProjectOrderField, 'ProjectOrder');
 
 @InputType({ description: 'Omitted fields keep their value on update.' })

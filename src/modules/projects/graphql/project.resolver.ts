@@ -16,6 +16,7 @@ import type { RequestContext } from '../../../core/request-context';
 import { then, type MaybePromise } from '../../../core/loaders';
 import { Account } from '../../accounts';
 import {
+  FILTER_DESCRIPTIONS,
   loadById,
   Connection,
   listComplexity,
@@ -52,8 +53,16 @@ export class ProjectResolver {
   })
   project(
     @Args() locator: LocatorArgs,
-    @Arg('companyId', () => ID, { nullable: true }) companyId: string | undefined,
-    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
+    @Arg('companyId', () => ID, {
+      nullable: true,
+      description: 'Only if the project belongs to this company (uuid); else NOT_FOUND.',
+    })
+    companyId: string | undefined,
+    @Arg('companyLegacyId', () => Int, {
+      nullable: true,
+      description: 'Only if the project belongs to this company (integer id); else NOT_FOUND.',
+    })
+    companyLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Project> {
     return this.service.get(ctx, locator, optionalLocator(companyId, companyLegacyId));
@@ -64,11 +73,27 @@ export class ProjectResolver {
   })
   async projects(
     @Args() page: PageArgs,
-    @Arg('filter', () => ProjectFilter, { nullable: true }) filter: ProjectFilter | undefined,
-    @Arg('order', () => [ProjectOrder], { nullable: true })
+    @Arg('filter', () => ProjectFilter, {
+      nullable: true,
+      description: FILTER_DESCRIPTIONS.filterArg,
+    })
+    filter: ProjectFilter | undefined,
+    @Arg('order', () => [ProjectOrder], {
+      nullable: true,
+      description: FILTER_DESCRIPTIONS.orderArg,
+    })
     order: InstanceType<typeof ProjectOrder>[] | undefined,
-    @Arg('companyId', () => ID, { nullable: true }) companyId: string | undefined,
-    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
+    @Arg('companyId', () => ID, {
+      nullable: true,
+      description: 'Only projects of this company (uuid); NOT_FOUND if the caller cannot see it.',
+    })
+    companyId: string | undefined,
+    @Arg('companyLegacyId', () => Int, {
+      nullable: true,
+      description:
+        'Only projects of this company (integer id); NOT_FOUND if the caller cannot see it.',
+    })
+    companyLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {

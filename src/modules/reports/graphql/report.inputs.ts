@@ -108,6 +108,9 @@ export class ReportInput {
   })
   bucket?: ReportBucket | null;
 
-  @Field(() => ReportFilter, { nullable: true })
+  @Field(() => ReportFilter, {
+    nullable: true,
+    description: 'Which shifts count; omitted: every shift the caller can see.',
+  })
   filter?: ReportFilter | null;
 }

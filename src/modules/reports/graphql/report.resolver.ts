@@ -32,7 +32,11 @@ export class ReportResolver {
     complexity: reportComplexity,
   })
   report(
-    @Arg('input', () => ReportInput) input: ReportInput,
+    @Arg('input', () => ReportInput, {
+      description:
+        'The range, time zone, row keys, bucket and filter; shifts the caller cannot see never count.',
+    })
+    input: ReportInput,
     @Arg('first', () => Int, {
       nullable: true,
       description: `Rows to return (default ${REPORT_ROWS_DEFAULT}, at most ${REPORT_ROWS_MAX}); totalCount says how many there are.`,

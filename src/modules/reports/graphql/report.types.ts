@@ -15,7 +15,7 @@ export class ReportRef {
   @Field(() => ID, { description: 'The uuid.' })
   id!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'The integer id.' })
   legacyId!: number;
 
   @Field(() => String, {
@@ -31,16 +31,16 @@ export class ReportUser {
   @Field(() => ID, { description: 'The uuid.' })
   id!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'The integer id.' })
   legacyId!: number;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The user's login." })
   login!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The user's first name." })
   firstName!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The user's last name." })
   lastName!: string;
 }
 
@@ -66,10 +66,10 @@ export class ReportSums {
 
 @ObjectType({ description: 'One group of a report. Keys not grouped by are null.' })
 export class ReportRow extends ReportSums {
-  @Field(() => ReportRef, { nullable: true })
+  @Field(() => ReportRef, { nullable: true, description: "The project's company." })
   company!: ReportRef | null;
 
-  @Field(() => ReportRef, { nullable: true })
+  @Field(() => ReportRef, { nullable: true, description: 'The project.' })
   project!: ReportRef | null;
 
   @Field(() => ReportRef, {
@@ -78,13 +78,13 @@ export class ReportRow extends ReportSums {
   })
   activity!: ReportRef | null;
 
-  @Field(() => ReportUser, { nullable: true })
+  @Field(() => ReportUser, { nullable: true, description: 'The user who worked.' })
   user!: ReportUser | null;
 
   @Field(() => String, { nullable: true, description: 'Null also for shifts without tags.' })
   tag!: string | null;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: "The shifts' billable flag." })
   billable!: boolean | null;
 
   @Field(() => DateTimeISOResolver, {
@@ -99,19 +99,24 @@ export class ReportRow extends ReportSums {
   description: 'Time grouped by the requested keys over [from, to), computed in one SQL statement.',
 })
 export class Report {
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, {
+    description: 'The start of the range (inclusive), as asked.',
+  })
   from!: Date;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'The end of the range (exclusive), as asked.' })
   to!: Date;
 
   @Field(() => String, { description: 'The zone the buckets are in (canonical IANA spelling).' })
   timeZone!: string;
 
-  @Field(() => [ReportDimension])
+  @Field(() => [ReportDimension], { description: 'The row keys, in the order rows sort by.' })
   groupBy!: ReportDimension[];
 
-  @Field(() => ReportBucket, { nullable: true })
+  @Field(() => ReportBucket, {
+    nullable: true,
+    description: 'The calendar period rows are bucketed by; null: no time grouping.',
+  })
   bucket!: ReportBucket | null;
 
   @Field(() => [ReportRow], {

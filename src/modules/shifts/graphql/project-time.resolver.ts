@@ -16,6 +16,7 @@ import type { RequestContext } from '../../../core/request-context';
 import { then, type MaybePromise } from '../../../core/loaders';
 import { Account } from '../../accounts';
 import {
+  FILTER_DESCRIPTIONS,
   loadById,
   LocatorArgs,
   optionalLocator,
@@ -74,13 +75,18 @@ export class ProjectTimeResolver {
   }
 
   @FieldResolver(() => ShiftConnection, {
-    description: 'Shifts on the project that the caller can see.',
+    description:
+      'Shifts on the project that the caller can see (the owner all; a manager all on a visible project; a staff member their own).',
   })
   shifts(
     @Root() project: Project,
     @Args() page: PageArgs,
-    @Arg('filter', () => ShiftFilter, { nullable: true }) filter: ShiftFilter | undefined,
-    @Arg('order', () => [ShiftOrder], { nullable: true })
+    @Arg('filter', () => ShiftFilter, {
+      nullable: true,
+      description: FILTER_DESCRIPTIONS.filterArg,
+    })
+    filter: ShiftFilter | undefined,
+    @Arg('order', () => [ShiftOrder], { nullable: true, description: FILTER_DESCRIPTIONS.orderArg })
     order: InstanceType<typeof ShiftOrder>[] | undefined,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
@@ -89,14 +95,16 @@ export class ProjectTimeResolver {
   }
 
   @FieldResolver(() => SafeIntResolver, {
-    description: 'Seconds punched by all users, running shifts up to now.',
+    description:
+      'Seconds of every shift on the project, by all users, whoever may see them; running shifts count up to the instant of the request.',
   })
   grandTotal(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number> {
     return then(projectTotals(ctx, project.id), (totals) => totals.grandTotal);
   }
 
   @FieldResolver(() => SafeIntResolver, {
-    description: 'Seconds punched by the caller, running shifts up to now.',
+    description:
+      "Seconds of the caller's own shifts on the project; a running shift counts up to the instant of the request.",
   })
   runningTotal(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number> {
     return then(projectTotals(ctx, project.id), (totals) => totals.runningTotal);
@@ -109,7 +117,7 @@ export class ProjectTimeResolver {
 
   @FieldResolver(() => Shift, {
     nullable: true,
-    description: "The caller's running shift on the project.",
+    description: "The caller's running shift on the project; null when not punched in to it.",
   })
   currentShift(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Shift | null> {
     return then(viewerRunningShift(ctx), (shift) =>
@@ -119,7 +127,7 @@ export class ProjectTimeResolver {
 
   @FieldResolver(() => DateTimeISOResolver, {
     nullable: true,
-    description: 'Start of the running shift.',
+    description: 'The start of `currentShift`; null when the caller is not punched in to it.',
   })
   startedAt(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Date | null> {
     return then(this.currentShift(project, ctx), (shift) => shift?.start ?? null);
@@ -127,7 +135,8 @@ export class ProjectTimeResolver {
 
   @FieldResolver(() => SafeIntResolver, {
     nullable: true,
-    description: 'timeLimit - grandTotal; null without a limit.',
+    description:
+      'Seconds left: `timeLimit` minus `grandTotal`, negative once overdue; null without a limit.',
   })
   timeLeft(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<number | null> {
     const limit = project.timeLimit;
@@ -136,7 +145,7 @@ export class ProjectTimeResolver {
 
   @FieldResolver(() => Boolean, {
     nullable: true,
-    description: 'grandTotal > timeLimit; null without a limit.',
+    description: 'True once `grandTotal` exceeds `timeLimit`; null without a limit.',
   })
   overdue(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<boolean | null> {
     const limit = project.timeLimit;
@@ -146,7 +155,7 @@ export class ProjectTimeResolver {
   @FieldResolver(() => Boolean, {
     nullable: true,
     description:
-      "At least the account's nearly-overdue share (default 90%) of the limit used, not yet overdue.",
+      "True when `grandTotal` has reached the account's `nearlyOverdueRatio` (default 0.9) of `timeLimit` and is not yet overdue; null without a limit.",
   })
   nearlyOverdue(
     @Root() project: Project,

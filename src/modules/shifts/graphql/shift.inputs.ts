@@ -1,4 +1,7 @@
 import {
+  COMMON_ORDER_VALUES,
+  FILTER_DESCRIPTIONS,
+  filterTypeDescription,
   DateTimeISOResolver,
   BooleanFilter,
   DateTimeFilter,
@@ -10,32 +13,62 @@ import {
 } from '../../common';
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 
-@InputType()
+@InputType({ description: filterTypeDescription('shifts') })
 export class ShiftFilter {
-  @Field(() => [ShiftFilter], { nullable: true }) and?: ShiftFilter[];
-  @Field(() => [ShiftFilter], { nullable: true }) or?: ShiftFilter[];
-  @Field(() => ShiftFilter, { nullable: true }) not?: ShiftFilter;
-  @Field(() => DateTimeFilter, { nullable: true }) createdAt?: DateTimeFilter;
+  @Field(() => [ShiftFilter], { nullable: true, description: FILTER_DESCRIPTIONS.and })
+  and?: ShiftFilter[];
+  @Field(() => [ShiftFilter], { nullable: true, description: FILTER_DESCRIPTIONS.or })
+  or?: ShiftFilter[];
+  @Field(() => ShiftFilter, { nullable: true, description: FILTER_DESCRIPTIONS.not })
+  not?: ShiftFilter;
+  @Field(() => DateTimeFilter, { nullable: true, description: 'When it was created.' })
+  createdAt?: DateTimeFilter;
   @Field(() => DateTimeFilter, {
     nullable: true,
     description:
-      'Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
+      'When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
   })
   updatedAt?: DateTimeFilter;
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => IntFilter, { nullable: true }) legacyId?: IntFilter;
-  @Field(() => DateTimeFilter, { nullable: true }) start?: DateTimeFilter;
-  @Field(() => DateTimeFilter, { nullable: true }) stop?: DateTimeFilter;
-  @Field(() => StringFilter, { nullable: true }) notes?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) timeZone?: StringFilter;
-  @Field(() => BooleanFilter, { nullable: true }) billable?: BooleanFilter;
-  @Field(() => IDFilter, { nullable: true }) projectId?: IDFilter;
-  @Field(() => IntFilter, { nullable: true }) projectLegacyId?: IntFilter;
-  @Field(() => IDFilter, { nullable: true }) userId?: IDFilter;
-  @Field(() => IntFilter, { nullable: true }) userLegacyId?: IntFilter;
-  @Field(() => IDFilter, { nullable: true }) activityId?: IDFilter;
-  @Field(() => IntFilter, { nullable: true }) activityLegacyId?: IntFilter;
-  @Field(() => StringFilter, { nullable: true }) externalHref?: StringFilter;
+  @Field(() => IDFilter, { nullable: true, description: "The shift's uuid." })
+  id?: IDFilter;
+  @Field(() => IntFilter, { nullable: true, description: "The shift's integer id." })
+  legacyId?: IntFilter;
+  @Field(() => DateTimeFilter, { nullable: true, description: 'When the shift started.' })
+  start?: DateTimeFilter;
+  @Field(() => DateTimeFilter, {
+    nullable: true,
+    description: 'When the shift stopped; `isNull: true` selects running shifts.',
+  })
+  stop?: DateTimeFilter;
+  @Field(() => StringFilter, { nullable: true, description: "The shift's notes." })
+  notes?: StringFilter;
+  @Field(() => StringFilter, { nullable: true, description: "The shift's IANA time zone name." })
+  timeZone?: StringFilter;
+  @Field(() => BooleanFilter, { nullable: true, description: 'Whether the shift is billable.' })
+  billable?: BooleanFilter;
+  @Field(() => IDFilter, { nullable: true, description: "The uuid of the shift's project." })
+  projectId?: IDFilter;
+  @Field(() => IntFilter, { nullable: true, description: "The integer id of the shift's project." })
+  projectLegacyId?: IntFilter;
+  @Field(() => IDFilter, { nullable: true, description: 'The uuid of the user who worked.' })
+  userId?: IDFilter;
+  @Field(() => IntFilter, { nullable: true, description: 'The integer id of the user who worked.' })
+  userLegacyId?: IntFilter;
+  @Field(() => IDFilter, {
+    nullable: true,
+    description: "The uuid of the shift's activity (`isNull: true`: shifts without one).",
+  })
+  activityId?: IDFilter;
+  @Field(() => IntFilter, {
+    nullable: true,
+    description: "The integer id of the shift's activity.",
+  })
+  activityLegacyId?: IntFilter;
+  @Field(() => StringFilter, {
+    nullable: true,
+    description: 'Where the shift came from (`externalHref`).',
+  })
+  externalHref?: StringFilter;
 }
 
 export const SHIFT_FILTER_FIELDS: FilterFields = {
@@ -72,7 +105,22 @@ export enum ShiftOrderField {
   CREATED_AT = 'createdAt',
   UPDATED_AT = 'updatedAt',
 }
-registerEnumType(ShiftOrderField, { name: 'ShiftOrderField' });
+registerEnumType(ShiftOrderField, {
+  name: 'ShiftOrderField',
+  description: 'What shifts can be sorted by.',
+  valuesConfig: {
+    ...COMMON_ORDER_VALUES,
+    START: { description: 'By start.' },
+    STOP: { description: 'By stop (running shifts, with no stop, last ascending).' },
+    NOTES: { description: 'By notes (text).' },
+    BILLABLE: { description: 'By `billable` (false first, ascending).' },
+    TIME_ZONE: { description: 'By time zone name.' },
+    PROJECT_ID: { description: "By the uuid of the shift's project." },
+    USER_ID: { description: 'By the uuid of the user who worked.' },
+    ACTIVITY_ID: { description: "By the uuid of the shift's activity." },
+    EXTERNAL_HREF: { description: 'By `externalHref`.' },
+  },
+});
 export const ShiftOrder = OrderInput(ShiftOrderField, 'ShiftOrder');
 
 @InputType({ description: 'Omitted fields keep their value on update.' })

@@ -14,6 +14,7 @@ import {
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import {
+  FILTER_DESCRIPTIONS,
   Connection,
   loadById,
   selectedFields,
@@ -43,23 +44,45 @@ export class ShiftResolver {
   })
   shift(
     @Args() locator: LocatorArgs,
-    @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,
-    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Arg('projectId', () => ID, {
+      nullable: true,
+      description: 'Only if the shift is on this project (uuid); else NOT_FOUND.',
+    })
+    projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, {
+      nullable: true,
+      description: 'Only if the shift is on this project (integer id); else NOT_FOUND.',
+    })
+    projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Shift> {
     return this.service.get(ctx, locator, optionalLocator(projectId, projectLegacyId));
   }
 
   @Query(() => ShiftConnection, {
-    description: 'Shifts the caller can see (staff members: their own), optionally of one project.',
+    description:
+      'Shifts the caller can see (the owner: all; a manager: their own and all on projects they see; a staff member: their own), optionally of one project.',
   })
   async shifts(
     @Args() page: PageArgs,
-    @Arg('filter', () => ShiftFilter, { nullable: true }) filter: ShiftFilter | undefined,
-    @Arg('order', () => [ShiftOrder], { nullable: true })
+    @Arg('filter', () => ShiftFilter, {
+      nullable: true,
+      description: FILTER_DESCRIPTIONS.filterArg,
+    })
+    filter: ShiftFilter | undefined,
+    @Arg('order', () => [ShiftOrder], { nullable: true, description: FILTER_DESCRIPTIONS.orderArg })
     order: InstanceType<typeof ShiftOrder>[] | undefined,
-    @Arg('projectId', () => ID, { nullable: true }) projectId: string | undefined,
-    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Arg('projectId', () => ID, {
+      nullable: true,
+      description: 'Only shifts on this project (uuid); NOT_FOUND if the caller cannot see it.',
+    })
+    projectId: string | undefined,
+    @Arg('projectLegacyId', () => Int, {
+      nullable: true,
+      description:
+        'Only shifts on this project (integer id); NOT_FOUND if the caller cannot see it.',
+    })
+    projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
@@ -134,7 +157,7 @@ export class ShiftResolver {
     return then(loadById(ctx, Project, shift.project.id), (project) => project!.uuid);
   }
 
-  @FieldResolver(() => Staff)
+  @FieldResolver(() => Staff, { description: 'The user who worked.' })
   user(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<Staff> {
     return loadById(ctx, Staff, shift.user.id) as MaybePromise<Staff>;
   }

@@ -1,5 +1,8 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import {
+  COMMON_ORDER_VALUES,
+  FILTER_DESCRIPTIONS,
+  filterTypeDescription,
   BooleanFilter,
   DateTimeFilter,
   IDFilter,
@@ -10,28 +13,45 @@ import {
   type FilterFields,
 } from '../../common';
 
-@InputType()
+@InputType({ description: filterTypeDescription('users') })
 export class StaffFilter {
-  @Field(() => [StaffFilter], { nullable: true }) and?: StaffFilter[];
-  @Field(() => [StaffFilter], { nullable: true }) or?: StaffFilter[];
-  @Field(() => StaffFilter, { nullable: true }) not?: StaffFilter;
-  @Field(() => DateTimeFilter, { nullable: true }) createdAt?: DateTimeFilter;
+  @Field(() => [StaffFilter], { nullable: true, description: FILTER_DESCRIPTIONS.and })
+  and?: StaffFilter[];
+  @Field(() => [StaffFilter], { nullable: true, description: FILTER_DESCRIPTIONS.or })
+  or?: StaffFilter[];
+  @Field(() => StaffFilter, { nullable: true, description: FILTER_DESCRIPTIONS.not })
+  not?: StaffFilter;
+  @Field(() => DateTimeFilter, { nullable: true, description: 'When it was created.' })
+  createdAt?: DateTimeFilter;
   @Field(() => DateTimeFilter, {
     nullable: true,
     description:
-      'Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
+      'When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
   })
   updatedAt?: DateTimeFilter;
-  @Field(() => IDFilter, { nullable: true }) id?: IDFilter;
-  @Field(() => IntFilter, { nullable: true }) legacyId?: IntFilter;
-  @Field(() => StringFilter, { nullable: true }) login?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) firstName?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) lastName?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) emailAddress?: StringFilter;
-  @Field(() => StringFilter, { nullable: true }) timeZone?: StringFilter;
-  @Field(() => BooleanFilter, { nullable: true }) active?: BooleanFilter;
-  @Field(() => StaffTypeFilter, { nullable: true }) type?: StaffTypeFilter;
-  @Field(() => IntFilter, { nullable: true }) hourlyRateCents?: IntFilter;
+  @Field(() => IDFilter, { nullable: true, description: "The user's uuid." })
+  id?: IDFilter;
+  @Field(() => IntFilter, { nullable: true, description: "The user's integer id." })
+  legacyId?: IntFilter;
+  @Field(() => StringFilter, {
+    nullable: true,
+    description: 'The login (a staff member sees only their own record anyway).',
+  })
+  login?: StringFilter;
+  @Field(() => StringFilter, { nullable: true, description: 'The first name.' })
+  firstName?: StringFilter;
+  @Field(() => StringFilter, { nullable: true, description: 'The last name.' })
+  lastName?: StringFilter;
+  @Field(() => StringFilter, { nullable: true, description: 'The e-mail address.' })
+  emailAddress?: StringFilter;
+  @Field(() => StringFilter, { nullable: true, description: "The user's IANA time zone name." })
+  timeZone?: StringFilter;
+  @Field(() => BooleanFilter, { nullable: true, description: 'Whether the user is enabled.' })
+  active?: BooleanFilter;
+  @Field(() => StaffTypeFilter, { nullable: true, description: "The user's role." })
+  type?: StaffTypeFilter;
+  @Field(() => IntFilter, { nullable: true, description: "The user's hourly rate in cents." })
+  hourlyRateCents?: IntFilter;
 }
 
 export const STAFF_FILTER_FIELDS: FilterFields = {
@@ -63,7 +83,21 @@ export enum StaffOrderField {
   CREATED_AT = 'createdAt',
   UPDATED_AT = 'updatedAt',
 }
-registerEnumType(StaffOrderField, { name: 'StaffOrderField' });
+registerEnumType(StaffOrderField, {
+  name: 'StaffOrderField',
+  description: 'What users can be sorted by.',
+  valuesConfig: {
+    ...COMMON_ORDER_VALUES,
+    LOGIN: { description: 'By login.' },
+    FIRST_NAME: { description: 'By first name.' },
+    LAST_NAME: { description: 'By last name.' },
+    EMAIL_ADDRESS: { description: 'By e-mail address.' },
+    TIME_ZONE: { description: 'By time zone name.' },
+    ACTIVE: { description: 'By `active` (false first, ascending).' },
+    TYPE: { description: 'By role.' },
+    HOURLY_RATE_CENTS: { description: 'By hourly rate in cents.' },
+  },
+});
 export const StaffOrder = OrderInput(StaffOrderField, 'StaffOrder');
 
 /** The roles that may be given; the owner is made with the account. */

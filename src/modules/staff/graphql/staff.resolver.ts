@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { Connection, LocatorArgs, PageArgs } from '../../common';
+import { FILTER_DESCRIPTIONS, Connection, LocatorArgs, PageArgs } from '../../common';
 import { Staff } from '../staff.entity';
 import { personalField } from '../staff.policy';
 import { CreateStaffInput, StaffFilter, StaffOrder, UpdateStaffInput } from './staff.inputs';
@@ -14,7 +14,8 @@ export class StaffResolver {
 
   @Query(() => Staff, {
     nullable: true,
-    description: 'One user of the account, by `id` or `legacyId`.',
+    description:
+      'One user of the account, by `id` or `legacyId`; a staff member may read only themself (READ_DENIED otherwise).',
   })
   staffMember(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Staff> {
     return this.service.get(ctx, locator);
@@ -22,12 +23,17 @@ export class StaffResolver {
 
   @Query(() => StaffConnection, {
     name: 'staff',
-    description: 'The users of the account, the caller included.',
+    description:
+      'The users of the account, the caller included; a staff member gets only their own record.',
   })
   staffList(
     @Args() page: PageArgs,
-    @Arg('filter', () => StaffFilter, { nullable: true }) filter: StaffFilter | undefined,
-    @Arg('order', () => [StaffOrder], { nullable: true })
+    @Arg('filter', () => StaffFilter, {
+      nullable: true,
+      description: FILTER_DESCRIPTIONS.filterArg,
+    })
+    filter: StaffFilter | undefined,
+    @Arg('order', () => [StaffOrder], { nullable: true, description: FILTER_DESCRIPTIONS.orderArg })
     order: InstanceType<typeof StaffOrder>[] | undefined,
     @Ctx() ctx: RequestContext,
   ) {
@@ -82,7 +88,8 @@ export class StaffResolver {
 
   @FieldResolver(() => String, {
     nullable: true,
-    description: 'Null for a caller who may not read the user.',
+    description:
+      'The e-mail address. Null for a caller who may not read the user (a staff member reading a colleague or the owner).',
   })
   emailAddress(@Root() staff: Staff, @Ctx() ctx: RequestContext): string | null {
     return personalField(ctx.viewer, staff, 'emailAddress');
@@ -90,7 +97,8 @@ export class StaffResolver {
 
   @FieldResolver(() => Int, {
     nullable: true,
-    description: 'In cents; null when not set, or for a caller who may not read the user.',
+    description:
+      "The user's hourly rate in cents, used for shifts on projects without a rate; null when not set, or for a caller who may not read the user.",
   })
   hourlyRateCents(@Root() staff: Staff, @Ctx() ctx: RequestContext): number | null {
     return personalField(ctx.viewer, staff, 'hourlyRateCents');

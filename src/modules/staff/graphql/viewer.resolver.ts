@@ -18,13 +18,15 @@ import { accountOwner } from '../staff.loaders';
 
 @ObjectType('Viewer', { description: 'The authenticated caller and their account.' })
 export class ViewerNode {
-  @Field(() => Staff) staff!: Staff;
-  @Field(() => Account) account!: Account;
+  @Field(() => Staff, { description: 'The signed-in user.' }) staff!: Staff;
+  @Field(() => Account, { description: "The signed-in user's account." }) account!: Account;
 }
 
 @Resolver(() => ViewerNode)
 export class ViewerResolver {
-  @Query(() => ViewerNode)
+  @Query(() => ViewerNode, {
+    description: 'The caller (whose credentials signed the request) and their account.',
+  })
   async viewer(@Ctx() ctx: RequestContext): Promise<ViewerNode> {
     const [staff, account] = await Promise.all([
       loadById(ctx, Staff, ctx.viewer.id),

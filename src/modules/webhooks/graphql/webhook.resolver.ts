@@ -24,7 +24,7 @@ export class WebhookResolver {
     complexity: listComplexity(MAX_DELIVERIES_PAGE),
   })
   webhookDeliveries(
-    @Arg('webhookId', () => ID) webhookId: string,
+    @Arg('webhookId', () => ID, { description: 'The webhook (its `id`).' }) webhookId: string,
     @Arg('first', () => Int, { defaultValue: 20, description: `At most ${MAX_DELIVERIES_PAGE}.` })
     first: number,
     @Ctx() ctx: RequestContext,
