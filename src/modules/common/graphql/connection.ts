@@ -53,22 +53,24 @@ export function Connection<T extends object>(node: ClassType<T>, name: string) {
     })
     cursor!: string;
 
-    @Field(() => node)
+    @Field(() => node, { description: `The ${nodeName}.` })
     node!: T;
   }
 
-  @ObjectType(name)
+  @ObjectType(name, { description: `A page of ${nodeName} objects (a Relay connection).` })
   class ConnectionClass implements ConnectionShape<T> {
     @Field(() => Int, { description: 'How many rows match the filter, over all pages.' })
     totalCount!: number;
 
-    @Field(() => [EdgeClass])
+    @Field(() => [EdgeClass], { description: 'The rows of this page with their cursors.' })
     edges!: EdgeShape<T>[];
 
-    @Field(() => [node])
+    @Field(() => [node], {
+      description: 'The rows of this page, as in `edges` without the cursors.',
+    })
     nodes!: T[];
 
-    @Field(() => PageInfo)
+    @Field(() => PageInfo, { description: 'Where this page lies in the list.' })
     pageInfo!: PageInfo;
   }
   return ConnectionClass;

@@ -84,4 +84,5 @@ export const COMMON_ORDER_VALUES = {
   LEGACY_ID: { description: 'By `legacyId`, the integer id.' },
   ID: { description: 'By `id`, the uuid (in PostgreSQL uuid order).' },
   CREATED_AT: { description: 'By the instant the row was created.' },
+  UPDATED_AT: { description: 'By the instant the row last changed (incremental sync).' },
 } as const;
