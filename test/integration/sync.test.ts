@@ -5,6 +5,7 @@
  * cascade) answers exactly the changes; tombstones follow the read policies; expired ones are
  * purged and a `since` older than the retention is refused.
  */
+import { Client } from 'pg';
 import request from 'supertest';
 import { codes, startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
@@ -185,3 +186,40 @@ test('tombstones older than TOMBSTONE_RETENTION_DAYS are purged, and so old a si
   );
   expect(codes(tooOld)).toEqual(['VALIDATION_FAILED']);
 });
+
+// The watermark's guarantee needs a second session writing while the watermark is taken: a
+// PostgreSQL server (the embedded database serves one session, whose transactions run in turn).
+(process.env.TEST_DATABASE_URL ? test : test.skip)(
+  'a change committed after the watermark by a transaction in flight before it is found from it',
+  async () => {
+    const company = await t.create(owner, 'createCompany', { name: 'Late Co' });
+    const project = await t.create(owner, 'createProject', {
+      name: 'Late',
+      companyId: company.id,
+      visibility: 'PUBLIC',
+    });
+    const shift = await t.create(owner, 'createShift', {
+      projectId: project.id,
+      start: '2026-05-04T09:00:00Z',
+      stop: '2026-05-04T10:00:00Z',
+    });
+    const late = new Client({ connectionString: (t.config.database as { url: string }).url });
+    await late.connect();
+    try {
+      // A writer of another session: it starts, writes with SQL of its own, and commits only
+      // after the watermark (and a sync reading from before it) have been taken.
+      await late.query('begin');
+      await late.query(`update shifts set notes = 'late' where uuid = $1`, [shift.id]);
+      const w0 = await watermark(owner);
+      const meanwhile = await changesSince(owner, w0);
+      expect(meanwhile.shifts).toEqual([]);
+      await late.query('commit');
+
+      const next = await changesSince(owner, w0);
+      expect(next.shifts).toEqual([shift.id]);
+      expect(next.raw.shifts.nodes[0].notes).toBe('late');
+    } finally {
+      await late.end();
+    }
+  },
+);

@@ -85,7 +85,9 @@ export class SyncMigration extends Migration {
         user_id integer,
         listed jsonb
       );`);
-    this.addSql(`create index tombstones_account_deleted_idx on tombstones (account_id, deleted_at);`);
+    this.addSql(
+      `create index tombstones_account_deleted_idx on tombstones (account_id, deleted_at);`,
+    );
     this.addSql(`create index tombstones_listed_idx on tombstones (typename, legacy_id);`);
 
     // A company or project as its visibility rule reads it: live, or as its tombstone kept it.
