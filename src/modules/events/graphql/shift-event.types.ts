@@ -10,30 +10,45 @@ registerEnumType(ShiftEventKindEnum, {
   name: 'ShiftEventKind',
   description:
     'What happened to a shift: a punch in or out, or a shift created, updated or deleted.',
+  valuesConfig: {
+    PUNCHED_IN: { description: 'A punch-in started the shift.' },
+    PUNCHED_OUT: { description: 'A punch-out stopped the shift.' },
+    SHIFT_CREATED: { description: 'The shift was created.' },
+    SHIFT_UPDATED: { description: 'The shift was changed.' },
+    SHIFT_DELETED: { description: 'The shift was deleted.' },
+  },
 });
 
 @ObjectType('ShiftSnapshot', {
   description: 'A shift as it was when the event happened (before a deletion, for SHIFT_DELETED).',
 })
 export class ShiftSnapshotType {
-  @Field(() => ID) id!: string;
-  @Field(() => Int) legacyId!: number;
-  @Field(() => ID) projectId!: string;
-  @Field(() => Int) projectLegacyId!: number;
-  @Field(() => ID) companyId!: string;
-  @Field(() => ID) userId!: string;
-  @Field(() => Int) userLegacyId!: number;
-  @Field(() => ID, { nullable: true }) activityId!: string | null;
-  @Field(() => DateTimeISOResolver) start!: string;
-  @Field(() => DateTimeISOResolver, { nullable: true }) stop!: string | null;
-  @Field(() => String) timeZone!: string;
-  @Field(() => Boolean) billable!: boolean;
+  @Field(() => ID, { description: "The shift's uuid." }) id!: string;
+  @Field(() => Int, { description: "The shift's integer id." }) legacyId!: number;
+  @Field(() => ID, { description: "The uuid of the shift's project." }) projectId!: string;
+  @Field(() => Int, { description: "The integer id of the shift's project." })
+  projectLegacyId!: number;
+  @Field(() => ID, { description: "The uuid of the project's company." }) companyId!: string;
+  @Field(() => ID, { description: 'The uuid of the user who worked the shift.' }) userId!: string;
+  @Field(() => Int, { description: 'The integer id of the user who worked the shift.' })
+  userLegacyId!: number;
+  @Field(() => ID, { nullable: true, description: "The uuid of the shift's activity, if any." })
+  activityId!: string | null;
+  @Field(() => DateTimeISOResolver, { description: 'When the shift started.' }) start!: string;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When the shift stopped; null while it runs.',
+  })
+  stop!: string | null;
+  @Field(() => String, { description: 'The IANA time zone the shift was worked in.' })
+  timeZone!: string;
+  @Field(() => Boolean, { description: 'Whether the shift is billable.' }) billable!: boolean;
   @Field(() => String, {
     nullable: true,
     description: 'Null also when too long to travel between server processes.',
   })
   notes!: string | null;
-  @Field(() => [String]) tagList!: string[];
+  @Field(() => [String], { description: "The shift's tags." }) tagList!: string[];
 }
 
 /**
@@ -43,8 +58,11 @@ export class ShiftSnapshotType {
  */
 @ObjectType('ShiftEvent', { description: 'Something that happened to a shift.' })
 export class ShiftEventType {
-  @Field(() => ShiftEventKindEnum) kind!: ShiftEventKind;
-  @Field(() => DateTimeISOResolver) occurredAt!: string;
+  @Field(() => ShiftEventKindEnum, { description: 'What happened.' }) kind!: ShiftEventKind;
+  @Field(() => DateTimeISOResolver, {
+    description: 'When it happened (when its change committed).',
+  })
+  occurredAt!: string;
   @Field(() => ShiftSnapshotType, {
     description:
       'The shift as it was at the event (before a deletion, for SHIFT_DELETED), whoever may see its project.',
