@@ -139,10 +139,15 @@ async function admit(
   observe: RateLimitObserver,
   ended?: RequestOptions['ended'],
 ): Promise<Identified> {
-  const [identified] = await Promise.all([
+  // Both settle before either failure is answered, so that even a refusal reports the address's
+  // count (RateLimit headers); an address over its limit is refused first, whatever the credentials.
+  const [signedIn, counted] = await Promise.allSettled([
     deps.authenticator.identify(deps.orm.em.fork({ useContext: false }), credentials),
     deps.limiter.countAddress(credentials.address, observe),
   ]);
+  if (counted.status === 'rejected') throw counted.reason;
+  if (signedIn.status === 'rejected') throw signedIn.reason;
+  const identified = signedIn.value;
   const { accountId } = identified.viewer;
   // From here on the request's queries take its account's connections (db/connection-lanes.ts).
   enterAccount(accountId);

@@ -5,6 +5,7 @@ import { createSchema } from '../../src/graphql/schema';
 import { createServices } from '../../src/graphql/services';
 import { createGeocoder } from '../../src/modules/companies';
 import { createPasswordHasher } from '../../src/modules/staff';
+import { basicAuthorization, GraphQLSocket } from '../support/graphql-ws-session';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -118,4 +119,26 @@ test("GraphQL answers report the operation's cost, as the cost guard computes it
     limits(second).remaining,
   );
   expect(limits(second).remaining).toBe(3);
+});
+
+test('GraphQL answers over a WebSocket report cost and budget too', async () => {
+  const who = await t.newAccount();
+  const socket = new GraphQLSocket(await t.listen(), basicAuthorization(who));
+  try {
+    await socket.connected();
+    const first = await socket.run('{ viewer { staff { id } } }');
+    const second = await socket.run('{ viewer { staff { id } } }');
+    expect(first.errors).toBeUndefined();
+    const cost = (answer: typeof first) =>
+      (answer as { extensions?: { cost?: Record<string, any> } }).extensions?.cost;
+    expect(cost(first)).toMatchObject({
+      requestedQueryCost: 2,
+      throttleStatus: { maximumAvailable: 5, windowSeconds: 60 },
+    });
+    expect(cost(second)!.throttleStatus.currentlyAvailable).toBe(
+      cost(first)!.throttleStatus.currentlyAvailable - 1,
+    );
+  } finally {
+    await socket.dispose();
+  }
 });

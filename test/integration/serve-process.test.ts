@@ -78,6 +78,7 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
     });
     expect(await response.json()).toEqual({
       data: { viewer: { staff: { login: `owner-${signal}` } } },
+      extensions: { cost: expect.any(Object) },
     });
 
     const second = run(['serve']);
