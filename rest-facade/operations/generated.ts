@@ -164,6 +164,13 @@ export type CompanyOrderField =
   | 'VISIBILITY'
   | 'WEBSITE';
 
+/** Names one company by exactly one of `id` and `legacyId`. */
+export type CompanyRef =
+  {   /** The company's uuid. */
+  id: string | number; legacyId?: never; }
+  |  { id?: never;   /** The company's integer id (the XML interface's id). */
+  legacyId: number; };
+
 export type CreateActivityInput = {
   /** A uuid of your choice; generated when omitted. */
   id?: string | number | null | undefined;
@@ -382,11 +389,37 @@ export type ProjectOrderField =
   | 'TIME_LIMIT_STRING'
   | 'VISIBILITY';
 
+/** Names one project by exactly one of `id` and `legacyId`. */
+export type ProjectRef =
+  {   /** The project's uuid. */
+  id: string | number; legacyId?: never; }
+  |  { id?: never;   /** The project's integer id (the XML interface's id). */
+  legacyId: number; };
+
+/** Starts a running shift for the caller on a project. */
 export type PunchInInput = {
+  /** The running shift's activity (uuid); one of the project's activities. */
   activityId?: string | number | null | undefined;
+  /** The running shift's activity (integer id); give this or `activityId`. */
   activityLegacyId?: number | null | undefined;
+  /** Only if the project belongs to this company. */
+  inCompany?: CompanyRef | null | undefined;
+  /** The running shift's notes. */
   notes?: string | null | undefined;
+  /** The project to punch in to. */
+  project: ProjectRef;
+  /** Tags of the running shift, added to the project's default tags. */
   tagList?: Array<string> | null | undefined;
+};
+
+/** Stops the caller's running shift on a project. */
+export type PunchOutInput = {
+  /** Only if the project belongs to this company. */
+  inCompany?: CompanyRef | null | undefined;
+  /** Appended to the stopped shift's notes on a line of their own. */
+  notes?: string | null | undefined;
+  /** The project to punch out of. */
+  project: ProjectRef;
 };
 
 /** A calendar period in the report's time zone; a shift crossing a period's end is split between periods. */
@@ -767,26 +800,18 @@ export type DeleteProjectMutationVariables = Exact<{
 export type DeleteProjectMutation = { deleteProject: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
 
 export type PunchInMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
-  input?: PunchInInput | null | undefined;
-  companyId?: string | number | null | undefined;
-  companyLegacyId?: number | null | undefined;
+  input: PunchInInput;
 }>;
 
 
-export type PunchInMutation = { punchIn: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
+export type PunchInMutation = { punchIn: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type PunchOutMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
-  notes?: string | null | undefined;
-  companyId?: string | number | null | undefined;
-  companyLegacyId?: number | null | undefined;
+  input: PunchOutInput;
 }>;
 
 
-export type PunchOutMutation = { punchOut: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
+export type PunchOutMutation = { punchOut: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type ListShiftsQueryVariables = Exact<{
   projectId?: string | number | null | undefined;

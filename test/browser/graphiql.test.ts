@@ -215,7 +215,7 @@ describeInBrowser('GraphiQL browser test')('GraphiQL in headless Chromium', () =
     const result = page.locator('.graphiql-response');
     let shown = false;
     for (let attempt = 0; attempt < 10 && !shown; attempt += 1) {
-      await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(id: $id) { running } }', {
+      await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { running } } }', {
         id: projectId,
       });
       shown = await result
@@ -224,7 +224,7 @@ describeInBrowser('GraphiQL browser test')('GraphiQL in headless Chromium', () =
         .then(() => true)
         .catch(() => false);
       if (!shown)
-        await t.gqlOk(owner, 'mutation($id: ID!) { punchOut(id: $id) { running } }', {
+        await t.gqlOk(owner, 'mutation($id: ID!) { punchOut(input: { project: { id: $id } }) { project { running } } }', {
           id: projectId,
         });
     }

@@ -6,7 +6,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const PUNCH_IN = 'mutation($id: ID!) { punchIn(id: $id) { id running } }';
+const PUNCH_IN =
+  'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id running } } }';
 
 async function setUp() {
   const owner = await t.newAccount();
@@ -137,7 +138,7 @@ async function punchInSomehow(
       return {
         via: 'graphql',
         ...(await post(`${base}/graphql`, who, {
-          query: 'mutation($l: Int!) { punchIn(legacyId: $l) { id running } }',
+          query: 'mutation($l: Int!) { punchIn(input: { project: { legacyId: $l } }) { project { id running } } }',
           variables: { l: project.legacyId },
         })),
       };

@@ -1,4 +1,6 @@
 import {
+  CompanyRef,
+  ProjectRef,
   DateTimeISOResolver,
   BooleanFilter,
   DateTimeFilter,
@@ -112,10 +114,61 @@ export class CreateShiftInput extends ShiftInput {
   id?: string | null;
 }
 
-@InputType()
-export class PunchInInput {
-  @Field(() => ID, { nullable: true }) activityId?: string | null;
-  @Field(() => Int, { nullable: true }) activityLegacyId?: number | null;
-  @Field(() => String, { nullable: true }) notes?: string | null;
-  @Field(() => [String], { nullable: true }) tagList?: string[] | null;
+/** What the running shift starts with; the project and its company are named beside it. */
+export class PunchInFields {
+  activityId?: string | null;
+  activityLegacyId?: number | null;
+  notes?: string | null;
+  tagList?: string[] | null;
+}
+
+@InputType({ description: 'Starts a running shift for the caller on a project.' })
+export class PunchInInput implements PunchInFields {
+  @Field(() => ProjectRef, { description: 'The project to punch in to.' })
+  project!: ProjectRef;
+
+  @Field(() => CompanyRef, {
+    nullable: true,
+    description: 'Only if the project belongs to this company.',
+  })
+  inCompany?: CompanyRef | null;
+
+  @Field(() => ID, {
+    nullable: true,
+    description: "The running shift's activity (uuid); one of the project's activities.",
+  })
+  activityId?: string | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: "The running shift's activity (integer id); give this or `activityId`.",
+  })
+  activityLegacyId?: number | null;
+
+  @Field(() => String, { nullable: true, description: "The running shift's notes." })
+  notes?: string | null;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: "Tags of the running shift, added to the project's default tags.",
+  })
+  tagList?: string[] | null;
+}
+
+@InputType({ description: "Stops the caller's running shift on a project." })
+export class PunchOutInput {
+  @Field(() => ProjectRef, { description: 'The project to punch out of.' })
+  project!: ProjectRef;
+
+  @Field(() => CompanyRef, {
+    nullable: true,
+    description: 'Only if the project belongs to this company.',
+  })
+  inCompany?: CompanyRef | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "Appended to the stopped shift's notes on a line of their own.",
+  })
+  notes?: string | null;
 }
