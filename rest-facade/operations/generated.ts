@@ -234,6 +234,7 @@ export type CreateProjectInput = {
   visibility?: Visibility | null | undefined;
 };
 
+/** A new shift: running when `stop` is omitted or null. Give the project by `projectId` or `projectLegacyId`, and `start` or `localStartAsString`. */
 export type CreateShiftInput = {
   activityId?: string | number | null | undefined;
   activityLegacyId?: number | null | undefined;
@@ -247,8 +248,9 @@ export type CreateShiftInput = {
   /** Human-readable wall time in the shift's zone; overrides stop. */
   localStopAsString?: string | null | undefined;
   notes?: string | null | undefined;
-  /** Moves the shift to another project. */
+  /** The shift's project (uuid); give this or `projectLegacyId`. */
   projectId?: string | number | null | undefined;
+  /** The shift's project (integer id); give this or `projectId`. */
   projectLegacyId?: number | null | undefined;
   start?: string | null | undefined;
   /** Null or omitted on create: the shift is running. */
@@ -509,8 +511,9 @@ export type ShiftInput = {
   /** Human-readable wall time in the shift's zone; overrides stop. */
   localStopAsString?: string | null | undefined;
   notes?: string | null | undefined;
-  /** Moves the shift to another project. */
+  /** Moves the shift to another project (uuid). */
   projectId?: string | number | null | undefined;
+  /** Moves the shift to another project (integer id). */
   projectLegacyId?: number | null | undefined;
   start?: string | null | undefined;
   /** Null or omitted on create: the shift is running. */

@@ -24,6 +24,7 @@ import {
 } from 'graphql-query-complexity';
 import type { Config } from '../core/config';
 import { HTTP_STATUS } from '../core/errors';
+import { oneOfVariablesRule } from './one-of-variables-rule';
 
 /**
  * The limits every operation must keep, whoever sends it and however: a client of /graphql, one of
@@ -44,7 +45,7 @@ import { HTTP_STATUS } from '../core/errors';
  */
 export interface OperationGuards {
   readonly parseOptions: ParseOptions;
-  /** Depth and aliases; in production also no introspection. */
+  /** Depth, aliases and non-null variables in `@oneOf` literals; in production also no introspection. */
   readonly validationRules: ValidationRule[];
   /** For Apollo: the cost limit, no "Did you mean" in production, no subscription over HTTP. */
   readonly plugin: ApolloServerPlugin;
@@ -137,6 +138,7 @@ export function operationGuards(
     maxDepthRule({ ...armor, n: limits.maxDepth }),
     maxAliasesRule({ ...armor, n: limits.maxAliases }),
     ...(production ? [noIntrospection] : []),
+    oneOfVariablesRule,
   ];
   const coded = (error: GraphQLError, code: string) =>
     new GraphQLError(error.message, {

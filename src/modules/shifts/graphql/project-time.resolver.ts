@@ -1,24 +1,10 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { SafeIntResolver } from 'graphql-scalars';
-import {
-  Arg,
-  Args,
-  Ctx,
-  FieldResolver,
-  Info,
-  Mutation,
-  Resolver,
-  Root,
-} from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Mutation, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { then, type MaybePromise } from '../../../core/loaders';
 import { Account } from '../../accounts';
-import {
-  loadById,
-  PageArgs,
-  DateTimeISOResolver,
-  selectedFields,
-} from '../../common';
+import { loadById, PageArgs, DateTimeISOResolver, selectedFields } from '../../common';
 import { Project } from '../../projects';
 import { projectTotals, viewerRunningShift } from '../project-time.loaders';
 import type { PunchResult, PunchService } from '../punch.service';

@@ -97,21 +97,41 @@ export class ShiftInput {
   @Field(() => String, { nullable: true }) externalHref?: string | null;
   @Field(() => ID, { nullable: true }) activityId?: string | null;
   @Field(() => Int, { nullable: true }) activityLegacyId?: number | null;
-  @Field(() => ID, { nullable: true, description: 'Moves the shift to another project.' })
+  @Field(() => ID, { nullable: true, description: 'Moves the shift to another project (uuid).' })
   projectId?: string;
-  @Field(() => Int, { nullable: true }) projectLegacyId?: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Moves the shift to another project (integer id).',
+  })
+  projectLegacyId?: number;
   @Field(() => ID, { nullable: true, description: 'The user who worked; the caller when omitted.' })
   userId?: string;
   @Field(() => Int, { nullable: true }) userLegacyId?: number;
 }
 
-@InputType()
+@InputType({
+  description:
+    'A new shift: running when `stop` is omitted or null. Give the project by `projectId` or `projectLegacyId`, and `start` or `localStartAsString`.',
+})
 export class CreateShiftInput extends ShiftInput {
   @Field(() => ID, {
     nullable: true,
     description: 'A uuid of your choice; generated when omitted.',
   })
   id?: string | null;
+
+  // Redeclared for its description: on create the project is the shift's, not a move.
+  @Field(() => ID, {
+    nullable: true,
+    description: "The shift's project (uuid); give this or `projectLegacyId`.",
+  })
+  override projectId?: string;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: "The shift's project (integer id); give this or `projectId`.",
+  })
+  override projectLegacyId?: number;
 }
 
 /** What the running shift starts with; the project and its company are named beside it. */
