@@ -16,7 +16,7 @@ import {
 } from '../modules/activities';
 import { ONE_OF_INPUT_TYPES } from '../modules/common';
 import { CompanyResolver } from '../modules/companies';
-import { ERROR_CODES, HTTP_STATUS } from '../core/errors';
+import { ERROR_CODES, ERROR_MEANINGS, HTTP_STATUS } from '../core/errors';
 import { APOLLO_CODES } from './format-error';
 import { ShiftEventResolver } from '../modules/events';
 import { OAuthClientResolver } from '../modules/oauth';
@@ -114,7 +114,9 @@ const ErrorCodeEnum = new GraphQLEnumType({
     ...Object.fromEntries(
       ERROR_CODES.map((code) => [
         code,
-        { description: `HTTP status ${HTTP_STATUS[code]} on the legacy JSON and XML interfaces.` },
+        {
+          description: `${ERROR_MEANINGS[code]} HTTP status ${HTTP_STATUS[code]} on the legacy interfaces.`,
+        },
       ]),
     ),
     ...Object.fromEntries(
