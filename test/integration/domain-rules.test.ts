@@ -86,7 +86,11 @@ describe('punching', () => {
     const owner = await t.newAccount();
     const a = await project(owner);
     const b = await project(owner);
-    await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }', { id: a.id });
+    await t.gqlOk(
+      owner,
+      'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }',
+      { id: a.id },
+    );
     const { punchIn } = await t.gqlOk(
       owner,
       'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { currentShift { start } } } }',
@@ -109,15 +113,35 @@ describe('punching', () => {
     const p = await project(owner);
     expect(
       codes(
-        await t.gql(owner, 'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }', { id: inactive.id }),
+        await t.gql(
+          owner,
+          'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }',
+          { id: inactive.id },
+        ),
       ),
     ).toEqual(['PROJECT_INACTIVE']);
     expect(
-      codes(await t.gql(owner, 'mutation($id: ID!) { punchOut(input: { project: { id: $id } }) { project { id } } }', { id: p.id })),
+      codes(
+        await t.gql(
+          owner,
+          'mutation($id: ID!) { punchOut(input: { project: { id: $id } }) { project { id } } }',
+          { id: p.id },
+        ),
+      ),
     ).toEqual(['PUNCHED_OUT']);
-    await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }', { id: p.id });
+    await t.gqlOk(
+      owner,
+      'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }',
+      { id: p.id },
+    );
     expect(
-      codes(await t.gql(owner, 'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }', { id: p.id })),
+      codes(
+        await t.gql(
+          owner,
+          'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }',
+          { id: p.id },
+        ),
+      ),
     ).toEqual(['PUNCHED_IN']);
     expect(await countRows('shifts', owner.accountId)).toBe(1);
     const out = await t.gqlOk(
@@ -144,7 +168,11 @@ describe('project totals', () => {
     expect(
       (await shift(staff, p.id, '2026-01-05T09:00:00Z', '2026-01-05T09:30:00Z')).errors,
     ).toBeUndefined();
-    await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }', { id: p.id });
+    await t.gqlOk(
+      owner,
+      'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }',
+      { id: p.id },
+    );
 
     const read = async (who: Credentials) =>
       (
@@ -369,7 +397,13 @@ describe('plan limits', () => {
       (await shift(owner, p.id, '2026-01-05T10:00:00Z', '2026-01-05T10:10:00Z')).errors,
     ).toBeUndefined();
     expect(
-      codes(await t.gql(owner, 'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }', { id: p.id })),
+      codes(
+        await t.gql(
+          owner,
+          'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }',
+          { id: p.id },
+        ),
+      ),
     ).toEqual(['MAX_TIME']);
     expect(await countRows('shifts', owner.accountId)).toBe(2);
   });
@@ -392,7 +426,13 @@ describe('visibility', () => {
     ).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(staff, '{ projects { totalCount } }')).projects.totalCount).toBe(0);
     expect(
-      codes(await t.gql(staff, 'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }', { id: p.id })),
+      codes(
+        await t.gql(
+          staff,
+          'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }',
+          { id: p.id },
+        ),
+      ),
     ).toEqual(['NOT_FOUND']);
   });
 });

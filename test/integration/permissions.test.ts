@@ -1218,14 +1218,10 @@ describe('cross-tenant: the owner of another account', () => {
     test(`cannot punch in to or out of A's project by ${by}`, async () => {
       expect(
         outcomeOf(await t.gql(intruder, PUNCH_IN, { project: locate(rows.project, by) })),
-      ).toBe(
-        'NOT_FOUND',
-      );
+      ).toBe('NOT_FOUND');
       expect(
         outcomeOf(await t.gql(intruder, PUNCH_OUT, { project: locate(rows.project, by) })),
-      ).toBe(
-        'NOT_FOUND',
-      );
+      ).toBe('NOT_FOUND');
       expect(
         await a.count(RUNNING_SHIFTS, { userId: intruder.id, projectId: rows.project.id }),
       ).toBe(0);

@@ -165,7 +165,8 @@ async function perform(urls: string[], op: Operation): Promise<Answer> {
             variables: { id: op.project.uuid, n: op.note },
           })
         : await post(`${url}/graphql`, op.user, {
-            query: 'mutation($id: ID!, $n: String) { punchOut(input: { project: { id: $id }, notes: $n }) { project { id } } }',
+            query:
+              'mutation($id: ID!, $n: String) { punchOut(input: { project: { id: $id }, notes: $n }) { project { id } } }',
             variables: { id: op.project.uuid, n: op.note },
           });
   } else {
