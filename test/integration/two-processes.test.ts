@@ -187,7 +187,11 @@ function tookEffect(answer: Answer): boolean {
     expect(seen).toMatchObject({ status: 200 });
     if (!body.errors) {
       expect(seen).toMatchObject({
-        body: { data: { [op.kind === 'in' ? 'punchIn' : 'punchOut']: { id: op.project.uuid } } },
+        body: {
+          data: {
+            [op.kind === 'in' ? 'punchIn' : 'punchOut']: { project: { id: op.project.uuid } },
+          },
+        },
       });
       return true;
     }
