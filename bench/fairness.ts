@@ -330,7 +330,9 @@ async function fillAccountB(url: string): Promise<void> {
         { p: createProject!.id, n: name },
       );
   }
-  await gql('mutation($p: ID!) { punchIn(id: $p) { id } }', { p: ids[0] });
+  await gql('mutation($p: ID!) { punchIn(input: { project: { id: $p } }) { shift { id } } }', {
+    p: ids[0],
+  });
 }
 
 /** A's project uuids through the API (the embedded copy has no SQL port of its own). */

@@ -38,6 +38,13 @@ interface Connection<Node> {
 export const inProject = (params: RouteInput['params']) => ({ projectId: params.project_uuid });
 export const inCompany = (params: RouteInput['params']) => ({ companyId: params.company_uuid });
 
+/**
+ * The parent of a nested route as the `inProject`/`inCompany` reference of a mutation's input
+ * (`{ inCompany: { id } }`); nothing for a route of its own, since a reference names exactly one.
+ */
+export const parentRef = (key: 'inProject' | 'inCompany', id: string | undefined) =>
+  id === undefined ? {} : { [key]: { id } };
+
 /** The where/order parameters of a list, naming the columns this resource allows. */
 export function queryParameters(columns: ColumnTable) {
   const orderable = Object.keys(columns).filter((column) => columns[column]!.order);
@@ -187,13 +194,17 @@ export function deleteRoute<Node, W, N extends OperationName, S = object>(
   };
 }
 
-/** A route that is neither of the five REST acts (enable, punch in); its body fields are its own. */
-export function actionRoute<Node, W, N extends OperationName, V>(
+/**
+ * A route that is neither of the five REST acts (enable, punch in); its body fields are its own.
+ * `pick` finds the resource's object in the mutation's payload.
+ */
+export function actionRoute<Node, W, N extends OperationName, V, Root>(
   resource: JsonResource<Node, W>,
   path: string,
   operation: N,
   summary: string,
   variables: (input: RouteInput, fields: Readonly<Record<string, unknown>>) => V,
+  pick: (payload: Root) => Node | null,
   fields: InputTable = {},
 ) {
   return {
@@ -214,7 +225,7 @@ export function actionRoute<Node, W, N extends OperationName, V>(
           fields,
         ),
       ),
-    render: renderOne(resource),
+    render: (payload: Root) => renderOne(resource)(pick(payload)),
     legacyFieldName: (field: string) => legacyFieldName(fields, field),
   };
 }

@@ -88,6 +88,7 @@ export type ActivityOrderField =
   | 'LEGACY_ID'
   /** By name. */
   | 'NAME'
+  /** By the instant the row last changed (incremental sync). */
   | 'UPDATED_AT';
 
 export type AssignableStaffType =
@@ -242,11 +243,19 @@ export type CompanyOrderField =
   | 'NAME'
   /** By `notes`. */
   | 'NOTES'
+  /** By the instant the row last changed (incremental sync). */
   | 'UPDATED_AT'
   /** By visibility. */
   | 'VISIBILITY'
   /** By `website`. */
   | 'WEBSITE';
+
+/** Names one company by exactly one of `id` and `legacyId`. */
+export type CompanyRef =
+  {   /** The company's uuid. */
+  id: string | number; legacyId?: never; }
+  |  { id?: never;   /** The company's integer id (the XML interface's id). */
+  legacyId: number; };
 
 export type CreateActivityInput = {
   /** A uuid of your choice; generated when omitted. */
@@ -311,6 +320,7 @@ export type CreateProjectInput = {
   visibility?: Visibility | null | undefined;
 };
 
+/** A new shift: running when `stop` is omitted or null. Give the project by `projectId` or `projectLegacyId`, and `start` or `localStartAsString`. */
 export type CreateShiftInput = {
   activityId?: string | number | null | undefined;
   activityLegacyId?: number | null | undefined;
@@ -324,8 +334,9 @@ export type CreateShiftInput = {
   /** Human-readable wall time in the shift's zone; overrides stop. */
   localStopAsString?: string | null | undefined;
   notes?: string | null | undefined;
-  /** Moves the shift to another project. */
+  /** The shift's project (uuid); give this or `projectLegacyId`. */
   projectId?: string | number | null | undefined;
+  /** The shift's project (integer id); give this or `projectId`. */
   projectLegacyId?: number | null | undefined;
   start?: string | null | undefined;
   /** Null or omitted on create: the shift is running. */
@@ -537,15 +548,42 @@ export type ProjectOrderField =
   | 'TIME_LIMIT'
   /** By the time limit as entered (text). */
   | 'TIME_LIMIT_STRING'
+  /** By the instant the row last changed (incremental sync). */
   | 'UPDATED_AT'
   /** By visibility. */
   | 'VISIBILITY';
 
+/** Names one project by exactly one of `id` and `legacyId`. */
+export type ProjectRef =
+  {   /** The project's uuid. */
+  id: string | number; legacyId?: never; }
+  |  { id?: never;   /** The project's integer id (the XML interface's id). */
+  legacyId: number; };
+
+/** Starts a running shift for the caller on a project. */
 export type PunchInInput = {
+  /** The running shift's activity (uuid); one of the project's activities. */
   activityId?: string | number | null | undefined;
+  /** The running shift's activity (integer id); give this or `activityId`. */
   activityLegacyId?: number | null | undefined;
+  /** Only if the project belongs to this company. */
+  inCompany?: CompanyRef | null | undefined;
+  /** The running shift's notes. */
   notes?: string | null | undefined;
+  /** The project to punch in to. */
+  project: ProjectRef;
+  /** Tags of the running shift, added to the project's default tags. */
   tagList?: Array<string> | null | undefined;
+};
+
+/** Stops the caller's running shift on a project. */
+export type PunchOutInput = {
+  /** Only if the project belongs to this company. */
+  inCompany?: CompanyRef | null | undefined;
+  /** Appended to the stopped shift's notes on a line of their own. */
+  notes?: string | null | undefined;
+  /** The project to punch out of. */
+  project: ProjectRef;
 };
 
 /** A calendar period in the report's time zone; a shift crossing a period's end is split between periods. */
@@ -658,8 +696,9 @@ export type ShiftInput = {
   /** Human-readable wall time in the shift's zone; overrides stop. */
   localStopAsString?: string | null | undefined;
   notes?: string | null | undefined;
-  /** Moves the shift to another project. */
+  /** Moves the shift to another project (uuid). */
   projectId?: string | number | null | undefined;
+  /** Moves the shift to another project (integer id). */
   projectLegacyId?: number | null | undefined;
   start?: string | null | undefined;
   /** Null or omitted on create: the shift is running. */
@@ -704,6 +743,7 @@ export type ShiftOrderField =
   | 'STOP'
   /** By time zone name. */
   | 'TIME_ZONE'
+  /** By the instant the row last changed (incremental sync). */
   | 'UPDATED_AT'
   /** By the uuid of the user who worked. */
   | 'USER_ID';
@@ -774,6 +814,7 @@ export type StaffOrderField =
   | 'TIME_ZONE'
   /** By role. */
   | 'TYPE'
+  /** By the instant the row last changed (incremental sync). */
   | 'UPDATED_AT';
 
 /** The role of a user: the account owner, a manager, or a staff member. */
@@ -1023,26 +1064,18 @@ export type DeleteProjectMutationVariables = Exact<{
 export type DeleteProjectMutation = { deleteProject: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
 
 export type PunchInMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
-  input?: PunchInInput | null | undefined;
-  companyId?: string | number | null | undefined;
-  companyLegacyId?: number | null | undefined;
+  input: PunchInInput;
 }>;
 
 
-export type PunchInMutation = { punchIn: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
+export type PunchInMutation = { punchIn: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type PunchOutMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
-  notes?: string | null | undefined;
-  companyId?: string | number | null | undefined;
-  companyLegacyId?: number | null | undefined;
+  input: PunchOutInput;
 }>;
 
 
-export type PunchOutMutation = { punchOut: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
+export type PunchOutMutation = { punchOut: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type ListShiftsQueryVariables = Exact<{
   projectId?: string | number | null | undefined;

@@ -17,6 +17,7 @@ import {
   deleteRoute,
   inCompany,
   listRoute,
+  parentRef,
   showRoute,
   updateRoute,
   type JsonResource,
@@ -183,15 +184,21 @@ const punchInFields = {
 } as const;
 
 const punchIn = ({ params }: RouteInput, fields: MappedInput) => ({
-  ...inCompany(params),
-  id: params.uuid,
-  input: fields,
+  input: {
+    ...fields,
+    project: { id: params.uuid },
+    ...parentRef('inCompany', params.company_uuid),
+  },
 });
 const punchOut = ({ params }: RouteInput, fields: MappedInput) => ({
-  ...inCompany(params),
-  id: params.uuid,
-  notes: textValue(fields.notes),
+  input: {
+    project: { id: params.uuid },
+    ...parentRef('inCompany', params.company_uuid),
+    notes: textValue(fields.notes),
+  },
 });
+/** A punch's payload holds the project with its new running state. */
+export const punchedProject = (payload: { project: ProjectNode }) => payload.project;
 
 /** Flat and company-nested forms of the same acts. */
 function projectRoutes(prefix: '' | '/companies/:company_uuid', where: string): JsonRoute[] {
@@ -238,6 +245,7 @@ function projectRoutes(prefix: '' | '/companies/:company_uuid', where: string): 
       'PunchIn',
       `Punch in to a project${where}, out of any other`,
       punchIn,
+      punchedProject,
       punchInFields,
     ),
     actionRoute(
@@ -246,6 +254,7 @@ function projectRoutes(prefix: '' | '/companies/:company_uuid', where: string): 
       'PunchOut',
       `Punch out of a project${where}; notes from the query or the body`,
       punchOut,
+      punchedProject,
       { notes: punchInFields.notes },
     ),
   ];

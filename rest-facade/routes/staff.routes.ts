@@ -100,6 +100,8 @@ export const staffResource: JsonResource<StaffNode, z.infer<typeof staffWire>, S
 };
 
 const byUuid = ({ params }: { params: Readonly<Record<string, string>> }) => ({ id: params.uuid });
+/** Enabling and disabling answer the user itself. */
+const theUser = (staff: StaffNode) => staff;
 
 export const staffJsonRoutes: JsonRoute[] = [
   listRoute(
@@ -128,6 +130,7 @@ export const staffJsonRoutes: JsonRoute[] = [
     'EnableStaff',
     'Enable a staff member (402 over the plan maximum)',
     byUuid,
+    theUser,
   ),
   actionRoute(
     staffResource,
@@ -135,5 +138,6 @@ export const staffJsonRoutes: JsonRoute[] = [
     'DisableStaff',
     'Disable a staff member',
     byUuid,
+    theUser,
   ),
 ];

@@ -6,7 +6,12 @@ import {
   type FieldKind,
 } from '../json/input-fields';
 import { COMPANY_FIELDS, CONTACT_FIELDS, type CompanyNode } from './companies.routes';
-import { PROJECT_FIELDS, startedAtSeconds, type ProjectNode } from './projects.routes';
+import {
+  PROJECT_FIELDS,
+  punchedProject,
+  startedAtSeconds,
+  type ProjectNode,
+} from './projects.routes';
 import { SHIFT_FIELDS, type ShiftNode } from './shifts.routes';
 import { readable, STAFF_FIELDS, type StaffNode } from './staff.routes';
 import type { TimeZoneNode } from './time-zones.routes';
@@ -277,8 +282,22 @@ const DOCUMENTED_ROUTES: readonly XmlRoute[] = [
   ),
   xmlUpdate(projectResource, '/project/:id', 'UpdateProject', 'Update a project'),
   xmlDelete(projectResource, '/project/:id', 'DeleteProject', 'Delete a project'),
-  xmlAction(projectResource, '/project/:id/punch_in', 'PunchIn', 'Punch in to a project'),
-  xmlAction(projectResource, '/project/:id/punch_out', 'PunchOut', 'Punch out of a project'),
+  xmlAction(
+    projectResource,
+    '/project/:id/punch_in',
+    'PunchIn',
+    'Punch in to a project',
+    'project',
+    punchedProject,
+  ),
+  xmlAction(
+    projectResource,
+    '/project/:id/punch_out',
+    'PunchOut',
+    'Punch out of a project',
+    'project',
+    punchedProject,
+  ),
 
   xmlList(shiftResource, '/shifts', 'ListShifts', 'List the shifts'),
   xmlList(

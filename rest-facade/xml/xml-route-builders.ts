@@ -216,16 +216,23 @@ export function withPluralAliases(
   return [...routes, ...aliases];
 }
 
-/** A POST that is not a create (punch in, punch out): 200 with the object. */
-export function xmlAction<Node extends LegacyObject, N extends OperationName>(
+/**
+ * A POST that is not a create (punch in, punch out): 200 with the object, which `pick` finds in
+ * the mutation's payload. The input names the object under `key` (`{ project: { legacyId } }`).
+ */
+export function xmlAction<Node extends LegacyObject, N extends OperationName, Root>(
   resource: XmlResource<Node>,
   path: string,
   operation: N,
   summary: string,
+  key: string,
+  pick: (payload: Root) => Node | null,
 ) {
   return {
     ...base(resource, 'POST', path, operation, summary),
-    variables: ({ params }: RouteInput) => ({ legacyId: legacyId(params.id, resource.entity) }),
-    render: renderOne(resource),
+    variables: ({ params }: RouteInput) => ({
+      input: { [key]: { legacyId: legacyId(params.id, resource.entity) } },
+    }),
+    render: (payload: Root) => renderOne(resource)(pick(payload)),
   };
 }

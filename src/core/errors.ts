@@ -61,6 +61,32 @@ export const HTTP_STATUS = {
   CROSS_SITE_REQUEST: 403,
 } as const satisfies Record<ErrorCode, number>;
 
+/** What each code means, for the schema's `ErrorCode` enum and its readers. */
+export const ERROR_MEANINGS = {
+  BAD_REQUEST: 'The request is malformed (a bad header, body or query parameter).',
+  UNAUTHENTICATED: 'No valid credentials were sent.',
+  READ_DENIED: 'The caller may not read this.',
+  CREATE_DENIED: 'The caller may not create this.',
+  UPDATE_DENIED: 'The caller may not change this.',
+  DELETE_DENIED: 'The caller may not delete this.',
+  NOT_FOUND: 'No such object, or none the caller may see.',
+  VALIDATION_FAILED: 'The input breaks a rule; `fieldErrors` names the fields.',
+  PAYMENT_REQUIRED: "The plan's maximum of active staff members is reached.",
+  STAFF_NOT_ALLOWED: 'The account allows no staff members.',
+  MAX_TIME: "The plan's maximum of entered time is used up.",
+  PROJECT_INACTIVE: 'The project is inactive and cannot be punched in to.',
+  PUNCHED_IN: 'The caller is already punched in to this project.',
+  PUNCHED_OUT: 'The caller is not punched in to this project.',
+  USER_NOT_ALLOWED: "A listed user is not in the caller's staff list.",
+  SERVICE_UNAVAILABLE: 'The database is unreachable or the service is overloaded; retry later.',
+  INTERNAL_SERVER_ERROR: 'An unexpected failure, logged and masked.',
+  METHOD_NOT_ALLOWED: 'The HTTP method is not supported there.',
+  PAYLOAD_TOO_LARGE: 'The body is larger than the service accepts.',
+  UNSUPPORTED_MEDIA_TYPE: 'The body has an unsupported encoding or charset.',
+  TOO_MANY_REQUESTS: 'Too many requests or failed attempts; wait `retryAfterSeconds`.',
+  CROSS_SITE_REQUEST: 'A browser request from another site was refused.',
+} as const satisfies Record<ErrorCode, string>;
+
 /** The kinds of thing an error can be about; the legacy XML types are named after them. */
 export type EntityName =
   | 'Staff'

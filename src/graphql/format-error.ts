@@ -4,13 +4,18 @@ import { mapDatabaseError } from '../db/database-errors';
 import { AppError, errorHeadersOf, HTTP_STATUS, type ErrorCode } from '../core/errors';
 import { currentLogger, type Logger } from '../core/logger';
 
-/** Apollo's own codes for requests it rejects before any resolver runs, and ours from the context. */
+/** Apollo's own codes for requests it rejects before any resolver runs (the schema documents them). */
+export const APOLLO_CODES = {
+  GRAPHQL_PARSE_FAILED: 'The document is not GraphQL.',
+  GRAPHQL_VALIDATION_FAILED: 'The document does not fit the schema (or the guards refused it).',
+  BAD_USER_INPUT: 'A variable or argument value does not fit its type.',
+  PERSISTED_QUERY_NOT_FOUND: 'The persisted query is not known; send its text.',
+  OPERATION_RESOLUTION_FAILURE: 'The operation to run is not named or not in the document.',
+} as const;
+
+/** Apollo's codes, and ours from the context. */
 const PASS_THROUGH = new Set([
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'BAD_USER_INPUT',
-  'PERSISTED_QUERY_NOT_FOUND',
-  'OPERATION_RESOLUTION_FAILURE',
+  ...Object.keys(APOLLO_CODES),
   'BAD_REQUEST',
   'UNAUTHENTICATED',
   'SERVICE_UNAVAILABLE',

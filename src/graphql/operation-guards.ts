@@ -25,6 +25,7 @@ import {
 import type { Config } from '../core/config';
 import { HTTP_STATUS } from '../core/errors';
 import type { RateLimitStatus, RequestContext } from '../core/request-context';
+import { oneOfVariablesRule } from './one-of-variables-rule';
 
 /**
  * The limits every operation must keep, whoever sends it and however: a client of /graphql, one of
@@ -45,7 +46,7 @@ import type { RateLimitStatus, RequestContext } from '../core/request-context';
  */
 export interface OperationGuards {
   readonly parseOptions: ParseOptions;
-  /** Depth and aliases; in production also no introspection. */
+  /** Depth, aliases and non-null variables in `@oneOf` literals; in production also no introspection. */
   readonly validationRules: ValidationRule[];
   /** For Apollo: the cost limit, no "Did you mean" in production, no subscription over HTTP. */
   readonly plugin: ApolloServerPlugin;
@@ -133,6 +134,7 @@ export function operationGuards(
     maxDepthRule({ ...armor, n: limits.maxDepth }),
     maxAliasesRule({ ...armor, n: limits.maxAliases }),
     ...(production ? [noIntrospection] : []),
+    oneOfVariablesRule,
   ];
   const coded = (error: GraphQLError, code: string) =>
     new GraphQLError(error.message, {

@@ -1,5 +1,12 @@
 import 'reflect-metadata';
-import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLSchema,
+  lexicographicSortSchema,
+  printSchema,
+} from 'graphql';
+import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchema, type ContainerType, type PubSub } from 'type-graphql';
 import {
@@ -7,7 +14,10 @@ import {
   ProjectActivitiesResolver,
   primeProjectActivities,
 } from '../modules/activities';
+import { ONE_OF_INPUT_TYPES } from '../modules/common';
 import { CompanyResolver } from '../modules/companies';
+import { ERROR_CODES, ERROR_MEANINGS, HTTP_STATUS } from '../core/errors';
+import { APOLLO_CODES } from './format-error';
 import { registerShiftEventSource, ShiftEventResolver } from '../modules/events';
 import { NodeLookup, NodeResolver } from '../modules/nodes';
 import { SyncResolver } from '../modules/sync';
@@ -80,11 +90,13 @@ export async function createSchema(
     [SyncResolver, new SyncResolver(services.sync)],
   ]);
   const container: ContainerType = { get: (cls) => instances.get(cls) };
-  const schema = forgetReadsAroundMutationFields(
-    await buildSchema({ resolvers: RESOLVERS, container, validate: false, pubSub }),
+  const built = await buildSchema({ resolvers: RESOLVERS, container, validate: false, pubSub });
+  const schema = describeRootTypes(
+    forgetReadsAroundMutationFields(withErrorCodes(withOneOfInputs(built))),
   );
+  // Last: the event source is found by the schema object that serves the subscriptions.
   registerShiftEventSource(schema, { pubSub, projects: services.projects });
-  return describeRootTypes(schema);
+  return schema;
 }
 
 /**
@@ -108,6 +120,49 @@ function describeRootTypes(schema: GraphQLSchema): GraphQLSchema {
   ] as const;
   for (const [type, description] of roots) if (type) type.description = description;
   return schema;
+}
+
+/**
+ * Marks the inputs that take exactly one of their fields (`@oneOf`, the `ProjectRef` kind):
+ * type-graphql has no option for it. graphql-js then refuses both and neither in literals (a
+ * validation rule) and in variables (coercion), and the service's own check stays as a backstop.
+ */
+function withOneOfInputs(schema: GraphQLSchema): GraphQLSchema {
+  return mapSchema(schema, {
+    [MapperKind.INPUT_OBJECT_TYPE]: (type) =>
+      ONE_OF_INPUT_TYPES.has(type.name)
+        ? new GraphQLInputObjectType({ ...type.toConfig(), isOneOf: true })
+        : undefined,
+  });
+}
+
+/**
+ * The codes an error's `extensions.code` can carry, as an enum of the schema so that codegen
+ * types them: the catalogue of src/core/errors.ts, and the codes of requests Apollo refuses before
+ * any resolver runs. No field returns it: errors travel in `errors[]`, as GraphQL puts them.
+ */
+const ErrorCodeEnum = new GraphQLEnumType({
+  name: 'ErrorCode',
+  description:
+    'The code of an error, in `errors[].extensions.code`. Errors of a rule also carry `extensions.entity` (what the error is about) and, when input was refused, `extensions.fieldErrors` (`[{ field, message }]`, `field` naming the input field).',
+  values: {
+    ...Object.fromEntries(
+      ERROR_CODES.map((code) => [
+        code,
+        {
+          description: `${ERROR_MEANINGS[code]} HTTP status ${HTTP_STATUS[code]} on the legacy interfaces.`,
+        },
+      ]),
+    ),
+    ...Object.fromEntries(
+      Object.entries(APOLLO_CODES).map(([code, description]) => [code, { description }]),
+    ),
+  },
+});
+
+function withErrorCodes(schema: GraphQLSchema): GraphQLSchema {
+  const config = schema.toConfig();
+  return new GraphQLSchema({ ...config, types: [...config.types, ErrorCodeEnum] });
 }
 
 /** The SDL committed as schema/schema.graphql: sorted, so it only changes when the schema does. */

@@ -216,18 +216,26 @@ describeInBrowser('GraphiQL browser test')('GraphiQL in headless Chromium', () =
     const result = page.locator('.graphiql-response');
     let shown = false;
     for (let attempt = 0; attempt < 10 && !shown; attempt += 1) {
-      await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(id: $id) { running } }', {
-        id: projectId,
-      });
+      await t.gqlOk(
+        owner,
+        'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { running } } }',
+        {
+          id: projectId,
+        },
+      );
       shown = await result
         .getByText(`"${projectId}"`)
         .waitFor({ timeout: 3_000 })
         .then(() => true)
         .catch(() => false);
       if (!shown)
-        await t.gqlOk(owner, 'mutation($id: ID!) { punchOut(id: $id) { running } }', {
-          id: projectId,
-        });
+        await t.gqlOk(
+          owner,
+          'mutation($id: ID!) { punchOut(input: { project: { id: $id } }) { project { running } } }',
+          {
+            id: projectId,
+          },
+        );
     }
     expect(shown).toBe(true);
     await expect(result.textContent()).resolves.toContain('"PUNCHED_IN"');

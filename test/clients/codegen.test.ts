@@ -79,14 +79,20 @@ const APP_OPERATIONS = [
     }
   `,
   /* GraphQL */ `
-    mutation PunchIn($id: ID!, $input: PunchInInput) {
-      punchIn(id: $id, input: $input) {
-        id
-        running
-        currentShift {
+    mutation PunchIn($input: PunchInInput!) {
+      punchIn(input: $input) {
+        project {
+          id
+          running
+        }
+        shift {
           id
           start
           tagList
+        }
+        stoppedShifts {
+          id
+          stop
         }
       }
     }
@@ -130,7 +136,7 @@ export const filter: ShiftFilter = {
 export const order: ShiftOrder[] = [{ field: 'START', direction: 'DESC' }, { field: 'LEGACY_ID' }];
 export const page: ShiftsPageQueryVariables = { first: 50, after: null, filter, order };
 export const details: ProjectDetailsQueryVariables = { id: 'p', since: '2026-11-01T00:00:00Z' };
-export const punch: PunchInMutationVariables = { id: 'p', input: { notes: 'Starting', tagList: ['onsite'] } };
+export const punch: PunchInMutationVariables = { input: { project: { id: 'p' }, notes: 'Starting', tagList: ['onsite'] } };
 export const report: ReportInput = {
   from: '2026-01-01T00:00:00+01:00',
   to: '2027-01-01T00:00:00+01:00',
@@ -147,7 +153,10 @@ export function projectName(data: ShiftsPageQuery): string | undefined {
   return data.shifts.nodes[0]?.project?.name;
 }
 export function isRunning(data: PunchInMutation): boolean {
-  return data.punchIn.running;
+  return data.punchIn.project.running;
+}
+export function stoppedIds(data: PunchInMutation): string[] {
+  return data.punchIn.stoppedShifts.map((shift) => shift.id);
 }
 export function eventKind(data: ShiftEventsSubscription): 'PUNCHED_IN' | 'PUNCHED_OUT' | 'SHIFT_CREATED' | 'SHIFT_UPDATED' | 'SHIFT_DELETED' {
   return data.shiftEvents.kind;

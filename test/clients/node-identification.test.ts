@@ -71,7 +71,11 @@ test('node and nodes answer every type with its __typename', async () => {
 test('a webhook delivery is a node too', async () => {
   const owner = await t.newAccount();
   const { webhook, project } = await fixtures(owner);
-  await t.gqlOk(owner, `mutation($id: ID!) { punchIn(id: $id) { id } }`, { id: project.id });
+  await t.gqlOk(
+    owner,
+    `mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { shift { id } } }`,
+    { id: project.id },
+  );
   const deliveries = (
     await t.gqlOk(owner, `query($w: ID!) { webhookDeliveries(webhookId: $w) { id } }`, {
       w: webhook.id,

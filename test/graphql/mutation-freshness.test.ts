@@ -29,8 +29,8 @@ describe('mutation fields answer with fresh values', () => {
     const data = await t.gqlOk(
       owner,
       `mutation($a: ID!, $b: ID!) {
-        a: punchIn(id: $a) { running currentShift { id } }
-        b: punchIn(id: $b) { running currentShift { id } }
+        a: punchIn(input: { project: { id: $a } }) { project { running currentShift { id } } }
+        b: punchIn(input: { project: { id: $b } }) { project { running currentShift { id } } }
       }`,
       { a: a.id, b: b.id },
     );
@@ -44,9 +44,12 @@ describe('mutation fields answer with fresh values', () => {
     );
     expect(after.a.running).toBe(false);
     expect(after.b.running).toBe(true);
-    expect(data.a.running).toBe(true);
-    expect(data.b).toEqual({ running: true, currentShift: { id: after.b.currentShift.id } });
-    expect(data.a.currentShift.id).not.toBe(after.b.currentShift.id);
+    expect(data.a.project.running).toBe(true);
+    expect(data.b.project).toEqual({
+      running: true,
+      currentShift: { id: after.b.currentShift.id },
+    });
+    expect(data.a.project.currentShift.id).not.toBe(after.b.currentShift.id);
   });
 
   it('shows a project renamed by an earlier field through the loaders of a later one', async () => {

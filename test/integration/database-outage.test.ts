@@ -204,7 +204,7 @@ function startMixedLoad(
     const inNote = `[in-${n}]`;
     const punchedIn = await l.gql(
       'punchIn',
-      'mutation($id: Int!, $notes: String) { punchIn(legacyId: $id, input: { notes: $notes }) { running } }',
+      'mutation($id: Int!, $notes: String) { punchIn(input: { project: { legacyId: $id }, notes: $notes }) { project { running } } }',
       {
         id: project,
         notes: inNote,
@@ -215,7 +215,7 @@ function startMixedLoad(
     const outNote = `[out-${n}]`;
     const punchedOut = await l.gql(
       'punchOut',
-      'mutation($id: Int!, $notes: String) { punchOut(legacyId: $id, notes: $notes) { running } }',
+      'mutation($id: Int!, $notes: String) { punchOut(input: { project: { legacyId: $id }, notes: $notes }) { project { running } } }',
       {
         id: project,
         notes: outNote,

@@ -65,13 +65,13 @@ describe('punching', () => {
     );
     const data = await t.gqlOk(
       owner,
-      `mutation($id: ID!, $a: ID!) { punchIn(id: $id, input: { activityId: $a, notes: "kick-off", tagList: ["meeting", "web"] }) { ${PROJECT_FIELDS} } }`,
+      `mutation($id: ID!, $a: ID!) { punchIn(input: { project: { id: $id }, activityId: $a, notes: "kick-off", tagList: ["meeting", "web"] }) { project { ${PROJECT_FIELDS} } } }`,
       {
         id: p.id,
         a: createActivity.id,
       },
     );
-    const punched = data.punchIn;
+    const punched = data.punchIn.project;
     expect(punched.running).toBe(true);
     expect(punched.currentShift).toMatchObject({
       stop: null,
@@ -86,17 +86,24 @@ describe('punching', () => {
     const owner = await t.newAccount();
     const a = await project(owner);
     const b = await project(owner);
-    await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: a.id });
+    await t.gqlOk(
+      owner,
+      'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }',
+      { id: a.id },
+    );
     const { punchIn } = await t.gqlOk(
       owner,
-      'mutation($id: ID!) { punchIn(id: $id) { currentShift { start } } }',
+      'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { currentShift { start } } } }',
       { id: b.id },
     );
     const { shifts } = await t.gqlOk(
       owner,
       '{ shifts(order: [{ field: START }]) { nodes { stop project { id } } } }',
     );
-    expect(shifts.nodes[0]).toEqual({ stop: punchIn.currentShift.start, project: { id: a.id } });
+    expect(shifts.nodes[0]).toEqual({
+      stop: punchIn.project.currentShift.start,
+      project: { id: a.id },
+    });
     expect(shifts.nodes[1]).toEqual({ stop: null, project: { id: b.id } });
   });
 
@@ -106,23 +113,47 @@ describe('punching', () => {
     const p = await project(owner);
     expect(
       codes(
-        await t.gql(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: inactive.id }),
+        await t.gql(
+          owner,
+          'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }',
+          { id: inactive.id },
+        ),
       ),
     ).toEqual(['PROJECT_INACTIVE']);
     expect(
-      codes(await t.gql(owner, 'mutation($id: ID!) { punchOut(id: $id) { id } }', { id: p.id })),
+      codes(
+        await t.gql(
+          owner,
+          'mutation($id: ID!) { punchOut(input: { project: { id: $id } }) { project { id } } }',
+          { id: p.id },
+        ),
+      ),
     ).toEqual(['PUNCHED_OUT']);
-    await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: p.id });
+    await t.gqlOk(
+      owner,
+      'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }',
+      { id: p.id },
+    );
     expect(
-      codes(await t.gql(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: p.id })),
+      codes(
+        await t.gql(
+          owner,
+          'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }',
+          { id: p.id },
+        ),
+      ),
     ).toEqual(['PUNCHED_IN']);
     expect(await countRows('shifts', owner.accountId)).toBe(1);
     const out = await t.gqlOk(
       owner,
-      `mutation($id: ID!) { punchOut(id: $id, notes: "done") { ${PROJECT_FIELDS} } }`,
+      `mutation($id: ID!) { punchOut(input: { project: { id: $id }, notes: "done" }) { project { ${PROJECT_FIELDS} } } }`,
       { id: p.id },
     );
-    expect(out.punchOut).toMatchObject({ running: false, currentShift: null, startedAt: null });
+    expect(out.punchOut.project).toMatchObject({
+      running: false,
+      currentShift: null,
+      startedAt: null,
+    });
   });
 });
 
@@ -366,7 +397,13 @@ describe('plan limits', () => {
       (await shift(owner, p.id, '2026-01-05T10:00:00Z', '2026-01-05T10:10:00Z')).errors,
     ).toBeUndefined();
     expect(
-      codes(await t.gql(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: p.id })),
+      codes(
+        await t.gql(
+          owner,
+          'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }',
+          { id: p.id },
+        ),
+      ),
     ).toEqual(['MAX_TIME']);
     expect(await countRows('shifts', owner.accountId)).toBe(2);
   });
@@ -389,7 +426,13 @@ describe('visibility', () => {
     ).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(staff, '{ projects { totalCount } }')).projects.totalCount).toBe(0);
     expect(
-      codes(await t.gql(staff, 'mutation($id: ID!) { punchIn(id: $id) { id } }', { id: p.id })),
+      codes(
+        await t.gql(
+          staff,
+          'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }',
+          { id: p.id },
+        ),
+      ),
     ).toEqual(['NOT_FOUND']);
   });
 });

@@ -1424,18 +1424,20 @@ function graphqlCases(): GraphQLCase[] {
     },
     {
       query:
-        'mutation($id: ID, $legacyId: Int, $input: PunchInInput) { punchIn(id: $id, legacyId: $legacyId, input: $input) { id running } }',
-      variables: fc.record(
-        {
-          id: valueOf('id', knownIds),
-          legacyId: valueOf('int', knownIds),
-          input: inputOf(
+        'mutation($input: PunchInInput!) { punchIn(input: $input) { project { id running } } }',
+      // The project reference (`@oneOf`) gets either, both or neither of its fields.
+      variables: fc
+        .record({
+          project: fc.record(
+            { id: valueOf('id', knownIds), legacyId: valueOf('int', knownIds) },
+            { requiredKeys: [] },
+          ),
+          fields: inputOf(
             { activityId: 'id', activityLegacyId: 'int', notes: 'string', tagList: 'strings' },
             knownIds,
           ),
-        },
-        { requiredKeys: [] },
-      ),
+        })
+        .map(({ project, fields }) => ({ input: { ...fields, project } })),
     },
     {
       query:

@@ -73,9 +73,13 @@ async function seedAccount(companies: number): Promise<Credentials> {
       );
     }
   }
-  await t.gqlOk(owner, 'mutation($id: ID!) { punchIn(id: $id) { id } }', {
-    id: (await t.gqlOk(owner, '{ projects(first: 1) { nodes { id } } }')).projects.nodes[0].id,
-  });
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id } } }',
+    {
+      id: (await t.gqlOk(owner, '{ projects(first: 1) { nodes { id } } }')).projects.nodes[0].id,
+    },
+  );
   return owner;
 }
 

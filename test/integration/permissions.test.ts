@@ -183,9 +183,9 @@ const CREATE_ACTIVITY =
 const CREATE_SHIFT =
   'mutation($input: CreateShiftInput!) { node: createShift(input: $input) { id legacyId } }';
 const PUNCH_IN =
-  'mutation($id: ID, $legacyId: Int) { node: punchIn(id: $id, legacyId: $legacyId) { id running } }';
+  'mutation($project: ProjectRef!) { node: punchIn(input: { project: $project }) { project { id running } } }';
 const PUNCH_OUT =
-  'mutation($id: ID, $legacyId: Int) { node: punchOut(id: $id, legacyId: $legacyId) { id running } }';
+  'mutation($project: ProjectRef!) { node: punchOut(input: { project: $project }) { project { id running } } }';
 const RUNNING_SHIFTS =
   'query($userId: ID!, $projectId: ID!) { shifts(filter: { userId: { eq: $userId }, projectId: { eq: $projectId }, stop: { isNull: true } }) { totalCount } }';
 const SHIFTS_OF =
@@ -1043,7 +1043,7 @@ async function punch(w: World, role: Role, project: Row, direction: 'in' | 'out'
   return w.mutate(
     me,
     direction === 'in' ? PUNCH_IN : PUNCH_OUT,
-    { id: project.id },
+    { project: { id: project.id } },
     () => w.count(RUNNING_SHIFTS, { userId: me.id, projectId: project.id }),
     () => (direction === 'in' ? 1 : 0),
   );
@@ -1216,12 +1216,12 @@ describe('cross-tenant: the owner of another account', () => {
     });
 
     test(`cannot punch in to or out of A's project by ${by}`, async () => {
-      expect(outcomeOf(await t.gql(intruder, PUNCH_IN, locate(rows.project, by)))).toBe(
-        'NOT_FOUND',
-      );
-      expect(outcomeOf(await t.gql(intruder, PUNCH_OUT, locate(rows.project, by)))).toBe(
-        'NOT_FOUND',
-      );
+      expect(
+        outcomeOf(await t.gql(intruder, PUNCH_IN, { project: locate(rows.project, by) })),
+      ).toBe('NOT_FOUND');
+      expect(
+        outcomeOf(await t.gql(intruder, PUNCH_OUT, { project: locate(rows.project, by) })),
+      ).toBe('NOT_FOUND');
       expect(
         await a.count(RUNNING_SHIFTS, { userId: intruder.id, projectId: rows.project.id }),
       ).toBe(0);

@@ -80,9 +80,17 @@ test('kept totals follow every kind of write and agree with grandTotal', async (
   await keptEqualsRecomputed();
 
   await t.gqlOk(owner, 'mutation($id: ID!) { deleteShift(id: $id) { id } }', { id: b });
-  await t.gqlOk(staff, 'mutation($p: ID!) { punchIn(id: $p) { id } }', { p: p3 });
+  await t.gqlOk(
+    staff,
+    'mutation($p: ID!) { punchIn(input: { project: { id: $p } }) { project { id } } }',
+    { p: p3 },
+  );
   await keptEqualsRecomputed();
-  await t.gqlOk(staff, 'mutation($p: ID!) { punchOut(id: $p) { id } }', { p: p3 });
+  await t.gqlOk(
+    staff,
+    'mutation($p: ID!) { punchOut(input: { project: { id: $p } }) { project { id } } }',
+    { p: p3 },
+  );
   await keptEqualsRecomputed();
 
   const totals = await t.gqlOk(owner, '{ projects { nodes { id grandTotal } } }');

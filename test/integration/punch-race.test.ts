@@ -6,7 +6,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const PUNCH_IN = 'mutation($id: ID!) { punchIn(id: $id) { id running } }';
+const PUNCH_IN =
+  'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { id running } } }';
 
 async function setUp() {
   const owner = await t.newAccount();
@@ -137,7 +138,8 @@ async function punchInSomehow(
       return {
         via: 'graphql',
         ...(await post(`${base}/graphql`, who, {
-          query: 'mutation($l: Int!) { punchIn(legacyId: $l) { id running } }',
+          query:
+            'mutation($l: Int!) { punchIn(input: { project: { legacyId: $l } }) { project { id running } } }',
           variables: { l: project.legacyId },
         })),
       };
@@ -171,8 +173,8 @@ function outcome(answer: Answer, projectId: string, alone: boolean): boolean {
       type: 'object',
     });
     if (!answer.body.errors) {
-      expect(answer.body.data.punchIn.id).toBe(projectId);
-      if (alone) expect(answer.body.data.punchIn.running).toBe(true);
+      expect(answer.body.data.punchIn.project.id).toBe(projectId);
+      if (alone) expect(answer.body.data.punchIn.project.running).toBe(true);
       return true;
     }
     expect(answer.body.errors.map((e: any) => e.extensions?.code)).toEqual(['PUNCHED_IN']);

@@ -167,7 +167,7 @@ test('punches and shift changes reach the owner as they commit, whatever the int
 
   await t.gqlOk(
     owner,
-    'mutation($id: Int!) { punchIn(legacyId: $id, input: { notes: "via GraphQL" }) { running } }',
+    'mutation($id: Int!) { punchIn(input: { project: { legacyId: $id }, notes: "via GraphQL" }) { project { running } } }',
     { id: project.legacyId },
   );
   const punchedIn = await owners.next();

@@ -161,11 +161,12 @@ async function perform(urls: string[], op: Operation): Promise<Answer> {
       op.kind === 'in'
         ? await post(`${url}/graphql`, op.user, {
             query:
-              'mutation($id: ID!, $n: String) { punchIn(id: $id, input: { notes: $n }) { id } }',
+              'mutation($id: ID!, $n: String) { punchIn(input: { project: { id: $id }, notes: $n }) { project { id } } }',
             variables: { id: op.project.uuid, n: op.note },
           })
         : await post(`${url}/graphql`, op.user, {
-            query: 'mutation($id: ID!, $n: String) { punchOut(id: $id, notes: $n) { id } }',
+            query:
+              'mutation($id: ID!, $n: String) { punchOut(input: { project: { id: $id }, notes: $n }) { project { id } } }',
             variables: { id: op.project.uuid, n: op.note },
           });
   } else {
@@ -186,7 +187,11 @@ function tookEffect(answer: Answer): boolean {
     expect(seen).toMatchObject({ status: 200 });
     if (!body.errors) {
       expect(seen).toMatchObject({
-        body: { data: { [op.kind === 'in' ? 'punchIn' : 'punchOut']: { id: op.project.uuid } } },
+        body: {
+          data: {
+            [op.kind === 'in' ? 'punchIn' : 'punchOut']: { project: { id: op.project.uuid } },
+          },
+        },
       });
       return true;
     }

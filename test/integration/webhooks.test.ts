@@ -162,9 +162,13 @@ test('a punch through the JSON facade reaches the receiver, signed', async () =>
 test('a receiver that fails twice gets the event on the third try; the attempts are visible', async () => {
   const hook = await register(['PUNCHED_IN', 'PUNCHED_OUT']);
   receiver.statuses.push(500, 500);
-  await t.gqlOk(owner, 'mutation($id: Int!) { punchIn(legacyId: $id) { running } }', {
-    id: project.legacyId,
-  });
+  await t.gqlOk(
+    owner,
+    'mutation($id: Int!) { punchIn(input: { project: { legacyId: $id } }) { project { running } } }',
+    {
+      id: project.legacyId,
+    },
+  );
 
   // Every drain is given its instant, so the backoff is measured from it and not from a clock
   // that a busy machine moves on between two lines.
@@ -396,9 +400,13 @@ describe('the SSRF guard (the default: WEBHOOK_ALLOW_PRIVATE_ADDRESSES=false)', 
           aimedAt(port),
           createWebhook.webhook.id,
         ]);
-      await guarded.gqlOk(boss, 'mutation($id: ID) { punchIn(id: $id) { running } }', {
-        id: target.id,
-      });
+      await guarded.gqlOk(
+        boss,
+        'mutation($id: ID!) { punchIn(input: { project: { id: $id } }) { project { running } } }',
+        {
+          id: target.id,
+        },
+      );
 
       const guardedSender = new OutboxSender(guarded.db.orm, guarded.config.outbox);
       try {

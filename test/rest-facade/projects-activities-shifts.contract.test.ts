@@ -1442,7 +1442,7 @@ describe('422 messages name the entity whose input is invalid', () => {
     const activityId = await newActivity(owner, project);
     const punch = await t.gql(
       owner,
-      'mutation($p: ID, $a: ID) { punchIn(id: $p, input: { activityId: $a, activityLegacyId: 1 }) { id } }',
+      'mutation($p: ID!, $a: ID) { punchIn(input: { project: { id: $p }, activityId: $a, activityLegacyId: 1 }) { project { id } } }',
       { p: project, a: activityId },
     );
     expect(punch.errors?.[0]).toMatchObject({

@@ -15,7 +15,17 @@ import type { ShiftEvents } from './shift-events';
 import { Shift } from './shift.entity';
 import { Staff } from '../staff';
 import { Project, type ProjectService } from '../projects';
-import type { PunchInInput } from './graphql/shift.inputs';
+import type { PunchInFields } from './graphql/shift.inputs';
+
+/** What a punch changed, for the answer: a client cache updates every object in it. */
+export interface PunchResult {
+  /** The project punched in to or out of. */
+  readonly project: Project;
+  /** The shift the punch started (punch-in) or stopped (punch-out). */
+  readonly shift: Shift;
+  /** The caller's other shifts a punch-in stopped: their projects' totals changed too. */
+  readonly stoppedShifts: readonly Shift[];
+}
 
 const punchInSchema = z.object({
   activityId: z.string().nullish(),
@@ -39,17 +49,19 @@ export class PunchService {
   async punchIn(
     ctx: RequestContext,
     projectLocator: Locator,
-    input: PunchInInput = {},
+    input: PunchInFields = {},
     companyLocator?: Locator,
-  ): Promise<Project> {
+  ): Promise<PunchResult> {
     const data = validate('Project', punchInSchema, input);
+    // The key remembers the started shift; the project and the stopped shift follow from it.
     const act = {
       name: 'punchIn',
       request: { projectLocator, input, companyLocator },
-      entityClass: Project,
-      entity: 'Project',
+      entityClass: Shift,
+      entity: 'Shift',
     } as const;
-    return idempotentTransaction(ctx, act, async (tx) => {
+    let stopped: Shift[] | undefined;
+    const shift = await idempotentTransaction(ctx, act, async (tx) => {
       const project = await this.projects.get(tx, projectLocator, companyLocator);
       if (!project.active)
         throw new DomainRuleError(
@@ -90,6 +102,7 @@ export class PunchService {
         await tx.em.flush();
         await this.events.record(tx.em, 'PUNCHED_OUT', running.id);
       }
+      stopped = running ? [running] : [];
       const user = await tx.em.findOneOrFail(Staff, tx.viewer.id);
       const shift = tx.em.create(Shift, {
         account: tx.viewer.accountId,
@@ -105,8 +118,16 @@ export class PunchService {
       });
       await tx.em.flush();
       await this.events.record(tx.em, 'PUNCHED_IN', shift.id);
-      return project;
+      return shift;
     });
+    return {
+      project: await shift.project.loadOrFail(),
+      shift,
+      // A replay did not run the work: what the first punch stopped ends where its shift starts.
+      stoppedShifts:
+        stopped ??
+        (await ctx.em.find(Shift, { user: shift.user.id, stop: shift.start, id: { $ne: shift.id } })),
+    };
   }
 
   async punchOut(
@@ -114,15 +135,16 @@ export class PunchService {
     projectLocator: Locator,
     notes?: string | null,
     companyLocator?: Locator,
-  ): Promise<Project> {
+  ): Promise<PunchResult> {
     const text = validate('Project', notesSchema, notes);
+    // The key remembers the stopped shift; the project follows from it.
     const act = {
       name: 'punchOut',
       request: { projectLocator, notes, companyLocator },
-      entityClass: Project,
-      entity: 'Project',
+      entityClass: Shift,
+      entity: 'Shift',
     } as const;
-    return idempotentTransaction(ctx, act, async (tx) => {
+    const shift = await idempotentTransaction(ctx, act, async (tx) => {
       const project = await this.projects.get(tx, projectLocator, companyLocator);
       await lockRow(tx.em, 'users', tx.viewer.id);
       const running = await tx.em.findOne(
@@ -140,8 +162,9 @@ export class PunchService {
       if (text) running.notes = running.notes ? `${running.notes}\n${text}` : text;
       await tx.em.flush();
       await this.events.record(tx.em, 'PUNCHED_OUT', running.id);
-      return project;
+      return running;
     });
+    return { project: await shift.project.loadOrFail(), shift, stoppedShifts: [shift] };
   }
 }
 

@@ -88,7 +88,9 @@ export class ActivityResolver {
     return this.service.list(ctx, filter, order, page, optionalLocator(projectId, projectLegacyId));
   }
 
-  @Mutation(() => Activity)
+  @Mutation(() => Activity, {
+    description: 'Adds an activity to a project (owners and managers).',
+  })
   createActivity(
     @Arg('input', () => CreateActivityInput) input: CreateActivityInput,
     @Ctx() ctx: RequestContext,
@@ -96,7 +98,7 @@ export class ActivityResolver {
     return this.service.create(ctx, input);
   }
 
-  @Mutation(() => Activity)
+  @Mutation(() => Activity, { description: 'Renames an activity (owners and managers).' })
   updateActivity(
     @Args() locator: LocatorArgs,
     @Arg('input', () => ActivityInput) input: ActivityInput,
@@ -105,7 +107,11 @@ export class ActivityResolver {
       description: 'Only if it belongs to this project.',
     })
     projectId: string | undefined,
-    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Arg('projectLegacyId', () => Int, {
+      nullable: true,
+      description: 'Only if it belongs to this project (integer id).',
+    })
+    projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Activity> {
     return this.service.update(ctx, locator, input, optionalLocator(projectId, projectLegacyId));
@@ -121,7 +127,11 @@ export class ActivityResolver {
       description: 'Only if it belongs to this project.',
     })
     projectId: string | undefined,
-    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Arg('projectLegacyId', () => Int, {
+      nullable: true,
+      description: 'Only if it belongs to this project (integer id).',
+    })
+    projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Activity> {
     return this.service.delete(ctx, locator, optionalLocator(projectId, projectLegacyId));

@@ -50,7 +50,7 @@ export class CompanyResolver {
     return this.service.list(ctx, filter, order, page);
   }
 
-  @Mutation(() => Company)
+  @Mutation(() => Company, { description: 'Creates a company.' })
   createCompany(
     @Arg('input', () => CreateCompanyInput) input: CreateCompanyInput,
     @Ctx() ctx: RequestContext,

@@ -108,7 +108,9 @@ export class ProjectResolver {
     return connection;
   }
 
-  @Mutation(() => Project)
+  @Mutation(() => Project, {
+    description: 'Creates a project of a company.',
+  })
   createProject(
     @Arg('input', () => CreateProjectInput) input: CreateProjectInput,
     @Ctx() ctx: RequestContext,
@@ -125,7 +127,11 @@ export class ProjectResolver {
       description: 'Only if the project belongs to this company.',
     })
     companyId: string | undefined,
-    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
+    @Arg('companyLegacyId', () => Int, {
+      nullable: true,
+      description: 'Only if the project belongs to this company (integer id).',
+    })
+    companyLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Project> {
     return this.service.update(ctx, locator, input, optionalLocator(companyId, companyLegacyId));
@@ -139,7 +145,11 @@ export class ProjectResolver {
       description: 'Only if the project belongs to this company.',
     })
     companyId: string | undefined,
-    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
+    @Arg('companyLegacyId', () => Int, {
+      nullable: true,
+      description: 'Only if the project belongs to this company (integer id).',
+    })
+    companyLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Project> {
     return this.service.delete(ctx, locator, optionalLocator(companyId, companyLegacyId));

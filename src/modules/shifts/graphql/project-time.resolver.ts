@@ -1,35 +1,23 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { SafeIntResolver } from 'graphql-scalars';
-import {
-  Arg,
-  Args,
-  Ctx,
-  FieldResolver,
-  ID,
-  Info,
-  Int,
-  Mutation,
-  Resolver,
-  Root,
-} from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Mutation, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { then, type MaybePromise } from '../../../core/loaders';
 import { Account } from '../../accounts';
 import {
   FILTER_DESCRIPTIONS,
   loadById,
-  LocatorArgs,
-  optionalLocator,
   PageArgs,
   DateTimeISOResolver,
   selectedNodeFields,
 } from '../../common';
 import { Project } from '../../projects';
 import { projectTotals, viewerRunningShift } from '../project-time.loaders';
-import type { PunchService } from '../punch.service';
+import type { PunchResult, PunchService } from '../punch.service';
 import { Shift } from '../shift.entity';
 import { projectShifts } from '../shift.loaders';
-import { PunchInInput, ShiftFilter, ShiftOrder } from './shift.inputs';
+import { PunchInInput, PunchOutInput, ShiftFilter, ShiftOrder } from './shift.inputs';
+import { PunchInPayload, PunchOutPayload } from './shift.payloads';
 import { ShiftConnection } from './shift.resolver';
 
 /**
@@ -41,37 +29,31 @@ import { ShiftConnection } from './shift.resolver';
 export class ProjectTimeResolver {
   constructor(private readonly punches: PunchService) {}
 
-  @Mutation(() => Project, {
+  @Mutation(() => PunchInPayload, {
     description:
-      "Starts a running shift for the caller, stopping the caller's other running shift.",
+      "Starts a running shift for the caller, stopping the caller's other running shift at the same instant. The payload holds the new shift, its project and the stopped shifts.",
   })
   punchIn(
-    @Args() locator: LocatorArgs,
-    @Arg('input', () => PunchInInput, { nullable: true }) input: PunchInInput | undefined,
-    @Arg('companyId', () => ID, {
-      nullable: true,
-      description: 'Only if the project belongs to this company.',
+    @Arg('input', () => PunchInInput, {
+      description: 'The project, and what the running shift starts with.',
     })
-    companyId: string | undefined,
-    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
+    input: PunchInInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Project> {
-    return this.punches.punchIn(ctx, locator, input, optionalLocator(companyId, companyLegacyId));
+  ): Promise<PunchResult> {
+    const { project, inCompany, ...fields } = input;
+    return this.punches.punchIn(ctx, project, fields, inCompany ?? undefined);
   }
 
-  @Mutation(() => Project, { description: "Stops the caller's running shift on the project." })
+  @Mutation(() => PunchOutPayload, {
+    description:
+      "Stops the caller's running shift on the project. The payload holds the stopped shift and its project.",
+  })
   punchOut(
-    @Args() locator: LocatorArgs,
-    @Arg('notes', () => String, { nullable: true }) notes: string | undefined,
-    @Arg('companyId', () => ID, {
-      nullable: true,
-      description: 'Only if the project belongs to this company.',
-    })
-    companyId: string | undefined,
-    @Arg('companyLegacyId', () => Int, { nullable: true }) companyLegacyId: number | undefined,
+    @Arg('input', () => PunchOutInput, { description: 'The project, and notes to add.' })
+    input: PunchOutInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Project> {
-    return this.punches.punchOut(ctx, locator, notes, optionalLocator(companyId, companyLegacyId));
+  ): Promise<PunchResult> {
+    return this.punches.punchOut(ctx, input.project, input.notes, input.inCompany ?? undefined);
   }
 
   @FieldResolver(() => ShiftConnection, {

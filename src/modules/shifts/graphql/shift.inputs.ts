@@ -2,6 +2,8 @@ import {
   COMMON_ORDER_VALUES,
   FILTER_DESCRIPTIONS,
   filterTypeDescription,
+  CompanyRef,
+  ProjectRef,
   DateTimeISOResolver,
   BooleanFilter,
   DateTimeFilter,
@@ -153,27 +155,98 @@ export class ShiftInput {
   @Field(() => String, { nullable: true }) externalHref?: string | null;
   @Field(() => ID, { nullable: true }) activityId?: string | null;
   @Field(() => Int, { nullable: true }) activityLegacyId?: number | null;
-  @Field(() => ID, { nullable: true, description: 'Moves the shift to another project.' })
+  @Field(() => ID, { nullable: true, description: 'Moves the shift to another project (uuid).' })
   projectId?: string;
-  @Field(() => Int, { nullable: true }) projectLegacyId?: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Moves the shift to another project (integer id).',
+  })
+  projectLegacyId?: number;
   @Field(() => ID, { nullable: true, description: 'The user who worked; the caller when omitted.' })
   userId?: string;
   @Field(() => Int, { nullable: true }) userLegacyId?: number;
 }
 
-@InputType()
+@InputType({
+  description:
+    'A new shift: running when `stop` is omitted or null. Give the project by `projectId` or `projectLegacyId`, and `start` or `localStartAsString`.',
+})
 export class CreateShiftInput extends ShiftInput {
   @Field(() => ID, {
     nullable: true,
     description: 'A uuid of your choice; generated when omitted.',
   })
   id?: string | null;
+
+  // Redeclared for its description: on create the project is the shift's, not a move.
+  @Field(() => ID, {
+    nullable: true,
+    description: "The shift's project (uuid); give this or `projectLegacyId`.",
+  })
+  override projectId?: string;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: "The shift's project (integer id); give this or `projectId`.",
+  })
+  override projectLegacyId?: number;
 }
 
-@InputType()
-export class PunchInInput {
-  @Field(() => ID, { nullable: true }) activityId?: string | null;
-  @Field(() => Int, { nullable: true }) activityLegacyId?: number | null;
-  @Field(() => String, { nullable: true }) notes?: string | null;
-  @Field(() => [String], { nullable: true }) tagList?: string[] | null;
+/** What the running shift starts with; the project and its company are named beside it. */
+export class PunchInFields {
+  activityId?: string | null;
+  activityLegacyId?: number | null;
+  notes?: string | null;
+  tagList?: string[] | null;
+}
+
+@InputType({ description: 'Starts a running shift for the caller on a project.' })
+export class PunchInInput implements PunchInFields {
+  @Field(() => ProjectRef, { description: 'The project to punch in to.' })
+  project!: ProjectRef;
+
+  @Field(() => CompanyRef, {
+    nullable: true,
+    description: 'Only if the project belongs to this company.',
+  })
+  inCompany?: CompanyRef | null;
+
+  @Field(() => ID, {
+    nullable: true,
+    description: "The running shift's activity (uuid); one of the project's activities.",
+  })
+  activityId?: string | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: "The running shift's activity (integer id); give this or `activityId`.",
+  })
+  activityLegacyId?: number | null;
+
+  @Field(() => String, { nullable: true, description: "The running shift's notes." })
+  notes?: string | null;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: "Tags of the running shift, added to the project's default tags.",
+  })
+  tagList?: string[] | null;
+}
+
+@InputType({ description: "Stops the caller's running shift on a project." })
+export class PunchOutInput {
+  @Field(() => ProjectRef, { description: 'The project to punch out of.' })
+  project!: ProjectRef;
+
+  @Field(() => CompanyRef, {
+    nullable: true,
+    description: 'Only if the project belongs to this company.',
+  })
+  inCompany?: CompanyRef | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "Appended to the stopped shift's notes on a line of their own.",
+  })
+  notes?: string | null;
 }

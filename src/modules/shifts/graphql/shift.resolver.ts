@@ -118,13 +118,19 @@ export class ShiftResolver {
       description: 'Only if it belongs to this project.',
     })
     projectId: string | undefined,
-    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Arg('projectLegacyId', () => Int, {
+      nullable: true,
+      description: 'Only if it belongs to this project (integer id).',
+    })
+    projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Shift> {
     return this.service.update(ctx, locator, input, optionalLocator(projectId, projectLegacyId));
   }
 
-  @Mutation(() => Shift)
+  @Mutation(() => Shift, {
+    description: 'Deletes a shift (its user, or an owner or manager); answers it as it was.',
+  })
   deleteShift(
     @Args() locator: LocatorArgs,
     @Arg('projectId', () => ID, {
@@ -132,7 +138,11 @@ export class ShiftResolver {
       description: 'Only if it belongs to this project.',
     })
     projectId: string | undefined,
-    @Arg('projectLegacyId', () => Int, { nullable: true }) projectLegacyId: number | undefined,
+    @Arg('projectLegacyId', () => Int, {
+      nullable: true,
+      description: 'Only if it belongs to this project (integer id).',
+    })
+    projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<Shift> {
     return this.service.delete(ctx, locator, optionalLocator(projectId, projectLegacyId));

@@ -40,7 +40,9 @@ export class StaffResolver {
     return this.service.list(ctx, filter, order, page);
   }
 
-  @Mutation(() => Staff)
+  @Mutation(() => Staff, {
+    description: "Adds a user to the account (owners and managers; 402 over the plan's maximum).",
+  })
   createStaff(
     @Arg('input', () => CreateStaffInput) input: CreateStaffInput,
     @Ctx() ctx: RequestContext,
@@ -59,17 +61,23 @@ export class StaffResolver {
     return this.service.update(ctx, locator, input);
   }
 
-  @Mutation(() => Staff)
+  @Mutation(() => Staff, {
+    description: 'Deletes a user (owners and managers); answers them as they were.',
+  })
   deleteStaff(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Staff> {
     return this.service.delete(ctx, locator);
   }
 
-  @Mutation(() => Staff)
+  @Mutation(() => Staff, {
+    description: "Lets a user sign in again (owners and managers; 402 over the plan's maximum).",
+  })
   enableStaff(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Staff> {
     return this.service.setActive(ctx, locator, true);
   }
 
-  @Mutation(() => Staff)
+  @Mutation(() => Staff, {
+    description: 'Stops a user signing in; their data stays (owners and managers).',
+  })
   disableStaff(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Staff> {
     return this.service.setActive(ctx, locator, false);
   }
