@@ -67,6 +67,7 @@ export type ActivityFilter = {
 
 /** Omitted fields keep their value on update. */
 export type ActivityInput = {
+  /** The activity's name; not blank, at most 255 characters. Required on create. */
   name?: string | null | undefined;
 };
 
@@ -91,8 +92,11 @@ export type ActivityOrderField =
   /** By the instant the row last changed (incremental sync). */
   | 'UPDATED_AT';
 
+/** The roles a user can be given; the owner is made with the account. */
 export type AssignableStaffType =
+  /** Manages companies, projects, activities, shifts and staff members; only the owner makes one. */
   | 'MANAGER'
+  /** Logs and sees their own shifts on the projects they can see. */
   | 'STAFF';
 
 /** Compares a true/false field; every condition given must hold. */
@@ -165,29 +169,49 @@ export type CompanyFilter = {
 
 /** Omitted fields keep their value on update. */
 export type CompanyInput = {
+  /** The contact person's e-mail address. */
   contactEmailAddress?: string | null | undefined;
+  /** The contact person's first name. */
   contactFirstName?: string | null | undefined;
+  /** The contact person's home phone number. */
   contactHomePhone?: string | null | undefined;
+  /** The contact person's last name. */
   contactLastName?: string | null | undefined;
+  /** The contact person's mobile phone number. */
   contactMobilePhone?: string | null | undefined;
+  /** The contact person's position in the company. */
   contactPosition?: string | null | undefined;
+  /** The contact person's salutation (Mr, Ms, Dr, ...). */
   contactSalutation?: string | null | undefined;
+  /** The company's fax number. */
   faxPhone?: string | null | undefined;
+  /** Degrees, -90 to 90 (north positive). When both are left empty and all five address fields are filled, a save that sets the address looks them up. */
   latitude?: number | null | undefined;
+  /** Degrees, -180 to 180 (east positive); looked up like `latitude`. */
   longitude?: number | null | undefined;
+  /** The street address of the main office. */
   mainAddress?: string | null | undefined;
+  /** The city of the main office. */
   mainCity?: string | null | undefined;
+  /** The country of the main office. */
   mainCountry?: string | null | undefined;
+  /** The company's main phone number. */
   mainPhone?: string | null | undefined;
+  /** The postcode of the main office. */
   mainPostcode?: string | null | undefined;
+  /** The state or region of the main office. */
   mainState?: string | null | undefined;
+  /** The company's name; not blank, at most 255 characters. Required on create. */
   name?: string | null | undefined;
+  /** Free-text notes, at most 10,000 characters. */
   notes?: string | null | undefined;
   /** Users of CUSTOM visibility, by uuid. */
   userIds?: Array<string | number> | null | undefined;
   /** Users of CUSTOM visibility, by integer id. */
   userLegacyIds?: Array<number> | null | undefined;
+  /** Who sees the company: PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the listed users. PRIVATE when omitted on create. */
   visibility?: Visibility | null | undefined;
+  /** The company's web site. */
   website?: string | null | undefined;
 };
 
@@ -257,75 +281,117 @@ export type CompanyRef =
   |  { id?: never;   /** The company's integer id (the XML interface's id). */
   legacyId: number; };
 
+/** A new activity of a project (owners and managers). Give the project by `projectId` or `projectLegacyId`. */
 export type CreateActivityInput = {
   /** A uuid of your choice; generated when omitted. */
   id?: string | number | null | undefined;
+  /** The activity's name; not blank, at most 255 characters. Required on create. */
   name?: string | null | undefined;
+  /** The activity's project (uuid); give this or `projectLegacyId`. */
   projectId?: string | number | null | undefined;
+  /** The activity's project (integer id); give this or `projectId`. */
   projectLegacyId?: number | null | undefined;
 };
 
+/** A new company (owners and managers); `name` is required. */
 export type CreateCompanyInput = {
+  /** The contact person's e-mail address. */
   contactEmailAddress?: string | null | undefined;
+  /** The contact person's first name. */
   contactFirstName?: string | null | undefined;
+  /** The contact person's home phone number. */
   contactHomePhone?: string | null | undefined;
+  /** The contact person's last name. */
   contactLastName?: string | null | undefined;
+  /** The contact person's mobile phone number. */
   contactMobilePhone?: string | null | undefined;
+  /** The contact person's position in the company. */
   contactPosition?: string | null | undefined;
+  /** The contact person's salutation (Mr, Ms, Dr, ...). */
   contactSalutation?: string | null | undefined;
+  /** The company's fax number. */
   faxPhone?: string | null | undefined;
   /** A uuid of your choice; generated when omitted. */
   id?: string | number | null | undefined;
+  /** Degrees, -90 to 90 (north positive). When both are left empty and all five address fields are filled, a save that sets the address looks them up. */
   latitude?: number | null | undefined;
+  /** Degrees, -180 to 180 (east positive); looked up like `latitude`. */
   longitude?: number | null | undefined;
+  /** The street address of the main office. */
   mainAddress?: string | null | undefined;
+  /** The city of the main office. */
   mainCity?: string | null | undefined;
+  /** The country of the main office. */
   mainCountry?: string | null | undefined;
+  /** The company's main phone number. */
   mainPhone?: string | null | undefined;
+  /** The postcode of the main office. */
   mainPostcode?: string | null | undefined;
+  /** The state or region of the main office. */
   mainState?: string | null | undefined;
+  /** The company's name; not blank, at most 255 characters. Required on create. */
   name?: string | null | undefined;
+  /** Free-text notes, at most 10,000 characters. */
   notes?: string | null | undefined;
   /** Users of CUSTOM visibility, by uuid. */
   userIds?: Array<string | number> | null | undefined;
   /** Users of CUSTOM visibility, by integer id. */
   userLegacyIds?: Array<number> | null | undefined;
+  /** Who sees the company: PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the listed users. PRIVATE when omitted on create. */
   visibility?: Visibility | null | undefined;
+  /** The company's web site. */
   website?: string | null | undefined;
 };
 
+/** A new project (owners and managers): `name` is required; give the company by `companyId` or `companyLegacyId`. */
 export type CreateProjectInput = {
+  /** Whether the project can be punched in to; true when omitted on create. */
   active?: boolean | null | undefined;
+  /** The default of `billable` for new shifts on the project; true when omitted on create. */
   billableByDefault?: boolean | null | undefined;
-  /** Moves the project to another company (uuid). */
+  /** The project's company (uuid); give this or `companyLegacyId`. */
   companyId?: string | number | null | undefined;
-  /** Moves the project to another company (integer id). */
+  /** The project's company (integer id); give this or `companyId`. */
   companyLegacyId?: number | null | undefined;
+  /** Tags copied onto each new running shift on punch-in; at most 50 of up to 64 characters. Give this or `defaultTagsText`. */
   defaultTags?: Array<string> | null | undefined;
   /** Comma-separated, kept as written; sets `defaultTags`. Give this or `defaultTags`. */
   defaultTagsText?: string | null | undefined;
+  /** The hourly rate as written ("$85", "$12.50"); fills `hourlyRateCents` when that is omitted or null. */
   hourlyRate?: string | null | undefined;
+  /** The hourly rate in cents; not negative. */
   hourlyRateCents?: number | null | undefined;
   /** A uuid of your choice; generated when omitted. */
   id?: string | number | null | undefined;
+  /** The amount invoiced for the project, in cents. */
   invoiceAmountCents?: number | null | undefined;
+  /** The project's name; not blank, at most 255 characters. Required on create. */
   name?: string | null | undefined;
+  /** Free-text notes, at most 10,000 characters. */
   notes?: string | null | undefined;
+  /** Tags of the project itself (shifts do not get them); at most 50 of up to 64 characters. */
   tagList?: Array<string> | null | undefined;
   /** Seconds. */
   timeLimit?: number | null | undefined;
+  /** The time limit as written ("12h", "2h 30m", "1:30"); fills `timeLimit` when that is omitted or null. */
   timeLimitString?: string | null | undefined;
+  /** Users of CUSTOM visibility, by uuid; replaces the list. */
   userIds?: Array<string | number> | null | undefined;
+  /** Users of CUSTOM visibility, by integer id; replaces the list. */
   userLegacyIds?: Array<number> | null | undefined;
+  /** Who sees the project (whatever its company's visibility): PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the listed users. PRIVATE when omitted on create. */
   visibility?: Visibility | null | undefined;
 };
 
 /** A new shift: running when `stop` is omitted or null. Give the project by `projectId` or `projectLegacyId`, and `start` or `localStartAsString`. */
 export type CreateShiftInput = {
+  /** One of the project's activities (uuid); null: none. */
   activityId?: string | number | null | undefined;
+  /** One of the project's activities (integer id); give this or `activityId`. */
   activityLegacyId?: number | null | undefined;
   /** The project's billableByDefault when omitted. */
   billable?: boolean | null | undefined;
+  /** Where the shift came from, when created on an external site; at most 2048 characters. */
   externalHref?: string | null | undefined;
   /** A uuid of your choice; generated when omitted. */
   id?: string | number | null | undefined;
@@ -333,29 +399,39 @@ export type CreateShiftInput = {
   localStartAsString?: string | null | undefined;
   /** Human-readable wall time in the shift's zone; overrides stop. */
   localStopAsString?: string | null | undefined;
+  /** Free-text notes, at most 10,000 characters. */
   notes?: string | null | undefined;
   /** The shift's project (uuid); give this or `projectLegacyId`. */
   projectId?: string | number | null | undefined;
   /** The shift's project (integer id); give this or `projectId`. */
   projectLegacyId?: number | null | undefined;
+  /** When the shift started; required on create unless `localStartAsString` is given. */
   start?: string | null | undefined;
   /** Null or omitted on create: the shift is running. */
   stop?: string | null | undefined;
+  /** The shift's tags; at most 50 of up to 64 characters. None when omitted on create. */
   tagList?: Array<string> | null | undefined;
-  /** IANA zone; the user's zone when omitted. */
+  /** IANA zone; the user's zone when omitted on create. */
   timeZone?: string | null | undefined;
-  /** The user who worked; the caller when omitted. */
+  /** The user who worked (uuid); the caller when omitted on create. Only owners and managers may name another user. */
   userId?: string | number | null | undefined;
+  /** The user who worked (integer id); give this or `userId`. */
   userLegacyId?: number | null | undefined;
 };
 
+/** A new user (owners and managers): `login` and `password` are required; only the owner creates managers. */
 export type CreateStaffInput = {
+  /** Whether the user may sign in; true when omitted on create. Enabling a user counts against the plan's staff maximum. */
   active?: boolean | null | undefined;
+  /** The e-mail address (or empty); empty when omitted on create. */
   emailAddress?: string | null | undefined;
+  /** The first name; empty when omitted on create. */
   firstName?: string | null | undefined;
+  /** The user's hourly rate in cents; not negative. */
   hourlyRateCents?: number | null | undefined;
   /** A uuid of your choice; generated when omitted. */
   id?: string | number | null | undefined;
+  /** The last name; empty when omitted on create. */
   lastName?: string | null | undefined;
   /** Required. */
   login?: string | null | undefined;
@@ -363,6 +439,7 @@ export type CreateStaffInput = {
   password?: string | null | undefined;
   /** IANA time zone; UTC when omitted. */
   timeZone?: string | null | undefined;
+  /** The role; STAFF when omitted on create. Only the owner makes or changes managers. */
   type?: AssignableStaffType | null | undefined;
 };
 
@@ -491,26 +568,39 @@ export type ProjectFilter = {
 
 /** Omitted fields keep their value on update. */
 export type ProjectInput = {
+  /** Whether the project can be punched in to; true when omitted on create. */
   active?: boolean | null | undefined;
+  /** The default of `billable` for new shifts on the project; true when omitted on create. */
   billableByDefault?: boolean | null | undefined;
   /** Moves the project to another company (uuid). */
   companyId?: string | number | null | undefined;
   /** Moves the project to another company (integer id). */
   companyLegacyId?: number | null | undefined;
+  /** Tags copied onto each new running shift on punch-in; at most 50 of up to 64 characters. Give this or `defaultTagsText`. */
   defaultTags?: Array<string> | null | undefined;
   /** Comma-separated, kept as written; sets `defaultTags`. Give this or `defaultTags`. */
   defaultTagsText?: string | null | undefined;
+  /** The hourly rate as written ("$85", "$12.50"); fills `hourlyRateCents` when that is omitted or null. */
   hourlyRate?: string | null | undefined;
+  /** The hourly rate in cents; not negative. */
   hourlyRateCents?: number | null | undefined;
+  /** The amount invoiced for the project, in cents. */
   invoiceAmountCents?: number | null | undefined;
+  /** The project's name; not blank, at most 255 characters. Required on create. */
   name?: string | null | undefined;
+  /** Free-text notes, at most 10,000 characters. */
   notes?: string | null | undefined;
+  /** Tags of the project itself (shifts do not get them); at most 50 of up to 64 characters. */
   tagList?: Array<string> | null | undefined;
   /** Seconds. */
   timeLimit?: number | null | undefined;
+  /** The time limit as written ("12h", "2h 30m", "1:30"); fills `timeLimit` when that is omitted or null. */
   timeLimitString?: string | null | undefined;
+  /** Users of CUSTOM visibility, by uuid; replaces the list. */
   userIds?: Array<string | number> | null | undefined;
+  /** Users of CUSTOM visibility, by integer id; replaces the list. */
   userLegacyIds?: Array<number> | null | undefined;
+  /** Who sees the project (whatever its company's visibility): PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the listed users. PRIVATE when omitted on create. */
   visibility?: Visibility | null | undefined;
 };
 
@@ -686,28 +776,35 @@ export type ShiftFilter = {
 
 /** Omitted fields keep their value on update. */
 export type ShiftInput = {
+  /** One of the project's activities (uuid); null: none. */
   activityId?: string | number | null | undefined;
+  /** One of the project's activities (integer id); give this or `activityId`. */
   activityLegacyId?: number | null | undefined;
   /** The project's billableByDefault when omitted. */
   billable?: boolean | null | undefined;
+  /** Where the shift came from, when created on an external site; at most 2048 characters. */
   externalHref?: string | null | undefined;
   /** Human-readable wall time in the shift's zone; overrides start. */
   localStartAsString?: string | null | undefined;
   /** Human-readable wall time in the shift's zone; overrides stop. */
   localStopAsString?: string | null | undefined;
+  /** Free-text notes, at most 10,000 characters. */
   notes?: string | null | undefined;
   /** Moves the shift to another project (uuid). */
   projectId?: string | number | null | undefined;
   /** Moves the shift to another project (integer id). */
   projectLegacyId?: number | null | undefined;
+  /** When the shift started; required on create unless `localStartAsString` is given. */
   start?: string | null | undefined;
   /** Null or omitted on create: the shift is running. */
   stop?: string | null | undefined;
+  /** The shift's tags; at most 50 of up to 64 characters. None when omitted on create. */
   tagList?: Array<string> | null | undefined;
-  /** IANA zone; the user's zone when omitted. */
+  /** IANA zone; the user's zone when omitted on create. */
   timeZone?: string | null | undefined;
-  /** The user who worked; the caller when omitted. */
+  /** The user who worked (uuid); the caller when omitted on create. Only owners and managers may name another user. */
   userId?: string | number | null | undefined;
+  /** The user who worked (integer id); give this or `userId`. */
   userLegacyId?: number | null | undefined;
 };
 
@@ -860,15 +957,23 @@ export type StringFilter = {
 
 /** Omitted fields keep their value. */
 export type UpdateStaffInput = {
+  /** Whether the user may sign in; true when omitted on create. Enabling a user counts against the plan's staff maximum. */
   active?: boolean | null | undefined;
+  /** The e-mail address (or empty); empty when omitted on create. */
   emailAddress?: string | null | undefined;
+  /** The first name; empty when omitted on create. */
   firstName?: string | null | undefined;
+  /** The user's hourly rate in cents; not negative. */
   hourlyRateCents?: number | null | undefined;
+  /** The last name; empty when omitted on create. */
   lastName?: string | null | undefined;
+  /** Not blank, without ":"; unique in the service (any case). */
   login?: string | null | undefined;
   /** Write-only; takes effect at once. */
   password?: string | null | undefined;
+  /** IANA time zone name. */
   timeZone?: string | null | undefined;
+  /** The role; STAFF when omitted on create. Only the owner makes or changes managers. */
   type?: AssignableStaffType | null | undefined;
 };
 

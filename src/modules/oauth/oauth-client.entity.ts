@@ -74,7 +74,8 @@ export class OAuthClient extends TenantEntity<'redirectUris' | 'confidential' | 
 
 @ObjectType({ description: 'A newly registered application with its secret, shown this once.' })
 export class RegisteredOAuthClient {
-  @Field(() => OAuthClient) client!: OAuthClient;
+  @Field(() => OAuthClient, { description: 'The registered application.' })
+  client!: OAuthClient;
   @Field(() => String, {
     nullable: true,
     description: 'The consumer or client secret; null for a public 2.0 client.',

@@ -38,7 +38,7 @@ export class Webhook extends TenantEntity<'eventKinds' | 'active'> {
 
 @ObjectType({ description: 'A webhook with its signing secret, shown this once.' })
 export class WebhookWithSecret {
-  @Field(() => Webhook)
+  @Field(() => Webhook, { description: 'The webhook.' })
   webhook!: Webhook;
 
   @Field(() => String, {

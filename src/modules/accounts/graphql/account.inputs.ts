@@ -4,7 +4,8 @@ import { Field, Float, InputType } from 'type-graphql';
   description: 'Omitted fields keep their value. Plan limits are set by the operator, not here.',
 })
 export class AccountInput {
-  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => String, { nullable: true, description: "The account's name; not blank." })
+  name?: string;
   @Field(() => Float, {
     nullable: true,
     description: 'Share of a time limit after which a project is nearly overdue (0 < r ≤ 1).',

@@ -68,16 +68,31 @@ export const ActivityOrder = OrderInput(ActivityOrderField, 'ActivityOrder');
 
 @InputType({ description: 'Omitted fields keep their value on update.' })
 export class ActivityInput {
-  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: "The activity's name; not blank, at most 255 characters. Required on create.",
+  })
+  name?: string;
 }
 
-@InputType()
+@InputType({
+  description:
+    'A new activity of a project (owners and managers). Give the project by `projectId` or `projectLegacyId`.',
+})
 export class CreateActivityInput extends ActivityInput {
   @Field(() => ID, {
     nullable: true,
     description: 'A uuid of your choice; generated when omitted.',
   })
   id?: string | null;
-  @Field(() => ID, { nullable: true }) projectId?: string;
-  @Field(() => Int, { nullable: true }) projectLegacyId?: number;
+  @Field(() => ID, {
+    nullable: true,
+    description: "The activity's project (uuid); give this or `projectLegacyId`.",
+  })
+  projectId?: string;
+  @Field(() => Int, {
+    nullable: true,
+    description: "The activity's project (integer id); give this or `projectId`.",
+  })
+  projectLegacyId?: number;
 }

@@ -92,7 +92,8 @@ export class ActivityResolver {
     description: 'Adds an activity to a project (owners and managers).',
   })
   createActivity(
-    @Arg('input', () => CreateActivityInput) input: CreateActivityInput,
+    @Arg('input', () => CreateActivityInput, { description: 'The new activity.' })
+    input: CreateActivityInput,
     @Ctx() ctx: RequestContext,
   ): Promise<Activity> {
     return this.service.create(ctx, input);
@@ -101,7 +102,10 @@ export class ActivityResolver {
   @Mutation(() => Activity, { description: 'Renames an activity (owners and managers).' })
   updateActivity(
     @Args() locator: LocatorArgs,
-    @Arg('input', () => ActivityInput) input: ActivityInput,
+    @Arg('input', () => ActivityInput, {
+      description: 'The fields to change; omitted ones keep their value.',
+    })
+    input: ActivityInput,
     @Arg('projectId', () => ID, {
       nullable: true,
       description: 'Only if it belongs to this project.',

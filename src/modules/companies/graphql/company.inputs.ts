@@ -174,33 +174,115 @@ export const CompanyOrder = OrderInput(CompanyOrderField, 'CompanyOrder');
 
 @InputType({ description: 'Omitted fields keep their value on update.' })
 export class CompanyInput {
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => Visibility, { nullable: true }) visibility?: Visibility;
+  @Field(() => String, {
+    nullable: true,
+    description: "The company's name; not blank, at most 255 characters. Required on create.",
+  })
+  name?: string;
+  @Field(() => Visibility, {
+    nullable: true,
+    description:
+      'Who sees the company: PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the listed users. PRIVATE when omitted on create.',
+  })
+  visibility?: Visibility;
   @Field(() => [ID], { nullable: true, description: 'Users of CUSTOM visibility, by uuid.' })
   userIds?: string[] | null;
   @Field(() => [Int], { nullable: true, description: 'Users of CUSTOM visibility, by integer id.' })
   userLegacyIds?: number[] | null;
-  @Field(() => String, { nullable: true }) contactSalutation?: string | null;
-  @Field(() => String, { nullable: true }) contactFirstName?: string | null;
-  @Field(() => String, { nullable: true }) contactLastName?: string | null;
-  @Field(() => String, { nullable: true }) contactEmailAddress?: string | null;
-  @Field(() => String, { nullable: true }) contactPosition?: string | null;
-  @Field(() => String, { nullable: true }) contactHomePhone?: string | null;
-  @Field(() => String, { nullable: true }) contactMobilePhone?: string | null;
-  @Field(() => String, { nullable: true }) website?: string | null;
-  @Field(() => String, { nullable: true }) mainPhone?: string | null;
-  @Field(() => String, { nullable: true }) faxPhone?: string | null;
-  @Field(() => String, { nullable: true }) mainAddress?: string | null;
-  @Field(() => String, { nullable: true }) mainCity?: string | null;
-  @Field(() => String, { nullable: true }) mainState?: string | null;
-  @Field(() => String, { nullable: true }) mainPostcode?: string | null;
-  @Field(() => String, { nullable: true }) mainCountry?: string | null;
-  @Field(() => String, { nullable: true }) notes?: string | null;
-  @Field(() => Float, { nullable: true }) latitude?: number | null;
-  @Field(() => Float, { nullable: true }) longitude?: number | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The contact person's salutation (Mr, Ms, Dr, ...).",
+  })
+  contactSalutation?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The contact person's first name.",
+  })
+  contactFirstName?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The contact person's last name.",
+  })
+  contactLastName?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The contact person's e-mail address.",
+  })
+  contactEmailAddress?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The contact person's position in the company.",
+  })
+  contactPosition?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The contact person's home phone number.",
+  })
+  contactHomePhone?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The contact person's mobile phone number.",
+  })
+  contactMobilePhone?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The company's web site.",
+  })
+  website?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The company's main phone number.",
+  })
+  mainPhone?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The company's fax number.",
+  })
+  faxPhone?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The street address of the main office.',
+  })
+  mainAddress?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The city of the main office.',
+  })
+  mainCity?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The state or region of the main office.',
+  })
+  mainState?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The postcode of the main office.',
+  })
+  mainPostcode?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The country of the main office.',
+  })
+  mainCountry?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Free-text notes, at most 10,000 characters.',
+  })
+  notes?: string | null;
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Degrees, -90 to 90 (north positive). When both are left empty and all five address fields are filled, a save that sets the address looks them up.',
+  })
+  latitude?: number | null;
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Degrees, -180 to 180 (east positive); looked up like `latitude`.',
+  })
+  longitude?: number | null;
 }
 
-@InputType()
+@InputType({ description: 'A new company (owners and managers); `name` is required.' })
 export class CreateCompanyInput extends CompanyInput {
   @Field(() => ID, {
     nullable: true,

@@ -52,7 +52,8 @@ export class CompanyResolver {
 
   @Mutation(() => Company, { description: 'Creates a company.' })
   createCompany(
-    @Arg('input', () => CreateCompanyInput) input: CreateCompanyInput,
+    @Arg('input', () => CreateCompanyInput, { description: 'The new company.' })
+    input: CreateCompanyInput,
     @Ctx() ctx: RequestContext,
   ): Promise<Company> {
     return this.service.create(ctx, input);
@@ -61,7 +62,10 @@ export class CompanyResolver {
   @Mutation(() => Company, { description: 'Merges the given fields; omitted fields are kept.' })
   updateCompany(
     @Args() locator: LocatorArgs,
-    @Arg('input', () => CompanyInput) input: CompanyInput,
+    @Arg('input', () => CompanyInput, {
+      description: 'The fields to change; omitted ones keep their value.',
+    })
+    input: CompanyInput,
     @Ctx() ctx: RequestContext,
   ): Promise<Company> {
     return this.service.update(ctx, locator, input);

@@ -11,8 +11,12 @@ import { listComplexity } from '../../common';
 
 @InputType('RegisterOAuthClientInput', { description: 'An application to register.' })
 export class RegisterOAuthClientArgs implements RegisterOAuthClientInput {
-  @Field(() => String) name!: string;
-  @Field(() => OAuthProtocol) protocol!: OAuthProtocol;
+  @Field(() => String, {
+    description: 'The name users see when asked to authorise it; not blank.',
+  })
+  name!: string;
+  @Field(() => OAuthProtocol, { description: 'The OAuth version it speaks.' })
+  protocol!: OAuthProtocol;
   @Field(() => [String], {
     nullable: true,
     description: '2.0: the allowed redirect_uri values; 1.0a: the allowed oauth_callback values.',
@@ -56,7 +60,8 @@ export class OAuthClientResolver {
     description: 'Registers an application (owner only); its secret is shown only here.',
   })
   registerOAuthClient(
-    @Arg('input', () => RegisterOAuthClientArgs) input: RegisterOAuthClientArgs,
+    @Arg('input', () => RegisterOAuthClientArgs, { description: 'The application.' })
+    input: RegisterOAuthClientArgs,
     @Ctx() ctx: RequestContext,
   ): Promise<RegisteredOAuthClient> {
     return this.service.register(ctx, input);
@@ -66,7 +71,7 @@ export class OAuthClientResolver {
     description: 'Deletes an application and every token it holds (owner only).',
   })
   revokeOAuthClient(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'The application (its `id`).' }) id: string,
     @Ctx() ctx: RequestContext,
   ): Promise<OAuthClient> {
     return this.service.revoke(ctx, id);
@@ -77,7 +82,10 @@ export class OAuthClientResolver {
       "Withdraws the caller's authorisation of an application: its tokens for the caller stop working.",
   })
   revokeOAuthAuthorization(
-    @Arg('clientKey', () => String) clientKey: string,
+    @Arg('clientKey', () => String, {
+      description: "The application's key (client_id), as `oauthAuthorizations` lists it.",
+    })
+    clientKey: string,
     @Ctx() ctx: RequestContext,
   ): Promise<boolean> {
     return this.service.revokeAuthorization(ctx, clientKey);

@@ -136,7 +136,11 @@ export const ProjectOrder = OrderInput(ProjectOrderField, 'ProjectOrder');
 
 @InputType({ description: 'Omitted fields keep their value on update.' })
 export class ProjectInput {
-  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: "The project's name; not blank, at most 255 characters. Required on create.",
+  })
+  name?: string;
   @Field(() => ID, { nullable: true, description: 'Moves the project to another company (uuid).' })
   companyId?: string;
   @Field(() => Int, {
@@ -144,32 +148,102 @@ export class ProjectInput {
     description: 'Moves the project to another company (integer id).',
   })
   companyLegacyId?: number;
-  @Field(() => Boolean, { nullable: true }) active?: boolean;
-  @Field(() => Visibility, { nullable: true }) visibility?: Visibility;
-  @Field(() => [ID], { nullable: true }) userIds?: string[] | null;
-  @Field(() => [Int], { nullable: true }) userLegacyIds?: number[] | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Whether the project can be punched in to; true when omitted on create.',
+  })
+  active?: boolean;
+  @Field(() => Visibility, {
+    nullable: true,
+    description:
+      "Who sees the project (whatever its company's visibility): PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the listed users. PRIVATE when omitted on create.",
+  })
+  visibility?: Visibility;
+  @Field(() => [ID], {
+    nullable: true,
+    description: 'Users of CUSTOM visibility, by uuid; replaces the list.',
+  })
+  userIds?: string[] | null;
+  @Field(() => [Int], {
+    nullable: true,
+    description: 'Users of CUSTOM visibility, by integer id; replaces the list.',
+  })
+  userLegacyIds?: number[] | null;
   @Field(() => Int, { nullable: true, description: 'Seconds.' }) timeLimit?: number | null;
-  @Field(() => String, { nullable: true }) timeLimitString?: string | null;
-  @Field(() => [String], { nullable: true }) defaultTags?: string[];
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The time limit as written ("12h", "2h 30m", "1:30"); fills `timeLimit` when that is omitted or null.',
+  })
+  timeLimitString?: string | null;
+  @Field(() => [String], {
+    nullable: true,
+    description:
+      'Tags copied onto each new running shift on punch-in; at most 50 of up to 64 characters. Give this or `defaultTagsText`.',
+  })
+  defaultTags?: string[];
   @Field(() => String, {
     nullable: true,
     description:
       'Comma-separated, kept as written; sets `defaultTags`. Give this or `defaultTags`.',
   })
   defaultTagsText?: string | null;
-  @Field(() => [String], { nullable: true }) tagList?: string[];
-  @Field(() => String, { nullable: true }) notes?: string | null;
-  @Field(() => String, { nullable: true }) hourlyRate?: string | null;
-  @Field(() => Int, { nullable: true }) hourlyRateCents?: number | null;
-  @Field(() => Int, { nullable: true }) invoiceAmountCents?: number | null;
-  @Field(() => Boolean, { nullable: true }) billableByDefault?: boolean;
+  @Field(() => [String], {
+    nullable: true,
+    description:
+      'Tags of the project itself (shifts do not get them); at most 50 of up to 64 characters.',
+  })
+  tagList?: string[];
+  @Field(() => String, {
+    nullable: true,
+    description: 'Free-text notes, at most 10,000 characters.',
+  })
+  notes?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The hourly rate as written ("$85", "$12.50"); fills `hourlyRateCents` when that is omitted or null.',
+  })
+  hourlyRate?: string | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The hourly rate in cents; not negative.',
+  })
+  hourlyRateCents?: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The amount invoiced for the project, in cents.',
+  })
+  invoiceAmountCents?: number | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      'The default of `billable` for new shifts on the project; true when omitted on create.',
+  })
+  billableByDefault?: boolean;
 }
 
-@InputType()
+@InputType({
+  description:
+    'A new project (owners and managers): `name` is required; give the company by `companyId` or `companyLegacyId`.',
+})
 export class CreateProjectInput extends ProjectInput {
   @Field(() => ID, {
     nullable: true,
     description: 'A uuid of your choice; generated when omitted.',
   })
   id?: string | null;
+
+  // Redeclared for its description: on create the company is the project's, not a move.
+  @Field(() => ID, {
+    nullable: true,
+    description: "The project's company (uuid); give this or `companyLegacyId`.",
+  })
+  override companyId?: string;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: "The project's company (integer id); give this or `companyId`.",
+  })
+  override companyLegacyId?: number;
 }

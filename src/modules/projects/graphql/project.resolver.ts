@@ -112,7 +112,8 @@ export class ProjectResolver {
     description: 'Creates a project of a company.',
   })
   createProject(
-    @Arg('input', () => CreateProjectInput) input: CreateProjectInput,
+    @Arg('input', () => CreateProjectInput, { description: 'The new project.' })
+    input: CreateProjectInput,
     @Ctx() ctx: RequestContext,
   ): Promise<Project> {
     return this.service.create(ctx, input);
@@ -121,7 +122,10 @@ export class ProjectResolver {
   @Mutation(() => Project, { description: 'Merges the given fields; omitted fields are kept.' })
   updateProject(
     @Args() locator: LocatorArgs,
-    @Arg('input', () => ProjectInput) input: ProjectInput,
+    @Arg('input', () => ProjectInput, {
+      description: 'The fields to change; omitted ones keep their value.',
+    })
+    input: ProjectInput,
     @Arg('companyId', () => ID, {
       nullable: true,
       description: 'Only if the project belongs to this company.',

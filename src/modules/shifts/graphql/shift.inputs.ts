@@ -127,7 +127,11 @@ export const ShiftOrder = OrderInput(ShiftOrderField, 'ShiftOrder');
 
 @InputType({ description: 'Omitted fields keep their value on update.' })
 export class ShiftInput {
-  @Field(() => DateTimeISOResolver, { nullable: true }) start?: Date;
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When the shift started; required on create unless `localStartAsString` is given.',
+  })
+  start?: Date;
   @Field(() => DateTimeISOResolver, {
     nullable: true,
     description: 'Null or omitted on create: the shift is running.',
@@ -143,18 +147,43 @@ export class ShiftInput {
     description: "Human-readable wall time in the shift's zone; overrides stop.",
   })
   localStopAsString?: string | null;
-  @Field(() => String, { nullable: true, description: "IANA zone; the user's zone when omitted." })
+  @Field(() => String, {
+    nullable: true,
+    description: "IANA zone; the user's zone when omitted on create.",
+  })
   timeZone?: string;
-  @Field(() => String, { nullable: true }) notes?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Free-text notes, at most 10,000 characters.',
+  })
+  notes?: string | null;
   @Field(() => Boolean, {
     nullable: true,
     description: "The project's billableByDefault when omitted.",
   })
   billable?: boolean;
-  @Field(() => [String], { nullable: true }) tagList?: string[];
-  @Field(() => String, { nullable: true }) externalHref?: string | null;
-  @Field(() => ID, { nullable: true }) activityId?: string | null;
-  @Field(() => Int, { nullable: true }) activityLegacyId?: number | null;
+  @Field(() => [String], {
+    nullable: true,
+    description:
+      "The shift's tags; at most 50 of up to 64 characters. None when omitted on create.",
+  })
+  tagList?: string[];
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Where the shift came from, when created on an external site; at most 2048 characters.',
+  })
+  externalHref?: string | null;
+  @Field(() => ID, {
+    nullable: true,
+    description: "One of the project's activities (uuid); null: none.",
+  })
+  activityId?: string | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: "One of the project's activities (integer id); give this or `activityId`.",
+  })
+  activityLegacyId?: number | null;
   @Field(() => ID, { nullable: true, description: 'Moves the shift to another project (uuid).' })
   projectId?: string;
   @Field(() => Int, {
@@ -162,9 +191,17 @@ export class ShiftInput {
     description: 'Moves the shift to another project (integer id).',
   })
   projectLegacyId?: number;
-  @Field(() => ID, { nullable: true, description: 'The user who worked; the caller when omitted.' })
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      'The user who worked (uuid); the caller when omitted on create. Only owners and managers may name another user.',
+  })
   userId?: string;
-  @Field(() => Int, { nullable: true }) userLegacyId?: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The user who worked (integer id); give this or `userId`.',
+  })
+  userLegacyId?: number;
 }
 
 @InputType({

@@ -103,7 +103,8 @@ export class ShiftResolver {
       "Without `stop` the shift runs, and stops the user's other running shift at its start.",
   })
   createShift(
-    @Arg('input', () => CreateShiftInput) input: CreateShiftInput,
+    @Arg('input', () => CreateShiftInput, { description: 'The new shift.' })
+    input: CreateShiftInput,
     @Ctx() ctx: RequestContext,
   ): Promise<Shift> {
     return this.service.create(ctx, input);
@@ -112,7 +113,10 @@ export class ShiftResolver {
   @Mutation(() => Shift, { description: 'Merges the given fields; omitted fields are kept.' })
   updateShift(
     @Args() locator: LocatorArgs,
-    @Arg('input', () => ShiftInput) input: ShiftInput,
+    @Arg('input', () => ShiftInput, {
+      description: 'The fields to change; omitted ones keep their value.',
+    })
+    input: ShiftInput,
     @Arg('projectId', () => ID, {
       nullable: true,
       description: 'Only if it belongs to this project.',

@@ -105,9 +105,22 @@ export enum AssignableStaffType {
   MANAGER = 'manager',
   STAFF = 'staff',
 }
-registerEnumType(AssignableStaffType, { name: 'AssignableStaffType' });
+registerEnumType(AssignableStaffType, {
+  name: 'AssignableStaffType',
+  description: 'The roles a user can be given; the owner is made with the account.',
+  valuesConfig: {
+    MANAGER: {
+      description:
+        'Manages companies, projects, activities, shifts and staff members; only the owner makes one.',
+    },
+    STAFF: { description: 'Logs and sees their own shifts on the projects they can see.' },
+  },
+});
 
-@InputType()
+@InputType({
+  description:
+    'A new user (owners and managers): `login` and `password` are required; only the owner creates managers.',
+})
 export class CreateStaffInput {
   @Field(() => ID, {
     nullable: true,
@@ -121,26 +134,86 @@ export class CreateStaffInput {
     description: 'Required; write-only; at least 8 characters.',
   })
   password?: string;
-  @Field(() => String, { nullable: true }) firstName?: string;
-  @Field(() => String, { nullable: true }) lastName?: string;
-  @Field(() => String, { nullable: true }) emailAddress?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The first name; empty when omitted on create.',
+  })
+  firstName?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The last name; empty when omitted on create.',
+  })
+  lastName?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The e-mail address (or empty); empty when omitted on create.',
+  })
+  emailAddress?: string;
   @Field(() => String, { nullable: true, description: 'IANA time zone; UTC when omitted.' })
   timeZone?: string;
-  @Field(() => AssignableStaffType, { nullable: true }) type?: AssignableStaffType;
-  @Field(() => Boolean, { nullable: true }) active?: boolean;
-  @Field(() => Int, { nullable: true }) hourlyRateCents?: number | null;
+  @Field(() => AssignableStaffType, {
+    nullable: true,
+    description:
+      'The role; STAFF when omitted on create. Only the owner makes or changes managers.',
+  })
+  type?: AssignableStaffType;
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "Whether the user may sign in; true when omitted on create. Enabling a user counts against the plan's staff maximum.",
+  })
+  active?: boolean;
+  @Field(() => Int, {
+    nullable: true,
+    description: "The user's hourly rate in cents; not negative.",
+  })
+  hourlyRateCents?: number | null;
 }
 
 @InputType({ description: 'Omitted fields keep their value.' })
 export class UpdateStaffInput {
-  @Field(() => String, { nullable: true }) login?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Not blank, without ":"; unique in the service (any case).',
+  })
+  login?: string;
   @Field(() => String, { nullable: true, description: 'Write-only; takes effect at once.' })
   password?: string;
-  @Field(() => String, { nullable: true }) firstName?: string;
-  @Field(() => String, { nullable: true }) lastName?: string;
-  @Field(() => String, { nullable: true }) emailAddress?: string;
-  @Field(() => String, { nullable: true }) timeZone?: string;
-  @Field(() => AssignableStaffType, { nullable: true }) type?: AssignableStaffType;
-  @Field(() => Boolean, { nullable: true }) active?: boolean;
-  @Field(() => Int, { nullable: true }) hourlyRateCents?: number | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The first name; empty when omitted on create.',
+  })
+  firstName?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The last name; empty when omitted on create.',
+  })
+  lastName?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The e-mail address (or empty); empty when omitted on create.',
+  })
+  emailAddress?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'IANA time zone name.',
+  })
+  timeZone?: string;
+  @Field(() => AssignableStaffType, {
+    nullable: true,
+    description:
+      'The role; STAFF when omitted on create. Only the owner makes or changes managers.',
+  })
+  type?: AssignableStaffType;
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "Whether the user may sign in; true when omitted on create. Enabling a user counts against the plan's staff maximum.",
+  })
+  active?: boolean;
+  @Field(() => Int, {
+    nullable: true,
+    description: "The user's hourly rate in cents; not negative.",
+  })
+  hourlyRateCents?: number | null;
 }

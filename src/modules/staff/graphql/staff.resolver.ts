@@ -44,7 +44,7 @@ export class StaffResolver {
     description: "Adds a user to the account (owners and managers; 402 over the plan's maximum).",
   })
   createStaff(
-    @Arg('input', () => CreateStaffInput) input: CreateStaffInput,
+    @Arg('input', () => CreateStaffInput, { description: 'The new user.' }) input: CreateStaffInput,
     @Ctx() ctx: RequestContext,
   ): Promise<Staff> {
     return this.service.create(ctx, input);
@@ -55,7 +55,10 @@ export class StaffResolver {
   })
   updateStaff(
     @Args() locator: LocatorArgs,
-    @Arg('input', () => UpdateStaffInput) input: UpdateStaffInput,
+    @Arg('input', () => UpdateStaffInput, {
+      description: 'The fields to change; omitted ones keep their value.',
+    })
+    input: UpdateStaffInput,
     @Ctx() ctx: RequestContext,
   ): Promise<Staff> {
     return this.service.update(ctx, locator, input);

@@ -37,7 +37,10 @@ export class ViewerResolver {
 
   @Mutation(() => Account, { description: "Changes the account's settings (owner only)." })
   updateAccount(
-    @Arg('input', () => AccountInput) input: AccountInput,
+    @Arg('input', () => AccountInput, {
+      description: 'The settings to change; omitted ones keep their value.',
+    })
+    input: AccountInput,
     @Ctx() ctx: RequestContext,
   ): Promise<Account> {
     return updateAccount(ctx, input);

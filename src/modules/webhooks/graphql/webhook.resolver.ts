@@ -36,7 +36,8 @@ export class WebhookResolver {
     description: 'Registers a webhook (owner only); its signing secret is shown only here.',
   })
   createWebhook(
-    @Arg('input', () => CreateWebhookInput) input: CreateWebhookInput,
+    @Arg('input', () => CreateWebhookInput, { description: 'The URL and the events to send.' })
+    input: CreateWebhookInput,
     @Ctx() ctx: RequestContext,
   ): Promise<WebhookWithSecret> {
     return this.service.create(ctx, input);
@@ -46,15 +47,19 @@ export class WebhookResolver {
     description: 'Changes a webhook (owner only); omitted fields keep their value.',
   })
   updateWebhook(
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => UpdateWebhookInput) input: UpdateWebhookInput,
+    @Arg('id', () => ID, { description: 'The webhook (its `id`).' }) id: string,
+    @Arg('input', () => UpdateWebhookInput, { description: 'The fields to change.' })
+    input: UpdateWebhookInput,
     @Ctx() ctx: RequestContext,
   ): Promise<Webhook> {
     return this.service.update(ctx, id, input);
   }
 
   @Mutation(() => Webhook, { description: 'Deletes a webhook and its deliveries (owner only).' })
-  deleteWebhook(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<Webhook> {
+  deleteWebhook(
+    @Arg('id', () => ID, { description: 'The webhook (its `id`).' }) id: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Webhook> {
     return this.service.delete(ctx, id);
   }
 
@@ -62,7 +67,7 @@ export class WebhookResolver {
     description: 'Gives a webhook a new signing secret, shown only here (owner only).',
   })
   rotateWebhookSecret(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'The webhook (its `id`).' }) id: string,
     @Ctx() ctx: RequestContext,
   ): Promise<WebhookWithSecret> {
     return this.service.rotateSecret(ctx, id);
@@ -73,7 +78,7 @@ export class WebhookResolver {
       'Sends a delivery again at the next poll, with a new timestamp and the same event id (owner only).',
   })
   replayWebhookDelivery(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'The delivery (its `id`).' }) id: string,
     @Ctx() ctx: RequestContext,
   ): Promise<WebhookDelivery> {
     return this.service.replay(ctx, id);
