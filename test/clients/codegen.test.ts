@@ -321,6 +321,7 @@ function compileApp(
 
   function inputProblems(input: GraphQLInputObjectType, tsType: ts.Type | undefined): string[] {
     if (!tsType) return [`${input.name}: not generated`];
+    if (input.isOneOf) return oneOfProblems(input, tsType);
     if (
       tsType.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown) ||
       !(tsType.flags & ts.TypeFlags.Object)
@@ -334,6 +335,22 @@ function compileApp(
     return properties.join() === fields.join()
       ? []
       : [`${input.name}: properties ${properties.join(', ')}; fields ${fields.join(', ')}`];
+  }
+
+  /** A `@oneOf` input: a union with one member per field, each requiring exactly that field. */
+  function oneOfProblems(input: GraphQLInputObjectType, tsType: ts.Type): string[] {
+    const members = tsType.isUnion() ? tsType.types : [tsType];
+    const required = members.map((member) =>
+      member
+        .getProperties()
+        .filter((p) => !(p.flags & ts.SymbolFlags.Optional))
+        .map((p) => p.name)
+        .join(),
+    );
+    const fields = Object.keys(input.getFields()).sort();
+    return required.sort().join('|') === fields.join('|')
+      ? []
+      : [`${input.name}: one of ${required.join(' | ')}; fields ${fields.join(', ')}`];
   }
 
   function enumProblems(graphqlEnum: GraphQLEnumType, tsType: ts.Type | undefined): string[] {
