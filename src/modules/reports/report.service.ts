@@ -246,13 +246,19 @@ export class ReportService {
    * Runs the statement with JIT compilation off: the planner cannot estimate how many periods
    * `generate_series` yields per shift, overestimates the cost a thousandfold, and PostgreSQL then
    * spends 0.5-0.9 s compiling a statement that runs in about 0.4 s (one year of the benchmark data).
+   *
+   * And without parallel workers: a parallel plan spreads one report over every core of the
+   * database server, so one account's reports, however few the heavy-work lane lets run, still
+   * took the CPU every other account's queries need (issue 20, finding 4). One report, one core.
    */
   private async execute(knex: Knex, query: Knex.Raw): Promise<ResultRow[]> {
     const { sql, bindings } = query.toSQL();
     try {
       return await knex.transaction(
         async (trx) => {
-          await trx.raw('set local jit = off');
+          await trx.raw(
+            "select set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)",
+          );
           return (await trx.raw(sql, bindings as Knex.RawBinding[])).rows as ResultRow[];
         },
         { readOnly: true },
