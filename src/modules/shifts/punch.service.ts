@@ -126,7 +126,11 @@ export class PunchService {
       // A replay did not run the work: what the first punch stopped ends where its shift starts.
       stoppedShifts:
         stopped ??
-        (await ctx.em.find(Shift, { user: shift.user.id, stop: shift.start, id: { $ne: shift.id } })),
+        (await ctx.em.find(Shift, {
+          user: shift.user.id,
+          stop: shift.start,
+          id: { $ne: shift.id },
+        })),
     };
   }
 
