@@ -24,6 +24,10 @@ const env = {
 
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
+// Each test starts `timetrack` processes that boot an embedded database and run the migrations:
+// seconds on an idle machine, over a minute on a saturated 2-core CI machine.
+jest.setTimeout(240_000);
+
 function run(
   args: string[],
   extraEnv: Record<string, string> = {},
