@@ -551,7 +551,12 @@ describe('a partition with the default timeouts', () => {
     db = await proxiedDatabase();
     // One account sends more requests at once than the pool has connections: its share of
     // requests in flight (issue 20, finding 4) must not queue them, this is about the pool's wait.
-    t = await startTestApp({ ACCOUNT_MAX_IN_FLIGHT: '100' }, { target: db.target });
+    // The production default wait for a connection (test apps otherwise wait longer, for busy
+    // CI machines): this describes the partition a deployment with the defaults sees.
+    t = await startTestApp(
+      { ACCOUNT_MAX_IN_FLIGHT: '100', DB_ACQUIRE_TIMEOUT_MS: '10000' },
+      { target: db.target },
+    );
     owner = await t.newAccount();
   });
   afterAll(async () => {

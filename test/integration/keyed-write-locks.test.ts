@@ -17,9 +17,7 @@ let t: TestApp;
 let owner: Credentials & { ownerLegacyId: number; accountId: number };
 let projects: string[];
 beforeAll(async () => {
-  // The requests of one user queue for its account's connections: on a saturated machine a wait
-  // can outlast the default acquire timeout (a 503, "busy"), which is not what this file tests.
-  t = await startTestApp({ DB_ACQUIRE_TIMEOUT_MS: '120000' });
+  t = await startTestApp();
   owner = await t.newAccount();
   const { createCompany } = await t.gqlOk(
     owner,

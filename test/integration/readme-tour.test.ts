@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-jest.setTimeout(180_000);
+jest.setTimeout(300_000);
 
 const ROOT = path.join(__dirname, '..', '..');
 const README_URL = 'http://127.0.0.1:3000';

@@ -88,6 +88,10 @@ export async function startTestApp(
     // limits themselves are tested with small values in sign-in-limits.test.ts.
     AUTH_FAILURES_PER_LOGIN: '100000',
     AUTH_FAILURES_PER_ADDRESS: '100000',
+    // A query waits for a connection as long as a saturated CI machine may need: the suite tests
+    // what requests answer, and a 503 "busy" after the production default's 10 s wait is a fact
+    // of the machine's load there. The outage and fair-share tests set their own, shorter waits.
+    DB_ACQUIRE_TIMEOUT_MS: '120000',
     ...target.env,
     ...env,
   });
