@@ -29,13 +29,7 @@ function Ref(name: string, noun: string) {
   return RefInput;
 }
 
-export const ActivityRef = Ref('ActivityRef', 'activity');
-export type ActivityRef = InstanceType<typeof ActivityRef>;
 export const CompanyRef = Ref('CompanyRef', 'company');
 export type CompanyRef = InstanceType<typeof CompanyRef>;
 export const ProjectRef = Ref('ProjectRef', 'project');
 export type ProjectRef = InstanceType<typeof ProjectRef>;
-export const ShiftRef = Ref('ShiftRef', 'shift');
-export type ShiftRef = InstanceType<typeof ShiftRef>;
-export const StaffRef = Ref('StaffRef', 'user');
-export type StaffRef = InstanceType<typeof StaffRef>;
