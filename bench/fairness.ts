@@ -306,7 +306,7 @@ async function fillAccountB(url: string): Promise<void> {
     });
     // A fixture of known shape: the fields each caller reads.
     const body = (await res.json()) as {
-      data?: Record<string, Record<string, never>>;
+      data?: Record<string, FixtureAnswer>;
       errors?: unknown[];
     };
     if (body.errors || !body.data) throw new Error(`account B: ${JSON.stringify(body.errors)}`);
@@ -315,24 +315,31 @@ async function fillAccountB(url: string): Promise<void> {
   const existing = await gql('{ projects(first: 100) { totalCount } }');
   if (existing.projects!.totalCount >= B_PROJECTS) return;
   const { createCompany } = await gql(
-    'mutation { createCompany(input: { name: "B Co", visibility: PUBLIC }) { id } }',
+    'mutation { createCompany(input: { name: "B Co", visibility: PUBLIC }) { company { id } } }',
   );
   const ids: string[] = [];
   for (let i = 0; i < B_PROJECTS; i++) {
     const { createProject } = await gql(
-      'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { id } }',
-      { c: createCompany!.id, n: `B project ${i}` },
+      'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { project { id } } }',
+      { c: createCompany!.company.id, n: `B project ${i}` },
     );
-    ids.push(createProject!.id);
+    ids.push(createProject!.project.id);
     for (const name of ['Design', 'Build'])
       await gql(
-        'mutation($p: ID!, $n: String!) { createActivity(input: { projectId: $p, name: $n }) { id } }',
-        { p: createProject!.id, n: name },
+        'mutation($p: ID!, $n: String!) { createActivity(input: { projectId: $p, name: $n }) { activity { id } } }',
+        { p: createProject!.project.id, n: name },
       );
   }
   await gql('mutation($p: ID!) { punchIn(input: { project: { id: $p } }) { shift { id } } }', {
     p: ids[0],
   });
+}
+
+/** What the fixture's operations answer: a list's count, or a payload's new object. */
+interface FixtureAnswer {
+  readonly totalCount: number;
+  readonly company: { readonly id: string };
+  readonly project: { readonly id: string };
 }
 
 /** A's project uuids through the API (the embedded copy has no SQL port of its own). */

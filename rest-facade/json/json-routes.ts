@@ -10,9 +10,22 @@ import { found } from '../run-operation';
 import { legacyFieldName, mapInput, type InputTable } from './input-fields';
 
 /** One resource of the JSON interface: its wire form, its writable fields, its query columns. */
-export interface JsonResource<Node, Wire, Order extends string = string> {
-  /** The key that wraps request bodies (`{"project": {...}}`). */
-  readonly key: string;
+export interface JsonResource<
+  Node,
+  Wire,
+  Order extends string = string,
+  Key extends string = string,
+> {
+  /**
+   * The key that wraps request bodies (`{"project": {...}}`), which is also the name of the object
+   * in its mutations' inputs and payloads (`updateProject(input: { project })` answers `{ project }`).
+   */
+  readonly key: Key;
+  /**
+   * `value` under the key: `(value) => ({ project: value })`. Written out by each resource because
+   * TypeScript types a computed key as any string, and the route table checks variables by name.
+   */
+  readonly named: <T>(value: T) => { readonly [K in Key]: T };
   readonly entity: EntityName;
   readonly legacyEntity: LegacyEntity;
   /** The wire object; its JSON Schema goes into the OpenAPI document. */
@@ -39,9 +52,16 @@ export const inProject = (params: RouteInput['params']) => ({ projectId: params.
 export const inCompany = (params: RouteInput['params']) => ({ companyId: params.company_uuid });
 
 /**
- * The parent of a nested route as the `inProject`/`inCompany` reference of a mutation's input
- * (`{ inCompany: { id } }`); nothing for a route of its own, since a reference names exactly one.
+ * The parent of a nested route as the reference a mutation's input takes (`{ inProject: { id } }`)
+ * for the routes that change an existing object.
  */
+export const inProjectRef = (params: RouteInput['params']) => ({
+  inProject: { id: params.project_uuid },
+});
+export const inCompanyRef = (params: RouteInput['params']) => ({
+  inCompany: { id: params.company_uuid },
+});
+/** The same for an act whose route may be nested or not: nothing for a route of its own. */
 export const parentRef = (key: 'inProject' | 'inCompany', id: string | undefined) =>
   id === undefined ? {} : { [key]: { id } };
 
@@ -73,6 +93,12 @@ function bodyObject(key: string, body: RouteInput['body']): Record<string, unkno
 /** The answer of a route about one object: the object in the envelope. */
 function renderOne<Node, W>(resource: JsonResource<Node, W>) {
   return (node: Node | null) => ({ response: resource.render(found(node, resource.entity)) });
+}
+
+/** The answer of a mutation route: the resource's object of the payload, in the envelope. */
+function renderPayload<Node, W, K extends string>(resource: JsonResource<Node, W, string, K>) {
+  return (payload: { readonly [P in K]: Node | null }) =>
+    renderOne(resource)(payload[resource.key]);
 }
 
 function base<Node, W, N extends OperationName>(
@@ -130,8 +156,8 @@ export function showRoute<Node, W, N extends OperationName, S = object>(
   };
 }
 
-export function createRoute<Node, W, N extends OperationName, S = object>(
-  resource: JsonResource<Node, W>,
+export function createRoute<Node, W, K extends string, N extends OperationName, S = object>(
+  resource: JsonResource<Node, W, string, K>,
   path: string,
   operation: N,
   summary: string,
@@ -150,17 +176,17 @@ export function createRoute<Node, W, N extends OperationName, S = object>(
         ...scoped(scope, params),
       },
     }),
-    render: renderOne(resource),
+    render: renderPayload(resource),
     legacyFieldName: (field: string) => legacyFieldName(resource.createFields, field),
   };
 }
 
-export function updateRoute<Node, W, N extends OperationName, S = object>(
-  resource: JsonResource<Node, W>,
+export function updateRoute<Node, W, K extends string, N extends OperationName, S = object>(
+  resource: JsonResource<Node, W, string, K>,
   path: string,
   operation: N,
   summary: string,
-  scope?: Scope<S>,
+  parent?: Scope<S>,
 ) {
   return {
     ...base(resource, 'PUT', path, operation),
@@ -170,41 +196,44 @@ export function updateRoute<Node, W, N extends OperationName, S = object>(
       response: { schema: resource.wire, list: false },
     },
     variables: ({ params, body }: RouteInput) => ({
-      ...scoped(scope, params),
-      id: params.uuid,
-      input: mapInput(resource.entity, bodyObject(resource.key, body), resource.updateFields),
+      input: {
+        ...resource.named({ id: params.uuid }),
+        ...scoped(parent, params),
+        patch: mapInput(resource.entity, bodyObject(resource.key, body), resource.updateFields),
+      },
     }),
-    render: renderOne(resource),
+    render: renderPayload(resource),
     legacyFieldName: (field: string) => legacyFieldName(resource.updateFields, field),
   };
 }
 
-export function deleteRoute<Node, W, N extends OperationName, S = object>(
-  resource: JsonResource<Node, W>,
+export function deleteRoute<Node, W, K extends string, N extends OperationName, S = object>(
+  resource: JsonResource<Node, W, string, K>,
   path: string,
   operation: N,
   summary: string,
-  scope?: Scope<S>,
+  parent?: Scope<S>,
 ) {
   return {
     ...base(resource, 'DELETE', path, operation),
     docs: { summary, response: { schema: resource.wire, list: false } },
-    variables: ({ params }: RouteInput) => ({ ...scoped(scope, params), id: params.uuid }),
-    render: renderOne(resource),
+    variables: ({ params }: RouteInput) => ({
+      input: { ...resource.named({ id: params.uuid }), ...scoped(parent, params) },
+    }),
+    render: renderPayload(resource),
   };
 }
 
 /**
  * A route that is neither of the five REST acts (enable, punch in); its body fields are its own.
- * `pick` finds the resource's object in the mutation's payload.
+ * It answers the resource's object of the mutation's payload.
  */
-export function actionRoute<Node, W, N extends OperationName, V, Root>(
-  resource: JsonResource<Node, W>,
+export function actionRoute<Node, W, K extends string, N extends OperationName, V>(
+  resource: JsonResource<Node, W, string, K>,
   path: string,
   operation: N,
   summary: string,
   variables: (input: RouteInput, fields: Readonly<Record<string, unknown>>) => V,
-  pick: (payload: Root) => Node | null,
   fields: InputTable = {},
 ) {
   return {
@@ -225,7 +254,7 @@ export function actionRoute<Node, W, N extends OperationName, V, Root>(
           fields,
         ),
       ),
-    render: (payload: Root) => renderOne(resource)(pick(payload)),
+    render: renderPayload(resource),
     legacyFieldName: (field: string) => legacyFieldName(fields, field),
   };
 }

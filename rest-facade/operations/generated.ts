@@ -92,6 +92,13 @@ export type ActivityOrderField =
   /** By the instant the row last changed (incremental sync). */
   | 'UPDATED_AT';
 
+/** Names one activity by exactly one of `id` and `legacyId`. */
+export type ActivityRef =
+  {   /** The activity's uuid. */
+  id: string | number; legacyId?: never; }
+  |  { id?: never;   /** The activity's integer id (the XML interface's id). */
+  legacyId: number; };
+
 /** The roles a user can be given; the owner is made with the account. */
 export type AssignableStaffType =
   /** Manages companies, projects, activities, shifts and staff members; only the owner makes one. */
@@ -285,15 +292,15 @@ export type CompanyRef =
 export type CreateActivityInput = {
   /** A uuid of your choice; generated when omitted. */
   id?: string | number | null | undefined;
-  /** The activity's name; not blank, at most 255 characters. Required on create. */
-  name?: string | null | undefined;
+  /** The activity's name; not blank, at most 255 characters. */
+  name: string;
   /** The activity's project (uuid); give this or `projectLegacyId`. */
   projectId?: string | number | null | undefined;
   /** The activity's project (integer id); give this or `projectId`. */
   projectLegacyId?: number | null | undefined;
 };
 
-/** A new company (owners and managers); `name` is required. */
+/** A new company (owners and managers). */
 export type CreateCompanyInput = {
   /** The contact person's e-mail address. */
   contactEmailAddress?: string | null | undefined;
@@ -329,8 +336,8 @@ export type CreateCompanyInput = {
   mainPostcode?: string | null | undefined;
   /** The state or region of the main office. */
   mainState?: string | null | undefined;
-  /** The company's name; not blank, at most 255 characters. Required on create. */
-  name?: string | null | undefined;
+  /** The company's name; not blank, at most 255 characters. */
+  name: string;
   /** Free-text notes, at most 10,000 characters. */
   notes?: string | null | undefined;
   /** Users of CUSTOM visibility, by uuid. */
@@ -343,7 +350,7 @@ export type CreateCompanyInput = {
   website?: string | null | undefined;
 };
 
-/** A new project (owners and managers): `name` is required; give the company by `companyId` or `companyLegacyId`. */
+/** A new project of a company (owners and managers): give the company by `companyId` or `companyLegacyId`. */
 export type CreateProjectInput = {
   /** Whether the project can be punched in to; true when omitted on create. */
   active?: boolean | null | undefined;
@@ -365,8 +372,8 @@ export type CreateProjectInput = {
   id?: string | number | null | undefined;
   /** The amount invoiced for the project, in cents. */
   invoiceAmountCents?: number | null | undefined;
-  /** The project's name; not blank, at most 255 characters. Required on create. */
-  name?: string | null | undefined;
+  /** The project's name; not blank, at most 255 characters. */
+  name: string;
   /** Free-text notes, at most 10,000 characters. */
   notes?: string | null | undefined;
   /** Tags of the project itself (shifts do not get them); at most 50 of up to 64 characters. */
@@ -419,7 +426,7 @@ export type CreateShiftInput = {
   userLegacyId?: number | null | undefined;
 };
 
-/** A new user (owners and managers): `login` and `password` are required; only the owner creates managers. */
+/** A new user (owners and managers); only the owner creates managers. */
 export type CreateStaffInput = {
   /** Whether the user may sign in; true when omitted on create. Enabling a user counts against the plan's staff maximum. */
   active?: boolean | null | undefined;
@@ -433,10 +440,10 @@ export type CreateStaffInput = {
   id?: string | number | null | undefined;
   /** The last name; empty when omitted on create. */
   lastName?: string | null | undefined;
-  /** Required. */
-  login?: string | null | undefined;
-  /** Required; write-only; at least 8 characters. */
-  password?: string | null | undefined;
+  /** Not blank, without ":"; unique in the service (any case). */
+  login: string;
+  /** Write-only; at least 8 characters. */
+  password: string;
   /** IANA time zone; UTC when omitted. */
   timeZone?: string | null | undefined;
   /** The role; STAFF when omitted on create. Only the owner makes or changes managers. */
@@ -459,6 +466,54 @@ export type DateTimeFilter = {
   lte?: string | null | undefined;
   /** At any other instant; a null field matches neither `eq` nor `ne`. */
   ne?: string | null | undefined;
+};
+
+/** Deletes an activity (owners and managers). */
+export type DeleteActivityInput = {
+  /** The activity to delete. */
+  activity: ActivityRef;
+  /** Only if the activity belongs to this project. */
+  inProject?: ProjectRef | null | undefined;
+};
+
+/** Deletes a company with its projects, activities and shifts. */
+export type DeleteCompanyInput = {
+  /** The company to delete. */
+  company: CompanyRef;
+};
+
+/** Deletes a project with its activities and shifts. */
+export type DeleteProjectInput = {
+  /** Only if the project belongs to this company. */
+  inCompany?: CompanyRef | null | undefined;
+  /** The project to delete. */
+  project: ProjectRef;
+};
+
+/** Deletes a shift (its user, or an owner or manager). */
+export type DeleteShiftInput = {
+  /** Only if the shift belongs to this project. */
+  inProject?: ProjectRef | null | undefined;
+  /** The shift to delete. */
+  shift: ShiftRef;
+};
+
+/** Deletes a user (owners and managers). */
+export type DeleteStaffInput = {
+  /** The user. */
+  staff: StaffRef;
+};
+
+/** Stops a user signing in (owners and managers). */
+export type DisableStaffInput = {
+  /** The user. */
+  staff: StaffRef;
+};
+
+/** Lets a user sign in again (owners and managers). */
+export type EnableStaffInput = {
+  /** The user. */
+  staff: StaffRef;
 };
 
 /** Compares a floating-point field (coordinates); every condition given must hold. */
@@ -845,6 +900,13 @@ export type ShiftOrderField =
   /** By the uuid of the user who worked. */
   | 'USER_ID';
 
+/** Names one shift by exactly one of `id` and `legacyId`. */
+export type ShiftRef =
+  {   /** The shift's uuid. */
+  id: string | number; legacyId?: never; }
+  |  { id?: never;   /** The shift's integer id (the XML interface's id). */
+  legacyId: number; };
+
 /** Selects users: every field and combinator given must hold (AND); `or` and `not` express the rest. */
 export type StaffFilter = {
   /** Whether the user is enabled. */
@@ -877,6 +939,28 @@ export type StaffFilter = {
   type?: StaffTypeFilter | null | undefined;
   /** When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
   updatedAt?: DateTimeFilter | null | undefined;
+};
+
+/** Omitted fields keep their value. */
+export type StaffInput = {
+  /** Whether the user may sign in; true when omitted on create. Enabling a user counts against the plan's staff maximum. */
+  active?: boolean | null | undefined;
+  /** The e-mail address (or empty); empty when omitted on create. */
+  emailAddress?: string | null | undefined;
+  /** The first name; empty when omitted on create. */
+  firstName?: string | null | undefined;
+  /** The user's hourly rate in cents; not negative. */
+  hourlyRateCents?: number | null | undefined;
+  /** The last name; empty when omitted on create. */
+  lastName?: string | null | undefined;
+  /** Not blank, without ":"; unique in the service (any case). */
+  login?: string | null | undefined;
+  /** Write-only; takes effect at once. */
+  password?: string | null | undefined;
+  /** IANA time zone name. */
+  timeZone?: string | null | undefined;
+  /** The role; STAFF when omitted on create. Only the owner makes or changes managers. */
+  type?: AssignableStaffType | null | undefined;
 };
 
 /** One sort key; a list of them sorts by each in turn, then by `legacyId` ascending. */
@@ -913,6 +997,13 @@ export type StaffOrderField =
   | 'TYPE'
   /** By the instant the row last changed (incremental sync). */
   | 'UPDATED_AT';
+
+/** Names one user by exactly one of `id` and `legacyId`. */
+export type StaffRef =
+  {   /** The user's uuid. */
+  id: string | number; legacyId?: never; }
+  |  { id?: never;   /** The user's integer id (the XML interface's id). */
+  legacyId: number; };
 
 /** The role of a user: the account owner, a manager, or a staff member. */
 export type StaffType =
@@ -955,26 +1046,50 @@ export type StringFilter = {
   ne?: string | null | undefined;
 };
 
-/** Omitted fields keep their value. */
+/** Renames an activity (owners and managers). */
+export type UpdateActivityInput = {
+  /** The activity to change. */
+  activity: ActivityRef;
+  /** Only if the activity belongs to this project. */
+  inProject?: ProjectRef | null | undefined;
+  /** The fields to change; omitted ones keep their value. */
+  patch: ActivityInput;
+};
+
+/** Changes a company (owners and managers). */
+export type UpdateCompanyInput = {
+  /** The company to change. */
+  company: CompanyRef;
+  /** The fields to change; omitted ones keep their value. */
+  patch: CompanyInput;
+};
+
+/** Changes a project (owners and managers). */
+export type UpdateProjectInput = {
+  /** Only if the project belongs to this company. */
+  inCompany?: CompanyRef | null | undefined;
+  /** The fields to change; omitted ones keep their value. */
+  patch: ProjectInput;
+  /** The project to change. */
+  project: ProjectRef;
+};
+
+/** Changes a shift (its user, or an owner or manager). */
+export type UpdateShiftInput = {
+  /** Only if the shift belongs to this project. */
+  inProject?: ProjectRef | null | undefined;
+  /** The fields to change; omitted ones keep their value. */
+  patch: ShiftInput;
+  /** The shift to change. */
+  shift: ShiftRef;
+};
+
+/** Changes a user (the user, or an owner or manager). */
 export type UpdateStaffInput = {
-  /** Whether the user may sign in; true when omitted on create. Enabling a user counts against the plan's staff maximum. */
-  active?: boolean | null | undefined;
-  /** The e-mail address (or empty); empty when omitted on create. */
-  emailAddress?: string | null | undefined;
-  /** The first name; empty when omitted on create. */
-  firstName?: string | null | undefined;
-  /** The user's hourly rate in cents; not negative. */
-  hourlyRateCents?: number | null | undefined;
-  /** The last name; empty when omitted on create. */
-  lastName?: string | null | undefined;
-  /** Not blank, without ":"; unique in the service (any case). */
-  login?: string | null | undefined;
-  /** Write-only; takes effect at once. */
-  password?: string | null | undefined;
-  /** IANA time zone name. */
-  timeZone?: string | null | undefined;
-  /** The role; STAFF when omitted on create. Only the owner makes or changes managers. */
-  type?: AssignableStaffType | null | undefined;
+  /** The fields to change; omitted ones keep their value. */
+  patch: StaffInput;
+  /** The user to change. */
+  staff: StaffRef;
 };
 
 /** PUBLIC: every user of the account; PRIVATE: the owner and the creator; CUSTOM: the owner, the creator and the listed users. */
@@ -1022,28 +1137,21 @@ export type CreateActivityMutationVariables = Exact<{
 }>;
 
 
-export type CreateActivityMutation = { createActivity: { id: string, legacyId: number, name: string, project: { id: string, legacyId: number } } };
+export type CreateActivityMutation = { createActivity: { activity: { id: string, legacyId: number, name: string, project: { id: string, legacyId: number } } } };
 
 export type UpdateActivityMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
-  input: ActivityInput;
-  projectId?: string | number | null | undefined;
-  projectLegacyId?: number | null | undefined;
+  input: UpdateActivityInput;
 }>;
 
 
-export type UpdateActivityMutation = { updateActivity: { id: string, legacyId: number, name: string, project: { id: string, legacyId: number } } };
+export type UpdateActivityMutation = { updateActivity: { activity: { id: string, legacyId: number, name: string, project: { id: string, legacyId: number } } } };
 
 export type DeleteActivityMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
-  projectId?: string | number | null | undefined;
-  projectLegacyId?: number | null | undefined;
+  input: DeleteActivityInput;
 }>;
 
 
-export type DeleteActivityMutation = { deleteActivity: { id: string, legacyId: number, name: string, project: { id: string, legacyId: number } } };
+export type DeleteActivityMutation = { deleteActivity: { activity: { id: string, legacyId: number, name: string, project: { id: string, legacyId: number } } } };
 
 export type ListCompaniesQueryVariables = Exact<{
   filter?: CompanyFilter | null | undefined;
@@ -1067,24 +1175,21 @@ export type CreateCompanyMutationVariables = Exact<{
 }>;
 
 
-export type CreateCompanyMutation = { createCompany: { id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } };
+export type CreateCompanyMutation = { createCompany: { company: { id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } } };
 
 export type UpdateCompanyMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
-  input: CompanyInput;
+  input: UpdateCompanyInput;
 }>;
 
 
-export type UpdateCompanyMutation = { updateCompany: { id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } };
+export type UpdateCompanyMutation = { updateCompany: { company: { id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } } };
 
 export type DeleteCompanyMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
+  input: DeleteCompanyInput;
 }>;
 
 
-export type DeleteCompanyMutation = { deleteCompany: { id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } };
+export type DeleteCompanyMutation = { deleteCompany: { company: { id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } } };
 
 export type ExportShiftsQueryVariables = Exact<{
   projectId?: string | number | null | undefined;
@@ -1145,28 +1250,21 @@ export type CreateProjectMutationVariables = Exact<{
 }>;
 
 
-export type CreateProjectMutation = { createProject: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
+export type CreateProjectMutation = { createProject: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type UpdateProjectMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
-  input: ProjectInput;
-  companyId?: string | number | null | undefined;
-  companyLegacyId?: number | null | undefined;
+  input: UpdateProjectInput;
 }>;
 
 
-export type UpdateProjectMutation = { updateProject: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
+export type UpdateProjectMutation = { updateProject: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type DeleteProjectMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
-  companyId?: string | number | null | undefined;
-  companyLegacyId?: number | null | undefined;
+  input: DeleteProjectInput;
 }>;
 
 
-export type DeleteProjectMutation = { deleteProject: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } };
+export type DeleteProjectMutation = { deleteProject: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type PunchInMutationVariables = Exact<{
   input: PunchInInput;
@@ -1208,28 +1306,21 @@ export type CreateShiftMutationVariables = Exact<{
 }>;
 
 
-export type CreateShiftMutation = { createShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } };
+export type CreateShiftMutation = { createShift: { shift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } } };
 
 export type UpdateShiftMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
-  input: ShiftInput;
-  projectId?: string | number | null | undefined;
-  projectLegacyId?: number | null | undefined;
+  input: UpdateShiftInput;
 }>;
 
 
-export type UpdateShiftMutation = { updateShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } };
+export type UpdateShiftMutation = { updateShift: { shift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } } };
 
 export type DeleteShiftMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
-  projectId?: string | number | null | undefined;
-  projectLegacyId?: number | null | undefined;
+  input: DeleteShiftInput;
 }>;
 
 
-export type DeleteShiftMutation = { deleteShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } };
+export type DeleteShiftMutation = { deleteShift: { shift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } } };
 
 export type ListStaffQueryVariables = Exact<{
   filter?: StaffFilter | null | undefined;
@@ -1253,40 +1344,35 @@ export type CreateStaffMutationVariables = Exact<{
 }>;
 
 
-export type CreateStaffMutation = { createStaff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
+export type CreateStaffMutation = { createStaff: { staff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } } };
 
 export type UpdateStaffMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
   input: UpdateStaffInput;
 }>;
 
 
-export type UpdateStaffMutation = { updateStaff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
+export type UpdateStaffMutation = { updateStaff: { staff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } } };
 
 export type DeleteStaffMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
+  input: DeleteStaffInput;
 }>;
 
 
-export type DeleteStaffMutation = { deleteStaff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
+export type DeleteStaffMutation = { deleteStaff: { staff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } } };
 
 export type EnableStaffMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
+  input: EnableStaffInput;
 }>;
 
 
-export type EnableStaffMutation = { enableStaff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
+export type EnableStaffMutation = { enableStaff: { staff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } } };
 
 export type DisableStaffMutationVariables = Exact<{
-  id?: string | number | null | undefined;
-  legacyId?: number | null | undefined;
+  input: DisableStaffInput;
 }>;
 
 
-export type DisableStaffMutation = { disableStaff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } };
+export type DisableStaffMutation = { disableStaff: { staff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } } };
 
 export type ListTimeZonesQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -5,6 +5,7 @@ import {
   createRoute,
   deleteRoute,
   inProject,
+  inProjectRef,
   listRoute,
   showRoute,
   updateRoute,
@@ -38,9 +39,11 @@ export const renderActivity = (a: ActivityNode): z.infer<typeof activityWire> =>
 export const activityResource: JsonResource<
   ActivityNode,
   z.infer<typeof activityWire>,
-  ActivityOrderField
+  ActivityOrderField,
+  'activity'
 > = {
   key: 'activity',
+  named: (value) => ({ activity: value }),
   entity: 'Activity',
   legacyEntity: 'Project',
   wire: activityWire,
@@ -75,13 +78,13 @@ export const activityJsonRoutes: JsonRoute[] = [
     '/projects/:project_uuid/activities/:uuid',
     'UpdateActivity',
     'Rename an activity',
-    inProject,
+    inProjectRef,
   ),
   deleteRoute(
     activityResource,
     '/projects/:project_uuid/activities/:uuid',
     'DeleteActivity',
     'Delete an activity',
-    inProject,
+    inProjectRef,
   ),
 ];

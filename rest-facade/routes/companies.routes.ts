@@ -89,9 +89,11 @@ export const companyColumns = companyTables.columns;
 export const companyResource: JsonResource<
   CompanyNode,
   z.infer<typeof companyWire>,
-  CompanyOrderField
+  CompanyOrderField,
+  'company'
 > = {
   key: 'company',
+  named: (value) => ({ company: value }),
   entity: 'Company',
   legacyEntity: 'Company',
   wire: companyWire,

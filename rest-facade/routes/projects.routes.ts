@@ -16,6 +16,7 @@ import {
   createRoute,
   deleteRoute,
   inCompany,
+  inCompanyRef,
   listRoute,
   parentRef,
   showRoute,
@@ -168,14 +169,16 @@ const projectTables = resourceTables(
 
 export const projectColumns = projectTables.columns;
 
-export const projectResource: JsonResource<ProjectNode, ProjectWire, ProjectOrderField> = {
-  key: 'project',
-  entity: 'Project',
-  legacyEntity: 'Project',
-  wire: projectWire,
-  render: renderProject,
-  ...projectTables,
-};
+export const projectResource: JsonResource<ProjectNode, ProjectWire, ProjectOrderField, 'project'> =
+  {
+    key: 'project',
+    named: (value) => ({ project: value }),
+    entity: 'Project',
+    legacyEntity: 'Project',
+    wire: projectWire,
+    render: renderProject,
+    ...projectTables,
+  };
 
 const punchInFields = {
   activity_uuid: { to: 'activityId', kind: uuid },
@@ -197,12 +200,11 @@ const punchOut = ({ params }: RouteInput, fields: MappedInput) => ({
     notes: textValue(fields.notes),
   },
 });
-/** A punch's payload holds the project with its new running state. */
-export const punchedProject = (payload: { project: ProjectNode }) => payload.project;
 
 /** Flat and company-nested forms of the same acts. */
 function projectRoutes(prefix: '' | '/companies/:company_uuid', where: string): JsonRoute[] {
   const scope = prefix ? inCompany : undefined;
+  const parent = prefix ? inCompanyRef : undefined;
   return [
     listRoute(
       projectResource,
@@ -230,14 +232,14 @@ function projectRoutes(prefix: '' | '/companies/:company_uuid', where: string): 
       `${prefix}/projects/:uuid`,
       'UpdateProject',
       `Update a project${where}; the answer carries its totals`,
-      scope,
+      parent,
     ),
     deleteRoute(
       projectResource,
       `${prefix}/projects/:uuid`,
       'DeleteProject',
       `Delete a project${where} with its activities and shifts`,
-      scope,
+      parent,
     ),
     actionRoute(
       projectResource,
@@ -245,7 +247,6 @@ function projectRoutes(prefix: '' | '/companies/:company_uuid', where: string): 
       'PunchIn',
       `Punch in to a project${where}, out of any other`,
       punchIn,
-      punchedProject,
       punchInFields,
     ),
     actionRoute(
@@ -254,7 +255,6 @@ function projectRoutes(prefix: '' | '/companies/:company_uuid', where: string): 
       'PunchOut',
       `Punch out of a project${where}; notes from the query or the body`,
       punchOut,
-      punchedProject,
       { notes: punchInFields.notes },
     ),
   ];

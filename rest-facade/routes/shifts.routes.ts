@@ -5,6 +5,7 @@ import {
   createRoute,
   deleteRoute,
   inProject,
+  inProjectRef,
   listRoute,
   showRoute,
   updateRoute,
@@ -77,8 +78,14 @@ export const renderShift = (s: ShiftNode): z.infer<typeof shiftWire> => ({
   external_href: s.externalHref,
 });
 
-export const shiftResource: JsonResource<ShiftNode, z.infer<typeof shiftWire>, ShiftOrderField> = {
+export const shiftResource: JsonResource<
+  ShiftNode,
+  z.infer<typeof shiftWire>,
+  ShiftOrderField,
+  'shift'
+> = {
   key: 'shift',
+  named: (value) => ({ shift: value }),
   entity: 'Shift',
   legacyEntity: 'Shift',
   wire: shiftWire,
@@ -123,13 +130,13 @@ export const shiftJsonRoutes: JsonRoute[] = [
     '/projects/:project_uuid/shifts/:uuid',
     'UpdateShift',
     'Update a shift of a project',
-    inProject,
+    inProjectRef,
   ),
   deleteRoute(
     shiftResource,
     '/projects/:project_uuid/shifts/:uuid',
     'DeleteShift',
     'Delete a shift of a project',
-    inProject,
+    inProjectRef,
   ),
 ];

@@ -80,8 +80,14 @@ export function readable<T>(value: T | null, field: string): T {
   return value;
 }
 
-export const staffResource: JsonResource<StaffNode, z.infer<typeof staffWire>, StaffOrderField> = {
+export const staffResource: JsonResource<
+  StaffNode,
+  z.infer<typeof staffWire>,
+  StaffOrderField,
+  'staff'
+> = {
   key: 'staff',
+  named: (value) => ({ staff: value }),
   entity: 'Staff',
   legacyEntity: 'User',
   wire: staffWire,
@@ -99,9 +105,10 @@ export const staffResource: JsonResource<StaffNode, z.infer<typeof staffWire>, S
   ...staffTables,
 };
 
-const byUuid = ({ params }: { params: Readonly<Record<string, string>> }) => ({ id: params.uuid });
-/** Enabling and disabling answer the user itself. */
-const theUser = (staff: StaffNode) => staff;
+/** Enabling and disabling name the user of the path and answer them as they are now. */
+const byUuid = ({ params }: { params: Readonly<Record<string, string>> }) => ({
+  input: staffResource.named({ id: params.uuid }),
+});
 
 export const staffJsonRoutes: JsonRoute[] = [
   listRoute(
@@ -130,7 +137,6 @@ export const staffJsonRoutes: JsonRoute[] = [
     'EnableStaff',
     'Enable a staff member (402 over the plan maximum)',
     byUuid,
-    theUser,
   ),
   actionRoute(
     staffResource,
@@ -138,6 +144,5 @@ export const staffJsonRoutes: JsonRoute[] = [
     'DisableStaff',
     'Disable a staff member',
     byUuid,
-    theUser,
   ),
 ];

@@ -6,12 +6,7 @@ import {
   type FieldKind,
 } from '../json/input-fields';
 import { COMPANY_FIELDS, CONTACT_FIELDS, type CompanyNode } from './companies.routes';
-import {
-  PROJECT_FIELDS,
-  punchedProject,
-  startedAtSeconds,
-  type ProjectNode,
-} from './projects.routes';
+import { PROJECT_FIELDS, startedAtSeconds, type ProjectNode } from './projects.routes';
 import { SHIFT_FIELDS, type ShiftNode } from './shifts.routes';
 import { readable, STAFF_FIELDS, type StaffNode } from './staff.routes';
 import type { TimeZoneNode } from './time-zones.routes';
@@ -51,7 +46,9 @@ const userFields = {
   time_zone: STAFF_FIELDS.time_zone,
 };
 
-const userResource: XmlResource<StaffNode> = {
+const userResource: XmlResource<StaffNode, 'staff'> = {
+  key: 'staff',
+  named: (value) => ({ staff: value }),
   element: 'user',
   collection: 'users',
   entity: 'Staff',
@@ -101,7 +98,9 @@ const companyFields = {
   ),
 };
 
-const companyResource: XmlResource<CompanyNode> = {
+const companyResource: XmlResource<CompanyNode, 'company'> = {
+  key: 'company',
+  named: (value) => ({ company: value }),
   element: 'company',
   collection: 'companies',
   entity: 'Company',
@@ -134,7 +133,9 @@ const projectFields = {
   tag_list: PROJECT_FIELDS.tag_list,
 };
 
-const projectResource: XmlResource<ProjectNode> = {
+const projectResource: XmlResource<ProjectNode, 'project'> = {
+  key: 'project',
+  named: (value) => ({ project: value }),
   element: 'project',
   collection: 'projects',
   entity: 'Project',
@@ -205,7 +206,9 @@ function placeTimes(input: Record<string, unknown>): Record<string, unknown> {
   return placed;
 }
 
-const shiftResource: XmlResource<ShiftNode> = {
+const shiftResource: XmlResource<ShiftNode, 'shift'> = {
+  key: 'shift',
+  named: (value) => ({ shift: value }),
   element: 'shift',
   collection: 'shifts',
   entity: 'Shift',
@@ -282,22 +285,8 @@ const DOCUMENTED_ROUTES: readonly XmlRoute[] = [
   ),
   xmlUpdate(projectResource, '/project/:id', 'UpdateProject', 'Update a project'),
   xmlDelete(projectResource, '/project/:id', 'DeleteProject', 'Delete a project'),
-  xmlAction(
-    projectResource,
-    '/project/:id/punch_in',
-    'PunchIn',
-    'Punch in to a project',
-    'project',
-    punchedProject,
-  ),
-  xmlAction(
-    projectResource,
-    '/project/:id/punch_out',
-    'PunchOut',
-    'Punch out of a project',
-    'project',
-    punchedProject,
-  ),
+  xmlAction(projectResource, '/project/:id/punch_in', 'PunchIn', 'Punch in to a project'),
+  xmlAction(projectResource, '/project/:id/punch_out', 'PunchOut', 'Punch out of a project'),
 
   xmlList(shiftResource, '/shifts', 'ListShifts', 'List the shifts'),
   xmlList(

@@ -24,7 +24,14 @@ interface LegacyObject {
  * One resource of the XML interface: element names, writable elements, where it lives. `Node` is
  * the generated type of its fragment (operations/fragments.graphql).
  */
-export interface XmlResource<Node extends LegacyObject> extends XmlElementNames {
+export interface XmlResource<
+  Node extends LegacyObject,
+  Key extends string = string,
+> extends XmlElementNames {
+  /** The object's name in its mutations' inputs and payloads (`staff` for the `<user>` element). */
+  readonly key: Key;
+  /** `value` under the key, written out per resource (see JsonResource.named). */
+  readonly named: <T>(value: T) => { readonly [K in Key]: T };
   readonly entity: EntityName;
   readonly legacyEntity: LegacyEntity;
   /** The object's child elements, in the legacy order. */
@@ -132,8 +139,8 @@ export function xmlShow<Node extends LegacyObject, N extends OperationName>(
   };
 }
 
-export function xmlCreate<Node extends LegacyObject, N extends OperationName, S>(
-  resource: XmlResource<Node>,
+export function xmlCreate<Node extends LegacyObject, K extends string, N extends OperationName, S>(
+  resource: XmlResource<Node, K>,
   path: string,
   operation: N,
   summary: string,
@@ -146,8 +153,8 @@ export function xmlCreate<Node extends LegacyObject, N extends OperationName, S>
     variables: ({ params, body }: RouteInput) => ({
       input: { ...input(resource, body, resource.createFields), ...scoped(scope, params) },
     }),
-    render: (answer: Node | null) => {
-      const node = found(answer, resource.entity);
+    render: (payload: { readonly [P in K]: Node | null }) => {
+      const node = found<Node>(payload[resource.key], resource.entity);
       return { node: objectOf(resource, node), location: resource.location(node.legacyId) };
     },
     legacyFieldName: (field: string) =>
@@ -155,8 +162,8 @@ export function xmlCreate<Node extends LegacyObject, N extends OperationName, S>
   };
 }
 
-export function xmlUpdate<Node extends LegacyObject, N extends OperationName>(
-  resource: XmlResource<Node>,
+export function xmlUpdate<Node extends LegacyObject, K extends string, N extends OperationName>(
+  resource: XmlResource<Node, K>,
   path: string,
   operation: N,
   summary: string,
@@ -165,31 +172,43 @@ export function xmlUpdate<Node extends LegacyObject, N extends OperationName>(
     ...base(resource, 'PUT', path, operation, summary),
     docs: { summary, requestBody: { bodyKey: resource.element, schema: resource.updateFields } },
     variables: ({ params, body }: RouteInput) => ({
-      legacyId: legacyId(params.id, resource.entity),
-      input: input(resource, body, resource.updateFields),
+      input: {
+        ...resource.named({ legacyId: legacyId(params.id, resource.entity) }),
+        patch: input(resource, body, resource.updateFields),
+      },
     }),
-    render: renderOne(resource),
+    render: renderPayload(resource),
     legacyFieldName: (field: string) =>
       resource.legacyNames?.[field] ?? legacyFieldName(resource.updateFields, field),
   };
 }
 
-export function xmlDelete<Node extends LegacyObject, N extends OperationName>(
-  resource: XmlResource<Node>,
+export function xmlDelete<Node extends LegacyObject, K extends string, N extends OperationName>(
+  resource: XmlResource<Node, K>,
   path: string,
   operation: N,
   summary: string,
 ) {
   return {
     ...base(resource, 'DELETE', path, operation, summary),
-    variables: ({ params }: RouteInput) => ({ legacyId: legacyId(params.id, resource.entity) }),
-    render: renderOne(resource),
+    variables: ({ params }: RouteInput) => ({
+      input: resource.named({ legacyId: legacyId(params.id, resource.entity) }),
+    }),
+    render: renderPayload(resource),
   };
 }
 
 /** The answer of a route about one object: the object as the document's root. */
 function renderOne<Node extends LegacyObject>(resource: XmlResource<Node>) {
   return (node: Node | null) => ({ node: objectOf(resource, found(node, resource.entity)) });
+}
+
+/** The answer of a mutation route: the resource's object of the payload. */
+function renderPayload<Node extends LegacyObject, K extends string>(
+  resource: XmlResource<Node, K>,
+) {
+  return (payload: { readonly [P in K]: Node | null }) =>
+    renderOne(resource)(payload[resource.key]);
 }
 
 /**
@@ -217,22 +236,20 @@ export function withPluralAliases(
 }
 
 /**
- * A POST that is not a create (punch in, punch out): 200 with the object, which `pick` finds in
- * the mutation's payload. The input names the object under `key` (`{ project: { legacyId } }`).
+ * A POST that is not a create (punch in, punch out): 200 with the resource's object of the
+ * mutation's payload. The input names the object of the path (`{ project: { legacyId } }`).
  */
-export function xmlAction<Node extends LegacyObject, N extends OperationName, Root>(
-  resource: XmlResource<Node>,
+export function xmlAction<Node extends LegacyObject, K extends string, N extends OperationName>(
+  resource: XmlResource<Node, K>,
   path: string,
   operation: N,
   summary: string,
-  key: string,
-  pick: (payload: Root) => Node | null,
 ) {
   return {
     ...base(resource, 'POST', path, operation, summary),
     variables: ({ params }: RouteInput) => ({
-      input: { [key]: { legacyId: legacyId(params.id, resource.entity) } },
+      input: resource.named({ legacyId: legacyId(params.id, resource.entity) }),
     }),
-    render: (payload: Root) => renderOne(resource)(pick(payload)),
+    render: renderPayload(resource),
   };
 }

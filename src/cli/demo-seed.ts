@@ -105,7 +105,10 @@ const PEOPLE: readonly PersonSpec[] = [
   },
 ];
 
-const COMPANIES: readonly { key: CompanyKey; input: Record<string, string | number> }[] = [
+const COMPANIES: readonly {
+  key: CompanyKey;
+  input: { name: string } & Record<string, string | number>;
+}[] = [
   {
     key: 'acme',
     input: {

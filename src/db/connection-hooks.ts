@@ -23,6 +23,8 @@ interface PgClient {
   end(): unknown;
   /** pg's protocol connection; its socket is the only way to close a client that cannot answer. */
   connection?: { stream?: { destroy(error?: Error): void } };
+  /** knex's mark of a dead connection, which its pool discards instead of handing out. */
+  __knex__disposed?: unknown;
 }
 
 /** The driver's message when its own timer (`query_timeout`) gave up on an answer. */
@@ -36,7 +38,7 @@ export function afterCreate(
   client.query('DEALLOCATE ALL', (error: Error | null) => {
     if (!error) return done(null, client);
     // knex neither returns nor closes a connection whose afterCreate failed.
-    closeNow(client);
+    closeNow(client, error.message);
     done(error, client);
   });
 }
@@ -44,7 +46,7 @@ export function afterCreate(
 function closeOnReadTimeout(client: PgClient): void {
   const query = client.query.bind(client);
   const watch = (error: unknown) => {
-    if ((error as Error | null)?.message === READ_TIMEOUT) closeNow(client);
+    if ((error as Error | null)?.message === READ_TIMEOUT) closeNow(client, READ_TIMEOUT);
   };
   client.query = (...args: unknown[]) => {
     // Callback form (knex): watch the callback; promise form (rate-limiter-flexible): the promise.
@@ -65,9 +67,12 @@ function closeOnReadTimeout(client: PgClient): void {
 
 /**
  * Closes the socket without the protocol's goodbye, which a peer that does not answer would never
- * acknowledge. `pg` then ends the client ('end'), which knex marks so the pool discards it.
+ * acknowledge. `pg` then ends the client ('end'), which knex marks so the pool discards it; but
+ * that event comes a turn of the event loop later, and a query acquired meanwhile would be handed
+ * this connection and fail with it ("Connection terminated unexpectedly"), so it is marked now.
  */
-function closeNow(client: PgClient): void {
+function closeNow(client: PgClient, reason: string): void {
+  client.__knex__disposed = reason;
   const stream = client.connection?.stream;
   if (stream) stream.destroy();
   else void Promise.resolve(client.end()).catch(() => {});

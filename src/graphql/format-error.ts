@@ -32,7 +32,13 @@ export function formatError(
   error: unknown,
 ): GraphQLFormattedError {
   const original = unwrapResolverError(error);
-  const appError = original instanceof AppError ? original : mapDatabaseError(original);
+  // An error of ours raised before execution (required-input-fields.ts) carries no path, which is
+  // what unwrapResolverError looks for.
+  const cause =
+    original instanceof GraphQLError && original.originalError instanceof AppError
+      ? original.originalError
+      : original;
+  const appError = cause instanceof AppError ? cause : mapDatabaseError(cause);
   if (appError) {
     return {
       message: appError.message,

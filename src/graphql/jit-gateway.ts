@@ -15,6 +15,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { missingRequiredFields } from './required-input-fields';
 
 type Runner = (
   context: unknown,
@@ -90,9 +91,15 @@ function compile(
       ? undefined
       : tryCompile(jitSchema, document, operationName);
   if (!compiled)
-    return (contextValue, variableValues) =>
-      execute({ schema, document, operationName, contextValue, variableValues });
+    return (contextValue, variableValues) => {
+      const missing = missingRequiredFields(schema, definitions, variableValues);
+      return missing
+        ? { errors: [missing] }
+        : execute({ schema, document, operationName, contextValue, variableValues });
+    };
   return (context, variables) => {
+    const missing = missingRequiredFields(schema, definitions, variables);
+    if (missing) return { errors: [missing] };
     // Variables are checked by graphql-js first, so a bad value is refused with exactly the error
     // (and Apollo's BAD_USER_INPUT mapping) it gets without the compiler.
     const checked = getVariableValues(schema, definitions, variables);

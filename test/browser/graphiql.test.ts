@@ -195,16 +195,16 @@ describeInBrowser('GraphiQL browser test')('GraphiQL in headless Chromium', () =
   test("a subscription runs over the page's own WebSocket with the same credentials", async () => {
     const company = await t.gqlOk(
       owner,
-      'mutation { createCompany(input: { name: "Browser Ltd", visibility: PUBLIC }) { id } }',
+      'mutation { createCompany(input: { name: "Browser Ltd", visibility: PUBLIC }) { company { id } } }',
     );
     const project = await t.gqlOk(
       owner,
-      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "IDE", visibility: PUBLIC }) { id } }',
+      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "IDE", visibility: PUBLIC }) { project { id } } }',
       {
-        c: company.createCompany.id,
+        c: company.createCompany.company.id,
       },
     );
-    const projectId: string = project.createProject.id;
+    const projectId: string = project.createProject.project.id;
 
     await openSignedIn();
     await typeAndRun(

@@ -49,9 +49,11 @@ const PROJECT_WITH_COMPANY = gql`
 `;
 const RENAME = gql`
   mutation Rename($id: ID!, $name: String!) {
-    updateProject(id: $id, input: { name: $name }) {
-      id
-      name
+    updateProject(input: { project: { id: $id }, patch: { name: $name } }) {
+      project {
+        id
+        name
+      }
     }
   }
 `;
@@ -172,7 +174,7 @@ describe('Apollo Client InMemoryCache normalises the answers', () => {
       await client.query({ query: PROJECTS, fetchPolicy: 'network-only' });
       await t.gqlOk(
         owner,
-        `mutation { updateProject(id: "${gamma}", input: { name: "Gamma 2" }) { id } }`,
+        `mutation { updateProject(input: { project: { id: "${gamma}" }, patch: { name: "Gamma 2" } }) { project { id } } }`,
       );
       const fresh = await client.query<ProjectData>({
         query: PROJECT,

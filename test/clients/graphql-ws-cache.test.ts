@@ -195,7 +195,7 @@ test("events from other connections update the cache's Shift and Project entries
     const edit = () =>
       gqlAs(
         staff,
-        'mutation($id: ID!) { updateShift(id: $id, input: { notes: "second", stop: "2026-04-01T11:00:00Z" }) { id } }',
+        'mutation($id: ID!) { updateShift(input: { shift: { id: $id }, patch: { notes: "second", stop: "2026-04-01T11:00:00Z" } }) { shift { id } } }',
         { id: shiftId },
       );
     const firstEvent = events.next();
@@ -237,7 +237,11 @@ test("events from other connections update the cache's Shift and Project entries
     expect(cachedShift(running)!.stop).not.toBeNull();
 
     // A deletion names the shift, which the cache can then evict.
-    await gqlAs(staff, 'mutation($id: ID!) { deleteShift(id: $id) { id } }', { id: running });
+    await gqlAs(
+      staff,
+      'mutation($id: ID!) { deleteShift(input: { shift: { id: $id } }) { shift { id } } }',
+      { id: running },
+    );
     const deleted = await events.nextOf('SHIFT_DELETED');
     expect(deleted).toMatchObject({ shift: null, deletedShiftId: running });
 

@@ -153,7 +153,7 @@ test('ids are unique across types: a client-chosen id taken by another type is r
   const { company } = await fixtures(owner);
   const res = await t.gql(
     owner,
-    `mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }`,
+    `mutation($input: CreateProjectInput!) { createProject(input: $input) { project { id } } }`,
     { input: { id: company.id, name: 'Clash', companyId: company.id } },
   );
   expect(res.errors?.[0]?.extensions).toMatchObject({

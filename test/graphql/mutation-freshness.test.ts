@@ -62,16 +62,16 @@ describe('mutation fields answer with fresh values', () => {
     const data = await t.gqlOk(
       owner,
       `mutation($shift: ID!, $project: ID!) {
-        before: updateShift(id: $shift, input: { notes: "one" }) { project { name } }
-        rename: updateProject(id: $project, input: { name: "New name" }) { name }
-        after: updateShift(id: $shift, input: { notes: "two" }) { notes project { name } }
+        before: updateShift(input: { shift: { id: $shift }, patch: { notes: "one" } }) { shift { project { name } } }
+        rename: updateProject(input: { project: { id: $project }, patch: { name: "New name" } }) { project { name } }
+        after: updateShift(input: { shift: { id: $shift }, patch: { notes: "two" } }) { shift { notes project { name } } }
       }`,
       { shift: shift.id, project: project.id },
     );
     expect(data).toEqual({
-      before: { project: { name: 'Old name' } },
-      rename: { name: 'New name' },
-      after: { notes: 'two', project: { name: 'New name' } },
+      before: { shift: { project: { name: 'Old name' } } },
+      rename: { project: { name: 'New name' } },
+      after: { shift: { notes: 'two', project: { name: 'New name' } } },
     });
   });
 });

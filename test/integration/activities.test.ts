@@ -24,14 +24,14 @@ afterAll(() => t?.close());
  */
 
 const ACTIVITY_FIELDS = 'id legacyId name project { id }';
-const CREATE = `mutation($input: CreateActivityInput!) { createActivity(input: $input) { ${ACTIVITY_FIELDS} } }`;
-const UPDATE = `mutation($id: ID, $legacyId: Int, $input: ActivityInput!) {
-  updateActivity(id: $id, legacyId: $legacyId, input: $input) { ${ACTIVITY_FIELDS} }
+const CREATE = `mutation($input: CreateActivityInput!) { createActivity(input: $input) { activity { ${ACTIVITY_FIELDS} } } }`;
+const UPDATE = `mutation($ref: ActivityRef!, $input: ActivityInput!) {
+  updateActivity(input: { activity: $ref, patch: $input }) { activity { ${ACTIVITY_FIELDS} } }
 }`;
 const GET = `query($id: ID, $legacyId: Int, $projectId: ID, $projectLegacyId: Int) {
   activity(id: $id, legacyId: $legacyId, projectId: $projectId, projectLegacyId: $projectLegacyId) { ${ACTIVITY_FIELDS} }
 }`;
-const DELETE = `mutation($id: ID, $legacyId: Int) { deleteActivity(id: $id, legacyId: $legacyId) { id legacyId name } }`;
+const DELETE = `mutation($ref: ActivityRef!) { deleteActivity(input: { activity: $ref }) { activity { id legacyId name } } }`;
 const LIST = `query($filter: ActivityFilter, $order: [ActivityOrder!], $first: Int, $after: String, $projectId: ID, $projectLegacyId: Int) {
   activities(filter: $filter, order: $order, first: $first, after: $after, projectId: $projectId, projectLegacyId: $projectLegacyId) {
     totalCount
@@ -48,26 +48,26 @@ interface Ref {
 async function newProject(who: Credentials, input: Record<string, unknown> = {}): Promise<Ref> {
   const company = await t.gqlOk(
     who,
-    `mutation { createCompany(input: { name: "Client", visibility: PUBLIC }) { id } }`,
+    `mutation { createCompany(input: { name: "Client", visibility: PUBLIC }) { company { id } } }`,
   );
   const data = await t.gqlOk(
     who,
-    `mutation($input: CreateProjectInput!) { createProject(input: $input) { id legacyId } }`,
+    `mutation($input: CreateProjectInput!) { createProject(input: $input) { project { id legacyId } } }`,
     {
       input: {
         name: `Project ${randomUUID().slice(0, 6)}`,
-        companyId: company.createCompany.id,
+        companyId: company.createCompany.company.id,
         visibility: 'PUBLIC',
         ...input,
       },
     },
   );
-  return data.createProject;
+  return data.createProject.project;
 }
 
 async function create(who: Credentials, input: Record<string, unknown>) {
   const data = await t.gqlOk(who, CREATE, { input });
-  return data.createActivity as {
+  return data.createActivity.activity as {
     id: string;
     legacyId: number;
     name: string;
@@ -155,10 +155,10 @@ describe('create and read', () => {
     const act = await create(owner, { name: 'Private matter', projectId: project.id });
     expect(codes(await t.gql(other, GET, { id: act.id }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(other, GET, { legacyId: act.legacyId }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(other, UPDATE, { id: act.id, input: { name: 'Hijacked' } }))).toEqual([
-      'NOT_FOUND',
-    ]);
-    expect(codes(await t.gql(other, DELETE, { id: act.id }))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(other, UPDATE, { ref: { id: act.id }, input: { name: 'Hijacked' } })),
+    ).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(other, DELETE, { ref: { id: act.id } }))).toEqual(['NOT_FOUND']);
     expect(
       codes(await t.gql(other, CREATE, { input: { name: 'Intruder', projectId: project.id } })),
     ).toEqual(['NOT_FOUND']);
@@ -365,10 +365,10 @@ describe('visibility', () => {
     expect(
       codes(await t.gql(member, CREATE, { input: { name: 'Mine', projectId: project.id } })),
     ).toEqual(['CREATE_DENIED']);
-    expect(codes(await t.gql(member, UPDATE, { id: act.id, input: { name: 'Renamed' } }))).toEqual([
-      'UPDATE_DENIED',
-    ]);
-    expect(codes(await t.gql(member, DELETE, { id: act.id }))).toEqual(['DELETE_DENIED']);
+    expect(
+      codes(await t.gql(member, UPDATE, { ref: { id: act.id }, input: { name: 'Renamed' } })),
+    ).toEqual(['UPDATE_DENIED']);
+    expect(codes(await t.gql(member, DELETE, { ref: { id: act.id } }))).toEqual(['DELETE_DENIED']);
     expect(await names(owner, {})).toEqual(['Fixed']);
   });
 
@@ -390,16 +390,21 @@ describe('update', () => {
     const owner = await t.newAccount();
     const project = await newProject(owner);
     const act = await create(owner, { name: 'Draft', projectId: project.id });
-    const renamed = await t.gqlOk(owner, UPDATE, { id: act.id, input: { name: 'Final' } });
-    expect(renamed.updateActivity).toEqual({ ...act, name: 'Final' });
+    const renamed = await t.gqlOk(owner, UPDATE, { ref: { id: act.id }, input: { name: 'Final' } });
+    expect(renamed.updateActivity.activity).toEqual({ ...act, name: 'Final' });
     expect(
-      (await t.gqlOk(owner, UPDATE, { legacyId: act.legacyId, input: {} })).updateActivity,
+      (await t.gqlOk(owner, UPDATE, { ref: { legacyId: act.legacyId }, input: {} })).updateActivity
+        .activity,
     ).toEqual({ ...act, name: 'Final' });
-    expect(onlyError(await t.gql(owner, UPDATE, { id: act.id, input: { name: null } }))).toEqual({
+    expect(
+      onlyError(await t.gql(owner, UPDATE, { ref: { id: act.id }, input: { name: null } })),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['name'],
     });
-    expect(onlyError(await t.gql(owner, UPDATE, { id: act.id, input: { name: '' } }))).toEqual({
+    expect(
+      onlyError(await t.gql(owner, UPDATE, { ref: { id: act.id }, input: { name: '' } })),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['name'],
     });
@@ -415,7 +420,7 @@ describe('delete', () => {
     const other = await create(owner, { name: 'Stays', projectId: project.id });
     const shift = await t.gqlOk(
       owner,
-      `mutation($input: CreateShiftInput!) { createShift(input: $input) { id activity { id } } }`,
+      `mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id activity { id } } } }`,
       {
         input: {
           projectId: project.id,
@@ -425,19 +430,21 @@ describe('delete', () => {
         },
       },
     );
-    expect(shift.createShift.activity).toEqual({ id: act.id });
-    expect((await t.gqlOk(owner, DELETE, { id: act.id })).deleteActivity).toEqual({
-      id: act.id,
-      legacyId: act.legacyId,
-      name: 'Gone soon',
-    });
+    expect(shift.createShift.shift.activity).toEqual({ id: act.id });
+    expect((await t.gqlOk(owner, DELETE, { ref: { id: act.id } })).deleteActivity.activity).toEqual(
+      {
+        id: act.id,
+        legacyId: act.legacyId,
+        name: 'Gone soon',
+      },
+    );
     expect(codes(await t.gql(owner, GET, { id: act.id }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: act.legacyId }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, DELETE, { id: act.id }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, DELETE, { ref: { id: act.id } }))).toEqual(['NOT_FOUND']);
     const after = await t.gqlOk(
       owner,
       `query($id: ID) { shift(id: $id) { start stop activity { id } } }`,
-      { id: shift.createShift.id },
+      { id: shift.createShift.shift.id },
     );
     expect(after.shift).toEqual({
       start: '2026-03-02T08:00:00.000Z',
@@ -445,9 +452,10 @@ describe('delete', () => {
       activity: null,
     });
     expect(await names(owner, {})).toEqual(['Stays']);
-    expect((await t.gqlOk(owner, DELETE, { legacyId: other.legacyId })).deleteActivity.id).toBe(
-      other.id,
-    );
+    expect(
+      (await t.gqlOk(owner, DELETE, { ref: { legacyId: other.legacyId } })).deleteActivity.activity
+        .id,
+    ).toBe(other.id);
     expect(await names(owner, {})).toEqual([]);
   });
 });
@@ -509,19 +517,23 @@ describe('bad input', () => {
     expect(codes(await t.gql(owner, GET, { id: randomUUID() }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { id: 'nope' }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: 0 }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, UPDATE, { id: randomUUID(), input: { name: 'X' } }))).toEqual([
+    expect(
+      codes(await t.gql(owner, UPDATE, { ref: { id: randomUUID() }, input: { name: 'X' } })),
+    ).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, UPDATE, { ref: { id: '{}' }, input: { name: 'X' } }))).toEqual([
       'NOT_FOUND',
     ]);
-    expect(codes(await t.gql(owner, UPDATE, { id: '{}', input: { name: 'X' } }))).toEqual([
+    expect(codes(await t.gql(owner, DELETE, { ref: { id: randomUUID() } }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, DELETE, { ref: { id: 'x'.repeat(36) } }))).toEqual([
       'NOT_FOUND',
     ]);
-    expect(codes(await t.gql(owner, DELETE, { id: randomUUID() }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, DELETE, { id: 'x'.repeat(36) }))).toEqual(['NOT_FOUND']);
   });
 
   test('wrong GraphQL types are GRAPHQL_VALIDATION_FAILED or BAD_USER_INPUT', async () => {
     expect(
-      codes(await t.gql(owner, `mutation { createActivity(input: { name: 7 }) { id } }`)),
+      codes(
+        await t.gql(owner, `mutation { createActivity(input: { name: 7 }) { activity { id } } }`),
+      ),
     ).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     expect(codes(await t.gql(owner, `{ activity(id: 5.5) { id } }`))).toEqual([
       'GRAPHQL_VALIDATION_FAILED',
@@ -554,7 +566,7 @@ describe('bad input', () => {
       fields: ['id'],
     });
     expect(await names(owner, {})).toEqual(['Original']);
-    await t.gqlOk(owner, DELETE, { id: existing.id });
+    await t.gqlOk(owner, DELETE, { ref: { id: existing.id } });
   });
 
   test('NUL characters and too-long names are VALIDATION_FAILED', async () => {
@@ -574,10 +586,12 @@ describe('bad input', () => {
     });
     const act = await create(owner, { name: 'b'.repeat(255), projectId: project.id });
     expect(
-      onlyError(await t.gql(owner, UPDATE, { id: act.id, input: { name: 'c\u0000' } })),
+      onlyError(await t.gql(owner, UPDATE, { ref: { id: act.id }, input: { name: 'c\u0000' } })),
     ).toEqual({ code: 'VALIDATION_FAILED', fields: ['name'] });
     expect(
-      onlyError(await t.gql(owner, UPDATE, { id: act.id, input: { name: 'c'.repeat(300) } })),
+      onlyError(
+        await t.gql(owner, UPDATE, { ref: { id: act.id }, input: { name: 'c'.repeat(300) } }),
+      ),
     ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['name'],
@@ -587,6 +601,6 @@ describe('bad input', () => {
       code: 'VALIDATION_FAILED',
       fields: ['filter.name.eq'],
     });
-    await t.gqlOk(owner, DELETE, { id: act.id });
+    await t.gqlOk(owner, DELETE, { ref: { id: act.id } });
   });
 });

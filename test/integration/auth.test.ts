@@ -82,7 +82,7 @@ test('a cached password stops working at once when it is changed, even within th
   await auth.authenticate(fork(), owner, HERE);
   await t.gqlOk(
     owner,
-    'mutation($id: ID!) { updateStaff(id: $id, input: { password: "a-new-password" }) { id } }',
+    'mutation($id: ID!) { updateStaff(input: { staff: { id: $id }, patch: { password: "a-new-password" } }) { staff { id } } }',
     { id: owner.ownerId },
   );
   await expect(auth.authenticate(fork(), owner, HERE)).rejects.toThrow(UnauthenticatedError);

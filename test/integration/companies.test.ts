@@ -27,12 +27,12 @@ const COMPANY_FIELDS = `id legacyId name visibility
   contactSalutation contactFirstName contactLastName contactEmailAddress contactPosition contactHomePhone contactMobilePhone
   website mainPhone faxPhone mainAddress mainCity mainState mainPostcode mainCountry notes latitude longitude`;
 
-const CREATE = `mutation($input: CreateCompanyInput!) { createCompany(input: $input) { ${COMPANY_FIELDS} } }`;
-const UPDATE = `mutation($id: ID, $legacyId: Int, $input: CompanyInput!) {
-  updateCompany(id: $id, legacyId: $legacyId, input: $input) { ${COMPANY_FIELDS} }
+const CREATE = `mutation($input: CreateCompanyInput!) { createCompany(input: $input) { company { ${COMPANY_FIELDS} } } }`;
+const UPDATE = `mutation($ref: CompanyRef!, $input: CompanyInput!) {
+  updateCompany(input: { company: $ref, patch: $input }) { company { ${COMPANY_FIELDS} } }
 }`;
 const GET = `query($id: ID, $legacyId: Int) { company(id: $id, legacyId: $legacyId) { ${COMPANY_FIELDS} } }`;
-const DELETE = `mutation($id: ID, $legacyId: Int) { deleteCompany(id: $id, legacyId: $legacyId) { id legacyId name } }`;
+const DELETE = `mutation($ref: CompanyRef!) { deleteCompany(input: { company: $ref }) { company { id legacyId name } } }`;
 const LIST = `query($filter: CompanyFilter, $order: [CompanyOrder!], $first: Int, $after: String) {
   companies(filter: $filter, order: $order, first: $first, after: $after) {
     totalCount
@@ -90,7 +90,7 @@ const FULL = {
 
 async function create(who: Credentials, input: Record<string, unknown>) {
   const data = await t.gqlOk(who, CREATE, { input });
-  return data.createCompany as Record<string, unknown> & {
+  return data.createCompany.company as Record<string, unknown> & {
     id: string;
     legacyId: number;
     name: string;
@@ -137,10 +137,10 @@ describe('create and read', () => {
     expect(codes(await t.gql(other, GET, { id: c.id }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(other, GET, { legacyId: c.legacyId }))).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(other, LIST, {})).companies.totalCount).toBe(0);
-    expect(codes(await t.gql(other, UPDATE, { id: c.id, input: { name: 'Mine' } }))).toEqual([
-      'NOT_FOUND',
-    ]);
-    expect(codes(await t.gql(other, DELETE, { id: c.id }))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(other, UPDATE, { ref: { id: c.id }, input: { name: 'Mine' } })),
+    ).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(other, DELETE, { ref: { id: c.id } }))).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(owner, GET, { id: c.id })).company.name).toBe('Secret');
   });
 });
@@ -337,12 +337,16 @@ describe('update', () => {
     const owner = await t.newAccount();
     const c = await create(owner, FULL);
     const renamed = await t.gqlOk(owner, UPDATE, {
-      id: c.id,
+      ref: { id: c.id },
       input: { name: 'Acme Rockets', mainCity: 'Tucson' },
     });
-    expect(renamed.updateCompany).toEqual({ ...c, name: 'Acme Rockets', mainCity: 'Tucson' });
+    expect(renamed.updateCompany.company).toEqual({
+      ...c,
+      name: 'Acme Rockets',
+      mainCity: 'Tucson',
+    });
     const cleared = await t.gqlOk(owner, UPDATE, {
-      legacyId: c.legacyId,
+      ref: { legacyId: c.legacyId },
       input: {
         notes: null,
         website: null,
@@ -361,27 +365,33 @@ describe('update', () => {
       longitude: null,
       contactFirstName: null,
     };
-    expect(cleared.updateCompany).toEqual(expected);
+    expect(cleared.updateCompany.company).toEqual(expected);
     expect((await t.gqlOk(owner, GET, { id: c.id })).company).toEqual(expected);
     // An empty input changes nothing.
-    expect((await t.gqlOk(owner, UPDATE, { id: c.id, input: {} })).updateCompany).toEqual(expected);
+    expect(
+      (await t.gqlOk(owner, UPDATE, { ref: { id: c.id }, input: {} })).updateCompany.company,
+    ).toEqual(expected);
   });
 
   test('null or blank for the name is refused and changes nothing', async () => {
     const owner = await t.newAccount();
     const c = await create(owner, { name: 'Keeper', mainCity: 'Rome' });
-    expect(onlyError(await t.gql(owner, UPDATE, { id: c.id, input: { name: null } }))).toEqual({
-      code: 'VALIDATION_FAILED',
-      fields: ['name'],
-    });
     expect(
-      onlyError(await t.gql(owner, UPDATE, { id: c.id, input: { name: ' ', mainCity: 'Milan' } })),
+      onlyError(await t.gql(owner, UPDATE, { ref: { id: c.id }, input: { name: null } })),
     ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['name'],
     });
     expect(
-      onlyError(await t.gql(owner, UPDATE, { id: c.id, input: { visibility: null } })),
+      onlyError(
+        await t.gql(owner, UPDATE, { ref: { id: c.id }, input: { name: ' ', mainCity: 'Milan' } }),
+      ),
+    ).toEqual({
+      code: 'VALIDATION_FAILED',
+      fields: ['name'],
+    });
+    expect(
+      onlyError(await t.gql(owner, UPDATE, { ref: { id: c.id }, input: { visibility: null } })),
     ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['visibility'],
@@ -402,10 +412,10 @@ describe('update', () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner);
     const c = await create(owner, { name: 'Public Co', visibility: 'PUBLIC' });
-    expect(codes(await t.gql(member, UPDATE, { id: c.id, input: { name: 'Mine' } }))).toEqual([
-      'UPDATE_DENIED',
-    ]);
-    expect(codes(await t.gql(member, DELETE, { id: c.id }))).toEqual(['DELETE_DENIED']);
+    expect(
+      codes(await t.gql(member, UPDATE, { ref: { id: c.id }, input: { name: 'Mine' } })),
+    ).toEqual(['UPDATE_DENIED']);
+    expect(codes(await t.gql(member, DELETE, { ref: { id: c.id } }))).toEqual(['DELETE_DENIED']);
     expect((await t.gqlOk(owner, GET, { id: c.id })).company).toEqual(c);
   });
 
@@ -413,9 +423,12 @@ describe('update', () => {
     const owner = await t.newAccount();
     const manager = await t.newStaff(owner, { type: 'MANAGER' });
     const c = await create(manager, { name: 'Managed', mainCity: 'Kyiv' });
-    const updated = await t.gqlOk(manager, UPDATE, { id: c.id, input: { name: 'Managed Well' } });
-    expect(updated.updateCompany).toEqual({ ...c, name: 'Managed Well' });
-    await t.gqlOk(manager, DELETE, { id: c.id });
+    const updated = await t.gqlOk(manager, UPDATE, {
+      ref: { id: c.id },
+      input: { name: 'Managed Well' },
+    });
+    expect(updated.updateCompany.company).toEqual({ ...c, name: 'Managed Well' });
+    await t.gqlOk(manager, DELETE, { ref: { id: c.id } });
     expect(codes(await t.gql(owner, GET, { id: c.id }))).toEqual(['NOT_FOUND']);
   });
 
@@ -423,9 +436,9 @@ describe('update', () => {
     const owner = await t.newAccount();
     const manager = await t.newStaff(owner, { type: 'MANAGER' });
     const c = await create(owner, { name: 'Owners Private' });
-    expect(codes(await t.gql(manager, UPDATE, { id: c.id, input: { name: 'Taken' } }))).toEqual([
-      'NOT_FOUND',
-    ]);
+    expect(
+      codes(await t.gql(manager, UPDATE, { ref: { id: c.id }, input: { name: 'Taken' } })),
+    ).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(owner, GET, { id: c.id })).company).toEqual(c);
   });
 });
@@ -438,7 +451,7 @@ describe('visibility and users', () => {
     const outsider = await t.newStaff(owner);
     const c = await t.gqlOk(
       owner,
-      `mutation($input: CreateCompanyInput!) { createCompany(input: $input) { id users { id } } }`,
+      `mutation($input: CreateCompanyInput!) { createCompany(input: $input) { company { id users { id } } } }`,
       {
         input: {
           name: 'Custom Co',
@@ -448,8 +461,8 @@ describe('visibility and users', () => {
         },
       },
     );
-    const id = c.createCompany.id as string;
-    expect(c.createCompany.users.map((u: { id: string }) => u.id).sort()).toEqual(
+    const id = c.createCompany.company.id as string;
+    expect(c.createCompany.company.users.map((u: { id: string }) => u.id).sort()).toEqual(
       [listed.id, byLegacy.id].sort(),
     );
     const read = await t.gqlOk(owner, USERS, { id });
@@ -471,17 +484,17 @@ describe('visibility and users', () => {
     const a = await t.newStaff(owner);
     const b = await t.newStaff(owner);
     const c = await create(owner, { name: 'Listy', visibility: 'CUSTOM', userIds: [a.id] });
-    await t.gqlOk(owner, UPDATE, { id: c.id, input: { userIds: [b.id] } });
+    await t.gqlOk(owner, UPDATE, { ref: { id: c.id }, input: { userIds: [b.id] } });
     expect(
       (await t.gqlOk(owner, USERS, { id: c.id })).company.users.map((u: { id: string }) => u.id),
     ).toEqual([b.id]);
     expect(codes(await t.gql(a, GET, { id: c.id }))).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(b, GET, { id: c.id })).company.id).toBe(c.id);
-    await t.gqlOk(owner, UPDATE, { id: c.id, input: { mainCity: 'Oslo' } });
+    await t.gqlOk(owner, UPDATE, { ref: { id: c.id }, input: { mainCity: 'Oslo' } });
     expect(
       (await t.gqlOk(owner, USERS, { id: c.id })).company.users.map((u: { id: string }) => u.id),
     ).toEqual([b.id]);
-    await t.gqlOk(owner, UPDATE, { id: c.id, input: { userIds: [] } });
+    await t.gqlOk(owner, UPDATE, { ref: { id: c.id }, input: { userIds: [] } });
     expect((await t.gqlOk(owner, USERS, { id: c.id })).company.users).toEqual([]);
     expect(codes(await t.gql(b, GET, { id: c.id }))).toEqual(['NOT_FOUND']);
   });
@@ -529,7 +542,7 @@ describe('visibility and users', () => {
     const mine = await t.newStaff(owner);
     const c = await create(owner, { name: 'Kept', visibility: 'CUSTOM', userIds: [mine.id] });
     const update = await t.gql(owner, UPDATE, {
-      id: c.id,
+      ref: { id: c.id },
       input: { name: 'Changed', userIds: [mine.id, stranger.id] },
     });
     expect(onlyError(update).code).toBe('USER_NOT_ALLOWED');
@@ -547,14 +560,14 @@ describe('delete', () => {
     const owner = await t.newAccount();
     const c = await create(owner, { name: 'Doomed' });
     const keep = await create(owner, { name: 'Survivor' });
-    expect((await t.gqlOk(owner, DELETE, { id: c.id })).deleteCompany).toEqual({
+    expect((await t.gqlOk(owner, DELETE, { ref: { id: c.id } })).deleteCompany.company).toEqual({
       id: c.id,
       legacyId: c.legacyId,
       name: 'Doomed',
     });
     expect(codes(await t.gql(owner, GET, { id: c.id }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: c.legacyId }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, DELETE, { id: c.id }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, DELETE, { ref: { id: c.id } }))).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(owner, LIST, {})).companies.nodes).toEqual([
       { id: keep.id, name: 'Survivor' },
     ]);
@@ -565,16 +578,16 @@ describe('delete', () => {
     const c = await create(owner, { name: 'Parent' });
     const p = await t.gqlOk(
       owner,
-      `mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }`,
+      `mutation($input: CreateProjectInput!) { createProject(input: $input) { project { id } } }`,
       {
         input: { name: 'Child', companyId: c.id },
       },
     );
-    await t.gqlOk(owner, DELETE, { legacyId: c.legacyId });
+    await t.gqlOk(owner, DELETE, { ref: { legacyId: c.legacyId } });
     expect(
       codes(
         await t.gql(owner, `query($id: ID) { project(id: $id) { id } }`, {
-          id: p.createProject.id,
+          id: p.createProject.project.id,
         }),
       ),
     ).toEqual(['NOT_FOUND']);
@@ -612,20 +625,20 @@ describe('bad input', () => {
     expect(codes(await t.gql(owner, GET, { id: '' }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: 999_999_999 }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: -1 }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, UPDATE, { id: randomUUID(), input: { name: 'X' } }))).toEqual([
-      'NOT_FOUND',
-    ]);
-    expect(codes(await t.gql(owner, UPDATE, { id: '123', input: { name: 'X' } }))).toEqual([
-      'NOT_FOUND',
-    ]);
-    expect(codes(await t.gql(owner, DELETE, { id: randomUUID() }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, DELETE, { id: 'garbage' }))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(owner, UPDATE, { ref: { id: randomUUID() }, input: { name: 'X' } })),
+    ).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, UPDATE, { ref: { id: '123' }, input: { name: 'X' } }))).toEqual(
+      ['NOT_FOUND'],
+    );
+    expect(codes(await t.gql(owner, DELETE, { ref: { id: randomUUID() } }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, DELETE, { ref: { id: 'garbage' } }))).toEqual(['NOT_FOUND']);
   });
 
   test('wrong GraphQL types are GRAPHQL_VALIDATION_FAILED or BAD_USER_INPUT', async () => {
     const inline = await t.gql(
       owner,
-      'mutation { createCompany(input: { name: "X", latitude: "north" }) { id } }',
+      'mutation { createCompany(input: { name: "X", latitude: "north" }) { company { id } } }',
     );
     expect(codes(inline)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     expect(codes(await t.gql(owner, CREATE, { input: { name: 'X', latitude: 'north' } }))).toEqual([
@@ -687,7 +700,9 @@ describe('bad input', () => {
     ).toEqual({ code: 'VALIDATION_FAILED', fields: ['notes'] });
     const c = await create(owner, { name: 'Clean', mainCity: 'Bern' });
     expect(
-      onlyError(await t.gql(owner, UPDATE, { id: c.id, input: { mainCity: 'B\u0000rn' } })),
+      onlyError(
+        await t.gql(owner, UPDATE, { ref: { id: c.id }, input: { mainCity: 'B\u0000rn' } }),
+      ),
     ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['mainCity'],

@@ -13,8 +13,8 @@ import {
 /** Rule 8: blank coordinates are derived from a complete address; failure never fails the save. */
 
 const FIELDS = 'id mainAddress mainCity mainState mainPostcode mainCountry latitude longitude';
-const CREATE = `mutation($input: CreateCompanyInput!) { createCompany(input: $input) { ${FIELDS} } }`;
-const UPDATE = `mutation($id: ID, $input: CompanyInput!) { updateCompany(id: $id, input: $input) { ${FIELDS} } }`;
+const CREATE = `mutation($input: CreateCompanyInput!) { createCompany(input: $input) { company { ${FIELDS} } } }`;
+const UPDATE = `mutation($id: ID!, $input: CompanyInput!) { updateCompany(input: { company: { id: $id }, patch: $input }) { company { ${FIELDS} } } }`;
 const GET = `query($id: ID) { company(id: $id) { ${FIELDS} } }`;
 
 const BERLIN_ADDRESS = {
@@ -57,7 +57,7 @@ describe('with the default (offline) geocoder', () => {
   afterAll(() => t?.close());
 
   const create = async (input: Record<string, unknown>) =>
-    (await t.gqlOk(owner, CREATE, { input })).createCompany;
+    (await t.gqlOk(owner, CREATE, { input })).createCompany.company;
 
   test('a complete address fills the coordinates near the city, and they are stored', async () => {
     const berlin = await create({ name: 'Berlin GmbH', ...BERLIN_ADDRESS });
@@ -118,7 +118,7 @@ describe('with the default (offline) geocoder', () => {
     });
     const c = await create({ name: 'Moved', ...BERLIN_ADDRESS, latitude: 1, longitude: 2 });
     const moved = (await t.gqlOk(owner, UPDATE, { id: c.id, input: SPRINGFIELD_ADDRESS }))
-      .updateCompany;
+      .updateCompany.company;
     expect(moved).toMatchObject({ ...SPRINGFIELD_ADDRESS, latitude: 1, longitude: 2 });
   });
 
@@ -127,10 +127,10 @@ describe('with the default (offline) geocoder', () => {
     const c = await create({ name: 'Later', ...partial });
     expect(c).toMatchObject({ latitude: null, longitude: null });
     const half = (await t.gqlOk(owner, UPDATE, { id: c.id, input: { mainPostcode: '10117' } }))
-      .updateCompany;
+      .updateCompany.company;
     expect(half).toMatchObject({ latitude: null, longitude: null });
     const done = (await t.gqlOk(owner, UPDATE, { id: c.id, input: { mainCountry: 'DE' } }))
-      .updateCompany;
+      .updateCompany.company;
     expect(km(done, BERLIN)).toBeLessThan(10);
     expect((await t.gqlOk(owner, GET, { id: c.id })).company).toEqual(done);
   });
@@ -138,7 +138,7 @@ describe('with the default (offline) geocoder', () => {
   test('an update that gives the whole address and null coordinates needs no stored values', async () => {
     const c = await create({ name: 'Replaced', latitude: 1, longitude: 2 });
     const input = { ...SPRINGFIELD_ADDRESS, latitude: null, longitude: null };
-    const replaced = (await t.gqlOk(owner, UPDATE, { id: c.id, input })).updateCompany;
+    const replaced = (await t.gqlOk(owner, UPDATE, { id: c.id, input })).updateCompany.company;
     expect(km(replaced, SPRINGFIELD_IL)).toBeLessThan(10);
   });
 
@@ -146,15 +146,15 @@ describe('with the default (offline) geocoder', () => {
     const c = await create({ name: 'Cleared', ...BERLIN_ADDRESS, latitude: 1, longitude: 2 });
     const cleared = (
       await t.gqlOk(owner, UPDATE, { id: c.id, input: { latitude: null, longitude: null } })
-    ).updateCompany;
+    ).updateCompany.company;
     expect(cleared).toMatchObject({ latitude: null, longitude: null });
     const renamed = (await t.gqlOk(owner, UPDATE, { id: c.id, input: { name: 'Renamed' } }))
-      .updateCompany;
+      .updateCompany.company;
     expect(renamed).toMatchObject({ latitude: null, longitude: null });
     // Setting an address field (even to its current value) derives them again.
     const readdressed = (
       await t.gqlOk(owner, UPDATE, { id: c.id, input: { mainAddress: 'Pariser Platz 1' } })
-    ).updateCompany;
+    ).updateCompany.company;
     expect(km(readdressed, BERLIN)).toBeLessThan(10);
   });
 
@@ -230,10 +230,10 @@ describe('with GEOCODER=http and nothing listening at GEOCODER_URL', () => {
 
   test('the company is saved, created and updated, with null coordinates', async () => {
     const c = (await t.gqlOk(owner, CREATE, { input: { name: 'Offline', ...BERLIN_ADDRESS } }))
-      .createCompany;
+      .createCompany.company;
     expect(c).toMatchObject({ ...BERLIN_ADDRESS, latitude: null, longitude: null });
     const u = (await t.gqlOk(owner, UPDATE, { id: c.id, input: { mainCity: 'Potsdam' } }))
-      .updateCompany;
+      .updateCompany.company;
     expect(u).toMatchObject({ mainCity: 'Potsdam', latitude: null, longitude: null });
     expect((await t.gqlOk(owner, GET, { id: c.id })).company).toEqual(u);
     // One warning per lookup, each on the line of its own request.

@@ -70,11 +70,13 @@ class TestSmtpServer {
 }
 
 const CREATE =
-  'mutation($input: CreateStaffInput!) { createStaff(input: $input) { id legacyId active } }';
-const ENABLE = 'mutation($id: ID) { enableStaff(id: $id) { id active } }';
-const DISABLE = 'mutation($id: ID) { disableStaff(id: $id) { id active } }';
+  'mutation($input: CreateStaffInput!) { createStaff(input: $input) { staff { id legacyId active } } }';
+const ENABLE =
+  'mutation($id: ID!) { enableStaff(input: { staff: { id: $id } }) { staff { id active } } }';
+const DISABLE =
+  'mutation($id: ID!) { disableStaff(input: { staff: { id: $id } }) { staff { id active } } }';
 const UPDATE =
-  'mutation($id: ID, $input: UpdateStaffInput!) { updateStaff(id: $id, input: $input) { id active } }';
+  'mutation($id: ID!, $input: StaffInput!) { updateStaff(input: { staff: { id: $id }, patch: $input }) { staff { id active } } }';
 
 interface OutboxRow {
   kind: string;
@@ -127,7 +129,7 @@ async function outbox(accountId: number): Promise<OutboxRow[]> {
 
 async function createStaff(owner: Credentials, input: Record<string, unknown>) {
   const data = await t.gqlOk(owner, CREATE, { input: { password: 'staff-password', ...input } });
-  return data.createStaff as { id: string; legacyId: number; active: boolean };
+  return data.createStaff.staff as { id: string; legacyId: number; active: boolean };
 }
 
 function unique(prefix: string): string {

@@ -35,10 +35,10 @@ beforeAll(async () => {
   owner = await t.newAccount({ staffMax: 100 });
   const company = await t.gqlOk(
     owner,
-    'mutation { createCompany(input: { name: "Acme", visibility: PUBLIC }) { id legacyId } }',
+    'mutation { createCompany(input: { name: "Acme", visibility: PUBLIC }) { company { id legacyId } } }',
   );
-  companyUuid = company.createCompany.id;
-  companyId = company.createCompany.legacyId;
+  companyUuid = company.createCompany.company.id;
+  companyId = company.createCompany.company.legacyId;
   const project = await t.create(owner, 'createProject', {
     companyId: companyUuid,
     name: 'Target',
@@ -193,7 +193,7 @@ describe('state-changing requests a browser sends from another site are refused'
       .set('origin', EVIL)
       .set('content-type', 'application/json')
       .send({
-        query: `mutation { createCompany(input: { name: "Forged Inc", visibility: PUBLIC }) { id } }`,
+        query: `mutation { createCompany(input: { name: "Forged Inc", visibility: PUBLIC }) { company { id } } }`,
       });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({

@@ -168,7 +168,7 @@ function startMixedLoad(
     const name = `outage-project-${l.next()}`;
     const { outcome } = await l.gql(
       'createProject',
-      'mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }',
+      'mutation($input: CreateProjectInput!) { createProject(input: $input) { project { id } } }',
       {
         input: { companyLegacyId, name, visibility: 'PUBLIC' },
       },
@@ -188,7 +188,7 @@ function startMixedLoad(
     const login = `outage-staff-${l.next()}`;
     const { outcome } = await l.gql(
       'createStaff',
-      'mutation($input: CreateStaffInput!) { createStaff(input: $input) { id } }',
+      'mutation($input: CreateStaffInput!) { createStaff(input: $input) { staff { id } } }',
       {
         input: { login, password: 'staff-password', firstName: 'Sam', lastName: 'Staff' },
       },
@@ -342,24 +342,24 @@ describe.each(MODES)('the database goes away ($mode) under load', ({ mode, env }
   );
 
   test('answers 503 while it is gone, recovers by itself, and loses no acknowledged write', async () => {
-    const company = await t.gqlOk<{ createCompany: { legacyId: number } }>(
+    const company = await t.gqlOk<{ createCompany: { company: { legacyId: number } } }>(
       owner,
-      'mutation { createCompany(input: { name: "Outage Inc", visibility: PUBLIC }) { legacyId } }',
+      'mutation { createCompany(input: { name: "Outage Inc", visibility: PUBLIC }) { company { legacyId } } }',
     );
     const projectIds: number[] = [];
     for (const name of ['A', 'B', 'C']) {
-      const p = await t.gqlOk<{ createProject: { legacyId: number } }>(
+      const p = await t.gqlOk<{ createProject: { project: { legacyId: number } } }>(
         owner,
-        'mutation($input: CreateProjectInput!) { createProject(input: $input) { legacyId } }',
+        'mutation($input: CreateProjectInput!) { createProject(input: $input) { project { legacyId } } }',
         {
           input: {
-            companyLegacyId: company.createCompany.legacyId,
+            companyLegacyId: company.createCompany.company.legacyId,
             name: `punch-${name}`,
             visibility: 'PUBLIC',
           },
         },
       );
-      projectIds.push(p.createProject.legacyId);
+      projectIds.push(p.createProject.project.legacyId);
     }
 
     const url = await t.listen();
@@ -371,7 +371,7 @@ describe.each(MODES)('the database goes away ($mode) under load', ({ mode, env }
       punchIns: [],
       punchOuts: [],
     };
-    startMixedLoad(load, company.createCompany.legacyId, projectIds, ack);
+    startMixedLoad(load, company.createCompany.company.legacyId, projectIds, ack);
     let cutAt = 0;
     let restoredAt = 0;
     let settledAt = 0;

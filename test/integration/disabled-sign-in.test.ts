@@ -79,7 +79,11 @@ async function disabledStaff(signedInBefore: boolean): Promise<Credentials> {
   const member = await t.newStaff(owner);
   // Signing in first puts the right password in the verification cache.
   if (signedInBefore) await t.gqlOk(member, '{ viewer { staff { id } } }');
-  await t.gqlOk(owner, 'mutation($id: ID) { disableStaff(id: $id) { id } }', { id: member.id });
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { disableStaff(input: { staff: { id: $id } }) { staff { id } } }',
+    { id: member.id },
+  );
   return member;
 }
 

@@ -13,9 +13,9 @@ const PROJECT_FIELDS =
 async function company(owner: Credentials, visibility = 'PUBLIC'): Promise<string> {
   const data = await t.gqlOk(
     owner,
-    `mutation { createCompany(input: { name: "Co", visibility: ${visibility} }) { id } }`,
+    `mutation { createCompany(input: { name: "Co", visibility: ${visibility} }) { company { id } } }`,
   );
-  return data.createCompany.id;
+  return data.createCompany.company.id;
 }
 
 async function project(
@@ -25,12 +25,12 @@ async function project(
   const companyId = await company(owner);
   const data = await t.gqlOk(
     owner,
-    `mutation($input: CreateProjectInput!) { createProject(input: $input) { ${PROJECT_FIELDS} timeLimitString hourlyRate hourlyRateCents } }`,
+    `mutation($input: CreateProjectInput!) { createProject(input: $input) { project { ${PROJECT_FIELDS} timeLimitString hourlyRate hourlyRateCents } } }`,
     {
       input: { companyId, name: 'Project', visibility: 'PUBLIC', ...input },
     },
   );
-  return data.createProject;
+  return data.createProject.project;
 }
 
 async function shift(
@@ -42,7 +42,7 @@ async function shift(
 ) {
   return t.gql(
     who,
-    'mutation($input: CreateShiftInput!) { createShift(input: $input) { id start stop } }',
+    'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id start stop } } }',
     { input: { projectId, start, stop, ...extra } },
   );
 }
@@ -60,7 +60,7 @@ describe('punching', () => {
     const p = await project(owner, { defaultTags: ['billable', 'web'] });
     const { createActivity } = await t.gqlOk(
       owner,
-      'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Design" }) { id } }',
+      'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Design" }) { activity { id } } }',
       { p: p.id },
     );
     const data = await t.gqlOk(
@@ -68,7 +68,7 @@ describe('punching', () => {
       `mutation($id: ID!, $a: ID!) { punchIn(input: { project: { id: $id }, activityId: $a, notes: "kick-off", tagList: ["meeting", "web"] }) { project { ${PROJECT_FIELDS} } } }`,
       {
         id: p.id,
-        a: createActivity.id,
+        a: createActivity.activity.id,
       },
     );
     const punched = data.punchIn.project;
@@ -223,7 +223,7 @@ describe('project totals', () => {
     expect(before.project.nearlyOverdue).toBe(false);
     await t.gqlOk(
       owner,
-      'mutation { updateAccount(input: { nearlyOverdueRatio: 0.75 }) { nearlyOverdueRatio } }',
+      'mutation { updateAccount(input: { nearlyOverdueRatio: 0.75 }) { account { nearlyOverdueRatio } } }',
     );
     const after = await t.gqlOk(owner, 'query($id: ID!) { project(id: $id) { nearlyOverdue } }', {
       id: p.id,
@@ -233,7 +233,7 @@ describe('project totals', () => {
       codes(
         await t.gql(
           owner,
-          'mutation { updateAccount(input: { nearlyOverdueRatio: 1.5 }) { name } }',
+          'mutation { updateAccount(input: { nearlyOverdueRatio: 1.5 }) { account { name } } }',
         ),
       ),
     ).toEqual(['VALIDATION_FAILED']);
@@ -242,7 +242,7 @@ describe('project totals', () => {
       codes(
         await t.gql(
           manager,
-          'mutation { updateAccount(input: { nearlyOverdueRatio: 0.5 }) { name } }',
+          'mutation { updateAccount(input: { nearlyOverdueRatio: 0.5 }) { account { name } } }',
         ),
       ),
     ).toEqual(['UPDATE_DENIED']);
@@ -283,10 +283,10 @@ describe('human strings', () => {
     expect(p.timeLimit).toBe(60);
     const { updateProject } = await t.gqlOk(
       owner,
-      'mutation($id: ID!) { updateProject(id: $id, input: { timeLimitString: "2h" }) { timeLimit } }',
+      'mutation($id: ID!) { updateProject(input: { project: { id: $id }, patch: { timeLimitString: "2h" } }) { project { timeLimit } } }',
       { id: p.id },
     );
-    expect(updateProject.timeLimit).toBe(7200);
+    expect(updateProject.project.timeLimit).toBe(7200);
   });
 
   test.each([
@@ -306,7 +306,7 @@ describe('human strings', () => {
     const companyId = await company(owner);
     const res = await t.gql(
       owner,
-      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "P", timeLimitString: "whenever", hourlyRate: "free" }) { id } }',
+      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "P", timeLimitString: "whenever", hourlyRate: "free" }) { project { id } } }',
       { c: companyId },
     );
     expect(codes(res)).toEqual(['VALIDATION_FAILED']);
@@ -325,27 +325,35 @@ describe('plan limits', () => {
     const users = await countRows('users', owner.accountId);
     const refused = await t.gql(
       owner,
-      'mutation { createStaff(input: { login: "one-too-many", password: "password-1" }) { id } }',
+      'mutation { createStaff(input: { login: "one-too-many", password: "password-1" }) { staff { id } } }',
     );
     expect(codes(refused)).toEqual(['PAYMENT_REQUIRED']);
     expect(await countRows('users', owner.accountId)).toBe(users);
 
-    await t.gqlOk(owner, 'mutation($id: ID!) { disableStaff(id: $id) { active } }', {
-      id: first.id,
-    });
+    await t.gqlOk(
+      owner,
+      'mutation($id: ID!) { disableStaff(input: { staff: { id: $id } }) { staff { active } } }',
+      {
+        id: first.id,
+      },
+    );
     const second = await t.newStaff(owner);
     expect(
       codes(
-        await t.gql(owner, 'mutation($id: ID!) { enableStaff(id: $id) { active } }', {
-          id: first.id,
-        }),
+        await t.gql(
+          owner,
+          'mutation($id: ID!) { enableStaff(input: { staff: { id: $id } }) { staff { active } } }',
+          {
+            id: first.id,
+          },
+        ),
       ),
     ).toEqual(['PAYMENT_REQUIRED']);
     expect(
       codes(
         await t.gql(
           owner,
-          'mutation($id: ID!) { updateStaff(id: $id, input: { active: true }) { active } }',
+          'mutation($id: ID!) { updateStaff(input: { staff: { id: $id }, patch: { active: true } }) { staff { active } } }',
           { id: first.id },
         ),
       ),
@@ -365,7 +373,7 @@ describe('plan limits', () => {
       codes(
         await t.gql(
           owner,
-          'mutation { createStaff(input: { login: "nobody-allowed", password: "password-1" }) { id } }',
+          'mutation { createStaff(input: { login: "nobody-allowed", password: "password-1" }) { staff { id } } }',
         ),
       ),
     ).toEqual(['STAFF_NOT_ALLOWED']);
@@ -388,7 +396,7 @@ describe('plan limits', () => {
       codes(
         await t.gql(
           owner,
-          'mutation($id: ID!) { updateShift(id: $id, input: { stop: "2026-01-05T10:30:00Z" }) { id } }',
+          'mutation($id: ID!) { updateShift(input: { shift: { id: $id }, patch: { stop: "2026-01-05T10:30:00Z" } }) { shift { id } } }',
           { id: shifts.nodes[0].id },
         ),
       ),

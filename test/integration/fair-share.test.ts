@@ -162,12 +162,12 @@ onServer('one account cannot take every database connection (PostgreSQL)', () =>
     const staff = await t.newStaff(owner);
     const { createCompany } = await t.gqlOk(
       owner,
-      'mutation { createCompany(input: { name: "Flood Co", visibility: PUBLIC }) { id } }',
+      'mutation { createCompany(input: { name: "Flood Co", visibility: PUBLIC }) { company { id } } }',
     );
     const { createProject } = await t.gqlOk(
       owner,
-      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Flood", visibility: PUBLIC }) { id } }',
-      { c: createCompany.id },
+      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Flood", visibility: PUBLIC }) { project { id } } }',
+      { c: createCompany.company.id },
     );
     const other = await t.newAccount();
     const url = (t.config.database as { url: string }).url;
@@ -180,7 +180,7 @@ onServer('one account cannot take every database connection (PostgreSQL)', () =>
       await locker.query('select id from users where id = $1 for update', [staff.legacyId]);
       const flood = Array.from({ length: FLOOD }, () =>
         request(t.app.express)
-          .post(`/api/1/projects/${createProject.id}/punch_in.json`)
+          .post(`/api/1/projects/${createProject.project.id}/punch_in.json`)
           .auth(staff.login, staff.password)
           .send({})
           .then((res) => res),

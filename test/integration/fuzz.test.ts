@@ -45,32 +45,32 @@ beforeAll(async () => {
   owner = await t.newAccount({ timeZone: 'Europe/Berlin' });
   const staff = await t.newStaff(owner);
   victim = { id: staff.id, legacyId: staff.legacyId };
-  const created = await t.gqlOk<{ createCompany: { id: string; legacyId: number } }>(
+  const created = await t.gqlOk<{ createCompany: { company: { id: string; legacyId: number } } }>(
     owner,
-    'mutation { createCompany(input: { name: "Fuzz Ltd", visibility: PUBLIC }) { id legacyId } }',
+    'mutation { createCompany(input: { name: "Fuzz Ltd", visibility: PUBLIC }) { company { id legacyId } } }',
   );
-  company = created.createCompany;
+  company = created.createCompany.company;
   project = (
-    await t.gqlOk<{ createProject: { id: string; legacyId: number } }>(
+    await t.gqlOk<{ createProject: { project: { id: string; legacyId: number } } }>(
       owner,
-      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Fuzz project", visibility: PUBLIC }) { id legacyId } }',
+      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Fuzz project", visibility: PUBLIC }) { project { id legacyId } } }',
       { c: company.id },
     )
-  ).createProject;
+  ).createProject.project;
   activity = (
-    await t.gqlOk<{ createActivity: { id: string; legacyId: number } }>(
+    await t.gqlOk<{ createActivity: { activity: { id: string; legacyId: number } } }>(
       owner,
-      'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Fuzzing" }) { id legacyId } }',
+      'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Fuzzing" }) { activity { id legacyId } } }',
       { p: project.id },
     )
-  ).createActivity;
+  ).createActivity.activity;
   shift = (
-    await t.gqlOk<{ createShift: { id: string; legacyId: number } }>(
+    await t.gqlOk<{ createShift: { shift: { id: string; legacyId: number } } }>(
       owner,
-      'mutation($p: ID!) { createShift(input: { projectId: $p, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z" }) { id legacyId } }',
+      'mutation($p: ID!) { createShift(input: { projectId: $p, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z" }) { shift { id legacyId } } }',
       { p: project.id },
     )
-  ).createShift;
+  ).createShift.shift;
 });
 afterAll(async () => {
   // FUZZ_STATS=1 shows how deep the inputs reached: how many were refused, and with what.
@@ -1365,60 +1365,64 @@ function graphqlCases(): GraphQLCase[] {
   return [
     {
       query:
-        'mutation($input: CreateCompanyInput!) { createCompany(input: $input) { id name visibility latitude longitude users { id } } }',
+        'mutation($input: CreateCompanyInput!) { createCompany(input: $input) { company { id name visibility latitude longitude users { id } } } }',
       variables: fc.record({ input: inputOf(COMPANY_INPUT, knownIds) }),
     },
     {
       query:
-        'mutation($id: ID, $legacyId: Int, $input: CompanyInput!) { updateCompany(id: $id, legacyId: $legacyId, input: $input) { id name } }',
-      variables: fc.record(
-        { id: valueOf('id', knownIds), input: inputOf(COMPANY_INPUT, knownIds) },
-        { requiredKeys: ['input'] },
-      ),
+        'mutation($ref: CompanyRef!, $input: CompanyInput!) { updateCompany(input: { company: $ref, patch: $input }) { company { id name } } }',
+      // The company reference (`@oneOf`) gets its id or nothing.
+      variables: fc.record({
+        ref: fc.record({ id: valueOf('id', knownIds) }, { requiredKeys: [] }),
+        input: inputOf(COMPANY_INPUT, knownIds),
+      }),
     },
     {
       query:
-        'mutation($input: CreateProjectInput!) { createProject(input: $input) { id timeLimit hourlyRateCents grandTotal } }',
+        'mutation($input: CreateProjectInput!) { createProject(input: $input) { project { id timeLimit hourlyRateCents grandTotal } } }',
       variables: fc.record({ input: inputOf(PROJECT_INPUT, knownIds) }),
     },
     {
       query:
-        'mutation($id: ID, $legacyId: Int, $input: ProjectInput!) { updateProject(id: $id, legacyId: $legacyId, input: $input) { id timeLeft } }',
-      variables: fc.record(
-        {
-          id: fc.constant(project.id as unknown),
-          legacyId: valueOf('int', knownIds),
-          input: inputOf(PROJECT_INPUT, knownIds),
-        },
-        { requiredKeys: ['input'] },
-      ),
+        'mutation($ref: ProjectRef!, $input: ProjectInput!) { updateProject(input: { project: $ref, patch: $input }) { project { id timeLeft } } }',
+      // The project reference (`@oneOf`) gets either, both or neither of its fields.
+      variables: fc.record({
+        ref: fc.record(
+          { id: fc.constant(project.id as unknown), legacyId: valueOf('int', knownIds) },
+          { requiredKeys: [] },
+        ),
+        input: inputOf(PROJECT_INPUT, knownIds),
+      }),
     },
     {
       query:
-        'mutation($input: CreateShiftInput!) { createShift(input: $input) { id start stop timeZoneOffset } }',
+        'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id start stop timeZoneOffset } } }',
       variables: fc.record({ input: inputOf(SHIFT_INPUT, knownIds) }),
     },
     {
       query:
-        'mutation($id: ID, $legacyId: Int, $input: ShiftInput!) { updateShift(id: $id, legacyId: $legacyId, input: $input) { id start stop } }',
-      variables: fc.record(
-        {
-          id: valueOf('id', knownIds),
-          legacyId: valueOf('int', knownIds),
-          input: inputOf(SHIFT_INPUT, knownIds),
-        },
-        { requiredKeys: ['input'] },
-      ),
+        'mutation($ref: ShiftRef!, $input: ShiftInput!) { updateShift(input: { shift: $ref, patch: $input }) { shift { id start stop } } }',
+      // The shift reference (`@oneOf`) gets either, both or neither of its fields.
+      variables: fc.record({
+        ref: fc.record(
+          { id: valueOf('id', knownIds), legacyId: valueOf('int', knownIds) },
+          { requiredKeys: [] },
+        ),
+        input: inputOf(SHIFT_INPUT, knownIds),
+      }),
     },
     {
-      query: 'mutation($input: CreateStaffInput!) { createStaff(input: $input) { id type } }',
+      query:
+        'mutation($input: CreateStaffInput!) { createStaff(input: $input) { staff { id type } } }',
       variables: fc.record({ input: inputOf({ ...STAFF_INPUT, id: 'id' }, knownIds) }),
     },
     {
       query:
-        'mutation($id: ID, $input: UpdateStaffInput!) { updateStaff(id: $id, input: $input) { id } }',
+        'mutation($ref: StaffRef!, $input: StaffInput!) { updateStaff(input: { staff: $ref, patch: $input }) { staff { id } } }',
       variables: fc.record({
-        id: fc.oneof(fc.constant(victim.id as unknown), valueOf('id', knownIds)),
+        ref: fc.record({
+          id: fc.oneof(fc.constant(victim.id as unknown), valueOf('id', knownIds)),
+        }),
         input: inputOf(STAFF_INPUT, knownIds),
       }),
     },

@@ -11,28 +11,32 @@ beforeAll(async () => {
   t = await startTestApp();
   owner = await t.newAccount();
   const company = (
-    await t.gqlOk(owner, 'mutation { createCompany(input: { name: "Exec" }) { id } }')
-  ).createCompany.id;
+    await t.gqlOk(owner, 'mutation { createCompany(input: { name: "Exec" }) { company { id } } }')
+  ).createCompany.company.id;
   const project = (
     await t.gqlOk(
       owner,
-      'mutation($c: ID!) { createProject(input: { name: "Exec", companyId: $c }) { id } }',
+      'mutation($c: ID!) { createProject(input: { name: "Exec", companyId: $c }) { project { id } } }',
       { c: company },
     )
-  ).createProject.id;
+  ).createProject.project.id;
   for (const [day, billable] of [
     ['01', true],
     ['02', false],
     ['03', true],
   ] as const) {
-    await t.gqlOk(owner, 'mutation($i: CreateShiftInput!) { createShift(input: $i) { id } }', {
-      i: {
-        projectId: project,
-        start: `2026-04-${day}T09:00:00.000Z`,
-        stop: `2026-04-${day}T10:00:00.000Z`,
-        billable,
+    await t.gqlOk(
+      owner,
+      'mutation($i: CreateShiftInput!) { createShift(input: $i) { shift { id } } }',
+      {
+        i: {
+          projectId: project,
+          start: `2026-04-${day}T09:00:00.000Z`,
+          stop: `2026-04-${day}T10:00:00.000Z`,
+          billable,
+        },
       },
-    });
+    );
   }
 });
 afterAll(() => t?.close());

@@ -14,15 +14,15 @@ beforeAll(async () => {
   owner = await t.newAccount();
   const { createCompany } = await t.gqlOk(
     owner,
-    'mutation { createCompany(input: { name: "Keys Co", visibility: PUBLIC }) { id } }',
+    'mutation { createCompany(input: { name: "Keys Co", visibility: PUBLIC }) { company { id } } }',
   );
   project = (
     await t.gqlOk(
       owner,
-      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Keys", visibility: PUBLIC }) { id } }',
-      { c: createCompany.id },
+      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Keys", visibility: PUBLIC }) { project { id } } }',
+      { c: createCompany.company.id },
     )
-  ).createProject.id;
+  ).createProject.project.id;
 });
 afterAll(() => t?.close());
 
@@ -35,7 +35,7 @@ const postShift = (who: Credentials, key: string | undefined, start: string) => 
 };
 
 const CREATE_SHIFT =
-  'mutation($p: ID!, $start: DateTimeISO!) { createShift(input: { projectId: $p, start: $start, stop: "2026-03-08T11:00:00Z" }) { id legacyId start } }';
+  'mutation($p: ID!, $start: DateTimeISO!) { createShift(input: { projectId: $p, start: $start, stop: "2026-03-08T11:00:00Z" }) { shift { id legacyId start } } }';
 const gqlWithKey = (
   who: Credentials,
   key: string,
@@ -86,7 +86,7 @@ test('the same key sent 50 times at once to a GraphQL mutation: one record, iden
     Array.from({ length: 50 }, () => gqlWithKey(owner, key, CREATE_SHIFT, { p: project, start })),
   );
   expect(new Set(answers.map((a) => a.status))).toEqual(new Set([200]));
-  expect(answers[0]!.body.data.createShift.start).toBe(start);
+  expect(answers[0]!.body.data.createShift.shift.start).toBe(start);
   // Identical but for `extensions.cost`, which reports each request's own remaining rate-limit
   // budget (issue 21 item 10).
   const withoutCost = answers.map(({ body: { extensions, ...answer } }) => {

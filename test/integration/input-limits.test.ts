@@ -18,17 +18,17 @@ let project: { id: string; legacyId: number };
 beforeAll(async () => {
   t = await startTestApp({ BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) });
   owner = await t.newAccount({ timeZone: 'Europe/Berlin' });
-  const company = await t.gqlOk<{ createCompany: { id: string } }>(
+  const company = await t.gqlOk<{ createCompany: { company: { id: string } } }>(
     owner,
-    'mutation { createCompany(input: { name: "Limits Ltd" }) { id } }',
+    'mutation { createCompany(input: { name: "Limits Ltd" }) { company { id } } }',
   );
   project = (
-    await t.gqlOk<{ createProject: { id: string; legacyId: number } }>(
+    await t.gqlOk<{ createProject: { project: { id: string; legacyId: number } } }>(
       owner,
-      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Limits" }) { id legacyId } }',
-      { c: company.createCompany.id },
+      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Limits" }) { project { id legacyId } } }',
+      { c: company.createCompany.company.id },
     )
-  ).createProject;
+  ).createProject.project;
 });
 afterAll(() => t?.close());
 
@@ -57,7 +57,7 @@ describe('body size', () => {
           '/graphql',
           'application/json',
           JSON.stringify({
-            query: `mutation { createCompany(input: { name: "${OVERSIZED}" }) { id } }`,
+            query: `mutation { createCompany(input: { name: "${OVERSIZED}" }) { company { id } } }`,
           }),
         ),
       (res) => expect(res.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE'),
@@ -179,7 +179,7 @@ describe.each(BAD_VALUES)('$name', ({ json, graphql, xml }) => {
   test('GraphQL answers with a client error and a message', async () => {
     const res = await t.gql(
       owner,
-      'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }',
+      'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }',
       {
         input: { projectId: project.id, ...graphql },
       },
@@ -242,7 +242,7 @@ describe('only listed fields are written', () => {
     const before = await stored();
     const res = await t.gql(
       owner,
-      'mutation($input: CreateCompanyInput!) { createCompany(input: $input) { id } }',
+      'mutation($input: CreateCompanyInput!) { createCompany(input: $input) { company { id } } }',
       {
         input: { name: 'Undeclared', accountId: 1 },
       },

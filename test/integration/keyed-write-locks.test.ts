@@ -21,16 +21,16 @@ beforeAll(async () => {
   owner = await t.newAccount();
   const { createCompany } = await t.gqlOk(
     owner,
-    'mutation { createCompany(input: { name: "Locks Co", visibility: PUBLIC }) { id } }',
+    'mutation { createCompany(input: { name: "Locks Co", visibility: PUBLIC }) { company { id } } }',
   );
   projects = [];
   for (const name of ['One', 'Two']) {
     const data = await t.gqlOk(
       owner,
-      'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { id } }',
-      { c: createCompany.id, n: name },
+      'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { project { id } } }',
+      { c: createCompany.company.id, n: name },
     );
-    projects.push(data.createProject.id);
+    projects.push(data.createProject.project.id);
   }
 });
 afterAll(() => t?.close());
@@ -133,15 +133,15 @@ test('keyed punch-ins on an account with a time maximum (the account row is lock
   const limited = await t.newAccount({ timeMaxHours: 1000 });
   const { createCompany } = await t.gqlOk(
     limited,
-    'mutation { createCompany(input: { name: "Limited Co", visibility: PUBLIC }) { id } }',
+    'mutation { createCompany(input: { name: "Limited Co", visibility: PUBLIC }) { company { id } } }',
   );
   const { createProject } = await t.gqlOk(
     limited,
-    'mutation($c: ID!) { createProject(input: { companyId: $c, name: "P", visibility: PUBLIC }) { id } }',
-    { c: createCompany.id },
+    'mutation($c: ID!) { createProject(input: { companyId: $c, name: "P", visibility: PUBLIC }) { project { id } } }',
+    { c: createCompany.company.id },
   );
   const answers = await Promise.all(
-    Array.from({ length: 20 }, () => punchIn(limited, createProject.id, randomUUID())),
+    Array.from({ length: 20 }, () => punchIn(limited, createProject.project.id, randomUUID())),
   );
   expect(tally(answers)).toEqual({ '200': 1, '422 PUNCHED_IN': 19 });
   expect(await runningShifts(limited.ownerLegacyId)).toBe(1);

@@ -38,7 +38,7 @@ beforeAll(async () => {
   };
   await t.gqlOk(
     owner,
-    'mutation($id: ID!) { updateStaff(id: $id, input: { hourlyRateCents: 15000 }) { id } }',
+    'mutation($id: ID!) { updateStaff(input: { staff: { id: $id }, patch: { hourlyRateCents: 15000 } }) { staff { id } } }',
     {
       id: owner.id,
     },

@@ -43,7 +43,7 @@ async function seedAccount(companies: number): Promise<Credentials> {
   for (let c = 0; c < companies; c++) {
     const { createCompany } = await t.gqlOk(
       owner,
-      'mutation($n: String!, $u: [ID!]) { createCompany(input: { name: $n, visibility: CUSTOM, userIds: $u }) { id } }',
+      'mutation($n: String!, $u: [ID!]) { createCompany(input: { name: $n, visibility: CUSTOM, userIds: $u }) { company { id } } }',
       {
         n: `Company ${c}`,
         u: [staff.id],
@@ -52,23 +52,23 @@ async function seedAccount(companies: number): Promise<Credentials> {
     for (let p = 0; p < 2; p++) {
       const { createProject } = await t.gqlOk(
         owner,
-        'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC, timeLimit: 7200 }) { id } }',
+        'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC, timeLimit: 7200 }) { project { id } } }',
         {
-          c: createCompany.id,
+          c: createCompany.company.id,
           n: `Project ${c}.${p}`,
         },
       );
       const { createActivity } = await t.gqlOk(
         owner,
-        'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Design" }) { id } }',
-        { p: createProject.id },
+        'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Design" }) { activity { id } } }',
+        { p: createProject.project.id },
       );
       await t.gqlOk(
         owner,
-        'mutation($p: ID!, $a: ID!) { createShift(input: { projectId: $p, activityId: $a, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z", timeZone: "Europe/Paris" }) { id } }',
+        'mutation($p: ID!, $a: ID!) { createShift(input: { projectId: $p, activityId: $a, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z", timeZone: "Europe/Paris" }) { shift { id } } }',
         {
-          p: createProject.id,
-          a: createActivity.id,
+          p: createProject.project.id,
+          a: createActivity.activity.id,
         },
       );
     }

@@ -91,12 +91,12 @@ beforeAll(async () => {
   consumerKey = registered.registerOAuthClient.client.key;
   consumerSecret = registered.registerOAuthClient.secret;
   await t
-    .gqlOk(owner, 'mutation { createCompany(input: { name: "Acme" }) { id } }')
+    .gqlOk(owner, 'mutation { createCompany(input: { name: "Acme" }) { company { id } } }')
     .then((d) =>
       t.gqlOk(
         owner,
-        'mutation($c: ID!) { createProject(input: { name: "Signed", companyId: $c }) { id } }',
-        { c: d.createCompany.id },
+        'mutation($c: ID!) { createProject(input: { name: "Signed", companyId: $c }) { project { id } } }',
+        { c: d.createCompany.company.id },
       ),
     );
 });
@@ -204,9 +204,13 @@ test('a replayed nonce, a stale timestamp, a wrong signature and a revoked token
   expect(listed.oauthAuthorizations).toEqual([
     { clientKey: consumerKey, clientName: 'Invoicer <3', protocol: 'OAUTH1' },
   ]);
-  await t.gqlOk(owner, 'mutation($k: String!) { revokeOAuthAuthorization(clientKey: $k) }', {
-    k: consumerKey,
-  });
+  await t.gqlOk(
+    owner,
+    'mutation($k: String!) { revokeOAuthAuthorization(input: { clientKey: $k }) { revoked } }',
+    {
+      k: consumerKey,
+    },
+  );
   const revoked = await signedGet(url, access);
   expect(revoked.status).toBe(401);
   expect((await readJson(revoked)).error.message).toBe('Unknown OAuth consumer or token');

@@ -358,7 +358,11 @@ test('revoking an application ends every token it holds; bad bearer tokens are 4
   expect((await viewerLogin(token)).status).toBe(200);
   const listed = await t.gqlOk(owner, '{ oauthClients { id key } }');
   const id = listed.oauthClients.find((c: { key: string }) => c.key === app.key).id;
-  await t.gqlOk(owner, 'mutation($id: ID!) { revokeOAuthClient(id: $id) { key } }', { id });
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { revokeOAuthClient(input: { clientId: $id }) { client { key } } }',
+    { id },
+  );
   expect((await viewerLogin(token)).status).toBe(401);
 
   for (const path of ['/api/1/projects.json', '/projects.xml'])
@@ -391,7 +395,10 @@ test('only the owner registers and lists applications; a staff member manages on
   expect((await t.gql(staff, '{ oauthAuthorizations { clientKey } }')).data).toEqual({
     oauthAuthorizations: [],
   });
-  const none = await t.gql(staff, 'mutation { revokeOAuthAuthorization(clientKey: "nope") }');
+  const none = await t.gql(
+    staff,
+    'mutation { revokeOAuthAuthorization(input: { clientKey: "nope" }) { revoked } }',
+  );
   expect(none.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
 });
 

@@ -281,7 +281,8 @@ describe('on a working database', () => {
       .post('/graphql')
       .auth(owner.login, owner.password)
       .send({
-        query: 'mutation M($input: CreateStaffInput!) { createStaff(input: $input) { id } }',
+        query:
+          'mutation M($input: CreateStaffInput!) { createStaff(input: $input) { staff { id } } }',
         variables: {
           input: { login: `gql_${Date.now()}`, password, firstName: 'G', lastName: 'Q' },
         },

@@ -188,7 +188,7 @@ test('a user changing their own password (GraphQL) also ends their authorisation
   const grants = await grantEverything(member);
   await t.gqlOk(
     member,
-    'mutation($id: ID, $input: UpdateStaffInput!) { updateStaff(id: $id, input: $input) { id } }',
+    'mutation($id: ID!, $input: StaffInput!) { updateStaff(input: { staff: { id: $id }, patch: $input }) { staff { id } } }',
     { id: member.id, input: { password: 'my-own-new-password' } },
   );
   expect(await outcomes(grants)).toEqual(REVOKED);

@@ -154,7 +154,7 @@ const CAPITAL: Record<Kind, string> = {
   shift: 'Shift',
 };
 const UPDATE_INPUT: Record<Kind, string> = {
-  staff: 'UpdateStaffInput',
+  staff: 'StaffInput',
   company: 'CompanyInput',
   project: 'ProjectInput',
   activity: 'ActivityInput',
@@ -165,23 +165,24 @@ const readQuery = (kind: Kind) =>
   `query($id: ID, $legacyId: Int) { node: ${ONE[kind]}(id: $id, legacyId: $legacyId) { ${FIELDS[kind]} } }`;
 const listQuery = (kind: Kind) =>
   `query { list: ${MANY[kind]}(first: 1000) { totalCount nodes { id } } }`;
+// `$ref` names the row ({ id } or { legacyId }: a oneOf input); `row` is the payload's object.
 const updateMutation = (kind: Kind) =>
-  `mutation($id: ID, $legacyId: Int, $input: ${UPDATE_INPUT[kind]}!) { node: update${CAPITAL[kind]}(id: $id, legacyId: $legacyId, input: $input) { id } }`;
+  `mutation($ref: ${CAPITAL[kind]}Ref!, $input: ${UPDATE_INPUT[kind]}!) { node: update${CAPITAL[kind]}(input: { ${kind}: $ref, patch: $input }) { row: ${kind} { id } } }`;
 const deleteMutation = (kind: Kind) =>
-  `mutation($id: ID, $legacyId: Int) { node: delete${CAPITAL[kind]}(id: $id, legacyId: $legacyId) { id } }`;
+  `mutation($ref: ${CAPITAL[kind]}Ref!) { node: delete${CAPITAL[kind]}(input: { ${kind}: $ref }) { row: ${kind} { id } } }`;
 const setActiveMutation = (active: boolean) =>
-  `mutation($id: ID, $legacyId: Int) { node: ${active ? 'enableStaff' : 'disableStaff'}(id: $id, legacyId: $legacyId) { id } }`;
+  `mutation($ref: StaffRef!) { node: ${active ? 'enableStaff' : 'disableStaff'}(input: { staff: $ref }) { row: staff { id } } }`;
 
 const CREATE_STAFF =
-  'mutation($input: CreateStaffInput!) { node: createStaff(input: $input) { id legacyId } }';
+  'mutation($input: CreateStaffInput!) { node: createStaff(input: $input) { row: staff { id legacyId } } }';
 const CREATE_COMPANY =
-  'mutation($input: CreateCompanyInput!) { node: createCompany(input: $input) { id legacyId } }';
+  'mutation($input: CreateCompanyInput!) { node: createCompany(input: $input) { row: company { id legacyId } } }';
 const CREATE_PROJECT =
-  'mutation($input: CreateProjectInput!) { node: createProject(input: $input) { id legacyId } }';
+  'mutation($input: CreateProjectInput!) { node: createProject(input: $input) { row: project { id legacyId } } }';
 const CREATE_ACTIVITY =
-  'mutation($input: CreateActivityInput!) { node: createActivity(input: $input) { id legacyId } }';
+  'mutation($input: CreateActivityInput!) { node: createActivity(input: $input) { row: activity { id legacyId } } }';
 const CREATE_SHIFT =
-  'mutation($input: CreateShiftInput!) { node: createShift(input: $input) { id legacyId } }';
+  'mutation($input: CreateShiftInput!) { node: createShift(input: $input) { row: shift { id legacyId } } }';
 const PUNCH_IN =
   'mutation($project: ProjectRef!) { node: punchIn(input: { project: $project }) { project { id running } } }';
 const PUNCH_OUT =
@@ -285,8 +286,10 @@ class World {
     who: Credentials,
     query: string,
     variables: Vars = {},
-  ): Promise<Record<string, unknown> & { node: Row }> {
-    return t.gqlOk(who, query, variables) as Promise<Record<string, unknown> & { node: Row }>;
+  ): Promise<Record<string, unknown> & { node: { row: Row } }> {
+    return t.gqlOk(who, query, variables) as Promise<
+      Record<string, unknown> & { node: { row: Row } }
+    >;
   }
 
   otherStaff(): Promise<User> {
@@ -296,7 +299,7 @@ class World {
   /** Gives `user` an e-mail address and an hourly rate (as the owner), so that none is null. */
   async personalise(user: User): Promise<User> {
     await this.ok(this.owner, updateMutation('staff'), {
-      id: user.id,
+      ref: { id: user.id },
       input: { emailAddress: `${user.login}@example.com`, hourlyRateCents: 4200 },
     });
     return user;
@@ -314,7 +317,7 @@ class World {
         start: '2026-01-15T09:00:00Z',
         stop: '2026-01-15T10:00:00Z',
       };
-      const shift = (await this.ok(this.owner, CREATE_SHIFT, { input })).node;
+      const shift = (await this.ok(this.owner, CREATE_SHIFT, { input })).node.row;
       await this.setVisibility('project', project, 'PRIVATE');
       return shift;
     });
@@ -335,7 +338,7 @@ class World {
     by: User = this.owner,
   ): Promise<Row> {
     const input = { name: unique('Company '), visibility, ...(userIds.length ? { userIds } : {}) };
-    return (await this.ok(by, CREATE_COMPANY, { input })).node;
+    return (await this.ok(by, CREATE_COMPANY, { input })).node.row;
   }
 
   publicCompany(): Promise<Row> {
@@ -353,7 +356,7 @@ class World {
       visibility,
       ...(options.userIds?.length ? { userIds: options.userIds } : {}),
     };
-    return (await this.ok(this.owner, CREATE_PROJECT, { input })).node;
+    return (await this.ok(this.owner, CREATE_PROJECT, { input })).node.row;
   }
 
   publicProject(): Promise<Row> {
@@ -369,7 +372,7 @@ class World {
       await this.ok(this.owner, CREATE_ACTIVITY, {
         input: { name: unique('Activity '), projectId: project.id },
       })
-    ).node;
+    ).node.row;
   }
 
   /** A shift of `user`, created by the owner; closed unless `running`. */
@@ -387,7 +390,7 @@ class World {
           start: `2026-01-${day}T09:00:00Z`,
           stop: `2026-01-${day}T10:00:00Z`,
         };
-    return (await this.ok(this.owner, CREATE_SHIFT, { input })).node;
+    return (await this.ok(this.owner, CREATE_SHIFT, { input })).node.row;
   }
 
   async setVisibility(
@@ -395,7 +398,7 @@ class World {
     row: Row,
     visibility: Visibility,
   ): Promise<void> {
-    await this.ok(this.owner, updateMutation(kind), { id: row.id, input: { visibility } });
+    await this.ok(this.owner, updateMutation(kind), { ref: { id: row.id }, input: { visibility } });
   }
 
   /** The row as the owner sees it, or null when it does not exist. */
@@ -447,7 +450,7 @@ class World {
     return this.mutate(
       this.as(role),
       updateMutation(kind),
-      { id: row.id, input },
+      { ref: { id: row.id }, input },
       () => this.read(kind, row),
       (before) => ({
         ...before,
@@ -460,7 +463,7 @@ class World {
     return this.mutate(
       this.as(role),
       deleteMutation(kind),
-      { id: row.id },
+      { ref: { id: row.id } },
       () => this.read(kind, row),
       () => null,
     );
@@ -470,7 +473,7 @@ class World {
     return this.mutate(
       this.as(role),
       setActiveMutation(active),
-      { id: target.id },
+      { ref: { id: target.id } },
       () => this.read('staff', target),
       (before) => ({
         ...before,
@@ -577,7 +580,7 @@ const OPERATIONS = new Map<string, Operation>([
       const outcome = await w.mutate(
         me,
         updateMutation('staff'),
-        { id: me.id, input: { password } },
+        { ref: { id: me.id }, input: { password } },
         async () => [await canSignIn({ login: me.login, password }), await canSignIn(me)],
         () => [true, false],
       );
@@ -592,7 +595,7 @@ const OPERATIONS = new Map<string, Operation>([
       return w.mutate(
         me,
         updateMutation('staff'),
-        { id: me.id, input: { login } },
+        { ref: { id: me.id }, input: { login } },
         () => canSignIn({ login, password: me.password }),
         () => true,
       );
@@ -633,7 +636,7 @@ const OPERATIONS = new Map<string, Operation>([
     'staff-enable',
     async (w, role) => {
       const target = await w.otherStaff();
-      await w.ok(w.owner, setActiveMutation(false), { id: target.id });
+      await w.ok(w.owner, setActiveMutation(false), { ref: { id: target.id } });
       return w.setActive(role, target, true);
     },
   ],
@@ -657,7 +660,10 @@ const OPERATIONS = new Map<string, Operation>([
       // Staff members cannot create companies: the creator is a manager, made a staff member later.
       const creator = await t.newStaff(w.owner, { type: 'MANAGER' });
       const company = await w.company('PRIVATE', [], creator);
-      await w.ok(w.owner, updateMutation('staff'), { id: creator.id, input: { type: 'STAFF' } });
+      await w.ok(w.owner, updateMutation('staff'), {
+        ref: { id: creator.id },
+        input: { type: 'STAFF' },
+      });
       expect((await w.read('staff', creator))?.type).toBe('STAFF');
       return outcomeOf(await t.gql(creator, readQuery('company'), { id: company.id }));
     },
@@ -868,7 +874,7 @@ const OPERATIONS = new Map<string, Operation>([
             invoiceAmountCents: 100000,
           },
         })
-      ).node;
+      ).node.row;
       const res = await t.gql(
         w.as(role),
         'query($id: ID!) { project(id: $id) { hourlyRate hourlyRateCents invoiceAmountCents } }',
@@ -1170,7 +1176,7 @@ describe('cross-tenant: the owner of another account', () => {
           notes: 'A',
         },
       })
-    ).node;
+    ).node.row;
     rows = { staff: a.staff, company, project, activity, shift };
     before = await snapshot();
     for (const kind of KINDS) expect(before[kind]).not.toBeNull();
@@ -1187,16 +1193,16 @@ describe('cross-tenant: the owner of another account', () => {
       });
       test(`cannot update A's ${kind} by ${by}`, async () => {
         const res = await t.gql(intruder, updateMutation(kind), {
-          ...locate(rows[kind], by),
+          ref: locate(rows[kind], by),
           input: CHANGES[kind],
         });
         expect(outcomeOf(res)).toBe('NOT_FOUND');
         expect(await a.read(kind, rows[kind])).toEqual(before[kind]);
       });
       test(`cannot delete A's ${kind} by ${by}`, async () => {
-        expect(outcomeOf(await t.gql(intruder, deleteMutation(kind), locate(rows[kind], by)))).toBe(
-          'NOT_FOUND',
-        );
+        expect(
+          outcomeOf(await t.gql(intruder, deleteMutation(kind), { ref: locate(rows[kind], by) })),
+        ).toBe('NOT_FOUND');
         expect(await a.read(kind, rows[kind])).toEqual(before[kind]);
       });
     }
@@ -1208,10 +1214,10 @@ describe('cross-tenant: the owner of another account', () => {
         'NOT_FOUND',
       );
       expect(
-        outcomeOf(await t.gql(intruder, setActiveMutation(false), locate(rows.staff, by))),
+        outcomeOf(await t.gql(intruder, setActiveMutation(false), { ref: locate(rows.staff, by) })),
       ).toBe('NOT_FOUND');
       expect(
-        outcomeOf(await t.gql(intruder, setActiveMutation(true), locate(rows.staff, by))),
+        outcomeOf(await t.gql(intruder, setActiveMutation(true), { ref: locate(rows.staff, by) })),
       ).toBe('NOT_FOUND');
     });
 
@@ -1274,12 +1280,12 @@ describe('cross-tenant: the owner of another account', () => {
       await t.gqlOk(intruder, CREATE_COMPANY, {
         input: { name: 'Own company', visibility: 'PUBLIC' },
       })
-    ).node as Row;
+    ).node.row as Row;
     const project = (
       await t.gqlOk(intruder, CREATE_PROJECT, {
         input: { name: 'Own project', companyId: company.id },
       })
-    ).node as Row;
+    ).node.row as Row;
     const shift = await t.gql(intruder, CREATE_SHIFT, {
       input: {
         projectId: project.id,

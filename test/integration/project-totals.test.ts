@@ -30,24 +30,31 @@ async function keptEqualsRecomputed(): Promise<void> {
 
 const createShift = (who: Credentials, input: Record<string, unknown>) =>
   t
-    .gqlOk(who, 'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }', {
-      input,
-    })
-    .then((d) => d.createShift.id as string);
+    .gqlOk(
+      who,
+      'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }',
+      {
+        input,
+      },
+    )
+    .then((d) => d.createShift.shift.id as string);
 
 test('kept totals follow every kind of write and agree with grandTotal', async () => {
   const staff = await t.newStaff(owner);
   const company = (
-    await t.gqlOk(owner, 'mutation { createCompany(input: { name: "Totals Inc" }) { id } }')
-  ).createCompany.id;
+    await t.gqlOk(
+      owner,
+      'mutation { createCompany(input: { name: "Totals Inc" }) { company { id } } }',
+    )
+  ).createCompany.company.id;
   const project = async (name: string) =>
     (
       await t.gqlOk(
         owner,
-        'mutation($c: ID!, $n: String!) { createProject(input: { name: $n, companyId: $c, visibility: PUBLIC }) { id } }',
+        'mutation($c: ID!, $n: String!) { createProject(input: { name: $n, companyId: $c, visibility: PUBLIC }) { project { id } } }',
         { c: company, n: name },
       )
-    ).createProject.id as string;
+    ).createProject.project.id as string;
   const [p1, p2, p3] = [await project('One'), await project('Two'), await project('Three')];
 
   const a = await createShift(owner, {
@@ -69,17 +76,21 @@ test('kept totals follow every kind of write and agree with grandTotal', async (
 
   await t.gqlOk(
     owner,
-    'mutation($id: ID!, $p: ID!) { updateShift(id: $id, input: { projectId: $p, stop: "2026-01-05T11:00:00Z" }) { id } }',
+    'mutation($id: ID!, $p: ID!) { updateShift(input: { shift: { id: $id }, patch: { projectId: $p, stop: "2026-01-05T11:00:00Z" } }) { shift { id } } }',
     { id: a, p: p2 },
   );
   await t.gqlOk(
     owner,
-    'mutation($id: ID!, $u: ID!) { updateShift(id: $id, input: { userId: $u }) { id } }',
+    'mutation($id: ID!, $u: ID!) { updateShift(input: { shift: { id: $id }, patch: { userId: $u } }) { shift { id } } }',
     { id: b, u: owner.ownerId },
   );
   await keptEqualsRecomputed();
 
-  await t.gqlOk(owner, 'mutation($id: ID!) { deleteShift(id: $id) { id } }', { id: b });
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { deleteShift(input: { shift: { id: $id } }) { shift { id } } }',
+    { id: b },
+  );
   await t.gqlOk(
     staff,
     'mutation($p: ID!) { punchIn(input: { project: { id: $p } }) { project { id } } }',
@@ -109,22 +120,30 @@ test('kept totals follow every kind of write and agree with grandTotal', async (
   );
 
   // Cascades: deleting a project or a user removes their kept totals with them.
-  await t.gqlOk(owner, 'mutation($id: ID!) { deleteProject(id: $id) { id } }', { id: p2 });
-  await t.gqlOk(owner, 'mutation($id: ID!) { deleteStaff(id: $id) { id } }', { id: staff.id });
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { deleteProject(input: { project: { id: $id } }) { project { id } } }',
+    { id: p2 },
+  );
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { deleteStaff(input: { staff: { id: $id } }) { staff { id } } }',
+    { id: staff.id },
+  );
   await keptEqualsRecomputed();
 });
 
 test('a running shift counts up to the request instant, on top of the kept sums', async () => {
   const company = (
-    await t.gqlOk(owner, 'mutation { createCompany(input: { name: "Live" }) { id } }')
-  ).createCompany.id;
+    await t.gqlOk(owner, 'mutation { createCompany(input: { name: "Live" }) { company { id } } }')
+  ).createCompany.company.id;
   const p = (
     await t.gqlOk(
       owner,
-      'mutation($c: ID!) { createProject(input: { name: "Live", companyId: $c }) { id } }',
+      'mutation($c: ID!) { createProject(input: { name: "Live", companyId: $c }) { project { id } } }',
       { c: company },
     )
-  ).createProject.id;
+  ).createProject.project.id;
   await createShift(owner, {
     projectId: p,
     start: '2026-01-05T09:00:00Z',
@@ -144,15 +163,18 @@ test('a running shift counts up to the request instant, on top of the kept sums'
 
 test('totals past 2^31 - 1 seconds (68 years) are exact numbers in GraphQL and the JSON interface', async () => {
   const company = (
-    await t.gqlOk(owner, 'mutation { createCompany(input: { name: "Long haul" }) { id } }')
-  ).createCompany.id;
+    await t.gqlOk(
+      owner,
+      'mutation { createCompany(input: { name: "Long haul" }) { company { id } } }',
+    )
+  ).createCompany.company.id;
   const p = (
     await t.gqlOk(
       owner,
-      'mutation($c: ID!) { createProject(input: { name: "Centuries", companyId: $c, timeLimit: 3600 }) { id } }',
+      'mutation($c: ID!) { createProject(input: { name: "Centuries", companyId: $c, timeLimit: 3600 }) { project { id } } }',
       { c: company },
     )
-  ).createProject.id;
+  ).createProject.project.id;
   // A century of recorded time: GraphQL's Int would refuse to serialise it (a 500 before).
   await createShift(owner, {
     projectId: p,

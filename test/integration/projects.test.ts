@@ -26,14 +26,14 @@ afterAll(() => t?.close());
 const PROJECT_FIELDS = `id legacyId name active visibility timeLimit timeLimitString defaultTags tagList notes
   hourlyRate hourlyRateCents invoiceAmountCents billableByDefault company { id }`;
 
-const CREATE = `mutation($input: CreateProjectInput!) { createProject(input: $input) { ${PROJECT_FIELDS} } }`;
-const UPDATE = `mutation($id: ID, $legacyId: Int, $input: ProjectInput!) {
-  updateProject(id: $id, legacyId: $legacyId, input: $input) { ${PROJECT_FIELDS} }
+const CREATE = `mutation($input: CreateProjectInput!) { createProject(input: $input) { project { ${PROJECT_FIELDS} } } }`;
+const UPDATE = `mutation($ref: ProjectRef!, $input: ProjectInput!) {
+  updateProject(input: { project: $ref, patch: $input }) { project { ${PROJECT_FIELDS} } }
 }`;
 const GET = `query($id: ID, $legacyId: Int, $companyId: ID, $companyLegacyId: Int) {
   project(id: $id, legacyId: $legacyId, companyId: $companyId, companyLegacyId: $companyLegacyId) { ${PROJECT_FIELDS} }
 }`;
-const DELETE = `mutation($id: ID, $legacyId: Int) { deleteProject(id: $id, legacyId: $legacyId) { id legacyId name } }`;
+const DELETE = `mutation($ref: ProjectRef!) { deleteProject(input: { project: $ref }) { project { id legacyId name } } }`;
 const LIST = `query($filter: ProjectFilter, $order: [ProjectOrder!], $first: Int, $after: String, $companyId: ID, $companyLegacyId: Int) {
   projects(filter: $filter, order: $order, first: $first, after: $after, companyId: $companyId, companyLegacyId: $companyLegacyId) {
     totalCount
@@ -49,17 +49,17 @@ async function newCompany(
 ): Promise<{ id: string; legacyId: number }> {
   const data = await t.gqlOk(
     who,
-    `mutation($input: CreateCompanyInput!) { createCompany(input: $input) { id legacyId } }`,
+    `mutation($input: CreateCompanyInput!) { createCompany(input: $input) { company { id legacyId } } }`,
     {
       input: { name: `Company ${randomUUID().slice(0, 6)}`, visibility: 'PUBLIC', ...input },
     },
   );
-  return data.createCompany;
+  return data.createCompany.company;
 }
 
 async function create(who: Credentials, input: Record<string, unknown>) {
   const data = await t.gqlOk(who, CREATE, { input });
-  return data.createProject as Record<string, unknown> & {
+  return data.createProject.project as Record<string, unknown> & {
     id: string;
     legacyId: number;
     name: string;
@@ -388,12 +388,12 @@ describe('update', () => {
       defaultTags: ['d'],
     });
     const renamed = await t.gqlOk(owner, UPDATE, {
-      id: p.id,
+      ref: { id: p.id },
       input: { name: 'Merged', tagList: ['y', 'z'] },
     });
-    expect(renamed.updateProject).toEqual({ ...p, name: 'Merged', tagList: ['y', 'z'] });
+    expect(renamed.updateProject.project).toEqual({ ...p, name: 'Merged', tagList: ['y', 'z'] });
     const cleared = await t.gqlOk(owner, UPDATE, {
-      legacyId: p.legacyId,
+      ref: { legacyId: p.legacyId },
       input: {
         timeLimit: null,
         timeLimitString: null,
@@ -414,9 +414,11 @@ describe('update', () => {
       hourlyRateCents: null,
       invoiceAmountCents: null,
     };
-    expect(cleared.updateProject).toEqual(expected);
+    expect(cleared.updateProject.project).toEqual(expected);
     expect((await t.gqlOk(owner, GET, { id: p.id })).project).toEqual(expected);
-    expect((await t.gqlOk(owner, UPDATE, { id: p.id, input: {} })).updateProject).toEqual(expected);
+    expect(
+      (await t.gqlOk(owner, UPDATE, { ref: { id: p.id }, input: {} })).updateProject.project,
+    ).toEqual(expected);
   });
 
   test('moves a project to another company', async () => {
@@ -425,16 +427,23 @@ describe('update', () => {
     const to = await newCompany(owner);
     const p = await create(owner, { name: 'Mover', companyId: from.id });
     expect(
-      (await t.gqlOk(owner, UPDATE, { id: p.id, input: { companyId: to.id } })).updateProject
-        .company,
+      (await t.gqlOk(owner, UPDATE, { ref: { id: p.id }, input: { companyId: to.id } }))
+        .updateProject.project.company,
     ).toEqual({ id: to.id });
     expect(await names(owner, { companyId: from.id })).toEqual([]);
     expect(await names(owner, { companyId: to.id })).toEqual(['Mover']);
     expect(
-      (await t.gqlOk(owner, UPDATE, { id: p.id, input: { companyLegacyId: from.legacyId } }))
-        .updateProject.company,
+      (
+        await t.gqlOk(owner, UPDATE, {
+          ref: { id: p.id },
+          input: { companyLegacyId: from.legacyId },
+        })
+      ).updateProject.project.company,
     ).toEqual({ id: from.id });
-    const unknown = await t.gql(owner, UPDATE, { id: p.id, input: { companyId: randomUUID() } });
+    const unknown = await t.gql(owner, UPDATE, {
+      ref: { id: p.id },
+      input: { companyId: randomUUID() },
+    });
     expect(codes(unknown)).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(owner, GET, { id: p.id })).project.company).toEqual({ id: from.id });
   });
@@ -444,7 +453,7 @@ describe('update', () => {
     const company = await newCompany(owner);
     const p = await create(owner, { name: 'Strict', companyId: company.id, tagList: ['t'] });
     const res = await t.gql(owner, UPDATE, {
-      id: p.id,
+      ref: { id: p.id },
       input: { name: null, active: null, tagList: null, notes: 'changed' },
     });
     const err = onlyError(res);
@@ -460,14 +469,14 @@ describe('update', () => {
     const company = await newCompany(owner);
     const p = await create(owner, { name: 'Shared', companyId: company.id, visibility: 'PUBLIC' });
     const updated = await t.gqlOk(manager, UPDATE, {
-      id: p.id,
+      ref: { id: p.id },
       input: { notes: 'by the manager' },
     });
-    expect(updated.updateProject).toEqual({ ...p, notes: 'by the manager' });
-    expect(codes(await t.gql(member, UPDATE, { id: p.id, input: { notes: 'by staff' } }))).toEqual([
-      'UPDATE_DENIED',
-    ]);
-    expect(codes(await t.gql(member, DELETE, { id: p.id }))).toEqual(['DELETE_DENIED']);
+    expect(updated.updateProject.project).toEqual({ ...p, notes: 'by the manager' });
+    expect(
+      codes(await t.gql(member, UPDATE, { ref: { id: p.id }, input: { notes: 'by staff' } })),
+    ).toEqual(['UPDATE_DENIED']);
+    expect(codes(await t.gql(member, DELETE, { ref: { id: p.id } }))).toEqual(['DELETE_DENIED']);
     expect((await t.gqlOk(owner, GET, { id: p.id })).project.notes).toBe('by the manager');
   });
 });
@@ -481,7 +490,7 @@ describe('visibility and users', () => {
     const outsider = await t.newStaff(owner);
     const created = await t.gqlOk(
       owner,
-      `mutation($input: CreateProjectInput!) { createProject(input: $input) { id users { id } } }`,
+      `mutation($input: CreateProjectInput!) { createProject(input: $input) { project { id users { id } } } }`,
       {
         input: {
           name: 'Custom',
@@ -492,8 +501,8 @@ describe('visibility and users', () => {
         },
       },
     );
-    const id = created.createProject.id as string;
-    expect(created.createProject.users.map((u: { id: string }) => u.id).sort()).toEqual(
+    const id = created.createProject.project.id as string;
+    expect(created.createProject.project.users.map((u: { id: string }) => u.id).sort()).toEqual(
       [a.id, b.id].sort(),
     );
     const read = await t.gqlOk(owner, USERS, { id });
@@ -506,13 +515,13 @@ describe('visibility and users', () => {
     expect(codes(await t.gql(outsider, GET, { id }))).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(outsider, LIST, {})).projects.totalCount).toBe(0);
 
-    await t.gqlOk(owner, UPDATE, { id, input: { userIds: [outsider.id] } });
+    await t.gqlOk(owner, UPDATE, { ref: { id }, input: { userIds: [outsider.id] } });
     expect(
       (await t.gqlOk(owner, USERS, { id })).project.users.map((u: { id: string }) => u.id),
     ).toEqual([outsider.id]);
     expect(codes(await t.gql(a, GET, { id }))).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(outsider, GET, { id })).project.name).toBe('Custom');
-    await t.gqlOk(owner, UPDATE, { id, input: { userLegacyIds: [] } });
+    await t.gqlOk(owner, UPDATE, { ref: { id }, input: { userLegacyIds: [] } });
     expect((await t.gqlOk(owner, USERS, { id })).project.users).toEqual([]);
   });
 
@@ -548,7 +557,7 @@ describe('visibility and users', () => {
       userIds: [mine.id],
     });
     const update = await t.gql(owner, UPDATE, {
-      id: p.id,
+      ref: { id: p.id },
       input: { name: 'Changed', userLegacyIds: [other.ownerLegacyId] },
     });
     expect(onlyError(update).code).toBe('USER_NOT_ALLOWED');
@@ -570,16 +579,16 @@ describe('delete', () => {
     const activity = (
       await t.gqlOk(
         owner,
-        `mutation($input: CreateActivityInput!) { createActivity(input: $input) { id } }`,
+        `mutation($input: CreateActivityInput!) { createActivity(input: $input) { activity { id } } }`,
         {
           input: { name: 'Design', projectId: p.id },
         },
       )
-    ).createActivity.id as string;
+    ).createActivity.activity.id as string;
     const shift = (
       await t.gqlOk(
         owner,
-        `mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }`,
+        `mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }`,
         {
           input: {
             projectId: p.id,
@@ -589,11 +598,11 @@ describe('delete', () => {
           },
         },
       )
-    ).createShift.id as string;
+    ).createShift.shift.id as string;
     const keptShift = (
       await t.gqlOk(
         owner,
-        `mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }`,
+        `mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }`,
         {
           input: {
             projectId: keep.id,
@@ -602,7 +611,7 @@ describe('delete', () => {
           },
         },
       )
-    ).createShift.id as string;
+    ).createShift.shift.id as string;
     const totals = await t.gqlOk(
       owner,
       `query($id: ID) { project(id: $id) { grandTotal timeLeft overdue activities { id } } }`,
@@ -615,7 +624,7 @@ describe('delete', () => {
       activities: [{ id: activity }],
     });
 
-    expect((await t.gqlOk(owner, DELETE, { id: p.id })).deleteProject).toEqual({
+    expect((await t.gqlOk(owner, DELETE, { ref: { id: p.id } })).deleteProject.project).toEqual({
       id: p.id,
       legacyId: p.legacyId,
       name: 'Doomed',
@@ -641,14 +650,16 @@ describe('delete', () => {
       (await t.gqlOk(owner, `query($id: ID) { company(id: $id) { id } }`, { id: company.id }))
         .company.id,
     ).toBe(company.id);
-    expect(codes(await t.gql(owner, DELETE, { id: p.id }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, DELETE, { ref: { id: p.id } }))).toEqual(['NOT_FOUND']);
   });
 
   test('deletes by integer id', async () => {
     const owner = await t.newAccount();
     const company = await newCompany(owner);
     const p = await create(owner, { name: 'ByInt', companyId: company.id });
-    expect((await t.gqlOk(owner, DELETE, { legacyId: p.legacyId })).deleteProject.id).toBe(p.id);
+    expect(
+      (await t.gqlOk(owner, DELETE, { ref: { legacyId: p.legacyId } })).deleteProject.project.id,
+    ).toBe(p.id);
     expect(codes(await t.gql(owner, GET, { id: p.id }))).toEqual(['NOT_FOUND']);
   });
 });
@@ -710,15 +721,15 @@ describe('bad input', () => {
     expect(codes(await t.gql(owner, GET, { id: randomUUID() }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { id: 'not-a-uuid' }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: 2_147_483_647 }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, UPDATE, { id: randomUUID(), input: { name: 'X' } }))).toEqual([
-      'NOT_FOUND',
-    ]);
-    expect(codes(await t.gql(owner, UPDATE, { id: 'xyz', input: { name: 'X' } }))).toEqual([
-      'NOT_FOUND',
-    ]);
-    expect(codes(await t.gql(owner, DELETE, { id: randomUUID() }))).toEqual(['NOT_FOUND']);
     expect(
-      codes(await t.gql(owner, DELETE, { id: '00000000-0000-0000-0000-00000000000g' })),
+      codes(await t.gql(owner, UPDATE, { ref: { id: randomUUID() }, input: { name: 'X' } })),
+    ).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, UPDATE, { ref: { id: 'xyz' }, input: { name: 'X' } }))).toEqual(
+      ['NOT_FOUND'],
+    );
+    expect(codes(await t.gql(owner, DELETE, { ref: { id: randomUUID() } }))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await t.gql(owner, DELETE, { ref: { id: '00000000-0000-0000-0000-00000000000g' } })),
     ).toEqual(['NOT_FOUND']);
   });
 
@@ -727,7 +738,7 @@ describe('bad input', () => {
       codes(
         await t.gql(
           owner,
-          `mutation { createProject(input: { name: "X", timeLimit: "1h" }) { id } }`,
+          `mutation { createProject(input: { name: "X", timeLimit: "1h" }) { project { id } } }`,
         ),
       ),
     ).toEqual(['GRAPHQL_VALIDATION_FAILED']);
@@ -813,7 +824,7 @@ describe('bad input', () => {
       fields: ['id'],
     });
     expect(await names(owner, { filter: { name: { eq: 'Copy' } } })).toEqual([]);
-    await t.gqlOk(owner, DELETE, { id: existing.id });
+    await t.gqlOk(owner, DELETE, { ref: { id: existing.id } });
   });
 
   test('NUL characters are VALIDATION_FAILED', async () => {
@@ -835,13 +846,13 @@ describe('bad input', () => {
     });
     const p = await create(owner, { name: 'Clean', companyId: company.id, notes: 'clean' });
     expect(
-      onlyError(await t.gql(owner, UPDATE, { id: p.id, input: { notes: 'dirty\u0000' } })),
+      onlyError(await t.gql(owner, UPDATE, { ref: { id: p.id }, input: { notes: 'dirty\u0000' } })),
     ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['notes'],
     });
     expect((await t.gqlOk(owner, GET, { id: p.id })).project.notes).toBe('clean');
-    await t.gqlOk(owner, DELETE, { id: p.id });
+    await t.gqlOk(owner, DELETE, { ref: { id: p.id } });
   });
 
   test('too-long strings are VALIDATION_FAILED', async () => {
@@ -892,6 +903,6 @@ describe('bad input', () => {
     ).toEqual(['NOT_FOUND']);
     const created = await create(manager, { name: 'Fine', companyId: company.id });
     expect(created.company).toEqual({ id: company.id });
-    await t.gqlOk(owner, DELETE, { id: created.id });
+    await t.gqlOk(owner, DELETE, { ref: { id: created.id } });
   });
 });

@@ -13,19 +13,19 @@ async function setUp() {
   const owner = await t.newAccount();
   const { createCompany } = await t.gqlOk(
     owner,
-    'mutation { createCompany(input: { name: "Race Co", visibility: PUBLIC }) { id } }',
+    'mutation { createCompany(input: { name: "Race Co", visibility: PUBLIC }) { company { id } } }',
   );
   const projectIds: string[] = [];
   for (let i = 0; i < 5; i++) {
     const data = await t.gqlOk(
       owner,
-      'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { id } }',
+      'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { project { id } } }',
       {
-        c: createCompany.id,
+        c: createCompany.company.id,
         n: `Project ${i}`,
       },
     );
-    projectIds.push(data.createProject.id);
+    projectIds.push(data.createProject.project.id);
   }
   return { owner, projectIds };
 }
@@ -198,19 +198,19 @@ async function setUpWithLegacyIds() {
   const owner = await t.newAccount();
   const { createCompany } = await t.gqlOk(
     owner,
-    'mutation { createCompany(input: { name: "Race Co", visibility: PUBLIC }) { id } }',
+    'mutation { createCompany(input: { name: "Race Co", visibility: PUBLIC }) { company { id } } }',
   );
   const projects: { id: string; legacyId: number; companyId: string }[] = [];
   for (let i = 0; i < 5; i++) {
     const data = await t.gqlOk(
       owner,
-      'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { id legacyId } }',
+      'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { project { id legacyId } } }',
       {
-        c: createCompany.id,
+        c: createCompany.company.id,
         n: `Project ${i}`,
       },
     );
-    projects.push({ ...data.createProject, companyId: createCompany.id });
+    projects.push({ ...data.createProject.project, companyId: createCompany.company.id });
   }
   return { owner, projects };
 }

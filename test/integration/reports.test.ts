@@ -269,7 +269,7 @@ async function makeShift(spec: ShiftSpec): Promise<Made> {
   } as Required<ShiftSpec>;
   const { createShift } = await gql(
     owner,
-    'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }',
+    'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }',
     {
       input: {
         projectId: made.project.id,
@@ -282,7 +282,7 @@ async function makeShift(spec: ShiftSpec): Promise<Made> {
       },
     },
   );
-  const shift = { ...made, id: createShift.id as string };
+  const shift = { ...made, id: createShift.shift.id as string };
   shifts.push(shift);
   return shift;
 }
@@ -317,10 +317,10 @@ beforeAll(async () => {
   const company = async (key: keyof typeof companies, name: string, visibility: string) => {
     const { createCompany } = await gql(
       owner,
-      'mutation($n: String!, $v: Visibility!) { createCompany(input: { name: $n, visibility: $v }) { id } }',
+      'mutation($n: String!, $v: Visibility!) { createCompany(input: { name: $n, visibility: $v }) { company { id } } }',
       { n: name, v: visibility },
     );
-    companies[key] = { id: createCompany.id, name };
+    companies[key] = { id: createCompany.company.id, name };
   };
   await company('acme', 'Acme', 'PUBLIC');
   await company('globex', 'Globex', 'PUBLIC');
@@ -335,13 +335,13 @@ beforeAll(async () => {
   ) => {
     const { createProject } = await gql(
       owner,
-      'mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }',
+      'mutation($input: CreateProjectInput!) { createProject(input: $input) { project { id } } }',
       {
         input: { name, companyId: c.id, visibility, hourlyRateCents: rate, userIds },
       },
     );
     projects[key] = {
-      id: createProject.id,
+      id: createProject.project.id,
       name,
       company: c,
       rate,
@@ -355,10 +355,10 @@ beforeAll(async () => {
   await project('p5', 'Europa', companies.globex, 'CUSTOM', 7500, [people.manager.id]);
   const { createActivity } = await gql(
     owner,
-    'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Design" }) { id } }',
+    'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Design" }) { activity { id } } }',
     { p: projects.p1.id },
   );
-  design = { id: createActivity.id, name: 'Design' };
+  design = { id: createActivity.activity.id, name: 'Design' };
 
   const { p1, p2, p3, p4, p5 } = projects;
   const { owner: o, staffA: a, staffB: b, manager: m, night: n } = people;
@@ -851,7 +851,7 @@ describe('running shifts and project totals', () => {
     const stop = new Date().toISOString();
     await gql(
       owner,
-      'mutation($id: ID, $input: ShiftInput!) { updateShift(id: $id, input: $input) { id } }',
+      'mutation($id: ID!, $input: ShiftInput!) { updateShift(input: { shift: { id: $id }, patch: $input }) { shift { id } } }',
       {
         id: running.id,
         input: { stop },

@@ -17,27 +17,27 @@ async function accountWithShifts(
   const owner = await t.newAccount();
   const staff = await t.newStaff(owner);
   const company = (
-    await t.gqlOk(owner, 'mutation { createCompany(input: { name: "Scope" }) { id } }')
-  ).createCompany.id;
+    await t.gqlOk(owner, 'mutation { createCompany(input: { name: "Scope" }) { company { id } } }')
+  ).createCompany.company.id;
   const project = (
     await t.gqlOk(
       owner,
-      'mutation($c: ID!) { createProject(input: { name: "Scope", companyId: $c, visibility: PUBLIC }) { id } }',
+      'mutation($c: ID!) { createProject(input: { name: "Scope", companyId: $c, visibility: PUBLIC }) { project { id } } }',
       { c: company },
     )
-  ).createProject.id;
+  ).createProject.project.id;
   const ids: string[] = [];
   for (let i = 0; i < shifts; i++) {
     const who = i % 2 === 0 ? owner : staff;
     const start = `2026-02-0${i + 1}T09:00:00.000Z`;
     const data = await t.gqlOk(
       who,
-      'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }',
+      'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }',
       {
         input: { projectId: project, start, stop: `2026-02-0${i + 1}T10:00:00.000Z` },
       },
     );
-    ids.push(data.createShift.id);
+    ids.push(data.createShift.shift.id);
   }
   return { owner, staff, ids };
 }
@@ -83,21 +83,21 @@ test("a manager's own shift on a project made private leads to no one else's shi
   const company = (
     await t.gqlOk(
       owner,
-      'mutation { createCompany(input: { name: "Hidden", visibility: PUBLIC }) { id } }',
+      'mutation { createCompany(input: { name: "Hidden", visibility: PUBLIC }) { company { id } } }',
     )
-  ).createCompany.id;
+  ).createCompany.company.id;
   const project = (
     await t.gqlOk(
       owner,
-      'mutation($c: ID!) { createProject(input: { name: "Hidden", companyId: $c, visibility: PUBLIC }) { id } }',
+      'mutation($c: ID!) { createProject(input: { name: "Hidden", companyId: $c, visibility: PUBLIC }) { project { id } } }',
       { c: company },
     )
-  ).createProject.id;
+  ).createProject.project.id;
   const create = async (who: Credentials, day: number) =>
     (
       await t.gqlOk(
         who,
-        'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }',
+        'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }',
         {
           input: {
             projectId: project,
@@ -106,12 +106,12 @@ test("a manager's own shift on a project made private leads to no one else's shi
           },
         },
       )
-    ).createShift.id as string;
+    ).createShift.shift.id as string;
   const own = await create(manager, 1);
   await create(staff, 2);
   await t.gqlOk(
     owner,
-    'mutation($id: ID) { updateProject(id: $id, input: { visibility: PRIVATE }) { id } }',
+    'mutation($id: ID!) { updateProject(input: { project: { id: $id }, patch: { visibility: PRIVATE } }) { project { id } } }',
     {
       id: project,
     },

@@ -25,14 +25,14 @@ afterAll(() => t?.close());
 
 const SHIFT_FIELDS = `id legacyId start stop running timeZone timeZoneOffset billable notes tagList externalHref
   project { id } user { id } activity { id }`;
-const CREATE = `mutation($input: CreateShiftInput!) { createShift(input: $input) { ${SHIFT_FIELDS} } }`;
-const UPDATE = `mutation($id: ID, $legacyId: Int, $input: ShiftInput!) {
-  updateShift(id: $id, legacyId: $legacyId, input: $input) { ${SHIFT_FIELDS} }
+const CREATE = `mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { ${SHIFT_FIELDS} } } }`;
+const UPDATE = `mutation($ref: ShiftRef!, $input: ShiftInput!) {
+  updateShift(input: { shift: $ref, patch: $input }) { shift { ${SHIFT_FIELDS} } }
 }`;
 const GET = `query($id: ID, $legacyId: Int, $projectId: ID, $projectLegacyId: Int) {
   shift(id: $id, legacyId: $legacyId, projectId: $projectId, projectLegacyId: $projectLegacyId) { ${SHIFT_FIELDS} }
 }`;
-const DELETE = `mutation($id: ID, $legacyId: Int) { deleteShift(id: $id, legacyId: $legacyId) { id legacyId start } }`;
+const DELETE = `mutation($ref: ShiftRef!) { deleteShift(input: { shift: $ref }) { shift { id legacyId start } } }`;
 const LIST = `query($filter: ShiftFilter, $order: [ShiftOrder!], $first: Int, $after: String, $projectId: ID, $projectLegacyId: Int) {
   shifts(filter: $filter, order: $order, first: $first, after: $after, projectId: $projectId, projectLegacyId: $projectLegacyId) {
     totalCount
@@ -56,37 +56,37 @@ type Shift = Record<string, unknown> & {
 async function newProject(who: Credentials, input: Record<string, unknown> = {}): Promise<Ref> {
   const company = await t.gqlOk(
     who,
-    `mutation { createCompany(input: { name: "Client", visibility: PUBLIC }) { id } }`,
+    `mutation { createCompany(input: { name: "Client", visibility: PUBLIC }) { company { id } } }`,
   );
   const data = await t.gqlOk(
     who,
-    `mutation($input: CreateProjectInput!) { createProject(input: $input) { id legacyId } }`,
+    `mutation($input: CreateProjectInput!) { createProject(input: $input) { project { id legacyId } } }`,
     {
       input: {
         name: `Project ${randomUUID().slice(0, 6)}`,
-        companyId: company.createCompany.id,
+        companyId: company.createCompany.company.id,
         visibility: 'PUBLIC',
         ...input,
       },
     },
   );
-  return data.createProject;
+  return data.createProject.project;
 }
 
 async function newActivity(who: Credentials, project: Ref, name = 'Work'): Promise<Ref> {
   const data = await t.gqlOk(
     who,
-    `mutation($input: CreateActivityInput!) { createActivity(input: $input) { id legacyId } }`,
+    `mutation($input: CreateActivityInput!) { createActivity(input: $input) { activity { id legacyId } } }`,
     {
       input: { name, projectId: project.id },
     },
   );
-  return data.createActivity;
+  return data.createActivity.activity;
 }
 
 async function create(who: Credentials, input: Record<string, unknown>): Promise<Shift> {
   const data = await t.gqlOk(who, CREATE, { input });
-  return data.createShift;
+  return data.createShift.shift;
 }
 
 async function read(who: Credentials, id: string): Promise<Shift> {
@@ -293,7 +293,7 @@ describe('local times as text', () => {
       },
     });
     expect(res.errors).toBeUndefined();
-    expect(res.data?.createShift.start).toBe('2026-11-21T08:30:00.000Z');
+    expect(res.data?.createShift?.shift.start).toBe('2026-11-21T08:30:00.000Z');
   });
 
   test('updating with local text reads it in the shift zone', async () => {
@@ -306,17 +306,17 @@ describe('local times as text', () => {
       stop: '2026-11-21T09:00:00Z',
     });
     const updated = await t.gqlOk(owner, UPDATE, {
-      id: s.id,
+      ref: { id: s.id },
       input: { localStopAsString: '21 Nov 2026 18:00' },
     });
-    expect(updated.updateShift).toEqual({ ...s, stop: '2026-11-21T17:00:00.000Z' });
+    expect(updated.updateShift.shift).toEqual({ ...s, stop: '2026-11-21T17:00:00.000Z' });
     const moved = await t.gqlOk(owner, UPDATE, {
-      id: s.id,
+      ref: { id: s.id },
       input: { timeZone: 'Asia/Tokyo', localStartAsString: '21 Nov 2026 18:00' },
     });
-    expect(moved.updateShift.start).toBe('2026-11-21T09:00:00.000Z');
-    expect(moved.updateShift.timeZone).toBe('Asia/Tokyo');
-    expect(moved.updateShift.timeZoneOffset).toBe(32_400);
+    expect(moved.updateShift.shift.start).toBe('2026-11-21T09:00:00.000Z');
+    expect(moved.updateShift.shift.timeZone).toBe('Asia/Tokyo');
+    expect(moved.updateShift.shift.timeZoneOffset).toBe(32_400);
   });
 
   test('unparseable text is VALIDATION_FAILED naming the field, and nothing is stored', async () => {
@@ -342,7 +342,7 @@ describe('local times as text', () => {
       stop: '2026-01-01T11:00:00Z',
     });
     const upd = await t.gql(owner, UPDATE, {
-      id: s.id,
+      ref: { id: s.id },
       input: { localStartAsString: 'not a time' },
     });
     expect(onlyError(upd)).toEqual({ code: 'VALIDATION_FAILED', fields: ['localStartAsString'] });
@@ -456,8 +456,8 @@ describe('running shifts', () => {
       stop: '2026-02-06T13:00:00Z',
     });
     const run = await create(owner, { projectId: project.id, start: '2026-02-06T08:00:00Z' });
-    const restarted = await t.gqlOk(owner, UPDATE, { id: done.id, input: { stop: null } });
-    expect(restarted.updateShift).toEqual({ ...done, stop: null, running: true });
+    const restarted = await t.gqlOk(owner, UPDATE, { ref: { id: done.id }, input: { stop: null } });
+    expect(restarted.updateShift.shift).toEqual({ ...done, stop: null, running: true });
     expect(await read(owner, run.id)).toEqual({
       ...run,
       stop: '2026-02-06T12:00:00.000Z',
@@ -660,9 +660,9 @@ describe('list: filter, order, pages', () => {
     const ownerShift = (await t.gqlOk(owner, LIST, { filter: { notes: { eq: 'a-monday' } } }))
       .shifts.nodes[0].id as string;
     expect(codes(await t.gql(member, GET, { id: ownerShift }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(member, DELETE, { id: ownerShift }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(member, DELETE, { ref: { id: ownerShift } }))).toEqual(['NOT_FOUND']);
     expect(
-      codes(await t.gql(member, UPDATE, { id: ownerShift, input: { notes: 'mine now' } })),
+      codes(await t.gql(member, UPDATE, { ref: { id: ownerShift }, input: { notes: 'mine now' } })),
     ).toEqual(['NOT_FOUND']);
     expect((await read(owner, ownerShift)).notes).toBe('a-monday');
   });
@@ -694,27 +694,29 @@ describe('update', () => {
       timeZone: 'Europe/Madrid',
     });
     const changed = await t.gqlOk(owner, UPDATE, {
-      id: s.id,
+      ref: { id: s.id },
       input: { notes: 'Long day', tagList: ['b', 'c'] },
     });
-    expect(changed.updateShift).toEqual({ ...s, notes: 'Long day', tagList: ['b', 'c'] });
+    expect(changed.updateShift.shift).toEqual({ ...s, notes: 'Long day', tagList: ['b', 'c'] });
     const cleared = await t.gqlOk(owner, UPDATE, {
-      legacyId: s.legacyId,
+      ref: { legacyId: s.legacyId },
       input: { notes: null, externalHref: null, activityId: null },
     });
     const expected = { ...s, notes: null, externalHref: null, activity: null, tagList: ['b', 'c'] };
-    expect(cleared.updateShift).toEqual(expected);
+    expect(cleared.updateShift.shift).toEqual(expected);
     expect(await read(owner, s.id)).toEqual(expected);
     const moved = await t.gqlOk(owner, UPDATE, {
-      id: s.id,
+      ref: { id: s.id },
       input: { start: '2026-05-01T09:00:00Z', billable: false },
     });
-    expect(moved.updateShift).toEqual({
+    expect(moved.updateShift.shift).toEqual({
       ...expected,
       start: '2026-05-01T09:00:00.000Z',
       billable: false,
     });
-    expect((await t.gqlOk(owner, UPDATE, { id: s.id, input: {} })).updateShift).toEqual({
+    expect(
+      (await t.gqlOk(owner, UPDATE, { ref: { id: s.id }, input: {} })).updateShift.shift,
+    ).toEqual({
       ...expected,
       start: '2026-05-01T09:00:00.000Z',
       billable: false,
@@ -732,9 +734,9 @@ describe('update', () => {
       start: '2026-05-02T08:00:00Z',
       stop: '2026-05-02T09:00:00Z',
     });
-    const moved = await t.gql(owner, UPDATE, { id: s.id, input: { projectId: to.id } });
+    const moved = await t.gql(owner, UPDATE, { ref: { id: s.id }, input: { projectId: to.id } });
     expect(moved.errors).toBeUndefined();
-    expect(moved.data?.updateShift).toEqual({ ...s, project: { id: to.id } });
+    expect(moved.data?.updateShift?.shift).toEqual({ ...s, project: { id: to.id } });
     expect(await read(owner, s.id)).toEqual({ ...s, project: { id: to.id } });
   });
 
@@ -751,14 +753,14 @@ describe('update', () => {
       start: '2026-05-02T08:00:00Z',
       stop: '2026-05-02T09:00:00Z',
     });
-    const refused = await t.gql(owner, UPDATE, { id: s.id, input: { projectId: to.id } });
+    const refused = await t.gql(owner, UPDATE, { ref: { id: s.id }, input: { projectId: to.id } });
     expect(onlyError(refused)).toEqual({ code: 'VALIDATION_FAILED', fields: ['activityId'] });
     expect(await read(owner, s.id)).toEqual(s);
     const moved = await t.gqlOk(owner, UPDATE, {
-      id: s.id,
+      ref: { id: s.id },
       input: { projectId: to.id, activityId: target.id },
     });
-    expect(moved.updateShift).toEqual({
+    expect(moved.updateShift.shift).toEqual({
       ...s,
       project: { id: to.id },
       activity: { id: target.id },
@@ -777,13 +779,13 @@ describe('update', () => {
       stop: '2026-05-02T09:00:00Z',
     });
     const changed = await t.gqlOk(owner, UPDATE, {
-      id: s.id,
+      ref: { id: s.id },
       input: { activityLegacyId: b.legacyId },
     });
-    expect(changed.updateShift).toEqual({ ...s, activity: { id: b.id } });
+    expect(changed.updateShift.shift).toEqual({ ...s, activity: { id: b.id } });
     const other = await newActivity(owner, await newProject(owner), 'Elsewhere');
     expect(
-      onlyError(await t.gql(owner, UPDATE, { id: s.id, input: { activityId: other.id } })),
+      onlyError(await t.gql(owner, UPDATE, { ref: { id: s.id }, input: { activityId: other.id } })),
     ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['activityId'],
@@ -800,7 +802,9 @@ describe('update', () => {
       stop: '2026-05-03T09:00:00Z',
     });
     expect(
-      onlyError(await t.gql(owner, UPDATE, { id: s.id, input: { stop: '2026-05-03T07:00:00Z' } })),
+      onlyError(
+        await t.gql(owner, UPDATE, { ref: { id: s.id }, input: { stop: '2026-05-03T07:00:00Z' } }),
+      ),
     ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['stop'],
@@ -808,7 +812,7 @@ describe('update', () => {
     expect(
       onlyError(
         await t.gql(owner, UPDATE, {
-          id: s.id,
+          ref: { id: s.id },
           input: { start: '2026-05-03T10:00:00Z', notes: 'late' },
         }),
       ),
@@ -816,12 +820,16 @@ describe('update', () => {
       code: 'VALIDATION_FAILED',
       fields: ['stop'],
     });
-    expect(onlyError(await t.gql(owner, UPDATE, { id: s.id, input: { start: null } }))).toEqual({
+    expect(
+      onlyError(await t.gql(owner, UPDATE, { ref: { id: s.id }, input: { start: null } })),
+    ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['start'],
     });
     expect(
-      onlyError(await t.gql(owner, UPDATE, { id: s.id, input: { timeZone: 'Nowhere/Special' } })),
+      onlyError(
+        await t.gql(owner, UPDATE, { ref: { id: s.id }, input: { timeZone: 'Nowhere/Special' } }),
+      ),
     ).toEqual({
       code: 'VALIDATION_FAILED',
       fields: ['timeZone'],
@@ -845,14 +853,14 @@ describe('delete', () => {
       stop: '2026-05-05T09:00:00Z',
       notes: 'keep',
     });
-    expect((await t.gqlOk(owner, DELETE, { id: s.id })).deleteShift).toEqual({
+    expect((await t.gqlOk(owner, DELETE, { ref: { id: s.id } })).deleteShift.shift).toEqual({
       id: s.id,
       legacyId: s.legacyId,
       start: '2026-05-04T08:00:00.000Z',
     });
     expect(codes(await t.gql(owner, GET, { id: s.id }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: s.legacyId }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, DELETE, { id: s.id }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, DELETE, { ref: { id: s.id } }))).toEqual(['NOT_FOUND']);
     expect((await t.gqlOk(owner, LIST, {})).shifts.nodes).toEqual([{ id: keep.id, notes: 'keep' }]);
     expect(
       (
@@ -861,9 +869,9 @@ describe('delete', () => {
         })
       ).project.grandTotal,
     ).toBe(3600);
-    expect((await t.gqlOk(owner, DELETE, { legacyId: keep.legacyId })).deleteShift.id).toBe(
-      keep.id,
-    );
+    expect(
+      (await t.gqlOk(owner, DELETE, { ref: { legacyId: keep.legacyId } })).deleteShift.shift.id,
+    ).toBe(keep.id);
     expect((await t.gqlOk(owner, LIST, {})).shifts.totalCount).toBe(0);
   });
 });
@@ -880,9 +888,9 @@ describe('staff members', () => {
     });
     expect(s.user).toEqual({ id: member.id });
     expect(s.timeZone).toBe('Europe/Lisbon');
-    const edited = await t.gqlOk(member, UPDATE, { id: s.id, input: { notes: 'mine' } });
-    expect(edited.updateShift.notes).toBe('mine');
-    await t.gqlOk(member, DELETE, { id: s.id });
+    const edited = await t.gqlOk(member, UPDATE, { ref: { id: s.id }, input: { notes: 'mine' } });
+    expect(edited.updateShift.shift.notes).toBe('mine');
+    await t.gqlOk(member, DELETE, { ref: { id: s.id } });
     expect(codes(await t.gql(owner, GET, { id: s.id }))).toEqual(['NOT_FOUND']);
   });
 
@@ -1082,22 +1090,31 @@ describe('bad input', () => {
     expect(codes(await t.gql(owner, GET, { id: randomUUID() }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { id: 'shift-1' }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: 123_456_789 }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, UPDATE, { id: randomUUID(), input: { notes: 'x' } }))).toEqual([
+    expect(
+      codes(await t.gql(owner, UPDATE, { ref: { id: randomUUID() }, input: { notes: 'x' } })),
+    ).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, UPDATE, { ref: { id: '1' }, input: { notes: 'x' } }))).toEqual([
       'NOT_FOUND',
     ]);
-    expect(codes(await t.gql(owner, UPDATE, { id: '1', input: { notes: 'x' } }))).toEqual([
+    expect(codes(await t.gql(owner, DELETE, { ref: { id: randomUUID() } }))).toEqual(['NOT_FOUND']);
+    expect(codes(await t.gql(owner, DELETE, { ref: { id: 'DROP TABLE shifts' } }))).toEqual([
       'NOT_FOUND',
     ]);
-    expect(codes(await t.gql(owner, DELETE, { id: randomUUID() }))).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, DELETE, { id: 'DROP TABLE shifts' }))).toEqual(['NOT_FOUND']);
   });
 
   test('wrong GraphQL types are GRAPHQL_VALIDATION_FAILED or BAD_USER_INPUT', async () => {
     expect(
-      codes(await t.gql(owner, `mutation { createShift(input: { start: 20260101 }) { id } }`)),
+      codes(
+        await t.gql(owner, `mutation { createShift(input: { start: 20260101 }) { shift { id } } }`),
+      ),
     ).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     expect(
-      codes(await t.gql(owner, `mutation { createShift(input: { start: "tomorrow" }) { id } }`)),
+      codes(
+        await t.gql(
+          owner,
+          `mutation { createShift(input: { start: "tomorrow" }) { shift { id } } }`,
+        ),
+      ),
     ).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     expect(
       codes(await t.gql(owner, CREATE, { input: { projectId: project.id, start: 'yesterday' } })),
@@ -1123,7 +1140,7 @@ describe('bad input', () => {
     const tagged = (await t.gqlOk(owner, `{ shifts { nodes { id tagList } } }`)).shifts.nodes[0];
     // A single value where a list is expected is coerced to a one-item list (GraphQL input coercion).
     expect(tagged.tagList).toEqual(['a,b']);
-    await t.gqlOk(owner, DELETE, { id: tagged.id });
+    await t.gqlOk(owner, DELETE, { ref: { id: tagged.id } });
   });
 
   test('a supplied uuid that exists is VALIDATION_FAILED and the existing shift is unchanged', async () => {
@@ -1155,7 +1172,7 @@ describe('bad input', () => {
       fields: ['id'],
     });
     expect(await count()).toBe(1);
-    await t.gqlOk(owner, DELETE, { id: existing.id });
+    await t.gqlOk(owner, DELETE, { ref: { id: existing.id } });
   });
 
   test('NUL characters are VALIDATION_FAILED', async () => {
@@ -1254,6 +1271,6 @@ describe('bad input', () => {
     });
     expect((fits.notes as string).length).toBe(10_000);
     expect((fits.externalHref as string).length).toBe(2048);
-    await t.gqlOk(owner, DELETE, { id: fits.id });
+    await t.gqlOk(owner, DELETE, { ref: { id: fits.id } });
   });
 });

@@ -17,7 +17,7 @@ afterAll(() => t?.close());
 
 const STAFF_MAX = 5;
 const CREATE_STAFF =
-  'mutation($input: CreateStaffInput!) { createStaff(input: $input) { id login active } }';
+  'mutation($input: CreateStaffInput!) { createStaff(input: $input) { staff { id login active } } }';
 
 const basic = (who: Credentials) =>
   `Basic ${Buffer.from(`${who.login}:${who.password}`).toString('base64')}`;
@@ -230,7 +230,8 @@ test('every road to an active user at once (create, enable, update to active) wi
     ...parked.slice(20).map(async (p): Promise<Answer> => ({
       via: 'graphql',
       ...(await send('POST', '/graphql', owner, {
-        query: 'mutation($id: ID!) { enableStaff(id: $id) { id active } }',
+        query:
+          'mutation($id: ID!) { enableStaff(input: { staff: { id: $id } }) { staff { id active } } }',
         variables: { id: p.id },
       })),
     })),

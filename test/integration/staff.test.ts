@@ -16,9 +16,9 @@ afterAll(() => t?.close());
 const STAFF_FIELDS =
   'id legacyId login firstName lastName emailAddress timeZone type active hourlyRateCents';
 
-const CREATE = `mutation($input: CreateStaffInput!) { createStaff(input: $input) { ${STAFF_FIELDS} } }`;
-const UPDATE = `mutation($id: ID, $legacyId: Int, $input: UpdateStaffInput!) {
-  updateStaff(id: $id, legacyId: $legacyId, input: $input) { ${STAFF_FIELDS} }
+const CREATE = `mutation($input: CreateStaffInput!) { createStaff(input: $input) { staff { ${STAFF_FIELDS} } } }`;
+const UPDATE = `mutation($ref: StaffRef!, $input: StaffInput!) {
+  updateStaff(input: { staff: $ref, patch: $input }) { staff { ${STAFF_FIELDS} } }
 }`;
 const GET = `query($id: ID, $legacyId: Int) { staffMember(id: $id, legacyId: $legacyId) { ${STAFF_FIELDS} } }`;
 const LIST = `query($filter: StaffFilter, $order: [StaffOrder!], $first: Int, $after: String) {
@@ -37,7 +37,7 @@ function unique(prefix: string): string {
 
 async function create(owner: Credentials, input: Record<string, unknown>) {
   const data = await t.gqlOk(owner, CREATE, { input: { password: 'staff-password', ...input } });
-  return data.createStaff as Record<string, unknown> & {
+  return data.createStaff.staff as Record<string, unknown> & {
     id: string;
     legacyId: number;
     login: string;
@@ -363,13 +363,16 @@ describe('update', () => {
       timeZone: 'Europe/Paris',
       hourlyRateCents: 5000,
     });
-    const updated = await t.gqlOk(owner, UPDATE, { id: s.id, input: { lastName: 'Moore' } });
-    expect(updated.updateStaff).toEqual({ ...s, lastName: 'Moore' });
+    const updated = await t.gqlOk(owner, UPDATE, {
+      ref: { id: s.id },
+      input: { lastName: 'Moore' },
+    });
+    expect(updated.updateStaff.staff).toEqual({ ...s, lastName: 'Moore' });
     const cleared = await t.gqlOk(owner, UPDATE, {
-      legacyId: s.legacyId,
+      ref: { legacyId: s.legacyId },
       input: { hourlyRateCents: null, type: 'MANAGER' },
     });
-    expect(cleared.updateStaff).toEqual({
+    expect(cleared.updateStaff.staff).toEqual({
       ...s,
       lastName: 'Moore',
       hourlyRateCents: null,
@@ -388,7 +391,7 @@ describe('update', () => {
     const owner = await t.newAccount();
     const s = await create(owner, { login: unique('req'), firstName: 'Kim' });
     const res = await t.gql(owner, UPDATE, {
-      id: s.id,
+      ref: { id: s.id },
       input: { firstName: null, timeZone: null },
     });
     const err = onlyError(res);
@@ -402,17 +405,17 @@ describe('update', () => {
     const other = await t.newAccount();
     const s = await create(owner, { login: unique('ren') });
     const res = await t.gql(owner, UPDATE, {
-      id: s.id,
+      ref: { id: s.id },
       input: { login: other.login.toUpperCase() },
     });
     expect(onlyError(res)).toEqual({ code: 'VALIDATION_FAILED', fields: ['login'] });
     expect((await t.gqlOk(owner, GET, { id: s.id })).staffMember.login).toBe(s.login);
     // Changing only the case of one's own login is fine.
     const recased = await t.gqlOk(owner, UPDATE, {
-      id: s.id,
+      ref: { id: s.id },
       input: { login: s.login.toUpperCase() },
     });
-    expect(recased.updateStaff.login).toBe(s.login.toUpperCase());
+    expect(recased.updateStaff.staff.login).toBe(s.login.toUpperCase());
   });
 
   test('password change: the old password fails at once, the new one works', async () => {
@@ -420,7 +423,10 @@ describe('update', () => {
     const member = await t.newStaff(owner, { password: 'first-password' });
     // Warm the authentication cache with the old password.
     expect((await t.gqlOk(member, '{ viewer { staff { id } } }')).viewer.staff.id).toBe(member.id);
-    await t.gqlOk(owner, UPDATE, { id: member.id, input: { password: 'second-password' } });
+    await t.gqlOk(owner, UPDATE, {
+      ref: { id: member.id },
+      input: { password: 'second-password' },
+    });
     const old = await t.gql(member, '{ viewer { staff { id } } }');
     expect(old.status).toBe(401);
     expect(codes(old)).toEqual(['UNAUTHENTICATED']);
@@ -434,9 +440,15 @@ describe('update', () => {
   test('a staff member may change their own password but not their type', async () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner);
-    const denied = await t.gql(member, UPDATE, { id: member.id, input: { type: 'MANAGER' } });
+    const denied = await t.gql(member, UPDATE, {
+      ref: { id: member.id },
+      input: { type: 'MANAGER' },
+    });
     expect(codes(denied)).toEqual(['UPDATE_DENIED']);
-    await t.gqlOk(member, UPDATE, { id: member.id, input: { password: 'my-own-password' } });
+    await t.gqlOk(member, UPDATE, {
+      ref: { id: member.id },
+      input: { password: 'my-own-password' },
+    });
     expect((await t.gql(member, '{ viewer { staff { id } } }')).status).toBe(401);
     const me = await t.gqlOk(
       { login: member.login, password: 'my-own-password' },
@@ -448,7 +460,10 @@ describe('update', () => {
   test('a too-short password is refused and the old one keeps working', async () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner);
-    const res = await t.gql(owner, UPDATE, { id: member.id, input: { password: 'short' } });
+    const res = await t.gql(owner, UPDATE, {
+      ref: { id: member.id },
+      input: { password: 'short' },
+    });
     expect(onlyError(res)).toEqual({ code: 'VALIDATION_FAILED', fields: ['password'] });
     expect((await t.gql(member, '{ viewer { staff { id } } }')).status).toBe(200);
   });
@@ -463,21 +478,21 @@ describe('enable and disable', () => {
     );
     const disabled = await t.gqlOk(
       owner,
-      `mutation($id: ID) { disableStaff(id: $id) { id active } }`,
+      `mutation($id: ID!) { disableStaff(input: { staff: { id: $id } }) { staff { id active } } }`,
       { id: member.id },
     );
-    expect(disabled.disableStaff).toEqual({ id: member.id, active: false });
+    expect(disabled.disableStaff.staff).toEqual({ id: member.id, active: false });
     const res = await t.gql(member, '{ viewer { staff { id } } }');
     expect(res.status).toBe(401);
     expect(codes(res)).toEqual(['UNAUTHENTICATED']);
     const enabled = await t.gqlOk(
       owner,
-      `mutation($legacyId: Int) { enableStaff(legacyId: $legacyId) { id active } }`,
+      `mutation($legacyId: Int!) { enableStaff(input: { staff: { legacyId: $legacyId } }) { staff { id active } } }`,
       {
         legacyId: member.legacyId,
       },
     );
-    expect(enabled.enableStaff).toEqual({ id: member.id, active: true });
+    expect(enabled.enableStaff.staff).toEqual({ id: member.id, active: true });
     expect((await t.gqlOk(member, '{ viewer { staff { active } } }')).viewer.staff.active).toBe(
       true,
     );
@@ -486,15 +501,19 @@ describe('enable and disable', () => {
   test('updateStaff active:false also locks the user out', async () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner);
-    await t.gqlOk(owner, UPDATE, { id: member.id, input: { active: false } });
+    await t.gqlOk(owner, UPDATE, { ref: { id: member.id }, input: { active: false } });
     expect((await t.gql(member, '{ viewer { staff { id } } }')).status).toBe(401);
   });
 
   test('the owner cannot be disabled and cannot disable themselves', async () => {
     const owner = await t.newAccount();
-    const res = await t.gql(owner, `mutation($id: ID) { disableStaff(id: $id) { id } }`, {
-      id: owner.ownerId,
-    });
+    const res = await t.gql(
+      owner,
+      `mutation($id: ID!) { disableStaff(input: { staff: { id: $id } }) { staff { id } } }`,
+      {
+        id: owner.ownerId,
+      },
+    );
     expect(codes(res)).toEqual(['UPDATE_DENIED']);
     expect((await t.gqlOk(owner, GET, { id: owner.ownerId })).staffMember.active).toBe(true);
   });
@@ -503,7 +522,11 @@ describe('enable and disable', () => {
     const owner = await t.newAccount();
     const a = await t.newStaff(owner);
     const b = await t.newStaff(owner);
-    const res = await t.gql(a, `mutation($id: ID) { disableStaff(id: $id) { id } }`, { id: b.id });
+    const res = await t.gql(
+      a,
+      `mutation($id: ID!) { disableStaff(input: { staff: { id: $id } }) { staff { id } } }`,
+      { id: b.id },
+    );
     expect(codes(res)).toEqual(['UPDATE_DENIED']);
     expect((await t.gql(b, '{ viewer { staff { id } } }')).status).toBe(200);
   });
@@ -535,11 +558,11 @@ describe('plan limit', () => {
     expect(idle.active).toBe(false);
     const viaEnable = await t.gql(
       owner,
-      `mutation($id: ID) { enableStaff(id: $id) { id active } }`,
+      `mutation($id: ID!) { enableStaff(input: { staff: { id: $id } }) { staff { id active } } }`,
       { id: idle.id },
     );
     expect(onlyError(viaEnable).code).toBe('PAYMENT_REQUIRED');
-    const viaUpdate = await t.gql(owner, UPDATE, { id: idle.id, input: { active: true } });
+    const viaUpdate = await t.gql(owner, UPDATE, { ref: { id: idle.id }, input: { active: true } });
     expect(onlyError(viaUpdate).code).toBe('PAYMENT_REQUIRED');
     expect((await t.gqlOk(owner, GET, { id: idle.id })).staffMember.active).toBe(false);
     expect(await count(owner, { active: { eq: true } })).toBe(2);
@@ -549,16 +572,28 @@ describe('plan limit', () => {
     const owner = await t.newAccount({ staffMax: 1 });
     const first = await create(owner, { login: unique('one') });
     const idle = await create(owner, { login: unique('two'), active: false });
-    await t.gqlOk(owner, `mutation($id: ID) { disableStaff(id: $id) { id } }`, { id: first.id });
-    const enabled = await t.gqlOk(owner, `mutation($id: ID) { enableStaff(id: $id) { active } }`, {
-      id: idle.id,
-    });
-    expect(enabled.enableStaff.active).toBe(true);
+    await t.gqlOk(
+      owner,
+      `mutation($id: ID!) { disableStaff(input: { staff: { id: $id } }) { staff { id } } }`,
+      { id: first.id },
+    );
+    const enabled = await t.gqlOk(
+      owner,
+      `mutation($id: ID!) { enableStaff(input: { staff: { id: $id } }) { staff { active } } }`,
+      {
+        id: idle.id,
+      },
+    );
+    expect(enabled.enableStaff.staff.active).toBe(true);
     // Enabling an already active user is no change and needs no room.
-    const again = await t.gqlOk(owner, `mutation($id: ID) { enableStaff(id: $id) { active } }`, {
-      id: idle.id,
-    });
-    expect(again.enableStaff.active).toBe(true);
+    const again = await t.gqlOk(
+      owner,
+      `mutation($id: ID!) { enableStaff(input: { staff: { id: $id } }) { staff { active } } }`,
+      {
+        id: idle.id,
+      },
+    );
+    expect(again.enableStaff.staff.active).toBe(true);
   });
 
   test('staffMax 0 allows no staff at all', async () => {
@@ -577,16 +612,20 @@ describe('delete', () => {
     const member = await t.newStaff(owner);
     const deleted = await t.gqlOk(
       owner,
-      `mutation($id: ID) { deleteStaff(id: $id) { id login } }`,
+      `mutation($id: ID!) { deleteStaff(input: { staff: { id: $id } }) { staff { id login } } }`,
       { id: member.id },
     );
-    expect(deleted.deleteStaff).toEqual({ id: member.id, login: member.login });
+    expect(deleted.deleteStaff.staff).toEqual({ id: member.id, login: member.login });
     expect(codes(await t.gql(owner, GET, { id: member.id }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: member.legacyId }))).toEqual(['NOT_FOUND']);
     expect((await t.gql(member, '{ viewer { staff { id } } }')).status).toBe(401);
     expect(
       codes(
-        await t.gql(owner, `mutation($id: ID) { deleteStaff(id: $id) { id } }`, { id: member.id }),
+        await t.gql(
+          owner,
+          `mutation($id: ID!) { deleteStaff(input: { staff: { id: $id } }) { staff { id } } }`,
+          { id: member.id },
+        ),
       ),
     ).toEqual(['NOT_FOUND']);
   });
@@ -596,18 +635,22 @@ describe('delete', () => {
     const member = await t.newStaff(owner);
     const deleted = await t.gqlOk(
       owner,
-      `mutation($legacyId: Int) { deleteStaff(legacyId: $legacyId) { legacyId } }`,
+      `mutation($legacyId: Int!) { deleteStaff(input: { staff: { legacyId: $legacyId } }) { staff { legacyId } } }`,
       { legacyId: member.legacyId },
     );
-    expect(deleted.deleteStaff.legacyId).toBe(member.legacyId);
+    expect(deleted.deleteStaff.staff.legacyId).toBe(member.legacyId);
     expect(codes(await t.gql(owner, GET, { id: member.id }))).toEqual(['NOT_FOUND']);
   });
 
   test('the owner cannot be deleted', async () => {
     const owner = await t.newAccount();
-    const res = await t.gql(owner, `mutation($id: ID) { deleteStaff(id: $id) { id } }`, {
-      id: owner.ownerId,
-    });
+    const res = await t.gql(
+      owner,
+      `mutation($id: ID!) { deleteStaff(input: { staff: { id: $id } }) { staff { id } } }`,
+      {
+        id: owner.ownerId,
+      },
+    );
     expect(codes(res)).toEqual(['DELETE_DENIED']);
     expect((await t.gqlOk(owner, GET, { id: owner.ownerId })).staffMember.id).toBe(owner.ownerId);
   });
@@ -625,23 +668,28 @@ describe('bad input', () => {
     expect(res.errors?.[0]?.extensions?.entity).toBe('Staff');
   });
 
-  test('a missing login or password is VALIDATION_FAILED naming the field "is required"', async () => {
+  test('login and password are non-null: a document without one does not validate; a variable without one is VALIDATION_FAILED "is required"', async () => {
     const inline = await t.gql(
       owner,
-      'mutation { createStaff(input: { password: "staff-password" }) { id } }',
+      'mutation { createStaff(input: { password: "staff-password" }) { staff { id } } }',
     );
-    expect(onlyError(inline)).toEqual({ code: 'VALIDATION_FAILED', fields: ['login'] });
+    expect(codes(inline)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+    expect(inline.errors?.[0]?.message).toMatch(/login.*String!.*not provided/);
     const viaVariables = await t.gql(owner, CREATE, { input: { login: 'no-password' } });
     expect(onlyError(viaVariables)).toEqual({ code: 'VALIDATION_FAILED', fields: ['password'] });
-    expect((viaVariables.errors?.[0]?.extensions?.fieldErrors as any[])[0].message).toBe(
-      'is required',
-    );
+    expect(viaVariables.errors?.[0]?.message).toBe('Invalid staff: password is required');
+    const nullLogin = await t.gql(owner, CREATE, {
+      input: { login: null, password: 'staff-password' },
+    });
+    expect(nullLogin.errors?.[0]?.extensions?.fieldErrors).toEqual([
+      { field: 'login', message: "can't be blank" },
+    ]);
   });
 
   test('wrong GraphQL types are GRAPHQL_VALIDATION_FAILED or BAD_USER_INPUT', async () => {
     const inline = await t.gql(
       owner,
-      'mutation { createStaff(input: { login: 5, password: "staff-password" }) { id } }',
+      'mutation { createStaff(input: { login: 5, password: "staff-password" }) { staff { id } } }',
     );
     expect(codes(inline)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     const rate = await t.gql(owner, CREATE, {
@@ -670,19 +718,29 @@ describe('bad input', () => {
     expect(codes(await t.gql(owner, GET, { legacyId: 0 }))).toEqual(['NOT_FOUND']);
     expect(codes(await t.gql(owner, GET, { legacyId: -5 }))).toEqual(['NOT_FOUND']);
     expect(
-      codes(await t.gql(owner, UPDATE, { id: randomUUID(), input: { firstName: 'X' } })),
+      codes(await t.gql(owner, UPDATE, { ref: { id: randomUUID() }, input: { firstName: 'X' } })),
     ).toEqual(['NOT_FOUND']);
-    expect(codes(await t.gql(owner, UPDATE, { id: 'zzz', input: { firstName: 'X' } }))).toEqual([
-      'NOT_FOUND',
-    ]);
     expect(
-      codes(await t.gql(owner, `mutation($id: ID) { deleteStaff(id: $id) { id } }`, { id: 'zzz' })),
+      codes(await t.gql(owner, UPDATE, { ref: { id: 'zzz' }, input: { firstName: 'X' } })),
     ).toEqual(['NOT_FOUND']);
     expect(
       codes(
-        await t.gql(owner, `mutation($id: ID) { enableStaff(id: $id) { id } }`, {
-          id: randomUUID(),
-        }),
+        await t.gql(
+          owner,
+          `mutation($id: ID!) { deleteStaff(input: { staff: { id: $id } }) { staff { id } } }`,
+          { id: 'zzz' },
+        ),
+      ),
+    ).toEqual(['NOT_FOUND']);
+    expect(
+      codes(
+        await t.gql(
+          owner,
+          `mutation($id: ID!) { enableStaff(input: { staff: { id: $id } }) { staff { id } } }`,
+          {
+            id: randomUUID(),
+          },
+        ),
       ),
     ).toEqual(['NOT_FOUND']);
   });
@@ -694,7 +752,9 @@ describe('bad input', () => {
       'NOT_FOUND',
     ]);
     expect(
-      codes(await t.gql(owner, UPDATE, { id: other.ownerId, input: { firstName: 'Hacked' } })),
+      codes(
+        await t.gql(owner, UPDATE, { ref: { id: other.ownerId }, input: { firstName: 'Hacked' } }),
+      ),
     ).toEqual(['NOT_FOUND']);
   });
 
@@ -715,7 +775,7 @@ describe('bad input', () => {
     });
     expect(onlyError(res)).toEqual({ code: 'VALIDATION_FAILED', fields: ['timeZone'] });
     const s = await create(owner, { login: unique('tz2') });
-    const upd = await t.gql(owner, UPDATE, { id: s.id, input: { timeZone: 'Not/AZone' } });
+    const upd = await t.gql(owner, UPDATE, { ref: { id: s.id }, input: { timeZone: 'Not/AZone' } });
     expect(onlyError(upd)).toEqual({ code: 'VALIDATION_FAILED', fields: ['timeZone'] });
     expect((await t.gqlOk(owner, GET, { id: s.id })).staffMember.timeZone).toBe('UTC');
   });
@@ -778,7 +838,10 @@ describe('bad input', () => {
     });
     expect(onlyError(inPassword)).toEqual({ code: 'VALIDATION_FAILED', fields: ['password'] });
     const s = await create(owner, { login: unique('nul2'), lastName: 'Clean' });
-    const upd = await t.gql(owner, UPDATE, { id: s.id, input: { lastName: 'Dirty\u0000' } });
+    const upd = await t.gql(owner, UPDATE, {
+      ref: { id: s.id },
+      input: { lastName: 'Dirty\u0000' },
+    });
     expect(onlyError(upd)).toEqual({ code: 'VALIDATION_FAILED', fields: ['lastName'] });
     expect((await t.gqlOk(owner, GET, { id: s.id })).staffMember.lastName).toBe('Clean');
     expect(await count(owner, { login: { eq: login } })).toBe(0);

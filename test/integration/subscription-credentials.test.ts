@@ -98,7 +98,7 @@ test('a manager demoted and disabled is cut off: 4403, and no later shift reache
 
   await t.gqlOk(
     owner,
-    'mutation($id: ID) { updateStaff(id: $id, input: { type: STAFF, active: false }) { id } }',
+    'mutation($id: ID!) { updateStaff(input: { staff: { id: $id }, patch: { type: STAFF, active: false } }) { staff { id } } }',
     { id: manager.id },
   );
 
@@ -111,7 +111,7 @@ test('a role change alone closes the socket: the demoted manager would otherwise
 
   await t.gqlOk(
     owner,
-    'mutation($id: ID) { updateStaff(id: $id, input: { type: STAFF }) { id } }',
+    'mutation($id: ID!) { updateStaff(input: { staff: { id: $id }, patch: { type: STAFF } }) { staff { id } } }',
     {
       id: manager.id,
     },
@@ -126,7 +126,7 @@ test('a password change closes the sockets opened with the old password', async 
 
   await t.gqlOk(
     manager,
-    'mutation($id: ID) { updateStaff(id: $id, input: { password: "a-brand-new-password" }) { id } }',
+    'mutation($id: ID!) { updateStaff(input: { staff: { id: $id }, patch: { password: "a-brand-new-password" } }) { staff { id } } }',
     { id: manager.id },
   );
 
@@ -150,9 +150,13 @@ test('revoking the token a socket connected with closes it; a socket signed in o
   const { socket, events } = await listening(`Bearer ${token}`);
   const { events: byPassword } = await listening(basicAuthorization(manager));
 
-  await t.gqlOk(manager, 'mutation($key: String!) { revokeOAuthAuthorization(clientKey: $key) }', {
-    key,
-  });
+  await t.gqlOk(
+    manager,
+    'mutation($key: String!) { revokeOAuthAuthorization(input: { clientKey: $key }) { revoked } }',
+    {
+      key,
+    },
+  );
 
   expect(await closedBeforeTheNextShift(socket, events)).toBe('closed 4403');
   const later = await ownerShift();
@@ -165,7 +169,11 @@ test('with nothing else happening, a disabled subscriber is still cut off', asyn
   const manager = await t.newStaff(owner, { type: 'MANAGER' });
   const { socket } = await listening(basicAuthorization(manager));
 
-  await t.gqlOk(owner, 'mutation($id: ID) { disableStaff(id: $id) { id } }', { id: manager.id });
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { disableStaff(input: { staff: { id: $id } }) { staff { id } } }',
+    { id: manager.id },
+  );
 
   expect((await socket.closed).code).toBe(4403);
 });
@@ -188,7 +196,11 @@ test('with nothing else happening, a disabled subscriber is still cut off', asyn
     const manager = await t.newStaff(owner, { type: 'MANAGER' });
     const { socket } = await listening(basicAuthorization(manager), hereUrl);
 
-    await t.gqlOk(owner, 'mutation($id: ID) { disableStaff(id: $id) { id } }', { id: manager.id });
+    await t.gqlOk(
+      owner,
+      'mutation($id: ID!) { disableStaff(input: { staff: { id: $id } }) { staff { id } } }',
+      { id: manager.id },
+    );
 
     expect((await socket.closed).code).toBe(4403);
   });

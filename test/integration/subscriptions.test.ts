@@ -133,19 +133,19 @@ beforeAll(async () => {
   url = await t.listen();
   owner = await t.newAccount();
   staff = await t.newStaff(owner);
-  const company = await t.gqlOk<{ createCompany: { id: string } }>(
+  const company = await t.gqlOk<{ createCompany: { company: { id: string } } }>(
     owner,
-    'mutation { createCompany(input: { name: "Live Ltd", visibility: PUBLIC }) { id } }',
+    'mutation { createCompany(input: { name: "Live Ltd", visibility: PUBLIC }) { company { id } } }',
   );
   project = (
-    await t.gqlOk<{ createProject: { id: string; legacyId: number } }>(
+    await t.gqlOk<{ createProject: { project: { id: string; legacyId: number } } }>(
       owner,
-      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Live", visibility: PUBLIC }) { id legacyId } }',
+      'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Live", visibility: PUBLIC }) { project { id legacyId } } }',
       {
-        c: company.createCompany.id,
+        c: company.createCompany.company.id,
       },
     )
-  ).createProject;
+  ).createProject.project;
 });
 afterEach(async () => {
   await Promise.all(subscribers.splice(0).map((s) => s.close()));
@@ -187,30 +187,34 @@ test('punches and shift changes reach the owner as they commit, whatever the int
   expect(punchedOut).toMatchObject({ kind: 'PUNCHED_OUT', shift: { id: punchedIn.shift.id } });
   expect(punchedOut.shift.stop).not.toBeNull();
 
-  const created = await t.gqlOk<{ createShift: { id: string } }>(
+  const created = await t.gqlOk<{ createShift: { shift: { id: string } } }>(
     owner,
-    'mutation($p: ID!) { createShift(input: { projectId: $p, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z" }) { id } }',
+    'mutation($p: ID!) { createShift(input: { projectId: $p, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z" }) { shift { id } } }',
     { p: project.id },
   );
   expect(await owners.next()).toMatchObject({
     kind: 'SHIFT_CREATED',
-    shift: { id: created.createShift.id, start: '2026-01-05T09:00:00.000Z' },
+    shift: { id: created.createShift.shift.id, start: '2026-01-05T09:00:00.000Z' },
   });
   await t.gqlOk(
     owner,
-    'mutation($id: ID) { updateShift(id: $id, input: { notes: "changed" }) { id } }',
-    { id: created.createShift.id },
+    'mutation($id: ID!) { updateShift(input: { shift: { id: $id }, patch: { notes: "changed" } }) { shift { id } } }',
+    { id: created.createShift.shift.id },
   );
   expect(await owners.next()).toMatchObject({
     kind: 'SHIFT_UPDATED',
-    shift: { id: created.createShift.id, notes: 'changed' },
+    shift: { id: created.createShift.shift.id, notes: 'changed' },
   });
-  await t.gqlOk(owner, 'mutation($id: ID) { deleteShift(id: $id) { id } }', {
-    id: created.createShift.id,
-  });
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { deleteShift(input: { shift: { id: $id } }) { shift { id } } }',
+    {
+      id: created.createShift.shift.id,
+    },
+  );
   expect(await owners.next()).toMatchObject({
     kind: 'SHIFT_DELETED',
-    shift: { id: created.createShift.id, notes: 'changed' },
+    shift: { id: created.createShift.shift.id, notes: 'changed' },
   });
 });
 
@@ -226,21 +230,21 @@ test('a staff member hears only of their own shifts; another account hears nothi
   expect(heard).toMatchObject({ kind: 'PUNCHED_IN', shift: { userId: staff.id } });
 
   // The stranger's own change is the first thing the stranger hears.
-  const theirs = await t.gqlOk<{ createCompany: { id: string } }>(
+  const theirs = await t.gqlOk<{ createCompany: { company: { id: string } } }>(
     stranger,
-    'mutation { createCompany(input: { name: "Elsewhere" }) { id } }',
+    'mutation { createCompany(input: { name: "Elsewhere" }) { company { id } } }',
   );
-  const theirProject = await t.gqlOk<{ createProject: { id: string } }>(
+  const theirProject = await t.gqlOk<{ createProject: { project: { id: string } } }>(
     stranger,
-    'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Own" }) { id } }',
-    { c: theirs.createCompany.id },
+    'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Own" }) { project { id } } }',
+    { c: theirs.createCompany.company.id },
   );
   await request(t.app.express)
-    .post(`/api/1/projects/${theirProject.createProject.id}/punch_in.json`)
+    .post(`/api/1/projects/${theirProject.createProject.project.id}/punch_in.json`)
     .auth(stranger.login, stranger.password);
   expect(await strangers.next()).toMatchObject({
     kind: 'PUNCHED_IN',
-    shift: { projectId: theirProject.createProject.id },
+    shift: { projectId: theirProject.createProject.project.id },
   });
 });
 

@@ -82,14 +82,18 @@ test('a sync round answers exactly what changed: updates, creates, deletes and c
 
   await t.gqlOk(
     owner,
-    'mutation($id: ID!) { updateShift(id: $id, input: { notes: "edited" }) { id } }',
+    'mutation($id: ID!) { updateShift(input: { shift: { id: $id }, patch: { notes: "edited" } }) { shift { id } } }',
     {
       id: s1.id,
     },
   );
   const s4 = await shift(p1.id, '2026-02-05T09:00:00Z');
   expect((await legacy(owner).del(`/projects/${p1.id}/shifts/${s2.id}.json`)).status).toBe(200);
-  await t.gqlOk(owner, 'mutation($id: ID!) { deleteProject(id: $id) { id } }', { id: p2.id });
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { deleteProject(input: { project: { id: $id } }) { project { id } } }',
+    { id: p2.id },
+  );
   expect((await legacy(owner).post(`/projects/${p1.id}/punch_in.json`)).status).toBe(200);
   const running = (
     await t.gqlOk(owner, '{ shifts(filter: { stop: { isNull: true } }) { nodes { id } } }')
@@ -142,7 +146,11 @@ test('a staff member learns only of the deletions of what they could see', async
   const since = await watermark(staff);
 
   // The company goes, with both projects and both shifts (cascade).
-  await t.gqlOk(owner, 'mutation($id: ID!) { deleteCompany(id: $id) { id } }', { id: company.id });
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { deleteCompany(input: { company: { id: $id } }) { company { id } } }',
+    { id: company.id },
+  );
 
   const seen = await changesSince(staff, since);
   expect(seen.deletions).toEqual(
@@ -163,7 +171,11 @@ test('a staff member learns only of the deletions of what they could see', async
 test('tombstones older than TOMBSTONE_RETENTION_DAYS are purged, and so old a since is refused', async () => {
   const company = await t.create(owner, 'createCompany', { name: 'Old Co' });
   const since = await watermark(owner);
-  await t.gqlOk(owner, 'mutation($id: ID!) { deleteCompany(id: $id) { id } }', { id: company.id });
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { deleteCompany(input: { company: { id: $id } }) { company { id } } }',
+    { id: company.id },
+  );
   const sql = t.db.orm.em.getConnection();
   // Two days pass for this tombstone (the retention is one day).
   await sql.execute(

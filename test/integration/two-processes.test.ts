@@ -272,30 +272,33 @@ maybe(
       const data = await gqlOk(
         urls[i % 2]!,
         owner,
-        'mutation($input: CreateStaffInput!) { createStaff(input: $input) { legacyId } }',
+        'mutation($input: CreateStaffInput!) { createStaff(input: $input) { staff { legacyId } } }',
         {
           input: { login, password: PASSWORD, firstName: 'Worker', lastName: String(i) },
         },
       );
-      users.push({ login, password: PASSWORD, id: data.createStaff.legacyId });
+      users.push({ login, password: PASSWORD, id: data.createStaff.staff.legacyId });
     }
     const { createCompany } = await gqlOk(
       urls[0]!,
       owner,
-      'mutation { createCompany(input: { name: "Two Co", visibility: PUBLIC }) { id } }',
+      'mutation { createCompany(input: { name: "Two Co", visibility: PUBLIC }) { company { id } } }',
     );
     const projects: { uuid: string; id: number }[] = [];
     for (let i = 0; i < PROJECTS; i++) {
       const data = await gqlOk(
         urls[i % 2]!,
         owner,
-        'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { id legacyId } }',
+        'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { project { id legacyId } } }',
         {
           c: createCompany.id,
           n: `Project ${i}`,
         },
       );
-      projects.push({ uuid: data.createProject.id, id: data.createProject.legacyId });
+      projects.push({
+        uuid: data.createProject.project.id,
+        id: data.createProject.project.legacyId,
+      });
     }
 
     // The workload: every user's punches in a seeded random order of projects and directions,

@@ -47,36 +47,44 @@ test('every entity reads the same through findRows as through the ORM, within th
     const company = (
       await t.gqlOk(
         who,
-        'mutation { createCompany(input: { name: "Rows", website: "https://example.com", latitude: 52.5, longitude: 13.4 }) { id } }',
+        'mutation { createCompany(input: { name: "Rows", website: "https://example.com", latitude: 52.5, longitude: 13.4 }) { company { id } } }',
       )
-    ).createCompany.id;
+    ).createCompany.company.id;
     const project = (
       await t.gqlOk(
         who,
-        'mutation($c: ID!) { createProject(input: { name: "Rows", companyId: $c, visibility: PUBLIC, timeLimit: 5400, hourlyRateCents: 5000, tagList: ["a", "b"], defaultTags: ["d"], notes: "p" }) { id } }',
+        'mutation($c: ID!) { createProject(input: { name: "Rows", companyId: $c, visibility: PUBLIC, timeLimit: 5400, hourlyRateCents: 5000, tagList: ["a", "b"], defaultTags: ["d"], notes: "p" }) { project { id } } }',
         { c: company },
       )
-    ).createProject.id;
+    ).createProject.project.id;
     const activity = (
       await t.gqlOk(
         who,
-        'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Build" }) { id } }',
+        'mutation($p: ID!) { createActivity(input: { projectId: $p, name: "Build" }) { activity { id } } }',
         { p: project },
       )
-    ).createActivity.id;
-    await t.gqlOk(who, 'mutation($i: CreateShiftInput!) { createShift(input: $i) { id } }', {
-      i: {
-        projectId: project,
-        activityId: activity,
-        start: '2026-03-01T09:00:00.000Z',
-        stop: '2026-03-01T10:30:00.000Z',
-        tagList: ['x'],
-        notes: 'n',
+    ).createActivity.activity.id;
+    await t.gqlOk(
+      who,
+      'mutation($i: CreateShiftInput!) { createShift(input: $i) { shift { id } } }',
+      {
+        i: {
+          projectId: project,
+          activityId: activity,
+          start: '2026-03-01T09:00:00.000Z',
+          stop: '2026-03-01T10:30:00.000Z',
+          tagList: ['x'],
+          notes: 'n',
+        },
       },
-    });
-    await t.gqlOk(who, 'mutation($i: CreateShiftInput!) { createShift(input: $i) { id } }', {
-      i: { projectId: project, start: '2026-03-02T09:00:00.000Z' },
-    });
+    );
+    await t.gqlOk(
+      who,
+      'mutation($i: CreateShiftInput!) { createShift(input: $i) { shift { id } } }',
+      {
+        i: { projectId: project, start: '2026-03-02T09:00:00.000Z' },
+      },
+    );
   }
 
   const em = tenantEm(owner.accountId);

@@ -83,21 +83,21 @@ beforeAll(async () => {
   t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' });
   sender = new OutboxSender(t.db.orm, t.config.outbox);
   owner = await t.newAccount();
-  const company = await t.gqlOk<{ createCompany: { id: string } }>(
+  const company = await t.gqlOk<{ createCompany: { company: { id: string } } }>(
     owner,
-    'mutation { createCompany(input: { name: "Hooks Ltd", visibility: PUBLIC }) { id } }',
+    'mutation { createCompany(input: { name: "Hooks Ltd", visibility: PUBLIC }) { company { id } } }',
   );
   const make = async (name: string) =>
     (
-      await t.gqlOk<{ createProject: { id: string; legacyId: number } }>(
+      await t.gqlOk<{ createProject: { project: { id: string; legacyId: number } } }>(
         owner,
-        'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { id legacyId } }',
+        'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { project { id legacyId } } }',
         {
-          c: company.createCompany.id,
+          c: company.createCompany.company.id,
           n: name,
         },
       )
-    ).createProject;
+    ).createProject.project;
   project = await make('Hooked');
   other = await make('Other');
 });
@@ -110,7 +110,11 @@ beforeEach(async () => {
   // Every test starts with no webhook and nothing pending.
   const { webhooks } = await t.gqlOk<{ webhooks: { id: string }[] }>(owner, '{ webhooks { id } }');
   for (const w of webhooks)
-    await t.gqlOk(owner, 'mutation($id: ID!) { deleteWebhook(id: $id) { id } }', { id: w.id });
+    await t.gqlOk(
+      owner,
+      'mutation($id: ID!) { deleteWebhook(input: { webhookId: $id }) { webhook { id } } }',
+      { id: w.id },
+    );
   await sender.drainOnce();
   receiver.take();
   // Punched out of everything.
@@ -220,7 +224,7 @@ test('replay sends a delivered event again, with a new signature over the same b
   const hook = await register(['SHIFT_CREATED']);
   await t.gqlOk(
     owner,
-    'mutation($p: ID!) { createShift(input: { projectId: $p, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z" }) { id } }',
+    'mutation($p: ID!) { createShift(input: { projectId: $p, start: "2026-01-05T09:00:00Z", stop: "2026-01-05T10:00:00Z" }) { shift { id } } }',
     { p: project.id },
   );
   await sender.drainOnce();
@@ -229,11 +233,15 @@ test('replay sends a delivered event again, with a new signature over the same b
     await t.gqlOk<{ webhookDeliveries: { id: string }[] }>(owner, DELIVERIES, { id: hook.id })
   ).webhookDeliveries;
   const replayed = await t.gqlOk<{
-    replayWebhookDelivery: { attempts: number; deliveredAt: string | null };
-  }>(owner, 'mutation($id: ID!) { replayWebhookDelivery(id: $id) { attempts deliveredAt } }', {
-    id: delivery!.id,
-  });
-  expect(replayed.replayWebhookDelivery).toEqual({ attempts: 0, deliveredAt: null });
+    replayWebhookDelivery: { delivery: { attempts: number; deliveredAt: string | null } };
+  }>(
+    owner,
+    'mutation($id: ID!) { replayWebhookDelivery(input: { deliveryId: $id }) { delivery { attempts deliveredAt } } }',
+    {
+      id: delivery!.id,
+    },
+  );
+  expect(replayed.replayWebhookDelivery.delivery).toEqual({ attempts: 0, deliveredAt: null });
   expect(await sender.drainOnce(new Date(Date.now() + 1000))).toMatchObject({ sent: 1 });
   const [again] = receiver.take();
   expect(again!.body).toBe(first!.body);
@@ -259,19 +267,23 @@ test('only the kinds asked for, only committed changes, only the own account', a
     .post(`/api/1/projects/${project.id}/punch_in.json`)
     .auth(owner.login, owner.password);
   expect(refused.status).toBe(422);
-  const shift = await t.gqlOk<{ createShift: { id: string } }>(
+  const shift = await t.gqlOk<{ createShift: { shift: { id: string } } }>(
     owner,
-    'mutation($p: ID!) { createShift(input: { projectId: $p, start: "2026-02-05T09:00:00Z", stop: "2026-02-05T10:00:00Z" }) { id } }',
+    'mutation($p: ID!) { createShift(input: { projectId: $p, start: "2026-02-05T09:00:00Z", stop: "2026-02-05T10:00:00Z" }) { shift { id } } }',
     { p: other.id },
   );
-  await t.gqlOk(owner, 'mutation($id: ID) { deleteShift(id: $id) { id } }', {
-    id: shift.createShift.id,
-  });
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { deleteShift(input: { shift: { id: $id } }) { shift { id } } }',
+    {
+      id: shift.createShift.shift.id,
+    },
+  );
 
   expect(await sender.drainOnce()).toMatchObject({ claimed: 1, sent: 1 });
   const got = receiver.take();
   expect(got.map((g) => JSON.parse(g.body).type)).toEqual(['SHIFT_DELETED']);
-  expect(JSON.parse(got[0]!.body).data.shift.id).toBe(shift.createShift.id);
+  expect(JSON.parse(got[0]!.body).data.shift.id).toBe(shift.createShift.shift.id);
 });
 
 test('only the owner manages webhooks, and bad values are validation errors', async () => {
@@ -306,7 +318,7 @@ test('an inactive webhook gets nothing new; a deleted one takes its pending deli
   const hook = await register(['PUNCHED_IN', 'PUNCHED_OUT']);
   await t.gqlOk(
     owner,
-    'mutation($id: ID!) { updateWebhook(id: $id, input: { active: false }) { active } }',
+    'mutation($id: ID!) { updateWebhook(input: { webhookId: $id, patch: { active: false } }) { webhook { active } } }',
     { id: hook.id },
   );
   await request(t.app.express)
@@ -316,13 +328,17 @@ test('an inactive webhook gets nothing new; a deleted one takes its pending deli
 
   await t.gqlOk(
     owner,
-    'mutation($id: ID!) { updateWebhook(id: $id, input: { active: true }) { active } }',
+    'mutation($id: ID!) { updateWebhook(input: { webhookId: $id, patch: { active: true } }) { webhook { active } } }',
     { id: hook.id },
   );
   await request(t.app.express)
     .post(`/api/1/projects/${project.id}/punch_out.json`)
     .auth(owner.login, owner.password);
-  await t.gqlOk(owner, 'mutation($id: ID!) { deleteWebhook(id: $id) { id } }', { id: hook.id });
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { deleteWebhook(input: { webhookId: $id }) { webhook { id } } }',
+    { id: hook.id },
+  );
   expect(await sender.drainOnce()).toMatchObject({ claimed: 0 });
   expect(receiver.take()).toEqual([]);
 });

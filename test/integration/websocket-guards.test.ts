@@ -48,7 +48,7 @@ test('operations on a socket count against the account limit: past it, TOO_MANY_
   ]);
   expect(answers[0]!.data).toEqual({ viewer: { staff: { login: owner.login } } });
   const refusedMutation = await socket.run(
-    'mutation { createCompany(input: { name: "Past the limit" }) { id } }',
+    'mutation { createCompany(input: { name: "Past the limit" }) { company { id } } }',
   );
   // Refused, a subscription ends at once with its error instead of waiting for events.
   const refusedSubscription = await socket.run('subscription { shiftEvents { kind } }');

@@ -18,16 +18,16 @@ beforeAll(async () => {
   owner = await t.newAccount({ timeZone: 'Europe/Berlin' });
   const company = await t.gqlOk(
     owner,
-    'mutation { createCompany(input: { name: "Calendar Ltd", visibility: PUBLIC }) { id } }',
+    'mutation { createCompany(input: { name: "Calendar Ltd", visibility: PUBLIC }) { company { id } } }',
   );
   const project = await t.gqlOk(
     owner,
-    'mutation($c: ID!) { createProject(input: { name: "Dates", companyId: $c, visibility: PUBLIC }) { id legacyId } }',
+    'mutation($c: ID!) { createProject(input: { name: "Dates", companyId: $c, visibility: PUBLIC }) { project { id legacyId } } }',
     {
-      c: company.createCompany.id,
+      c: company.createCompany.company.id,
     },
   );
-  ({ id: projectId, legacyId: projectLegacyId } = project.createProject);
+  ({ id: projectId, legacyId: projectLegacyId } = project.createProject.project);
 });
 afterAll(() => t?.close());
 
@@ -191,7 +191,8 @@ test('XML legacy dates: impossible values are 422 with the XML error body naming
 });
 
 test('GraphQL DateTimeISO inputs: impossible values are bad input naming the field, in variables and literals', async () => {
-  const create = 'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }';
+  const create =
+    'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }';
   for (const start of ['2013-02-30T00:00:00Z', '0000-01-01T00:00:00Z', '2013-02-28T24:00:00Z']) {
     const res = await t.gql(owner, create, { input: { projectId, start } });
     expect(res.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);

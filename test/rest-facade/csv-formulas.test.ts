@@ -54,7 +54,7 @@ beforeAll(async () => {
     const start = new Date(Date.UTC(2026, 2, 2, i)).toISOString();
     await t.gqlOk(
       staff,
-      'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }',
+      'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }',
       {
         input: {
           projectId: project.id,

@@ -386,7 +386,7 @@ test('a revoked token: every command gets 401 with a Bearer invalid_token challe
   cli.init('Website');
   await t.gqlOk(
     w.staff,
-    `mutation { revokeOAuthAuthorization(clientKey: "${DEVELOPMENT_CLIENT_ID}") }`,
+    `mutation { revokeOAuthAuthorization(input: { clientKey: "${DEVELOPMENT_CLIENT_ID}" }) { revoked } }`,
   );
   for (const command of [
     () => cli.refresh(),

@@ -17,9 +17,9 @@ beforeAll(async () => {
   owner = await t.newAccount();
   const company = await t.gqlOk(
     owner,
-    'mutation { createCompany(input: { name: "Tags Ltd", visibility: PUBLIC }) { id legacyId } }',
+    'mutation { createCompany(input: { name: "Tags Ltd", visibility: PUBLIC }) { company { id legacyId } } }',
   );
-  ({ id: companyId, legacyId: companyLegacyId } = company.createCompany);
+  ({ id: companyId, legacyId: companyLegacyId } = company.createCompany.company);
 });
 afterAll(() => t?.close());
 
@@ -102,18 +102,18 @@ test('XML: default_tags reads back as written; punch-in applies the tags in it',
 
 test('GraphQL: defaultTagsText is kept as written and sets defaultTags; a list sets the text', async () => {
   const create =
-    'mutation($input: CreateProjectInput!) { createProject(input: $input) { id defaultTags defaultTagsText } }';
+    'mutation($input: CreateProjectInput!) { createProject(input: $input) { project { id defaultTags defaultTagsText } } }';
   const made = (
     await t.gqlOk(owner, create, {
       input: { name: 'Exact GraphQL', companyId, defaultTagsText: WRITTEN },
     })
-  ).createProject;
+  ).createProject.project;
   expect(made).toMatchObject({ defaultTags: APPLIED, defaultTagsText: WRITTEN });
 
   const update =
-    'mutation($id: ID, $input: ProjectInput!) { updateProject(id: $id, input: $input) { defaultTags defaultTagsText } }';
+    'mutation($id: ID!, $input: ProjectInput!) { updateProject(input: { project: { id: $id }, patch: $input }) { project { defaultTags defaultTagsText } } }';
   const listed = (await t.gqlOk(owner, update, { id: made.id, input: { defaultTags: ['x', 'y'] } }))
-    .updateProject;
+    .updateProject.project;
   expect(listed).toEqual({ defaultTags: ['x', 'y'], defaultTagsText: 'x,y' });
   expect((await json().get(`/projects/${made.id}.json`)).body.response.default_tags).toBe('x,y');
 

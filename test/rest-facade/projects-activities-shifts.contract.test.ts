@@ -208,43 +208,43 @@ type Api = ReturnType<typeof api>;
 async function newCompany(who: Credentials, visibility = 'PUBLIC'): Promise<string> {
   const data = await t.gqlOk(
     who,
-    'mutation($input: CreateCompanyInput!) { createCompany(input: $input) { id } }',
+    'mutation($input: CreateCompanyInput!) { createCompany(input: $input) { company { id } } }',
     {
       input: { name: `Company ${randomUUID().slice(0, 6)}`, visibility },
     },
   );
-  return data.createCompany.id;
+  return data.createCompany.company.id;
 }
 
 async function newProject(who: Credentials, input: Record<string, unknown>): Promise<string> {
   const data = await t.gqlOk(
     who,
-    'mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }',
+    'mutation($input: CreateProjectInput!) { createProject(input: $input) { project { id } } }',
     {
       input: { name: `Project ${randomUUID().slice(0, 6)}`, visibility: 'PUBLIC', ...input },
     },
   );
-  return data.createProject.id;
+  return data.createProject.project.id;
 }
 
 async function newActivity(who: Credentials, projectId: string, name = 'Design'): Promise<string> {
   const data = await t.gqlOk(
     who,
-    'mutation($input: CreateActivityInput!) { createActivity(input: $input) { id } }',
+    'mutation($input: CreateActivityInput!) { createActivity(input: $input) { activity { id } } }',
     {
       input: { projectId, name },
     },
   );
-  return data.createActivity.id;
+  return data.createActivity.activity.id;
 }
 
 async function newShift(who: Credentials, input: Record<string, unknown>): Promise<string> {
   const data = await t.gqlOk(
     who,
-    'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }',
+    'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }',
     { input },
   );
-  return data.createShift.id;
+  return data.createShift.shift.id;
 }
 
 const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
@@ -1223,7 +1223,7 @@ describe('where and order on projects', () => {
     const { as, owner, company, project } = await world();
     await t.gqlOk(
       owner,
-      'mutation($id: ID) { updateProject(id: $id, input: { name: "Zulu" }) { id } }',
+      'mutation($id: ID!) { updateProject(input: { project: { id: $id }, patch: { name: "Zulu" } }) { project { id } } }',
       { id: project },
     );
     await newProject(owner, { companyId: company, name: 'Alpha' });
@@ -1432,7 +1432,7 @@ describe('422 messages name the entity whose input is invalid', () => {
 
     const activity = await t.gql(
       owner,
-      'mutation { createActivity(input: { name: "Loose" }) { id } }',
+      'mutation { createActivity(input: { name: "Loose" }) { activity { id } } }',
     );
     expect(activity.errors?.[0]).toMatchObject({
       message: 'Invalid activity: projectId is required',

@@ -19,35 +19,35 @@ beforeAll(async () => {
   t = await startTestApp({ PAGE_SIZE_MAX: '2', PAGE_SIZE_DEFAULT: '2' });
   owner = await t.newAccount({ timeZone: 'Europe/Berlin' });
   staff = await t.newStaff(owner, { hourlyRateCents: 3000 });
-  const company = await t.gqlOk<{ createCompany: { id: string } }>(
+  const company = await t.gqlOk<{ createCompany: { company: { id: string } } }>(
     owner,
-    'mutation { createCompany(input: { name: "Report Ltd", visibility: PUBLIC }) { id } }',
+    'mutation { createCompany(input: { name: "Report Ltd", visibility: PUBLIC }) { company { id } } }',
   );
   const projects: string[] = [];
   for (const [name, rate] of [
     ['Rated', 12000],
     ['Unrated', null],
   ] as const) {
-    const made = await t.gqlOk<{ createProject: { id: string } }>(
+    const made = await t.gqlOk<{ createProject: { project: { id: string } } }>(
       owner,
-      'mutation($input: CreateProjectInput!) { createProject(input: $input) { id } }',
+      'mutation($input: CreateProjectInput!) { createProject(input: $input) { project { id } } }',
       {
         input: {
-          companyId: company.createCompany.id,
+          companyId: company.createCompany.company.id,
           name,
           visibility: 'PUBLIC',
           ...(rate ? { hourlyRateCents: rate } : {}),
         },
       },
     );
-    projects.push(made.createProject.id);
+    projects.push(made.createProject.project.id);
   }
   // Ten shifts over four days, two users, both projects, tags and billable mixed.
   for (let i = 0; i < 10; i++) {
     const start = new Date(Date.UTC(2026, 2, 2 + (i % 4), 8 + i)).toISOString();
     await t.gqlOk(
       owner,
-      'mutation($input: CreateShiftInput!) { createShift(input: $input) { id } }',
+      'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }',
       {
         input: {
           projectId: projects[i % 2],

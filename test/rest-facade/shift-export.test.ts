@@ -41,21 +41,21 @@ beforeAll(async () => {
   });
   owner = await t.newAccount({ timeZone: 'UTC' });
   staff = await t.newStaff(owner);
-  const company = await t.gqlOk<{ createCompany: { id: string } }>(
+  const company = await t.gqlOk<{ createCompany: { company: { id: string } } }>(
     owner,
-    'mutation { createCompany(input: { name: "Export Ltd", visibility: PUBLIC }) { id } }',
+    'mutation { createCompany(input: { name: "Export Ltd", visibility: PUBLIC }) { company { id } } }',
   );
   const project = async (name: string) =>
     (
-      await t.gqlOk<{ createProject: { id: string } }>(
+      await t.gqlOk<{ createProject: { project: { id: string } } }>(
         owner,
-        'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { id } }',
+        'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { project { id } } }',
         {
-          c: company.createCompany.id,
+          c: company.createCompany.company.id,
           n: name,
         },
       )
-    ).createProject.id;
+    ).createProject.project.id;
   projectA = await project('Alpha');
   projectB = await project('Beta');
 
@@ -77,12 +77,14 @@ beforeAll(async () => {
       notes: i === 5 ? AWKWARD_NOTES : NOTES[i % NOTES.length],
     };
     const shift = (
-      await t.gqlOk<{ createShift: Made & { project: { id: string }; user: { id: string } } }>(
+      await t.gqlOk<{
+        createShift: { shift: Made & { project: { id: string }; user: { id: string } } };
+      }>(
         owner,
-        'mutation($input: CreateShiftInput!) { createShift(input: $input) { id legacyId start stop billable timeZone notes project { id } user { id } } }',
+        'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id legacyId start stop billable timeZone notes project { id } user { id } } } }',
         { input },
       )
-    ).createShift;
+    ).createShift.shift;
     made.push({ ...shift, projectId: shift.project.id, userId: shift.user.id });
   }
   // A later running shift of the same user stops the earlier one: read the stops back.

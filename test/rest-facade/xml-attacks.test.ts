@@ -341,10 +341,10 @@ describe('awkward text', () => {
     const id = (
       await t.gqlOk(
         owner,
-        'mutation($input: CreateProjectInput!) { createProject(input: $input) { legacyId } }',
+        'mutation($input: CreateProjectInput!) { createProject(input: $input) { project { legacyId } } }',
         { input: { name, companyLegacyId: companyId } },
       )
-    ).createProject as { legacyId: number };
+    ).createProject.project as { legacyId: number };
     created.push(id.legacyId);
     expect((await storedProject(id.legacyId)).name).toBe(name);
 

@@ -42,8 +42,8 @@ export interface TestApp {
     variables?: Record<string, unknown>,
   ): Promise<T>;
   /**
-   * Runs a create mutation (`createCompany`, ...) whose input type is named after it, for fixtures;
-   * answers the created object's `id` and `legacyId`.
+   * Runs a create mutation (`createCompany`, ...) whose input and payload types are named after it,
+   * for fixtures; answers the created object's `id` and `legacyId`.
    */
   create(
     who: Credentials,
@@ -127,12 +127,14 @@ export async function startTestApp(
 
   const create: TestApp['create'] = async (who, mutation, input) => {
     const inputType = `${mutation[0]!.toUpperCase()}${mutation.slice(1)}Input`;
+    // The payload names the new object after the type: createCompany answers { company }.
+    const created = `${mutation[6]!.toLowerCase()}${mutation.slice(7)}`;
     const data = await gqlOk(
       who,
-      `mutation($input: ${inputType}!) { ${mutation}(input: $input) { id legacyId } }`,
+      `mutation($input: ${inputType}!) { ${mutation}(input: $input) { ${created} { id legacyId } } }`,
       { input },
     );
-    return data[mutation];
+    return data[mutation][created];
   };
 
   let server: Server | undefined;
@@ -179,12 +181,12 @@ export async function startTestApp(
         (overrides.login as string | undefined) ??
         `staff${counter}_${Math.random().toString(36).slice(2, 8)}`;
       const password = (overrides.password as string | undefined) ?? 'staff-password';
-      const data = await gqlOk<{ createStaff: { id: string; legacyId: number } }>(
+      const data = await gqlOk<{ createStaff: { staff: { id: string; legacyId: number } } }>(
         owner,
-        'mutation($input: CreateStaffInput!) { createStaff(input: $input) { id legacyId } }',
+        'mutation($input: CreateStaffInput!) { createStaff(input: $input) { staff { id legacyId } } }',
         { input: { login, password, firstName: 'Sam', lastName: 'Staff', ...overrides } },
       );
-      return { login, password, ...data.createStaff };
+      return { login, password, ...data.createStaff.staff };
     },
     countStatements: async (work) => {
       const before = statements;

@@ -30,7 +30,14 @@ export {
   optionalLocator,
   type OrderSpec,
 } from './graphql/list-args';
-export { CompanyRef, ONE_OF_INPUT_TYPES, ProjectRef } from './graphql/refs';
+export {
+  ActivityRef,
+  CompanyRef,
+  ONE_OF_INPUT_TYPES,
+  ProjectRef,
+  ShiftRef,
+  StaffRef,
+} from './graphql/refs';
 export { DateTimeISOResolver } from './graphql/scalars';
 export { selectedFields, selectedNodeFields } from './graphql/selection';
 export { idempotentTransaction } from './idempotency';

@@ -72,7 +72,9 @@ export class OAuthClient extends TenantEntity<'redirectUris' | 'confidential' | 
   }
 }
 
-@ObjectType({ description: 'A newly registered application with its secret, shown this once.' })
+@ObjectType('RegisterOAuthClientPayload', {
+  description: 'What registering an application changed, with its secret, shown only here.',
+})
 export class RegisteredOAuthClient {
   @Field(() => OAuthClient, { description: 'The registered application.' })
   client!: OAuthClient;

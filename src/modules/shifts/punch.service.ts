@@ -13,6 +13,7 @@ import {
 } from '../common';
 import type { ShiftEvents } from './shift-events';
 import { Shift } from './shift.entity';
+import { shiftsStoppedBy } from './shift.service';
 import { Staff } from '../staff';
 import { Project, type ProjectService } from '../projects';
 import type { PunchInFields } from './graphql/shift.inputs';
@@ -124,13 +125,7 @@ export class PunchService {
       project: await shift.project.loadOrFail(),
       shift,
       // A replay did not run the work: what the first punch stopped ends where its shift starts.
-      stoppedShifts:
-        stopped ??
-        (await ctx.em.find(Shift, {
-          user: shift.user.id,
-          stop: shift.start,
-          id: { $ne: shift.id },
-        })),
+      stoppedShifts: stopped ?? (await shiftsStoppedBy(ctx.em, shift)),
     };
   }
 

@@ -108,7 +108,7 @@ export class ShiftService {
     ctx: RequestContext,
     input: CreateShiftInput,
     projectLocator?: Locator,
-  ): Promise<Shift> {
+  ): Promise<ShiftChange> {
     const data = validate('Shift', createSchema, input);
     const act = {
       name: 'createShift',
@@ -116,7 +116,8 @@ export class ShiftService {
       entityClass: Shift,
       entity: 'Shift',
     } as const;
-    return idempotentTransaction(ctx, act, async (tx) => {
+    let stopped: Shift[] | undefined;
+    const shift = await idempotentTransaction(ctx, act, async (tx) => {
       const project = projectLocator
         ? await this.projects.get(tx, projectLocator)
         : await this.projects.get(
@@ -146,10 +147,12 @@ export class ShiftService {
       await this.applyTimes(tx, shift, data, true);
       const activity = await this.resolveActivity(tx.em, project, data);
       shift.activity = activity ? ref(activity) : null;
-      await this.settle(tx, shift, user.id);
+      stopped = await this.settle(tx, shift, user.id);
       await this.events.record(tx.em, 'SHIFT_CREATED', shift.id);
       return shift;
     });
+    // A replay did not run the work: what the first create stopped ends where its shift starts.
+    return { shift, stoppedShifts: stopped ?? (await shiftsStoppedBy(ctx.em, shift)) };
   }
 
   async update(
@@ -157,10 +160,11 @@ export class ShiftService {
     locator: Locator,
     input: ShiftInput,
     projectLocator?: Locator,
-  ): Promise<Shift> {
+  ): Promise<ShiftChange & { readonly previousProjectId: number }> {
     const data = validate('Shift', updateSchema, input);
     return inTransaction(ctx, async (tx) => {
       const shift = await this.get(tx, locator, projectLocator);
+      const previousProjectId = shift.project.id;
       this.assertMayChange(tx, shift, 'update');
       if (data.projectId != null || data.projectLegacyId != null) {
         shift.project = ref(
@@ -192,9 +196,9 @@ export class ShiftService {
         );
         shift.activity = activity ? ref(activity) : null;
       }
-      await this.settle(tx, shift, shift.user.id);
+      const stoppedShifts = await this.settle(tx, shift, shift.user.id);
       await this.events.record(tx.em, 'SHIFT_UPDATED', shift.id);
-      return shift;
+      return { shift, stoppedShifts, previousProjectId };
     });
   }
 
@@ -304,9 +308,10 @@ export class ShiftService {
    * the last word. Then the plan's time maximum is checked. Locks are taken in one order
    * everywhere (the user, then the account), so concurrent writers cannot deadlock.
    */
-  private async settle(ctx: RequestContext, shift: Shift, userId: number): Promise<void> {
+  private async settle(ctx: RequestContext, shift: Shift, userId: number): Promise<Shift[]> {
     const { em } = ctx;
     await lockRow(em, 'users', userId);
+    const stopped: Shift[] = [];
     if (shift.stop === null) {
       const running = await em.findOne(
         Shift,
@@ -326,6 +331,7 @@ export class ShiftService {
         await em.nativeUpdate(Shift, { id: running.id }, { stop: shift.start });
         running.stop = shift.start;
         await this.events.record(em, 'SHIFT_UPDATED', running.id);
+        stopped.push(running);
       }
     }
     await assertTimeRoom(
@@ -339,7 +345,23 @@ export class ShiftService {
       ctx.now,
     );
     await em.flush();
+    return stopped;
   }
+}
+
+/** What writing a shift changed, for the answer: a client cache updates every object in it. */
+export interface ShiftChange {
+  readonly shift: Shift;
+  /** The user's running shift the write stopped (at the shift's start): its project changed too. */
+  readonly stoppedShifts: readonly Shift[];
+}
+
+/**
+ * The shifts of the shift's user that stop where it starts: what starting it stopped, found again
+ * when an idempotent replay answers from the first request's shift without running the work.
+ */
+export function shiftsStoppedBy(em: EntityManager, shift: Shift): Promise<Shift[]> {
+  return em.find(Shift, { user: shift.user.id, stop: shift.start, id: { $ne: shift.id } });
 }
 
 /** The time a shift counts for: to its stop, or up to now while it runs. */

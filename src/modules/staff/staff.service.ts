@@ -26,7 +26,7 @@ import {
   STAFF_FILTER_FIELDS,
   type CreateStaffInput,
   type StaffFilter,
-  type UpdateStaffInput,
+  type StaffInput,
 } from './graphql/staff.inputs';
 import { Staff } from './staff.entity';
 import { mayReadStaff, readableStaffWhere } from './staff.policy';
@@ -151,7 +151,7 @@ export class StaffService {
     });
   }
 
-  async update(ctx: RequestContext, locator: Locator, input: UpdateStaffInput): Promise<Staff> {
+  async update(ctx: RequestContext, locator: Locator, input: StaffInput): Promise<Staff> {
     const data = validate('Staff', updateSchema, input);
     const passwordHash =
       data.password !== undefined ? await this.hasher.hash(data.password) : undefined;

@@ -36,15 +36,10 @@ export class Webhook extends TenantEntity<'eventKinds' | 'active'> {
   description: string | null = null;
 }
 
-@ObjectType({ description: 'A webhook with its signing secret, shown this once.' })
-export class WebhookWithSecret {
-  @Field(() => Webhook, { description: 'The webhook.' })
-  webhook!: Webhook;
-
-  @Field(() => String, {
-    description: 'The signing secret (`whsec_` and base64): keep it; it is not shown again.',
-  })
-  secret!: string;
+/** A webhook with its signing secret, which only creating and rotating answer. */
+export interface WebhookWithSecret {
+  readonly webhook: Webhook;
+  readonly secret: string;
 }
 
 @ObjectType({

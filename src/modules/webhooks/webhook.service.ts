@@ -17,7 +17,7 @@ import {
 import { SHIFT_EVENT_KINDS } from '../shifts';
 import { OutboxMessage, type WebhookPayload, MAX_ATTEMPTS } from '../outbox';
 import { Webhook, WebhookDelivery, type WebhookWithSecret } from './webhook.entity';
-import type { CreateWebhookInput, UpdateWebhookInput } from './graphql/webhook.inputs';
+import type { CreateWebhookInput, WebhookInput } from './graphql/webhook.inputs';
 
 /** Per account: enough for every integration a small team runs, few enough to deliver promptly. */
 export const MAX_WEBHOOKS = 20;
@@ -117,7 +117,7 @@ export class WebhookService {
     });
   }
 
-  async update(ctx: RequestContext, id: string, input: UpdateWebhookInput): Promise<Webhook> {
+  async update(ctx: RequestContext, id: string, input: WebhookInput): Promise<Webhook> {
     this.assertOwner(ctx, 'update');
     const data = validate('Webhook', updateSchema, input);
     if (data.url) assertPublicUrl(ctx, data.url);

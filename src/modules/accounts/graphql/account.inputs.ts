@@ -1,7 +1,8 @@
 import { Field, Float, InputType } from 'type-graphql';
 
-@InputType({
-  description: 'Omitted fields keep their value. Plan limits are set by the operator, not here.',
+@InputType('UpdateAccountInput', {
+  description:
+    "Changes the account's settings (owner only). Omitted fields keep their value; plan limits are set by the operator, not here.",
 })
 export class AccountInput {
   @Field(() => String, { nullable: true, description: "The account's name; not blank." })

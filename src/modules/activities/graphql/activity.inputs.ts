@@ -1,5 +1,7 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import {
+  ActivityRef,
+  ProjectRef,
   DateTimeFilter,
   COMMON_ORDER_VALUES,
   FILTER_DESCRIPTIONS,
@@ -80,6 +82,9 @@ export class ActivityInput {
     'A new activity of a project (owners and managers). Give the project by `projectId` or `projectLegacyId`.',
 })
 export class CreateActivityInput extends ActivityInput {
+  @Field(() => String, { description: "The activity's name; not blank, at most 255 characters." })
+  override name!: string;
+
   @Field(() => ID, {
     nullable: true,
     description: 'A uuid of your choice; generated when omitted.',
@@ -95,4 +100,30 @@ export class CreateActivityInput extends ActivityInput {
     description: "The activity's project (integer id); give this or `projectId`.",
   })
   projectLegacyId?: number;
+}
+
+@InputType({ description: 'Renames an activity (owners and managers).' })
+export class UpdateActivityInput {
+  @Field(() => ActivityRef, { description: 'The activity to change.' })
+  activity!: ActivityRef;
+  @Field(() => ProjectRef, {
+    nullable: true,
+    description: 'Only if the activity belongs to this project.',
+  })
+  inProject?: ProjectRef | null;
+  @Field(() => ActivityInput, {
+    description: 'The fields to change; omitted ones keep their value.',
+  })
+  patch!: ActivityInput;
+}
+
+@InputType({ description: 'Deletes an activity (owners and managers).' })
+export class DeleteActivityInput {
+  @Field(() => ActivityRef, { description: 'The activity to delete.' })
+  activity!: ActivityRef;
+  @Field(() => ProjectRef, {
+    nullable: true,
+    description: 'Only if the activity belongs to this project.',
+  })
+  inProject?: ProjectRef | null;
 }

@@ -24,10 +24,16 @@ import { Project } from '../../projects';
 import { Activity } from '../activity.entity';
 import {
   ActivityFilter,
-  ActivityInput,
   ActivityOrder,
   CreateActivityInput,
+  DeleteActivityInput,
+  UpdateActivityInput,
 } from './activity.inputs';
+import {
+  CreateActivityPayload,
+  DeleteActivityPayload,
+  UpdateActivityPayload,
+} from './activity.payloads';
 import type { ActivityService } from '../activity.service';
 
 export const ActivityConnection = Connection(Activity, 'ActivityConnection');
@@ -88,57 +94,38 @@ export class ActivityResolver {
     return this.service.list(ctx, filter, order, page, optionalLocator(projectId, projectLegacyId));
   }
 
-  @Mutation(() => Activity, {
+  @Mutation(() => CreateActivityPayload, {
     description: 'Adds an activity to a project (owners and managers).',
   })
-  createActivity(
+  async createActivity(
     @Arg('input', () => CreateActivityInput, { description: 'The new activity.' })
     input: CreateActivityInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Activity> {
-    return this.service.create(ctx, input);
+  ): Promise<CreateActivityPayload> {
+    return { activity: await this.service.create(ctx, input) };
   }
 
-  @Mutation(() => Activity, { description: 'Renames an activity (owners and managers).' })
-  updateActivity(
-    @Args() locator: LocatorArgs,
-    @Arg('input', () => ActivityInput, {
-      description: 'The fields to change; omitted ones keep their value.',
-    })
-    input: ActivityInput,
-    @Arg('projectId', () => ID, {
-      nullable: true,
-      description: 'Only if it belongs to this project.',
-    })
-    projectId: string | undefined,
-    @Arg('projectLegacyId', () => Int, {
-      nullable: true,
-      description: 'Only if it belongs to this project (integer id).',
-    })
-    projectLegacyId: number | undefined,
+  @Mutation(() => UpdateActivityPayload, {
+    description: 'Renames an activity (owners and managers).',
+  })
+  async updateActivity(
+    @Arg('input', () => UpdateActivityInput, { description: 'The activity and its changes.' })
+    { activity, inProject, patch }: UpdateActivityInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Activity> {
-    return this.service.update(ctx, locator, input, optionalLocator(projectId, projectLegacyId));
+  ): Promise<UpdateActivityPayload> {
+    return { activity: await this.service.update(ctx, activity, patch, inProject ?? undefined) };
   }
 
-  @Mutation(() => Activity, {
+  @Mutation(() => DeleteActivityPayload, {
     description: 'Deletes the activity; its shifts keep their time and lose the activity.',
   })
-  deleteActivity(
-    @Args() locator: LocatorArgs,
-    @Arg('projectId', () => ID, {
-      nullable: true,
-      description: 'Only if it belongs to this project.',
-    })
-    projectId: string | undefined,
-    @Arg('projectLegacyId', () => Int, {
-      nullable: true,
-      description: 'Only if it belongs to this project (integer id).',
-    })
-    projectLegacyId: number | undefined,
+  async deleteActivity(
+    @Arg('input', () => DeleteActivityInput, { description: 'The activity to delete.' })
+    { activity, inProject }: DeleteActivityInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Activity> {
-    return this.service.delete(ctx, locator, optionalLocator(projectId, projectLegacyId));
+  ): Promise<DeleteActivityPayload> {
+    const deleted = await this.service.delete(ctx, activity, inProject ?? undefined);
+    return { deletedActivityId: deleted.uuid, activity: deleted };
   }
 
   @FieldResolver(() => Project, {

@@ -1,5 +1,6 @@
 import { Field, Float, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import {
+  CompanyRef,
   COMMON_ORDER_VALUES,
   FILTER_DESCRIPTIONS,
   filterTypeDescription,
@@ -282,11 +283,30 @@ export class CompanyInput {
   longitude?: number | null;
 }
 
-@InputType({ description: 'A new company (owners and managers); `name` is required.' })
+@InputType({ description: 'A new company (owners and managers).' })
 export class CreateCompanyInput extends CompanyInput {
+  @Field(() => String, { description: "The company's name; not blank, at most 255 characters." })
+  override name!: string;
+
   @Field(() => ID, {
     nullable: true,
     description: 'A uuid of your choice; generated when omitted.',
   })
   id?: string | null;
+}
+
+@InputType({ description: 'Changes a company (owners and managers).' })
+export class UpdateCompanyInput {
+  @Field(() => CompanyRef, { description: 'The company to change.' })
+  company!: CompanyRef;
+  @Field(() => CompanyInput, {
+    description: 'The fields to change; omitted ones keep their value.',
+  })
+  patch!: CompanyInput;
+}
+
+@InputType({ description: 'Deletes a company with its projects, activities and shifts.' })
+export class DeleteCompanyInput {
+  @Field(() => CompanyRef, { description: 'The company to delete.' })
+  company!: CompanyRef;
 }

@@ -12,7 +12,18 @@ import { Account } from '../../accounts';
 import { Staff } from '../../staff';
 import { companyUsers } from '../company.loaders';
 import { Company } from '../company.entity';
-import { CompanyFilter, CompanyInput, CompanyOrder, CreateCompanyInput } from './company.inputs';
+import {
+  CompanyFilter,
+  CompanyOrder,
+  CreateCompanyInput,
+  DeleteCompanyInput,
+  UpdateCompanyInput,
+} from './company.inputs';
+import {
+  CreateCompanyPayload,
+  DeleteCompanyPayload,
+  UpdateCompanyPayload,
+} from './company.payloads';
 import type { CompanyService } from '../company.service';
 
 export const CompanyConnection = Connection(Company, 'CompanyConnection');
@@ -50,32 +61,36 @@ export class CompanyResolver {
     return this.service.list(ctx, filter, order, page);
   }
 
-  @Mutation(() => Company, { description: 'Creates a company.' })
-  createCompany(
+  @Mutation(() => CreateCompanyPayload, { description: 'Creates a company.' })
+  async createCompany(
     @Arg('input', () => CreateCompanyInput, { description: 'The new company.' })
     input: CreateCompanyInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Company> {
-    return this.service.create(ctx, input);
+  ): Promise<CreateCompanyPayload> {
+    return { company: await this.service.create(ctx, input) };
   }
 
-  @Mutation(() => Company, { description: 'Merges the given fields; omitted fields are kept.' })
-  updateCompany(
-    @Args() locator: LocatorArgs,
-    @Arg('input', () => CompanyInput, {
-      description: 'The fields to change; omitted ones keep their value.',
-    })
-    input: CompanyInput,
+  @Mutation(() => UpdateCompanyPayload, {
+    description: 'Merges the given fields; omitted fields are kept.',
+  })
+  async updateCompany(
+    @Arg('input', () => UpdateCompanyInput, { description: 'The company and its changes.' })
+    { company, patch }: UpdateCompanyInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Company> {
-    return this.service.update(ctx, locator, input);
+  ): Promise<UpdateCompanyPayload> {
+    return { company: await this.service.update(ctx, company, patch) };
   }
 
-  @Mutation(() => Company, {
+  @Mutation(() => DeleteCompanyPayload, {
     description: 'Deletes the company with its projects, activities and shifts.',
   })
-  deleteCompany(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Company> {
-    return this.service.delete(ctx, locator);
+  async deleteCompany(
+    @Arg('input', () => DeleteCompanyInput, { description: 'The company to delete.' })
+    { company }: DeleteCompanyInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<DeleteCompanyPayload> {
+    const deleted = await this.service.delete(ctx, company);
+    return { deletedCompanyId: deleted.uuid, company: deleted };
   }
 
   @FieldResolver(() => Account, { description: 'The account it belongs to.' })

@@ -1,4 +1,14 @@
-import { Arg, Ctx, Field, ID, InputType, Mutation, Query, Resolver } from 'type-graphql';
+import {
+  Arg,
+  Ctx,
+  Field,
+  ID,
+  InputType,
+  Mutation,
+  ObjectType,
+  Query,
+  Resolver,
+} from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import {
   OAuthAuthorization,
@@ -35,6 +45,48 @@ export class RegisterOAuthClientArgs implements RegisterOAuthClientInput {
   clientId?: string | null;
 }
 
+@ObjectType({
+  description: 'What registering an application changed; its secret is shown only here.',
+})
+export class RegisterOAuthClientPayload {
+  @Field(() => RegisteredOAuthClient, { description: 'The application with its secret.' })
+  client!: RegisteredOAuthClient;
+}
+
+@InputType({ description: 'Deletes an application and every token it holds (owner only).' })
+export class RevokeOAuthClientInput {
+  @Field(() => ID, { description: 'The application (its `id`).' })
+  clientId!: string;
+}
+
+@ObjectType({ description: 'What revoking an application changed: its tokens are gone.' })
+export class RevokeOAuthClientPayload {
+  @Field(() => ID, {
+    description: 'The id of the deleted application: remove it from a client cache.',
+  })
+  revokedClientId!: string;
+  @Field(() => OAuthClient, { description: 'The application as it was before the deletion.' })
+  client!: OAuthClient;
+}
+
+@InputType({ description: "Withdraws the caller's authorisation of an application." })
+export class RevokeOAuthAuthorizationInput {
+  @Field(() => String, {
+    description: "The application's key (client_id), as `oauthAuthorizations` lists it.",
+  })
+  clientKey!: string;
+}
+
+@ObjectType({ description: 'What withdrawing an authorisation changed.' })
+export class RevokeOAuthAuthorizationPayload {
+  @Field(() => String, { description: "The application's key." })
+  clientKey!: string;
+  @Field(() => Boolean, {
+    description: 'True when an authorisation was withdrawn; false when the caller had none.',
+  })
+  revoked!: boolean;
+}
+
 @Resolver(() => OAuthClient)
 export class OAuthClientResolver {
   constructor(private readonly service: OAuthClientService) {}
@@ -59,7 +111,7 @@ export class OAuthClientResolver {
   @Mutation(() => RegisteredOAuthClient, {
     description: 'Registers an application (owner only); its secret is shown only here.',
   })
-  registerOAuthClient(
+  async registerOAuthClient(
     @Arg('input', () => RegisterOAuthClientArgs, { description: 'The application.' })
     input: RegisterOAuthClientArgs,
     @Ctx() ctx: RequestContext,
@@ -67,27 +119,27 @@ export class OAuthClientResolver {
     return this.service.register(ctx, input);
   }
 
-  @Mutation(() => OAuthClient, {
+  @Mutation(() => RevokeOAuthClientPayload, {
     description: 'Deletes an application and every token it holds (owner only).',
   })
-  revokeOAuthClient(
-    @Arg('id', () => ID, { description: 'The application (its `id`).' }) id: string,
+  async revokeOAuthClient(
+    @Arg('input', () => RevokeOAuthClientInput, { description: 'The application.' })
+    { clientId }: RevokeOAuthClientInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<OAuthClient> {
-    return this.service.revoke(ctx, id);
+  ): Promise<RevokeOAuthClientPayload> {
+    const client = await this.service.revoke(ctx, clientId);
+    return { revokedClientId: client.uuid, client };
   }
 
-  @Mutation(() => Boolean, {
+  @Mutation(() => RevokeOAuthAuthorizationPayload, {
     description:
       "Withdraws the caller's authorisation of an application: its tokens for the caller stop working.",
   })
-  revokeOAuthAuthorization(
-    @Arg('clientKey', () => String, {
-      description: "The application's key (client_id), as `oauthAuthorizations` lists it.",
-    })
-    clientKey: string,
+  async revokeOAuthAuthorization(
+    @Arg('input', () => RevokeOAuthAuthorizationInput, { description: 'The application.' })
+    { clientKey }: RevokeOAuthAuthorizationInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<boolean> {
-    return this.service.revokeAuthorization(ctx, clientKey);
+  ): Promise<RevokeOAuthAuthorizationPayload> {
+    return { clientKey, revoked: await this.service.revokeAuthorization(ctx, clientKey) };
   }
 }

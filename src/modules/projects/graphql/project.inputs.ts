@@ -1,5 +1,7 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import {
+  CompanyRef,
+  ProjectRef,
   COMMON_ORDER_VALUES,
   FILTER_DESCRIPTIONS,
   filterTypeDescription,
@@ -225,9 +227,12 @@ export class ProjectInput {
 
 @InputType({
   description:
-    'A new project (owners and managers): `name` is required; give the company by `companyId` or `companyLegacyId`.',
+    'A new project of a company (owners and managers): give the company by `companyId` or `companyLegacyId`.',
 })
 export class CreateProjectInput extends ProjectInput {
+  @Field(() => String, { description: "The project's name; not blank, at most 255 characters." })
+  override name!: string;
+
   @Field(() => ID, {
     nullable: true,
     description: 'A uuid of your choice; generated when omitted.',
@@ -246,4 +251,30 @@ export class CreateProjectInput extends ProjectInput {
     description: "The project's company (integer id); give this or `companyId`.",
   })
   override companyLegacyId?: number;
+}
+
+@InputType({ description: 'Changes a project (owners and managers).' })
+export class UpdateProjectInput {
+  @Field(() => ProjectRef, { description: 'The project to change.' })
+  project!: ProjectRef;
+  @Field(() => CompanyRef, {
+    nullable: true,
+    description: 'Only if the project belongs to this company.',
+  })
+  inCompany?: CompanyRef | null;
+  @Field(() => ProjectInput, {
+    description: 'The fields to change; omitted ones keep their value.',
+  })
+  patch!: ProjectInput;
+}
+
+@InputType({ description: 'Deletes a project with its activities and shifts.' })
+export class DeleteProjectInput {
+  @Field(() => ProjectRef, { description: 'The project to delete.' })
+  project!: ProjectRef;
+  @Field(() => CompanyRef, {
+    nullable: true,
+    description: 'Only if the project belongs to this company.',
+  })
+  inCompany?: CompanyRef | null;
 }

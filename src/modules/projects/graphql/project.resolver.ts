@@ -31,7 +31,18 @@ import { Project } from '../project.entity';
 import { projectUsers, type ProjectFieldPrimer } from '../project.loaders';
 import { mayReadProjectMoney } from '../project.policy';
 import type { ProjectService } from '../project.service';
-import { CreateProjectInput, ProjectFilter, ProjectInput, ProjectOrder } from './project.inputs';
+import {
+  CreateProjectInput,
+  DeleteProjectInput,
+  ProjectFilter,
+  ProjectOrder,
+  UpdateProjectInput,
+} from './project.inputs';
+import {
+  CreateProjectPayload,
+  DeleteProjectPayload,
+  UpdateProjectPayload,
+} from './project.payloads';
 
 export const ProjectConnection = Connection(Project, 'ProjectConnection');
 
@@ -108,55 +119,36 @@ export class ProjectResolver {
     return connection;
   }
 
-  @Mutation(() => Project, {
-    description: 'Creates a project of a company.',
-  })
-  createProject(
+  @Mutation(() => CreateProjectPayload, { description: 'Creates a project of a company.' })
+  async createProject(
     @Arg('input', () => CreateProjectInput, { description: 'The new project.' })
     input: CreateProjectInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Project> {
-    return this.service.create(ctx, input);
+  ): Promise<CreateProjectPayload> {
+    return { project: await this.service.create(ctx, input) };
   }
 
-  @Mutation(() => Project, { description: 'Merges the given fields; omitted fields are kept.' })
-  updateProject(
-    @Args() locator: LocatorArgs,
-    @Arg('input', () => ProjectInput, {
-      description: 'The fields to change; omitted ones keep their value.',
-    })
-    input: ProjectInput,
-    @Arg('companyId', () => ID, {
-      nullable: true,
-      description: 'Only if the project belongs to this company.',
-    })
-    companyId: string | undefined,
-    @Arg('companyLegacyId', () => Int, {
-      nullable: true,
-      description: 'Only if the project belongs to this company (integer id).',
-    })
-    companyLegacyId: number | undefined,
+  @Mutation(() => UpdateProjectPayload, {
+    description: 'Merges the given fields; omitted fields are kept.',
+  })
+  async updateProject(
+    @Arg('input', () => UpdateProjectInput, { description: 'The project and its changes.' })
+    { project, inCompany, patch }: UpdateProjectInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Project> {
-    return this.service.update(ctx, locator, input, optionalLocator(companyId, companyLegacyId));
+  ): Promise<UpdateProjectPayload> {
+    return { project: await this.service.update(ctx, project, patch, inCompany ?? undefined) };
   }
 
-  @Mutation(() => Project, { description: 'Deletes the project with its activities and shifts.' })
-  deleteProject(
-    @Args() locator: LocatorArgs,
-    @Arg('companyId', () => ID, {
-      nullable: true,
-      description: 'Only if the project belongs to this company.',
-    })
-    companyId: string | undefined,
-    @Arg('companyLegacyId', () => Int, {
-      nullable: true,
-      description: 'Only if the project belongs to this company (integer id).',
-    })
-    companyLegacyId: number | undefined,
+  @Mutation(() => DeleteProjectPayload, {
+    description: 'Deletes the project with its activities and shifts.',
+  })
+  async deleteProject(
+    @Arg('input', () => DeleteProjectInput, { description: 'The project to delete.' })
+    { project, inCompany }: DeleteProjectInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Project> {
-    return this.service.delete(ctx, locator, optionalLocator(companyId, companyLegacyId));
+  ): Promise<DeleteProjectPayload> {
+    const deleted = await this.service.delete(ctx, project, inCompany ?? undefined);
+    return { deletedProjectId: deleted.uuid, project: deleted };
   }
 
   // The fields below answer synchronously once the request has read what they need (a project

@@ -4,6 +4,7 @@ import {
   filterTypeDescription,
   CompanyRef,
   ProjectRef,
+  ShiftRef,
   DateTimeISOResolver,
   BooleanFilter,
   DateTimeFilter,
@@ -286,4 +287,28 @@ export class PunchOutInput {
     description: "Appended to the stopped shift's notes on a line of their own.",
   })
   notes?: string | null;
+}
+
+@InputType({ description: 'Changes a shift (its user, or an owner or manager).' })
+export class UpdateShiftInput {
+  @Field(() => ShiftRef, { description: 'The shift to change.' })
+  shift!: ShiftRef;
+  @Field(() => ProjectRef, {
+    nullable: true,
+    description: 'Only if the shift belongs to this project.',
+  })
+  inProject?: ProjectRef | null;
+  @Field(() => ShiftInput, { description: 'The fields to change; omitted ones keep their value.' })
+  patch!: ShiftInput;
+}
+
+@InputType({ description: 'Deletes a shift (its user, or an owner or manager).' })
+export class DeleteShiftInput {
+  @Field(() => ShiftRef, { description: 'The shift to delete.' })
+  shift!: ShiftRef;
+  @Field(() => ProjectRef, {
+    nullable: true,
+    description: 'Only if the shift belongs to this project.',
+  })
+  inProject?: ProjectRef | null;
 }

@@ -1,4 +1,4 @@
-import { Field, ObjectType } from 'type-graphql';
+import { Field, ID, ObjectType } from 'type-graphql';
 import { Project } from '../../projects';
 import { Shift } from '../shift.entity';
 
@@ -19,7 +19,7 @@ export class PunchInPayload {
     description:
       "The caller's shifts the punch stopped (at the new shift's start), each with its project: punching in stops the caller's other running shift.",
   })
-  stoppedShifts!: Shift[];
+  stoppedShifts!: readonly Shift[];
 }
 
 @ObjectType({ description: 'What punching out changed.' })
@@ -29,4 +29,63 @@ export class PunchOutPayload {
 
   @Field(() => Shift, { description: 'The shift the punch stopped.' })
   shift!: Shift;
+}
+
+@ObjectType({ description: 'What creating a shift changed.' })
+export class CreateShiftPayload {
+  @Field(() => Shift, { description: 'The new shift.' })
+  shift!: Shift;
+
+  @Field(() => Project, {
+    nullable: true,
+    description:
+      "The shift's project, whose totals now count it (null when the caller may not see it).",
+  })
+  project!: Project | null;
+
+  @Field(() => [Shift], {
+    description:
+      "The user's running shift that a new running shift stopped (at its start), each with its project.",
+  })
+  stoppedShifts!: readonly Shift[];
+}
+
+@ObjectType({ description: 'What updating a shift changed.' })
+export class UpdateShiftPayload {
+  @Field(() => Shift, { description: 'The shift as it is now.' })
+  shift!: Shift;
+
+  @Field(() => Project, {
+    nullable: true,
+    description: "The shift's project, whose totals changed (null when the caller may not see it).",
+  })
+  project!: Project | null;
+
+  @Field(() => Project, {
+    nullable: true,
+    description:
+      'The project the shift moved away from, whose totals lost it; null when it did not move (or the caller may not see that project).',
+  })
+  previousProject!: Project | null;
+
+  @Field(() => [Shift], {
+    description:
+      "The user's running shift that making this one run stopped (at its start), each with its project.",
+  })
+  stoppedShifts!: readonly Shift[];
+}
+
+@ObjectType({ description: 'What deleting a shift changed.' })
+export class DeleteShiftPayload {
+  @Field(() => ID, { description: 'The uuid of the deleted shift: remove it from a client cache.' })
+  deletedShiftId!: string;
+
+  @Field(() => Shift, { description: 'The shift as it was before the deletion.' })
+  shift!: Shift;
+
+  @Field(() => Project, {
+    nullable: true,
+    description: "The shift's project, whose totals lost it (null when the caller may not see it).",
+  })
+  project!: Project | null;
 }

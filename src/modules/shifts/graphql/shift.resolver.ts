@@ -29,7 +29,14 @@ import { Project, visibleProject } from '../../projects';
 import { Staff } from '../../staff';
 import { primeShiftRelations } from '../shift-relations';
 import { Shift } from '../shift.entity';
-import { CreateShiftInput, ShiftFilter, ShiftInput, ShiftOrder } from './shift.inputs';
+import {
+  CreateShiftInput,
+  DeleteShiftInput,
+  ShiftFilter,
+  ShiftOrder,
+  UpdateShiftInput,
+} from './shift.inputs';
+import { CreateShiftPayload, DeleteShiftPayload, UpdateShiftPayload } from './shift.payloads';
 import type { ShiftService } from '../shift.service';
 
 export const ShiftConnection = Connection(Shift, 'ShiftConnection');
@@ -98,58 +105,56 @@ export class ShiftResolver {
     return connection;
   }
 
-  @Mutation(() => Shift, {
+  @Mutation(() => CreateShiftPayload, {
     description:
       "Without `stop` the shift runs, and stops the user's other running shift at its start.",
   })
-  createShift(
+  async createShift(
     @Arg('input', () => CreateShiftInput, { description: 'The new shift.' })
     input: CreateShiftInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Shift> {
-    return this.service.create(ctx, input);
+  ): Promise<CreateShiftPayload> {
+    const { shift, stoppedShifts } = await this.service.create(ctx, input);
+    return { shift, stoppedShifts, project: await visibleProject(ctx, shift.project.id) };
   }
 
-  @Mutation(() => Shift, { description: 'Merges the given fields; omitted fields are kept.' })
-  updateShift(
-    @Args() locator: LocatorArgs,
-    @Arg('input', () => ShiftInput, {
-      description: 'The fields to change; omitted ones keep their value.',
-    })
-    input: ShiftInput,
-    @Arg('projectId', () => ID, {
-      nullable: true,
-      description: 'Only if it belongs to this project.',
-    })
-    projectId: string | undefined,
-    @Arg('projectLegacyId', () => Int, {
-      nullable: true,
-      description: 'Only if it belongs to this project (integer id).',
-    })
-    projectLegacyId: number | undefined,
-    @Ctx() ctx: RequestContext,
-  ): Promise<Shift> {
-    return this.service.update(ctx, locator, input, optionalLocator(projectId, projectLegacyId));
-  }
-
-  @Mutation(() => Shift, {
-    description: 'Deletes a shift (its user, or an owner or manager); answers it as it was.',
+  @Mutation(() => UpdateShiftPayload, {
+    description: 'Merges the given fields; omitted fields are kept.',
   })
-  deleteShift(
-    @Args() locator: LocatorArgs,
-    @Arg('projectId', () => ID, {
-      nullable: true,
-      description: 'Only if it belongs to this project.',
-    })
-    projectId: string | undefined,
-    @Arg('projectLegacyId', () => Int, {
-      nullable: true,
-      description: 'Only if it belongs to this project (integer id).',
-    })
-    projectLegacyId: number | undefined,
+  async updateShift(
+    @Arg('input', () => UpdateShiftInput, { description: 'The shift and its changes.' })
+    { shift: locator, inProject, patch }: UpdateShiftInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Shift> {
-    return this.service.delete(ctx, locator, optionalLocator(projectId, projectLegacyId));
+  ): Promise<UpdateShiftPayload> {
+    const { shift, stoppedShifts, previousProjectId } = await this.service.update(
+      ctx,
+      locator,
+      patch,
+      inProject ?? undefined,
+    );
+    const moved = previousProjectId !== shift.project.id;
+    return {
+      shift,
+      stoppedShifts,
+      project: await visibleProject(ctx, shift.project.id),
+      previousProject: moved ? await visibleProject(ctx, previousProjectId) : null,
+    };
+  }
+
+  @Mutation(() => DeleteShiftPayload, {
+    description: 'Deletes a shift (its user, or an owner or manager).',
+  })
+  async deleteShift(
+    @Arg('input', () => DeleteShiftInput, { description: 'The shift to delete.' })
+    { shift: locator, inProject }: DeleteShiftInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<DeleteShiftPayload> {
+    const shift = await this.service.delete(ctx, locator, inProject ?? undefined);
+    return {
+      deletedShiftId: shift.uuid,
+      shift,
+      project: await visibleProject(ctx, shift.project.id),
+    };
   }
 
   // Synchronous once the request has read the rows (a list primes them: primeShiftRelations), so

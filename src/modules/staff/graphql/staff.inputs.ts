@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import {
+  StaffRef,
   COMMON_ORDER_VALUES,
   FILTER_DESCRIPTIONS,
   filterTypeDescription,
@@ -118,8 +119,7 @@ registerEnumType(AssignableStaffType, {
 });
 
 @InputType({
-  description:
-    'A new user (owners and managers): `login` and `password` are required; only the owner creates managers.',
+  description: 'A new user (owners and managers); only the owner creates managers.',
 })
 export class CreateStaffInput {
   @Field(() => ID, {
@@ -127,13 +127,10 @@ export class CreateStaffInput {
     description: 'A uuid of your choice; generated when omitted.',
   })
   id?: string | null;
-  // Nullable in the schema so that a missing value is a VALIDATION_FAILED naming the field.
-  @Field(() => String, { nullable: true, description: 'Required.' }) login?: string;
-  @Field(() => String, {
-    nullable: true,
-    description: 'Required; write-only; at least 8 characters.',
-  })
-  password?: string;
+  @Field(() => String, { description: 'Not blank, without ":"; unique in the service (any case).' })
+  login!: string;
+  @Field(() => String, { description: 'Write-only; at least 8 characters.' })
+  password!: string;
   @Field(() => String, {
     nullable: true,
     description: 'The first name; empty when omitted on create.',
@@ -171,7 +168,7 @@ export class CreateStaffInput {
 }
 
 @InputType({ description: 'Omitted fields keep their value.' })
-export class UpdateStaffInput {
+export class StaffInput {
   @Field(() => String, {
     nullable: true,
     description: 'Not blank, without ":"; unique in the service (any case).',
@@ -217,3 +214,36 @@ export class UpdateStaffInput {
   })
   hourlyRateCents?: number | null;
 }
+
+@InputType({ description: 'Changes a user (the user, or an owner or manager).' })
+export class UpdateStaffInput {
+  @Field(() => StaffRef, { description: 'The user to change.' })
+  staff!: StaffRef;
+  @Field(() => StaffInput, { description: 'The fields to change; omitted ones keep their value.' })
+  patch!: StaffInput;
+}
+
+/** The input of a mutation that names one user and nothing else. */
+function StaffActionInput(name: string, description: string) {
+  @InputType(name, { description })
+  class Input {
+    @Field(() => StaffRef, { description: 'The user.' })
+    staff!: StaffRef;
+  }
+  return Input;
+}
+
+export const DeleteStaffInput = StaffActionInput(
+  'DeleteStaffInput',
+  'Deletes a user (owners and managers).',
+);
+export const EnableStaffInput = StaffActionInput(
+  'EnableStaffInput',
+  'Lets a user sign in again (owners and managers).',
+);
+export const DisableStaffInput = StaffActionInput(
+  'DisableStaffInput',
+  'Stops a user signing in (owners and managers).',
+);
+/** Any of the three: they have one shape. */
+export type StaffActionInput = InstanceType<typeof DeleteStaffInput>;

@@ -3,7 +3,24 @@ import type { RequestContext } from '../../../core/request-context';
 import { FILTER_DESCRIPTIONS, Connection, LocatorArgs, PageArgs } from '../../common';
 import { Staff } from '../staff.entity';
 import { personalField } from '../staff.policy';
-import { CreateStaffInput, StaffFilter, StaffOrder, UpdateStaffInput } from './staff.inputs';
+import {
+  CreateStaffInput,
+  DeleteStaffInput,
+  DisableStaffInput,
+  EnableStaffInput,
+  StaffFilter,
+  StaffOrder,
+  UpdateStaffInput,
+  type StaffActionInput,
+} from './staff.inputs';
+import {
+  CreateStaffPayload,
+  DeleteStaffPayload,
+  DisableStaffPayload,
+  EnableStaffPayload,
+  UpdateStaffPayload,
+  type StaffPayload,
+} from './staff.payloads';
 import type { StaffService } from '../staff.service';
 
 export const StaffConnection = Connection(Staff, 'StaffConnection');
@@ -40,49 +57,57 @@ export class StaffResolver {
     return this.service.list(ctx, filter, order, page);
   }
 
-  @Mutation(() => Staff, {
+  @Mutation(() => CreateStaffPayload, {
     description: "Adds a user to the account (owners and managers; 402 over the plan's maximum).",
   })
-  createStaff(
+  async createStaff(
     @Arg('input', () => CreateStaffInput, { description: 'The new user.' }) input: CreateStaffInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Staff> {
-    return this.service.create(ctx, input);
+  ): Promise<StaffPayload> {
+    return { staff: await this.service.create(ctx, input) };
   }
 
-  @Mutation(() => Staff, {
+  @Mutation(() => UpdateStaffPayload, {
     description: 'Merges the given fields into the user; omitted fields are kept.',
   })
-  updateStaff(
-    @Args() locator: LocatorArgs,
-    @Arg('input', () => UpdateStaffInput, {
-      description: 'The fields to change; omitted ones keep their value.',
-    })
-    input: UpdateStaffInput,
+  async updateStaff(
+    @Arg('input', () => UpdateStaffInput, { description: 'The user and the changes.' })
+    { staff, patch }: UpdateStaffInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Staff> {
-    return this.service.update(ctx, locator, input);
+  ): Promise<StaffPayload> {
+    return { staff: await this.service.update(ctx, staff, patch) };
   }
 
-  @Mutation(() => Staff, {
-    description: 'Deletes a user (owners and managers); answers them as they were.',
-  })
-  deleteStaff(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Staff> {
-    return this.service.delete(ctx, locator);
+  @Mutation(() => DeleteStaffPayload, { description: 'Deletes a user (owners and managers).' })
+  async deleteStaff(
+    @Arg('input', () => DeleteStaffInput, { description: 'The user to delete.' })
+    { staff }: StaffActionInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<DeleteStaffPayload> {
+    const deleted = await this.service.delete(ctx, staff);
+    return { deletedStaffId: deleted.uuid, staff: deleted };
   }
 
-  @Mutation(() => Staff, {
+  @Mutation(() => EnableStaffPayload, {
     description: "Lets a user sign in again (owners and managers; 402 over the plan's maximum).",
   })
-  enableStaff(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Staff> {
-    return this.service.setActive(ctx, locator, true);
+  async enableStaff(
+    @Arg('input', () => EnableStaffInput, { description: 'The user to enable.' })
+    { staff }: StaffActionInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<StaffPayload> {
+    return { staff: await this.service.setActive(ctx, staff, true) };
   }
 
-  @Mutation(() => Staff, {
+  @Mutation(() => DisableStaffPayload, {
     description: 'Stops a user signing in; their data stays (owners and managers).',
   })
-  disableStaff(@Args() locator: LocatorArgs, @Ctx() ctx: RequestContext): Promise<Staff> {
-    return this.service.setActive(ctx, locator, false);
+  async disableStaff(
+    @Arg('input', () => DisableStaffInput, { description: 'The user to disable.' })
+    { staff }: StaffActionInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<StaffPayload> {
+    return { staff: await this.service.setActive(ctx, staff, false) };
   }
 
   // Personal fields, wherever a record is reached: null unless the caller may read the record

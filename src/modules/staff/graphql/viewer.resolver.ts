@@ -16,6 +16,12 @@ import { Account, updateAccount, AccountInput } from '../../accounts';
 import { Staff } from '../staff.entity';
 import { accountOwner } from '../staff.loaders';
 
+@ObjectType({ description: 'What updating the account changed.' })
+export class UpdateAccountPayload {
+  @Field(() => Account, { description: 'The account as it is now.' })
+  account!: Account;
+}
+
 @ObjectType('Viewer', { description: 'The authenticated caller and their account.' })
 export class ViewerNode {
   @Field(() => Staff, { description: 'The signed-in user.' }) staff!: Staff;
@@ -35,15 +41,17 @@ export class ViewerResolver {
     return { staff: staff!, account: account! };
   }
 
-  @Mutation(() => Account, { description: "Changes the account's settings (owner only)." })
-  updateAccount(
+  @Mutation(() => UpdateAccountPayload, {
+    description: "Changes the account's settings (owner only).",
+  })
+  async updateAccount(
     @Arg('input', () => AccountInput, {
       description: 'The settings to change; omitted ones keep their value.',
     })
     input: AccountInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Account> {
-    return updateAccount(ctx, input);
+  ): Promise<UpdateAccountPayload> {
+    return { account: await updateAccount(ctx, input) };
   }
 }
 

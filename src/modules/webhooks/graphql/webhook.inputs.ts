@@ -1,4 +1,4 @@
-import { Field, InputType } from 'type-graphql';
+import { Field, ID, InputType } from 'type-graphql';
 import type { ShiftEventKind } from '../../shifts';
 import { ShiftEventKindEnum } from '../../events';
 
@@ -21,7 +21,7 @@ export class CreateWebhookInput {
 }
 
 @InputType({ description: 'Omitted fields keep their value.' })
-export class UpdateWebhookInput {
+export class WebhookInput {
   @Field(() => String, {
     nullable: true,
     description: 'An absolute http(s) URL; null keeps the stored one.',
@@ -45,4 +45,32 @@ export class UpdateWebhookInput {
     description: 'An inactive webhook gets no new deliveries; null keeps the stored value.',
   })
   active?: boolean | null;
+}
+
+@InputType({ description: 'Changes a webhook (owner only).' })
+export class UpdateWebhookInput {
+  @Field(() => ID, { description: 'The webhook (its `id`).' })
+  webhookId!: string;
+  @Field(() => WebhookInput, {
+    description: 'The fields to change; omitted ones keep their value.',
+  })
+  patch!: WebhookInput;
+}
+
+@InputType({ description: 'Deletes a webhook and its deliveries (owner only).' })
+export class DeleteWebhookInput {
+  @Field(() => ID, { description: 'The webhook (its `id`).' })
+  webhookId!: string;
+}
+
+@InputType({ description: 'Gives a webhook a new signing secret (owner only).' })
+export class RotateWebhookSecretInput {
+  @Field(() => ID, { description: 'The webhook (its `id`).' })
+  webhookId!: string;
+}
+
+@InputType({ description: 'Sends a delivery again (owner only).' })
+export class ReplayWebhookDeliveryInput {
+  @Field(() => ID, { description: 'The delivery (its `id`).' })
+  deliveryId!: string;
 }

@@ -1,8 +1,21 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { listComplexity } from '../../common';
-import { Webhook, WebhookDelivery, WebhookWithSecret } from '../webhook.entity';
-import { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs';
+import { Webhook, WebhookDelivery, type WebhookWithSecret } from '../webhook.entity';
+import {
+  CreateWebhookInput,
+  DeleteWebhookInput,
+  ReplayWebhookDeliveryInput,
+  RotateWebhookSecretInput,
+  UpdateWebhookInput,
+} from './webhook.inputs';
+import {
+  CreateWebhookPayload,
+  DeleteWebhookPayload,
+  ReplayWebhookDeliveryPayload,
+  RotateWebhookSecretPayload,
+  UpdateWebhookPayload,
+} from './webhook.payloads';
 import { MAX_DELIVERIES_PAGE, MAX_WEBHOOKS, type WebhookService } from '../webhook.service';
 
 @Resolver(() => Webhook)
@@ -32,10 +45,10 @@ export class WebhookResolver {
     return this.service.deliveries(ctx, webhookId, first);
   }
 
-  @Mutation(() => WebhookWithSecret, {
+  @Mutation(() => CreateWebhookPayload, {
     description: 'Registers a webhook (owner only); its signing secret is shown only here.',
   })
-  createWebhook(
+  async createWebhook(
     @Arg('input', () => CreateWebhookInput, { description: 'The URL and the events to send.' })
     input: CreateWebhookInput,
     @Ctx() ctx: RequestContext,
@@ -43,44 +56,49 @@ export class WebhookResolver {
     return this.service.create(ctx, input);
   }
 
-  @Mutation(() => Webhook, {
+  @Mutation(() => UpdateWebhookPayload, {
     description: 'Changes a webhook (owner only); omitted fields keep their value.',
   })
-  updateWebhook(
-    @Arg('id', () => ID, { description: 'The webhook (its `id`).' }) id: string,
-    @Arg('input', () => UpdateWebhookInput, { description: 'The fields to change.' })
-    input: UpdateWebhookInput,
+  async updateWebhook(
+    @Arg('input', () => UpdateWebhookInput, { description: 'The webhook and its changes.' })
+    { webhookId, patch }: UpdateWebhookInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Webhook> {
-    return this.service.update(ctx, id, input);
+  ): Promise<UpdateWebhookPayload> {
+    return { webhook: await this.service.update(ctx, webhookId, patch) };
   }
 
-  @Mutation(() => Webhook, { description: 'Deletes a webhook and its deliveries (owner only).' })
-  deleteWebhook(
-    @Arg('id', () => ID, { description: 'The webhook (its `id`).' }) id: string,
+  @Mutation(() => DeleteWebhookPayload, {
+    description: 'Deletes a webhook and its deliveries (owner only).',
+  })
+  async deleteWebhook(
+    @Arg('input', () => DeleteWebhookInput, { description: 'The webhook to delete.' })
+    { webhookId }: DeleteWebhookInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<Webhook> {
-    return this.service.delete(ctx, id);
+  ): Promise<DeleteWebhookPayload> {
+    const webhook = await this.service.delete(ctx, webhookId);
+    return { deletedWebhookId: webhook.uuid, webhook };
   }
 
-  @Mutation(() => WebhookWithSecret, {
+  @Mutation(() => RotateWebhookSecretPayload, {
     description: 'Gives a webhook a new signing secret, shown only here (owner only).',
   })
-  rotateWebhookSecret(
-    @Arg('id', () => ID, { description: 'The webhook (its `id`).' }) id: string,
+  async rotateWebhookSecret(
+    @Arg('input', () => RotateWebhookSecretInput, { description: 'The webhook.' })
+    { webhookId }: RotateWebhookSecretInput,
     @Ctx() ctx: RequestContext,
   ): Promise<WebhookWithSecret> {
-    return this.service.rotateSecret(ctx, id);
+    return this.service.rotateSecret(ctx, webhookId);
   }
 
-  @Mutation(() => WebhookDelivery, {
+  @Mutation(() => ReplayWebhookDeliveryPayload, {
     description:
       'Sends a delivery again at the next poll, with a new timestamp and the same event id (owner only).',
   })
-  replayWebhookDelivery(
-    @Arg('id', () => ID, { description: 'The delivery (its `id`).' }) id: string,
+  async replayWebhookDelivery(
+    @Arg('input', () => ReplayWebhookDeliveryInput, { description: 'The delivery.' })
+    { deliveryId }: ReplayWebhookDeliveryInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<WebhookDelivery> {
-    return this.service.replay(ctx, id);
+  ): Promise<ReplayWebhookDeliveryPayload> {
+    return { delivery: await this.service.replay(ctx, deliveryId) };
   }
 }

@@ -1,0 +1,26 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import { Project } from '../project.entity';
+
+@ObjectType({ description: 'What creating a project changed.' })
+export class CreateProjectPayload {
+  @Field(() => Project, { description: 'The new project.' })
+  project!: Project;
+}
+
+@ObjectType({ description: 'What updating a project changed.' })
+export class UpdateProjectPayload {
+  @Field(() => Project, { description: 'The project as it is now.' })
+  project!: Project;
+}
+
+@ObjectType({
+  description: 'What deleting a project changed: its activities and shifts are gone too.',
+})
+export class DeleteProjectPayload {
+  @Field(() => ID, {
+    description: 'The uuid of the deleted project: remove it from a client cache.',
+  })
+  deletedProjectId!: string;
+  @Field(() => Project, { description: 'The project as it was before the deletion.' })
+  project!: Project;
+}
