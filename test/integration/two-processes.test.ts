@@ -291,7 +291,7 @@ maybe(
         owner,
         'mutation($c: ID!, $n: String!) { createProject(input: { companyId: $c, name: $n, visibility: PUBLIC }) { project { id legacyId } } }',
         {
-          c: createCompany.id,
+          c: createCompany.company.id,
           n: `Project ${i}`,
         },
       );
