@@ -67,7 +67,7 @@ export type ActivityFilter = {
 
 /** Omitted fields keep their value on update. */
 export type ActivityInput = {
-  /** The activity's name; not blank, at most 255 characters. Required on create. */
+  /** The activity's name; not blank, at most 255 characters. */
   name?: string | null | undefined;
 };
 
@@ -208,7 +208,7 @@ export type CompanyInput = {
   mainPostcode?: string | null | undefined;
   /** The state or region of the main office. */
   mainState?: string | null | undefined;
-  /** The company's name; not blank, at most 255 characters. Required on create. */
+  /** The company's name; not blank, at most 255 characters. */
   name?: string | null | undefined;
   /** Free-text notes, at most 10,000 characters. */
   notes?: string | null | undefined;
@@ -641,7 +641,7 @@ export type ProjectInput = {
   hourlyRateCents?: number | null | undefined;
   /** The amount invoiced for the project, in cents. */
   invoiceAmountCents?: number | null | undefined;
-  /** The project's name; not blank, at most 255 characters. Required on create. */
+  /** The project's name; not blank, at most 255 characters. */
   name?: string | null | undefined;
   /** Free-text notes, at most 10,000 characters. */
   notes?: string | null | undefined;

@@ -13,6 +13,7 @@ import {
   type DocumentNode,
   type ExecutionResult,
   type GraphQLSchema,
+  type VariableDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { missingRequiredFields } from './required-input-fields';
@@ -86,20 +87,28 @@ function compile(
   operationName: string | null,
 ): Runner {
   const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
+  const run = compileOperation(schema, jitSchema, document, operationName, definitions);
+  return (context, variables) => {
+    const missing = missingRequiredFields(schema, definitions, variables);
+    return missing ? { errors: [missing] } : run(context, variables);
+  };
+}
+
+function compileOperation(
+  schema: GraphQLSchema,
+  jitSchema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null,
+  definitions: readonly VariableDefinitionNode[],
+): Runner {
   const compiled =
     hasVariableInsideInputLiteral(document) || introspects(document)
       ? undefined
       : tryCompile(jitSchema, document, operationName);
   if (!compiled)
-    return (contextValue, variableValues) => {
-      const missing = missingRequiredFields(schema, definitions, variableValues);
-      return missing
-        ? { errors: [missing] }
-        : execute({ schema, document, operationName, contextValue, variableValues });
-    };
+    return (contextValue, variableValues) =>
+      execute({ schema, document, operationName, contextValue, variableValues });
   return (context, variables) => {
-    const missing = missingRequiredFields(schema, definitions, variables);
-    if (missing) return { errors: [missing] };
     // Variables are checked by graphql-js first, so a bad value is refused with exactly the error
     // (and Apollo's BAD_USER_INPUT mapping) it gets without the compiler.
     const checked = getVariableValues(schema, definitions, variables);

@@ -9,12 +9,14 @@ import {
 } from 'graphql';
 import { REQUIRED, ValidationError, type EntityName, type FieldError } from '../core/errors';
 
-/** The entity a create input makes (`CreateProjectInput` → Project): what its errors are about. */
+/**
+ * The create inputs with required fields that the legacy facade sends, and the entity each makes:
+ * what its errors are about. (The webhook and OAuth inputs keep graphql-js's own wording.)
+ */
 const CREATED_ENTITIES: Readonly<Record<string, EntityName>> = {
   CreateActivityInput: 'Activity',
   CreateCompanyInput: 'Company',
   CreateProjectInput: 'Project',
-  CreateShiftInput: 'Shift',
   CreateStaffInput: 'Staff',
 };
 
@@ -33,9 +35,10 @@ export function missingRequiredFields(
 ): GraphQLError | undefined {
   for (const definition of definitions) {
     const type = getNullableType(typeFromAST(schema, definition.type));
-    const entity = type && isInputObjectType(type) ? CREATED_ENTITIES[type.name] : undefined;
+    if (!isInputObjectType(type)) continue;
+    const entity = CREATED_ENTITIES[type.name];
     const value = variables[definition.variable.name.value];
-    if (!entity || !isInputObjectType(type) || !isPlainObject(value)) continue;
+    if (!entity || !isPlainObject(value)) continue;
     const errors: FieldError[] = [];
     for (const field of Object.values(type.getFields())) {
       if (!isNonNullType(field.type) || field.defaultValue !== undefined) continue;

@@ -46,9 +46,10 @@ const visibleProjects = (ctx: RequestContext) => async (ids: readonly number[]) 
   await primeById(ctx, Project, ids);
   return Promise.all(
     ids.map(async (id) => {
-      // Foreign keys guarantee the row exists.
-      const project = (await loadById(ctx, Project, id))!;
-      return (await isProjectVisible(ctx, project)) ? project : null;
+      // Foreign keys keep a shift's project while the shift exists; a mutation's answer is read
+      // after its commit, by when another request may have deleted the project: not visible.
+      const project = await loadById(ctx, Project, id);
+      return project && (await isProjectVisible(ctx, project)) ? project : null;
     }),
   );
 };

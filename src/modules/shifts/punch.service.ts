@@ -63,6 +63,7 @@ export class PunchService {
     } as const;
     let stopped: Shift[] | undefined;
     const shift = await idempotentTransaction(ctx, act, async (tx) => {
+      stopped = undefined; // a retried attempt starts again
       const project = await this.projects.get(tx, projectLocator, companyLocator);
       if (!project.active)
         throw new DomainRuleError(

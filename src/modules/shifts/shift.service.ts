@@ -118,6 +118,7 @@ export class ShiftService {
     } as const;
     let stopped: Shift[] | undefined;
     const shift = await idempotentTransaction(ctx, act, async (tx) => {
+      stopped = undefined; // a retried attempt starts again
       const project = projectLocator
         ? await this.projects.get(tx, projectLocator)
         : await this.projects.get(
@@ -151,8 +152,10 @@ export class ShiftService {
       await this.events.record(tx.em, 'SHIFT_CREATED', shift.id);
       return shift;
     });
-    // A replay did not run the work: what the first create stopped ends where its shift starts.
-    return { shift, stoppedShifts: stopped ?? (await shiftsStoppedBy(ctx.em, shift)) };
+    // A replay did not run the work: what the first create stopped ends where its shift starts
+    // (only a running shift stops another).
+    stopped ??= shift.stop === null ? await shiftsStoppedBy(ctx.em, shift) : [];
+    return { shift, stoppedShifts: stopped };
   }
 
   async update(
@@ -350,7 +353,7 @@ export class ShiftService {
 }
 
 /** What writing a shift changed, for the answer: a client cache updates every object in it. */
-export interface ShiftChange {
+interface ShiftChange {
   readonly shift: Shift;
   /** The user's running shift the write stopped (at the shift's start): its project changed too. */
   readonly stoppedShifts: readonly Shift[];

@@ -72,7 +72,7 @@ export const ActivityOrder = OrderInput(ActivityOrderField, 'ActivityOrder');
 export class ActivityInput {
   @Field(() => String, {
     nullable: true,
-    description: "The activity's name; not blank, at most 255 characters. Required on create.",
+    description: "The activity's name; not blank, at most 255 characters.",
   })
   name?: string;
 }

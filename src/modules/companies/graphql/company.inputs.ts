@@ -177,7 +177,7 @@ export const CompanyOrder = OrderInput(CompanyOrderField, 'CompanyOrder');
 export class CompanyInput {
   @Field(() => String, {
     nullable: true,
-    description: "The company's name; not blank, at most 255 characters. Required on create.",
+    description: "The company's name; not blank, at most 255 characters.",
   })
   name?: string;
   @Field(() => Visibility, {

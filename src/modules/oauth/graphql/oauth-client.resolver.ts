@@ -45,14 +45,6 @@ export class RegisterOAuthClientArgs implements RegisterOAuthClientInput {
   clientId?: string | null;
 }
 
-@ObjectType({
-  description: 'What registering an application changed; its secret is shown only here.',
-})
-export class RegisterOAuthClientPayload {
-  @Field(() => RegisteredOAuthClient, { description: 'The application with its secret.' })
-  client!: RegisteredOAuthClient;
-}
-
 @InputType({ description: 'Deletes an application and every token it holds (owner only).' })
 export class RevokeOAuthClientInput {
   @Field(() => ID, { description: 'The application (its `id`).' })
@@ -111,7 +103,7 @@ export class OAuthClientResolver {
   @Mutation(() => RegisteredOAuthClient, {
     description: 'Registers an application (owner only); its secret is shown only here.',
   })
-  async registerOAuthClient(
+  registerOAuthClient(
     @Arg('input', () => RegisterOAuthClientArgs, { description: 'The application.' })
     input: RegisterOAuthClientArgs,
     @Ctx() ctx: RequestContext,

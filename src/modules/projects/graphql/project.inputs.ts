@@ -140,7 +140,7 @@ export const ProjectOrder = OrderInput(ProjectOrderField, 'ProjectOrder');
 export class ProjectInput {
   @Field(() => String, {
     nullable: true,
-    description: "The project's name; not blank, at most 255 characters. Required on create.",
+    description: "The project's name; not blank, at most 255 characters.",
   })
   name?: string;
   @Field(() => ID, { nullable: true, description: 'Moves the project to another company (uuid).' })

@@ -48,7 +48,7 @@ export class WebhookResolver {
   @Mutation(() => CreateWebhookPayload, {
     description: 'Registers a webhook (owner only); its signing secret is shown only here.',
   })
-  async createWebhook(
+  createWebhook(
     @Arg('input', () => CreateWebhookInput, { description: 'The URL and the events to send.' })
     input: CreateWebhookInput,
     @Ctx() ctx: RequestContext,
@@ -82,7 +82,7 @@ export class WebhookResolver {
   @Mutation(() => RotateWebhookSecretPayload, {
     description: 'Gives a webhook a new signing secret, shown only here (owner only).',
   })
-  async rotateWebhookSecret(
+  rotateWebhookSecret(
     @Arg('input', () => RotateWebhookSecretInput, { description: 'The webhook.' })
     { webhookId }: RotateWebhookSecretInput,
     @Ctx() ctx: RequestContext,
