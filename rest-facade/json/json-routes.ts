@@ -61,9 +61,6 @@ export const inProjectRef = (params: RouteInput['params']) => ({
 export const inCompanyRef = (params: RouteInput['params']) => ({
   inCompany: { id: params.company_uuid },
 });
-/** The same for an act whose route may be nested or not: nothing for a route of its own. */
-export const parentRef = (key: 'inProject' | 'inCompany', id: string | undefined) =>
-  id === undefined ? {} : { [key]: { id } };
 
 /** The where/order parameters of a list, naming the columns this resource allows. */
 export function queryParameters(columns: ColumnTable) {

@@ -18,7 +18,6 @@ import {
   inCompany,
   inCompanyRef,
   listRoute,
-  parentRef,
   showRoute,
   updateRoute,
   type JsonResource,
@@ -186,19 +185,16 @@ const punchInFields = {
   tag_list: { to: 'tagList', kind: tagList },
 } as const;
 
+/** A punch names the project of the path, and its company on a company-nested route. */
+const punched = (params: RouteInput['params']) => ({
+  ...projectResource.named({ id: params.uuid }),
+  ...(params.company_uuid === undefined ? {} : inCompanyRef(params)),
+});
 const punchIn = ({ params }: RouteInput, fields: MappedInput) => ({
-  input: {
-    ...fields,
-    project: { id: params.uuid },
-    ...parentRef('inCompany', params.company_uuid),
-  },
+  input: { ...fields, ...punched(params) },
 });
 const punchOut = ({ params }: RouteInput, fields: MappedInput) => ({
-  input: {
-    project: { id: params.uuid },
-    ...parentRef('inCompany', params.company_uuid),
-    notes: textValue(fields.notes),
-  },
+  input: { ...punched(params), notes: textValue(fields.notes) },
 });
 
 /** Flat and company-nested forms of the same acts. */

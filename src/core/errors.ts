@@ -105,6 +105,8 @@ export type EntityName =
  * reports an input whose only faults are such fields as `ParamMissing`.
  */
 export const REQUIRED = 'is required';
+/** The field-error message of a required value given as null or empty. */
+export const BLANK = "can't be blank";
 
 export interface FieldError {
   field: string;

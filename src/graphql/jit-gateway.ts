@@ -16,7 +16,7 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { missingRequiredFields } from './required-input-fields';
+import { requiredFieldsCheck } from './required-input-fields';
 
 type Runner = (
   context: unknown,
@@ -88,8 +88,10 @@ function compile(
 ): Runner {
   const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
   const run = compileOperation(schema, jitSchema, document, operationName, definitions);
+  const check = requiredFieldsCheck(schema, definitions);
+  if (!check) return run;
   return (context, variables) => {
-    const missing = missingRequiredFields(schema, definitions, variables);
+    const missing = check(variables);
     return missing ? { errors: [missing] } : run(context, variables);
   };
 }

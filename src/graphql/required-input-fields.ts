@@ -7,7 +7,7 @@ import {
   type GraphQLSchema,
   type VariableDefinitionNode,
 } from 'graphql';
-import { REQUIRED, ValidationError, type EntityName, type FieldError } from '../core/errors';
+import { BLANK, REQUIRED, ValidationError, type EntityName, type FieldError } from '../core/errors';
 
 /**
  * The create inputs with required fields that the legacy facade sends, and the entity each makes:
@@ -27,31 +27,38 @@ const CREATED_ENTITIES: Readonly<Record<string, EntityName>> = {
  * words it ("is required" when absent, "can't be blank" when null). So the legacy facade, whose
  * clients read these messages (`422 Project::ParamMissing`), and GraphQL clients see one wording.
  * A literal without a required field never gets here: validation refuses the document.
+ *
+ * Planned once per operation: the check answers undefined when no variable is a create input,
+ * so other operations pay nothing per request.
  */
-export function missingRequiredFields(
+export function requiredFieldsCheck(
   schema: GraphQLSchema,
   definitions: readonly VariableDefinitionNode[],
-  variables: Readonly<Record<string, unknown>>,
-): GraphQLError | undefined {
-  for (const definition of definitions) {
+): ((variables: Readonly<Record<string, unknown>>) => GraphQLError | undefined) | undefined {
+  const checks = definitions.flatMap((definition) => {
     const type = getNullableType(typeFromAST(schema, definition.type));
-    if (!isInputObjectType(type)) continue;
-    const entity = CREATED_ENTITIES[type.name];
-    const value = variables[definition.variable.name.value];
-    if (!entity || !isPlainObject(value)) continue;
-    const errors: FieldError[] = [];
-    for (const field of Object.values(type.getFields())) {
-      if (!isNonNullType(field.type) || field.defaultValue !== undefined) continue;
-      if (value[field.name] === undefined) errors.push({ field: field.name, message: REQUIRED });
-      else if (value[field.name] === null)
-        errors.push({ field: field.name, message: "can't be blank" });
+    const entity = isInputObjectType(type) ? CREATED_ENTITIES[type.name] : undefined;
+    if (!entity || !isInputObjectType(type)) return [];
+    const required = Object.values(type.getFields())
+      .filter((field) => isNonNullType(field.type) && field.defaultValue === undefined)
+      .map((field) => field.name);
+    return [{ variable: definition.variable.name.value, entity, required }];
+  });
+  if (checks.length === 0) return undefined;
+  return (variables) => {
+    for (const { variable, entity, required } of checks) {
+      const value = variables[variable];
+      if (!isPlainObject(value)) continue;
+      const errors: FieldError[] = required
+        .filter((field) => value[field] == null)
+        .map((field) => ({ field, message: value[field] === undefined ? REQUIRED : BLANK }));
+      if (errors.length > 0) {
+        const error = new ValidationError(entity, errors);
+        return new GraphQLError(error.message, { originalError: error });
+      }
     }
-    if (errors.length > 0) {
-      const error = new ValidationError(entity, errors);
-      return new GraphQLError(error.message, { originalError: error });
-    }
-  }
-  return undefined;
+    return undefined;
+  };
 }
 
 function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {

@@ -1,6 +1,12 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { type EntityName, NotFoundError, REQUIRED, ValidationError } from '../../core/errors';
+import {
+  BLANK,
+  type EntityName,
+  NotFoundError,
+  REQUIRED,
+  ValidationError,
+} from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { isRowId, isUuid } from './identifiers';
 import { nodeTypesOf } from './node-ids';
@@ -105,7 +111,7 @@ export function validate<S extends z.ZodType>(
         : issue.input === undefined
           ? REQUIRED
           : issue.input === null
-            ? "can't be blank"
+            ? BLANK
             : undefined,
   });
   if (result.success) return result.data;
@@ -129,7 +135,7 @@ export const fields = {
     fields
       .text(max)
       .transform((s) => s.trim())
-      .refine((s) => s.length > 0, "can't be blank"),
+      .refine((s) => s.length > 0, BLANK),
   uuid: () =>
     z
       .string()

@@ -2,6 +2,7 @@ import { ref, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { isManagerOrOwner } from '../../core/viewer';
 import {
+  BLANK,
   PermissionDeniedError,
   REQUIRED,
   ValidationError,
@@ -288,7 +289,7 @@ export class ShiftService {
       // Never given is a missing parameter; given empty (null) is a blank value.
       errors.push({
         field: 'start',
-        message: data.start === undefined && !data.localStartAsString ? REQUIRED : "can't be blank",
+        message: data.start === undefined && !data.localStartAsString ? REQUIRED : BLANK,
       });
     }
     for (const [field, value] of [

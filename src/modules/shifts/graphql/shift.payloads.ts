@@ -31,9 +31,11 @@ export class PunchOutPayload {
   shift!: Shift;
 }
 
-@ObjectType({ description: 'What creating a shift changed.' })
-export class CreateShiftPayload {
-  @Field(() => Shift, { description: 'The new shift.' })
+/** What writing a shift changed: the shift, its project's totals, the running shift it stopped. */
+// Named only as a base: no field returns it, so the schema leaves it out (as TenantEntity).
+@ObjectType('ShiftWritePayload')
+abstract class ShiftWritePayload {
+  @Field(() => Shift, { description: 'The shift as written.' })
   shift!: Shift;
 
   @Field(() => Project, {
@@ -45,34 +47,22 @@ export class CreateShiftPayload {
 
   @Field(() => [Shift], {
     description:
-      "The user's running shift that a new running shift stopped (at its start), each with its project.",
+      "The user's running shift that a running shift written here stopped (at its start), each with its project.",
   })
   stoppedShifts!: readonly Shift[];
 }
 
+@ObjectType({ description: 'What creating a shift changed.' })
+export class CreateShiftPayload extends ShiftWritePayload {}
+
 @ObjectType({ description: 'What updating a shift changed.' })
-export class UpdateShiftPayload {
-  @Field(() => Shift, { description: 'The shift as it is now.' })
-  shift!: Shift;
-
-  @Field(() => Project, {
-    nullable: true,
-    description: "The shift's project, whose totals changed (null when the caller may not see it).",
-  })
-  project!: Project | null;
-
+export class UpdateShiftPayload extends ShiftWritePayload {
   @Field(() => Project, {
     nullable: true,
     description:
       'The project the shift moved away from, whose totals lost it; null when it did not move (or the caller may not see that project).',
   })
   previousProject!: Project | null;
-
-  @Field(() => [Shift], {
-    description:
-      "The user's running shift that making this one run stopped (at its start), each with its project.",
-  })
-  stoppedShifts!: readonly Shift[];
 }
 
 @ObjectType({ description: 'What deleting a shift changed.' })
