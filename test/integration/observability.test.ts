@@ -58,13 +58,15 @@ async function scrape(t: TestApp, token?: string): Promise<Sample[]> {
   return parseMetrics(res.text);
 }
 
-/** A port nothing listens on: the HTTP geocoder fails there at once, and logs a warning. */
-async function closedPort(): Promise<number> {
-  const server = http.createServer();
+/**
+ * A geocoder that drops every connection: the HTTP geocoder's request fails at once and it logs a
+ * warning. The test owns the port for its whole run (a closed port could be taken by another
+ * test worker's server meanwhile and answer).
+ */
+async function droppingServer(): Promise<http.Server> {
+  const server = http.createServer((req) => req.socket.destroy());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  return server;
 }
 
 const VIEWER = 'query ViewerProbe { viewer { staff { id login } } }';
@@ -73,20 +75,25 @@ describe('on a working database', () => {
   let t: TestApp;
   let owner: Credentials;
   const logs = new LogCapture();
+  let geocoder: http.Server;
 
   beforeAll(async () => {
+    geocoder = await droppingServer();
     t = await startTestApp(
       {
         LOG_LEVEL: 'info',
         GEOCODER: 'http',
-        GEOCODER_URL: `http://127.0.0.1:${await closedPort()}/search`,
+        GEOCODER_URL: `http://127.0.0.1:${(geocoder.address() as AddressInfo).port}/search`,
       },
       { logDestination: logs },
     );
     // A paid plan: a new user queues the owner's confirmation e-mail in the outbox.
     owner = await t.newAccount({ staffMax: 5 });
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await new Promise((resolve) => geocoder?.close(resolve));
+  });
 
   /** The lines logged with request id `id`. */
   const linesOf = (id: string): LogRecord[] => logs.records().filter((r) => r.reqId === id);
