@@ -63,6 +63,8 @@ export interface TestApp {
   listen(): Promise<string>;
   /** Counts the SQL statements `work` sends to the database. */
   countStatements(work: () => Promise<unknown>): Promise<number>;
+  /** The SQL statements `work` sends to the database, in order. */
+  recordStatements(work: () => Promise<unknown>): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -104,11 +106,22 @@ export async function startTestApp(
       : undefined,
   });
   const http = request(app.express);
-  let statements = 0;
+  // The statements of the recordings in progress (none most of the time).
+  const recordings = new Set<string[]>();
   const knex = db.orm.em.getConnection().getKnex();
-  knex.on('query', () => {
-    statements += 1;
+  knex.on('query', (query: { sql: string }) => {
+    for (const recording of recordings) recording.push(query.sql);
   });
+  const recordStatements: TestApp['recordStatements'] = async (work) => {
+    const recording: string[] = [];
+    recordings.add(recording);
+    try {
+      await work();
+    } finally {
+      recordings.delete(recording);
+    }
+    return recording;
+  };
 
   const gql: TestApp['gql'] = async (who, query, variables = {}) => {
     let req = http.post('/graphql').set('content-type', 'application/json');
@@ -188,11 +201,8 @@ export async function startTestApp(
       );
       return { login, password, ...data.createStaff.staff };
     },
-    countStatements: async (work) => {
-      const before = statements;
-      await work();
-      return statements - before;
-    },
+    countStatements: async (work) => (await recordStatements(work)).length,
+    recordStatements,
     close: async () => {
       if (server) {
         await app.closeSubscriptions();

@@ -8,6 +8,7 @@ import { WebhooksMigration } from './20261127000000-webhooks.migration';
 import { ProjectDefaultTagsTextMigration } from './20261128000000-project-default-tags-text.migration';
 import { CredentialNotificationsMigration } from './20261129120000-credential-notifications.migration';
 import { SyncMigration } from './20261130000000-sync.migration';
+import { PageIndexesMigration } from './20261201000000-page-indexes.migration';
 
 /** Every migration, in order. Listed explicitly so no file globbing or dynamic import is needed. */
 export const migrations: MigrationObject[] = [
@@ -23,4 +24,5 @@ export const migrations: MigrationObject[] = [
     class: CredentialNotificationsMigration,
   },
   { name: '20261130000000-sync', class: SyncMigration },
+  { name: '20261201000000-page-indexes', class: PageIndexesMigration },
 ];

@@ -1,4 +1,9 @@
-import type { FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
+import {
+  raw,
+  type FilterQuery,
+  type QBFilterQuery,
+  type QueryOrderMap,
+} from '@mikro-orm/postgresql';
 import { type EntityName, ValidationError } from '../../core/errors';
 import type { ConnectionShape } from './graphql/connection';
 import type { OrderSpec } from './graphql/list-args';
@@ -365,10 +370,12 @@ export interface ChildList<T> {
 }
 
 /**
- * One parent's page of a nested list. The children of every parent in the request come from one
- * query (batched per `name`, which must carry the filter and order); each parent's page is cut
- * from its share, in the SQL's order. A cursor's place is its row's (found by id), or, when that
- * row is gone, the first row beyond its values; so rows added before it move nothing.
+ * One parent's page of a nested list. The pages of every parent in the request come from one
+ * statement (batched per `name`, which must carry the filter and order): the page's query, with
+ * its cursor conditions and `limit`, run per parent (`findRows`' `perParent`), so a parent with a
+ * million children reads one page of them. `totalCount`, when selected, is one grouped count per
+ * batch. The cursors and `hasNextPage`/`hasPreviousPage` mean what they mean at the top level
+ * (`findPage`).
  */
 export async function childPage<T extends { id: number }>(
   ctx: RequestContext,
@@ -378,70 +385,69 @@ export async function childPage<T extends { id: number }>(
   page: PageRequest,
 ): Promise<ConnectionShape<T>> {
   const window = pageWindow(ctx, list.entityClass, list.entity, list.order, page);
-  const all = await ctx.loaders.children(
-    name,
-    parentId,
-    async (ids: readonly number[]) => {
-      const rows = await findRows(ctx.em, list.entityClass, list.where, {
-        anyOf: { property: list.parent, ids },
-        orderBy: orderByOf<T>(window.terms),
-      });
-      await list.prime(rows);
-      return rows;
-    },
-    (row: T) => (row[list.parent] as { id: number }).id,
-  );
-  await readCursorValues(ctx, list.entityClass, window.terms, all);
-  const values = (row: T) =>
-    window.terms.map((t) => jsonValue(valueAt(ctx, list.entityClass, row, t.path)));
-  const place = (cursor: Cursor, side: 'after' | 'before'): number => {
-    const id = cursor.values[cursor.values.length - 1];
-    const at = all.findIndex((row) => row.id === id);
-    if (at >= 0) return side === 'after' ? at + 1 : at;
-    const beyond = all.findIndex(
-      (row) => comparePositions(window.terms, values(row), cursor.values) > 0,
-    );
-    return beyond < 0 ? all.length : beyond;
-  };
-  const start = window.after ? place(window.after, 'after') : 0;
-  const end = window.before ? place(window.before, 'before') : all.length;
-  const range = all.slice(start, Math.max(start, end));
-  const rows = window.backwards
-    ? range.slice(Math.max(0, range.length - window.limit))
-    : range.slice(0, window.limit);
-  return toConnection(ctx, list.entityClass, window, rows, all.length, {
-    hasNextPage: window.backwards
-      ? end < all.length
-      : rows.length < range.length || end < all.length,
-    hasPreviousPage: window.backwards ? rows.length < range.length || start > 0 : start > 0,
+  const where = whereOfWindow(list.where, window);
+  const batch = `${name}:${JSON.stringify([window.limit, window.backwards, page.after, page.before])}`;
+  const parentOf = (row: T) => (row[list.parent] as { id: number }).id;
+  const [read, counted] = await Promise.all([
+    ctx.loaders.children(
+      batch,
+      parentId,
+      async (ids: readonly number[]) => {
+        const rows = await findRows(ctx.em, list.entityClass, where, {
+          perParent: { property: list.parent, ids },
+          orderBy: orderByOf<T>(window.terms, window.backwards),
+          limit: window.limit + 1,
+        });
+        rememberRows(ctx, list.entityClass, rows);
+        await list.prime(rows);
+        return rows;
+      },
+      parentOf,
+    ),
+    page.countTotal === false
+      ? undefined
+      : ctx.loaders.load(`${name}:count`, parentId, (ids: readonly number[]) =>
+          countPerParent(ctx, list, ids),
+        ),
+  ]);
+  // The batch's arrays are the loader's: copied before they are cut.
+  const hasMore = read.length > window.limit;
+  const rows = read.slice(0, window.limit);
+  if (window.backwards) rows.reverse();
+  await readCursorValues(ctx, list.entityClass, window.terms, rows);
+  return toConnection(ctx, list.entityClass, window, rows, counted ?? read.length, {
+    hasNextPage: window.backwards ? window.before !== undefined : hasMore,
+    hasPreviousPage: window.backwards ? hasMore : window.after !== undefined,
   });
 }
 
-function jsonValue(value: unknown): unknown {
-  return value instanceof Date ? value.toISOString() : (value ?? null);
+/** How many children each parent has under the list's filter and policy (one grouped count). */
+async function countPerParent<T extends object>(
+  ctx: RequestContext,
+  list: ChildList<T>,
+  parentIds: readonly number[],
+): Promise<number[]> {
+  const column = ctx.em.getMetadata().get(list.entityClass.name).properties[list.parent]
+    .fieldNames[0]!;
+  const qb = ctx.em.createQueryBuilder(list.entityClass);
+  const parent = `${qb.alias}.${column}`;
+  qb.select([raw(`${parent} as parent_id`), raw('count(*)::int as count')])
+    .where(list.where as QBFilterQuery<T>)
+    .andWhere(`${parent} = any(?::int[])`, [`{${parentIds.join(',')}}`])
+    .groupBy(parent);
+  await qb.applyFilters();
+  const rows = await qb.execute<{ parent_id: number; count: number }[]>('all', false);
+  const counts = new Map(rows.map((row) => [row.parent_id, row.count]));
+  return parentIds.map((id) => counts.get(id) ?? 0);
 }
 
-/**
- * Compares two positions in an order, as the SQL would for these values: NULLs last ascending,
- * first descending. Text compares by code unit here, which may differ from the database's
- * collation: this is only the fallback for a cursor whose row was deleted.
- */
-function comparePositions(
-  terms: readonly OrderTerm[],
-  a: readonly unknown[],
-  b: readonly unknown[],
-): number {
-  for (let i = 0; i < terms.length; i += 1) {
-    const [x, y] = [a[i], b[i]];
-    if (x === y) continue;
-    let c: number;
-    if (x === null) c = 1;
-    else if (y === null) c = -1;
-    else c = (x as string | number) < (y as string | number) ? -1 : 1;
-    // Reversing the direction also reverses where the NULLs go, as in PostgreSQL.
-    return terms[i]!.desc ? -c : c;
-  }
-  return 0;
+/** `where` and the window's cursor conditions: the rows after `after` and before `before`. */
+function whereOfWindow<T>(where: FilterQuery<T>, window: PageWindow): FilterQuery<T> {
+  const keyset = [
+    ...(window.after ? [keysetWhere(window.terms, window.after, 'after')] : []),
+    ...(window.before ? [keysetWhere(window.terms, window.before, 'before')] : []),
+  ];
+  return (keyset.length > 0 ? { $and: [where, ...keyset] } : where) as FilterQuery<T>;
 }
 
 /**
@@ -463,11 +469,7 @@ export async function findPage<T extends { id: number }>(
   options: { unmanaged?: boolean } = {},
 ): Promise<ConnectionShape<T>> {
   const window = pageWindow(ctx, entityClass, entity, order, page);
-  const keyset = [
-    ...(window.after ? [keysetWhere(window.terms, window.after, 'after')] : []),
-    ...(window.before ? [keysetWhere(window.terms, window.before, 'before')] : []),
-  ];
-  const pageWhere = (keyset.length > 0 ? { $and: [where, ...keyset] } : where) as FilterQuery<T>;
+  const pageWhere = whereOfWindow(where, window);
   const read = { orderBy: orderByOf<T>(window.terms, window.backwards), limit: window.limit + 1 };
   const [rows, counted] = await Promise.all([
     options.unmanaged

@@ -26,24 +26,61 @@ export async function findRows<T extends object>(
     .createQueryBuilder(entityClass)
     .select('*')
     .where(where as QBFilterQuery<T>);
+  const columnOf = (property: keyof T & string) =>
+    `${qb.alias}.${em.getMetadata().get(entityClass.name).properties[property].fieldNames[0]!}`;
   if (options.anyOf) {
     // One array parameter instead of `$in`: MikroORM builds a criteria node per listed id, which
     // on a batch of a thousand ids costs more than the query.
-    const column = em.getMetadata().get(entityClass.name).properties[options.anyOf.property]
-      .fieldNames[0]!;
-    qb.andWhere(`${qb.alias}.${column} = any(?::int[])`, [`{${options.anyOf.ids.join(',')}}`]);
+    qb.andWhere(`${columnOf(options.anyOf.property)} = any(?::int[])`, [
+      intArray(options.anyOf.ids),
+    ]);
   }
+  if (options.perParent) qb.andWhere(`${columnOf(options.perParent.property)} = parent.id`);
   if (options.orderBy) qb.orderBy(options.orderBy);
   if (options.offset) qb.offset(options.offset);
   if (options.limit !== undefined) qb.limit(options.limit);
   await qb.applyFilters();
-  const rows = await qb.execute<Record<string, unknown>[]>('all', false);
+  const rows = options.perParent
+    ? await perParentRows(em, qb.getKnexQuery().toSQL(), options.perParent.ids)
+    : await qb.execute<Record<string, unknown>[]>('all', false);
   return rows.map(rowBuilder(em, entityClass));
+}
+
+/**
+ * Runs a query written for one parent (its condition names `parent.id`) for each of `ids`, in
+ * one statement: a lateral join, so the query's `limit` and order hold per parent and each parent
+ * reads only its own rows (an index on the parent column and the order serves each one). The rows
+ * come grouped by parent, each group in the query's order: a lateral subquery is run per outer row
+ * by a nested loop.
+ */
+async function perParentRows(
+  em: EntityManager,
+  query: { sql: string; bindings: readonly unknown[] },
+  ids: readonly number[],
+): Promise<Record<string, unknown>[]> {
+  return em
+    .getConnection()
+    .execute<Record<string, unknown>[]>(
+      `select child.* from unnest(?::int[]) as parent (id) cross join lateral (${query.sql}) as child`,
+      [intArray(ids), ...query.bindings],
+      'all',
+      em.getTransactionContext(),
+    );
+}
+
+/** An integer array as one text parameter (`{1,2,3}`), for `any(?::int[])` and `unnest`. */
+function intArray(ids: readonly number[]): string {
+  return `{${ids.join(',')}}`;
 }
 
 export interface RowOptions<T> {
   /** Only rows whose integer column (an id or a foreign key) is one of these. */
   anyOf?: { property: keyof T & string; ids: readonly number[] };
+  /**
+   * The query (its `limit` and `orderBy` included) run for each of these parents: the rows whose
+   * reference `property` points to one of `ids`, at most `limit` of each.
+   */
+  perParent?: { property: keyof T & string; ids: readonly number[] };
   orderBy?: QueryOrderMap<T> | QueryOrderMap<T>[];
   offset?: number;
   limit?: number;

@@ -9,6 +9,7 @@ import {
   loadById,
   PageArgs,
   DateTimeISOResolver,
+  selectedFields,
   selectedNodeFields,
 } from '../../common';
 import { Project } from '../../projects';
@@ -73,7 +74,10 @@ export class ProjectTimeResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return projectShifts(ctx, project.id, page, filter, order, () => selectedNodeFields(info));
+    const countTotal = selectedFields(info).has('totalCount');
+    return projectShifts(ctx, project.id, { ...page, countTotal }, filter, order, () =>
+      selectedNodeFields(info),
+    );
   }
 
   @FieldResolver(() => SafeIntResolver, {
