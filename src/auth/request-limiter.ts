@@ -1,8 +1,9 @@
 import type { Knex } from '@mikro-orm/postgresql';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Config } from '../core/config';
 import { TooManyRequestsError } from '../core/errors';
 import type { RateLimitStatus } from '../core/request-context';
+import { ReservedPoints } from './reserved-points';
 
 /** Hears where a counter stands after each count, refusals included. */
 export type RateLimitObserver = (status: RateLimitStatus) => void;
@@ -11,7 +12,9 @@ const unheard: RateLimitObserver = () => undefined;
 /**
  * Counts requests, not failures: per client address before authentication (so a flood costs no
  * password check) and per account after it. The counters live in PostgreSQL (rate-limiter-flexible's
- * RateLimiterPostgres, table `rate_limits`), so every server process counts the same requests.
+ * RateLimiterPostgres, table `rate_limits`), so every server process counts the same requests; each
+ * process reserves blocks of them there and counts in memory (`ReservedPoints`), so a request
+ * costs no round trip most of the time and the limits still hold across processes.
  *
  * Only credentials that verified reach the account counter, so nobody can use up an account's
  * requests without its password; an address counter is used up only by requests from that
@@ -19,8 +22,8 @@ const unheard: RateLimitObserver = () => undefined;
  * busy integration sends; they exist to stop a runaway client, not to meter normal use.
  */
 export class RequestLimiter {
-  private readonly byAccount: RateLimiterPostgres | undefined;
-  private readonly byAddress: RateLimiterPostgres | undefined;
+  private readonly byAccount: ReservedPoints | undefined;
+  private readonly byAddress: ReservedPoints | undefined;
   private readonly windowSeconds: number;
 
   constructor(knex: Knex, limits: Config['rateLimits']) {
@@ -28,15 +31,17 @@ export class RequestLimiter {
     const limiter = (keyPrefix: string, points: number) =>
       points === 0
         ? undefined
-        : new RateLimiterPostgres({
-            storeClient: knex,
-            storeType: 'knex',
-            tableName: 'rate_limits',
-            tableCreated: true,
-            keyPrefix,
-            points,
-            duration: limits.windowSeconds,
-          });
+        : new ReservedPoints(
+            new RateLimiterPostgres({
+              storeClient: knex,
+              storeType: 'knex',
+              tableName: 'rate_limits',
+              tableCreated: true,
+              keyPrefix,
+              points,
+              duration: limits.windowSeconds,
+            }),
+          );
     this.byAccount = limiter('account-requests', limits.perAccount);
     this.byAddress = limiter('address-requests', limits.perAddress);
   }
@@ -55,25 +60,21 @@ export class RequestLimiter {
   }
 
   private async consume(
-    limiter: RateLimiterPostgres | undefined,
+    counter: ReservedPoints | undefined,
     key: string,
     observe: RateLimitObserver,
   ): Promise<void> {
-    if (!limiter) return;
-    const statusOf = (counter: RateLimiterRes): RateLimitStatus => ({
-      limit: limiter.points,
-      remaining: Math.max(0, counter.remainingPoints),
-      resetSeconds: Math.max(0, Math.ceil(counter.msBeforeNext / 1000)),
+    if (!counter) return;
+    const state = await counter.count(key);
+    const resetSeconds = Math.max(0, Math.ceil(state.msBeforeNext / 1000));
+    observe({
+      limit: counter.limit,
+      remaining: state.remaining,
+      resetSeconds,
       windowSeconds: this.windowSeconds,
     });
-    try {
-      observe(statusOf(await limiter.consume(key)));
-    } catch (refusal) {
-      // The library rejects with the counter's state when it is used up, and with an Error when
-      // the store fails (the caller maps database errors to SERVICE_UNAVAILABLE).
-      if (!(refusal instanceof RateLimiterRes)) throw refusal;
-      observe(statusOf(refusal));
-      const wait = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+    if (!state.allowed) {
+      const wait = Math.max(1, resetSeconds);
       throw new TooManyRequestsError(wait, `Too many requests; try again in ${wait} seconds`);
     }
   }

@@ -401,8 +401,17 @@ describe('plan limits', () => {
         ),
       ),
     ).toEqual(['MAX_TIME']);
+    const filled = await shift(owner, p.id, '2026-01-05T10:00:00Z', '2026-01-05T10:10:00Z');
+    expect(filled.errors).toBeUndefined();
+    // The time is used up exactly; a shift's own stored time makes room for its new length.
     expect(
-      (await shift(owner, p.id, '2026-01-05T10:00:00Z', '2026-01-05T10:10:00Z')).errors,
+      (
+        await t.gql(
+          owner,
+          'mutation($id: ID!) { updateShift(input: { shift: { id: $id }, patch: { start: "2026-01-05T11:00:00Z", stop: "2026-01-05T11:10:00Z" } }) { shift { id } } }',
+          { id: filled.data!.createShift.shift.id },
+        )
+      ).errors,
     ).toBeUndefined();
     expect(
       codes(

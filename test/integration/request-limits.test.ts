@@ -1,7 +1,14 @@
+import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import request from 'supertest';
 import { createApp } from '../../src/http/app';
 import { loadConfig } from '../../src/core/config';
-import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import { TooManyRequestsError } from '../../src/core/errors';
+import {
+  basicCredentials,
+  startTestApp,
+  type Credentials,
+  type TestApp,
+} from '../support/test-app';
 
 /**
  * Requests are counted in PostgreSQL per account and per client address. Small limits here: 5
@@ -112,6 +119,49 @@ test('a second app on the same database shares the counts, as a second server pr
     ).toBe(429);
   } finally {
     await second.stop();
+  }
+});
+
+test('processes reserve blocks of a large limit: together they admit exactly the limit, in far fewer writes', async () => {
+  const owner = await t.newAccount();
+  const config = {
+    ...t.config,
+    rateLimits: { perAccount: 200, perAddress: 0, windowSeconds: 3600 },
+  };
+  const apps = [
+    await createApp({ orm: t.db.orm, config }),
+    await createApp({ orm: t.db.orm, config }),
+  ];
+  try {
+    const admitted = [0, 0];
+    const remaining: number[] = [];
+    const refused = [false, false];
+    // The store's writes, counted as they pass (the library's own connection, not the ORM's).
+    const writes = jest.spyOn(RateLimiterPostgres.prototype, 'consume');
+    // Turn by turn, then on whichever still admits, until both refuse.
+    for (let turn = 0; !(refused[0] && refused[1]); turn++) {
+      const i = refused[turn % 2] ? (turn + 1) % 2 : turn % 2;
+      try {
+        const ctx = await apps[i]!.createContext(basicCredentials(owner));
+        admitted[i]! += 1;
+        if (i === 0) remaining.push(ctx.rateLimit!.remaining);
+      } catch (error) {
+        expect(error).toBeInstanceOf(TooManyRequestsError);
+        refused[i] = true;
+      }
+    }
+    const reservations = writes.mock.calls.length;
+    writes.mockRestore();
+    expect(admitted[0]! + admitted[1]!).toBe(200);
+    expect(Math.min(...admitted)).toBeGreaterThan(50);
+    // The first app's view of what is left only ever goes down.
+    expect(remaining[0]).toBeLessThan(200);
+    expect(remaining).toEqual([...remaining].sort((a, b) => b - a));
+    // A write per block, not per request.
+    expect(reservations).toBeGreaterThan(0);
+    expect(reservations).toBeLessThan(200 / 4);
+  } finally {
+    for (const app of apps) await app.stop();
   }
 });
 

@@ -6,7 +6,10 @@ import { Account } from './account.entity';
 /**
  * The plan's maximum of entered time: all shifts of the account together (running ones up to now)
  * may not exceed it. The account row is locked first, so concurrent writes cannot both fit into
- * the same remaining time.
+ * the same remaining time. The time used is the sums the database keeps per project and user
+ * (`project_user_totals`, exact numeric seconds) and the account's running shifts, not a sum over
+ * every shift: a write costs the same on an account with a million shifts. The replaced shift
+ * counts as much in both as it is stored now, so that is what is taken off.
  *
  * @param seconds the duration the change will store for its shift
  * @param replacing the id of the shift whose stored duration the change replaces (updates)
@@ -22,9 +25,13 @@ export async function assertTimeRoom(
   if (account.timeMaxSeconds === null) return;
   await lockRow(em, 'accounts', accountId);
   const [row] = await em.getConnection().execute<{ used: string }[]>(
-    `select coalesce(sum(greatest(0, extract(epoch from (coalesce(stop, ?::timestamptz) - start)))), 0)::bigint as used
-       from shifts where account_id = ? and id <> ?`,
-    [now, accountId, change.replacing ?? 0],
+    `select ((select coalesce(sum(stopped_seconds), 0) from project_user_totals where account_id = ?)
+          + (select coalesce(sum(greatest(0, extract(epoch from (?::timestamptz - start)))), 0)
+               from shifts where account_id = ? and stop is null)
+          - (select coalesce(sum(greatest(0, extract(epoch from (coalesce(stop, ?::timestamptz) - start)))), 0)
+               from shifts where account_id = ? and id = ?))::bigint
+          as used`,
+    [accountId, now, accountId, now, accountId, change.replacing ?? 0],
     'all',
     em.getTransactionContext(),
   );
