@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import { UnauthenticatedError } from '../core/errors';
 import { Staff, type PasswordHasher } from '../modules/staff';
@@ -76,17 +76,7 @@ export class BasicAuthenticator {
     ) {
       throw new UnauthenticatedError(INVALID);
     }
-    // Logins are unique across accounts, so this one lookup runs outside the tenant filter.
-    const user = await em.findOne(
-      Staff,
-      {
-        [raw((alias: string) => `lower(${alias}.login)`)]: credentials.login.toLowerCase(),
-      } as FilterQuery<Staff>,
-      {
-        filters: false,
-        fields: ['id', 'uuid', 'login', 'type', 'active', 'passwordHash', 'account'],
-      },
-    );
+    const user = await findSignInUser(em, credentials.login);
     const key = cacheKey(user, credentials);
     // Only an active user's success is cached, so a disabled one always takes the full path.
     if (!user?.active || !this.verified.has(key)) {
@@ -109,7 +99,7 @@ export class BasicAuthenticator {
         uuid: user.uuid,
         login: user.login,
         type: user.type,
-        accountId: user.account.id,
+        accountId: user.accountId,
       },
       grant: {
         scheme: 'password',
@@ -141,6 +131,29 @@ export class BasicAuthenticator {
 }
 
 const INVALID = 'Invalid login or password';
+
+/** What signing in reads of a user. */
+interface SignInUser extends Pick<
+  Staff,
+  'id' | 'uuid' | 'login' | 'type' | 'active' | 'passwordHash'
+> {
+  accountId: number;
+}
+
+/**
+ * The user of a login, as one plain row: this read runs on every request, so it skips the ORM's
+ * query building and hydration (a third of a cached sign-in's cost). Logins are unique across
+ * accounts, so it runs outside the tenant filter; the index on `lower(login)` serves it.
+ */
+async function findSignInUser(em: EntityManager, login: string): Promise<SignInUser | null> {
+  const rows = await em
+    .getConnection()
+    .execute<SignInUser[]>(
+      'select id, uuid, login, type, active, password_hash as "passwordHash", account_id as "accountId" from users where lower(login) = ? limit 1',
+      [login.toLowerCase()],
+    );
+  return rows[0] ?? null;
+}
 
 /** The credentials' key in the cache, and of a check in progress; an unknown login has one too. */
 function cacheKey(
