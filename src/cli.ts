@@ -4,7 +4,14 @@ import { createPasswordHasher, createAccount, Staff } from './modules/staff';
 import { seedDemo, type DemoReport } from './cli/demo-seed';
 import { backupEmbedded, restoreEmbedded } from './cli/embedded-backup';
 import { exportShifts } from './cli/export-command';
-import { ConfigError, loadConfig, type Config } from './core/config';
+import {
+  checkWorkerCount,
+  isServeWorker,
+  reportServing,
+  serveLinePrefix,
+  serveWorkers,
+} from './cli/serve-workers';
+import { ConfigError, loadConfig, MAX_WORKERS, type Config } from './core/config';
 import { openDatabase, type Database } from './db/database';
 import { DataDirError } from './db/embedded/embedded-postgres';
 import { AppError } from './core/errors';
@@ -47,10 +54,16 @@ export async function runCli(argv: string[]): Promise<number> {
         'timetrack serve',
         'HOST=0.0.0.0 PORT=8080 timetrack serve',
         'DATABASE_URL=postgres://app@db/timetrack timetrack serve',
+        'DATABASE_URL=postgres://app@db/timetrack timetrack serve --workers 4',
       ]),
     )
-    .action(async () => {
-      exitCode = await serve();
+    .option(
+      '--workers <n>',
+      `server processes sharing the port, 1 to ${MAX_WORKERS} (default: WORKERS, else 1); above 1 needs DATABASE_URL`,
+      workerCount,
+    )
+    .action(async (options: { workers?: number }) => {
+      exitCode = await serve(options.workers);
     });
 
   program
@@ -424,16 +437,25 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1_048_576).toFixed(1)} MB`;
 }
 
-async function serve(): Promise<number> {
+/** `--workers` overrides WORKERS. In a worker of `serve --workers`, this serves as one process. */
+async function serve(workersOption: number | undefined): Promise<number> {
   const config = loadConfig();
+  if (!isServeWorker()) {
+    const workers = workersOption ?? config.workers;
+    checkWorkerCount(config, workers, workersOption === undefined ? 'WORKERS' : '--workers');
+    if (workers > 1) return serveWorkers(config, workers);
+  }
+  // Empty in a single process, whose lines stay as they were; a worker's name otherwise.
+  const tag = serveLinePrefix();
   const server = await startServer(config);
   const where =
     server.db.kind === 'embedded'
       ? `embedded PostgreSQL in ${config.database.kind === 'embedded' ? config.database.dataDir : ''}`
       : 'PostgreSQL server';
   process.stdout.write(
-    `timetrack listening on ${server.url} (GraphQL at ${server.url}/graphql, ${where})\n`,
+    `${tag}timetrack listening on ${server.url} (GraphQL at ${server.url}/graphql, ${where})\n`,
   );
+  reportServing(server.url);
   // Listeners stay registered through the shutdown: proper-lockfile's signal-exit re-raises a
   // signal that nobody else listens to, which would kill the process before the database closes.
   // A second signal during the drain changes nothing: the deadline already bounds it.
@@ -442,7 +464,7 @@ async function serve(): Promise<number> {
     let received = false;
     onSignal = (signal) => {
       if (received) {
-        process.stdout.write(`${signal} received: already shutting down\n`);
+        process.stdout.write(`${tag}${signal} received: already shutting down\n`);
         return;
       }
       received = true;
@@ -450,7 +472,7 @@ async function serve(): Promise<number> {
       // is accepted any more.
       const stop = server.stop();
       process.stdout.write(
-        `${signal} received: shutting down; new connections refused, ${server.inFlight} request(s) in flight get up to ${config.shutdownTimeoutMs} ms\n`,
+        `${tag}${signal} received: shutting down; new connections refused, ${server.inFlight} request(s) in flight get up to ${config.shutdownTimeoutMs} ms\n`,
       );
       resolve({ stopping: stop });
     };
@@ -461,15 +483,15 @@ async function serve(): Promise<number> {
     const report = await stopping;
     if (report.abandoned > 0) {
       process.stderr.write(
-        `${report.abandoned} request(s) still in flight after ${config.shutdownTimeoutMs} ms: their connections were closed\n`,
+        `${tag}${report.abandoned} request(s) still in flight after ${config.shutdownTimeoutMs} ms: their connections were closed\n`,
       );
     }
-    process.stdout.write(`drained in ${report.drainMs} ms\n`);
+    process.stdout.write(`${tag}drained in ${report.drainMs} ms\n`);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  process.stdout.write('stopped cleanly\n');
+  process.stdout.write(`${tag}stopped cleanly\n`);
   return 0;
 }
 
@@ -502,6 +524,12 @@ function oauthProtocol(value: string): OAuthProtocol {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+function workerCount(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_WORKERS)
+    throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_WORKERS}`);
+  return Number(value);
 }
 
 function wholeNumber(value: string): number {

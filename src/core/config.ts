@@ -12,6 +12,9 @@ const intFrom = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
+/** The most `timetrack serve` processes (WORKERS, --workers) one primary starts. */
+export const MAX_WORKERS = 256;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -38,6 +41,8 @@ const envSchema = z.object({
   HEAVY_WORK_PER_ACCOUNT: intFrom(1, 200).default(1),
   HEAVY_WORK_QUEUE_MAX: intFrom(0, 100_000).default(20),
   SHUTDOWN_TIMEOUT_MS: intFrom(0, 600_000).default(10_000),
+  // Above 1 only with DATABASE_URL; `timetrack serve` refuses it on the embedded database.
+  WORKERS: intFrom(1, MAX_WORKERS).default(1),
   // 0 turns a connection cap off.
   HTTP_MAX_CONNECTIONS: intFrom(0, 1_000_000).default(10_000),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: intFrom(0, 1_000_000).default(256),
@@ -198,6 +203,11 @@ export interface Config {
   };
   /** How long SIGTERM/SIGINT waits for requests in flight before closing their connections. */
   readonly shutdownTimeoutMs: number;
+  /**
+   * Server processes `timetrack serve` runs on the one port (node:cluster). Above 1 only with a
+   * PostgreSQL server: the embedded database belongs to one process.
+   */
+  readonly workers: number;
   /** What `timetrack serve`'s HTTP server holds open, and for how long (docs/operations.md). */
   readonly http: HttpServerLimits;
   /** Express's `trust proxy`: which proxies' X-Forwarded-For names the client address. */
@@ -330,6 +340,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heavyQueuePerAccount: e.HEAVY_WORK_QUEUE_MAX,
     }),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    workers: e.WORKERS,
     http: Object.freeze({
       maxConnections: e.HTTP_MAX_CONNECTIONS,
       maxConnectionsPerAddress: e.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
