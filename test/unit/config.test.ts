@@ -21,9 +21,17 @@ test.each([
   ['DATABASE_URL', 'mysql://x'],
   ['NODE_ENV', 'staging'],
   ['DB_POOL_MAX', '0'],
+  ['WORKERS', '0'],
+  ['WORKERS', 'two'],
+  ['WORKERS', '257'],
 ])('an invalid %s=%s is refused with a message naming it', (name, value) => {
   expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
   expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+});
+
+test('WORKERS: one process by default', () => {
+  expect(loadConfig({}).workers).toBe(1);
+  expect(loadConfig({ WORKERS: '4', DATABASE_URL: 'postgres://u@h/db' }).workers).toBe(4);
 });
 
 test('GRAPHIQL: on by default, off by default in production, and settable either way', () => {
