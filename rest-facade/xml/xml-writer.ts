@@ -1,6 +1,3 @@
-import { create } from 'xmlbuilder2';
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
-
 /**
  * One element of a legacy XML answer. The `type` attributes are those Rails' `to_xml` wrote, which
  * old clients parse: integers, booleans, floats and arrays are typed; `active` is plain text.
@@ -51,47 +48,64 @@ export const element = (name: string, children: readonly XmlNode[]): XmlNode => 
 
 /** Characters XML 1.0 cannot carry at all, not even escaped. */
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+/** Anything a value needs changed: a character to escape or one XML cannot carry. */
+const NEEDS_WORK = /[&<>"]|[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
+/** Text as XML carries it: escaped, without what XML cannot carry. */
+function xmlText(value: string): string {
+  if (!NEEDS_WORK.test(value)) return value;
+  return value
+    .replace(NOT_XML, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+/** An attribute value between double quotes: text with `"` escaped too. */
+function xmlAttribute(value: string): string {
+  return xmlText(value).replace(/"/g, '&quot;');
+}
+
+function attributesOf(node: XmlNode): string {
+  let attributes: Readonly<Record<string, string>>;
+  if (node.kind === 'array') attributes = { type: 'array' };
+  else if (node.kind === 'element') return '';
+  else if (node.value === null)
+    attributes = node.kind === 'text' ? { nil: 'true' } : { type: node.kind, nil: 'true' };
+  else attributes = node.kind === 'text' ? (node.attributes ?? {}) : { type: node.kind };
+  let written = '';
+  for (const [name, value] of Object.entries(attributes))
+    written += ` ${name}="${xmlAttribute(value)}"`;
+  return written;
+}
+
+/** Appends `node` as lines indented by `indent`, two spaces per level (Rails' `to_xml` layout). */
+function write(node: XmlNode, indent: string, lines: string[]): void {
+  const open = `${indent}<${node.name}${attributesOf(node)}`;
+  if (node.kind === 'element' || node.kind === 'array') {
+    const children = node.kind === 'element' ? node.children : node.items;
+    if (children.length === 0) {
+      lines.push(`${open}/>`);
+      return;
+    }
+    lines.push(`${open}>`);
+    for (const child of children) write(child, `${indent}  `, lines);
+    lines.push(`${indent}</${node.name}>`);
+    return;
+  }
+  const content = node.value === null ? '' : xmlText(String(node.value));
+  lines.push(content === '' ? `${open}/>` : `${open}>${content}</${node.name}>`);
+}
 
 /**
- * Text as xmlbuilder2 must be given it: without characters XML cannot carry, and with `&`
- * escaped by us, because xmlbuilder2 leaves anything shaped like an entity (`&lt;`) as it is.
+ * A whole document, pretty-printed as the legacy service wrote it. Written here rather than by an
+ * XML library: the answers are one closed shape (elements, text, two attributes), and building a
+ * document object for a list of 2,500 shifts cost several times the rest of the request
+ * (docs/xml-api.md, "How answers are written"). `test/unit/xml-writer.test.ts` holds the output
+ * to xmlbuilder2's byte for byte; request bodies are parsed by saxes (xml-body.ts).
  */
-export function xmlText(value: string): string {
-  return value.replace(NOT_XML, '').replace(/&/g, '&amp;');
-}
-
-function append(parent: XMLBuilder, node: XmlNode): void {
-  switch (node.kind) {
-    case 'element': {
-      const child = parent.ele(node.name);
-      for (const grandchild of node.children) append(child, grandchild);
-      return;
-    }
-    case 'array': {
-      const child = parent.ele(node.name, { type: 'array' });
-      for (const item of node.items) append(child, item);
-      return;
-    }
-    default: {
-      if (node.value === null) {
-        parent.ele(
-          node.name,
-          node.kind === 'text' ? { nil: 'true' } : { type: node.kind, nil: 'true' },
-        );
-        return;
-      }
-      const child =
-        node.kind === 'text'
-          ? parent.ele(node.name, node.attributes ?? {})
-          : parent.ele(node.name, { type: node.kind });
-      child.txt(xmlText(String(node.value)));
-    }
-  }
-}
-
-/** A whole document; xmlbuilder2 only ever builds here, it never parses request bodies. */
 export function renderXml(root: XmlNode): string {
-  const document = create({ version: '1.0', encoding: 'UTF-8' });
-  append(document, root);
-  return document.end({ prettyPrint: true });
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  write(root, '', lines);
+  return lines.join('\n');
 }
