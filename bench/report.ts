@@ -12,10 +12,30 @@ export interface Measurement extends LoadResult {
   readonly statements: number | undefined;
 }
 
+/** Scenario (n): one request's statements and the plan of the one that reads the shifts. */
+export interface NestedPlan {
+  readonly statements: { sql: string; bindings: unknown[] }[];
+  readonly shiftStatement?: string;
+  /** EXPLAIN (ANALYZE, FORMAT TEXT), one line per element. */
+  readonly plan?: string[];
+  /** Σ (actual rows + rows removed by filters) × loops over the plan's scans of shifts. */
+  readonly rowsRead?: number;
+  /** The statement's rows (its top node's actual rows × loops). */
+  readonly rowsReturned?: number;
+  /** The largest per-loop row count (EXPLAIN's average per loop) of a scan of shifts. */
+  readonly maxRowsPerLoop?: number;
+  /** Sorts and sequential scans of shifts in the plan, and anything else to look at. */
+  readonly warnings: string[];
+}
+
 export interface RunInfo {
   readonly started: Date;
   readonly finished: Date;
   readonly machine: string;
+  /** The Node versions of the runner and of the targets. */
+  readonly nodes: string;
+  /** Targets that did not run, and why. */
+  readonly notes: string[];
   readonly size: DatasetSize;
   readonly manifest: DatasetManifest;
   readonly embeddedLoadSeconds: number | undefined;
@@ -23,11 +43,18 @@ export interface RunInfo {
   readonly scenarios: { id: string; title: string }[];
   readonly checks: string[];
   readonly statements: Record<string, number>;
+  readonly nested: NestedPlan | undefined;
   /** Microseconds of one cached Basic authentication. */
   readonly authShare: number;
 }
 
 const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+
+/**
+ * Goal (f)'s baseline: requests per second of the XML shift list at c = 1, 16 and 64 in the
+ * 2026-11-25 figures the issue quotes; the goal is five times as many.
+ */
+const XML_BASELINE: Record<number, number> = { 1: 2.2, 16: 2.1, 64: 1.6 };
 
 /** Writes `bench/results/<date>.md` (and the raw numbers as .json); returns the Markdown file. */
 export function writeReport(dir: string, info: RunInfo, rows: Measurement[]): string {
@@ -38,12 +65,93 @@ export function writeReport(dir: string, info: RunInfo, rows: Measurement[]): st
   const connections = [...new Set(rows.map((r) => r.connections))];
   const ratio = (top: Measurement | undefined, bottom: Measurement | undefined) =>
     top && bottom ? top.requestsPerSecond / bottom.requestsPerSecond : NaN;
+  const authPercent = (info.authShare / 1000 / (find('a', 'service', 1)?.latencyP50 ?? NaN)) * 100;
+
+  /** A goal at every concurrency measured: each c's value, met when every one holds. */
+  const everyC = (
+    goal: string,
+    value: (c: number) => number,
+    holds: (v: number) => boolean,
+    show: (v: number, c: number) => string = (v) => fixed(v, 2),
+  ) => {
+    const measured = connections.filter((c) => Number.isFinite(value(c)));
+    return goalRow(
+      goal,
+      measured.map((c) => `c=${c}: ${show(value(c), c)}`).join(', '),
+      measured.length ? measured.every((c) => holds(value(c))) : undefined,
+    );
+  };
+  const a64 = { service: find('a', 'service', 64), floor: find('a', 'floor', 64) };
+  const latency = (key: 'latencyP50' | 'latencyP99') =>
+    a64.service && a64.floor ? a64.service[key] / a64.floor[key] : NaN;
+  // RSS of the service as deployed (one process, this Node); the 2-worker target is two of them.
+  const serviceRows = rows.filter((r) => r.kind === 'service');
+  const largest = serviceRows.reduce<Measurement | undefined>(
+    (max, r) => (max && max.rssMb >= r.rssMb ? max : r),
+    undefined,
+  );
+  const goalsTable = [
+    '| goal | measured | met |',
+    '|---|---|---|',
+    everyC(
+      '(a) floor ÷ service ≤ 1.5 at every c',
+      (c) => ratio(find('a', 'floor', c), find('a', 'service', c)),
+      (v) => v <= 1.5,
+    ),
+    everyC(
+      '(b) floor ÷ service ≤ 1.5 at every c',
+      (c) => ratio(find('b', 'floor', c), find('b', 'service', c)),
+      (v) => v <= 1.5,
+    ),
+    everyC(
+      '(c) service ÷ PostGraphile ≥ 1.5 at every c',
+      (c) => ratio(find('c', 'service', c), find('c', 'postgraphile', c)),
+      (v) => v >= 1.5,
+    ),
+    everyC(
+      '(f) req/s ≥ 5 × 2.2 / 2.1 / 1.6 (2026-11-25, c = 1 / 16 / 64)',
+      (c) => (find('f', 'service', c)?.requestsPerSecond ?? NaN) / (XML_BASELINE[c] ?? NaN),
+      (v) => v >= 5,
+      (v, c) => `${fixed(find('f', 'service', c)!.requestsPerSecond)} req/s = ${fixed(v, 1)} ×`,
+    ),
+    goalRow(
+      '(a) p50 at c=64 ≤ 1.5 × the floor’s',
+      a64.service && a64.floor
+        ? `${a64.service.latencyP50} ÷ ${a64.floor.latencyP50} ms = ${fixed(latency('latencyP50'), 2)}`
+        : '',
+      a64.service && a64.floor ? latency('latencyP50') <= 1.5 : undefined,
+    ),
+    goalRow(
+      '(a) p99 at c=64 ≤ 1.5 × the floor’s',
+      a64.service && a64.floor
+        ? `${a64.service.latencyP99} ÷ ${a64.floor.latencyP99} ms = ${fixed(latency('latencyP99'), 2)}`
+        : '',
+      a64.service && a64.floor ? latency('latencyP99') <= 1.5 : undefined,
+    ),
+    goalRow(
+      'RSS ≤ 300 MB in every scenario (service on PostgreSQL)',
+      largest
+        ? `at most ${fixed(largest.rssMb, 0)} MB (${largest.scenario}, c=${largest.connections})`
+        : '',
+      largest ? largest.rssMb <= 300 : undefined,
+    ),
+    goalRow(
+      'cached Basic auth < 2 % of (a)’s p50 at c=1',
+      Number.isFinite(authPercent)
+        ? `${fixed(info.authShare, 0)} µs of ${find('a', 'service', 1)!.latencyP50} ms = ${fixed(authPercent, 1)} %`
+        : '',
+      Number.isFinite(authPercent) ? authPercent < 2 : undefined,
+    ),
+  ];
 
   const lines: string[] = [
     `# Benchmark ${day}`,
     '',
     `Machine: ${info.machine}. Run ${info.started.toISOString()} – ${info.finished.toISOString()}, ${info.durationSeconds} s per measurement, autocannon in its own process over loopback.`,
     '',
+    `Node: ${info.nodes}.`,
+    '',
+    ...info.notes.flatMap((note) => [`Note: ${note}`, '']),
     `Dataset: ${info.size.staff} staff, ${info.size.companies} companies, ${info.size.projects} projects, ${info.size.projects * info.size.activitiesPerProject} activities, ${info.size.shifts.toLocaleString('en')} shifts over ${info.size.years} years; loaded into PostgreSQL in ${fixed(info.manifest.loadSeconds)} s${info.embeddedLoadSeconds !== undefined ? `, into the embedded database in ${fixed(info.embeddedLoadSeconds)} s` : ''}.`,
     '',
     '## Scenarios',
@@ -59,18 +167,27 @@ export function writeReport(dir: string, info: RunInfo, rows: Measurement[]): st
         `| ${r.scenario} | ${r.target} | ${r.connections} | ${fixed(r.requestsPerSecond)} | ${r.latencyP50} | ${r.latencyP99} | ${fixed(r.rssMb, 0)} | ${r.statements ?? '–'} | ${r.non2xx + r.errors + r.timeouts} |`,
     ),
     '',
+    '## Goals',
+    '',
+    ...goalsTable,
+    '',
+    'Met over the concurrencies measured; – where the run did not measure it.',
+    '',
     '## Ratios (throughput)',
     '',
     '| ratio | ' + connections.map((c) => `c=${c}`).join(' | ') + ' | goal |',
     '|---|' + connections.map(() => '---:|').join('') + '---|',
     `| facade overhead (a): GraphQL ÷ JSON | ${connections.map((c) => fixed(ratio(find('da', 'service', c), find('a', 'service', c)), 2)).join(' | ')} | ≤ 1.15 |`,
     `| facade overhead (b): GraphQL ÷ JSON | ${connections.map((c) => fixed(ratio(find('db', 'service', c), find('b', 'service', c)), 2)).join(' | ')} | ≤ 1.15 |`,
-    `| (a) floor ÷ service | ${connections.map((c) => fixed(ratio(find('a', 'floor', c), find('a', 'service', c)), 2)).join(' | ')} | ≤ 2 |`,
-    `| (b) floor ÷ service | ${connections.map((c) => fixed(ratio(find('b', 'floor', c), find('b', 'service', c)), 2)).join(' | ')} | ≤ 2 |`,
-    `| (c) service ÷ PostGraphile | ${connections.map((c) => fixed(ratio(find('c', 'service', c), find('c', 'postgraphile', c)), 2)).join(' | ')} | ≥ 1 |`,
+    `| (a) floor ÷ service | ${connections.map((c) => fixed(ratio(find('a', 'floor', c), find('a', 'service', c)), 2)).join(' | ')} | ≤ 1.5 |`,
+    `| (b) floor ÷ service | ${connections.map((c) => fixed(ratio(find('b', 'floor', c), find('b', 'service', c)), 2)).join(' | ')} | ≤ 1.5 |`,
+    `| (c) service ÷ PostGraphile | ${connections.map((c) => fixed(ratio(find('c', 'service', c), find('c', 'postgraphile', c)), 2)).join(' | ')} | ≥ 1.5 |`,
     `| (a) service: PostgreSQL ÷ embedded | ${connections.map((c) => fixed(ratio(find('a', 'service', c), find('a', 'embedded', c)), 2)).join(' | ')} | (information) |`,
+    `| (a) service: this Node ÷ Node 20 | ${connections.map((c) => fixed(ratio(find('a', 'service', c), find('a', 'service-node20', c)), 2)).join(' | ')} | (information) |`,
+    `| (a) service: 2 workers ÷ 1 | ${connections.map((c) => fixed(ratio(find('a', 'service-workers', c), find('a', 'service', c)), 2)).join(' | ')} | (information) |`,
     '',
-    `Cached Basic authentication costs ${fixed(info.authShare, 0)} µs per request (context creation, measured in-process); (a) at c=1 takes ${find('a', 'service', 1)?.latencyP50 ?? '–'} ms at the median, so authentication is ${fixed((info.authShare / 1000 / (find('a', 'service', 1)?.latencyP50 ?? NaN)) * 100, 1)} % of it (goal < 5 %).`,
+    `Cached Basic authentication costs ${fixed(info.authShare, 0)} µs per request (context creation, measured in-process); (a) at c=1 takes ${find('a', 'service', 1)?.latencyP50 ?? '–'} ms at the median, so authentication is ${fixed(authPercent, 1)} % of it (goal < 2 %).`,
+    ...(info.nested ? ['', ...nestedSection(info.nested)] : []),
     '',
     '## Checks',
     '',
@@ -87,4 +204,40 @@ export function writeReport(dir: string, info: RunInfo, rows: Measurement[]): st
   fs.writeFileSync(path.join(dir, `${day}.json`), `${JSON.stringify({ info, rows }, null, 2)}\n`);
   process.stdout.write(`\n${lines.join('\n')}\n`);
   return file;
+}
+
+function goalRow(goal: string, measured: string, met: boolean | undefined): string {
+  return `| ${goal} | ${measured || 'not measured'} | ${met === undefined ? '–' : met ? 'yes' : 'no'} |`;
+}
+
+/** Scenario (n): does each nested page read only its page? */
+function nestedSection(nested: NestedPlan): string[] {
+  const fence = (text: string) => ['```sql', text, '```'];
+  return [
+    '## Nested pages (n)',
+    '',
+    `The ${nested.statements.length} SQL statements of one request (after a warm-up, caught in-process from knex \`query\` events; bindings after each):`,
+    '',
+    ...nested.statements.flatMap((s, i) => [
+      `${i + 1}.${s.bindings.length ? ` bindings ${JSON.stringify(s.bindings)}` : ''}`,
+      '',
+      ...fence(s.sql),
+      '',
+    ]),
+    ...(nested.plan
+      ? [
+          'EXPLAIN (ANALYZE, FORMAT TEXT) of the statement that reads the shifts, run again on the bench database:',
+          '',
+          '```',
+          ...nested.plan,
+          '```',
+          '',
+          `Rows of shifts read: ${nested.rowsRead} (Σ actual rows plus rows removed, × loops, over its scans of shifts) for ${nested.rowsReturned} rows returned; at most ${nested.maxRowsPerLoop} per loop (a page of 10 plus one to know whether there is a next page: ≤ 11).`,
+          '',
+        ]
+      : []),
+    ...(nested.warnings.length
+      ? nested.warnings.map((w) => `- To look at: ${w}`)
+      : ['- No Sort and no Seq Scan of shifts in the plan.']),
+  ];
 }

@@ -11,13 +11,14 @@ import { loadConfig } from '../src/core/config';
 import { openDatabase, type Database } from '../src/db/database';
 import { loadDataset, scaledSize, type DatasetManifest } from './dataset';
 import type { LoadResult, LoadSpec } from './load';
-import { writeReport, type Measurement, type RunInfo } from './report';
-import { quiesce, ROOT, startTarget, treeRssMb, type Target } from './targets';
+import { writeReport, type Measurement, type NestedPlan, type RunInfo } from './report';
+import { nodeVersion, quiesce, ROOT, startTarget, treeRssMb, type Target } from './targets';
 
 /**
  * `npm run bench`: loads the dataset (once per scale; reused after), starts the service on
- * PostgreSQL and on the embedded database, the hand-written floor and PostGraphile 4, drives each
- * scenario with autocannon in a separate process at each concurrency, and writes the report.
+ * PostgreSQL (on this Node, on Node 20, and with two workers) and on the embedded database, the
+ * hand-written floor and PostGraphile 4, drives each scenario with autocannon in a separate
+ * process at each concurrency, and writes the report.
  */
 const program = new Command('bench')
   .option('--scale <n>', 'dataset size against the reference (1 = 1,000,000 shifts)', '1')
@@ -30,9 +31,17 @@ const program = new Command('bench')
   )
   .option('--no-embedded', 'skip the service on the embedded database')
   .option('--no-peers', 'skip the floor and PostGraphile')
-  .option('--only <scenarios>', 'comma-separated scenario ids (a,b,c,da,db,e,f,r)');
+  .option(
+    '--node20 <path>',
+    'a Node 20 binary for a second service target (skipped when it is not Node 20)',
+    '/usr/bin/node',
+  )
+  .option('--only <scenarios>', 'comma-separated scenario ids (a,b,c,da,db,e,f,n,r)');
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** The built service; plain JS, so it runs on Node 20 as well as on the runner's Node. */
+const SERVICE = path.join(ROOT, 'dist', 'src', 'main.js');
 
 /** One request of a scenario, relative to a target's address. */
 type RequestSpec = Omit<LoadSpec, 'url' | 'connections' | 'durationSeconds'> & {
@@ -48,6 +57,15 @@ interface Scenario {
 
 type TargetKind = 'service' | 'embedded' | 'floor' | 'postgraphile';
 
+/** A started target: `kind` says which requests it answers, `variant` names its rows in the report. */
+interface RunTarget {
+  readonly kind: TargetKind;
+  readonly variant: string;
+  readonly target: Target;
+  /** Only these scenarios (all it answers when absent). */
+  readonly scenarios?: readonly string[];
+}
+
 async function main(): Promise<void> {
   const options = program.parse().opts<{
     scale: string;
@@ -56,6 +74,7 @@ async function main(): Promise<void> {
     adminUrl: string;
     embedded: boolean;
     peers: boolean;
+    node20: string;
     only?: string;
   }>();
   const scale = Number(options.scale);
@@ -131,6 +150,14 @@ async function main(): Promise<void> {
           : undefined,
     },
     {
+      id: 'n',
+      title: 'GraphQL nested pages: 20 companies → 5 projects each → 10 shifts each',
+      spec: (kind: TargetKind) =>
+        kind === 'service'
+          ? graphqlSpec('/graphql', NESTED_QUERY, {}, { authorization: owner })
+          : undefined,
+    },
+    {
       id: 'f',
       title: `XML shift list of one project (/project/:id/shifts.xml, ~${Math.round(size.shifts / size.projects)} shifts)`,
       spec: (kind: TargetKind) =>
@@ -163,40 +190,86 @@ async function main(): Promise<void> {
   ];
   const scenarios = all.filter((s) => !options.only || options.only.split(',').includes(s.id));
 
-  const targets: { kind: TargetKind; target: Target }[] = [];
+  const targets: RunTarget[] = [];
+  // Targets that could not run, said in the report instead of failing the run.
+  const notes: string[] = [];
+  const here = `Node ${process.versions.node}`;
+  const node20 = nodeVersion(options.node20);
   try {
-    const dist = (file: string) => path.join(ROOT, 'dist', file);
+    const serve = (name: string, env: Record<string, string>, node?: string) =>
+      startTarget(name, SERVICE, () => ['serve'], env, node);
     targets.push({
       kind: 'service',
-      target: await startTarget('service (PostgreSQL)', dist('src/main.js'), () => ['serve'], {
-        DATABASE_URL: server.url,
-      }),
+      variant: 'service',
+      target: await serve(`service (PostgreSQL, ${here})`, { DATABASE_URL: server.url }),
     });
+    if (process.versions.node.startsWith('20.')) {
+      notes.push('No separate Node 20 target: the runner and its targets already run on Node 20.');
+    } else if (node20?.startsWith('v20.')) {
+      const name = `service (PostgreSQL, Node ${node20.slice(1)})`;
+      try {
+        const target = await serve(name, { DATABASE_URL: server.url }, options.node20);
+        targets.push({
+          kind: 'service',
+          variant: 'service-node20',
+          scenarios: ['a', 'b', 'c', 'n'],
+          target,
+        });
+      } catch (error) {
+        // Native addons built for newer Node versions can keep the service from starting there.
+        notes.push(`${name} did not start: ${firstLines(error)}.`);
+      }
+    } else {
+      notes.push(
+        `No Node 20 target: ${options.node20} is ${node20 ?? 'no node binary'} (\`--node20 <path>\` names one).`,
+      );
+    }
+    const workers = await startWorkers(`service (PostgreSQL, ${here}, 2 workers)`, server.url);
+    if (typeof workers === 'string') notes.push(`No 2-worker target: ${workers}.`);
+    else
+      targets.push({
+        kind: 'service',
+        variant: 'service-workers',
+        scenarios: ['a', 'e'],
+        target: workers,
+      });
     if (embedded) {
       targets.push({
         kind: 'embedded',
-        target: await startTarget('service (embedded)', dist('src/main.js'), () => ['serve'], {
-          DATA_DIR: embedded.dataDir,
-        }),
+        variant: 'embedded',
+        scenarios: ['a', 'b', 'c'],
+        target: await serve(`service (embedded, ${here})`, { DATA_DIR: embedded.dataDir }),
       });
     }
     if (options.peers) {
       targets.push({
         kind: 'floor',
-        target: await startTarget('floor (pg + http)', dist('bench/floor.js'), () => [], {
-          DATABASE_URL: server.url,
-        }),
+        variant: 'floor',
+        target: await startTarget(
+          `floor (pg + http, ${here})`,
+          path.join(ROOT, 'dist', 'bench', 'floor.js'),
+          () => [],
+          { DATABASE_URL: server.url },
+        ),
       });
-      targets.push({ kind: 'postgraphile', target: await startPostGraphile(server.url) });
+      targets.push({
+        kind: 'postgraphile',
+        variant: 'postgraphile',
+        target: await startPostGraphile(server.url, here),
+      });
     }
     const checks = await sameAnswers(targets, scenarios);
-    const statements = await statementsPerRequest(server.url, scenarios);
+    const sql = await statementsPerRequest(server.url, scenarios);
+    const statements = Object.fromEntries(
+      Object.entries(sql).map(([id, list]) => [id, list.length]),
+    );
+    const nested = sql.n && (await explainShiftPages(server.url, sql.n));
     const authShare = await basicAuthMicros(server.url, manifest);
 
     const measurements: Measurement[] = [];
     for (const scenario of scenarios) {
-      for (const { kind, target } of targets) {
-        if (kind === 'embedded' && !['a', 'b', 'c'].includes(scenario.id)) continue;
+      for (const { kind, variant, target, scenarios: only } of targets) {
+        if (only && !only.includes(scenario.id)) continue;
         const spec = scenario.spec(kind);
         if (!spec) continue;
         for (const connections of options.connections.split(',').map(Number)) {
@@ -210,14 +283,14 @@ async function main(): Promise<void> {
           const row: Measurement = {
             scenario: scenario.id,
             target: target.name,
-            kind,
+            kind: variant,
             connections,
             ...result,
             statements: kind === 'service' ? statements[scenario.id] : undefined,
           };
           measurements.push(row);
           log(
-            `${scenario.id.padEnd(3)} ${target.name.padEnd(22)} c=${String(connections).padEnd(3)} ${result.requestsPerSecond.toFixed(1).padStart(8)} req/s  p50 ${result.latencyP50} ms  p99 ${result.latencyP99} ms  rss ${result.rssMb.toFixed(0)} MB${result.non2xx ? `  non-2xx ${result.non2xx}` : ''}`,
+            `${scenario.id.padEnd(3)} ${target.name.padEnd(44)} c=${String(connections).padEnd(3)} ${result.requestsPerSecond.toFixed(1).padStart(8)} req/s  p50 ${result.latencyP50} ms  p99 ${result.latencyP99} ms  rss ${result.rssMb.toFixed(0)} MB${result.non2xx ? `  non-2xx ${result.non2xx}` : ''}`,
           );
         }
       }
@@ -226,6 +299,8 @@ async function main(): Promise<void> {
       started,
       finished: new Date(),
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${await serverVersion(server.url)}`,
+      nodes: `the runner and its targets on ${here} (${process.execPath}); ${targets.some((t) => t.variant === 'service-node20') ? `the second service target on Node ${node20!.slice(1)} (${options.node20})` : 'no Node 20 target (see the notes)'}`,
+      notes,
       size,
       manifest,
       embeddedLoadSeconds: embedded?.manifest.loadSeconds,
@@ -233,6 +308,7 @@ async function main(): Promise<void> {
       scenarios: scenarios.map((s) => ({ id: s.id, title: s.title })),
       checks,
       statements,
+      nested,
       authShare,
     };
     const file = writeReport(path.join(ROOT, 'bench', 'results'), info, measurements);
@@ -246,6 +322,9 @@ async function main(): Promise<void> {
 // Pages sized to the dataset (20 companies of about 20 projects): pages of 1,000 in pages of
 // 1,000 would ask for more objects than GRAPHQL_MAX_COST allows.
 export const DASHBOARD_QUERY = `query Dashboard { companies(first: 50) { nodes { id name projects(first: 100) { nodes { id name grandTotal activities { id name } } } } } }`;
+
+/** Scenario (n): pages in pages, each nested list read a page per parent (no totalCount). */
+export const NESTED_QUERY = `query Nested { companies(first: 20) { nodes { name projects(first: 5) { nodes { name shifts(first: 10) { nodes { id start stop } } } } } } }`;
 
 /**
  * Scenario (r): the last year of the dataset (it ends 2026-01-01) by project and month, 400 × 12
@@ -443,7 +522,7 @@ async function installPeerFunctions(url: string): Promise<void> {
   }
 }
 
-async function startPostGraphile(url: string): Promise<Target> {
+async function startPostGraphile(url: string, node: string): Promise<Target> {
   const peer = path.join(ROOT, 'bench', 'peers', 'postgraphile');
   if (!fs.existsSync(path.join(peer, 'node_modules', 'postgraphile'))) {
     log('installing PostGraphile 4 into bench/peers/postgraphile');
@@ -452,7 +531,7 @@ async function startPostGraphile(url: string): Promise<Target> {
   }
   const cli = require.resolve('postgraphile/build/postgraphile/cli.js', { paths: [peer] });
   return startTarget(
-    'PostGraphile 4',
+    `PostGraphile 4 (${node})`,
     cli,
     (port) => [
       '--connection',
@@ -469,13 +548,36 @@ async function startPostGraphile(url: string): Promise<Target> {
   );
 }
 
+/** A start's error on one line, for a note in the report. */
+function firstLines(error: unknown): string {
+  return String(error).split('\n').slice(0, 3).join(' ').trim().replace(/:$/, '');
+}
+
+/**
+ * The service with WORKERS=2 (`serve --workers`, PostgreSQL only), else as the first target. A
+ * build without workers ignores WORKERS and serves alone, which must not pass for two workers: the
+ * target counts only when its start announced them (`… with 2 workers`). Returns why not otherwise.
+ */
+async function startWorkers(name: string, url: string): Promise<Target | string> {
+  let target: Target;
+  try {
+    target = await startTarget(name, SERVICE, () => ['serve'], { DATABASE_URL: url, WORKERS: '2' });
+  } catch (error) {
+    return `it did not start with WORKERS=2 (${firstLines(error)})`;
+  }
+  // The primary announces once every worker serves, which can be a moment after the port answers.
+  const announced = () => /\bworkers\b/.test(target.output());
+  for (const deadline = Date.now() + 10_000; !announced() && Date.now() < deadline;)
+    await new Promise((r) => setTimeout(r, 250));
+  if (announced()) return target;
+  await target.stop();
+  return 'its start did not mention workers, so this build ignores WORKERS (no `serve --workers` yet)';
+}
+
 /** Every target of a scenario must give the same answer, or the comparison means nothing. */
-async function sameAnswers(
-  targets: { kind: TargetKind; target: Target }[],
-  scenarios: Scenario[],
-): Promise<string[]> {
+async function sameAnswers(targets: RunTarget[], scenarios: Scenario[]): Promise<string[]> {
   const checks: string[] = [];
-  const service = targets.find((t) => t.kind === 'service')!;
+  const service = targets[0]!;
   for (const scenario of scenarios.filter((s) => s.id === 'a' || s.id === 'b')) {
     const answer = async (kind: TargetKind, base: string) => {
       const spec = scenario.spec(kind);
@@ -484,7 +586,7 @@ async function sameAnswers(
       );
     };
     const reference = await answer('service', service.target.url);
-    for (const { kind, target } of targets.filter((t) => t.kind !== 'service')) {
+    for (const { kind, target } of targets.filter((t) => t !== service)) {
       const other = await answer(kind, target.url);
       if (other === undefined) continue;
       checks.push(
@@ -518,18 +620,27 @@ async function withInProcessApp<T>(
   }
 }
 
-/** SQL statements of one request per scenario, counted in-process on the same database. */
-function statementsPerRequest(url: string, scenarios: Scenario[]): Promise<Record<string, number>> {
+/** A statement as the knex `query` event gives it. */
+interface Statement {
+  readonly sql: string;
+  readonly bindings: readonly unknown[];
+}
+
+/** SQL statements of one request per scenario, caught in-process on the same database. */
+function statementsPerRequest(
+  url: string,
+  scenarios: Scenario[],
+): Promise<Record<string, Statement[]>> {
   return withInProcessApp(url, { DB_POOL_MAX: '1' }, async (app, db) => {
     const http = createServer(app.express).listen(0, '127.0.0.1');
     await new Promise((r) => http.once('listening', r));
     const base = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
-    let count = 0;
+    const seen: Statement[] = [];
     db.orm.em
       .getConnection()
       .getKnex()
-      .on('query', () => count++);
-    const counts: Record<string, number> = {};
+      .on('query', ({ sql, bindings }: Statement) => seen.push({ sql, bindings: bindings ?? [] }));
+    const statements: Record<string, Statement[]> = {};
     try {
       for (const scenario of scenarios.filter((s) => s.id !== 'e')) {
         const spec = scenario.spec('service');
@@ -541,15 +652,66 @@ function statementsPerRequest(url: string, scenarios: Scenario[]): Promise<Recor
             ...(spec.body ? { body: spec.body } : {}),
           }).then((r) => r.text());
         await send();
-        const before = count;
+        const before = seen.length;
         await send();
-        counts[scenario.id] = count - before;
+        statements[scenario.id] = seen.slice(before);
       }
     } finally {
       http.close();
     }
-    return counts;
+    return statements;
   });
+}
+
+/**
+ * Scenario (n): the statement that reads the shifts, run again under EXPLAIN ANALYZE, with the
+ * rows its scans of shifts read against the rows it returns. A page per parent reads at most
+ * first + 1 rows per parent; a plan that sorts or scans a parent's every shift reads far more.
+ */
+async function explainShiftPages(url: string, statements: Statement[]): Promise<NestedPlan> {
+  const shifts = statements.find((s) => /from "shifts"/.test(s.sql));
+  const all = statements.map((s) => ({ sql: s.sql, bindings: [...s.bindings] }));
+  if (!shifts) return { statements: all, warnings: ['no statement of the request reads shifts'] };
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ 'QUERY PLAN': string }>(
+      `explain (analyze, format text) ${shifts.sql}`,
+      [...shifts.bindings],
+    );
+    const plan = rows.map((r) => r['QUERY PLAN']);
+    return { statements: all, shiftStatement: shifts.sql, plan, ...shiftReads(plan) };
+  } finally {
+    await db.end();
+  }
+}
+
+/** Reads a text plan: Σ (actual rows + rows removed) × loops over the scans of shifts. */
+export function shiftReads(plan: string[]) {
+  // One chunk per plan node: its line and the detail lines under it.
+  const nodes = plan.join('\n').split(/\n(?=\s*->)/);
+  const actual = (node: string) => {
+    const m = /actual time=\S+ rows=(\d+) loops=(\d+)/.exec(node);
+    return { rows: Number(m?.[1] ?? NaN), loops: Number(m?.[2] ?? NaN) };
+  };
+  const top = actual(nodes[0]!);
+  let rowsRead = 0;
+  let maxRowsPerLoop = 0;
+  const warnings: string[] = [];
+  for (const node of nodes) {
+    const head = node.split('\n')[0]!;
+    const { rows, loops } = actual(node);
+    if (/^\s*(->\s*)?Sort\b/.test(head)) warnings.push(`a Sort: ${head.trim()}`);
+    if (!/Scan\b.* on shifts\b/.test(head)) continue;
+    if (/Seq Scan/.test(head)) warnings.push(`a Seq Scan on shifts: ${head.trim()}`);
+    const removed = [...node.matchAll(/Rows Removed by [\w ]+: (\d+)/g)].reduce(
+      (sum, m) => sum + Number(m[1]),
+      0,
+    );
+    rowsRead += (rows + removed) * loops;
+    maxRowsPerLoop = Math.max(maxRowsPerLoop, rows + removed);
+  }
+  return { rowsRead, rowsReturned: top.rows * top.loops, maxRowsPerLoop, warnings };
 }
 
 /** The cost of one cached Basic authentication (context creation), in microseconds. */

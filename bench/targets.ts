@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -8,6 +8,8 @@ export interface Target {
   readonly name: string;
   readonly url: string;
   readonly pid: number;
+  /** The last few kB of its stdout and stderr (to see what a start announced). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -22,15 +24,28 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `node <script> [args]` with a PORT of its own and waits until it answers HTTP. */
+/** `v20.20.2` for a node binary, or undefined when there is none at that path. */
+export function nodeVersion(binary: string): string | undefined {
+  try {
+    return execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts `node <script> [args]` with a PORT of its own and waits until it answers HTTP. `node` is
+ * the binary to run it on: the runner's own by default.
+ */
 export async function startTarget(
   name: string,
   script: string,
   args: (port: number) => string[],
   env: Record<string, string>,
+  node = process.execPath,
 ): Promise<Target> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [script, ...args(port)], {
+  const child: ChildProcess = spawn(node, [script, ...args(port)], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,12 +56,17 @@ export async function startTarget(
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${output}`);
+    // A crash (a native addon's segfault) ends it with a signal and no exit code.
+    const ended = child.exitCode ?? child.signalCode;
+    if (ended !== null) throw new Error(`${name} exited (${ended}):\n${output}`);
     try {
       await fetch(url, { signal: AbortSignal.timeout(1000) });
       break;
     } catch {
-      if (Date.now() > deadline) throw new Error(`${name} did not answer within 120 s:\n${output}`);
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL'); // a run that goes on without it must not leave it behind
+        throw new Error(`${name} did not answer within 120 s:\n${output}`);
+      }
       await new Promise((r) => setTimeout(r, 250));
     }
   }
@@ -54,6 +74,7 @@ export async function startTarget(
     name,
     url,
     pid: child.pid!,
+    output: () => output,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
