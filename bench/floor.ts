@@ -101,11 +101,14 @@ export function createFloor(options: FloorOptions) {
 
 type Row = Record<string, unknown>;
 
+/** The facade writes times to the whole second (`2013-08-16T05:19:26Z`, its `wireTime`). */
+const wholeSeconds = (time: Date) => `${time.toISOString().slice(0, 19)}Z`;
+
 function shiftJson(s: Row) {
   return {
     uuid: s.uuid,
-    start: (s.start as Date).toISOString(),
-    stop: s.stop === null ? null : (s.stop as Date).toISOString(),
+    start: wholeSeconds(s.start as Date),
+    stop: s.stop === null ? null : wholeSeconds(s.stop as Date),
     notes: s.notes,
     time_zone: s.time_zone,
     time_zone_offset: offsetSeconds(s.time_zone as string, s.start as Date),
