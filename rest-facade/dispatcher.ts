@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import {
   loggerOf,
+  renewedContext,
   requestOptionsOf,
   type ContextFactory,
   type RequestContext,
@@ -10,7 +11,7 @@ import type { Executor } from '../src/graphql/executor';
 import { AppError, HttpRefusalError, UnauthenticatedError } from '../src/core/errors';
 import type { FacadeError } from './errors';
 import type { OperationRegistry } from './operation-registry';
-import type { OperationName } from './operation-types';
+import type { OperationName, VariablesOf } from './operation-types';
 import { RouteMatcher } from './route-matcher';
 import type { Route, RouteInput } from './route-table';
 import { runOperation, type OperationRunner } from './run-operation';
@@ -18,6 +19,11 @@ import { runOperation, type OperationRunner } from './run-operation';
 /** Writes answers in one wire format (JSON, JSONP, XML). */
 export interface Responder<R> {
   success(res: Response, status: number, value: R): void;
+  /**
+   * A list longer than one page, as one answer: the `first` page, then each of `rest` as it is
+   * read (list-pages.ts). Rejects when a page fails; the answer is then cut off.
+   */
+  pages(res: Response, status: number, first: R, rest: AsyncIterable<R>): Promise<void>;
   failure(res: Response, error: FacadeError, route: Route<R> | undefined): void;
 }
 
@@ -84,9 +90,15 @@ export function createDispatcher<R>(deps: DispatcherDeps<R>): RequestHandler {
       const input = { params: match.params, query: firstValues(req.query), body, ctx };
       const answer = await answerRoute(deps, route, input);
       if ('error' in answer) responder.failure(res, answer.error, route);
+      else if (answer.more)
+        await responder.pages(res, route.status ?? 200, answer.rendered, answer.more);
       else responder.success(res, route.status ?? 200, answer.rendered);
     } catch (error) {
-      responder.failure(res, toFacadeError(error, loggerOf(req)), route);
+      const failure = toFacadeError(error, loggerOf(req));
+      // A list already partly written cannot turn into an error: cut off, so that no client
+      // takes the part for the whole.
+      if (res.headersSent) res.destroy();
+      else responder.failure(res, failure, route);
     }
   };
 }
@@ -116,15 +128,53 @@ export function toFacadeError(
 
 /**
  * Runs a route's operation and renders its answer, generic in the operation so that the variables
- * and the root field have the types generated for it (a table is the union of such routes).
+ * and the root field have the types generated for it (a table is the union of such routes). A list
+ * with more pages answers them as `more`, read when the answer is written.
  */
 async function answerRoute<R, N extends OperationName>(
   runner: OperationRunner,
   route: Route<R, N>,
   input: RouteInput,
-): Promise<{ readonly rendered: R } | { readonly error: FacadeError }> {
-  const outcome = await runOperation(runner, route.operation, route.variables(input), input.ctx);
-  return 'error' in outcome ? outcome : { rendered: route.render(outcome.root) };
+): Promise<
+  { readonly rendered: R; readonly more?: AsyncIterable<R> } | { readonly error: FacadeError }
+> {
+  const variables = route.variables(input);
+  const outcome = await runOperation(runner, route.operation, variables, input.ctx);
+  if ('error' in outcome) return outcome;
+  const rendered = route.render(outcome.root);
+  const paging = route.paging;
+  if (!paging) return { rendered };
+  const read = paging.rows(outcome.root);
+  const next = paging.next(input, variables, outcome.root, read);
+  return next
+    ? { rendered, more: laterPages(runner, route, paging, input, next, read) }
+    : { rendered };
+}
+
+/** The pages after the first, each on a renewed context so that none keeps the rows before it. */
+async function* laterPages<R, N extends OperationName>(
+  runner: OperationRunner,
+  route: Route<R, N>,
+  paging: NonNullable<Route<R, N>['paging']>,
+  input: RouteInput,
+  first: VariablesOf<N>,
+  read: number,
+): AsyncIterable<R> {
+  for (let variables: VariablesOf<N> | undefined = first; variables;) {
+    const outcome = await runOperation(
+      runner,
+      route.operation,
+      variables,
+      renewedContext(input.ctx),
+    );
+    if ('error' in outcome)
+      throw new Error(
+        `a later page of ${route.operation} failed: ${outcome.error.code} ${outcome.error.message}`,
+      );
+    yield route.render(outcome.root);
+    read += paging.rows(outcome.root);
+    variables = paging.next(input, variables, outcome.root, read);
+  }
 }
 
 /** Query parameters as single strings: the first of repeated ones, nested forms ignored. */

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../src/core/request-context';
 import type { LegacyEntity } from './errors';
+import type { ListPaging } from './list-pages';
 import type { OperationName, RootOf, VariablesOf } from './operation-types';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -52,8 +53,10 @@ export interface RouteOf<R, N extends string, V, Root> {
   // Function-typed properties, not methods: a method's parameter is checked both ways, which
   // would let a renderer expect a field its operation does not select.
   readonly variables: (input: RouteInput) => V;
-  /** Maps the operation's root field to what the wire format renders. */
+  /** Maps the operation's root field to what the wire format renders (a list: one page's). */
   readonly render: (root: Root) => R;
+  /** A list read a page at a time (list-pages.ts); the variables give the first page. */
+  readonly paging?: ListPaging<V, Root>;
   readonly docs: RouteDocs;
   /** The legacy name of a GraphQL input field, for the field errors of an answer. */
   readonly legacyFieldName?: (graphqlField: string) => string;

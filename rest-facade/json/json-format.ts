@@ -4,6 +4,7 @@ import { credentialsOf } from '../../src/core/request-context';
 import type { Responder, WireFormat } from '../dispatcher';
 import { LEGACY_ERRORS, type FacadeError } from '../errors';
 import { hasBody, runBodyParser } from '../body-reading';
+import { writeChunks } from '../list-pages';
 import type { Route } from '../route-table';
 
 /** What a JSON route renders: the envelope's `response`, and `count` for lists. */
@@ -47,9 +48,29 @@ export function jsonErrorBody(
   };
 }
 
+/**
+ * A list's pages as the one text `JSON.stringify` makes of the whole answer,
+ * `{"response":[…],"count":n}`, written a page at a time.
+ */
+async function* jsonListText(
+  first: JsonAnswer,
+  rest: AsyncIterable<JsonAnswer>,
+): AsyncIterable<string> {
+  const items = (page: JsonAnswer) =>
+    (page.response as readonly unknown[]).map((item) => JSON.stringify(item)).join(',');
+  yield `{"response":[${items(first)}`;
+  for await (const page of rest)
+    if ((page.response as readonly unknown[]).length > 0) yield `,${items(page)}`;
+  yield first.count === undefined ? ']}' : `],"count":${first.count}}`;
+}
+
 export const jsonResponder: Responder<JsonAnswer> = {
   success(res, status, answer) {
     res.status(status).json(answer);
+  },
+  async pages(res, status, first, rest) {
+    res.status(status).type('application/json; charset=utf-8');
+    await writeChunks(res, jsonListText(first, rest));
   },
   failure(res, error, route) {
     res
@@ -60,20 +81,30 @@ export const jsonResponder: Responder<JsonAnswer> = {
 };
 
 function jsonpResponder(callback: string): Responder<JsonAnswer> {
-  const send = (res: Response, status: number, value: unknown) => {
-    // U+2028 and U+2029 are valid in JSON but end a line in older JavaScript engines.
-    const json = JSON.stringify(value)
-      .replace(/\u2028/g, '\\u2028')
-      .replace(/\u2029/g, '\\u2029');
+  // U+2028 and U+2029 are valid in JSON but end a line in older JavaScript engines.
+  const safe = (json: string) => json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const open = (res: Response, status: number) =>
     res
       .status(status)
       .type('application/javascript; charset=utf-8')
-      .setHeader('X-Content-Type-Options', 'nosniff')
-      // The comment keeps a response from starting with bytes an attacker chose (Rosetta Flash).
-      .send(`/**/ typeof ${callback} === 'function' && ${callback}(${json});`);
-  };
+      .setHeader('X-Content-Type-Options', 'nosniff');
+  // The comment keeps a response from starting with bytes an attacker chose (Rosetta Flash).
+  const prefix = `/**/ typeof ${callback} === 'function' && ${callback}(`;
+  const send = (res: Response, status: number, value: unknown) =>
+    open(res, status).send(`${prefix}${safe(JSON.stringify(value))});`);
   return {
     success: (res, status, answer) => send(res, status, answer),
+    async pages(res, status, first, rest) {
+      open(res, status);
+      await writeChunks(
+        res,
+        (async function* () {
+          yield prefix;
+          for await (const chunk of jsonListText(first, rest)) yield safe(chunk);
+          yield ');';
+        })(),
+      );
+    },
     failure: (res, error, route) =>
       send(
         res.set(errorHeadersOf(error, { challenge: false })),

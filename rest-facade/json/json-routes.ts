@@ -6,6 +6,7 @@ import { compileOrderText } from '../query/order-parser';
 import { compileWhere } from '../query/where-compiler';
 import type { OperationName } from '../operation-types';
 import { scoped, type HttpMethod, type RouteInput, type Scope } from '../route-table';
+import { firstPage, listPaging } from '../list-pages';
 import { found } from '../run-operation';
 import { legacyFieldName, mapInput, type InputTable } from './input-fields';
 
@@ -41,9 +42,9 @@ export interface JsonResource<
   readonly columns: ColumnTable<Order>;
 }
 
-/** A list's answer as every list operation selects it. */
+/** A list's page as every list operation selects it; counted on the first page. */
 interface Connection<Node> {
-  readonly totalCount: number;
+  readonly totalCount?: number;
   readonly nodes: readonly Node[];
 }
 
@@ -117,6 +118,12 @@ export function listRoute<Node, W, O extends string, N extends OperationName, S 
   summary: string,
   scope?: Scope<S>,
 ) {
+  const variables = (input: RouteInput) => ({
+    ...scoped(scope, input.params),
+    filter: compileWhere(input.query.where, resource.columns),
+    order: compileOrderText(input.query.order, resource.columns),
+    ...firstPage(input, true),
+  });
   return {
     ...base(resource, 'GET', path, operation),
     docs: {
@@ -124,17 +131,12 @@ export function listRoute<Node, W, O extends string, N extends OperationName, S 
       response: { schema: resource.wire, list: true },
       queryParameters: queryParameters(resource.columns),
     },
-    variables: ({ params, query, ctx }: RouteInput) => ({
-      ...scoped(scope, params),
-      filter: compileWhere(query.where, resource.columns),
-      order: compileOrderText(query.order, resource.columns),
-      // Legacy clients know no paging: they get every matching row up to the server's cap.
-      first: ctx.config.pageSize.max,
-    }),
+    variables,
     render: ({ nodes, totalCount }: Connection<Node>) => ({
       response: nodes.map((node) => resource.render(node)),
       count: totalCount,
     }),
+    paging: listPaging<ReturnType<typeof variables>>(),
   };
 }
 

@@ -1117,10 +1117,12 @@ export type ListActivitiesQueryVariables = Exact<{
   filter?: ActivityFilter | null | undefined;
   order?: Array<ActivityOrder> | ActivityOrder | null | undefined;
   first?: number | null | undefined;
+  after?: string | null | undefined;
+  counted?: boolean | null | undefined;
 }>;
 
 
-export type ListActivitiesQuery = { activities: { totalCount: number, nodes: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }> } };
+export type ListActivitiesQuery = { activities: { totalCount?: number, nodes: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShowActivityQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -1157,10 +1159,12 @@ export type ListCompaniesQueryVariables = Exact<{
   filter?: CompanyFilter | null | undefined;
   order?: Array<CompanyOrder> | CompanyOrder | null | undefined;
   first?: number | null | undefined;
+  after?: string | null | undefined;
+  counted?: boolean | null | undefined;
 }>;
 
 
-export type ListCompaniesQuery = { companies: { totalCount: number, nodes: Array<{ id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> }> } };
+export type ListCompaniesQuery = { companies: { totalCount?: number, nodes: Array<{ id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShowCompanyQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -1230,10 +1234,12 @@ export type ListProjectsQueryVariables = Exact<{
   filter?: ProjectFilter | null | undefined;
   order?: Array<ProjectOrder> | ProjectOrder | null | undefined;
   first?: number | null | undefined;
+  after?: string | null | undefined;
+  counted?: boolean | null | undefined;
 }>;
 
 
-export type ListProjectsQuery = { projects: { totalCount: number, nodes: Array<{ id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null }> } };
+export type ListProjectsQuery = { projects: { totalCount?: number, nodes: Array<{ id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShowProjectQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -1286,10 +1292,12 @@ export type ListShiftsQueryVariables = Exact<{
   filter?: ShiftFilter | null | undefined;
   order?: Array<ShiftOrder> | ShiftOrder | null | undefined;
   first?: number | null | undefined;
+  after?: string | null | undefined;
+  counted?: boolean | null | undefined;
 }>;
 
 
-export type ListShiftsQuery = { shifts: { totalCount: number, nodes: Array<{ id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } }> } };
+export type ListShiftsQuery = { shifts: { totalCount?: number, nodes: Array<{ id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShowShiftQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -1326,10 +1334,12 @@ export type ListStaffQueryVariables = Exact<{
   filter?: StaffFilter | null | undefined;
   order?: Array<StaffOrder> | StaffOrder | null | undefined;
   first?: number | null | undefined;
+  after?: string | null | undefined;
+  counted?: boolean | null | undefined;
 }>;
 
 
-export type ListStaffQuery = { staff: { totalCount: number, nodes: Array<{ id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null }> } };
+export type ListStaffQuery = { staff: { totalCount?: number, nodes: Array<{ id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShowStaffQueryVariables = Exact<{
   id?: string | number | null | undefined;

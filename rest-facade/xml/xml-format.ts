@@ -4,9 +4,10 @@ import { credentialsOf } from '../../src/core/request-context';
 import type { Responder, WireFormat } from '../dispatcher';
 import { LEGACY_ERRORS, xmlErrorType, type FacadeError } from '../errors';
 import { hasBody, runBodyParser } from '../body-reading';
+import { writeChunks } from '../list-pages';
 import type { Route } from '../route-table';
 import { parseXmlBody } from './xml-body';
-import { element, renderXml, text, type XmlNode } from './xml-writer';
+import { element, renderXml, renderXmlList, text, type XmlNode } from './xml-writer';
 
 /** What an XML route renders: the document's root element, and where a created object lives. */
 export interface XmlAnswer {
@@ -37,10 +38,29 @@ export function xmlErrorNode(error: FacadeError, route: XmlRoute | undefined): X
   );
 }
 
+/** The items of a list page's root (`<shifts type="array">`). */
+function itemsOf(answer: XmlAnswer): readonly XmlNode[] {
+  if (answer.node.kind !== 'array') throw new Error(`<${answer.node.name}> is not a list`);
+  return answer.node.items;
+}
+
 const responder: Responder<XmlAnswer> = {
   success(res, status, answer) {
     if (answer.location) res.setHeader('Location', answer.location);
     send(res, status, answer.node);
+  },
+  async pages(res, status, first, rest) {
+    res.status(status).type(XML_TYPE);
+    await writeChunks(
+      res,
+      renderXmlList(
+        first.node.name,
+        (async function* () {
+          yield itemsOf(first);
+          for await (const page of rest) yield itemsOf(page);
+        })(),
+      ),
+    );
   },
   failure(res, error, route) {
     send(

@@ -4,6 +4,7 @@ import { INT32_MAX } from '../int32';
 import { legacyFieldName, mapInput, type InputTable } from '../json/input-fields';
 import type { OperationName } from '../operation-types';
 import { scoped, type HttpMethod, type RouteInput, type Scope } from '../route-table';
+import { firstPage, listPaging } from '../list-pages';
 import { found } from '../run-operation';
 import type { XmlRoute } from './xml-format';
 import { array, element, type XmlNode } from './xml-writer';
@@ -111,18 +112,21 @@ export function xmlList<Node extends LegacyObject, N extends OperationName, S>(
   summary: string,
   scope?: Scope<S>,
 ) {
+  // The XML lists show no count: no page counts.
+  const variables = (input: RouteInput) => ({
+    ...scoped(scope, input.params),
+    ...firstPage(input, false),
+  });
   return {
     ...base(resource, 'GET', path, operation, summary),
-    variables: ({ params, ctx }: RouteInput) => ({
-      ...scoped(scope, params),
-      first: ctx.config.pageSize.max,
-    }),
+    variables,
     render: ({ nodes }: { readonly nodes: readonly Node[] }) => ({
       node: array(
         resource.collection,
         nodes.map((node) => objectOf(resource, node)),
       ),
     }),
+    paging: listPaging<ReturnType<typeof variables>>(),
   };
 }
 

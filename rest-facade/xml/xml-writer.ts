@@ -109,3 +109,20 @@ export function renderXml(root: XmlNode): string {
   write(root, '', lines);
   return lines.join('\n');
 }
+
+/**
+ * A list (`<shifts type="array">`) written a page of items at a time: the same text as
+ * `renderXml(array(name, every item))` for a list that is not empty.
+ */
+export async function* renderXmlList(
+  name: string,
+  pages: AsyncIterable<readonly XmlNode[]>,
+): AsyncIterable<string> {
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n<${name} type="array">`;
+  for await (const items of pages) {
+    const lines: string[] = [];
+    for (const item of items) write(item, '  ', lines);
+    if (lines.length > 0) yield `\n${lines.join('\n')}`;
+  }
+  yield `\n</${name}>`;
+}

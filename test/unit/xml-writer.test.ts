@@ -7,6 +7,7 @@ import {
   float,
   integer,
   renderXml,
+  renderXmlList,
   text,
   type XmlNode,
 } from '../../rest-facade/xml/xml-writer';
@@ -86,4 +87,19 @@ test('empty lists and single elements', () => {
   ]) {
     expect(renderXml(root)).toBe(reference(root));
   }
+});
+
+test('a list written a page at a time is the document written at once', async () => {
+  const shift = (id: number) =>
+    element('shift', [integer('id', id), text('notes', `<${id}> & co`)]);
+  const pages = [[shift(1), shift(2)], [], [shift(3)]];
+  let written = '';
+  for await (const chunk of renderXmlList(
+    'shifts',
+    (async function* () {
+      yield* pages;
+    })(),
+  ))
+    written += chunk;
+  expect(written).toBe(reference(array('shifts', pages.flat())));
 });

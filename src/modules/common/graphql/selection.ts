@@ -1,10 +1,20 @@
-import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
+import {
+  getDirectiveValues,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  type FieldNode,
+  type FragmentSpreadNode,
+  type GraphQLResolveInfo,
+  type InlineFragmentNode,
+  type SelectionSetNode,
+} from 'graphql';
 
 /**
  * The names of the fields selected at a path below the current field (`nodes` of a connection),
  * through fragments and inline fragments. Used to read related rows ahead only when the query
- * asks for them. Directives are not evaluated, so a field under `@skip` counts as selected: the
- * worst case is a batch read that is not rendered.
+ * asks for them, and to count a list only when `totalCount` is asked for. `@skip` and `@include`
+ * are evaluated as graphql-js does, so `totalCount @include(if: $counted)` counts only when
+ * `$counted` is true.
  */
 export function selectedFields(info: GraphQLResolveInfo, ...path: string[]): Set<string> {
   let level: readonly FieldNode[] = info.fieldNodes;
@@ -17,6 +27,7 @@ function fieldsOf(info: GraphQLResolveInfo, fields: readonly FieldNode[]): Field
   const out: FieldNode[] = [];
   const visit = (set: SelectionSetNode | undefined): void => {
     for (const selection of set?.selections ?? []) {
+      if (!included(info, selection)) continue;
       if (selection.kind === 'Field') out.push(selection);
       else if (selection.kind === 'InlineFragment') visit(selection.selectionSet);
       else visit(info.fragments[selection.name.value]?.selectionSet);
@@ -24,6 +35,18 @@ function fieldsOf(info: GraphQLResolveInfo, fields: readonly FieldNode[]): Field
   };
   for (const field of fields) visit(field.selectionSet);
   return out;
+}
+
+/** Whether `@skip` and `@include` let a selection through, with the operation's variables. */
+function included(
+  info: GraphQLResolveInfo,
+  node: FieldNode | FragmentSpreadNode | InlineFragmentNode,
+): boolean {
+  if (!node.directives?.length) return true;
+  const skip = getDirectiveValues(GraphQLSkipDirective, node, info.variableValues);
+  if (skip?.if === true) return false;
+  const include = getDirectiveValues(GraphQLIncludeDirective, node, info.variableValues);
+  return include?.if !== false;
 }
 
 /**

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { hashSecret } from '../../src/modules/oauth';
+import { list, parseXml } from '../support/legacy-answers';
+import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+
+/**
+ * Legacy lists longer than one page (rest-facade/list-pages.ts: 1,000 rows per operation) are
+ * read a page at a time and written as each page comes, up to the server's cap (PAGE_SIZE_MAX,
+ * 2,200 here). The answer is the one a single read would give, byte for byte in form.
+ */
+const SHIFTS = 2500;
+const CAP = 2200;
+
+let t: TestApp;
+let owner: Credentials;
+let project: { id: string; legacyId: number };
+beforeAll(async () => {
+  t = await startTestApp({ PAGE_SIZE_MAX: String(CAP) });
+  owner = await t.newAccount();
+  const { createCompany } = await t.gqlOk(
+    owner,
+    'mutation { createCompany(input: { name: "Client", visibility: PUBLIC }) { company { id } } }',
+  );
+  ({
+    createProject: { project },
+  } = await t.gqlOk(
+    owner,
+    'mutation($c: ID!) { createProject(input: { companyId: $c, name: "Long", visibility: PUBLIC }) { project { id legacyId } } }',
+    { c: createCompany.company.id },
+  ));
+  // Hours one after another, in the order of their ids.
+  await t.db.orm.em.getConnection().execute(
+    `insert into shifts (uuid, account_id, project_id, user_id, start, stop)
+     select gen_random_uuid(), p.account_id, p.id, u.id,
+            timestamptz '2025-01-01T00:00:00Z' + n * interval '2 hours',
+            timestamptz '2025-01-01T01:00:00Z' + n * interval '2 hours'
+       from projects p
+       join users u on u.account_id = p.account_id and lower(u.login) = lower(?)
+      cross join generate_series(1, ?) as n
+      where p.uuid = ?
+      order by n`,
+    [owner.login, SHIFTS, project.id],
+  );
+});
+afterAll(() => t?.close());
+
+const get = (path: string) => request(t.app.express).get(path).auth(owner.login, owner.password);
+
+test('a JSON list longer than a page comes whole, in order, up to the cap, with the full count', async () => {
+  let res: request.Response | undefined;
+  const statements = await t.recordStatements(async () => {
+    res = await get(`/api/1/projects/${project.id}/shifts.json`);
+  });
+  const { items, count } = list(res!);
+  expect(count).toBe(SHIFTS);
+  expect(items).toHaveLength(CAP);
+  expect(new Set(items.map((s) => s.uuid)).size).toBe(CAP);
+  const starts = items.map((s) => Date.parse(s.start));
+  expect(starts).toEqual([...starts].sort((a, b) => a - b));
+  expect(items[0].start).toBe('2025-01-01T02:00:00Z');
+  // Written as it was read: no length up front; the text is JSON.stringify's of the whole.
+  expect(res!.headers['transfer-encoding']).toBe('chunked');
+  expect(res!.headers['content-length']).toBeUndefined();
+  expect(res!.text).toBe(JSON.stringify(res!.body));
+  // Three pages (1,000 + 1,000 + 200), counted once.
+  expect(statements.filter((sql) => /^select count\(\*\)/.test(sql))).toHaveLength(1);
+  expect(
+    statements.filter((sql) => /from "shifts" as "s0" where/.test(sql) && / limit /.test(sql)),
+  ).toHaveLength(3);
+});
+
+test('JSONP wraps the same text', async () => {
+  // JSONP signs in by a token in its URL only: one issued straight into the table for the owner.
+  const { registerOAuthClient } = await t.gqlOk(
+    owner,
+    'mutation { registerOAuthClient(input: { name: "Widget", protocol: OAUTH2, redirectUris: ["https://widget.example/cb"] }) { client { key } } }',
+  );
+  const token = randomBytes(32).toString('hex');
+  await t.db.orm.em.getConnection().execute(
+    `insert into oauth2_tokens (client_id, user_id, account_id, access_token_hash, access_expires_at)
+     select c.id, u.id, u.account_id, ?, now() + interval '1 hour'
+       from oauth_clients c join users u on u.account_id = c.account_id and lower(u.login) = lower(?)
+      where c.client_key = ?`,
+    [hashSecret(token), owner.login, registerOAuthClient.client.key],
+  );
+  const path = `/api/1/projects/${project.id}/shifts`;
+  const json = await get(`${path}.json`);
+  const jsonp = await request(t.app.express).get(
+    `${path}.jsonp?callback=app.take&access_token=${token}`,
+  );
+  expect(jsonp.status).toBe(200);
+  expect(jsonp.headers['content-type']).toBe('application/javascript; charset=utf-8');
+  expect(jsonp.headers['transfer-encoding']).toBe('chunked');
+  expect(jsonp.text).toBe(`/**/ typeof app.take === 'function' && app.take(${json.text});`);
+});
+
+test('an XML list longer than a page is one document with every shift up to the cap', async () => {
+  const res = await get(`/project/${project.legacyId}/shifts.xml`);
+  expect(res.status).toBe(200);
+  expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
+  expect(res.headers['transfer-encoding']).toBe('chunked');
+  const text = res.text;
+  expect(
+    text.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<shifts type="array">\n  <shift>\n'),
+  ).toBe(true);
+  expect(text.endsWith('\n  </shift>\n</shifts>')).toBe(true);
+  const root = parseXml(text);
+  expect(root.children).toHaveLength(CAP);
+  const ids = root.children.map((s) => Number(s.children.find((c) => c.name === 'id')!.text));
+  expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  expect(new Set(ids).size).toBe(CAP);
+});
+
+test('a list within one page is answered whole, with its length, as before', async () => {
+  const res = await get('/api/1/projects.json');
+  expect(list(res).items).toHaveLength(1);
+  expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
+  expect(res.headers['transfer-encoding']).toBeUndefined();
+});
