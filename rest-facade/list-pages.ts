@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
-import type { RouteInput } from './route-table';
+import type { ListPaging, RouteInput } from './route-table';
 
 /**
  * Legacy lists know no paging: a client gets every matching row, up to the server's cap
@@ -18,13 +18,6 @@ export interface ListPage<Node> {
   readonly totalCount?: number;
   readonly nodes: readonly Node[];
   readonly pageInfo: { readonly hasNextPage: boolean; readonly endCursor: string | null };
-}
-
-/** How a list route reads its pages; the dispatcher runs it (route-table.ts, `paging`). */
-export interface ListPaging<V, Root> {
-  rows(root: Root): number;
-  /** The variables of the page after `root`, `read` rows read so far; none after the last. */
-  next(input: RouteInput, variables: V, root: Root, read: number): V | undefined;
 }
 
 /** The first page's variables: at most a page, counted when the answer shows the count. */

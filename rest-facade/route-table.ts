@@ -1,6 +1,5 @@
 import type { RequestContext } from '../src/core/request-context';
 import type { LegacyEntity } from './errors';
-import type { ListPaging } from './list-pages';
 import type { OperationName, RootOf, VariablesOf } from './operation-types';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -22,6 +21,13 @@ export type Scope<S> = (params: RouteInput['params']) => S;
 /** The parent's variables of a nested route; none for a route of its own. */
 export function scoped<S>(scope: Scope<S> | undefined, params: RouteInput['params']) {
   return scope ? scope(params) : {};
+}
+
+/** How a list route reads its pages (list-pages.ts); the dispatcher runs it. */
+export interface ListPaging<V, Root> {
+  rows(root: Root): number;
+  /** The variables of the page after `root`, `read` rows read so far; none after the last. */
+  next(input: RouteInput, variables: V, root: Root, read: number): V | undefined;
 }
 
 /** How a route is described in the OpenAPI document and the guides. */
