@@ -94,11 +94,16 @@ export function createDispatcher<R>(deps: DispatcherDeps<R>): RequestHandler {
         await responder.pages(res, route.status ?? 200, answer.rendered, answer.more);
       else responder.success(res, route.status ?? 200, answer.rendered);
     } catch (error) {
-      const failure = toFacadeError(error, loggerOf(req));
-      // A list already partly written cannot turn into an error: cut off, so that no client
-      // takes the part for the whole.
-      if (res.headersSent) res.destroy();
-      else responder.failure(res, failure, route);
+      if (res.headersSent || res.destroyed) {
+        // Part of a long list is written, or the client has left: no error answer can follow.
+        // The list is cut off, so that no client takes the part for the whole.
+        if (!res.destroyed) {
+          loggerOf(req).warn({ err: error }, 'a long list was cut off after its first part');
+          res.destroy();
+        }
+        return;
+      }
+      responder.failure(res, toFacadeError(error, loggerOf(req)), route);
     }
   };
 }

@@ -1,4 +1,5 @@
-import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { ListPaging, RouteInput } from './route-table';
 
@@ -44,19 +45,9 @@ export function listPaging<V extends object>(): ListPaging<V, ListPage<unknown>>
 }
 
 /**
- * Writes `chunks` as the body with back-pressure; a client that hangs up stops the reading. The
- * status and headers must be set before.
+ * Writes `chunks` as the body, with back-pressure; a client that hangs up (before or during the
+ * writing) ends the reading. The status and headers must be set before.
  */
-export async function writeChunks(res: Response, chunks: AsyncIterable<string>): Promise<void> {
-  const hangUp = new AbortController();
-  const onClose = () => hangUp.abort();
-  res.once('close', onClose);
-  try {
-    for await (const chunk of chunks) {
-      if (!res.write(chunk)) await once(res, 'drain', { signal: hangUp.signal });
-    }
-    res.end();
-  } finally {
-    res.off('close', onClose);
-  }
+export function writeChunks(res: Response, chunks: AsyncIterable<string>): Promise<void> {
+  return pipeline(Readable.from(chunks), res);
 }

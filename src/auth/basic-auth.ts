@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import { UnauthenticatedError } from '../core/errors';
-import { Staff, type PasswordHasher } from '../modules/staff';
+import { findSignInUser, type PasswordHasher, type Staff } from '../modules/staff';
 import type { SignInLimiter } from './sign-in-limiter';
 import type { Viewer } from '../core/viewer';
 import { passwordHashDigest, type CredentialGrant } from './credential-check';
@@ -131,29 +131,6 @@ export class BasicAuthenticator {
 }
 
 const INVALID = 'Invalid login or password';
-
-/** What signing in reads of a user. */
-interface SignInUser extends Pick<
-  Staff,
-  'id' | 'uuid' | 'login' | 'type' | 'active' | 'passwordHash'
-> {
-  accountId: number;
-}
-
-/**
- * The user of a login, as one plain row: this read runs on every request, so it skips the ORM's
- * query building and hydration (a third of a cached sign-in's cost). Logins are unique across
- * accounts, so it runs outside the tenant filter; the index on `lower(login)` serves it.
- */
-async function findSignInUser(em: EntityManager, login: string): Promise<SignInUser | null> {
-  const rows = await em
-    .getConnection()
-    .execute<SignInUser[]>(
-      'select id, uuid, login, type, active, password_hash as "passwordHash", account_id as "accountId" from users where lower(login) = ? limit 1',
-      [login.toLowerCase()],
-    );
-  return rows[0] ?? null;
-}
 
 /** The credentials' key in the cache, and of a check in progress; an unknown login has one too. */
 function cacheKey(

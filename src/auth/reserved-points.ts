@@ -23,6 +23,11 @@ interface Block {
 /** Blocks are at most this big, and at most this share of what the window still allows. */
 const MAX_BLOCK = 100;
 const SHARE_OF_REMAINING = 8;
+/**
+ * Keys kept at most: past this, lapsed blocks are dropped (at most once a second) and then the
+ * oldest, whose unused points are lost (their key only reserves again; never over the limit).
+ */
+const MAX_KEYS = 10_000;
 
 /**
  * Counts requests against a limit kept in a shared store (PostgreSQL, through rate-limiter-flexible)
@@ -40,6 +45,7 @@ export class ReservedPoints {
   private readonly blocks = new Map<string, Block>();
   /** Reservations under way, so concurrent requests of one key wait for one store write. */
   private readonly reserving = new Map<string, Promise<void>>();
+  private lastSweep = 0;
 
   constructor(private readonly store: RateLimiterAbstract) {}
 
@@ -88,7 +94,9 @@ export class ReservedPoints {
     // What the store counted beyond the limit was not granted (a process over the limit is
     // refused until the window starts over, so the excess costs nobody anything).
     const granted = Math.max(0, want - Math.max(0, stored - this.limit));
-    if (this.blocks.size > 10_000) this.forgetLapsed();
+    // Deleted first, so that the map's order is the order of reservation, oldest first.
+    this.blocks.delete(key);
+    if (this.blocks.size >= MAX_KEYS) this.makeRoom();
     this.blocks.set(key, {
       left: (current?.left ?? 0) + granted,
       stored,
@@ -104,10 +112,17 @@ export class ReservedPoints {
     };
   }
 
-  /** Drops the blocks of windows that are over (a flood of addresses must not grow the map). */
-  private forgetLapsed(): void {
+  /** Drops lapsed blocks (a flood of addresses must not grow the map), then the oldest. */
+  private makeRoom(): void {
     const at = Date.now();
-    for (const [key, block] of this.blocks) if (block.expiresAt <= at) this.blocks.delete(key);
+    if (at - this.lastSweep >= 1000) {
+      this.lastSweep = at;
+      for (const [key, block] of this.blocks) if (block.expiresAt <= at) this.blocks.delete(key);
+    }
+    for (const key of this.blocks.keys()) {
+      if (this.blocks.size < MAX_KEYS) break;
+      this.blocks.delete(key);
+    }
   }
 }
 

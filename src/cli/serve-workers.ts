@@ -13,6 +13,8 @@ import { openDatabase } from '../db/database';
 const CRASH_WINDOW_MS = 60_000;
 const FIRST_RESTART_DELAY_MS = 500;
 const MAX_RESTART_DELAY_MS = 30_000;
+/** How long past SHUTDOWN_TIMEOUT_MS a stopping worker gets before it is killed. */
+const STOP_GRACE_MS = 10_000;
 
 /** Whether this process is a worker forked by a `serve --workers` primary. */
 export function isServeWorker(): boolean {
@@ -98,6 +100,14 @@ export async function serveWorkers(config: Config, count: number): Promise<numbe
     // The worker's own handler drains (up to SHUTDOWN_TIMEOUT_MS) and exits; cluster's
     // worker.kill() would disconnect it first and close its server without that drain.
     for (const worker of live) worker.process.kill(signal);
+    // A worker stuck past its own deadline (and then some) is killed: the primary never hangs.
+    const deadline = setTimeout(() => {
+      for (const worker of live) {
+        complain(`worker ${worker.process.pid} did not stop in time; killing it`);
+        worker.process.kill('SIGKILL');
+      }
+    }, config.shutdownTimeoutMs + STOP_GRACE_MS);
+    void allGone.then(() => clearTimeout(deadline));
     settleIfDone();
   };
   // Registered before the migration, so a signal then ends the start instead of killing the

@@ -158,6 +158,21 @@ test('a nested list is never read whole: every read of its rows has a limit per 
     '2026-02-15T09:00:00.000Z',
   ]);
   expect(next.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
+
+  // Backwards from the same cursor: the last rows before it, in the list's order.
+  const { companies } = await t.gqlOk(
+    owner,
+    `query($before: String) { companies(first: 3) { nodes { projects(first: 5) { nodes { id
+      shifts(last: 2, before: $before) { pageInfo { hasPreviousPage hasNextPage } nodes { start } }
+    } } } } }`,
+    { before: next.pageInfo.endCursor },
+  );
+  const back = shiftsOf({ companies });
+  expect(back.nodes.map((s: any) => s.start)).toEqual([
+    '2026-02-14T09:00:00.000Z',
+    '2026-02-15T09:00:00.000Z',
+  ]);
+  expect(back.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: true });
 });
 
 test('the legacy project lists (JSON and XML) issue the same number of statements for 6 and 60 projects', async () => {

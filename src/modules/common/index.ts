@@ -39,7 +39,7 @@ export {
   StaffRef,
 } from './graphql/refs';
 export { DateTimeISOResolver } from './graphql/scalars';
-export { selectedFields, selectedNodeFields } from './graphql/selection';
+export { pageRequest, selectedFields, selectedNodeFields } from './graphql/selection';
 export { idempotentTransaction } from './idempotency';
 export { isRowId, isUuid } from './identifiers';
 export {

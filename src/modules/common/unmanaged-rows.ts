@@ -49,9 +49,12 @@ export async function findRows<T extends object>(
 /**
  * Runs a query written for one parent (its condition names `parent.id`) for each of `ids`, in
  * one statement: a lateral join, so the query's `limit` and order hold per parent and each parent
- * reads only its own rows (an index on the parent column and the order serves each one). The rows
- * come grouped by parent, each group in the query's order: a lateral subquery is run per outer row
- * by a nested loop.
+ * reads only its own rows (an index on the parent column and the order serves each one). Each
+ * parent's rows come in the query's order: a subquery that refers to the outer row can only run
+ * per outer row (a nested loop), which hands on its rows as its ORDER BY and LIMIT produced them.
+ * PostgreSQL states no order without an outer ORDER BY; this is the executor's behaviour, which
+ * `test/integration/nested-query-statements.test.ts` reads back. The query's text is re-run
+ * through knex with its bindings, so it must hold no literal `?`.
  */
 async function perParentRows(
   em: EntityManager,

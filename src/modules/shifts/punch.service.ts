@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DomainRuleError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { assertTimeRoom } from '../accounts';
+import { accountSecondsUsed } from './time-used';
 import { Activity } from '../activities';
 import {
   idempotentTransaction,
@@ -95,7 +96,9 @@ export class PunchService {
           'You are already punched in to this project',
         );
       }
-      await assertTimeRoom(tx.em, tx.viewer.accountId, { seconds: 0, starting: true }, tx.now);
+      await assertTimeRoom(tx.em, tx.viewer.accountId, { seconds: 0, starting: true }, () =>
+        accountSecondsUsed(tx.em, tx.viewer.accountId, tx.now),
+      );
       // The old shift stops at the very instant the new one starts; that instant is read after the
       // lock and is never before the old start, so shifts never overlap and stop > start holds.
       const now = instantAfter(running?.start);

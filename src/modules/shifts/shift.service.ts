@@ -29,6 +29,7 @@ import {
   timeZoneField,
 } from '../common';
 import { assertTimeRoom } from '../accounts';
+import { accountSecondsUsed } from './time-used';
 import { Activity } from '../activities';
 import type { Project, ProjectService } from '../projects';
 import { Staff } from '../staff';
@@ -341,12 +342,8 @@ export class ShiftService {
     await assertTimeRoom(
       em,
       ctx.viewer.accountId,
-      {
-        seconds: enteredSeconds(shift, ctx.now),
-        replacing: shift.id,
-        starting: shift.stop === null,
-      },
-      ctx.now,
+      { seconds: enteredSeconds(shift, ctx.now), starting: shift.stop === null },
+      () => accountSecondsUsed(em, ctx.viewer.accountId, ctx.now, shift.id),
     );
     await em.flush();
     return stopped;

@@ -10,6 +10,7 @@ export { StaffResolver } from './graphql/staff.resolver';
 export { AccountResolver, ViewerResolver } from './graphql/viewer.resolver';
 export { replaceMembers, resolveMemberIds } from './member-lists';
 export { createPasswordHasher, type PasswordHasher } from './passwords';
+export { findSignInUser, type SignInUser } from './sign-in-user';
 export { Staff } from './staff.entity';
 export { mayReadStaff } from './staff.policy';
 export { accountOwner } from './staff.loaders';

@@ -1,6 +1,8 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import {
   Arg,
   Args,
+  Info,
   Ctx,
   FieldResolver,
   ID,
@@ -18,6 +20,7 @@ import {
   LocatorArgs,
   optionalLocator,
   PageArgs,
+  pageRequest,
 } from '../../common';
 import type { MaybePromise } from '../../../core/loaders';
 import { Project } from '../../projects';
@@ -90,8 +93,15 @@ export class ActivityResolver {
     })
     projectLegacyId: number | undefined,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return this.service.list(ctx, filter, order, page, optionalLocator(projectId, projectLegacyId));
+    return this.service.list(
+      ctx,
+      filter,
+      order,
+      pageRequest(page, info),
+      optionalLocator(projectId, projectLegacyId),
+    );
   }
 
   @Mutation(() => CreateActivityPayload, {

@@ -8,6 +8,7 @@ import {
   type InlineFragmentNode,
   type SelectionSetNode,
 } from 'graphql';
+import type { PageRequest } from '../list-query';
 
 /**
  * The names of the fields selected at a path below the current field (`nodes` of a connection),
@@ -55,4 +56,9 @@ function included(
  */
 export function selectedNodeFields(info: GraphQLResolveInfo): Set<string> {
   return new Set([...selectedFields(info, 'nodes'), ...selectedFields(info, 'edges', 'node')]);
+}
+
+/** A list's page request from its arguments, counting the rows only when `totalCount` is selected. */
+export function pageRequest(page: PageRequest, info: GraphQLResolveInfo): PageRequest {
+  return { ...page, countTotal: selectedFields(info).has('totalCount') };
 }

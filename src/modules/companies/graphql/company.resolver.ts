@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, Info, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import {
   FILTER_DESCRIPTIONS,
@@ -7,6 +8,7 @@ import {
   LocatorArgs,
   PageArgs,
   listComplexity,
+  pageRequest,
 } from '../../common';
 import { Account } from '../../accounts';
 import { Staff } from '../../staff';
@@ -57,8 +59,9 @@ export class CompanyResolver {
     })
     order: InstanceType<typeof CompanyOrder>[] | undefined,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return this.service.list(ctx, filter, order, page);
+    return this.service.list(ctx, filter, order, pageRequest(page, info));
   }
 
   @Mutation(() => CreateCompanyPayload, { description: 'Creates a company.' })

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { FILTER_DESCRIPTIONS, PageArgs, selectedFields, selectedNodeFields } from '../../common';
+import { FILTER_DESCRIPTIONS, PageArgs, pageRequest, selectedNodeFields } from '../../common';
 import { Company } from '../../companies';
 import { companyProjects, type ProjectFieldPrimer } from '../project.loaders';
 import { ProjectFilter, ProjectOrder } from './project.inputs';
@@ -34,7 +34,7 @@ export class CompanyProjectsResolver {
     return companyProjects(
       ctx,
       company.id,
-      { ...page, countTotal: selectedFields(info).has('totalCount') },
+      pageRequest(page, info),
       filter,
       order,
       () => selectedNodeFields(info),

@@ -24,6 +24,7 @@ import {
   optionalLocator,
   PageArgs,
   selectedNodeFields,
+  pageRequest,
 } from '../../common';
 import { Company, visibleCompany } from '../../companies';
 import { Staff } from '../../staff';
@@ -112,7 +113,7 @@ export class ProjectResolver {
       ctx,
       filter,
       order,
-      page,
+      pageRequest(page, info),
       optionalLocator(companyId, companyLegacyId),
     );
     await this.primeFields(ctx, connection.nodes, selectedNodeFields(info));

@@ -9,7 +9,7 @@ import {
   loadById,
   PageArgs,
   DateTimeISOResolver,
-  selectedFields,
+  pageRequest,
   selectedNodeFields,
 } from '../../common';
 import { Project } from '../../projects';
@@ -74,8 +74,7 @@ export class ProjectTimeResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const countTotal = selectedFields(info).has('totalCount');
-    return projectShifts(ctx, project.id, { ...page, countTotal }, filter, order, () =>
+    return projectShifts(ctx, project.id, pageRequest(page, info), filter, order, () =>
       selectedNodeFields(info),
     );
   }

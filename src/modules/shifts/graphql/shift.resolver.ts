@@ -17,7 +17,7 @@ import {
   FILTER_DESCRIPTIONS,
   Connection,
   loadById,
-  selectedFields,
+  pageRequest,
   selectedNodeFields,
   LocatorArgs,
   optionalLocator,
@@ -93,12 +93,11 @@ export class ShiftResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const countTotal = selectedFields(info).has('totalCount');
     const connection = await this.service.list(
       ctx,
       filter,
       order,
-      { ...page, countTotal },
+      pageRequest(page, info),
       optionalLocator(projectId, projectLegacyId),
     );
     await primeShiftRelations(ctx, connection.nodes, selectedNodeFields(info));

@@ -1,6 +1,18 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import {
+  Arg,
+  Args,
+  Ctx,
+  Info,
+  FieldResolver,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { FILTER_DESCRIPTIONS, Connection, LocatorArgs, PageArgs } from '../../common';
+import { FILTER_DESCRIPTIONS, Connection, LocatorArgs, PageArgs, pageRequest } from '../../common';
 import { Staff } from '../staff.entity';
 import { personalField } from '../staff.policy';
 import {
@@ -53,8 +65,9 @@ export class StaffResolver {
     @Arg('order', () => [StaffOrder], { nullable: true, description: FILTER_DESCRIPTIONS.orderArg })
     order: InstanceType<typeof StaffOrder>[] | undefined,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return this.service.list(ctx, filter, order, page);
+    return this.service.list(ctx, filter, order, pageRequest(page, info));
   }
 
   @Mutation(() => CreateStaffPayload, {

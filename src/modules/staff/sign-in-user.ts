@@ -1,0 +1,25 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Staff } from './staff.entity';
+
+/** What signing in reads of a user. */
+export interface SignInUser extends Pick<
+  Staff,
+  'id' | 'uuid' | 'login' | 'type' | 'active' | 'passwordHash'
+> {
+  accountId: number;
+}
+
+/**
+ * The user of a login, as one plain row: this read runs on every request, so it skips the ORM's
+ * query building and hydration (a third of a cached sign-in's cost). Logins are unique across
+ * accounts, so it runs outside the tenant filter; the index on `lower(login)` serves it.
+ */
+export async function findSignInUser(em: EntityManager, login: string): Promise<SignInUser | null> {
+  const rows = await em
+    .getConnection()
+    .execute<SignInUser[]>(
+      'select id, uuid, login, type, active, password_hash as "passwordHash", account_id as "accountId" from users where lower(login) = ? limit 1',
+      [login.toLowerCase()],
+    );
+  return rows[0] ?? null;
+}
