@@ -11,7 +11,7 @@ import type { ListPaging, RouteInput } from './route-table';
  */
 
 /** Rows per operation: most lists fit in one, and one is small in memory. */
-export const LIST_PAGE_SIZE = 2000;
+export const LIST_PAGE_SIZE = 1000;
 
 /** What a list operation's root field answers: every List* operation selects these. */
 export interface ListPage<Node> {

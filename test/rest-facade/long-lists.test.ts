@@ -5,7 +5,7 @@ import { list, parseXml } from '../support/legacy-answers';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
- * Legacy lists longer than one page (rest-facade/list-pages.ts: 2,000 rows per operation) are
+ * Legacy lists longer than one page (rest-facade/list-pages.ts: 1,000 rows per operation) are
  * read a page at a time and written as each page comes, up to the server's cap (PAGE_SIZE_MAX,
  * 2,200 here). The answer is the one a single read would give, byte for byte in form.
  */
@@ -63,11 +63,11 @@ test('a JSON list longer than a page comes whole, in order, up to the cap, with 
   expect(res!.headers['transfer-encoding']).toBe('chunked');
   expect(res!.headers['content-length']).toBeUndefined();
   expect(res!.text).toBe(JSON.stringify(res!.body));
-  // Two pages (2,000 + 200), counted once.
+  // Three pages (1,000 + 1,000 + 200), counted once.
   expect(statements.filter((sql) => /^select count\(\*\)/.test(sql))).toHaveLength(1);
   expect(
     statements.filter((sql) => /from "shifts" as "s0" where/.test(sql) && / limit /.test(sql)),
-  ).toHaveLength(2);
+  ).toHaveLength(3);
 });
 
 test('JSONP wraps the same text', async () => {
