@@ -11,8 +11,18 @@ export const dateTime = z
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/)
   .meta({ format: 'date-time', description: 'RFC 3339, UTC, whole seconds, with Z' });
 
-/** A GraphQL DateTimeISO (`...T05:19:26.000Z`) in the wire form of `dateTime`: the fraction dropped. */
-export const wireTime = (iso: string): string => `${new Date(iso).toISOString().slice(0, 19)}Z`;
+/** What DateTimeISO answers (`Date.toISOString`): `2013-08-16T05:19:26.000Z`. */
+const ISO_MILLISECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * A GraphQL DateTimeISO (`...T05:19:26.000Z`) in the wire form of `dateTime`: the fraction dropped.
+ * Cut from the text when it has the form DateTimeISO gives (a list of a thousand shifts spent 5 %
+ * of its time parsing and formatting dates here), else through a Date.
+ */
+export const wireTime = (iso: string): string =>
+  ISO_MILLISECONDS.test(iso)
+    ? `${iso.slice(0, 19)}Z`
+    : `${new Date(iso).toISOString().slice(0, 19)}Z`;
 
 export const asStringBoolean = (value: boolean): 'true' | 'false' => (value ? 'true' : 'false');
 
