@@ -1,8 +1,8 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { runCli, stopCli, waitForOutput, type Spawned } from '../support/cli-process';
 import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/test-database';
 
 /**
@@ -18,72 +18,16 @@ import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/te
  */
 const maybe = process.env.TEST_DATABASE_URL ? test : test.skip;
 
-const MAIN = path.join(__dirname, '..', '..', 'dist', 'src', 'main.js');
 const PASSWORD = 'two-processes-password';
 const USERS = 5;
 const PROJECTS = 3;
 const OPERATIONS_PER_USER = 60;
 
-interface Spawned {
-  name: string;
-  child: ChildProcessWithoutNullStreams;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
 let target: TestDatabaseTarget | undefined;
 let dataDir: string | undefined;
 const servers: Spawned[] = [];
 
-function run(name: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
-  const child = spawn(process.execPath, [MAIN, ...args], { env });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
-  );
-  return { name, child, output: () => output, exited };
-}
-
-async function waitFor(
-  pattern: RegExp,
-  spawned: Spawned,
-  timeoutMs = 60_000,
-): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = pattern.exec(spawned.output());
-    if (match) return match;
-    if (spawned.child.exitCode !== null)
-      throw new Error(
-        `${spawned.name} exited (${spawned.child.exitCode}) before ${pattern}; output:\n${spawned.output()}`,
-      );
-    if (Date.now() > deadline)
-      throw new Error(
-        `timed out waiting for ${pattern} from ${spawned.name}; output:\n${spawned.output()}`,
-      );
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** SIGTERM, then the exit; SIGKILL if it does not come within 20 s. Resolves with the exit code. */
-async function stop(spawned: Spawned): Promise<number | null> {
-  if (spawned.child.exitCode !== null || spawned.child.signalCode !== null) return spawned.exited;
-  spawned.child.kill('SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>(
-    (resolve) => (timer = setTimeout(() => resolve('late'), 20_000)),
-  );
-  const outcome = await Promise.race([spawned.exited, late]);
-  clearTimeout(timer);
-  if (outcome !== 'late') return outcome;
-  spawned.child.kill('SIGKILL');
-  await spawned.exited;
-  throw new Error(
-    `${spawned.name} did not stop within 20 s of SIGTERM; output:\n${spawned.output()}`,
-  );
-}
+const stop = (s: Spawned) => stopCli(s, 20_000);
 
 afterAll(async () => {
   // Every process stopped and waited for, the database dropped and the directory removed, whatever
@@ -236,7 +180,7 @@ maybe(
       login: `owner_${path.basename(dataDir).replace(/\W/g, '_')}`,
       password: PASSWORD,
     };
-    const create = run(
+    const create = runCli(
       'account create',
       [
         'account',
@@ -259,9 +203,9 @@ maybe(
       owner_id: number;
     };
 
-    servers.push(run('server A', ['serve'], env), run('server B', ['serve'], env));
+    servers.push(runCli('server A', ['serve'], env), runCli('server B', ['serve'], env));
     const urls = await Promise.all(
-      servers.map(async (s) => (await waitFor(/listening on (http:\/\/[^ ]+)/, s))[1]!),
+      servers.map(async (s) => (await waitForOutput(/listening on (http:\/\/[^ ]+)/, s))[1]!),
     );
     expect(new Set(urls).size).toBe(2);
 

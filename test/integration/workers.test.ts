@@ -1,4 +1,3 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +7,7 @@ import { Client } from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { restartDelayMs } from '../../src/cli/serve-workers';
 import { basicAuthorization, GraphQLSocket } from '../support/graphql-ws-session';
+import { runCli, stopCli, waitForOutput, type Spawned } from '../support/cli-process';
 import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/test-database';
 
 /**
@@ -23,33 +23,19 @@ import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/te
  */
 const maybe = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 
-const MAIN = path.join(__dirname, '..', '..', 'dist', 'src', 'main.js');
 const PASSWORD = 'workers-password';
 /** Requests one client address may send in the window; the rate-limit test uses it up. */
 const PER_ADDRESS = 6;
 const EMAILS = 8;
-
-interface Spawned {
-  name: string;
-  child: ChildProcessWithoutNullStreams;
-  output: () => string;
-  exited: Promise<number | null>;
-}
 
 const spawned: Spawned[] = [];
 const dataDirs: string[] = [];
 let target: TestDatabaseTarget | undefined;
 let smtp: SMTPServer | undefined;
 
+/** Starts the CLI and keeps it for afterAll. */
 function run(name: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
-  const child = spawn(process.execPath, [MAIN, ...args], { env });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
-  );
-  const s = { name, child, output: () => output, exited };
+  const s = runCli(name, args, env);
   spawned.push(s);
   return s;
 }
@@ -69,37 +55,7 @@ async function eventually<T>(
   }
 }
 
-function waitFor(pattern: RegExp, s: Spawned, timeoutMs = 60_000): Promise<RegExpMatchArray> {
-  return eventually(
-    `${pattern} from ${s.name}`,
-    () => {
-      const match = pattern.exec(s.output());
-      if (match) return match;
-      if (s.child.exitCode !== null)
-        throw new Error(`${s.name} exited (${s.child.exitCode}) before ${pattern}:\n${s.output()}`);
-      return undefined;
-    },
-    timeoutMs,
-  ).catch((error: Error) => {
-    throw new Error(`${error.message}; output:\n${s.output()}`);
-  });
-}
-
-/** SIGTERM, then the exit; SIGKILL if it does not come within 30 s. */
-async function stop(s: Spawned): Promise<number | null> {
-  if (s.child.exitCode !== null || s.child.signalCode !== null) return s.exited;
-  s.child.kill('SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>(
-    (resolve) => (timer = setTimeout(() => resolve('late'), 30_000)),
-  );
-  const outcome = await Promise.race([s.exited, late]);
-  clearTimeout(timer);
-  if (outcome !== 'late') return outcome;
-  s.child.kill('SIGKILL');
-  await s.exited;
-  throw new Error(`${s.name} did not stop within 30 s of SIGTERM; output:\n${s.output()}`);
-}
+const stop = (s: Spawned) => stopCli(s, 30_000);
 
 function alive(pid: number): boolean {
   try {
@@ -320,7 +276,7 @@ maybe('serve --workers 2 on a PostgreSQL server', () => {
     };
     delete env.WORKERS;
     primary = run('serve --workers 2', ['serve', '--workers', '2'], env);
-    const announced = await waitFor(
+    const announced = await waitForOutput(
       /timetrack listening on (http:\/\/\S+) with 2 workers/,
       primary,
     );
@@ -489,7 +445,7 @@ maybe('serve --workers 2 on a PostgreSQL server', () => {
   test('a killed worker is replaced and the service answers throughout', async () => {
     const victim = workerPids[0]!;
     process.kill(victim, 'SIGKILL');
-    await waitFor(
+    await waitForOutput(
       new RegExp(
         `worker ${victim} exited unexpectedly with signal SIGKILL; starting another in \\d+ ms`,
       ),

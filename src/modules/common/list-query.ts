@@ -9,7 +9,7 @@ import type { ConnectionShape } from './graphql/connection';
 import type { OrderSpec } from './graphql/list-args';
 import type { RequestContext } from '../../core/request-context';
 import { isUuid } from './identifiers';
-import { findRows } from './unmanaged-rows';
+import { findRows, intArray } from './unmanaged-rows';
 import { loadById, primeById, rememberRows } from './entity-loaders';
 import {
   type Cursor,
@@ -433,7 +433,7 @@ async function countPerParent<T extends object>(
   const parent = `${qb.alias}.${column}`;
   qb.select([raw(`${parent} as parent_id`), raw('count(*)::int as count')])
     .where(list.where as QBFilterQuery<T>)
-    .andWhere(`${parent} = any(?::int[])`, [`{${parentIds.join(',')}}`])
+    .andWhere(`${parent} = any(?::int[])`, [intArray(parentIds)])
     .groupBy(parent);
   await qb.applyFilters();
   const rows = await qb.execute<{ parent_id: number; count: number }[]>('all', false);

@@ -72,7 +72,7 @@ async function perParentRows(
 }
 
 /** An integer array as one text parameter (`{1,2,3}`), for `any(?::int[])` and `unnest`. */
-function intArray(ids: readonly number[]): string {
+export function intArray(ids: readonly number[]): string {
   return `{${ids.join(',')}}`;
 }
 
