@@ -9,11 +9,7 @@ import {
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchema, type ContainerType, type PubSub } from 'type-graphql';
-import {
-  ActivityResolver,
-  ProjectActivitiesResolver,
-  primeProjectActivities,
-} from '../modules/activities';
+import { ActivityResolver, ProjectActivitiesResolver } from '../modules/activities';
 import { ONE_OF_INPUT_TYPES } from '../modules/common';
 import { CompanyResolver } from '../modules/companies';
 import { ERROR_CODES, ERROR_MEANINGS, HTTP_STATUS } from '../core/errors';
@@ -22,14 +18,9 @@ import { registerShiftEventSource, ShiftEventResolver } from '../modules/events'
 import { NodeLookup, NodeResolver } from '../modules/nodes';
 import { SyncResolver } from '../modules/sync';
 import { OAuthClientResolver } from '../modules/oauth';
-import {
-  CompanyProjectsResolver,
-  joinPrimers,
-  primeProjectFields,
-  ProjectResolver,
-} from '../modules/projects';
+import { CompanyProjectsResolver, ProjectResolver } from '../modules/projects';
 import { ReportResolver } from '../modules/reports';
-import { primeProjectTimeFields, ProjectTimeResolver, ShiftResolver } from '../modules/shifts';
+import { ProjectTimeResolver, ShiftResolver } from '../modules/shifts';
 import { AccountResolver, StaffResolver, ViewerResolver } from '../modules/staff';
 import { TimeZoneResolver, TimeZoneService } from '../modules/time-zones';
 import { WebhookResolver } from '../modules/webhooks';
@@ -64,19 +55,13 @@ export async function createSchema(
   services: Services,
   pubSub: PubSub = createPubSub(),
 ): Promise<GraphQLSchema> {
-  // A project list reads ahead for the fields of every module that adds fields to Project.
-  const primeProjects = joinPrimers(
-    primeProjectFields,
-    primeProjectTimeFields,
-    primeProjectActivities,
-  );
   const instances = new Map<unknown, unknown>([
     [ViewerResolver, new ViewerResolver()],
     [AccountResolver, new AccountResolver()],
     [StaffResolver, new StaffResolver(services.staff)],
     [CompanyResolver, new CompanyResolver(services.companies)],
-    [CompanyProjectsResolver, new CompanyProjectsResolver(primeProjects)],
-    [ProjectResolver, new ProjectResolver(services.projects, primeProjects)],
+    [CompanyProjectsResolver, new CompanyProjectsResolver()],
+    [ProjectResolver, new ProjectResolver(services.projects)],
     [ProjectTimeResolver, new ProjectTimeResolver(services.punches)],
     [ProjectActivitiesResolver, new ProjectActivitiesResolver()],
     [ActivityResolver, new ActivityResolver(services.activities)],

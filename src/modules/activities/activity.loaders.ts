@@ -25,14 +25,12 @@ const activitiesOf = (ctx: RequestContext) => (ids: readonly number[]) =>
     { anyOf: { property: 'project', ids }, orderBy: [{ name: 'asc' }, { id: 'asc' }] },
   );
 
-/** Primes the field this module adds to a project (ProjectFieldPrimer): its activities. */
-export async function primeProjectActivities(
+/** Reads ahead the activities of a list of projects (what `Project.activities` answers from). */
+export function readProjectActivities(
   ctx: RequestContext,
   projects: readonly Project[],
-  selected: ReadonlySet<string>,
 ): Promise<void> {
-  if (!selected.has('activities')) return;
-  await ctx.loaders.primeChildren(
+  return ctx.loaders.primeChildren(
     'projectActivities',
     projects.map((p) => p.id),
     activitiesOf(ctx),

@@ -38,12 +38,14 @@ export {
   ShiftRef,
   StaffRef,
 } from './graphql/refs';
+export { readAhead, ReadsAhead, type ReadAhead } from './graphql/read-ahead';
 export { DateTimeISOResolver } from './graphql/scalars';
 export { pageRequest, selectedFields, selectedNodeFields } from './graphql/selection';
 export { idempotentTransaction } from './idempotency';
 export { isRowId, isUuid } from './identifiers';
 export {
   childPage,
+  type ChildList,
   compileFilter,
   findPage,
   pageOfSortedList,

@@ -11,6 +11,7 @@ import type { RequestContext } from '../../core/request-context';
 import { isUuid } from './identifiers';
 import { findRows, intArray } from './unmanaged-rows';
 import { loadById, primeById, rememberRows } from './entity-loaders';
+import { readAhead } from './graphql/read-ahead';
 import {
   type Cursor,
   decodeCursor,
@@ -365,8 +366,11 @@ export interface ChildList<T> {
   /** The filter and the caller's policy (`{ $and: [filter, policy] }`), applied in the query. */
   readonly where: FilterQuery<T>;
   readonly order: OrderSpec[] | undefined;
-  /** Loads what the page's nodes select, for all the rows of the batch at once. */
-  readonly prime: (rows: T[]) => Promise<void>;
+  /**
+   * The fields the pages' nodes select (asked when the batch runs): what the rows of the whole
+   * batch read ahead, once (`readAhead`).
+   */
+  readonly selected: () => ReadonlySet<string>;
 }
 
 /**
@@ -399,7 +403,7 @@ export async function childPage<T extends { id: number }>(
           limit: window.limit + 1,
         });
         rememberRows(ctx, list.entityClass, rows);
-        await list.prime(rows);
+        await readAhead(ctx, list.entityClass, rows, list.selected());
         return rows;
       },
       parentOf,

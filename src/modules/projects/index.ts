@@ -1,6 +1,6 @@
 /**
- * Projects: the entity, its members and visibility policy, the service, loaders (with the primer
- * other modules join for the fields they add to Project) and GraphQL, including Company.projects.
+ * Projects: the entity, its members and visibility policy, the service, loaders and GraphQL,
+ * including Company.projects.
  * Imports accounts, staff and companies. Other modules and the layers above use nothing of it but
  * what this file exports.
  */
@@ -15,10 +15,4 @@ export {
 } from './project.policy';
 export { ProjectService } from './project.service';
 export { CompanyProjectsResolver } from './graphql/company-projects.resolver';
-export {
-  joinPrimers,
-  primeProjectFields,
-  primeVisibleProjects,
-  visibleProject,
-  type ProjectFieldPrimer,
-} from './project.loaders';
+export { primeVisibleProjects, visibleProject } from './project.loaders';

@@ -5,13 +5,13 @@ import {
   primeById,
   type OrderSpec,
   childPage,
+  type ChildList,
   compileFilter,
   type PageRequest,
 } from '../common';
 import { then, type MaybePromise } from '../../core/loaders';
-import { Account } from '../accounts';
 import { Company } from '../companies';
-import { type Staff, accountOwner } from '../staff';
+import type { Staff } from '../staff';
 import { ProjectMember } from './project-member.entity';
 import { Project } from './project.entity';
 import { PROJECT_FILTER_FIELDS, type ProjectFilter } from './graphql/project.inputs';
@@ -69,58 +69,27 @@ const membersOf = (ctx: RequestContext) => (ids: readonly number[]) =>
     { populate: ['user'], orderBy: { id: 'asc' } },
   );
 
-/**
- * Reads ahead, one batch each, what the selected fields of a project list need, so that every field
- * of every project then answers synchronously. Each module that adds fields to Project has its own
- * (shifts: the totals and the running shift; activities: the activities); the schema assembly joins
- * them and hands the result to the resolvers that list projects.
- */
-export type ProjectFieldPrimer = (
-  ctx: RequestContext,
-  projects: readonly Project[],
-  selected: ReadonlySet<string>,
-) => Promise<void>;
+/** Reads ahead the rows of a list of projects' companies (their uuids). */
+export const readCompanies = (ctx: RequestContext, projects: readonly Project[]) =>
+  primeById(
+    ctx,
+    Company,
+    projects.map((p) => p.company.id),
+  );
 
-export function joinPrimers(...primers: ProjectFieldPrimer[]): ProjectFieldPrimer {
-  return async (ctx, projects, selected) => {
-    await Promise.all(primers.map((prime) => prime(ctx, projects, selected)));
-  };
-}
-
-/** Primes the fields this module declares on a project (a ProjectFieldPrimer). */
-export async function primeProjectFields(
-  ctx: RequestContext,
-  projects: readonly Project[],
-  selected: ReadonlySet<string>,
-): Promise<void> {
-  const ids = projects.map((p) => p.id);
-  const has = (...fields: string[]) => fields.some((field) => selected.has(field));
-  await Promise.all([
-    has('companyId', 'company')
-      ? primeById(
-          ctx,
-          Company,
-          projects.map((p) => p.company.id),
-        )
-      : undefined,
-    has('account')
-      ? primeById(
-          ctx,
-          Account,
-          projects.map((p) => p.account.id),
-        )
-      : undefined,
-    has('account') ? accountOwner(ctx, ctx.viewer.accountId) : undefined,
-    has('users')
-      ? ctx.loaders.primeChildren('projectUsers', ids, membersOf(ctx), (m) => m.project.id)
-      : undefined,
-  ]);
-}
+/** Reads ahead the users listed for CUSTOM visibility of a list of projects. */
+export const readProjectUsers = (ctx: RequestContext, projects: readonly Project[]) =>
+  ctx.loaders.primeChildren(
+    'projectUsers',
+    projects.map((p) => p.id),
+    membersOf(ctx),
+    (m) => m.project.id,
+  );
 
 /**
  * One company's page of the projects the caller sees (`Company.projects`): the projects of every
  * company of the request in one query, with what their nodes select (`nodeFields`, read when the
- * batch runs) primed in one batch each.
+ * batch runs) read ahead in one batch each.
  */
 export async function companyProjects(
   ctx: RequestContext,
@@ -129,13 +98,12 @@ export async function companyProjects(
   filter: ProjectFilter | undefined,
   order: OrderSpec[] | undefined,
   nodeFields: () => ReadonlySet<string>,
-  prime: ProjectFieldPrimer,
 ): Promise<ConnectionShape<Project>> {
   assertProjectQueryReadable(ctx.viewer, filter, order);
-  const list = {
-    entity: 'Project' as const,
+  const list: ChildList<Project> = {
+    entity: 'Project',
     entityClass: Project,
-    parent: 'company' as const,
+    parent: 'company',
     where: {
       $and: [
         compileFilter<Project>('Project', filter, PROJECT_FILTER_FIELDS),
@@ -143,7 +111,7 @@ export async function companyProjects(
       ],
     },
     order,
-    prime: (projects: Project[]) => prime(ctx, projects, nodeFields()),
+    selected: nodeFields,
   };
   return childPage(
     ctx,

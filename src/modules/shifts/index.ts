@@ -10,7 +10,6 @@ export { Shift } from './shift.entity';
 export { isDeletedShiftVisible, isShiftVisible, shiftVisibilitySql } from './shift.policy';
 export { ShiftService } from './shift.service';
 export { ProjectTimeResolver } from './graphql/project-time.resolver';
-export { primeProjectTimeFields } from './project-time.loaders';
 export {
   SHIFT_EVENT_KINDS,
   ShiftEvents,

@@ -1,7 +1,5 @@
 import type { RequestContext } from '../../core/request-context';
 import type { MaybePromise } from '../../core/loaders';
-import { Account } from '../accounts';
-import { loadById } from '../common';
 import type { Project } from '../projects';
 import { Shift } from './shift.entity';
 
@@ -62,24 +60,13 @@ export function viewerRunningShift(ctx: RequestContext): MaybePromise<Shift | nu
   });
 }
 
-const TOTAL_FIELDS = ['grandTotal', 'runningTotal', 'timeLeft', 'overdue', 'nearlyOverdue'];
-const RUNNING_FIELDS = ['running', 'currentShift', 'startedAt'];
-
-/** Primes the fields this module adds to a project (ProjectFieldPrimer): its totals and the running shift. */
-export async function primeProjectTimeFields(
+/** Reads ahead the totals of a list of projects (what their total fields answer from). */
+export function readProjectTotals(
   ctx: RequestContext,
   projects: readonly Project[],
-  selected: ReadonlySet<string>,
 ): Promise<void> {
-  const has = (...fields: string[]) => fields.some((field) => selected.has(field));
-  await Promise.all([
-    has(...TOTAL_FIELDS)
-      ? primeProjectTotals(
-          ctx,
-          projects.map((p) => p.id),
-        )
-      : undefined,
-    has('nearlyOverdue') ? loadById(ctx, Account, ctx.viewer.accountId) : undefined,
-    has(...RUNNING_FIELDS) ? viewerRunningShift(ctx) : undefined,
-  ]);
+  return primeProjectTotals(
+    ctx,
+    projects.map((p) => p.id),
+  );
 }

@@ -6,33 +6,35 @@ import { Staff } from '../staff';
 import type { Shift } from './shift.entity';
 
 /**
- * Reads the projects, users and activities a list of shifts renders, one batch each: which of the
- * projects the caller sees (`project`, `activity`), the rows behind the ids (`projectId`,
- * `activityId`), the users.
+ * What the relation fields of a list of shifts read ahead, one batch each (declared at the
+ * fields with `@ReadsAhead`).
  */
-export async function primeShiftRelations(
-  ctx: RequestContext,
-  shifts: readonly Shift[],
-  selected: ReadonlySet<string>,
-): Promise<void> {
-  const projectIds = shifts.map((s) => s.project.id);
-  const activityIds = shifts.flatMap((s) => (s.activity ? [s.activity.id] : []));
-  await Promise.all([
-    // Deciding which projects the caller sees reads their rows, which `projectId` needs too.
-    selected.has('project') || selected.has('activity')
-      ? primeVisibleProjects(ctx, projectIds)
-      : selected.has('projectId')
-        ? primeById(ctx, Project, projectIds)
-        : undefined,
-    selected.has('user')
-      ? primeById(
-          ctx,
-          Staff,
-          shifts.map((s) => s.user.id),
-        )
-      : undefined,
-    selected.has('activity') || selected.has('activityId')
-      ? primeById(ctx, Activity, activityIds)
-      : undefined,
-  ]);
-}
+
+/** Which of the shifts' projects the caller sees; it reads the projects' rows on the way. */
+export const readVisibleProjects = (ctx: RequestContext, shifts: readonly Shift[]) =>
+  primeVisibleProjects(
+    ctx,
+    shifts.map((s) => s.project.id),
+  );
+
+/** The rows of the shifts' projects (their uuids). */
+export const readProjects = (ctx: RequestContext, shifts: readonly Shift[]) =>
+  primeById(
+    ctx,
+    Project,
+    shifts.map((s) => s.project.id),
+  );
+
+export const readUsers = (ctx: RequestContext, shifts: readonly Shift[]) =>
+  primeById(
+    ctx,
+    Staff,
+    shifts.map((s) => s.user.id),
+  );
+
+export const readActivities = (ctx: RequestContext, shifts: readonly Shift[]) =>
+  primeById(
+    ctx,
+    Activity,
+    shifts.flatMap((s) => (s.activity ? [s.activity.id] : [])),
+  );

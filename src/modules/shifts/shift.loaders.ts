@@ -3,10 +3,10 @@ import {
   type ConnectionShape,
   type OrderSpec,
   childPage,
+  type ChildList,
   compileFilter,
   type PageRequest,
 } from '../common';
-import { primeShiftRelations } from './shift-relations';
 import { Shift } from './shift.entity';
 import { SHIFT_FILTER_FIELDS, type ShiftFilter } from './graphql/shift.inputs';
 import { shiftVisibilityWhere } from './shift.policy';
@@ -14,7 +14,7 @@ import { shiftVisibilityWhere } from './shift.policy';
 /**
  * One project's page of the shifts the caller sees (`Project.shifts`): the shifts of every
  * project of the request in one query, with what their nodes select (`nodeFields`, read when the
- * batch runs) primed in one batch each.
+ * batch runs) read ahead in one batch each.
  */
 export async function projectShifts(
   ctx: RequestContext,
@@ -24,10 +24,10 @@ export async function projectShifts(
   order: OrderSpec[] | undefined,
   nodeFields: () => ReadonlySet<string>,
 ): Promise<ConnectionShape<Shift>> {
-  const list = {
-    entity: 'Shift' as const,
+  const list: ChildList<Shift> = {
+    entity: 'Shift',
     entityClass: Shift,
-    parent: 'project' as const,
+    parent: 'project',
     where: {
       $and: [
         compileFilter<Shift>('Shift', filter, SHIFT_FILTER_FIELDS),
@@ -37,7 +37,7 @@ export async function projectShifts(
       ],
     },
     order,
-    prime: (shifts: Shift[]) => primeShiftRelations(ctx, shifts, nodeFields()),
+    selected: nodeFields,
   };
   return childPage(ctx, list, `projectShifts:${JSON.stringify([filter, order])}`, projectId, page);
 }

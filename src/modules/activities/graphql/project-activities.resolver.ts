@@ -1,14 +1,15 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import type { MaybePromise } from '../../../core/loaders';
-import { listComplexity } from '../../common';
+import { listComplexity, ReadsAhead } from '../../common';
 import { Project } from '../../projects';
 import { Activity } from '../activity.entity';
-import { projectActivities } from '../activity.loaders';
+import { projectActivities, readProjectActivities } from '../activity.loaders';
 
-/** What activities add to a project: its activities (primed for lists by primeProjectActivities). */
+/** What activities add to a project: its activities (read ahead for a list of projects). */
 @Resolver(() => Project)
 export class ProjectActivitiesResolver {
+  @ReadsAhead(Project, readProjectActivities)
   @FieldResolver(() => [Activity], {
     description: 'Every activity of the project, by name.',
     complexity: listComplexity(20),

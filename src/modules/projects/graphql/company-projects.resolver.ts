@@ -3,15 +3,13 @@ import { Arg, Args, Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphq
 import type { RequestContext } from '../../../core/request-context';
 import { FILTER_DESCRIPTIONS, PageArgs, pageRequest, selectedNodeFields } from '../../common';
 import { Company } from '../../companies';
-import { companyProjects, type ProjectFieldPrimer } from '../project.loaders';
+import { companyProjects } from '../project.loaders';
 import { ProjectFilter, ProjectOrder } from './project.inputs';
 import { ProjectConnection } from './project.resolver';
 
 /** What projects add to a company: its projects that the caller can see. */
 @Resolver(() => Company)
 export class CompanyProjectsResolver {
-  constructor(private readonly primeFields: ProjectFieldPrimer) {}
-
   @FieldResolver(() => ProjectConnection, {
     description: "The company's projects that the caller can see.",
   })
@@ -31,14 +29,8 @@ export class CompanyProjectsResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return companyProjects(
-      ctx,
-      company.id,
-      pageRequest(page, info),
-      filter,
-      order,
-      () => selectedNodeFields(info),
-      this.primeFields,
+    return companyProjects(ctx, company.id, pageRequest(page, info), filter, order, () =>
+      selectedNodeFields(info),
     );
   }
 }

@@ -18,6 +18,7 @@ import { Account } from '../../accounts';
 import {
   FILTER_DESCRIPTIONS,
   loadById,
+  primeById,
   Connection,
   listComplexity,
   LocatorArgs,
@@ -25,11 +26,13 @@ import {
   PageArgs,
   selectedNodeFields,
   pageRequest,
+  readAhead,
+  ReadsAhead,
 } from '../../common';
 import { Company, visibleCompany } from '../../companies';
 import { Staff } from '../../staff';
 import { Project } from '../project.entity';
-import { projectUsers, type ProjectFieldPrimer } from '../project.loaders';
+import { projectUsers, readCompanies, readProjectUsers } from '../project.loaders';
 import { mayReadProjectMoney } from '../project.policy';
 import type { ProjectService } from '../project.service';
 import {
@@ -47,17 +50,22 @@ import {
 
 export const ProjectConnection = Connection(Project, 'ProjectConnection');
 
+/** Reads ahead the account of a list of projects (the one of the tenant). */
+const readAccounts = (ctx: RequestContext, projects: readonly Project[]) =>
+  primeById(
+    ctx,
+    Account,
+    projects.map((p) => p.account.id),
+  );
+
 /**
  * Projects and the fields a project has of its own. The shifts module adds the time fields and the
- * punches (ProjectTimeResolver), the activities module the activities; `primeFields` reads ahead
- * for all of them (a ProjectFieldPrimer joined by the schema assembly).
+ * punches (ProjectTimeResolver), the activities module the activities; each field declares what a
+ * list of projects reads ahead for it (`@ReadsAhead`), whichever module adds it.
  */
 @Resolver(() => Project)
 export class ProjectResolver {
-  constructor(
-    private readonly service: ProjectService,
-    private readonly primeFields: ProjectFieldPrimer,
-  ) {}
+  constructor(private readonly service: ProjectService) {}
 
   @Query(() => Project, {
     nullable: true,
@@ -116,7 +124,7 @@ export class ProjectResolver {
       pageRequest(page, info),
       optionalLocator(companyId, companyLegacyId),
     );
-    await this.primeFields(ctx, connection.nodes, selectedNodeFields(info));
+    await readAhead(ctx, Project, connection.nodes, selectedNodeFields(info));
     return connection;
   }
 
@@ -153,8 +161,9 @@ export class ProjectResolver {
   }
 
   // The fields below answer synchronously once the request has read what they need (a project
-  // list primes it: primeProjectFields), so a list of hundreds of projects costs no promise per
+  // list reads it ahead: @ReadsAhead), so a list of hundreds of projects costs no promise per
   // field.
+  @ReadsAhead(Project, readCompanies)
   @FieldResolver(() => ID, { description: "The uuid of the project's company." })
   companyId(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<string> {
     return then(loadById(ctx, Company, project.company.id), (company) => company!.uuid);
@@ -165,6 +174,7 @@ export class ProjectResolver {
     return project.company.id;
   }
 
+  @ReadsAhead(Project, readCompanies)
   @FieldResolver(() => Company, {
     nullable: true,
     description: 'The company, when the caller may see it.',
@@ -173,11 +183,13 @@ export class ProjectResolver {
     return visibleCompany(ctx, project.company.id);
   }
 
+  @ReadsAhead(Project, readAccounts)
   @FieldResolver(() => Account, { description: 'The account it belongs to.' })
   account(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Account> {
     return loadById(ctx, Account, project.account.id) as MaybePromise<Account>;
   }
 
+  @ReadsAhead(Project, readProjectUsers)
   @FieldResolver(() => [Staff], {
     description: 'The users listed for CUSTOM visibility.',
     complexity: listComplexity(20),

@@ -10,10 +10,11 @@ import {
   PageArgs,
   DateTimeISOResolver,
   pageRequest,
+  ReadsAhead,
   selectedNodeFields,
 } from '../../common';
 import { Project } from '../../projects';
-import { projectTotals, viewerRunningShift } from '../project-time.loaders';
+import { projectTotals, readProjectTotals, viewerRunningShift } from '../project-time.loaders';
 import type { PunchResult, PunchService } from '../punch.service';
 import { Shift } from '../shift.entity';
 import { projectShifts } from '../shift.loaders';
@@ -21,10 +22,13 @@ import { PunchInInput, PunchOutInput, ShiftFilter, ShiftOrder } from './shift.in
 import { PunchInPayload, PunchOutPayload } from './shift.payloads';
 import { ShiftConnection } from './shift.resolver';
 
+/** The viewer's account (its `nearlyOverdueRatio`), read once for a project list. */
+const readViewerAccount = (ctx: RequestContext) => loadById(ctx, Account, ctx.viewer.accountId);
+
 /**
  * What shifts add to a project: punching in and out, its shifts, its totals and the caller's
- * running shift. The fields answer synchronously once a project list has primed them
- * (primeProjectTimeFields), so hundreds of projects cost no promise per field.
+ * running shift. The fields answer synchronously once a project list has read ahead what they
+ * declare (`@ReadsAhead`), so hundreds of projects cost no promise per field.
  */
 @Resolver(() => Project)
 export class ProjectTimeResolver {
@@ -79,6 +83,7 @@ export class ProjectTimeResolver {
     );
   }
 
+  @ReadsAhead(Project, readProjectTotals)
   @FieldResolver(() => SafeIntResolver, {
     description:
       'Seconds of every shift on the project, by all users, whoever may see them; running shifts count up to the instant of the request.',
@@ -87,6 +92,7 @@ export class ProjectTimeResolver {
     return then(projectTotals(ctx, project.id), (totals) => totals.grandTotal);
   }
 
+  @ReadsAhead(Project, readProjectTotals)
   @FieldResolver(() => SafeIntResolver, {
     description:
       "Seconds of the caller's own shifts on the project; a running shift counts up to the instant of the request.",
@@ -95,11 +101,13 @@ export class ProjectTimeResolver {
     return then(projectTotals(ctx, project.id), (totals) => totals.runningTotal);
   }
 
+  @ReadsAhead(Project, viewerRunningShift)
   @FieldResolver(() => Boolean, { description: 'Whether the caller is punched in to the project.' })
   running(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<boolean> {
     return then(viewerRunningShift(ctx), (shift) => shift?.project.id === project.id);
   }
 
+  @ReadsAhead(Project, viewerRunningShift)
   @FieldResolver(() => Shift, {
     nullable: true,
     description: "The caller's running shift on the project; null when not punched in to it.",
@@ -110,6 +118,7 @@ export class ProjectTimeResolver {
     );
   }
 
+  @ReadsAhead(Project, viewerRunningShift)
   @FieldResolver(() => DateTimeISOResolver, {
     nullable: true,
     description: 'The start of `currentShift`; null when the caller is not punched in to it.',
@@ -118,6 +127,7 @@ export class ProjectTimeResolver {
     return then(this.currentShift(project, ctx), (shift) => shift?.start ?? null);
   }
 
+  @ReadsAhead(Project, readProjectTotals)
   @FieldResolver(() => SafeIntResolver, {
     nullable: true,
     description:
@@ -128,6 +138,7 @@ export class ProjectTimeResolver {
     return limit === null ? null : then(this.grandTotal(project, ctx), (total) => limit - total);
   }
 
+  @ReadsAhead(Project, readProjectTotals)
   @FieldResolver(() => Boolean, {
     nullable: true,
     description: 'True once `grandTotal` exceeds `timeLimit`; null without a limit.',
@@ -137,6 +148,7 @@ export class ProjectTimeResolver {
     return limit === null ? null : then(this.grandTotal(project, ctx), (total) => total > limit);
   }
 
+  @ReadsAhead(Project, readProjectTotals, readViewerAccount)
   @FieldResolver(() => Boolean, {
     nullable: true,
     description:

@@ -18,6 +18,8 @@ import {
   Connection,
   loadById,
   pageRequest,
+  readAhead,
+  ReadsAhead,
   selectedNodeFields,
   LocatorArgs,
   optionalLocator,
@@ -27,7 +29,7 @@ import { then, type MaybePromise } from '../../../core/loaders';
 import { Activity } from '../../activities';
 import { Project, visibleProject } from '../../projects';
 import { Staff } from '../../staff';
-import { primeShiftRelations } from '../shift-relations';
+import { readActivities, readProjects, readUsers, readVisibleProjects } from '../shift-relations';
 import { Shift } from '../shift.entity';
 import {
   CreateShiftInput,
@@ -100,7 +102,7 @@ export class ShiftResolver {
       pageRequest(page, info),
       optionalLocator(projectId, projectLegacyId),
     );
-    await primeShiftRelations(ctx, connection.nodes, selectedNodeFields(info));
+    await readAhead(ctx, Shift, connection.nodes, selectedNodeFields(info));
     return connection;
   }
 
@@ -156,11 +158,12 @@ export class ShiftResolver {
     };
   }
 
-  // Synchronous once the request has read the rows (a list primes them: primeShiftRelations), so
+  // Synchronous once the request has read the rows (a list reads them ahead: @ReadsAhead), so
   // a list of a thousand shifts makes no promise per shift. Foreign keys guarantee the project,
   // the user and the activity exist; the project and its activity answer as `project(id:)` and
   // `activity(id:)` would: null when the caller may not see the project (a staff member's own
   // shift on a PRIVATE project). Their ids answer always: an id reveals nothing.
+  @ReadsAhead(Shift, readVisibleProjects)
   @FieldResolver(() => Project, {
     nullable: true,
     description:
@@ -170,16 +173,19 @@ export class ShiftResolver {
     return visibleProject(ctx, shift.project.id);
   }
 
+  @ReadsAhead(Shift, readProjects)
   @FieldResolver(() => ID, { description: "The uuid of the shift's project." })
   projectId(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<string> {
     return then(loadById(ctx, Project, shift.project.id), (project) => project!.uuid);
   }
 
+  @ReadsAhead(Shift, readUsers)
   @FieldResolver(() => Staff, { description: 'The user who worked.' })
   user(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<Staff> {
     return loadById(ctx, Staff, shift.user.id) as MaybePromise<Staff>;
   }
 
+  @ReadsAhead(Shift, readVisibleProjects, readActivities)
   @FieldResolver(() => Activity, {
     nullable: true,
     description: 'The activity, when the shift names one and the caller may see its project.',
@@ -192,6 +198,7 @@ export class ShiftResolver {
     );
   }
 
+  @ReadsAhead(Shift, readActivities)
   @FieldResolver(() => ID, { nullable: true, description: "The uuid of the shift's activity." })
   activityId(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<string | null> {
     if (!shift.activity) return null;
