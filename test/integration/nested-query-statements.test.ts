@@ -133,7 +133,10 @@ test('a nested list is never read whole: every read of its rows has a limit per 
   const statements = await t.recordStatements(async () => {
     answer = await t.gqlOk(owner, PAGES);
   });
-  const rowReads = statements.filter((sql) => /\.\* from "(projects|shifts)"/.test(sql));
+  // The reads of rows (their columns), not the grouped counts.
+  const rowReads = statements.filter(
+    (sql) => /from "(projects|shifts)"/.test(sql) && !/count\(\*\)/.test(sql),
+  );
   expect(rowReads.length).toBeGreaterThanOrEqual(2);
   for (const sql of rowReads) {
     // A read by id (a shift's project) is bounded by the ids it names.

@@ -39,6 +39,7 @@ export {
   StaffRef,
 } from './graphql/refs';
 export { readAhead, ReadsAhead, type ReadAhead } from './graphql/read-ahead';
+export { ReadsColumns } from './graphql/selected-columns';
 export { DateTimeISOResolver } from './graphql/scalars';
 export { pageRequest, selectedFields, selectedNodeFields } from './graphql/selection';
 export { idempotentTransaction } from './idempotency';

@@ -12,6 +12,7 @@ import { isUuid } from './identifiers';
 import { findRows, intArray } from './unmanaged-rows';
 import { loadById, primeById, rememberRows } from './entity-loaders';
 import { readAhead } from './graphql/read-ahead';
+import { columnsFor } from './graphql/selected-columns';
 import {
   type Cursor,
   decodeCursor,
@@ -176,6 +177,11 @@ export interface PageRequest {
    * table costs more than the page (`totalCount` is then only a lower bound, and nobody reads it).
    */
   countTotal?: boolean;
+  /**
+   * The fields the page's nodes select, when known: a list read without the ORM reads only their
+   * columns (`columnsFor`).
+   */
+  nodeFields?: ReadonlySet<string>;
 }
 
 interface PageWindow {
@@ -367,10 +373,11 @@ export interface ChildList<T> {
   readonly where: FilterQuery<T>;
   readonly order: OrderSpec[] | undefined;
   /**
-   * The fields the pages' nodes select (asked when the batch runs): what the rows of the whole
-   * batch read ahead, once (`readAhead`).
+   * Read only the columns of the selected fields (`columnsFor`). Such rows are the page's only:
+   * references from elsewhere in the request (an activity's project) read whole rows again, so
+   * this is for long lists that nothing refers back to (shifts), not for parents (projects).
    */
-  readonly selected: () => ReadonlySet<string>;
+  readonly selectedColumns?: boolean;
 }
 
 /**
@@ -390,7 +397,13 @@ export async function childPage<T extends { id: number }>(
 ): Promise<ConnectionShape<T>> {
   const window = pageWindow(ctx, list.entityClass, list.entity, list.order, page);
   const where = whereOfWindow(list.where, window);
-  const batch = `${name}:${JSON.stringify([window.limit, window.backwards, page.after, page.before])}`;
+  // Pages batch together only when they read the same rows: the same window and the same columns
+  // (two aliases of one list may select different fields, and read ahead different relations).
+  const selected = page.nodeFields ?? new Set<string>();
+  const columns = list.selectedColumns
+    ? columnsOfWindow(ctx, list.entityClass, selected, window)
+    : undefined;
+  const batch = `${name}:${JSON.stringify([window.limit, window.backwards, page.after, page.before, [...selected].sort()])}`;
   const parentOf = (row: T) => (row[list.parent] as { id: number }).id;
   const [read, counted] = await Promise.all([
     ctx.loaders.children(
@@ -401,9 +414,10 @@ export async function childPage<T extends { id: number }>(
           perParent: { property: list.parent, ids },
           orderBy: orderByOf<T>(window.terms, window.backwards),
           limit: window.limit + 1,
+          columns,
         });
-        rememberRows(ctx, list.entityClass, rows);
-        await readAhead(ctx, list.entityClass, rows, list.selected());
+        if (!columns) rememberRows(ctx, list.entityClass, rows);
+        await readAhead(ctx, list.entityClass, rows, selected);
         return rows;
       },
       parentOf,
@@ -445,6 +459,17 @@ async function countPerParent<T extends object>(
   return parentIds.map((id) => counts.get(id) ?? 0);
 }
 
+/** The columns a page reads: those of its nodes' fields and of its order (the cursors'). */
+function columnsOfWindow<T>(
+  ctx: RequestContext,
+  entityClass: new () => T,
+  selected: ReadonlySet<string>,
+  window: PageWindow,
+): string[] | undefined {
+  const orderColumns = window.terms.map((term) => term.path.split('.')[0]!);
+  return columnsFor(ctx.em.getMetadata(), entityClass, selected, orderColumns);
+}
+
 /** `where` and the window's cursor conditions: the rows after `after` and before `before`. */
 function whereOfWindow<T>(where: FilterQuery<T>, window: PageWindow): FilterQuery<T> {
   const keyset = [
@@ -461,7 +486,8 @@ function whereOfWindow<T>(where: FilterQuery<T>, window: PageWindow): FilterQuer
  * other direction, a cursor given means there were rows (Relay lets a server answer this cheaply).
  *
  * `unmanaged` serves long read-only lists (a thousand shifts) with `findRows`: the same filters,
- * without the ORM's hydration.
+ * without the ORM's hydration; `selectedColumns` (as in ChildList) reads only the columns of the
+ * fields the nodes select. What those fields read ahead (`@ReadsAhead`) is read for the whole page.
  */
 export async function findPage<T extends { id: number }>(
   ctx: RequestContext,
@@ -470,22 +496,30 @@ export async function findPage<T extends { id: number }>(
   where: FilterQuery<T>,
   order: OrderSpec[] | null | undefined,
   page: PageRequest,
-  options: { unmanaged?: boolean } = {},
+  options: { unmanaged?: boolean; selectedColumns?: boolean } = {},
 ): Promise<ConnectionShape<T>> {
   const window = pageWindow(ctx, entityClass, entity, order, page);
   const pageWhere = whereOfWindow(where, window);
   const read = { orderBy: orderByOf<T>(window.terms, window.backwards), limit: window.limit + 1 };
+  const columns =
+    options.unmanaged && options.selectedColumns && page.nodeFields
+      ? columnsOfWindow(ctx, entityClass, page.nodeFields, window)
+      : undefined;
   const [rows, counted] = await Promise.all([
     options.unmanaged
-      ? findRows(ctx.em, entityClass, pageWhere, read)
+      ? findRows(ctx.em, entityClass, pageWhere, { ...read, columns })
       : ctx.em.find(entityClass, pageWhere, read),
     page.countTotal === false ? undefined : ctx.em.count(entityClass, where),
   ]);
   const hasMore = rows.length > window.limit;
   if (hasMore) rows.pop();
   if (window.backwards) rows.reverse();
-  if (options.unmanaged) rememberRows(ctx, entityClass, rows);
-  await readCursorValues(ctx, entityClass, window.terms, rows);
+  // Rows with only some columns stay the page's: `loadById` answers whole rows.
+  if (options.unmanaged && !columns) rememberRows(ctx, entityClass, rows);
+  await Promise.all([
+    readCursorValues(ctx, entityClass, window.terms, rows),
+    page.nodeFields && readAhead(ctx, entityClass, rows, page.nodeFields),
+  ]);
   return toConnection(ctx, entityClass, window, rows, counted ?? rows.length + (hasMore ? 1 : 0), {
     hasNextPage: window.backwards ? window.before !== undefined : hasMore,
     hasPreviousPage: window.backwards ? hasMore : window.after !== undefined,

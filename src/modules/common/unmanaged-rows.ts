@@ -22,12 +22,17 @@ export async function findRows<T extends object>(
   where: FilterQuery<T>,
   options: RowOptions<T> = {},
 ): Promise<T[]> {
+  const properties = em.getMetadata().get(entityClass.name).properties;
   const qb = em
     .createQueryBuilder(entityClass)
-    .select('*')
+    .select(
+      options.columns
+        ? options.columns.map((name) => properties[name as keyof T & string].fieldNames[0]!)
+        : '*',
+    )
     .where(where as QBFilterQuery<T>);
   const columnOf = (property: keyof T & string) =>
-    `${qb.alias}.${em.getMetadata().get(entityClass.name).properties[property].fieldNames[0]!}`;
+    `${qb.alias}.${properties[property].fieldNames[0]!}`;
   if (options.anyOf) {
     // One array parameter instead of `$in`: MikroORM builds a criteria node per listed id, which
     // on a batch of a thousand ids costs more than the query.
@@ -43,7 +48,7 @@ export async function findRows<T extends object>(
   const rows = options.perParent
     ? await perParentRows(em, qb.getKnexQuery().toSQL(), options.perParent.ids)
     : await qb.execute<Record<string, unknown>[]>('all', false);
-  return rows.map(rowBuilder(em, entityClass));
+  return rows.map(rowBuilder(em, entityClass, options.columns));
 }
 
 /**
@@ -77,6 +82,11 @@ export function intArray(ids: readonly number[]): string {
 }
 
 export interface RowOptions<T> {
+  /**
+   * Only these properties' columns (the fields a list's nodes select, `columnsFor`); the others
+   * stay null on the rows. Without: every column.
+   */
+  columns?: readonly string[];
   /** Only rows whose integer column (an id or a foreign key) is one of these. */
   anyOf?: { property: keyof T & string; ids: readonly number[] };
   /**
@@ -89,17 +99,25 @@ export interface RowOptions<T> {
   limit?: number;
 }
 
-const builders = new WeakMap<object, (row: Record<string, unknown>) => unknown>();
+type RowBuilder = (row: Record<string, unknown>) => unknown;
+const builders = new WeakMap<object, Map<string, RowBuilder>>();
 
-/** Builds objects from raw rows by the entity's metadata, once per entity class. */
+/**
+ * Builds objects from raw rows by the entity's metadata, once per entity class and set of
+ * columns (a list's selections repeat, so the sets are few).
+ */
 function rowBuilder<T extends object>(
   em: EntityManager,
   entityClass: new () => T,
+  columns: readonly string[] | undefined,
 ): (row: Record<string, unknown>) => T {
-  const known = builders.get(entityClass);
+  const key = columns ? columns.join(',') : '*';
+  const ofClass = builders.get(entityClass) ?? new Map<string, RowBuilder>();
+  builders.set(entityClass, ofClass);
+  const known = ofClass.get(key);
   if (known) return known as (row: Record<string, unknown>) => T;
   const platform = em.getPlatform();
-  const props = em
+  const readable = em
     .getMetadata()
     .get(entityClass.name)
     .props.filter(
@@ -108,6 +126,7 @@ function rowBuilder<T extends object>(
         p.fieldNames?.length === 1 &&
         (p.kind === 'scalar' || p.kind === 'm:1'),
     );
+  const props = columns ? readable.filter((p) => columns.includes(p.name)) : readable;
   const convert = (p: EntityProperty, value: unknown): unknown => {
     if (p.kind === 'm:1') return { id: value };
     if (p.runtimeType === 'Date') return platform.parseDate(value as string);
@@ -117,7 +136,7 @@ function rowBuilder<T extends object>(
   // helper on first write. The rows' own prototype shadows them with plain data properties, so
   // assignments stay plain while `instanceof` and the entity's methods still hold.
   const prototype = Object.create(entityClass.prototype) as object;
-  for (const p of props)
+  for (const p of readable)
     Object.defineProperty(prototype, p.name, { value: null, writable: true, configurable: true });
   const build = (row: Record<string, unknown>): T => {
     const entity = Object.create(prototype) as Record<string, unknown>;
@@ -127,6 +146,6 @@ function rowBuilder<T extends object>(
     }
     return entity as T;
   };
-  builders.set(entityClass, build);
+  ofClass.set(key, build);
   return build;
 }

@@ -88,8 +88,8 @@ export const readProjectUsers = (ctx: RequestContext, projects: readonly Project
 
 /**
  * One company's page of the projects the caller sees (`Company.projects`): the projects of every
- * company of the request in one query, with what their nodes select (`nodeFields`, read when the
- * batch runs) read ahead in one batch each.
+ * company of the request in one query, with what their nodes select (`page.nodeFields`)
+ * read ahead in one batch each.
  */
 export async function companyProjects(
   ctx: RequestContext,
@@ -97,7 +97,6 @@ export async function companyProjects(
   page: PageRequest,
   filter: ProjectFilter | undefined,
   order: OrderSpec[] | undefined,
-  nodeFields: () => ReadonlySet<string>,
 ): Promise<ConnectionShape<Project>> {
   assertProjectQueryReadable(ctx.viewer, filter, order);
   const list: ChildList<Project> = {
@@ -111,7 +110,6 @@ export async function companyProjects(
       ],
     },
     order,
-    selected: nodeFields,
   };
   return childPage(
     ctx,

@@ -1,6 +1,6 @@
 import { ArrayType, Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver, Node, offsetSecondsAt } from '../common';
+import { DateTimeISOResolver, Node, offsetSecondsAt, ReadsColumns } from '../common';
 import { Activity } from '../activities';
 import { TenantEntity } from '../accounts';
 import { Project } from '../projects';
@@ -67,6 +67,7 @@ export class Shift extends TenantEntity<
 
   // Derived fields as getters rather than field resolvers: plain fields skip type-graphql's
   // resolver wrapper, which on a list of a thousand shifts costs more than the values.
+  @ReadsColumns(Shift, 'timeZone', 'start')
   @Field(() => Int, {
     nullable: true,
     description:
@@ -76,6 +77,7 @@ export class Shift extends TenantEntity<
     return offsetSecondsAt(this.timeZone, this.start);
   }
 
+  @ReadsColumns(Shift, 'stop')
   @Field(() => Boolean, { description: 'True while `stop` is null.' })
   get running(): boolean {
     return this.stop === null;
@@ -83,11 +85,13 @@ export class Shift extends TenantEntity<
 
   // Which project and activity the shift is on, by integer id, whoever may see them (an id
   // reveals nothing); the uuids and the objects are ShiftResolver's.
+  @ReadsColumns(Shift)
   @Field(() => Int, { description: "The integer id of the shift's project." })
   get projectLegacyId(): number {
     return this.project.id;
   }
 
+  @ReadsColumns(Shift)
   @Field(() => Int, { nullable: true, description: "The integer id of the shift's activity." })
   get activityLegacyId(): number | null {
     return this.activity?.id ?? null;

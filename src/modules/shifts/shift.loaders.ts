@@ -13,8 +13,8 @@ import { shiftVisibilityWhere } from './shift.policy';
 
 /**
  * One project's page of the shifts the caller sees (`Project.shifts`): the shifts of every
- * project of the request in one query, with what their nodes select (`nodeFields`, read when the
- * batch runs) read ahead in one batch each.
+ * project of the request in one query, with what their nodes select (`page.nodeFields`)
+ * read ahead in one batch each.
  */
 export async function projectShifts(
   ctx: RequestContext,
@@ -22,7 +22,6 @@ export async function projectShifts(
   page: PageRequest,
   filter: ShiftFilter | undefined,
   order: OrderSpec[] | undefined,
-  nodeFields: () => ReadonlySet<string>,
 ): Promise<ConnectionShape<Shift>> {
   const list: ChildList<Shift> = {
     entity: 'Shift',
@@ -37,7 +36,7 @@ export async function projectShifts(
       ],
     },
     order,
-    selected: nodeFields,
+    selectedColumns: true,
   };
   return childPage(ctx, list, `projectShifts:${JSON.stringify([filter, order])}`, projectId, page);
 }

@@ -103,7 +103,10 @@ export class ShiftService {
         project ? { project: project.id } : {},
       ],
     };
-    return findPage<Shift>(ctx, Shift, 'Shift', where, order, page, { unmanaged: true });
+    return findPage<Shift>(ctx, Shift, 'Shift', where, order, page, {
+      unmanaged: true,
+      selectedColumns: true,
+    });
   }
 
   async create(

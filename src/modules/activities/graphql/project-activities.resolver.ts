@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import type { MaybePromise } from '../../../core/loaders';
-import { listComplexity, ReadsAhead } from '../../common';
+import { listComplexity, ReadsAhead, ReadsColumns } from '../../common';
 import { Project } from '../../projects';
 import { Activity } from '../activity.entity';
 import { projectActivities, readProjectActivities } from '../activity.loaders';
@@ -10,6 +10,7 @@ import { projectActivities, readProjectActivities } from '../activity.loaders';
 @Resolver(() => Project)
 export class ProjectActivitiesResolver {
   @ReadsAhead(Project, readProjectActivities)
+  @ReadsColumns(Project)
   @FieldResolver(() => [Activity], {
     description: 'Every activity of the project, by name.',
     complexity: listComplexity(20),

@@ -58,7 +58,14 @@ export function selectedNodeFields(info: GraphQLResolveInfo): Set<string> {
   return new Set([...selectedFields(info, 'nodes'), ...selectedFields(info, 'edges', 'node')]);
 }
 
-/** A list's page request from its arguments, counting the rows only when `totalCount` is selected. */
+/**
+ * A list's page request from its arguments, counting the rows only when `totalCount` is selected,
+ * with the fields its nodes select.
+ */
 export function pageRequest(page: PageRequest, info: GraphQLResolveInfo): PageRequest {
-  return { ...page, countTotal: selectedFields(info).has('totalCount') };
+  return {
+    ...page,
+    countTotal: selectedFields(info).has('totalCount'),
+    nodeFields: selectedNodeFields(info),
+  };
 }

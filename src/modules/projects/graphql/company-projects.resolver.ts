@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { FILTER_DESCRIPTIONS, PageArgs, pageRequest, selectedNodeFields } from '../../common';
+import { FILTER_DESCRIPTIONS, PageArgs, pageRequest } from '../../common';
 import { Company } from '../../companies';
 import { companyProjects } from '../project.loaders';
 import { ProjectFilter, ProjectOrder } from './project.inputs';
@@ -29,8 +29,6 @@ export class CompanyProjectsResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return companyProjects(ctx, company.id, pageRequest(page, info), filter, order, () =>
-      selectedNodeFields(info),
-    );
+    return companyProjects(ctx, company.id, pageRequest(page, info), filter, order);
   }
 }

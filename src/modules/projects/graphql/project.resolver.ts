@@ -24,10 +24,9 @@ import {
   LocatorArgs,
   optionalLocator,
   PageArgs,
-  selectedNodeFields,
   pageRequest,
-  readAhead,
   ReadsAhead,
+  ReadsColumns,
 } from '../../common';
 import { Company, visibleCompany } from '../../companies';
 import { Staff } from '../../staff';
@@ -117,15 +116,13 @@ export class ProjectResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const connection = await this.service.list(
+    return this.service.list(
       ctx,
       filter,
       order,
       pageRequest(page, info),
       optionalLocator(companyId, companyLegacyId),
     );
-    await readAhead(ctx, Project, connection.nodes, selectedNodeFields(info));
-    return connection;
   }
 
   @Mutation(() => CreateProjectPayload, { description: 'Creates a project of a company.' })
@@ -164,17 +161,20 @@ export class ProjectResolver {
   // list reads it ahead: @ReadsAhead), so a list of hundreds of projects costs no promise per
   // field.
   @ReadsAhead(Project, readCompanies)
+  @ReadsColumns(Project)
   @FieldResolver(() => ID, { description: "The uuid of the project's company." })
   companyId(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<string> {
     return then(loadById(ctx, Company, project.company.id), (company) => company!.uuid);
   }
 
+  @ReadsColumns(Project)
   @FieldResolver(() => Int, { description: "The integer id of the project's company." })
   companyLegacyId(@Root() project: Project): number {
     return project.company.id;
   }
 
   @ReadsAhead(Project, readCompanies)
+  @ReadsColumns(Project)
   @FieldResolver(() => Company, {
     nullable: true,
     description: 'The company, when the caller may see it.',
@@ -184,12 +184,14 @@ export class ProjectResolver {
   }
 
   @ReadsAhead(Project, readAccounts)
+  @ReadsColumns(Project)
   @FieldResolver(() => Account, { description: 'The account it belongs to.' })
   account(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Account> {
     return loadById(ctx, Account, project.account.id) as MaybePromise<Account>;
   }
 
   @ReadsAhead(Project, readProjectUsers)
+  @ReadsColumns(Project)
   @FieldResolver(() => [Staff], {
     description: 'The users listed for CUSTOM visibility.',
     complexity: listComplexity(20),
@@ -199,6 +201,7 @@ export class ProjectResolver {
   }
 
   // Money: the owner's and the managers' (project.policy.ts); null for a staff member.
+  @ReadsColumns(Project, 'hourlyRate')
   @FieldResolver(() => String, {
     nullable: true,
     description:
@@ -208,6 +211,7 @@ export class ProjectResolver {
     return mayReadProjectMoney(ctx.viewer) ? project.hourlyRate : null;
   }
 
+  @ReadsColumns(Project, 'hourlyRateCents')
   @FieldResolver(() => Int, {
     nullable: true,
     description: 'The hourly rate in cents. Null for a staff member.',
@@ -216,6 +220,7 @@ export class ProjectResolver {
     return mayReadProjectMoney(ctx.viewer) ? project.hourlyRateCents : null;
   }
 
+  @ReadsColumns(Project, 'invoiceAmountCents')
   @FieldResolver(() => Int, {
     nullable: true,
     description: 'Amount invoiced for the project, in cents. Null for a staff member.',

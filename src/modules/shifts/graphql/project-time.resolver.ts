@@ -11,7 +11,7 @@ import {
   DateTimeISOResolver,
   pageRequest,
   ReadsAhead,
-  selectedNodeFields,
+  ReadsColumns,
 } from '../../common';
 import { Project } from '../../projects';
 import { projectTotals, readProjectTotals, viewerRunningShift } from '../project-time.loaders';
@@ -61,6 +61,7 @@ export class ProjectTimeResolver {
     return this.punches.punchOut(ctx, input.project, input.notes, input.inCompany ?? undefined);
   }
 
+  @ReadsColumns(Project)
   @FieldResolver(() => ShiftConnection, {
     description:
       'Shifts on the project that the caller can see (the owner all; a manager all on a visible project; a staff member their own).',
@@ -78,12 +79,11 @@ export class ProjectTimeResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return projectShifts(ctx, project.id, pageRequest(page, info), filter, order, () =>
-      selectedNodeFields(info),
-    );
+    return projectShifts(ctx, project.id, pageRequest(page, info), filter, order);
   }
 
   @ReadsAhead(Project, readProjectTotals)
+  @ReadsColumns(Project)
   @FieldResolver(() => SafeIntResolver, {
     description:
       'Seconds of every shift on the project, by all users, whoever may see them; running shifts count up to the instant of the request.',
@@ -93,6 +93,7 @@ export class ProjectTimeResolver {
   }
 
   @ReadsAhead(Project, readProjectTotals)
+  @ReadsColumns(Project)
   @FieldResolver(() => SafeIntResolver, {
     description:
       "Seconds of the caller's own shifts on the project; a running shift counts up to the instant of the request.",
@@ -102,12 +103,14 @@ export class ProjectTimeResolver {
   }
 
   @ReadsAhead(Project, viewerRunningShift)
+  @ReadsColumns(Project)
   @FieldResolver(() => Boolean, { description: 'Whether the caller is punched in to the project.' })
   running(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<boolean> {
     return then(viewerRunningShift(ctx), (shift) => shift?.project.id === project.id);
   }
 
   @ReadsAhead(Project, viewerRunningShift)
+  @ReadsColumns(Project)
   @FieldResolver(() => Shift, {
     nullable: true,
     description: "The caller's running shift on the project; null when not punched in to it.",
@@ -119,6 +122,7 @@ export class ProjectTimeResolver {
   }
 
   @ReadsAhead(Project, viewerRunningShift)
+  @ReadsColumns(Project)
   @FieldResolver(() => DateTimeISOResolver, {
     nullable: true,
     description: 'The start of `currentShift`; null when the caller is not punched in to it.',
@@ -128,6 +132,7 @@ export class ProjectTimeResolver {
   }
 
   @ReadsAhead(Project, readProjectTotals)
+  @ReadsColumns(Project, 'timeLimit')
   @FieldResolver(() => SafeIntResolver, {
     nullable: true,
     description:
@@ -139,6 +144,7 @@ export class ProjectTimeResolver {
   }
 
   @ReadsAhead(Project, readProjectTotals)
+  @ReadsColumns(Project, 'timeLimit')
   @FieldResolver(() => Boolean, {
     nullable: true,
     description: 'True once `grandTotal` exceeds `timeLimit`; null without a limit.',
@@ -149,6 +155,7 @@ export class ProjectTimeResolver {
   }
 
   @ReadsAhead(Project, readProjectTotals, readViewerAccount)
+  @ReadsColumns(Project, 'timeLimit')
   @FieldResolver(() => Boolean, {
     nullable: true,
     description:

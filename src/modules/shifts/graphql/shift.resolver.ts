@@ -18,9 +18,8 @@ import {
   Connection,
   loadById,
   pageRequest,
-  readAhead,
   ReadsAhead,
-  selectedNodeFields,
+  ReadsColumns,
   LocatorArgs,
   optionalLocator,
   PageArgs,
@@ -95,15 +94,13 @@ export class ShiftResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const connection = await this.service.list(
+    return this.service.list(
       ctx,
       filter,
       order,
       pageRequest(page, info),
       optionalLocator(projectId, projectLegacyId),
     );
-    await readAhead(ctx, Shift, connection.nodes, selectedNodeFields(info));
-    return connection;
   }
 
   @Mutation(() => CreateShiftPayload, {
@@ -164,6 +161,7 @@ export class ShiftResolver {
   // `activity(id:)` would: null when the caller may not see the project (a staff member's own
   // shift on a PRIVATE project). Their ids answer always: an id reveals nothing.
   @ReadsAhead(Shift, readVisibleProjects)
+  @ReadsColumns(Shift)
   @FieldResolver(() => Project, {
     nullable: true,
     description:
@@ -174,18 +172,21 @@ export class ShiftResolver {
   }
 
   @ReadsAhead(Shift, readProjects)
+  @ReadsColumns(Shift)
   @FieldResolver(() => ID, { description: "The uuid of the shift's project." })
   projectId(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<string> {
     return then(loadById(ctx, Project, shift.project.id), (project) => project!.uuid);
   }
 
   @ReadsAhead(Shift, readUsers)
+  @ReadsColumns(Shift)
   @FieldResolver(() => Staff, { description: 'The user who worked.' })
   user(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<Staff> {
     return loadById(ctx, Staff, shift.user.id) as MaybePromise<Staff>;
   }
 
   @ReadsAhead(Shift, readVisibleProjects, readActivities)
+  @ReadsColumns(Shift)
   @FieldResolver(() => Activity, {
     nullable: true,
     description: 'The activity, when the shift names one and the caller may see its project.',
@@ -199,6 +200,7 @@ export class ShiftResolver {
   }
 
   @ReadsAhead(Shift, readActivities)
+  @ReadsColumns(Shift)
   @FieldResolver(() => ID, { nullable: true, description: "The uuid of the shift's activity." })
   activityId(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<string | null> {
     if (!shift.activity) return null;
