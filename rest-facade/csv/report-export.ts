@@ -36,6 +36,7 @@ const GROUP_COLUMNS: Readonly<Record<string, readonly CsvColumn<ReportRow>[]>> =
   ],
   tag: [['tag', (r) => r.tag]],
   billable: [['billable', (r) => (r.billable === null ? null : String(r.billable))]],
+  notes: [['notes', (r) => r.notes]],
 };
 
 const SUM_COLUMNS: readonly CsvColumn<ReportRow>[] = [
@@ -45,6 +46,9 @@ const SUM_COLUMNS: readonly CsvColumn<ReportRow>[] = [
 ];
 
 const BUCKETS = ['day', 'week', 'month', 'year'];
+const WEEK_STARTS = ['monday', 'sunday', 'saturday'];
+/** A calendar date (`2026-01-01`): the range starts or ends at its 00:00 in the report's zone. */
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const commaList = (words: readonly string[]) => words.map((word) => `\`${word}\``).join(', ');
 
@@ -53,12 +57,14 @@ export const REPORT_EXPORT_PARAMETERS = [
   {
     name: 'from',
     required: true,
-    description: 'RFC 3339 instant: the start of the range `[from, to)`',
+    description:
+      "RFC 3339 instant, or a date (its 00:00 in the report's zone): the start of the range `[from, to)`",
   },
   {
     name: 'to',
     required: true,
-    description: 'RFC 3339 instant: the end of the range `[from, to)`',
+    description:
+      "RFC 3339 instant, or a date (its 00:00 in the report's zone): the end of the range `[from, to)`",
   },
   { name: 'time_zone', description: "The IANA zone of the buckets; the caller's by default" },
   {
@@ -66,7 +72,9 @@ export const REPORT_EXPORT_PARAMETERS = [
     description: `Comma-separated, in column order: ${commaList(Object.keys(GROUP_COLUMNS))}`,
   },
   { name: 'bucket', description: `One of ${commaList(BUCKETS)}` },
-  ...['company_uuids', 'project_uuids', 'user_uuids', 'tags'].map((name) => ({
+  { name: 'week_start', description: `The first day of a week bucket: ${commaList(WEEK_STARTS)}` },
+  { name: 'fill_empty', description: '`true`: a row of zeros for each empty period' },
+  ...['company_uuids', 'project_uuids', 'activity_uuids', 'user_uuids', 'tags'].map((name) => ({
     name,
     description: 'Comma-separated filter',
   })),
@@ -76,19 +84,23 @@ export const REPORT_EXPORT_PARAMETERS = [
 /**
  * GET /api/1/report.csv: the rows of the GraphQL `report` query (docs/reports.md) as CSV, one
  * column pair per grouping in the order of `group_by`, then the bucket's start and the sums.
- * Parameters: `from`, `to` (RFC 3339), `time_zone`, `group_by` and `bucket` as lower-case words,
- * and the filters `company_uuids`, `project_uuids`, `user_uuids`, `tags` (comma-separated) and
- * `billable`.
+ * Parameters: `from`, `to` (RFC 3339 instants or dates), `time_zone`, `group_by`, `bucket` and
+ * `week_start` as lower-case words, `fill_empty`, and the filters `company_uuids`,
+ * `project_uuids`, `activity_uuids`, `user_uuids`, `tags` (comma-separated) and `billable`.
  */
 export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDownload<ReportRow> {
   for (const name of ['from', 'to'] as const) {
     if (!query[name])
-      throw new BadRequestError(`\`${name}\` is required: an RFC 3339 instant`, {
+      throw new BadRequestError(`\`${name}\` is required: an RFC 3339 instant or a date`, {
         parameter: name,
       });
   }
-  // Refused here, where the parameter's name is known, by the rule GraphQL applies too.
-  const impossible = (['from', 'to'] as const).filter((name) => !parseInstant(query[name]!));
+  // Refused here, where the parameter's name is known, by the rule GraphQL applies too; a date by
+  // the same calendar check, as the instant of its midnight.
+  const impossible = (['from', 'to'] as const).filter((name) => {
+    const value = query[name]!;
+    return !parseInstant(DATE.test(value) ? `${value}T00:00:00Z` : value);
+  });
   if (impossible.length)
     throw new ValidationError(
       undefined,
@@ -108,19 +120,29 @@ export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDown
       parameter: 'bucket',
     });
   }
-  if (query.billable !== undefined && query.billable !== 'true' && query.billable !== 'false') {
-    throw new BadRequestError('`billable` must be true or false', { parameter: 'billable' });
+  const weekStart = query.week_start?.toLowerCase();
+  if (weekStart !== undefined && !WEEK_STARTS.includes(weekStart)) {
+    throw new BadRequestError(`\`week_start\` must be one of ${WEEK_STARTS.join(', ')}`, {
+      parameter: 'week_start',
+    });
+  }
+  for (const name of ['billable', 'fill_empty'] as const) {
+    if (query[name] !== undefined && query[name] !== 'true' && query[name] !== 'false')
+      throw new BadRequestError(`\`${name}\` must be true or false`, { parameter: name });
   }
   const input = {
-    from: query.from,
-    to: query.to,
+    ...(DATE.test(query.from!) ? { fromDate: query.from } : { from: query.from }),
+    ...(DATE.test(query.to!) ? { toDate: query.to } : { to: query.to }),
     ...(query.time_zone ? { timeZone: query.time_zone } : {}),
     groupBy: groupBy.map((group) => group.toUpperCase()),
     ...(bucket ? { bucket: bucket.toUpperCase() } : {}),
+    ...(weekStart ? { weekStart: weekStart.toUpperCase() } : {}),
+    ...(query.fill_empty !== undefined ? { fillEmpty: query.fill_empty === 'true' } : {}),
     filter: {
       ...optionalList('companyIds', query.company_uuids),
       ...optionalList('projectIds', query.project_uuids),
       ...optionalList('userIds', query.user_uuids),
+      ...optionalList('activityIds', query.activity_uuids),
       ...optionalList('tags', query.tags),
       ...(query.billable !== undefined ? { billable: query.billable === 'true' } : {}),
     },

@@ -750,6 +750,8 @@ export type ReportDimension =
   | 'BILLABLE'
   /** The project's company. */
   | 'COMPANY'
+  /** The shift's notes, exactly as written (null: none). */
+  | 'NOTES'
   /** The project. */
   | 'PROJECT'
   /** Each tag of the shift; a shift with two tags counts in both rows, so rows can add up to more than the totals. */
@@ -759,6 +761,8 @@ export type ReportDimension =
 
 /** Only shifts matching every given condition count; an omitted list or flag does not filter. */
 export type ReportFilter = {
+  /** Shifts with these activities (uuids). */
+  activityIds?: Array<string | number> | null | undefined;
   /** Only billable (true) or only non-billable (false) shifts. */
   billable?: boolean | null | undefined;
   /** Shifts on projects of these companies (uuids). */
@@ -775,16 +779,24 @@ export type ReportFilter = {
 export type ReportInput = {
   /** Also group by calendar period in `timeZone`; omitted: no time grouping. */
   bucket?: ReportBucket | null | undefined;
+  /** With a bucket: a row of zeros for every period of the range in which a group (or, without groupBy, the report) has no time, so a chart needs no gap filling. */
+  fillEmpty?: boolean;
   /** Which shifts count; omitted: every shift the caller can see. */
   filter?: ReportFilter | null | undefined;
-  /** Start of the range (inclusive). Shifts count only for their part inside [from, to). */
-  from: string;
+  /** Start of the range (inclusive); give it or `fromDate`. Shifts count only for their part inside [from, to). */
+  from?: string | null | undefined;
+  /** Start of the range as a date: its 00:00 in `timeZone`. Instead of `from`. */
+  fromDate?: unknown;
   /** Row keys, in the order rows are sorted by; empty: one row for everything. */
   groupBy: Array<ReportDimension>;
   /** IANA zone of the buckets (e.g. Europe/Berlin); the caller's own zone when omitted. */
   timeZone?: string | null | undefined;
-  /** End of the range (exclusive); after `from`, at most 3,660 days later. */
-  to: string;
+  /** End of the range (exclusive); give it or `toDate`. After `from`, at most 3,660 days later. */
+  to?: string | null | undefined;
+  /** End of the range as a date, exclusive: its 00:00 in `timeZone` (`toDate: "2027-01-01"` ends 2026). Instead of `to`. */
+  toDate?: unknown;
+  /** The first day of a WEEK bucket (ISO weeks start on Monday). */
+  weekStart?: WeekStart;
 };
 
 /** Selects shifts: every field and combinator given must hold (AND); `or` and `not` express the rest. */
@@ -1111,6 +1123,12 @@ export type VisibilityFilter = {
   ne?: Visibility | null | undefined;
 };
 
+/** The day a WEEK bucket starts on, at 00:00 of the report's zone. */
+export type WeekStart =
+  | 'MONDAY'
+  | 'SATURDAY'
+  | 'SUNDAY';
+
 export type ListActivitiesQueryVariables = Exact<{
   projectId?: string | number | null | undefined;
   projectLegacyId?: number | null | undefined;
@@ -1212,7 +1230,7 @@ export type ExportReportQueryVariables = Exact<{
 }>;
 
 
-export type ExportReportQuery = { report: { totalCount: number, rows: Array<{ tag: string | null, billable: boolean | null, bucketStart: string | null, seconds: number, billableSeconds: number, amountCents: number | null, company: { id: string, name: string | null } | null, project: { id: string, name: string | null } | null, activity: { id: string, name: string | null } | null, user: { id: string, login: string } | null }> } };
+export type ExportReportQuery = { report: { totalCount: number, rows: Array<{ tag: string | null, billable: boolean | null, notes: string | null, bucketStart: string | null, seconds: number, billableSeconds: number, amountCents: number | null, company: { id: string, name: string | null } | null, project: { id: string, name: string | null } | null, activity: { id: string, name: string | null } | null, user: { id: string, login: string } | null }> } };
 
 export type StaffFieldsFragment = { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null };
 

@@ -7,7 +7,13 @@ import { companyVisibilitySql } from '../companies';
 import { mayReadProjectMoney, projectVisibilitySql } from '../projects';
 import { shiftVisibilitySql } from '../shifts';
 import { Staff } from '../staff';
-import { ReportBucket, ReportDimension, type ReportInput } from './graphql/report.inputs';
+import { DateTime } from 'luxon';
+import {
+  ReportBucket,
+  ReportDimension,
+  WeekStart,
+  type ReportInput,
+} from './graphql/report.inputs';
 import type { Report, ReportRow, ReportSums } from './graphql/report.types';
 
 /** Rows of one answer when `first` is omitted, and at most. */
@@ -28,18 +34,25 @@ const MAX_DATE = new Date('9999-01-01T00:00:00Z');
 const instant = z.date().min(MIN_DATE, 'is before 1970').max(MAX_DATE, 'is after 9998');
 const ids = fields.uuid().array().max(1000, 'must list at most 1000 ids');
 
+const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)');
+
 const inputSchema = z
   .object({
-    from: instant,
-    to: instant,
+    from: instant.nullish(),
+    to: instant.nullish(),
+    fromDate: localDate.nullish(),
+    toDate: localDate.nullish(),
     timeZone: timeZoneField().nullish(),
     groupBy: z.array(z.enum(ReportDimension)).transform((dims) => [...new Set(dims)]),
     bucket: z.enum(ReportBucket).nullish(),
+    weekStart: z.enum(WeekStart).nullish(),
+    fillEmpty: z.boolean().nullish(),
     filter: z
       .object({
         companyIds: ids.nullish(),
         projectIds: ids.nullish(),
         userIds: ids.nullish(),
+        activityIds: ids.nullish(),
         tags: z.array(fields.requiredText(64)).max(100, 'must list at most 100 tags').nullish(),
         billable: z.boolean().nullish(),
       })
@@ -54,17 +67,25 @@ const inputSchema = z
     offset: z.number().int().min(0, 'must not be negative').max(1_000_000_000).nullish(),
   })
   .superRefine((value, issues) => {
-    const span = value.to.getTime() - value.from.getTime();
-    if (span <= 0) issues.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
-    else if (span > REPORT_MAX_DAYS * 86_400_000)
-      issues.addIssue({
-        code: 'custom',
-        path: ['to'],
-        message: `must be at most ${REPORT_MAX_DAYS} days after from`,
-      });
+    for (const [instantField, dateField] of [
+      ['from', 'fromDate'],
+      ['to', 'toDate'],
+    ] as const) {
+      const given = [value[instantField], value[dateField]].filter((v) => v != null).length;
+      if (given !== 1)
+        issues.addIssue({
+          code: 'custom',
+          path: [instantField],
+          message: given ? `give ${instantField} or ${dateField}, not both` : 'is required',
+        });
+    }
   });
 
-type Checked = z.output<typeof inputSchema> & { timeZone: string };
+type Checked = Omit<z.output<typeof inputSchema>, 'from' | 'to'> & {
+  from: Date;
+  to: Date;
+  timeZone: string;
+};
 
 /** The SQL of each dimension: its key column in the aggregate, and how rows sort by it. */
 const KEY_COLUMN: Record<ReportDimension, string> = {
@@ -74,6 +95,7 @@ const KEY_COLUMN: Record<ReportDimension, string> = {
   [ReportDimension.USER]: 'user_id',
   [ReportDimension.TAG]: 'tag',
   [ReportDimension.BILLABLE]: 'billable',
+  [ReportDimension.NOTES]: 'notes',
 };
 /** Where each key column comes from in the shift scan (`t` is the tag expansion). */
 const KEY_SOURCE: Record<string, string> = {
@@ -82,6 +104,7 @@ const KEY_SOURCE: Record<string, string> = {
   activity_id: 's.activity_id',
   user_id: 's.user_id',
   tag: 't.tag',
+  notes: 's.notes',
 };
 // By the names the caller is given (the output columns), so a row whose name is withheld sorts as
 // a null name, not by the name it withholds.
@@ -92,6 +115,7 @@ const SORT: Record<ReportDimension, string> = {
   [ReportDimension.USER]: 'u.last_name, u.first_name, u.login, g.user_id',
   [ReportDimension.TAG]: 'g.tag nulls last',
   [ReportDimension.BILLABLE]: 'g.billable desc',
+  [ReportDimension.NOTES]: 'g.notes nulls last',
 };
 
 /** The key columns of the groups, with their types for the keys a report does not group by. */
@@ -102,6 +126,7 @@ const COLUMN_TYPES: Record<string, string> = {
   user_id: 'integer',
   tag: 'text',
   billable: 'boolean',
+  notes: 'text',
   k: 'timestamp',
 };
 
@@ -122,6 +147,7 @@ interface ResultRow {
   last_name: string | null;
   tag: string | null;
   billable: boolean | null;
+  notes: string | null;
   /** Milliseconds since 1970: the driver's text form of timestamptz is not ISO 8601. */
   bucket_start_ms: string | null;
   seconds: string | null;
@@ -210,6 +236,7 @@ export class ReportService {
           : null,
         tag: has(ReportDimension.TAG) ? r.tag : null,
         billable: has(ReportDimension.BILLABLE) ? r.billable : null,
+        notes: has(ReportDimension.NOTES) ? r.notes : null,
         bucketStart:
           checked.bucket && r.bucket_start_ms !== null ? new Date(Number(r.bucket_start_ms)) : null,
         ...sums(r.seconds, r.billable_seconds, r.amount_cents),
@@ -239,7 +266,8 @@ export class ReportService {
     }
     const timeZone =
       result.data.timeZone ?? (await loadById(ctx, Staff, ctx.viewer.id))?.timeZone ?? 'UTC';
-    return { ...result.data, timeZone };
+    const { from, to } = rangeOf(result.data, timeZone);
+    return { ...result.data, from, to, timeZone };
   }
 
   /**
@@ -300,6 +328,13 @@ export class ReportService {
     const f = q.filter ?? {};
     if (f.projectIds) where.push(raw('p.uuid = any(?::uuid[])', [pgArray(f.projectIds)]));
     if (f.userIds) where.push(raw('u.uuid = any(?::uuid[])', [pgArray(f.userIds)]));
+    if (f.activityIds)
+      where.push(
+        raw(
+          's.activity_id in (select id from activities where account_id = ? and uuid = any(?::uuid[]))',
+          [account, pgArray(f.activityIds)],
+        ),
+      );
     if (f.companyIds)
       where.push(
         raw(
@@ -350,11 +385,14 @@ export class ReportService {
     if (q.bucket) {
       const unit = q.bucket;
       const step = `1 ${unit}`;
+      // Weeks start on `weekStart`: truncated to the ISO week (Monday) of the day that many days
+      // earlier, then moved on again by as many days.
+      const days = `${unit === ReportBucket.WEEK ? (q.weekStart ?? WeekStart.MONDAY) : 0} days`;
       split = raw(
         `buckets as (
            select g as k, g at time zone ? as bs, (g + ?::interval) at time zone ? as be
-             from generate_series(date_trunc(?, ?::timestamptz at time zone ?), ?::timestamptz at time zone ?, ?::interval) g),
-         pieces as (select x.*, date_trunc(?, x.a at time zone ?) as k0 from (?) x),
+             from generate_series(date_trunc(?, (?::timestamptz at time zone ?) - ?::interval) + ?::interval, ?::timestamptz at time zone ?, ?::interval) g),
+         pieces as (select x.*, date_trunc(?, (x.a at time zone ?) - ?::interval) + ?::interval as k0 from (?) x),
          split as (
            select ${carried}, x.k0 as k, least(x.b, kb.be) - x.a as d from pieces x join buckets kb on kb.k = x.k0
            union all
@@ -369,11 +407,15 @@ export class ReportService {
           unit,
           q.from,
           zone,
+          days,
+          days,
           q.to,
           zone,
           step,
           unit,
           zone,
+          days,
+          days,
           pieces,
           step,
           zone,
@@ -408,9 +450,30 @@ export class ReportService {
       'a.name',
     );
     const order = [...q.groupBy.map((d) => SORT[d]), ...(q.bucket ? ['g.k'] : [])];
+    const sumColumns = [
+      'secs',
+      'bsecs',
+      'amount',
+      ...(byTag ? ['t_secs', 't_bsecs', 't_amount'] : []),
+    ];
+    // fillEmpty: every group (or, grouped by nothing, the report) in every period of the range,
+    // the periods without time as rows of zeros.
+    const keys = Object.keys(COLUMN_TYPES).filter((column) => column !== 'k');
+    const filled = raw(
+      `grouped as (
+         select ${keys.map((key) => `keys.${key}`).join(', ')}, b.k, ${sumColumns.map((c) => `s.${c}`).join(', ')}
+           from (${
+             q.groupBy.length > 0
+               ? `select distinct ${keys.join(', ')} from sums`
+               : `select ${keys.map((key) => `null::${COLUMN_TYPES[key]} as ${key}`).join(', ')}`
+           }) keys
+           cross join (select k from buckets where be > ? and bs < ?) b
+           left join sums s on s.k = b.k and ${keys.map((key) => `s.${key} is not distinct from keys.${key}`).join(' and ')})`,
+      [q.from, q.to],
+    );
     const query = raw(
       `with ?,
-       grouped as (
+       sums as (
          select ${columns},
                 sum(d) as secs, sum(d) filter (where billable) as bsecs, sum(${epoch('d')} * rate) filter (where billable) as amount${
                   byTag
@@ -420,6 +483,7 @@ export class ReportService {
                 }
            from split where d > interval '0'
            ${groupBy}),
+       ?,
        totals as (
          select count(*) as total_rows, round(coalesce(${epoch(`sum(${t}secs)`)}, 0))::bigint as total_seconds,
                 round(coalesce(${epoch(`sum(${t}bsecs)`)}, 0))::bigint as total_billable_seconds,
@@ -430,7 +494,7 @@ export class ReportService {
                 g.project_id, p.uuid as project_uuid, ? as project_name,
                 g.activity_id, a.uuid as activity_uuid, ? as activity_name,
                 g.user_id, u.uuid as user_uuid, u.login, u.first_name, u.last_name,
-                g.tag, g.billable, (extract(epoch from g.k at time zone ?) * 1000)::bigint as bucket_start_ms,
+                g.tag, g.billable, g.notes, (extract(epoch from g.k at time zone ?) * 1000)::bigint as bucket_start_ms,
                 round(coalesce(${epoch('g.secs')}, 0))::bigint as seconds,
                 round(coalesce(${epoch('g.bsecs')}, 0))::bigint as billable_seconds,
                 round(coalesce(g.amount, 0) / 3600)::bigint as amount_cents
@@ -441,10 +505,55 @@ export class ReportService {
            left join users u on u.id = g.user_id
           order by ${order.length > 0 ? order.join(', ') : '1'}
           limit ? offset ?) page on true`,
-      [split, companyName, projectName, activityName, zone, limit, offset],
+      [
+        split,
+        q.fillEmpty && q.bucket ? filled : raw('grouped as (select * from sums)'),
+        companyName,
+        projectName,
+        activityName,
+        zone,
+        limit,
+        offset,
+      ],
     );
     return { query };
   }
+}
+
+/**
+ * The range as instants: `from`/`to` as given, or the dates' 00:00 in the report's zone (the
+ * first instant of the day where a clock change skips midnight). Checked as one: after `from`,
+ * at most REPORT_MAX_DAYS later, within the years the database stores.
+ */
+function rangeOf(
+  input: { from?: Date | null; to?: Date | null; fromDate?: string | null; toDate?: string | null },
+  zone: string,
+): { from: Date; to: Date } {
+  const at = (
+    field: 'from' | 'to',
+    given: Date | null | undefined,
+    date: string | null | undefined,
+  ) => {
+    const value = given ?? DateTime.fromISO(date!, { zone }).startOf('day').toJSDate();
+    const fieldName = given ? field : `${field}Date`;
+    if (Number.isNaN(value.getTime()))
+      throw ValidationError.field(undefined, fieldName, 'is not a date of the calendar');
+    const checked = instant.safeParse(value);
+    if (!checked.success)
+      throw ValidationError.field(undefined, fieldName, checked.error.issues[0]!.message);
+    return value;
+  };
+  const from = at('from', input.from, input.fromDate);
+  const to = at('to', input.to, input.toDate);
+  const span = to.getTime() - from.getTime();
+  if (span <= 0) throw ValidationError.field(undefined, 'to', 'must be after from');
+  if (span > REPORT_MAX_DAYS * 86_400_000)
+    throw ValidationError.field(
+      undefined,
+      'to',
+      `must be at most ${REPORT_MAX_DAYS} days after from`,
+    );
+  return { from, to };
 }
 
 /** A PostgreSQL array literal of uuids or tags (quoted, escaped), bound as one parameter. */

@@ -1,3 +1,4 @@
+import { LocalDateResolver } from 'graphql-scalars';
 import { DateTimeISOResolver } from '../../common';
 import { Field, ID, InputType, registerEnumType } from 'type-graphql';
 
@@ -9,6 +10,7 @@ export enum ReportDimension {
   USER = 'user',
   TAG = 'tag',
   BILLABLE = 'billable',
+  NOTES = 'notes',
 }
 registerEnumType(ReportDimension, {
   name: 'ReportDimension',
@@ -24,6 +26,7 @@ registerEnumType(ReportDimension, {
         'Each tag of the shift; a shift with two tags counts in both rows, so rows can add up to more than the totals.',
     },
     BILLABLE: { description: "The shift's billable flag." },
+    NOTES: { description: "The shift's notes, exactly as written (null: none)." },
   },
 });
 
@@ -46,6 +49,17 @@ registerEnumType(ReportBucket, {
   },
 });
 
+/** The first day of a WEEK bucket; the values are the days after Monday it starts on. */
+export enum WeekStart {
+  MONDAY = 0,
+  SUNDAY = 6,
+  SATURDAY = 5,
+}
+registerEnumType(WeekStart, {
+  name: 'WeekStart',
+  description: "The day a WEEK bucket starts on, at 00:00 of the report's zone.",
+});
+
 @InputType({
   description:
     'Only shifts matching every given condition count; an omitted list or flag does not filter.',
@@ -62,6 +76,9 @@ export class ReportFilter {
 
   @Field(() => [ID], { nullable: true, description: 'Shifts of these users (uuids).' })
   userIds?: string[] | null;
+
+  @Field(() => [ID], { nullable: true, description: 'Shifts with these activities (uuids).' })
+  activityIds?: string[] | null;
 
   @Field(() => [String], {
     nullable: true,
@@ -80,15 +97,31 @@ export class ReportFilter {
 @InputType({ description: 'A time report: what to count, over which range, grouped how.' })
 export class ReportInput {
   @Field(() => DateTimeISOResolver, {
+    nullable: true,
     description:
-      'Start of the range (inclusive). Shifts count only for their part inside [from, to).',
+      'Start of the range (inclusive); give it or `fromDate`. Shifts count only for their part inside [from, to).',
   })
-  from!: Date;
+  from?: Date | null;
 
   @Field(() => DateTimeISOResolver, {
-    description: 'End of the range (exclusive); after `from`, at most 3,660 days later.',
+    nullable: true,
+    description:
+      'End of the range (exclusive); give it or `toDate`. After `from`, at most 3,660 days later.',
   })
-  to!: Date;
+  to?: Date | null;
+
+  @Field(() => LocalDateResolver, {
+    nullable: true,
+    description: 'Start of the range as a date: its 00:00 in `timeZone`. Instead of `from`.',
+  })
+  fromDate?: string | null;
+
+  @Field(() => LocalDateResolver, {
+    nullable: true,
+    description:
+      'End of the range as a date, exclusive: its 00:00 in `timeZone` (`toDate: "2027-01-01"` ends 2026). Instead of `to`.',
+  })
+  toDate?: string | null;
 
   @Field(() => String, {
     nullable: true,
@@ -107,6 +140,19 @@ export class ReportInput {
     description: 'Also group by calendar period in `timeZone`; omitted: no time grouping.',
   })
   bucket?: ReportBucket | null;
+
+  @Field(() => WeekStart, {
+    defaultValue: WeekStart.MONDAY,
+    description: 'The first day of a WEEK bucket (ISO weeks start on Monday).',
+  })
+  weekStart?: WeekStart | null;
+
+  @Field(() => Boolean, {
+    defaultValue: false,
+    description:
+      'With a bucket: a row of zeros for every period of the range in which a group (or, without groupBy, the report) has no time, so a chart needs no gap filling.',
+  })
+  fillEmpty?: boolean | null;
 
   @Field(() => ReportFilter, {
     nullable: true,

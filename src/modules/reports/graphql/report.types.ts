@@ -87,6 +87,12 @@ export class ReportRow extends ReportSums {
   @Field(() => Boolean, { nullable: true, description: "The shifts' billable flag." })
   billable!: boolean | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description: "The shifts' notes, when grouped by NOTES; null also for shifts without notes.",
+  })
+  notes!: string | null;
+
   @Field(() => DateTimeISOResolver, {
     nullable: true,
     description:
@@ -100,11 +106,13 @@ export class ReportRow extends ReportSums {
 })
 export class Report {
   @Field(() => DateTimeISOResolver, {
-    description: 'The start of the range (inclusive), as asked.',
+    description: 'The start of the range (inclusive): `from`, or the instant `fromDate` begins.',
   })
   from!: Date;
 
-  @Field(() => DateTimeISOResolver, { description: 'The end of the range (exclusive), as asked.' })
+  @Field(() => DateTimeISOResolver, {
+    description: 'The end of the range (exclusive): `to`, or the instant `toDate` begins.',
+  })
   to!: Date;
 
   @Field(() => String, { description: 'The zone the buckets are in (canonical IANA spelling).' })
