@@ -47,6 +47,8 @@ const SUM_COLUMNS: readonly CsvColumn<ReportRow>[] = [
 
 const BUCKETS = ['day', 'week', 'month', 'year'];
 const WEEK_STARTS = ['monday', 'sunday', 'saturday'];
+const ROUND_DIRECTIONS = ['up', 'down', 'nearest'];
+const ROUND_SCOPES = ['entry', 'row'];
 /** A calendar date (`2026-01-01`): the range starts or ends at its 00:00 in the report's zone. */
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -74,6 +76,10 @@ export const REPORT_EXPORT_PARAMETERS = [
   { name: 'bucket', description: `One of ${commaList(BUCKETS)}` },
   { name: 'week_start', description: `The first day of a week bucket: ${commaList(WEEK_STARTS)}` },
   { name: 'fill_empty', description: '`true`: a row of zeros for each empty period' },
+  { name: 'subtotals', description: '`true`: subtotal rows, with a `level` column' },
+  { name: 'round_minutes', description: 'Round durations to multiples of these minutes (1–1440)' },
+  { name: 'round_direction', description: `With round_minutes: ${commaList(ROUND_DIRECTIONS)}` },
+  { name: 'round_scope', description: `With round_minutes: ${commaList(ROUND_SCOPES)}` },
   ...['company_uuids', 'project_uuids', 'activity_uuids', 'user_uuids', 'tags'].map((name) => ({
     name,
     description: 'Comma-separated filter',
@@ -126,10 +132,11 @@ export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDown
       parameter: 'week_start',
     });
   }
-  for (const name of ['billable', 'fill_empty'] as const) {
+  for (const name of ['billable', 'fill_empty', 'subtotals'] as const) {
     if (query[name] !== undefined && query[name] !== 'true' && query[name] !== 'false')
       throw new BadRequestError(`\`${name}\` must be true or false`, { parameter: name });
   }
+  const rounding = roundingOf(query);
   const input = {
     ...(DATE.test(query.from!) ? { fromDate: query.from } : { from: query.from }),
     ...(DATE.test(query.to!) ? { toDate: query.to } : { to: query.to }),
@@ -138,6 +145,8 @@ export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDown
     ...(bucket ? { bucket: bucket.toUpperCase() } : {}),
     ...(weekStart ? { weekStart: weekStart.toUpperCase() } : {}),
     ...(query.fill_empty !== undefined ? { fillEmpty: query.fill_empty === 'true' } : {}),
+    ...(query.subtotals !== undefined ? { subtotals: query.subtotals === 'true' } : {}),
+    ...(rounding ? { rounding } : {}),
     filter: {
       ...optionalList('companyIds', query.company_uuids),
       ...optionalList('projectIds', query.project_uuids),
@@ -148,6 +157,7 @@ export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDown
     },
   };
   const columns = [
+    ...(query.subtotals === 'true' ? [['level', (r: ReportRow) => r.level] as const] : []),
     ...groupBy.flatMap((group) => GROUP_COLUMNS[group]!),
     ...(bucket
       ? [
@@ -169,6 +179,37 @@ export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDown
     }
   }
   return { filename: 'report.csv', columns, pages: pages() };
+}
+
+/** `round_minutes` with its direction and scope, as the report's `rounding`. */
+function roundingOf(
+  query: Readonly<Record<string, string>>,
+): { minutes: number; direction?: string; scope?: string } | undefined {
+  const words = (name: string, allowed: readonly string[]) => {
+    const word = query[name]?.toLowerCase();
+    if (word !== undefined && !allowed.includes(word))
+      throw new BadRequestError(`\`${name}\` must be one of ${allowed.join(', ')}`, {
+        parameter: name,
+      });
+    return word?.toUpperCase();
+  };
+  const direction = words('round_direction', ROUND_DIRECTIONS);
+  const scope = words('round_scope', ROUND_SCOPES);
+  if (query.round_minutes === undefined) {
+    const stray = direction ? 'round_direction' : scope ? 'round_scope' : undefined;
+    if (stray)
+      throw new BadRequestError(`\`${stray}\` needs \`round_minutes\``, { parameter: stray });
+    return undefined;
+  }
+  if (!/^\d{1,4}$/.test(query.round_minutes))
+    throw new BadRequestError('`round_minutes` must be a whole number of minutes', {
+      parameter: 'round_minutes',
+    });
+  return {
+    minutes: Number(query.round_minutes),
+    ...(direction ? { direction } : {}),
+    ...(scope ? { scope } : {}),
+  };
 }
 
 function list(text: string | undefined): string[] {

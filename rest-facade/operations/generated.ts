@@ -789,6 +789,10 @@ export type ReportInput = {
   fromDate?: unknown;
   /** Row keys, in the order rows are sorted by; empty: one row for everything. */
   groupBy: Array<ReportDimension>;
+  /** Round durations (and the amounts that follow them); omitted: exact seconds. */
+  rounding?: ReportRounding | null | undefined;
+  /** Also a subtotal row after each group of rows sharing the leading keys (SQL ROLLUP over `groupBy`, then the bucket), down to one row for the whole report; see `ReportRow.level`. */
+  subtotals?: boolean;
   /** IANA zone of the buckets (e.g. Europe/Berlin); the caller's own zone when omitted. */
   timeZone?: string | null | undefined;
   /** End of the range (exclusive); give it or `toDate`. After `from`, at most 3,660 days later. */
@@ -798,6 +802,30 @@ export type ReportInput = {
   /** The first day of a WEEK bucket (ISO weeks start on Monday). */
   weekStart?: WeekStart;
 };
+
+/** Rounding of durations, as time trackers bill them. */
+export type ReportRounding = {
+  direction?: RoundingDirection;
+  /** Round to multiples of this many minutes (1 to 1,440). */
+  minutes: number;
+  scope?: RoundingScope;
+};
+
+/** Which way a duration goes to a multiple of `minutes`. */
+export type RoundingDirection =
+  /** To the multiple below. */
+  | 'DOWN'
+  /** To the nearest multiple; halves go up. */
+  | 'NEAREST'
+  /** To the next multiple (1 second over 15 minutes counts 30). */
+  | 'UP';
+
+/** What is rounded. */
+export type RoundingScope =
+  /** Each shift's time in a row (its part in the row's period), before it is summed; the amounts follow the rounded time. */
+  | 'ENTRY'
+  /** Each row's sums, and the totals as one row; a row's amount changes in proportion to its billable time. */
+  | 'ROW';
 
 /** Selects shifts: every field and combinator given must hold (AND); `or` and `not` express the rest. */
 export type ShiftFilter = {
@@ -1230,7 +1258,7 @@ export type ExportReportQueryVariables = Exact<{
 }>;
 
 
-export type ExportReportQuery = { report: { totalCount: number, rows: Array<{ tag: string | null, billable: boolean | null, notes: string | null, bucketStart: string | null, seconds: number, billableSeconds: number, amountCents: number | null, company: { id: string, name: string | null } | null, project: { id: string, name: string | null } | null, activity: { id: string, name: string | null } | null, user: { id: string, login: string } | null }> } };
+export type ExportReportQuery = { report: { totalCount: number, rows: Array<{ tag: string | null, billable: boolean | null, notes: string | null, level: number, bucketStart: string | null, seconds: number, billableSeconds: number, amountCents: number | null, company: { id: string, name: string | null } | null, project: { id: string, name: string | null } | null, activity: { id: string, name: string | null } | null, user: { id: string, login: string } | null }> } };
 
 export type StaffFieldsFragment = { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null };
 

@@ -12,6 +12,7 @@ let owner: Credentials;
 let projectA: string;
 let projectB: string;
 let design: string;
+let projectC: string;
 
 // One hour at 09:00 UTC on Saturday 7, Sunday 8 and Monday 9 March 2026 on A (Design on Sunday),
 // and two hours on Wednesday 11 on B.
@@ -41,6 +42,33 @@ beforeAll(async () => {
           start,
           stop: new Date(Date.parse(start) + (shift.hours ?? 1) * 3_600_000).toISOString(),
           notes: shift.notes,
+        },
+      },
+    );
+  }
+  // Project C (60.00 an hour) in April: 10 minutes (tags x, y) and 20 minutes (x) on the 1st,
+  // 7 minutes (no tags) on the 2nd.
+  projectC = (
+    await t.create(owner, 'createProject', {
+      companyId: company.id,
+      name: 'C',
+      hourlyRateCents: 6000,
+    })
+  ).id;
+  for (const [start, minutes, tagList] of [
+    ['2026-04-01T09:00:00Z', 10, ['x', 'y']],
+    ['2026-04-01T10:00:00Z', 20, ['x']],
+    ['2026-04-02T09:00:00Z', 7, []],
+  ] as const) {
+    await t.gqlOk(
+      owner,
+      'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }',
+      {
+        input: {
+          projectId: projectC,
+          start,
+          stop: new Date(Date.parse(start) + minutes * 60_000).toISOString(),
+          tagList,
         },
       },
     );
@@ -266,4 +294,170 @@ test('report.csv takes dates, week_start, fill_empty, activity_uuids and group_b
   expect(impossible.body.error.field_errors.map((e: { field: string }) => e.field)).toEqual([
     'from',
   ]);
+});
+
+/** Project C's two days in April. */
+const april = () => ({
+  fromDate: '2026-04-01',
+  toDate: '2026-04-03',
+  filter: { projectIds: [projectC] },
+});
+const MONEY = `query($input: ReportInput!) { report(input: $input) {
+  totals { seconds amountCents } rows { bucketStart seconds billableSeconds amountCents }
+} }`;
+
+test('rounding per entry rounds each shift before summing, and the amounts follow', async () => {
+  const totals = async (direction: string) =>
+    (
+      await t.gqlOk(owner, MONEY, {
+        input: {
+          ...april(),
+          groupBy: [],
+          rounding: { minutes: 15, direction, scope: 'ENTRY' },
+        },
+      })
+    ).report.totals;
+  // 10, 20 and 7 minutes to quarter hours.
+  expect(await totals('UP')).toEqual({ seconds: 3600, amountCents: 6000 });
+  expect(await totals('NEAREST')).toEqual({ seconds: 1800, amountCents: 3000 });
+  expect(await totals('DOWN')).toEqual({ seconds: 900, amountCents: 1500 });
+});
+
+test('rounding per row rounds each row and the totals as one row', async () => {
+  const { report: answer } = await t.gqlOk(owner, MONEY, {
+    input: {
+      ...april(),
+      groupBy: [],
+      bucket: 'DAY',
+      rounding: { minutes: 15, direction: 'UP', scope: 'ROW' },
+    },
+  });
+  // 30 minutes on the 1st, 7 on the 2nd; 37 in all.
+  expect(answer.rows).toEqual([
+    {
+      bucketStart: '2026-04-01T00:00:00.000Z',
+      seconds: 1800,
+      billableSeconds: 1800,
+      amountCents: 3000,
+    },
+    {
+      bucketStart: '2026-04-02T00:00:00.000Z',
+      seconds: 900,
+      billableSeconds: 900,
+      amountCents: 1500,
+    },
+  ]);
+  expect(answer.totals).toEqual({ seconds: 2700, amountCents: 4500 });
+
+  const refused = await t.gql(owner, MONEY, {
+    input: { ...april(), groupBy: [], rounding: { minutes: 0 } },
+  });
+  expect(refused.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+  expect(refused.errors?.[0]?.extensions?.fieldErrors).toEqual([
+    { field: 'rounding.minutes', message: 'must be between 1 and 1440' },
+  ]);
+});
+
+const SUBTOTALS = `query($input: ReportInput!) { report(input: $input) {
+  totalCount rows { level subtotal project { name } notes tag bucketStart seconds }
+} }`;
+
+test('subtotals follow each group of rows, down to the whole report', async () => {
+  const { report: byDay } = await t.gqlOk(owner, SUBTOTALS, {
+    input: {
+      fromDate: '2026-03-07',
+      toDate: '2026-03-12',
+      groupBy: ['PROJECT'],
+      bucket: 'DAY',
+      subtotals: true,
+    },
+  });
+  const line = (r: any) => [
+    r.level,
+    r.subtotal,
+    r.project?.name ?? null,
+    r.bucketStart?.slice(0, 10) ?? null,
+    r.seconds / 3600,
+  ];
+  expect(byDay.rows.map(line)).toEqual([
+    [2, false, 'A', '2026-03-07', 1],
+    [2, false, 'A', '2026-03-08', 1],
+    [2, false, 'A', '2026-03-09', 1],
+    [1, true, 'A', null, 3],
+    [2, false, 'B', '2026-03-11', 2],
+    [1, true, 'B', null, 2],
+    [0, true, null, null, 5],
+  ]);
+  expect(byDay.totalCount).toBe(7);
+
+  const { report: byNotes } = await t.gqlOk(owner, SUBTOTALS, {
+    input: {
+      fromDate: '2026-03-01',
+      toDate: '2026-04-01',
+      groupBy: ['PROJECT', 'NOTES'],
+      subtotals: true,
+    },
+  });
+  expect(
+    byNotes.rows.map((r: any) => [r.level, r.project?.name ?? null, r.notes, r.seconds / 3600]),
+  ).toEqual([
+    [2, 'A', 'setup', 2],
+    [2, 'A', null, 1],
+    [1, 'A', null, 3],
+    [2, 'B', 'review', 2],
+    [1, 'B', null, 2],
+    [0, null, null, 5],
+  ]);
+});
+
+test('a subtotal above TAG counts each shift once', async () => {
+  const { report: answer } = await t.gqlOk(owner, SUBTOTALS, {
+    input: { ...april(), groupBy: ['TAG'], subtotals: true },
+  });
+  expect(answer.rows.map((r: any) => [r.level, r.tag, r.seconds / 60])).toEqual([
+    [1, 'x', 30],
+    [1, 'y', 10],
+    [1, null, 7],
+    [0, null, 37],
+  ]);
+});
+
+test('report.csv takes subtotals (with a level column) and round_minutes, round_direction, round_scope', async () => {
+  const res = await request(t.app.express)
+    .get('/api/1/report.csv')
+    .auth(owner.login, owner.password)
+    .query({
+      from: '2026-04-01',
+      to: '2026-04-03',
+      project_uuids: projectC,
+      group_by: 'tag',
+      subtotals: 'true',
+      round_minutes: '15',
+      round_direction: 'up',
+      round_scope: 'row',
+    });
+  expect(res.status).toBe(200);
+  expect(parse(res.text, { columns: true }).map((r: any) => [r.level, r.tag, r.seconds])).toEqual([
+    ['1', 'x', '1800'],
+    ['1', 'y', '900'],
+    ['1', '', '900'],
+    ['0', '', '2700'],
+  ]);
+
+  for (const [query, parameter] of [
+    [{ round_minutes: 'ten' }, 'round_minutes'],
+    [{ round_minutes: '15', round_scope: 'week' }, 'round_scope'],
+    [{ round_direction: 'up' }, 'round_direction'],
+    [{ subtotals: 'maybe' }, 'subtotals'],
+  ] as const) {
+    const refused = await request(t.app.express)
+      .get('/api/1/report.csv')
+      .auth(owner.login, owner.password)
+      .query({ from: '2026-04-01', to: '2026-04-03', ...query });
+    expect({ parameter, status: refused.status, error: refused.body.error?.parameter }).toEqual({
+      parameter,
+      status: 400,
+      error: parameter,
+    });
+  }
 });

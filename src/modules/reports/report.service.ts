@@ -11,6 +11,8 @@ import { DateTime } from 'luxon';
 import {
   ReportBucket,
   ReportDimension,
+  RoundingDirection,
+  RoundingScope,
   WeekStart,
   type ReportInput,
 } from './graphql/report.inputs';
@@ -47,6 +49,18 @@ const inputSchema = z
     bucket: z.enum(ReportBucket).nullish(),
     weekStart: z.enum(WeekStart).nullish(),
     fillEmpty: z.boolean().nullish(),
+    subtotals: z.boolean().nullish(),
+    rounding: z
+      .object({
+        minutes: z
+          .number()
+          .int()
+          .min(1, 'must be between 1 and 1440')
+          .max(1440, 'must be between 1 and 1440'),
+        direction: z.enum(RoundingDirection).nullish(),
+        scope: z.enum(RoundingScope).nullish(),
+      })
+      .nullish(),
     filter: z
       .object({
         companyIds: ids.nullish(),
@@ -153,6 +167,8 @@ interface ResultRow {
   seconds: string | null;
   billable_seconds: string | null;
   amount_cents: string | null;
+  /** How many keys the row is grouped by (fewer on a subtotal). */
+  level: number | null;
   /** 1 on a row of the page; null on the one row an empty report answers (totals only). */
   in_page: number | null;
   total_rows: string;
@@ -212,33 +228,40 @@ export class ReportService {
       amountCents: money ? Number(a ?? 0) : null,
     });
     const has = (dimension: ReportDimension) => checked.groupBy.includes(dimension);
+    // The keys a detail row is grouped by: those of groupBy and the period.
+    const levels = checked.groupBy.length + (checked.bucket ? 1 : 0);
     const rows: ReportRow[] = result
       .filter((r) => r.in_page !== null)
       .map((r) => ({
-        company: has(ReportDimension.COMPANY)
-          ? { id: r.company_uuid!, legacyId: r.company_id!, name: r.company_name }
-          : null,
-        project: has(ReportDimension.PROJECT)
-          ? { id: r.project_uuid!, legacyId: r.project_id!, name: r.project_name }
-          : null,
+        company:
+          has(ReportDimension.COMPANY) && r.company_id !== null
+            ? { id: r.company_uuid!, legacyId: r.company_id, name: r.company_name }
+            : null,
+        project:
+          has(ReportDimension.PROJECT) && r.project_id !== null
+            ? { id: r.project_uuid!, legacyId: r.project_id, name: r.project_name }
+            : null,
         activity:
           has(ReportDimension.ACTIVITY) && r.activity_id !== null
             ? { id: r.activity_uuid!, legacyId: r.activity_id, name: r.activity_name }
             : null,
-        user: has(ReportDimension.USER)
-          ? {
-              id: r.user_uuid!,
-              legacyId: r.user_id!,
-              login: r.login!,
-              firstName: r.first_name!,
-              lastName: r.last_name!,
-            }
-          : null,
+        user:
+          has(ReportDimension.USER) && r.user_id !== null
+            ? {
+                id: r.user_uuid!,
+                legacyId: r.user_id!,
+                login: r.login!,
+                firstName: r.first_name!,
+                lastName: r.last_name!,
+              }
+            : null,
         tag: has(ReportDimension.TAG) ? r.tag : null,
         billable: has(ReportDimension.BILLABLE) ? r.billable : null,
         notes: has(ReportDimension.NOTES) ? r.notes : null,
         bucketStart:
           checked.bucket && r.bucket_start_ms !== null ? new Date(Number(r.bucket_start_ms)) : null,
+        level: r.level!,
+        subtotal: r.level! < levels,
         ...sums(r.seconds, r.billable_seconds, r.amount_cents),
       }));
     return {
@@ -439,6 +462,36 @@ export class ReportService {
     const epoch = (d: string) => `extract(epoch from ${d})`;
     // Grouped by TAG, a shift is in several groups; the totals count only its first tag's.
     const t = byTag ? 't_' : '';
+
+    // Rounding to a multiple of `minutes`: of each shift's part in a row (ENTRY), or of each
+    // row's sums (ROW). The direction names a SQL function (ceil, floor, round) from a closed enum.
+    const step = q.rounding ? q.rounding.minutes * 60 : 0;
+    const rounded = (seconds: string) =>
+      raw(`${q.rounding?.direction ?? RoundingDirection.NEAREST}((${seconds}) / ?) * ?`, [
+        step,
+        step,
+      ]);
+    const scope = q.rounding ? (q.rounding.scope ?? RoundingScope.ENTRY) : undefined;
+    const entryTime =
+      scope === RoundingScope.ENTRY
+        ? raw(`make_interval(secs => ?)`, [rounded(epoch('d'))])
+        : raw('d');
+    /** A row's seconds, billable seconds and cents, named, rounded as the request asks. */
+    const sumsOf = (secs: string, bsecs: string, amount: string, names: readonly string[]) => {
+      const s = `coalesce(${epoch(secs)}, 0)`;
+      const b = `coalesce(${epoch(bsecs)}, 0)`;
+      const cents = `coalesce(${amount}, 0) / 3600`;
+      if (scope !== RoundingScope.ROW)
+        return raw(
+          `round(${s})::bigint as ${names[0]}, round(${b})::bigint as ${names[1]}, round(${cents})::bigint as ${names[2]}`,
+        );
+      // The amount follows the billable time: scaled by rounded ÷ exact.
+      return raw(
+        `(?)::bigint as ${names[0]}, (?)::bigint as ${names[1]}, round(${cents} * coalesce((?) / nullif(${b}, 0), 0))::bigint as ${names[2]}`,
+        [rounded(s), rounded(b), rounded(b)],
+      );
+    };
+
     // Names only where the caller sees the row, as `Project.company` and `Shift.project` answer:
     // a company by the company policy, a project and its activities by the project policy.
     const visibleName = (visible: SqlCondition, name: string) =>
@@ -449,56 +502,76 @@ export class ReportService {
       await projectVisibilitySql(ctx, knex, 'a.project_id'),
       'a.name',
     );
-    const order = [...q.groupBy.map((d) => SORT[d]), ...(q.bucket ? ['g.k'] : [])];
     const sumColumns = [
       'secs',
       'bsecs',
       'amount',
       ...(byTag ? ['t_secs', 't_bsecs', 't_amount'] : []),
     ];
-    // fillEmpty: every group (or, grouped by nothing, the report) in every period of the range,
-    // the periods without time as rows of zeros.
     const keys = Object.keys(COLUMN_TYPES).filter((column) => column !== 'k');
-    const filled = raw(
-      `grouped as (
-         select ${keys.map((key) => `keys.${key}`).join(', ')}, b.k, ${sumColumns.map((c) => `s.${c}`).join(', ')}
-           from (${
-             q.groupBy.length > 0
-               ? `select distinct ${keys.join(', ')} from sums`
-               : `select ${keys.map((key) => `null::${COLUMN_TYPES[key]} as ${key}`).join(', ')}`
-           }) keys
-           cross join (select k from buckets where be > ? and bs < ?) b
-           left join sums s on s.k = b.k and ${keys.map((key) => `s.${key} is not distinct from keys.${key}`).join(' and ')})`,
-      [q.from, q.to],
-    );
+    // fillEmpty: every group (or, grouped by nothing, the report) in every period overlapping the
+    // range, the periods without time as rows of zeros.
+    const grouped =
+      q.fillEmpty && q.bucket
+        ? raw(
+            `grouped as (
+               select ${keys.map((key) => `keys.${key}`).join(', ')}, b.k, ${sumColumns.map((c) => `s.${c}`).join(', ')}
+                 from (${
+                   q.groupBy.length > 0
+                     ? `select distinct ${keys.join(', ')} from sums`
+                     : `select ${keys.map((key) => `null::${COLUMN_TYPES[key]} as ${key}`).join(', ')}`
+                 }) keys
+                 cross join (select k from buckets where be > ? and bs < ?) b
+                 left join sums s on s.k = b.k and ${keys.map((key) => `s.${key} is not distinct from keys.${key}`).join(' and ')})`,
+            [q.from, q.to],
+          )
+        : raw('grouped as (select * from sums)');
+    // subtotals: ROLLUP over the keys in order (then the period), on the groups; above TAG, each
+    // shift counts once (its first tag's sums). A subtotal over no rows is no row.
+    const subtotals = q.subtotals && dims.length > 0;
+    const summed = (column: string) =>
+      byTag
+        ? `case when grouping(tag) = 1 then sum(t_${column}) else sum(${column}) end`
+        : `sum(${column})`;
+    const reportRows = subtotals
+      ? raw(
+          `report_rows as (
+             select ${columns}, ${dims.map((d) => `grouping(${d}) as g_${d}`).join(', ')},
+                    ${dims.map((d) => `(1 - grouping(${d}))`).join(' + ')} as level,
+                    ${summed('secs')} as secs, ${summed('bsecs')} as bsecs, ${summed('amount')} as amount
+               from grouped group by rollup(${dims.join(', ')}) having count(*) > 0)`,
+        )
+      : raw(`report_rows as (select grouped.*, ${dims.length} as level from grouped)`);
+    const order = [
+      ...q.groupBy.flatMap((d) => [...(subtotals ? [`g.g_${KEY_COLUMN[d]}`] : []), SORT[d]]),
+      ...(q.bucket ? [...(subtotals ? ['g.g_k'] : []), 'g.k'] : []),
+    ];
     const query = raw(
       `with ?,
+       rounded as (select split.*, ? as rd from split where d > interval '0'),
        sums as (
          select ${columns},
-                sum(d) as secs, sum(d) filter (where billable) as bsecs, sum(${epoch('d')} * rate) filter (where billable) as amount${
+                sum(rd) as secs, sum(rd) filter (where billable) as bsecs, sum(${epoch('rd')} * rate) filter (where billable) as amount${
                   byTag
-                    ? `, sum(d) filter (where first_tag) as t_secs, sum(d) filter (where first_tag and billable) as t_bsecs,
-                       sum(${epoch('d')} * rate) filter (where first_tag and billable) as t_amount`
+                    ? `, sum(rd) filter (where first_tag) as t_secs, sum(rd) filter (where first_tag and billable) as t_bsecs,
+                       sum(${epoch('rd')} * rate) filter (where first_tag and billable) as t_amount`
                     : ''
                 }
-           from split where d > interval '0'
+           from rounded
            ${groupBy}),
        ?,
+       ?,
        totals as (
-         select count(*) as total_rows, round(coalesce(${epoch(`sum(${t}secs)`)}, 0))::bigint as total_seconds,
-                round(coalesce(${epoch(`sum(${t}bsecs)`)}, 0))::bigint as total_billable_seconds,
-                round(coalesce(sum(${t}amount), 0) / 3600)::bigint as total_amount_cents
+         select (select count(*) from report_rows) as total_rows, ?
            from grouped)
        select totals.*, page.* from totals left join lateral (
-         select 1 as in_page, g.company_id, c.uuid as company_uuid, ? as company_name,
+         select 1 as in_page, g.level, g.company_id, c.uuid as company_uuid, ? as company_name,
                 g.project_id, p.uuid as project_uuid, ? as project_name,
                 g.activity_id, a.uuid as activity_uuid, ? as activity_name,
                 g.user_id, u.uuid as user_uuid, u.login, u.first_name, u.last_name,
                 g.tag, g.billable, g.notes, (extract(epoch from g.k at time zone ?) * 1000)::bigint as bucket_start_ms,
-                round(coalesce(${epoch('g.secs')}, 0))::bigint as seconds,
-                round(coalesce(${epoch('g.bsecs')}, 0))::bigint as billable_seconds,
-                round(coalesce(g.amount, 0) / 3600)::bigint as amount_cents
-           from grouped g
+                ?
+           from report_rows g
            left join companies c on c.id = g.company_id
            left join projects p on p.id = g.project_id
            left join activities a on a.id = g.activity_id
@@ -507,11 +580,19 @@ export class ReportService {
           limit ? offset ?) page on true`,
       [
         split,
-        q.fillEmpty && q.bucket ? filled : raw('grouped as (select * from sums)'),
+        entryTime,
+        grouped,
+        reportRows,
+        sumsOf(`sum(${t}secs)`, `sum(${t}bsecs)`, `sum(${t}amount)`, [
+          'total_seconds',
+          'total_billable_seconds',
+          'total_amount_cents',
+        ]),
         companyName,
         projectName,
         activityName,
         zone,
+        sumsOf('g.secs', 'g.bsecs', 'g.amount', ['seconds', 'billable_seconds', 'amount_cents']),
         limit,
         offset,
       ],

@@ -1,6 +1,6 @@
 import { LocalDateResolver } from 'graphql-scalars';
 import { DateTimeISOResolver } from '../../common';
-import { Field, ID, InputType, registerEnumType } from 'type-graphql';
+import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 
 /** What a report row can be grouped by (besides the time bucket). */
 export enum ReportDimension {
@@ -59,6 +59,54 @@ registerEnumType(WeekStart, {
   name: 'WeekStart',
   description: "The day a WEEK bucket starts on, at 00:00 of the report's zone.",
 });
+
+/** Which way a duration is rounded to a multiple of the rounding's minutes. */
+export enum RoundingDirection {
+  UP = 'ceil',
+  DOWN = 'floor',
+  NEAREST = 'round',
+}
+registerEnumType(RoundingDirection, {
+  name: 'RoundingDirection',
+  description: 'Which way a duration goes to a multiple of `minutes`.',
+  valuesConfig: {
+    UP: { description: 'To the next multiple (1 second over 15 minutes counts 30).' },
+    DOWN: { description: 'To the multiple below.' },
+    NEAREST: { description: 'To the nearest multiple; halves go up.' },
+  },
+});
+
+/** What a rounding applies to. */
+export enum RoundingScope {
+  ENTRY = 'entry',
+  ROW = 'row',
+}
+registerEnumType(RoundingScope, {
+  name: 'RoundingScope',
+  description: 'What is rounded.',
+  valuesConfig: {
+    ENTRY: {
+      description:
+        "Each shift's time in a row (its part in the row's period), before it is summed; the amounts follow the rounded time.",
+    },
+    ROW: {
+      description:
+        "Each row's sums, and the totals as one row; a row's amount changes in proportion to its billable time.",
+    },
+  },
+});
+
+@InputType({ description: 'Rounding of durations, as time trackers bill them.' })
+export class ReportRounding {
+  @Field(() => Int, { description: 'Round to multiples of this many minutes (1 to 1,440).' })
+  minutes!: number;
+
+  @Field(() => RoundingDirection, { defaultValue: RoundingDirection.NEAREST })
+  direction?: RoundingDirection;
+
+  @Field(() => RoundingScope, { defaultValue: RoundingScope.ENTRY })
+  scope?: RoundingScope;
+}
 
 @InputType({
   description:
@@ -153,6 +201,19 @@ export class ReportInput {
       'With a bucket: a row of zeros for every period of the range in which a group (or, without groupBy, the report) has no time, so a chart needs no gap filling.',
   })
   fillEmpty?: boolean | null;
+
+  @Field(() => ReportRounding, {
+    nullable: true,
+    description: 'Round durations (and the amounts that follow them); omitted: exact seconds.',
+  })
+  rounding?: ReportRounding | null;
+
+  @Field(() => Boolean, {
+    defaultValue: false,
+    description:
+      'Also a subtotal row after each group of rows sharing the leading keys (SQL ROLLUP over `groupBy`, then the bucket), down to one row for the whole report; see `ReportRow.level`.',
+  })
+  subtotals?: boolean | null;
 
   @Field(() => ReportFilter, {
     nullable: true,

@@ -93,6 +93,15 @@ export class ReportRow extends ReportSums {
   })
   notes!: string | null;
 
+  @Field(() => Int, {
+    description:
+      "How many of the row's keys it is grouped by, in `groupBy` order then the bucket: all of them on a detail row; fewer on a subtotal (`subtotals`), whose later keys are null; 0 for the whole report.",
+  })
+  level!: number;
+
+  @Field(() => Boolean, { description: 'True on a subtotal row (`subtotals`).' })
+  subtotal!: boolean;
+
   @Field(() => DateTimeISOResolver, {
     nullable: true,
     description:
