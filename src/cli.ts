@@ -96,6 +96,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .option('--first-name <name>', "the owner's first name")
     .option('--last-name <name>', "the owner's last name")
     .option('--time-zone <zone>', 'IANA time zone of the owner', 'UTC')
+    .option('--currency <code>', 'ISO 4217 code of the amounts and rates', 'USD')
     .option(
       '--staff-max <n>',
       'plan limit: most active staff members besides the owner (0: none; unset: no limit)',
@@ -127,6 +128,7 @@ export async function runCli(argv: string[]): Promise<number> {
             firstName: (options.firstName as string | undefined) ?? '',
             lastName: (options.lastName as string | undefined) ?? '',
             timeZone: String(options.timeZone),
+            currency: String(options.currency),
             staffMax: (options.staffMax as number | undefined) ?? null,
             timeMaxHours: (options.timeMaxHours as number | undefined) ?? null,
           },

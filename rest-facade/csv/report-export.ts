@@ -43,6 +43,8 @@ const SUM_COLUMNS: readonly CsvColumn<ReportRow>[] = [
   ['seconds', (r) => r.seconds],
   ['billable_seconds', (r) => r.billableSeconds],
   ['amount_cents', (r) => r.amountCents],
+  ['cost_cents', (r) => r.costCents],
+  ['profit_cents', (r) => r.profitCents],
 ];
 
 const BUCKETS = ['day', 'week', 'month', 'year'];
@@ -168,11 +170,15 @@ export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDown
         ]
       : []),
     ...SUM_COLUMNS,
+    // The report's currency on every row, so each money figure names it wherever it is pasted.
+    ['currency', () => currency] as const,
   ];
+  let currency = '';
   const first = Math.min(EXPORT_PAGE_SIZE, pageSizeMax);
   async function* pages(): AsyncGenerator<ReportRow[]> {
     for (let offset = 0; ;) {
       const report = await run(REPORT_EXPORT_OPERATION, { input, first, offset });
+      currency = report.currency;
       yield report.rows;
       offset += report.rows.length;
       if (report.rows.length === 0 || offset >= report.totalCount) return;

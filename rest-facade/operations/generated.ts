@@ -430,6 +430,8 @@ export type CreateShiftInput = {
 export type CreateStaffInput = {
   /** Whether the user may sign in; true when omitted on create. Enabling a user counts against the plan's staff maximum. */
   active?: boolean | null | undefined;
+  /** What an hour of the user's work costs, in cents (owner and managers); not negative. */
+  costRateCents?: number | null | undefined;
   /** The e-mail address (or empty); empty when omitted on create. */
   emailAddress?: string | null | undefined;
   /** The first name; empty when omitted on create. */
@@ -985,6 +987,8 @@ export type StaffFilter = {
 export type StaffInput = {
   /** Whether the user may sign in; true when omitted on create. Enabling a user counts against the plan's staff maximum. */
   active?: boolean | null | undefined;
+  /** What an hour of the user's work costs, in cents (owner and managers); not negative. */
+  costRateCents?: number | null | undefined;
   /** The e-mail address (or empty); empty when omitted on create. */
   emailAddress?: string | null | undefined;
   /** The first name; empty when omitted on create. */
@@ -1258,7 +1262,7 @@ export type ExportReportQueryVariables = Exact<{
 }>;
 
 
-export type ExportReportQuery = { report: { totalCount: number, rows: Array<{ tag: string | null, billable: boolean | null, notes: string | null, level: number, bucketStart: string | null, seconds: number, billableSeconds: number, amountCents: number | null, company: { id: string, name: string | null } | null, project: { id: string, name: string | null } | null, activity: { id: string, name: string | null } | null, user: { id: string, login: string } | null }> } };
+export type ExportReportQuery = { report: { totalCount: number, currency: string, rows: Array<{ tag: string | null, billable: boolean | null, notes: string | null, level: number, bucketStart: string | null, seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null, company: { id: string, name: string | null } | null, project: { id: string, name: string | null } | null, activity: { id: string, name: string | null } | null, user: { id: string, login: string } | null }> } };
 
 export type StaffFieldsFragment = { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null };
 

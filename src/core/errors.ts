@@ -97,6 +97,7 @@ export type EntityName =
   | 'Account'
   | 'OAuthClient'
   | 'Webhook'
+  | 'Rate'
   // An object named by an id alone (`node(id:)`), whose type the id did not reveal.
   | 'Node';
 

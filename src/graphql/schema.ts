@@ -19,6 +19,7 @@ import { NodeLookup, NodeResolver } from '../modules/nodes';
 import { SyncResolver } from '../modules/sync';
 import { OAuthClientResolver } from '../modules/oauth';
 import { CompanyProjectsResolver, ProjectResolver } from '../modules/projects';
+import { ProjectRatesResolver, RateResolver, StaffRatesResolver } from '../modules/rates';
 import { ReportResolver } from '../modules/reports';
 import { ProjectTimeResolver, ShiftResolver } from '../modules/shifts';
 import { AccountResolver, StaffResolver, ViewerResolver } from '../modules/staff';
@@ -40,6 +41,9 @@ const RESOLVERS = [
   ShiftResolver,
   TimeZoneResolver,
   OAuthClientResolver,
+  RateResolver,
+  ProjectRatesResolver,
+  StaffRatesResolver,
   ReportResolver,
   WebhookResolver,
   ShiftEventResolver,
@@ -68,6 +72,9 @@ export async function createSchema(
     [ShiftResolver, new ShiftResolver(services.shifts)],
     [TimeZoneResolver, new TimeZoneResolver(new TimeZoneService())],
     [OAuthClientResolver, new OAuthClientResolver(services.oauthClients)],
+    [RateResolver, new RateResolver(services.rates)],
+    [ProjectRatesResolver, new ProjectRatesResolver(services.rates)],
+    [StaffRatesResolver, new StaffRatesResolver(services.rates)],
     [ReportResolver, new ReportResolver(services.reports)],
     [WebhookResolver, new WebhookResolver(services.webhooks)],
     [ShiftEventResolver, new ShiftEventResolver(services.shifts)],

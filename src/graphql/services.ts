@@ -4,6 +4,7 @@ import { CompanyService, type Geocoder } from '../modules/companies';
 import { OAuthClientService } from '../modules/oauth';
 import { ShiftEvents, type ShiftEventSink, PunchService, ShiftService } from '../modules/shifts';
 import { ProjectService } from '../modules/projects';
+import { RateService } from '../modules/rates';
 import { ReportService } from '../modules/reports';
 import { SyncService } from '../modules/sync';
 import { WebhookService } from '../modules/webhooks';
@@ -17,6 +18,7 @@ export interface Services {
   activities: ActivityService;
   shifts: ShiftService;
   oauthClients: OAuthClientService;
+  rates: RateService;
   reports: ReportService;
   sync: SyncService;
   webhooks: WebhookService;
@@ -30,15 +32,17 @@ export function createServices(
   const projects = new ProjectService();
   const events = new ShiftEvents(shiftEventSinks);
   const oauthClients = new OAuthClientService();
+  // A password change revokes the user's OAuth tokens.
+  const staff = new StaffService(hasher, oauthClients);
   return {
-    // A password change revokes the user's OAuth tokens.
-    staff: new StaffService(hasher, oauthClients),
+    staff,
     companies: new CompanyService(geocoder),
     projects,
     punches: new PunchService(projects, events),
     activities: new ActivityService(projects),
     shifts: new ShiftService(projects, events),
     oauthClients,
+    rates: new RateService(projects, staff),
     reports: new ReportService(),
     sync: new SyncService(),
     webhooks: new WebhookService(),

@@ -241,6 +241,9 @@ test('report.csv takes dates, week_start, fill_empty, activity_uuids and group_b
       seconds: '0',
       billable_seconds: '0',
       amount_cents: '0',
+      cost_cents: '0',
+      profit_cents: '0',
+      currency: 'USD',
     },
     {
       notes: 'review',
@@ -248,6 +251,9 @@ test('report.csv takes dates, week_start, fill_empty, activity_uuids and group_b
       seconds: '7200',
       billable_seconds: '7200',
       amount_cents: '0',
+      cost_cents: '0',
+      profit_cents: '0',
+      currency: 'USD',
     },
     {
       notes: 'setup',
@@ -255,6 +261,9 @@ test('report.csv takes dates, week_start, fill_empty, activity_uuids and group_b
       seconds: '3600',
       billable_seconds: '3600',
       amount_cents: '0',
+      cost_cents: '0',
+      profit_cents: '0',
+      currency: 'USD',
     },
     {
       notes: 'setup',
@@ -262,6 +271,9 @@ test('report.csv takes dates, week_start, fill_empty, activity_uuids and group_b
       seconds: '3600',
       billable_seconds: '3600',
       amount_cents: '0',
+      cost_cents: '0',
+      profit_cents: '0',
+      currency: 'USD',
     },
     {
       notes: '',
@@ -269,6 +281,9 @@ test('report.csv takes dates, week_start, fill_empty, activity_uuids and group_b
       seconds: '0',
       billable_seconds: '0',
       amount_cents: '0',
+      cost_cents: '0',
+      profit_cents: '0',
+      currency: 'USD',
     },
     {
       notes: '',
@@ -276,12 +291,22 @@ test('report.csv takes dates, week_start, fill_empty, activity_uuids and group_b
       seconds: '3600',
       billable_seconds: '3600',
       amount_cents: '0',
+      cost_cents: '0',
+      profit_cents: '0',
+      currency: 'USD',
     },
   ]);
 
   const onDesign = await csv({ from: '2026-03-01', to: '2026-04-01', activity_uuids: design });
   expect(parse(onDesign.text, { columns: true })).toEqual([
-    { seconds: '3600', billable_seconds: '3600', amount_cents: '0' },
+    {
+      seconds: '3600',
+      billable_seconds: '3600',
+      amount_cents: '0',
+      cost_cents: '0',
+      profit_cents: '0',
+      currency: 'USD',
+    },
   ]);
 
   const badStart = await csv({ from: '2026-03-01', to: '2026-04-01', week_start: 'friday' });

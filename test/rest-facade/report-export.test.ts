@@ -64,7 +64,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const REPORT = `query($input: ReportInput!) { report(input: $input, first: 1000) { totalCount rows {
-  company { id name } project { id name } activity { id name } user { id login } tag billable bucketStart seconds billableSeconds amountCents } } }`;
+  company { id name } project { id name } activity { id name } user { id login } tag billable bucketStart seconds billableSeconds amountCents costCents profitCents } } }`;
 
 async function csv(who: Credentials, query: Record<string, string>) {
   const res = await request(t.app.express)
@@ -89,7 +89,7 @@ test('the file holds the query rows, a column pair per grouping, across pages', 
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
   expect(res.text.split('\n')[0]).toBe(
-    'project_uuid,project_name,user_uuid,user_login,bucket_start,seconds,billable_seconds,amount_cents',
+    'project_uuid,project_name,user_uuid,user_login,bucket_start,seconds,billable_seconds,amount_cents,cost_cents,profit_cents,currency',
   );
 
   const query = await t.gqlOk<{ report: { totalCount: number; rows: any[] } }>(owner, REPORT, {
@@ -112,6 +112,9 @@ test('the file holds the query rows, a column pair per grouping, across pages', 
       seconds: String(r.seconds),
       billable_seconds: String(r.billableSeconds),
       amount_cents: String(r.amountCents),
+      cost_cents: String(r.costCents),
+      profit_cents: String(r.profitCents),
+      currency: 'USD',
     })),
   );
 });
@@ -139,6 +142,9 @@ test('filters and the tag and billable groupings', async () => {
       seconds: String(r.seconds),
       billable_seconds: String(r.billableSeconds),
       amount_cents: String(r.amountCents),
+      cost_cents: String(r.costCents),
+      profit_cents: String(r.profitCents),
+      currency: 'USD',
     })),
   );
   expect(rows.map((r) => r.tag)).toEqual(['ops']);

@@ -9,6 +9,7 @@ import { ProjectDefaultTagsTextMigration } from './20261128000000-project-defaul
 import { CredentialNotificationsMigration } from './20261129120000-credential-notifications.migration';
 import { SyncMigration } from './20261130000000-sync.migration';
 import { PageIndexesMigration } from './20261201000000-page-indexes.migration';
+import { RateHistoryMigration } from './20261202000000-rate-history.migration';
 
 /** Every migration, in order. Listed explicitly so no file globbing or dynamic import is needed. */
 export const migrations: MigrationObject[] = [
@@ -25,4 +26,5 @@ export const migrations: MigrationObject[] = [
   },
   { name: '20261130000000-sync', class: SyncMigration },
   { name: '20261201000000-page-indexes', class: PageIndexesMigration },
+  { name: '20261202000000-rate-history', class: RateHistoryMigration },
 ];

@@ -8,7 +8,7 @@ import { DateTimeISOResolver } from '../common';
 @ObjectType({ description: "The caller's account and the limits of its plan.", implements: Node })
 @Entity({ tableName: 'accounts' })
 export class Account {
-  [OptionalProps]?: 'uuid' | 'nearlyOverdueRatio' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'uuid' | 'nearlyOverdueRatio' | 'currency' | 'createdAt' | 'updatedAt';
 
   @Field(() => Int, {
     name: 'legacyId',
@@ -48,6 +48,13 @@ export class Account {
   })
   @Property({ type: 'double', default: 0.9 })
   nearlyOverdueRatio: number = 0.9;
+
+  @Field(() => String, {
+    description:
+      'The ISO 4217 code of every amount and rate of the account (`USD` unless chosen at opening or changed by the owner).',
+  })
+  @Property({ type: 'string', length: 3, default: 'USD' })
+  currency: string = 'USD';
 
   @Field(() => DateTimeISOResolver, { description: 'When the account was opened.' })
   @Property({ type: 'timestamptz' })

@@ -12,6 +12,7 @@ const schema = z.object({
     .gt(0, 'must be more than 0')
     .max(1, 'must be at most 1')
     .optional(),
+  currency: fields.currency().optional(),
 });
 
 export type AccountChanges = z.input<typeof schema>;

@@ -124,6 +124,8 @@ export function validate<S extends z.ZodType>(
   );
 }
 
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
 /** Field rules shared by every input. */
 export const fields = {
   text: (max = 255) =>
@@ -144,6 +146,12 @@ export const fields = {
   rowId: () => z.number().int().refine(isRowId, 'is not a valid id'),
   cents: () =>
     z.number().int('must be a whole number').min(0, 'must not be negative').max(2_000_000_000),
+  /** An ISO 4217 currency code the runtime knows (`EUR`); upper case. */
+  currency: () =>
+    z
+      .string()
+      .transform((code) => code.trim().toUpperCase())
+      .refine((code) => CURRENCIES.has(code), 'is not an ISO 4217 currency code'),
   tags: () =>
     z
       .array(fields.requiredText(64))

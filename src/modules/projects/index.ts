@@ -9,7 +9,6 @@ export { ProjectMember } from './project-member.entity';
 export { Project } from './project.entity';
 export {
   isProjectUuidVisible,
-  mayReadProjectMoney,
   projectVisibilitySql,
   projectVisibilityWhere,
 } from './project.policy';

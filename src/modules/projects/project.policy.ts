@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { PermissionDeniedError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { isManagerOrOwner, type Viewer } from '../../core/viewer';
+import type { Viewer } from '../../core/viewer';
 import {
   isListedVisible,
   listedIdsOnce,
@@ -10,6 +10,7 @@ import {
   whereAsSql,
   type SqlCondition,
 } from '../common';
+import { mayReadMoney } from '../accounts';
 import { ProjectMember } from './project-member.entity';
 import { Project } from './project.entity';
 
@@ -49,16 +50,6 @@ export async function isProjectUuidVisible(ctx: RequestContext, uuid: string): P
   return (await ctx.em.count(Project, { $and: [{ uuid }, await projectVisibilityWhere(ctx)] })) > 0;
 }
 
-/**
- * A project's money: its rates and invoice amount, and the amounts a report computes from them.
- * The owner's and the managers' (they set rates and manage projects, docs/permissions.md); a staff
- * member reads the project but these fields answer null, and a report answers them no amount,
- * which would give the rate away (amount × 3600 / billable seconds).
- */
-export function mayReadProjectMoney(viewer: Viewer): boolean {
-  return isManagerOrOwner(viewer);
-}
-
 /** The money fields of a project, as named by the filter, the order enum and the type. */
 const PROJECT_MONEY_FIELDS: ReadonlySet<string> = new Set([
   'hourlyRate',
@@ -76,7 +67,7 @@ export function assertProjectQueryReadable(
   filter: object | undefined | null,
   order: readonly { field: string }[] | undefined | null,
 ): void {
-  if (mayReadProjectMoney(viewer)) return;
+  if (mayReadMoney(viewer)) return;
   const named = [...filterFieldNames(filter), ...(order ?? []).map((o) => o.field)].filter(
     (field) => PROJECT_MONEY_FIELDS.has(field),
   );

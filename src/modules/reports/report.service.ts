@@ -4,7 +4,8 @@ import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { loadById, fields, timeZoneField, type SqlCondition } from '../common';
 import { companyVisibilitySql } from '../companies';
-import { mayReadProjectMoney, projectVisibilitySql } from '../projects';
+import { mayReadMoney } from '../accounts';
+import { projectVisibilitySql } from '../projects';
 import { shiftVisibilitySql } from '../shifts';
 import { Staff } from '../staff';
 import { DateTime } from 'luxon';
@@ -167,6 +168,7 @@ interface ResultRow {
   seconds: string | null;
   billable_seconds: string | null;
   amount_cents: string | null;
+  cost_cents: string | null;
   /** How many keys the row is grouped by (fewer on a subtotal). */
   level: number | null;
   /** 1 on a row of the page; null on the one row an empty report answers (totals only). */
@@ -175,6 +177,9 @@ interface ResultRow {
   total_seconds: string;
   total_billable_seconds: string;
   total_amount_cents: string;
+  total_cost_cents: string;
+  /** The account's currency. */
+  currency: string;
 }
 
 /**
@@ -191,7 +196,7 @@ interface ResultRow {
  * - Visibility is the shift list's (shifts/shift.policy.ts); a company's, project's or
  *   activity's name shows only where the company (companies/company.policy.ts) or the project
  *   (projects/project.policy.ts) itself is visible: a staff member's own time on a PRIVATE
- *   project counts, unnamed. Amounts only for those who read project rates (mayReadProjectMoney).
+ *   project counts, unnamed. Amounts only for those who read money (accounts' mayReadMoney).
  */
 export class ReportService {
   async report(ctx: RequestContext, input: ReportInput, page: ReportPage = {}): Promise<Report> {
@@ -217,15 +222,18 @@ export class ReportService {
     // The totals row always comes, with the page's columns null when the page is empty.
     const first = result[0];
     // Amounts follow from project rates, which are the owner's and the managers'.
-    const money = mayReadProjectMoney(ctx.viewer);
+    const money = mayReadMoney(ctx.viewer);
     const sums = (
       s: string | null | undefined,
       b: string | null | undefined,
       a: string | null | undefined,
+      c: string | null | undefined,
     ): ReportSums => ({
       seconds: Number(s ?? 0),
       billableSeconds: Number(b ?? 0),
       amountCents: money ? Number(a ?? 0) : null,
+      costCents: money ? Number(c ?? 0) : null,
+      profitCents: money ? Number(a ?? 0) - Number(c ?? 0) : null,
     });
     const has = (dimension: ReportDimension) => checked.groupBy.includes(dimension);
     // The keys a detail row is grouped by: those of groupBy and the period.
@@ -262,17 +270,23 @@ export class ReportService {
           checked.bucket && r.bucket_start_ms !== null ? new Date(Number(r.bucket_start_ms)) : null,
         level: r.level!,
         subtotal: r.level! < levels,
-        ...sums(r.seconds, r.billable_seconds, r.amount_cents),
+        ...sums(r.seconds, r.billable_seconds, r.amount_cents, r.cost_cents),
       }));
     return {
       from: checked.from,
       to: checked.to,
       timeZone: checked.timeZone,
+      currency: first!.currency,
       groupBy: checked.groupBy,
       bucket: checked.bucket ?? null,
       rows,
       totalCount: Number(first?.total_rows ?? 0),
-      totals: sums(first?.total_seconds, first?.total_billable_seconds, first?.total_amount_cents),
+      totals: sums(
+        first?.total_seconds,
+        first?.total_billable_seconds,
+        first?.total_amount_cents,
+        first?.total_cost_cents,
+      ),
     };
   }
 
@@ -386,11 +400,17 @@ export class ReportService {
     const keyColumns = q.groupBy
       .filter((d) => d !== ReportDimension.BILLABLE)
       .map((d) => KEY_COLUMN[d]);
-    const carried = [...keyColumns, 'billable', 'rate', ...(byTag ? ['first_tag'] : [])].join(', ');
+    const carried = [
+      ...keyColumns,
+      'billable',
+      'rate',
+      'cost_rate',
+      ...(byTag ? ['first_tag'] : []),
+    ].join(', ');
     const sources = keyColumns.map((column) => `${KEY_SOURCE[column]} as ${column}`);
     const pieces = raw(
       `select ${[...sources, 's.billable', ...(byTag ? ['t.ord = 1 as first_tag'] : [])].join(', ')},
-              coalesce(p.hourly_rate_cents, u.hourly_rate_cents) as rate, r.a, r.b
+              s.billable_rate_cents as rate, s.cost_rate_cents as cost_rate, r.a, r.b
          from shifts s
          join projects p on p.id = s.project_id
          join users u on u.id = s.user_id
@@ -476,20 +496,30 @@ export class ReportService {
       scope === RoundingScope.ENTRY
         ? raw(`make_interval(secs => ?)`, [rounded(epoch('d'))])
         : raw('d');
-    /** A row's seconds, billable seconds and cents, named, rounded as the request asks. */
-    const sumsOf = (secs: string, bsecs: string, amount: string, names: readonly string[]) => {
-      const s = `coalesce(${epoch(secs)}, 0)`;
-      const b = `coalesce(${epoch(bsecs)}, 0)`;
-      const cents = `coalesce(${amount}, 0) / 3600`;
+    /**
+     * A row's seconds, billable seconds, amount and cost (cents), named `prefix` + seconds,
+     * billable_seconds, amount_cents, cost_cents; rounded as the request asks.
+     */
+    const sumsOf = (of: (column: string) => string, prefix: string) => {
+      const [secs, bsecs, amount, cost] = ['secs', 'bsecs', 'amount', 'cost'].map(of);
+      const s = `coalesce(${epoch(secs!)}, 0)`;
+      const b = `coalesce(${epoch(bsecs!)}, 0)`;
+      const cents = (sum: string) => `coalesce(${sum}, 0) / 3600`;
+      const names = `as ${prefix}seconds, ? as ${prefix}billable_seconds, ? as ${prefix}amount_cents, ? as ${prefix}cost_cents`;
       if (scope !== RoundingScope.ROW)
-        return raw(
-          `round(${s})::bigint as ${names[0]}, round(${b})::bigint as ${names[1]}, round(${cents})::bigint as ${names[2]}`,
-        );
-      // The amount follows the billable time: scaled by rounded ÷ exact.
-      return raw(
-        `(?)::bigint as ${names[0]}, (?)::bigint as ${names[1]}, round(${cents} * coalesce((?) / nullif(${b}, 0), 0))::bigint as ${names[2]}`,
-        [rounded(s), rounded(b), rounded(b)],
-      );
+        return raw(`? ${names}`, [
+          raw(`round(${s})::bigint`),
+          raw(`round(${b})::bigint`),
+          raw(`round(${cents(amount!)})::bigint`),
+          raw(`round(${cents(cost!)})::bigint`),
+        ]);
+      // The amount follows the billable time and the cost all time: scaled by rounded ÷ exact.
+      return raw(`? ${names}`, [
+        raw('(?)::bigint', [rounded(s)]),
+        raw('(?)::bigint', [rounded(b)]),
+        raw(`round(${cents(amount!)} * coalesce((?) / nullif(${b}, 0), 0))::bigint`, [rounded(b)]),
+        raw(`round(${cents(cost!)} * coalesce((?) / nullif(${s}, 0), 0))::bigint`, [rounded(s)]),
+      ]);
     };
 
     // Names only where the caller sees the row, as `Project.company` and `Shift.project` answer:
@@ -506,7 +536,8 @@ export class ReportService {
       'secs',
       'bsecs',
       'amount',
-      ...(byTag ? ['t_secs', 't_bsecs', 't_amount'] : []),
+      'cost',
+      ...(byTag ? ['t_secs', 't_bsecs', 't_amount', 't_cost'] : []),
     ];
     const keys = Object.keys(COLUMN_TYPES).filter((column) => column !== 'k');
     // fillEmpty: every group (or, grouped by nothing, the report) in every period overlapping the
@@ -538,7 +569,7 @@ export class ReportService {
           `report_rows as (
              select ${columns}, ${dims.map((d) => `grouping(${d}) as g_${d}`).join(', ')},
                     ${dims.map((d) => `(1 - grouping(${d}))`).join(' + ')} as level,
-                    ${summed('secs')} as secs, ${summed('bsecs')} as bsecs, ${summed('amount')} as amount
+                    ${summed('secs')} as secs, ${summed('bsecs')} as bsecs, ${summed('amount')} as amount, ${summed('cost')} as cost
                from grouped group by rollup(${dims.join(', ')}) having count(*) > 0)`,
         )
       : raw(`report_rows as (select grouped.*, ${dims.length} as level from grouped)`);
@@ -551,10 +582,12 @@ export class ReportService {
        rounded as (select split.*, ? as rd from split where d > interval '0'),
        sums as (
          select ${columns},
-                sum(rd) as secs, sum(rd) filter (where billable) as bsecs, sum(${epoch('rd')} * rate) filter (where billable) as amount${
+                sum(rd) as secs, sum(rd) filter (where billable) as bsecs, sum(${epoch('rd')} * rate) filter (where billable) as amount,
+                sum(${epoch('rd')} * cost_rate) as cost${
                   byTag
                     ? `, sum(rd) filter (where first_tag) as t_secs, sum(rd) filter (where first_tag and billable) as t_bsecs,
-                       sum(${epoch('rd')} * rate) filter (where first_tag and billable) as t_amount`
+                       sum(${epoch('rd')} * rate) filter (where first_tag and billable) as t_amount,
+                       sum(${epoch('rd')} * cost_rate) filter (where first_tag) as t_cost`
                     : ''
                 }
            from rounded
@@ -562,7 +595,8 @@ export class ReportService {
        ?,
        ?,
        totals as (
-         select (select count(*) from report_rows) as total_rows, ?
+         select (select count(*) from report_rows) as total_rows,
+                (select currency from accounts where id = ?) as currency, ?
            from grouped)
        select totals.*, page.* from totals left join lateral (
          select 1 as in_page, g.level, g.company_id, c.uuid as company_uuid, ? as company_name,
@@ -583,16 +617,13 @@ export class ReportService {
         entryTime,
         grouped,
         reportRows,
-        sumsOf(`sum(${t}secs)`, `sum(${t}bsecs)`, `sum(${t}amount)`, [
-          'total_seconds',
-          'total_billable_seconds',
-          'total_amount_cents',
-        ]),
+        account,
+        sumsOf((column) => `sum(${t}${column})`, 'total_'),
         companyName,
         projectName,
         activityName,
         zone,
-        sumsOf('g.secs', 'g.bsecs', 'g.amount', ['seconds', 'billable_seconds', 'amount_cents']),
+        sumsOf((column) => `g.${column}`, ''),
         limit,
         offset,
       ],

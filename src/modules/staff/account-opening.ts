@@ -21,6 +21,7 @@ export const createAccountSchema = z.object({
   staffMax: z.number().int().min(0).max(1_000_000).nullable().default(null),
   timeMaxHours: z.number().min(0).max(500_000).nullable().default(null),
   name: fields.text().optional(),
+  currency: fields.currency().default('USD'),
 });
 export type CreateAccountInput = z.input<typeof createAccountSchema>;
 
@@ -57,6 +58,7 @@ export async function createAccount(
     const account = em.create(Account, {
       name: data.name ?? (`${data.firstName} ${data.lastName}`.trim() || data.login),
       staffMax: data.staffMax,
+      currency: data.currency,
       timeMaxSeconds: data.timeMaxHours === null ? null : Math.round(data.timeMaxHours * 3600),
     });
     await em.flush();

@@ -52,4 +52,8 @@ export class Staff extends TenantEntity<
 
   @Property({ type: 'integer', nullable: true })
   hourlyRateCents: number | null = null;
+
+  /** What an hour of the user's work costs the account (wage and overhead), for profit. */
+  @Property({ type: 'integer', nullable: true })
+  costRateCents: number | null = null;
 }

@@ -53,6 +53,7 @@ const profile = {
   type: z.enum([StaffType.MANAGER, StaffType.STAFF]),
   active: z.boolean(),
   hourlyRateCents: fields.cents().nullable(),
+  costRateCents: fields.cents().nullable(),
 };
 const optionalProfile = z.object(profile).partial().shape;
 const createSchema = z.object({
@@ -142,6 +143,7 @@ export class StaffService {
         type: data.type ?? StaffType.STAFF,
         active: data.active ?? true,
         hourlyRateCents: data.hourlyRateCents ?? null,
+        costRateCents: data.costRateCents ?? null,
         ...(data.id ? { uuid: data.id } : {}),
       });
       // An inactive user costs nothing yet: the e-mail waits until it is enabled.

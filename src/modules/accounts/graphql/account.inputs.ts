@@ -12,4 +12,10 @@ export class AccountInput {
     description: 'Share of a time limit after which a project is nearly overdue (0 < r ≤ 1).',
   })
   nearlyOverdueRatio?: number;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The ISO 4217 code of amounts and rates (`EUR`). Changing it relabels the amounts; it converts nothing.',
+  })
+  currency?: string;
 }

@@ -14,7 +14,7 @@ import {
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { then, type MaybePromise } from '../../../core/loaders';
-import { Account } from '../../accounts';
+import { Account, mayReadMoney } from '../../accounts';
 import {
   FILTER_DESCRIPTIONS,
   loadById,
@@ -32,7 +32,6 @@ import { Company, visibleCompany } from '../../companies';
 import { Staff } from '../../staff';
 import { Project } from '../project.entity';
 import { projectUsers, readCompanies, readProjectUsers } from '../project.loaders';
-import { mayReadProjectMoney } from '../project.policy';
 import type { ProjectService } from '../project.service';
 import {
   CreateProjectInput,
@@ -208,7 +207,7 @@ export class ProjectResolver {
       'Text form of the rate with a currency symbol, as entered. Null for a staff member, like every money field.',
   })
   hourlyRate(@Root() project: Project, @Ctx() ctx: RequestContext): string | null {
-    return mayReadProjectMoney(ctx.viewer) ? project.hourlyRate : null;
+    return mayReadMoney(ctx.viewer) ? project.hourlyRate : null;
   }
 
   @ReadsColumns(Project, 'hourlyRateCents')
@@ -217,7 +216,7 @@ export class ProjectResolver {
     description: 'The hourly rate in cents. Null for a staff member.',
   })
   hourlyRateCents(@Root() project: Project, @Ctx() ctx: RequestContext): number | null {
-    return mayReadProjectMoney(ctx.viewer) ? project.hourlyRateCents : null;
+    return mayReadMoney(ctx.viewer) ? project.hourlyRateCents : null;
   }
 
   @ReadsColumns(Project, 'invoiceAmountCents')
@@ -226,6 +225,6 @@ export class ProjectResolver {
     description: 'Amount invoiced for the project, in cents. Null for a staff member.',
   })
   invoiceAmountCents(@Root() project: Project, @Ctx() ctx: RequestContext): number | null {
-    return mayReadProjectMoney(ctx.viewer) ? project.invoiceAmountCents : null;
+    return mayReadMoney(ctx.viewer) ? project.invoiceAmountCents : null;
   }
 }

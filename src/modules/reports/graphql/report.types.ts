@@ -59,9 +59,23 @@ export class ReportSums {
   @Field(() => SafeIntResolver, {
     nullable: true,
     description:
-      "Billable seconds × hourly rate / 3600, in cents: the project's `hourlyRateCents` when set, else the user's; 0 for time with neither. Summed exactly, rounded once to whole cents. Null for a staff member, who reads no project's rate (it would follow from the amount).",
+      "Billable seconds × the hourly rate in force when each shift started / 3600, in cents of `Report.currency`: the project's rate when it has one, else the user's (their histories: `Project.rates`, `Staff.rates`); 0 for time with neither. Summed exactly, rounded once to whole cents. Null for a caller who may not read money (it would give the rates away).",
   })
   amountCents!: number | null;
+
+  @Field(() => SafeIntResolver, {
+    nullable: true,
+    description:
+      "Seconds (billable or not) × the user's cost rate in force when each shift started / 3600, in cents; 0 for time of users without one. Null for a caller who may not read money.",
+  })
+  costCents!: number | null;
+
+  @Field(() => SafeIntResolver, {
+    nullable: true,
+    description:
+      '`amountCents` − `costCents`; negative at a loss. Null for a caller who may not read money.',
+  })
+  profitCents!: number | null;
 }
 
 @ObjectType({ description: 'One group of a report. Keys not grouped by are null.' })
@@ -123,6 +137,11 @@ export class Report {
     description: 'The end of the range (exclusive): `to`, or the instant `toDate` begins.',
   })
   to!: Date;
+
+  @Field(() => String, {
+    description: "The ISO 4217 code of the report's money: the account's `currency`.",
+  })
+  currency!: string;
 
   @Field(() => String, { description: 'The zone the buckets are in (canonical IANA spelling).' })
   timeZone!: string;

@@ -165,6 +165,12 @@ export class CreateStaffInput {
     description: "The user's hourly rate in cents; not negative.",
   })
   hourlyRateCents?: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "What an hour of the user's work costs, in cents (owner and managers); not negative.",
+  })
+  costRateCents?: number | null;
 }
 
 @InputType({ description: 'Omitted fields keep their value.' })
@@ -213,6 +219,12 @@ export class StaffInput {
     description: "The user's hourly rate in cents; not negative.",
   })
   hourlyRateCents?: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "What an hour of the user's work costs, in cents (owner and managers); not negative.",
+  })
+  costRateCents?: number | null;
 }
 
 @InputType({ description: 'Changes a user (the user, or an owner or manager).' })

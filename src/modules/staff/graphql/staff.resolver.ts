@@ -13,6 +13,7 @@ import {
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { FILTER_DESCRIPTIONS, Connection, LocatorArgs, PageArgs, pageRequest } from '../../common';
+import { mayReadMoney } from '../../accounts';
 import { Staff } from '../staff.entity';
 import { personalField } from '../staff.policy';
 import {
@@ -151,5 +152,14 @@ export class StaffResolver {
   })
   hourlyRateCents(@Root() staff: Staff, @Ctx() ctx: RequestContext): number | null {
     return personalField(ctx.viewer, staff, 'hourlyRateCents');
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description:
+      "What an hour of the user's work costs the account, in cents: a report's `costCents`. Null when not set, or for a caller who may not read money (a staff member, themself included).",
+  })
+  costRateCents(@Root() staff: Staff, @Ctx() ctx: RequestContext): number | null {
+    return mayReadMoney(ctx.viewer) ? staff.costRateCents : null;
   }
 }

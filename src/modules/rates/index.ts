@@ -1,0 +1,8 @@
+/**
+ * Rate histories: billable rates of projects and users and cost rates of users over time, and
+ * the service that keeps each current rate the one in force now (the database prices shifts by
+ * them). Imports accounts, staff and projects. Other modules and the layers above use nothing of
+ * it but what this file exports.
+ */
+export { ProjectRatesResolver, RateResolver, StaffRatesResolver } from './graphql/rate.resolver';
+export { RateService } from './rate.service';

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { PermissionDeniedError, ValidationError } from '../../core/errors';
+import type { RequestContext } from '../../core/request-context';
+import { mayReadMoney } from '../accounts';
+import { fields, inTransaction, type Locator, validate } from '../common';
+import type { ProjectService } from '../projects';
+import type { StaffService } from '../staff';
+
+/** Which rate: what an hour bills (a project's or a user's), or what it costs (a user's). */
+export enum RateKind {
+  BILLABLE = 'billable',
+  COST = 'cost',
+}
+
+/** One entry of a rate history: `cents` from `effectiveFrom` (null: since always) until the next. */
+export interface RateEntry {
+  id: number;
+  kind: RateKind;
+  cents: number | null;
+  effectiveFrom: Date | null;
+}
+
+export interface SetRate {
+  project?: Locator | null;
+  user?: Locator | null;
+  kind?: RateKind | null;
+  cents: number | null;
+  effectiveFrom: Date;
+}
+
+const setSchema = z.object({
+  kind: z.enum(RateKind).nullish(),
+  cents: fields.cents().nullable(),
+  effectiveFrom: z.date(),
+});
+
+interface Owner {
+  column: 'project_id' | 'user_id';
+  id: number;
+  accountId: number;
+}
+
+/**
+ * Rate histories (the `rates` table; docs/reports.md#rates-over-time). The database prices every
+ * shift by the rates in force at its start and prices again the shifts a change concerns; this
+ * service writes the history and keeps each current rate (`Project.hourlyRateCents`,
+ * `Staff.hourlyRateCents`, `Staff.costRateCents`) the one in force now. Money: read and written
+ * by those who read money (accounts' mayReadMoney).
+ */
+export class RateService {
+  constructor(
+    private readonly projects: ProjectService,
+    private readonly staff: StaffService,
+  ) {}
+
+  /**
+   * The history of a project's billable rate, oldest first; empty for a caller who reads no
+   * money. The histories of every project of the request come from one query.
+   */
+  async ofProject(ctx: RequestContext, projectId: number): Promise<RateEntry[]> {
+    return this.history(ctx, 'project_id', projectId);
+  }
+
+  /** A user's billable and cost rates (by kind, oldest first), batched as `ofProject`. */
+  async ofUser(ctx: RequestContext, userId: number): Promise<RateEntry[]> {
+    return this.history(ctx, 'user_id', userId);
+  }
+
+  /**
+   * Sets the rate in force from `effectiveFrom` (replacing an entry from the same instant): past
+   * instants reprice the shifts that started since; `cents: null` means no rate from then (a
+   * project's shifts then bill at their users' rates).
+   */
+  async set(ctx: RequestContext, input: SetRate): Promise<RateEntry> {
+    const data = validate('Rate', setSchema, input);
+    const kind = data.kind ?? RateKind.BILLABLE;
+    return inTransaction(ctx, async (tx) => {
+      const owner = await this.ownerOf(tx, input);
+      if (owner.column === 'project_id' && kind === RateKind.COST)
+        throw ValidationError.field('Rate', 'kind', 'a project has no cost rate; users do');
+      const rows = await tx.em.getConnection().execute<{ id: number }[]>(
+        `insert into rates (account_id, ${owner.column}, kind, cents, effective_from) values (?, ?, ?, ?, ?)
+         on conflict (${owner.column}, ${owner.column === 'user_id' ? 'kind, ' : ''}effective_from) where ${owner.column} is not null
+         do update set cents = excluded.cents returning id`,
+        [owner.accountId, owner.id, kind, data.cents, data.effectiveFrom],
+        'all',
+        tx.em.getTransactionContext(),
+      );
+      await this.keepCurrent(tx, owner, kind);
+      return { id: rows[0]!.id, kind, cents: data.cents, effectiveFrom: data.effectiveFrom };
+    });
+  }
+
+  /** Removes an entry of a history; the shifts it priced take the rates in force without it. */
+  async delete(ctx: RequestContext, id: number): Promise<RateEntry> {
+    if (!mayReadMoney(ctx.viewer)) throw new PermissionDeniedError('delete', 'Rate');
+    return inTransaction(ctx, async (tx) => {
+      const rows = await tx.em.getConnection().execute<RateRow[]>(
+        `delete from rates where id = ? and account_id = ?
+         returning id, project_id, user_id, kind, cents, ${EFFECTIVE_FROM}`,
+        [id, tx.viewer.accountId],
+        'all',
+        tx.em.getTransactionContext(),
+      );
+      const row = rows[0];
+      if (!row) throw new ValidationError('Rate', [{ field: 'id', message: 'names no rate' }]);
+      const owner: Owner = row.project_id
+        ? { column: 'project_id', id: row.project_id, accountId: tx.viewer.accountId }
+        : { column: 'user_id', id: row.user_id!, accountId: tx.viewer.accountId };
+      await this.keepCurrent(tx, owner, row.kind);
+      return entryOf(row);
+    });
+  }
+
+  private async history(
+    ctx: RequestContext,
+    column: Owner['column'],
+    id: number,
+  ): Promise<RateEntry[]> {
+    if (!mayReadMoney(ctx.viewer)) return [];
+    const rows = await ctx.loaders.children(
+      `rates:${column}`,
+      id,
+      (ids: readonly number[]) =>
+        ctx.em.getConnection().execute<RateRow[]>(
+          `select id, project_id, user_id, kind, cents, ${EFFECTIVE_FROM} from rates
+            where account_id = ? and ${column} = any(?::int[]) order by kind, rates.effective_from`,
+          [ctx.viewer.accountId, `{${ids.join(',')}}`],
+          'all',
+          ctx.em.getTransactionContext(),
+        ),
+      (row) => row[column]!,
+    );
+    return rows.map(entryOf);
+  }
+
+  /** The project or user a rate is for, as the caller may name it; money readers only. */
+  private async ownerOf(ctx: RequestContext, input: SetRate): Promise<Owner> {
+    if (!mayReadMoney(ctx.viewer)) throw new PermissionDeniedError('update', 'Rate');
+    const named = [input.project, input.user].filter((x) => x != null).length;
+    if (named !== 1)
+      throw ValidationError.field('Rate', 'project', 'give project or user, not both');
+    if (input.project) {
+      const project = await this.projects.get(ctx, input.project);
+      return { column: 'project_id', id: project.id, accountId: ctx.viewer.accountId };
+    }
+    const user = await this.staff.get(ctx, input.user!);
+    return { column: 'user_id', id: user.id, accountId: ctx.viewer.accountId };
+  }
+
+  /**
+   * The current rate column follows the rate in force now, so the interfaces that show one rate
+   * (the legacy project and user) show that one. The database records no new entry for it: the
+   * value is the history's own.
+   */
+  private async keepCurrent(ctx: RequestContext, owner: Owner, kind: RateKind): Promise<void> {
+    const column =
+      owner.column === 'project_id'
+        ? 'projects set hourly_rate_cents = now_rate.cents, hourly_rate = null'
+        : kind === RateKind.BILLABLE
+          ? 'users set hourly_rate_cents = now_rate.cents'
+          : 'users set cost_rate_cents = now_rate.cents';
+    const current =
+      owner.column === 'project_id'
+        ? 'hourly_rate_cents'
+        : kind === RateKind.BILLABLE
+          ? 'hourly_rate_cents'
+          : 'cost_rate_cents';
+    await ctx.em.getConnection().execute(
+      `update ${column}
+         from (select (select cents from rates where ${owner.column} = ? and kind = ? and effective_from <= now()
+                        order by effective_from desc limit 1) as cents) now_rate
+        where id = ? and ${current} is distinct from now_rate.cents`,
+      [owner.id, kind, owner.id],
+      'run',
+      ctx.em.getTransactionContext(),
+    );
+  }
+}
+
+/**
+ * In milliseconds since 1970 (the driver's text form of timestamptz is not ISO 8601), and
+ * `-infinity` (since always) as null.
+ */
+const EFFECTIVE_FROM = `case when effective_from = '-infinity' then null else (extract(epoch from effective_from) * 1000)::bigint end as effective_from_ms`;
+
+interface RateRow {
+  id: number;
+  project_id: number | null;
+  user_id: number | null;
+  kind: RateKind;
+  cents: number | null;
+  effective_from_ms: string | null;
+}
+
+function entryOf(row: RateRow): RateEntry {
+  return {
+    id: row.id,
+    kind: row.kind,
+    cents: row.cents,
+    effectiveFrom: row.effective_from_ms === null ? null : new Date(Number(row.effective_from_ms)),
+  };
+}

@@ -1,0 +1,236 @@
+import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+
+/**
+ * Rates as of when the work was done (issue 23, item 1): a shift is priced by the rates in force
+ * at its start, so changing a rate leaves past amounts as they were; backdated entries reprice
+ * the shifts since; users have cost rates, and reports give cost and profit in the account's
+ * currency; only those who read money see any of it.
+ */
+let t: TestApp;
+let owner: Credentials;
+let staff: Credentials & { id: string; legacyId: number };
+let projectId: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await t.newAccount();
+  staff = await t.newStaff(owner, { hourlyRateCents: 5000, costRateCents: 3000 });
+  const company = await t.create(owner, 'createCompany', {
+    name: 'Rates Ltd',
+    visibility: 'PUBLIC',
+  });
+  projectId = (
+    await t.create(owner, 'createProject', {
+      companyId: company.id,
+      name: 'Priced',
+      visibility: 'PUBLIC',
+      hourlyRateCents: 10000,
+    })
+  ).id;
+  // One hour of the staff member's on 1, 10 and 20 January 2026.
+  for (const day of ['01', '10', '20']) {
+    await t.gqlOk(
+      owner,
+      'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }',
+      {
+        input: {
+          projectId,
+          userId: staff.id,
+          start: `2026-01-${day}T09:00:00Z`,
+          stop: `2026-01-${day}T10:00:00Z`,
+        },
+      },
+    );
+  }
+});
+afterAll(() => t?.close());
+
+const JANUARY = { from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z' };
+const REPORT = `query($input: ReportInput!) { report(input: $input) {
+  currency totals { seconds amountCents costCents profitCents }
+  rows { bucketStart amountCents costCents profitCents }
+} }`;
+
+async function byDay(who: Credentials = owner) {
+  const { report } = await t.gqlOk(who, REPORT, {
+    input: { ...JANUARY, groupBy: [], bucket: 'DAY', timeZone: 'UTC' },
+  });
+  return report;
+}
+
+const amounts = (report: { rows: { amountCents: number }[] }) =>
+  report.rows.map((row) => row.amountCents);
+
+async function setRate(input: Record<string, unknown>, who: Credentials = owner) {
+  return t.gql(
+    who,
+    'mutation($input: SetRateInput!) { setRate(input: $input) { rate { id kind cents effectiveFrom } } }',
+    { input },
+  );
+}
+
+test('changing the current rate leaves the past priced as it was', async () => {
+  expect(amounts(await byDay())).toEqual([10000, 10000, 10000]);
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { updateProject(input: { project: { id: $id }, patch: { hourlyRateCents: 20000 } }) { project { hourlyRateCents } } }',
+    { id: projectId },
+  );
+  // January 2026 is before the change, whenever the test runs.
+  expect(amounts(await byDay())).toEqual([10000, 10000, 10000]);
+  const { project } = await t.gqlOk(
+    owner,
+    'query($id: ID!) { project(id: $id) { hourlyRateCents rates { cents effectiveFrom } } }',
+    { id: projectId },
+  );
+  expect(project.hourlyRateCents).toBe(20000);
+  expect(project.rates).toEqual([
+    { cents: 10000, effectiveFrom: null },
+    { cents: 20000, effectiveFrom: expect.any(String) },
+  ]);
+  // Work done after the change bills the new rate.
+  const { report } = await t.gqlOk(owner, REPORT, {
+    input: { from: '2099-01-01T00:00:00Z', to: '2099-01-02T00:00:00Z', groupBy: [] },
+  });
+  expect(report.totals.amountCents).toBe(0);
+  await t.gqlOk(
+    owner,
+    'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }',
+    {
+      input: {
+        projectId,
+        userId: staff.id,
+        start: '2099-01-01T09:00:00Z',
+        stop: '2099-01-01T09:30:00Z',
+      },
+    },
+  );
+  const later = await t.gqlOk(owner, REPORT, {
+    input: { from: '2099-01-01T00:00:00Z', to: '2099-01-02T00:00:00Z', groupBy: [] },
+  });
+  expect(later.report.totals.amountCents).toBe(10000);
+});
+
+test('a backdated rate reprices the shifts since, and removing it restores them', async () => {
+  const set = await setRate({
+    project: { id: projectId },
+    cents: 30000,
+    effectiveFrom: '2026-01-10T00:00:00Z',
+  });
+  expect(set.errors).toBeUndefined();
+  expect(amounts(await byDay())).toEqual([10000, 30000, 30000]);
+
+  // No rate from the 15th: the project's shifts bill at their user's rate (50.00).
+  await setRate({ project: { id: projectId }, cents: null, effectiveFrom: '2026-01-15T00:00:00Z' });
+  expect(amounts(await byDay())).toEqual([10000, 30000, 5000]);
+
+  await t.gqlOk(owner, 'mutation($id: Int!) { deleteRate(input: { id: $id }) { deletedRateId } }', {
+    id: set.data!.setRate.rate.id,
+  });
+  expect(amounts(await byDay())).toEqual([10000, 10000, 5000]);
+});
+
+test('repricing is no change of the shifts: sync and the project totals stay as they were', async () => {
+  const READ = `query($id: ID!) { project(id: $id) { grandTotal shifts(first: 10) { nodes { updatedAt } } } }`;
+  const before = await t.gqlOk(owner, READ, { id: projectId });
+  await setRate({
+    project: { id: projectId },
+    cents: 12345,
+    effectiveFrom: '2025-06-01T00:00:00Z',
+  });
+  const after = await t.gqlOk(owner, READ, { id: projectId });
+  expect(after).toEqual(before);
+  expect(amounts(await byDay())[0]).toBe(12345);
+});
+
+test('cost rates give costs and profit; the report names its currency', async () => {
+  const report = await byDay();
+  expect(report.currency).toBe('USD');
+  // Each hour costs the user's 30.00.
+  expect(report.rows.map((r: any) => r.costCents)).toEqual([3000, 3000, 3000]);
+  expect(report.rows.map((r: any) => r.profitCents)).toEqual(
+    report.rows.map((r: any) => r.amountCents - 3000),
+  );
+
+  // A raise from the 10th costs more from then on.
+  const raised = await setRate({
+    user: { id: staff.id },
+    kind: 'COST',
+    cents: 4000,
+    effectiveFrom: '2026-01-10T00:00:00Z',
+  });
+  expect(raised.errors).toBeUndefined();
+  expect((await byDay()).rows.map((r: any) => r.costCents)).toEqual([3000, 4000, 4000]);
+
+  const { node: user } = await t.gqlOk(
+    owner,
+    'query($id: ID!) { node(id: $id) { ... on Staff { costRateCents rates { kind cents effectiveFrom } } } }',
+    { id: staff.id },
+  );
+  // The current cost rate is the one in force now: the raise's.
+  expect(user).toEqual({
+    costRateCents: 4000,
+    rates: [
+      { kind: 'BILLABLE', cents: 5000, effectiveFrom: null },
+      { kind: 'COST', cents: 3000, effectiveFrom: null },
+      { kind: 'COST', cents: 4000, effectiveFrom: '2026-01-10T00:00:00.000Z' },
+    ],
+  });
+});
+
+test('the account currency is the owner’s to set, from ISO 4217', async () => {
+  const refused = await t.gql(
+    owner,
+    'mutation { updateAccount(input: { currency: "XYZ" }) { account { currency } } }',
+  );
+  expect(refused.errors?.[0]?.extensions?.fieldErrors).toEqual([
+    { field: 'currency', message: 'is not an ISO 4217 currency code' },
+  ]);
+  const set = await t.gqlOk(
+    owner,
+    'mutation { updateAccount(input: { currency: "eur" }) { account { currency } } }',
+  );
+  expect(set.updateAccount.account.currency).toBe('EUR');
+  expect((await byDay()).currency).toBe('EUR');
+});
+
+test('a staff member sees no money: no amounts, costs, rates or histories, and sets none', async () => {
+  const report = await byDay(staff);
+  expect(report.totals).toMatchObject({ amountCents: null, costCents: null, profitCents: null });
+  const { node: self } = await t.gqlOk(
+    staff,
+    'query($id: ID!) { node(id: $id) { ... on Staff { costRateCents rates { cents } } } }',
+    { id: staff.id },
+  );
+  expect(self).toEqual({ costRateCents: null, rates: [] });
+  const denied = await setRate(
+    { user: { id: staff.id }, cents: 99999, effectiveFrom: '2026-01-01T00:00:00Z' },
+    staff,
+  );
+  expect(denied.errors?.[0]?.extensions?.code).toBe('UPDATE_DENIED');
+});
+
+test('bad rate entries are refused with the field named', async () => {
+  const both = await setRate({
+    project: { id: projectId },
+    user: { id: staff.id },
+    cents: 1,
+    effectiveFrom: '2026-01-01T00:00:00Z',
+  });
+  expect(both.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+  const projectCost = await setRate({
+    project: { id: projectId },
+    kind: 'COST',
+    cents: 1,
+    effectiveFrom: '2026-01-01T00:00:00Z',
+  });
+  expect(projectCost.errors?.[0]?.extensions?.fieldErrors).toEqual([
+    { field: 'kind', message: 'a project has no cost rate; users do' },
+  ]);
+  const negative = await setRate({
+    project: { id: projectId },
+    cents: -1,
+    effectiveFrom: '2026-01-01T00:00:00Z',
+  });
+  expect(negative.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+});
