@@ -807,9 +807,11 @@ export type ReportInput = {
 
 /** Rounding of durations, as time trackers bill them. */
 export type ReportRounding = {
+  /** Up, down or to the nearest multiple (the default). */
   direction?: RoundingDirection;
   /** Round to multiples of this many minutes (1 to 1,440). */
   minutes: number;
+  /** Each shift (the default) or each row. */
   scope?: RoundingScope;
 };
 
@@ -1157,8 +1159,11 @@ export type VisibilityFilter = {
 
 /** The day a WEEK bucket starts on, at 00:00 of the report's zone. */
 export type WeekStart =
+  /** ISO weeks (the default). */
   | 'MONDAY'
+  /** Saturday to Friday. */
   | 'SATURDAY'
+  /** Sunday to Saturday. */
   | 'SUNDAY';
 
 export type ListActivitiesQueryVariables = Exact<{

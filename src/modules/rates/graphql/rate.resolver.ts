@@ -22,7 +22,8 @@ export class RateResolver {
       'Sets a rate in force from an instant (owner and managers): shifts starting since are priced by it, past ones keep theirs. See docs/reports.md.',
   })
   async setRate(
-    @Arg('input', () => SetRateInput) input: SetRateInput,
+    @Arg('input', () => SetRateInput, { description: 'The rate and from when.' })
+    input: SetRateInput,
     @Ctx() ctx: RequestContext,
   ): Promise<SetRatePayload> {
     return { rate: await this.service.set(ctx, input) };
@@ -32,7 +33,8 @@ export class RateResolver {
     description: 'Removes an entry of a rate history; the shifts it priced take the rates left.',
   })
   async deleteRate(
-    @Arg('input', () => DeleteRateInput) input: DeleteRateInput,
+    @Arg('input', () => DeleteRateInput, { description: 'The entry to remove.' })
+    input: DeleteRateInput,
     @Ctx() ctx: RequestContext,
   ): Promise<DeleteRatePayload> {
     const rate = await this.service.delete(ctx, input.id);

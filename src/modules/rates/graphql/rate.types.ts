@@ -16,7 +16,7 @@ export class Rate implements RateEntry {
   @Field(() => Int, { description: 'The integer id of the entry (for `deleteRate`).' })
   id!: number;
 
-  @Field(() => RateKind)
+  @Field(() => RateKind, { description: 'Billable or cost.' })
   kind!: RateKind;
 
   @Field(() => Int, {
@@ -45,7 +45,10 @@ export class SetRateInput {
   @Field(() => StaffRef, { nullable: true, description: 'The user (a billable or cost rate).' })
   user?: StaffRef | null;
 
-  @Field(() => RateKind, { defaultValue: RateKind.BILLABLE })
+  @Field(() => RateKind, {
+    defaultValue: RateKind.BILLABLE,
+    description: 'Billable (the default) or, for a user, cost.',
+  })
   kind?: RateKind;
 
   @Field(() => Int, {
@@ -69,7 +72,7 @@ export class DeleteRateInput {
 
 @ObjectType({ description: 'What setting a rate changed.' })
 export class SetRatePayload {
-  @Field(() => Rate)
+  @Field(() => Rate, { description: 'The entry as written.' })
   rate!: Rate;
 }
 

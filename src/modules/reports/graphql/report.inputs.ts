@@ -58,6 +58,11 @@ export enum WeekStart {
 registerEnumType(WeekStart, {
   name: 'WeekStart',
   description: "The day a WEEK bucket starts on, at 00:00 of the report's zone.",
+  valuesConfig: {
+    MONDAY: { description: 'ISO weeks (the default).' },
+    SUNDAY: { description: 'Sunday to Saturday.' },
+    SATURDAY: { description: 'Saturday to Friday.' },
+  },
 });
 
 /** Which way a duration is rounded to a multiple of the rounding's minutes. */
@@ -101,10 +106,16 @@ export class ReportRounding {
   @Field(() => Int, { description: 'Round to multiples of this many minutes (1 to 1,440).' })
   minutes!: number;
 
-  @Field(() => RoundingDirection, { defaultValue: RoundingDirection.NEAREST })
+  @Field(() => RoundingDirection, {
+    defaultValue: RoundingDirection.NEAREST,
+    description: 'Up, down or to the nearest multiple (the default).',
+  })
   direction?: RoundingDirection;
 
-  @Field(() => RoundingScope, { defaultValue: RoundingScope.ENTRY })
+  @Field(() => RoundingScope, {
+    defaultValue: RoundingScope.ENTRY,
+    description: 'Each shift (the default) or each row.',
+  })
   scope?: RoundingScope;
 }
 
