@@ -399,6 +399,8 @@ async function asOwner(
       login: owner.login,
       type: owner.type,
       accountId: owner.account.id,
+      // The owner reads money whatever the setting for staff.
+      staffSeeMoney: false,
     };
     await work(contextForViewer(db.orm, config, viewer), db, config);
   } finally {

@@ -100,6 +100,7 @@ export class BasicAuthenticator {
         login: user.login,
         type: user.type,
         accountId: user.accountId,
+        staffSeeMoney: user.staffSeeMoney,
       },
       grant: {
         scheme: 'password',

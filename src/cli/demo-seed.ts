@@ -431,6 +431,8 @@ export async function seedDemo(
       login: owner.login,
       type: owner.type,
       accountId: account.id,
+      // The owner reads money whatever the setting for staff.
+      staffSeeMoney: false,
     };
     const ctx = contextForViewer(db.orm, config, viewer);
     // The services run their transactions on the context's EntityManager: bound to this one,

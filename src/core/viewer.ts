@@ -12,6 +12,8 @@ export interface Viewer {
   readonly login: string;
   readonly type: StaffType;
   readonly accountId: number;
+  /** The account's setting: whether its staff members see rates and amounts (accounts' mayReadMoney). */
+  readonly staffSeeMoney: boolean;
 }
 
 export function isOwner(viewer: Viewer): boolean {
@@ -25,7 +27,7 @@ export function isManagerOrOwner(viewer: Viewer): boolean {
 
 /** The columns of `users` a viewer is made of, as the OAuth token queries select them. */
 export const VIEWER_COLUMNS =
-  'u.id as user_id, u.uuid as user_uuid, u.login, u.type, u.active, u.account_id';
+  'u.id as user_id, u.uuid as user_uuid, u.login, u.type, u.active, u.account_id, (select a.staff_see_money from accounts a where a.id = u.account_id) as staff_see_money';
 
 export interface ViewerRow {
   user_id: number;
@@ -34,6 +36,7 @@ export interface ViewerRow {
   type: StaffType;
   active: boolean;
   account_id: number;
+  staff_see_money: boolean;
 }
 
 export function viewerFromRow(row: ViewerRow): Viewer {
@@ -43,5 +46,6 @@ export function viewerFromRow(row: ViewerRow): Viewer {
     login: row.login,
     type: row.type,
     accountId: row.account_id,
+    staffSeeMoney: row.staff_see_money,
   };
 }

@@ -10,6 +10,7 @@ import { CredentialNotificationsMigration } from './20261129120000-credential-no
 import { SyncMigration } from './20261130000000-sync.migration';
 import { PageIndexesMigration } from './20261201000000-page-indexes.migration';
 import { RateHistoryMigration } from './20261202000000-rate-history.migration';
+import { StaffMoneyMigration } from './20261203000000-staff-money.migration';
 
 /** Every migration, in order. Listed explicitly so no file globbing or dynamic import is needed. */
 export const migrations: MigrationObject[] = [
@@ -27,4 +28,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261130000000-sync', class: SyncMigration },
   { name: '20261201000000-page-indexes', class: PageIndexesMigration },
   { name: '20261202000000-rate-history', class: RateHistoryMigration },
+  { name: '20261203000000-staff-money', class: StaffMoneyMigration },
 ];

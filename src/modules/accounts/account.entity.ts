@@ -8,7 +8,8 @@ import { DateTimeISOResolver } from '../common';
 @ObjectType({ description: "The caller's account and the limits of its plan.", implements: Node })
 @Entity({ tableName: 'accounts' })
 export class Account {
-  [OptionalProps]?: 'uuid' | 'nearlyOverdueRatio' | 'currency' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    'uuid' | 'nearlyOverdueRatio' | 'currency' | 'staffSeeMoney' | 'createdAt' | 'updatedAt';
 
   @Field(() => Int, {
     name: 'legacyId',
@@ -55,6 +56,13 @@ export class Account {
   })
   @Property({ type: 'string', length: 3, default: 'USD' })
   currency: string = 'USD';
+
+  @Field(() => Boolean, {
+    description:
+      "Whether staff members see rates and amounts: project rates, their own rate, a report's amounts (false unless the owner turns it on). Costs, profits and other people's rates stay the owner's and the managers'.",
+  })
+  @Property({ type: 'boolean', default: false })
+  staffSeeMoney: boolean = false;
 
   @Field(() => DateTimeISOResolver, { description: 'When the account was opened.' })
   @Property({ type: 'timestamptz' })

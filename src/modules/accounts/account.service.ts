@@ -13,6 +13,7 @@ const schema = z.object({
     .max(1, 'must be at most 1')
     .optional(),
   currency: fields.currency().optional(),
+  staffSeeMoney: z.boolean().optional(),
 });
 
 export type AccountChanges = z.input<typeof schema>;

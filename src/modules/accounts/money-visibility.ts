@@ -1,11 +1,18 @@
 import { isManagerOrOwner, type Viewer } from '../../core/viewer';
 
 /**
- * Who reads money: rates, costs and the amounts that follow from them. The owner's and the
- * managers' (they set rates, docs/permissions.md); for a staff member every money field answers
- * null, and a report no amount, which would give a rate away (amount × 3600 / billable seconds).
- * The one rule every module's money fields go by.
+ * Who reads money. The owner and the managers read all of it; staff members read rates and
+ * amounts (project rates, their own rate, a report's amounts) only where the owner lets them
+ * (the account's `staffSeeMoney`), and costs, profits and other people's rates never
+ * (docs/permissions.md). Where a caller may not read money, every money field answers null, and
+ * a report no amount, which would give a rate away (amount × 3600 / billable seconds). The one
+ * place every module's money fields go by.
  */
 export function mayReadMoney(viewer: Viewer): boolean {
+  return isManagerOrOwner(viewer) || viewer.staffSeeMoney;
+}
+
+/** What the account's work costs it (users' cost rates, costs, profits): the owner's and the managers'. */
+export function mayReadCosts(viewer: Viewer): boolean {
   return isManagerOrOwner(viewer);
 }

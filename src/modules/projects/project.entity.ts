@@ -77,7 +77,7 @@ export class Project extends TenantEntity<
   notes: string | null = null;
 
   // The money of a project (rates, invoice amount) is exposed by ProjectResolver under the
-  // account's money rule (mayReadMoney): the owner's and the managers'.
+  // account's money rule (mayReadMoney).
   @Property({ type: 'string', length: 255, nullable: true })
   hourlyRate: string | null = null;
 

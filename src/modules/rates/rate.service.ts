@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PermissionDeniedError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { mayReadMoney } from '../accounts';
+import { isManagerOrOwner } from '../../core/viewer';
+import { mayReadCosts, mayReadMoney } from '../accounts';
 import { fields, inTransaction, type Locator, validate } from '../common';
 import type { ProjectService } from '../projects';
 import type { StaffService } from '../staff';
@@ -45,7 +46,8 @@ interface Owner {
  * shift by the rates in force at its start and prices again the shifts a change concerns; this
  * service writes the history and keeps each current rate (`Project.hourlyRateCents`,
  * `Staff.hourlyRateCents`, `Staff.costRateCents`) the one in force now. Money: read and written
- * by those who read money (accounts' mayReadMoney).
+ * by those who read money (accounts' mayReadMoney; cost rates: mayReadCosts), written by the owner
+ * and the managers, who set rates.
  */
 export class RateService {
   constructor(
@@ -93,7 +95,7 @@ export class RateService {
 
   /** Removes an entry of a history; the shifts it priced take the rates in force without it. */
   async delete(ctx: RequestContext, id: number): Promise<RateEntry> {
-    if (!mayReadMoney(ctx.viewer)) throw new PermissionDeniedError('delete', 'Rate');
+    if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Rate');
     return inTransaction(ctx, async (tx) => {
       const rows = await tx.em.getConnection().execute<RateRow[]>(
         `delete from rates where id = ? and account_id = ?
@@ -131,12 +133,14 @@ export class RateService {
         ),
       (row) => row[column]!,
     );
-    return rows.map(entryOf);
+    return rows
+      .filter((row) => (row.kind === RateKind.COST ? mayReadCosts(ctx.viewer) : true))
+      .map(entryOf);
   }
 
-  /** The project or user a rate is for, as the caller may name it; money readers only. */
+  /** The project or user a rate is for, as the caller may name it; the owner and managers only. */
   private async ownerOf(ctx: RequestContext, input: SetRate): Promise<Owner> {
-    if (!mayReadMoney(ctx.viewer)) throw new PermissionDeniedError('update', 'Rate');
+    if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Rate');
     const named = [input.project, input.user].filter((x) => x != null).length;
     if (named !== 1)
       throw ValidationError.field('Rate', 'project', 'give project or user, not both');

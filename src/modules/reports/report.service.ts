@@ -4,7 +4,7 @@ import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { loadById, fields, timeZoneField, type SqlCondition } from '../common';
 import { companyVisibilitySql } from '../companies';
-import { mayReadMoney } from '../accounts';
+import { mayReadCosts, mayReadMoney } from '../accounts';
 import { projectVisibilitySql } from '../projects';
 import { shiftVisibilitySql } from '../shifts';
 import { Staff } from '../staff';
@@ -196,7 +196,8 @@ interface ResultRow {
  * - Visibility is the shift list's (shifts/shift.policy.ts); a company's, project's or
  *   activity's name shows only where the company (companies/company.policy.ts) or the project
  *   (projects/project.policy.ts) itself is visible: a staff member's own time on a PRIVATE
- *   project counts, unnamed. Amounts only for those who read money (accounts' mayReadMoney).
+ *   project counts, unnamed. Amounts only for those who read money (accounts' mayReadMoney),
+ *   costs and profits for those who read costs (mayReadCosts).
  */
 export class ReportService {
   async report(ctx: RequestContext, input: ReportInput, page: ReportPage = {}): Promise<Report> {
@@ -223,6 +224,7 @@ export class ReportService {
     const first = result[0];
     // Amounts follow from project rates, which are the owner's and the managers'.
     const money = mayReadMoney(ctx.viewer);
+    const costs = mayReadCosts(ctx.viewer);
     const sums = (
       s: string | null | undefined,
       b: string | null | undefined,
@@ -232,8 +234,8 @@ export class ReportService {
       seconds: Number(s ?? 0),
       billableSeconds: Number(b ?? 0),
       amountCents: money ? Number(a ?? 0) : null,
-      costCents: money ? Number(c ?? 0) : null,
-      profitCents: money ? Number(a ?? 0) - Number(c ?? 0) : null,
+      costCents: costs ? Number(c ?? 0) : null,
+      profitCents: costs ? Number(a ?? 0) - Number(c ?? 0) : null,
     });
     const has = (dimension: ReportDimension) => checked.groupBy.includes(dimension);
     // The keys a detail row is grouped by: those of groupBy and the period.

@@ -7,6 +7,7 @@ export interface SignInUser extends Pick<
   'id' | 'uuid' | 'login' | 'type' | 'active' | 'passwordHash'
 > {
   accountId: number;
+  staffSeeMoney: boolean;
 }
 
 /**
@@ -18,7 +19,7 @@ export async function findSignInUser(em: EntityManager, login: string): Promise<
   const rows = await em
     .getConnection()
     .execute<SignInUser[]>(
-      'select id, uuid, login, type, active, password_hash as "passwordHash", account_id as "accountId" from users where lower(login) = ? limit 1',
+      'select id, uuid, login, type, active, password_hash as "passwordHash", account_id as "accountId", (select staff_see_money from accounts a where a.id = users.account_id) as "staffSeeMoney" from users where lower(login) = ? limit 1',
       [login.toLowerCase()],
     );
   return rows[0] ?? null;

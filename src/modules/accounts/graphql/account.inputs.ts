@@ -18,4 +18,10 @@ export class AccountInput {
       'The ISO 4217 code of amounts and rates (`EUR`). Changing it relabels the amounts; it converts nothing.',
   })
   currency?: string;
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "Whether staff members see rates and amounts (costs and profits stay the owner's and the managers').",
+  })
+  staffSeeMoney?: boolean;
 }

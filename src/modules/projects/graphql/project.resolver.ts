@@ -199,12 +199,12 @@ export class ProjectResolver {
     return projectUsers(ctx, project.id);
   }
 
-  // Money: the owner's and the managers' (project.policy.ts); null for a staff member.
+  // Money: the owner's and the managers', and the staff's where the account lets them (mayReadMoney).
   @ReadsColumns(Project, 'hourlyRate')
   @FieldResolver(() => String, {
     nullable: true,
     description:
-      'Text form of the rate with a currency symbol, as entered. Null for a staff member, like every money field.',
+      'Text form of the rate with a currency symbol, as entered. Null for a staff member unless `Account.staffSeeMoney`, like every money field.',
   })
   hourlyRate(@Root() project: Project, @Ctx() ctx: RequestContext): string | null {
     return mayReadMoney(ctx.viewer) ? project.hourlyRate : null;
@@ -213,7 +213,8 @@ export class ProjectResolver {
   @ReadsColumns(Project, 'hourlyRateCents')
   @FieldResolver(() => Int, {
     nullable: true,
-    description: 'The hourly rate in cents. Null for a staff member.',
+    description:
+      'The hourly rate in cents. Null for a staff member unless `Account.staffSeeMoney`.',
   })
   hourlyRateCents(@Root() project: Project, @Ctx() ctx: RequestContext): number | null {
     return mayReadMoney(ctx.viewer) ? project.hourlyRateCents : null;
@@ -222,7 +223,8 @@ export class ProjectResolver {
   @ReadsColumns(Project, 'invoiceAmountCents')
   @FieldResolver(() => Int, {
     nullable: true,
-    description: 'Amount invoiced for the project, in cents. Null for a staff member.',
+    description:
+      'Amount invoiced for the project, in cents. Null for a staff member unless `Account.staffSeeMoney`.',
   })
   invoiceAmountCents(@Root() project: Project, @Ctx() ctx: RequestContext): number | null {
     return mayReadMoney(ctx.viewer) ? project.invoiceAmountCents : null;

@@ -59,21 +59,20 @@ export class ReportSums {
   @Field(() => SafeIntResolver, {
     nullable: true,
     description:
-      "Billable seconds × the hourly rate in force when each shift started / 3600, in cents of `Report.currency`: the project's rate when it has one, else the user's (their histories: `Project.rates`, `Staff.rates`); 0 for time with neither. Summed exactly, rounded once to whole cents. Null for a caller who may not read money (it would give the rates away).",
+      "Billable seconds × the hourly rate in force when each shift started / 3600, in cents of `Report.currency`: the project's rate when it has one, else the user's (their histories: `Project.rates`, `Staff.rates`); 0 for time with neither. Summed exactly, rounded once to whole cents. Null for a caller who may not read money (a staff member unless `Account.staffSeeMoney`; it would give the rates away).",
   })
   amountCents!: number | null;
 
   @Field(() => SafeIntResolver, {
     nullable: true,
     description:
-      "Seconds (billable or not) × the user's cost rate in force when each shift started / 3600, in cents; 0 for time of users without one. Null for a caller who may not read money.",
+      "Seconds (billable or not) × the user's cost rate in force when each shift started / 3600, in cents; 0 for time of users without one. Null for a staff member.",
   })
   costCents!: number | null;
 
   @Field(() => SafeIntResolver, {
     nullable: true,
-    description:
-      '`amountCents` − `costCents`; negative at a loss. Null for a caller who may not read money.',
+    description: '`amountCents` − `costCents`; negative at a loss. Null for a staff member.',
   })
   profitCents!: number | null;
 }

@@ -13,7 +13,7 @@ import {
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { FILTER_DESCRIPTIONS, Connection, LocatorArgs, PageArgs, pageRequest } from '../../common';
-import { mayReadMoney } from '../../accounts';
+import { mayReadCosts, mayReadMoney } from '../../accounts';
 import { Staff } from '../staff.entity';
 import { personalField } from '../staff.policy';
 import {
@@ -148,10 +148,10 @@ export class StaffResolver {
   @FieldResolver(() => Int, {
     nullable: true,
     description:
-      "The user's hourly rate in cents, used for shifts on projects without a rate; null when not set, or for a caller who may not read the user.",
+      "The user's hourly rate in cents, used for shifts on projects without a rate; null when not set, for a caller who may not read the user, or for a staff member while the account keeps money from staff (`Account.staffSeeMoney`).",
   })
   hourlyRateCents(@Root() staff: Staff, @Ctx() ctx: RequestContext): number | null {
-    return personalField(ctx.viewer, staff, 'hourlyRateCents');
+    return mayReadMoney(ctx.viewer) ? personalField(ctx.viewer, staff, 'hourlyRateCents') : null;
   }
 
   @FieldResolver(() => Int, {
@@ -160,6 +160,6 @@ export class StaffResolver {
       "What an hour of the user's work costs the account, in cents: a report's `costCents`. Null when not set, or for a caller who may not read money (a staff member, themself included).",
   })
   costRateCents(@Root() staff: Staff, @Ctx() ctx: RequestContext): number | null {
-    return mayReadMoney(ctx.viewer) ? staff.costRateCents : null;
+    return mayReadCosts(ctx.viewer) ? staff.costRateCents : null;
   }
 }
