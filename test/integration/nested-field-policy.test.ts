@@ -282,12 +282,13 @@ describe('personal fields of people: the owner, managers and the person themself
     const asStaff = await t.gqlOk(staff, query, { p: ids.open!.id });
     expect(asStaff.viewer.account.owner).toEqual(hidden(owner));
     expect(asStaff.project.account.owner).toEqual(hidden(owner));
-    // Their own record they read whole.
+    // Their own record they read whole, but for their rate: money, which the account keeps from
+    // staff unless its owner lets them see it (issue 23; permissions.test.ts, staff-rate-self).
     expect(asStaff.viewer.staff).toEqual({
       id: staff.id,
       login: staff.login,
       emailAddress: 'sam@example.com',
-      hourlyRateCents: 2500,
+      hourlyRateCents: null,
     });
 
     const shown = {
@@ -336,7 +337,12 @@ describe('personal fields of people: the owner, managers and the person themself
     const asStaff = await t.gqlOk(staff, query, variables);
     for (const users of [asStaff.project.users, asStaff.company.users]) {
       expect(byId(users)).toEqual(
-        byId([mine, { ...theirs, ...hidden(colleague) }, { ...managers, ...hidden(manager) }]),
+        byId([
+          // Their own rate is money, kept from staff by default (as above).
+          { ...mine, hourlyRateCents: null },
+          { ...theirs, ...hidden(colleague) },
+          { ...managers, ...hidden(manager) },
+        ]),
       );
     }
     const asManager = await t.gqlOk(manager, query, variables);

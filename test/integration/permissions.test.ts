@@ -217,12 +217,8 @@ function fieldsOutcome(
   return `some null, some not: ${JSON.stringify(values)}`;
 }
 
-const PERSONAL = 'login emailAddress hourlyRateCents';
-const personal = (staff: Record<string, unknown>) => [
-  staff.login,
-  staff.emailAddress,
-  staff.hourlyRateCents,
-];
+const PERSONAL = 'login emailAddress';
+const personal = (staff: Record<string, unknown>) => [staff.login, staff.emailAddress];
 const REPORT_OF_SHIFTS =
   'query($from: DateTimeISO!, $to: DateTimeISO!) { report(input: { from: $from, to: $to, groupBy: [PROJECT, ACTIVITY] }) { totals { amountCents } rows { project { id name } activity { id name } amountCents } } }';
 
@@ -296,13 +292,29 @@ class World {
     return this.once('otherStaff', () => t.newStaff(this.owner));
   }
 
-  /** Gives `user` an e-mail address and an hourly rate (as the owner), so that none is null. */
+  /**
+   * Gives `user` an e-mail address, an hourly rate and a cost rate (as the owner), so that none
+   * is null.
+   */
   async personalise(user: User): Promise<User> {
     await this.ok(this.owner, updateMutation('staff'), {
       ref: { id: user.id },
-      input: { emailAddress: `${user.login}@example.com`, hourlyRateCents: 4200 },
+      input: {
+        emailAddress: `${user.login}@example.com`,
+        hourlyRateCents: 4200,
+        costRateCents: 2100,
+      },
     });
     return user;
+  }
+
+  /** Lets the account's staff members see rates and amounts (`staffSeeMoney`). */
+  async letStaffSeeMoney(): Promise<void> {
+    await this.ok(
+      this.owner,
+      'mutation { updateAccount(input: { staffSeeMoney: true }) { account { id } } }',
+      {},
+    );
   }
 
   /** A shift of the caller with an activity, on a project the owner then makes PRIVATE. */
@@ -820,6 +832,32 @@ const OPERATIONS = new Map<string, Operation>([
       await w.personalise(w.as(role));
       const res = await t.gql(w.as(role), `{ viewer { staff { ${PERSONAL} } } }`);
       return fieldsOutcome(res, (data) => personal(data.viewer.staff));
+    },
+  ],
+  [
+    'staff-rate-self',
+    async (w, role) => {
+      await w.personalise(w.as(role));
+      const res = await t.gql(w.as(role), '{ viewer { staff { hourlyRateCents } } }');
+      return fieldsOutcome(res, (data) => [data.viewer.staff.hourlyRateCents]);
+    },
+  ],
+  [
+    'staff-rate-self-when-staff-see-money',
+    async (w, role) => {
+      await w.personalise(w.as(role));
+      await w.letStaffSeeMoney();
+      const res = await t.gql(w.as(role), '{ viewer { staff { hourlyRateCents } } }');
+      return fieldsOutcome(res, (data) => [data.viewer.staff.hourlyRateCents]);
+    },
+  ],
+  [
+    'staff-cost-rate-self-when-staff-see-money',
+    async (w, role) => {
+      await w.personalise(w.as(role));
+      await w.letStaffSeeMoney();
+      const res = await t.gql(w.as(role), '{ viewer { staff { costRateCents } } }');
+      return fieldsOutcome(res, (data) => [data.viewer.staff.costRateCents]);
     },
   ],
   [

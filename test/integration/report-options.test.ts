@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import request from 'supertest';
 import { parse } from 'csv-parse/sync';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
@@ -484,5 +486,16 @@ test('report.csv takes subtotals (with a level column) and round_minutes, round_
       status: 400,
       error: parameter,
     });
+  }
+});
+
+test('the dashboard queries of docs/reports.md run as written', async () => {
+  const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'reports.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Dashboard queries'), doc.indexOf('## As CSV'));
+  const queries = [...section.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  expect(queries).toHaveLength(5);
+  for (const query of queries) {
+    const res = await t.gql(owner, query);
+    expect({ query, errors: res.errors }).toEqual({ query, errors: undefined });
   }
 });
