@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../src/core/errors';
 import { LEGACY_ERRORS } from './errors';
 import type { CsvRoute } from './csv/csv-routes';
+import { XLSX } from './csv/csv-download';
 import type { InputTable } from './json/input-fields';
 import { CALLBACK, CALLBACK_MAX, type JsonRoute } from './json/json-format';
 import type { HttpMethod } from './route-table';
@@ -120,12 +121,10 @@ export function buildOpenApiDocument(
       components,
     );
   }
-  const csvOperationIds = uniqueOperationIds(csvRoutes);
+  const downloadIds = downloadOperationIds(csvRoutes);
   for (const route of csvRoutes) {
     if (!tags.includes(route.tag)) tags.push(route.tag);
-    paths[openApiPath(route.path, '')] = {
-      get: csvOperation(route, csvOperationIds.get(route)!),
-    };
+    paths[openApiPath(route.path, '')] = { get: csvOperation(route, downloadIds.get(route)!) };
   }
 
   return {
@@ -136,7 +135,7 @@ export function buildOpenApiDocument(
       description: [
         'The legacy JSON interface, served by a facade over the GraphQL API. The guide is `docs/json-api.md`.',
         SUFFIX_NOTE,
-        'The CSV downloads (`*.csv`) are files streamed page by page; they have no suffix-less or JSONP form.',
+        'The downloads (`*.csv`, and the same rows as Excel workbooks at `*.xlsx`) are files streamed page by page; they have no suffix-less or JSONP form.',
         'Authentication is HTTP Basic, an OAuth 2.0 bearer token, or an OAuth 1.0a signature (header or query string) on every request; the guide is `docs/authentication.md`. A JSONP request is readable by any web page, so it ignores the Authorization header and cookies and is authenticated only by credentials in its own URL (`access_token` or a query-string signature).',
       ].join('\n\n'),
     },
@@ -207,6 +206,17 @@ export function uniqueOperationIds<T extends { readonly operation: string; reado
     ids.set(route, id);
   }
   return ids;
+}
+
+/** The operationIds of the downloads: a workbook runs the same operation as its CSV, and says so. */
+export function downloadOperationIds(routes: readonly CsvRoute[]): Map<CsvRoute, string> {
+  const named = routes.map((route) => ({
+    route,
+    path: route.path,
+    operation: route.format === XLSX ? `${route.operation}AsXlsx` : route.operation,
+  }));
+  const ids = uniqueOperationIds(named);
+  return new Map(named.map((entry) => [entry.route, ids.get(entry)!]));
 }
 
 /** `Of` and the parents named by the path's parameters other than the route's own `:uuid`. */
@@ -464,14 +474,18 @@ function csvOperation(route: CsvRoute, operationId: string): JsonObject {
           }
         : {}),
       '200': {
-        description: 'The file, RFC 4180 with one header line',
+        description: route.format.description,
         headers: {
           'Content-Disposition': {
             schema: { type: 'string' },
             description: `attachment; filename="${route.path.split('/').pop()}"`,
           },
         },
-        content: { 'text/csv': { schema: { type: 'string' } } },
+        content: {
+          [route.format.contentType.split(';')[0]!]: {
+            schema: { type: 'string', ...(route.format === XLSX ? { format: 'binary' } : {}) },
+          },
+        },
       },
       '400': refused(
         'A missing or invalid parameter (`parameter` names it; `position` for `where` and `order`)',

@@ -1,10 +1,13 @@
 import { Router, type RequestHandler } from 'express';
 import type { OperationName } from '../operation-types';
 import {
+  CSV,
   csvDownloadRoute,
+  XLSX,
   type CsvDownload,
   type CsvDownloadDeps,
   type CsvRequest,
+  type DownloadFormat,
 } from './csv-download';
 import {
   REPORT_EXPORT_OPERATION,
@@ -26,10 +29,14 @@ export interface CsvParameter {
   readonly required?: boolean;
 }
 
-/** One CSV download under /api/1: where it is mounted, and what the OpenAPI document says of it. */
+/**
+ * One download under /api/1 (a CSV file, or the same rows as an Excel workbook): where it is
+ * mounted, and what the OpenAPI document says of it.
+ */
 export interface CsvRoute {
-  /** The path under /api/1, `:name` for a parameter. */
+  /** The path under /api/1, `:name` for a parameter; it ends in the format's extension. */
   readonly path: string;
+  readonly format: DownloadFormat;
   /** The operation each page of the download runs. */
   readonly operation: OperationName;
   /** The OpenAPI tag: the resource the rows are about. */
@@ -41,11 +48,21 @@ export interface CsvRoute {
   readonly handler: (deps: CsvDownloadDeps) => RequestHandler;
 }
 
+/** A download as CSV (`route.path`, ending in `.csv`) and as an Excel workbook (`.xlsx`). */
 function csvRoute<T>(
-  route: Omit<CsvRoute, 'handler'>,
+  route: Omit<CsvRoute, 'handler' | 'format'>,
   describe: (request: CsvRequest) => CsvDownload<T>,
-): CsvRoute {
-  return { ...route, handler: (deps) => csvDownloadRoute(deps, describe) };
+): CsvRoute[] {
+  return [CSV, XLSX].map((format) => ({
+    ...route,
+    path: route.path.replace(/\.csv$/, `.${format.extension}`),
+    summary: route.summary.replace(
+      / as CSV$/,
+      format === CSV ? ' as CSV' : ' as an Excel workbook',
+    ),
+    format,
+    handler: (deps: CsvDownloadDeps) => csvDownloadRoute(deps, describe, format),
+  }));
 }
 
 const shiftExport = {
@@ -55,13 +72,16 @@ const shiftExport = {
   queryParameters: SHIFT_EXPORT_PARAMETERS,
 } as const;
 
-/** The CSV downloads: shifts (where/order of the JSON interface, flat and per project) and report rows. */
+/**
+ * The downloads, each as CSV and XLSX: shifts (where/order of the JSON interface, flat and per
+ * project) and report rows.
+ */
 export const CSV_ROUTES: readonly CsvRoute[] = [
-  csvRoute(
+  ...csvRoute(
     { ...shiftExport, path: '/shifts.csv', summary: 'Export the shifts the caller can see as CSV' },
     shiftDownload,
   ),
-  csvRoute(
+  ...csvRoute(
     {
       ...shiftExport,
       path: '/projects/:project_uuid/shifts.csv',
@@ -69,7 +89,7 @@ export const CSV_ROUTES: readonly CsvRoute[] = [
     },
     shiftDownload,
   ),
-  csvRoute(
+  ...csvRoute(
     {
       path: REPORT_EXPORT_PATH,
       operation: REPORT_EXPORT_OPERATION,

@@ -334,12 +334,13 @@ describe('personal fields of people: the owner, managers and the person themself
       firstName: 'Sam',
     };
     const byId = (users: { id: string }[]) => [...users].sort((a, b) => a.id.localeCompare(b.id));
+    // Their own rate is money, kept from staff by default (as above).
+    const mineAsStaff = { ...mine, hourlyRateCents: null };
     const asStaff = await t.gqlOk(staff, query, variables);
     for (const users of [asStaff.project.users, asStaff.company.users]) {
       expect(byId(users)).toEqual(
         byId([
-          // Their own rate is money, kept from staff by default (as above).
-          { ...mine, hourlyRateCents: null },
+          mineAsStaff,
           { ...theirs, ...hidden(colleague) },
           { ...managers, ...hidden(manager) },
         ]),

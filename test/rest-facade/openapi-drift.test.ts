@@ -10,6 +10,7 @@ import {
   errorBodySchema,
   formatOpenApiDocument,
   openApiPath,
+  downloadOperationIds,
   uniqueOperationIds,
 } from '../../rest-facade/openapi';
 import { ERROR_CODES } from '../../src/core/errors';
@@ -108,8 +109,8 @@ describe('schema/openapi.json', () => {
     expect(operations(committed)).toHaveLength(JSON_ROUTES.length + CSV_ROUTES.length);
   });
 
-  test('the CSV downloads answer text/csv, read their query parameters, and refuse in JSON', () => {
-    const ids = uniqueOperationIds(CSV_ROUTES);
+  test('the downloads answer CSV or XLSX, read their query parameters, and refuse in JSON', () => {
+    const ids = downloadOperationIds(CSV_ROUTES);
     for (const route of CSV_ROUTES) {
       const operation = committed.paths[openApiPath(route.path, '')]?.get;
       expect({ path: route.path, operationId: operation?.operationId }).toEqual({
@@ -117,7 +118,11 @@ describe('schema/openapi.json', () => {
         operationId: ids.get(route),
       });
       expect(operation.summary).toBe(route.summary);
-      expect(Object.keys(operation.responses['200'].content)).toEqual(['text/csv']);
+      expect(Object.keys(operation.responses['200'].content)).toEqual([
+        route.path.endsWith('.xlsx')
+          ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+          : 'text/csv',
+      ]);
       const query = (operation.parameters as Record<string, any>[]).filter((p) => p.in === 'query');
       expect(query.map((p) => [p.name, p.required])).toEqual(
         route.queryParameters.map((p) => [p.name, p.required ?? false]),
@@ -131,8 +136,11 @@ describe('schema/openapi.json', () => {
     }
     expect(CSV_ROUTES.map((route) => route.path)).toEqual([
       '/shifts.csv',
+      '/shifts.xlsx',
       '/projects/:project_uuid/shifts.csv',
+      '/projects/:project_uuid/shifts.xlsx',
       '/report.csv',
+      '/report.xlsx',
     ]);
   });
 
