@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../src/core/errors';
 import { LEGACY_ERRORS } from './errors';
 import type { CsvRoute } from './csv/csv-routes';
-import { XLSX } from './csv/csv-download';
+import { CSV } from './csv/csv-download';
 import type { InputTable } from './json/input-fields';
 import { CALLBACK, CALLBACK_MAX, type JsonRoute } from './json/json-format';
 import type { HttpMethod } from './route-table';
@@ -208,12 +208,15 @@ export function uniqueOperationIds<T extends { readonly operation: string; reado
   return ids;
 }
 
-/** The operationIds of the downloads: a workbook runs the same operation as its CSV, and says so. */
+/** The operationIds of the downloads: a workbook or a PDF runs the same operation as its CSV, and says so. */
 export function downloadOperationIds(routes: readonly CsvRoute[]): Map<CsvRoute, string> {
   const named = routes.map((route) => ({
     route,
     path: route.path,
-    operation: route.format === XLSX ? `${route.operation}AsXlsx` : route.operation,
+    operation:
+      route.format === CSV
+        ? route.operation
+        : `${route.operation}As${route.format.extension.charAt(0).toUpperCase()}${route.format.extension.slice(1)}`,
   }));
   const ids = uniqueOperationIds(named);
   return new Map(named.map((entry) => [entry.route, ids.get(entry)!]));
@@ -483,7 +486,7 @@ function csvOperation(route: CsvRoute, operationId: string): JsonObject {
         },
         content: {
           [route.format.contentType.split(';')[0]!]: {
-            schema: { type: 'string', ...(route.format === XLSX ? { format: 'binary' } : {}) },
+            schema: { type: 'string', ...(route.format === CSV ? {} : { format: 'binary' }) },
           },
         },
       },

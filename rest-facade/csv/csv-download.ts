@@ -32,6 +32,14 @@ export interface CsvDownload<T> {
   readonly columns: readonly CsvColumn<T>[];
   /** The rows, a page (one operation) at a time. */
   readonly pages: AsyncIterable<readonly T[]>;
+  /**
+   * For a document (the PDF summary): lines above the table and below it, asked once the pages
+   * are read.
+   */
+  readonly heading?: () => readonly string[];
+  readonly footing?: () => readonly string[];
+  /** The columns of figures, right-aligned in a document. */
+  readonly figures?: ReadonlySet<string>;
 }
 
 /** What a download's description reads of its request. */
@@ -46,7 +54,7 @@ export interface CsvRequest {
 
 /** A file format of downloads: how the rows of a download are written, and what it is called. */
 export interface DownloadFormat {
-  readonly extension: 'csv' | 'xlsx';
+  readonly extension: 'csv' | 'xlsx' | 'pdf';
   readonly contentType: string;
   /** What the file is, for the OpenAPI document. */
   readonly description: string;

@@ -21,6 +21,8 @@ import {
   SHIFT_EXPORT_PARAMETERS,
   shiftDownload,
 } from './shift-export';
+import { PDF } from '../pdf/pdf-table';
+import { REPORT_SUMMARY_PATH, reportSummary } from '../pdf/report-summary';
 
 /** A query parameter of a download, as the OpenAPI document describes it. */
 export interface CsvParameter {
@@ -101,6 +103,17 @@ export const CSV_ROUTES: readonly CsvRoute[] = [
     },
     reportDownload,
   ),
+  {
+    path: REPORT_SUMMARY_PATH,
+    operation: REPORT_EXPORT_OPERATION,
+    tag: 'Report',
+    summary: 'A summary of a report for a client as PDF',
+    columns:
+      'A heading (the range, the zone, the currency), a table of the rows (the names of each grouping, the period, the hours, the amount) and the totals; at most 2,000 rows.',
+    queryParameters: REPORT_EXPORT_PARAMETERS,
+    format: PDF,
+    handler: (deps) => csvDownloadRoute(deps, reportSummary, PDF),
+  },
 ];
 
 /** The operations the CSV downloads run (beside the JSON routes' ones). */

@@ -14,7 +14,7 @@ export const REPORT_EXPORT_PATH = '/report.csv';
 const EXPORT_PAGE_SIZE = 10_000;
 
 /** A row of the report as ExportReport answers it. */
-type ReportRow = RootOf<typeof REPORT_EXPORT_OPERATION>['rows'][number];
+export type ReportRow = RootOf<typeof REPORT_EXPORT_OPERATION>['rows'][number];
 
 /** The columns each grouping adds, in the order the request names the groupings. */
 const GROUP_COLUMNS: Readonly<Record<string, readonly CsvColumn<ReportRow>[]>> = {
@@ -96,7 +96,11 @@ export const REPORT_EXPORT_PARAMETERS = [
  * `week_start` as lower-case words, `fill_empty`, and the filters `company_uuids`,
  * `project_uuids`, `activity_uuids`, `user_uuids`, `tags` (comma-separated) and `billable`.
  */
-export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDownload<ReportRow> {
+export function reportDownload({
+  query,
+  run,
+  pageSizeMax,
+}: CsvRequest): CsvDownload<ReportRow> & ReportHeading {
   for (const name of ['from', 'to'] as const) {
     if (!query[name])
       throw new BadRequestError(`\`${name}\` is required: an RFC 3339 instant or a date`, {
@@ -174,17 +178,45 @@ export function reportDownload({ query, run, pageSizeMax }: CsvRequest): CsvDown
     ['currency', () => currency] as const,
   ];
   let currency = '';
+  let summary: Pick<RootOf<typeof REPORT_EXPORT_OPERATION>, 'timeZone' | 'totals'> | undefined;
   const first = Math.min(EXPORT_PAGE_SIZE, pageSizeMax);
   async function* pages(): AsyncGenerator<ReportRow[]> {
     for (let offset = 0; ;) {
       const report = await run(REPORT_EXPORT_OPERATION, { input, first, offset });
       currency = report.currency;
+      summary = report;
       yield report.rows;
       offset += report.rows.length;
       if (report.rows.length === 0 || offset >= report.totalCount) return;
     }
   }
-  return { filename: 'report.csv', columns, pages: pages() };
+  return {
+    filename: 'report.csv',
+    columns,
+    pages: pages(),
+    input,
+    groupBy,
+    currency: () => currency,
+    summary: () => summary!,
+  };
+}
+
+/** What a report download says of itself beside its rows (the summary PDF's heading). */
+export interface ReportHeading {
+  /** The `report` input the pages run with. */
+  readonly input: {
+    readonly from?: string;
+    readonly to?: string;
+    readonly fromDate?: string;
+    readonly toDate?: string;
+    readonly bucket?: string;
+  };
+  /** The groupings, lower case, in column order. */
+  readonly groupBy: readonly string[];
+  /** The report's currency, known once the first page is read. */
+  currency(): string;
+  /** The zone and the totals of the whole report, known once the first page is read. */
+  summary(): Pick<RootOf<typeof REPORT_EXPORT_OPERATION>, 'timeZone' | 'totals'>;
 }
 
 /** `round_minutes` with its direction and scope, as the report's `rounding`. */

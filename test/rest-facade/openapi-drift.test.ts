@@ -119,9 +119,7 @@ describe('schema/openapi.json', () => {
       });
       expect(operation.summary).toBe(route.summary);
       expect(Object.keys(operation.responses['200'].content)).toEqual([
-        route.path.endsWith('.xlsx')
-          ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
-          : 'text/csv',
+        route.format.contentType.split(';')[0],
       ]);
       const query = (operation.parameters as Record<string, any>[]).filter((p) => p.in === 'query');
       expect(query.map((p) => [p.name, p.required])).toEqual(
@@ -141,6 +139,7 @@ describe('schema/openapi.json', () => {
       '/projects/:project_uuid/shifts.xlsx',
       '/report.csv',
       '/report.xlsx',
+      '/report.pdf',
     ]);
   });
 
