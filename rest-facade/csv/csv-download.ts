@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
@@ -197,6 +198,8 @@ export async function writeXlsx<T>(
   let destination: Writable | undefined;
   let count = 0;
   for await (const rows of download.pages) {
+    // A client that hung up stops the download at the next page.
+    signal?.throwIfAborted();
     if (!workbook) {
       // Every destination here (a response, a file) is a Writable stream.
       destination = open() as Writable;
@@ -211,7 +214,9 @@ export async function writeXlsx<T>(
     if (destination!.writableNeedDrain) await once(destination!, 'drain', { signal });
   }
   sheet?.commit();
-  await workbook?.commit();
+  // The workbook's commit waits for the destination to finish, which a destroyed response never
+  // does: it ends with the destination, whichever way.
+  if (workbook) await Promise.race([workbook.commit(), finished(destination!)]);
   return count;
 }
 

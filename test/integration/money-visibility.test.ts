@@ -139,3 +139,34 @@ test('only the owner changes the setting', async () => {
   const { viewer } = await t.gqlOk(owner, '{ viewer { account { staffSeeMoney currency } } }');
   expect(viewer.account).toEqual({ staffSeeMoney: false, currency: 'EUR' });
 });
+
+test("other people's rates stay hidden from staff whatever the setting; a manager sets no owner's rate", async () => {
+  await t.gqlOk(
+    owner,
+    'mutation($id: ID!) { updateStaff(input: { staff: { id: $id }, patch: { hourlyRateCents: 20000 } }) { staff { id } } }',
+    { id: (await t.gqlOk(owner, '{ viewer { staff { id } } }')).viewer.staff.id },
+  );
+  await setStaffSeeMoney(true);
+  const { viewer } = await t.gqlOk(
+    staff,
+    '{ viewer { account { owner { hourlyRateCents rates { cents } } } } }',
+  );
+  expect(viewer.account.owner).toEqual({ hourlyRateCents: null, rates: [] });
+  await setStaffSeeMoney(false);
+
+  const manager = await t.newStaff(owner, { type: 'MANAGER' });
+  const ownerId = (await t.gqlOk(owner, '{ viewer { staff { id } } }')).viewer.staff.id;
+  const denied = await t.gql(
+    manager,
+    'mutation($u: ID!) { setRate(input: { user: { id: $u }, cents: 1, effectiveFrom: "2026-01-01T00:00:00Z" }) { rate { id } } }',
+    { u: ownerId },
+  );
+  expect(denied.errors?.[0]?.extensions?.code).toBe('UPDATE_DENIED');
+  // A staff member's rate is the manager's to set.
+  const allowed = await t.gql(
+    manager,
+    'mutation($u: ID!) { setRate(input: { user: { id: $u }, cents: 5500, effectiveFrom: "2026-01-01T00:00:00Z" }) { rate { cents } } }',
+    { u: staff.id },
+  );
+  expect(allowed.errors).toBeUndefined();
+});

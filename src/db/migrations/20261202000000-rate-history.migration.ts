@@ -65,7 +65,9 @@ export class RateHistoryMigration extends Migration {
 
     // A rate written, changed or removed prices again the shifts it may concern: those of its
     // project or user starting from the earliest instant it touched. Rewriting `start` with itself
-    // runs shift_price; that repricing is no change of the shift for sync or for the totals.
+    // runs shift_price; that repricing is no change of the shift for sync or for the totals, which
+    // a transaction-local flag tells their triggers (any other update of shifts, a cascade's
+    // included, still touches them).
     this.addSql(`
       create function rates_reprice() returns trigger language plpgsql as $$
       declare
@@ -83,11 +85,13 @@ export class RateHistoryMigration extends Migration {
           changed := new;
         end if;
         since := least(changed.effective_from, case when tg_op = 'UPDATE' then old.effective_from end);
+        perform set_config('timetrack.repricing', 'on', true);
         if changed.project_id is not null then
           update shifts set start = start where project_id = changed.project_id and start >= since;
         else
           update shifts set start = start where user_id = changed.user_id and start >= since;
         end if;
+        perform set_config('timetrack.repricing', 'off', true);
         return null;
       end $$;`);
     this.addSql(`
@@ -96,12 +100,13 @@ export class RateHistoryMigration extends Migration {
     this.addSql(`drop trigger shifts_touch_updated_at on shifts;`);
     this.addSql(`
       create trigger shifts_touch_updated_at before insert or update on shifts
-        for each row when (pg_trigger_depth() = 0) execute function touch_updated_at();`);
+        for each row when (current_setting('timetrack.repricing', true) is distinct from 'on')
+        execute function touch_updated_at();`);
     this.addSql(`
       create or replace function shifts_totals_on_update() returns trigger language plpgsql as $$
       begin
         -- A repricing (rates_reprice) moves no time.
-        if pg_trigger_depth() > 1 then return null; end if;
+        if current_setting('timetrack.repricing', true) = 'on' then return null; end if;
         perform project_totals_add(array_agg(account_id), array_agg(project_id), array_agg(user_id), array_agg(seconds))
            from (select account_id, project_id, user_id, -extract(epoch from (stop - start)) as seconds from old_rows where stop is not null
                  union all
@@ -118,20 +123,20 @@ export class RateHistoryMigration extends Migration {
       begin
         if tg_table_name = 'projects' then
           if tg_op = 'INSERT' and new.hourly_rate_cents is null then return null; end if;
-          if tg_op = 'INSERT' or new.hourly_rate_cents is distinct from
-             (select cents from rates where project_id = new.id and effective_from <= now() order by effective_from desc limit 1) then
+          if tg_op = 'INSERT' or (new.hourly_rate_cents is distinct from old.hourly_rate_cents and new.hourly_rate_cents is distinct from
+             (select cents from rates where project_id = new.id and effective_from <= now() order by effective_from desc limit 1)) then
             insert into rates (account_id, project_id, kind, cents, effective_from)
             values (new.account_id, new.id, 'billable', new.hourly_rate_cents, since)
             on conflict (project_id, effective_from) where project_id is not null do update set cents = excluded.cents;
           end if;
         else
-          if (tg_op = 'INSERT' and new.hourly_rate_cents is not null) or (tg_op = 'UPDATE' and new.hourly_rate_cents is distinct from
+          if (tg_op = 'INSERT' and new.hourly_rate_cents is not null) or (tg_op = 'UPDATE' and new.hourly_rate_cents is distinct from old.hourly_rate_cents and new.hourly_rate_cents is distinct from
              (select cents from rates where user_id = new.id and kind = 'billable' and effective_from <= now() order by effective_from desc limit 1)) then
             insert into rates (account_id, user_id, kind, cents, effective_from)
             values (new.account_id, new.id, 'billable', new.hourly_rate_cents, since)
             on conflict (user_id, kind, effective_from) where user_id is not null do update set cents = excluded.cents;
           end if;
-          if (tg_op = 'INSERT' and new.cost_rate_cents is not null) or (tg_op = 'UPDATE' and new.cost_rate_cents is distinct from
+          if (tg_op = 'INSERT' and new.cost_rate_cents is not null) or (tg_op = 'UPDATE' and new.cost_rate_cents is distinct from old.cost_rate_cents and new.cost_rate_cents is distinct from
              (select cents from rates where user_id = new.id and kind = 'cost' and effective_from <= now() order by effective_from desc limit 1)) then
             insert into rates (account_id, user_id, kind, cents, effective_from)
             values (new.account_id, new.id, 'cost', new.cost_rate_cents, since)
@@ -147,8 +152,9 @@ export class RateHistoryMigration extends Migration {
       create trigger users_record_rate after insert or update of hourly_rate_cents, cost_rate_cents on users
         for each row execute function record_current_rate();`);
 
-    // What there is so far: today's rates since always, and every shift priced by them (without
-    // touching the shifts for sync or the totals).
+    // What there is so far: today's rates since always, and every shift priced by them once, in
+    // one update (without touching the shifts for sync or the totals).
+    this.addSql(`alter table rates disable trigger rates_reprice;`);
     this.addSql(`
       insert into rates (account_id, project_id, kind, cents, effective_from)
       select account_id, id, 'billable', hourly_rate_cents, '-infinity' from projects where hourly_rate_cents is not null;`);
@@ -163,6 +169,7 @@ export class RateHistoryMigration extends Migration {
        where p.id = s.project_id and u.id = s.user_id and coalesce(p.hourly_rate_cents, u.hourly_rate_cents) is not null;`);
     this.addSql(`alter table shifts enable trigger shifts_totals_update;`);
     this.addSql(`alter table shifts enable trigger shifts_touch_updated_at;`);
+    this.addSql(`alter table rates enable trigger rates_reprice;`);
   }
 
   override async down(): Promise<void> {

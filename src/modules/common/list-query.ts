@@ -400,9 +400,11 @@ export async function childPage<T extends { id: number }>(
   // Pages batch together only when they read the same rows: the same window and the same columns
   // (two aliases of one list may select different fields, and read ahead different relations).
   const selected = page.nodeFields ?? new Set<string>();
-  const columns = list.selectedColumns
-    ? columnsOfWindow(ctx, list.entityClass, selected, window)
-    : undefined;
+  // Without the selection (a caller that bypasses pageRequest) every column is read.
+  const columns =
+    list.selectedColumns && page.nodeFields
+      ? columnsOfWindow(ctx, list.entityClass, selected, window)
+      : undefined;
   const batch = `${name}:${JSON.stringify([window.limit, window.backwards, page.after, page.before, [...selected].sort()])}`;
   const parentOf = (row: T) => (row[list.parent] as { id: number }).id;
   const [read, counted] = await Promise.all([

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PermissionDeniedError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { isManagerOrOwner } from '../../core/viewer';
+import { isManagerOrOwner, isOwner, StaffType } from '../../core/viewer';
 import { mayReadCosts, mayReadMoney } from '../accounts';
 import { fields, inTransaction, type Locator, validate } from '../common';
 import type { ProjectService } from '../projects';
@@ -65,6 +65,8 @@ export class RateService {
 
   /** A user's billable and cost rates (by kind, oldest first), batched as `ofProject`. */
   async ofUser(ctx: RequestContext, userId: number): Promise<RateEntry[]> {
+    // Other people's rates are the owner's and the managers' whatever the account's setting.
+    if (!isManagerOrOwner(ctx.viewer) && userId !== ctx.viewer.id) return [];
     return this.history(ctx, 'user_id', userId);
   }
 
@@ -97,18 +99,20 @@ export class RateService {
   async delete(ctx: RequestContext, id: number): Promise<RateEntry> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Rate');
     return inTransaction(ctx, async (tx) => {
-      const rows = await tx.em.getConnection().execute<RateRow[]>(
+      const [row] = await tx.em.getConnection().execute<RateRow[]>(
         `delete from rates where id = ? and account_id = ?
          returning id, project_id, user_id, kind, cents, ${EFFECTIVE_FROM}`,
         [id, tx.viewer.accountId],
         'all',
         tx.em.getTransactionContext(),
       );
-      const row = rows[0];
       if (!row) throw new ValidationError('Rate', [{ field: 'id', message: 'names no rate' }]);
-      const owner: Owner = row.project_id
-        ? { column: 'project_id', id: row.project_id, accountId: tx.viewer.accountId }
-        : { column: 'user_id', id: row.user_id!, accountId: tx.viewer.accountId };
+      // The rule of setting it (a refusal rolls the deletion back): the caller must see the
+      // project, or may manage the user.
+      const owner = await this.ownerOf(tx, {
+        project: row.project_id ? { legacyId: row.project_id } : null,
+        user: row.user_id ? { legacyId: row.user_id } : null,
+      });
       await this.keepCurrent(tx, owner, row.kind);
       return entryOf(row);
     });
@@ -139,16 +143,30 @@ export class RateService {
   }
 
   /** The project or user a rate is for, as the caller may name it; the owner and managers only. */
-  private async ownerOf(ctx: RequestContext, input: SetRate): Promise<Owner> {
+  private async ownerOf(
+    ctx: RequestContext,
+    input: Pick<SetRate, 'project' | 'user'>,
+  ): Promise<Owner> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Rate');
     const named = [input.project, input.user].filter((x) => x != null).length;
     if (named !== 1)
-      throw ValidationError.field('Rate', 'project', 'give project or user, not both');
+      throw ValidationError.field(
+        'Rate',
+        'project',
+        named ? 'give project or user, not both' : 'give project or user',
+      );
     if (input.project) {
       const project = await this.projects.get(ctx, input.project);
       return { column: 'project_id', id: project.id, accountId: ctx.viewer.accountId };
     }
     const user = await this.staff.get(ctx, input.user!);
+    // As for the user's other fields: managers are the owner's to manage, and so is the owner.
+    if (!isOwner(ctx.viewer) && user.type !== StaffType.STAFF && user.id !== ctx.viewer.id)
+      throw new PermissionDeniedError(
+        'update',
+        'Rate',
+        'Update denied: only the owner sets the rates of managers and the owner',
+      );
     return { column: 'user_id', id: user.id, accountId: ctx.viewer.accountId };
   }
 
