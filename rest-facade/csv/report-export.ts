@@ -175,15 +175,13 @@ export function reportDownload({
       : []),
     ...SUM_COLUMNS,
     // The report's currency on every row, so each money figure names it wherever it is pasted.
-    ['currency', () => currency] as const,
+    ['currency', () => summary!.currency] as const,
   ];
-  let currency = '';
-  let summary: Pick<RootOf<typeof REPORT_EXPORT_OPERATION>, 'timeZone' | 'totals'> | undefined;
+  let summary: ReportSummary | undefined;
   const first = Math.min(EXPORT_PAGE_SIZE, pageSizeMax);
   async function* pages(): AsyncGenerator<ReportRow[]> {
     for (let offset = 0; ;) {
       const report = await run(REPORT_EXPORT_OPERATION, { input, first, offset });
-      currency = report.currency;
       summary = report;
       yield report.rows;
       offset += report.rows.length;
@@ -196,7 +194,6 @@ export function reportDownload({
     pages: pages(),
     input,
     groupBy,
-    currency: () => currency,
     summary: () => summary!,
   };
 }
@@ -213,11 +210,14 @@ export interface ReportHeading {
   };
   /** The groupings, lower case, in column order. */
   readonly groupBy: readonly string[];
-  /** The report's currency, known once the first page is read. */
-  currency(): string;
-  /** The zone and the totals of the whole report, known once the first page is read. */
-  summary(): Pick<RootOf<typeof REPORT_EXPORT_OPERATION>, 'timeZone' | 'totals'>;
+  /** The currency, the zone and the totals of the whole report, known once a page is read. */
+  summary(): ReportSummary;
 }
+
+type ReportSummary = Pick<
+  RootOf<typeof REPORT_EXPORT_OPERATION>,
+  'currency' | 'timeZone' | 'totals'
+>;
 
 /** `round_minutes` with its direction and scope, as the report's `rounding`. */
 function roundingOf(

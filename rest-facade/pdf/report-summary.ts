@@ -34,9 +34,10 @@ export function reportSummary(request: CsvRequest): CsvDownload<ReportRow> {
   const money = (cents: number | null) =>
     cents === null
       ? null
-      : new Intl.NumberFormat('en', { style: 'currency', currency: report.currency() }).format(
-          cents / 100,
-        );
+      : new Intl.NumberFormat('en', {
+          style: 'currency',
+          currency: report.summary().currency,
+        }).format(cents / 100);
   const localDate = (instant: string | null) =>
     instant === null
       ? null
@@ -57,7 +58,7 @@ export function reportSummary(request: CsvRequest): CsvDownload<ReportRow> {
     heading: () => [
       'Time report',
       `${input.fromDate ?? input.from} to ${input.toDate ?? input.to} (the end excluded)`,
-      `Times in ${report.summary().timeZone}; amounts in ${report.currency()}`,
+      `Times in ${report.summary().timeZone}; amounts in ${report.summary().currency}`,
     ],
     footing: () => {
       const { totals } = report.summary();

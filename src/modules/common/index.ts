@@ -83,4 +83,4 @@ export {
   type Locator,
 } from './service-support';
 export { canonicalTimeZone, isValidTimeZone, offsetSecondsAt, timeZoneField } from './zone-names';
-export { findRows } from './unmanaged-rows';
+export { findRows, intArray } from './unmanaged-rows';

@@ -3,7 +3,7 @@ import { PermissionDeniedError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { isManagerOrOwner, isOwner, StaffType } from '../../core/viewer';
 import { mayReadCosts, mayReadMoney } from '../accounts';
-import { fields, inTransaction, type Locator, validate } from '../common';
+import { fields, inTransaction, intArray, type Locator, validate } from '../common';
 import type { ProjectService } from '../projects';
 import type { StaffService } from '../staff';
 
@@ -131,7 +131,7 @@ export class RateService {
         ctx.em.getConnection().execute<RateRow[]>(
           `select id, project_id, user_id, kind, cents, ${EFFECTIVE_FROM} from rates
             where account_id = ? and ${column} = any(?::int[]) order by kind, rates.effective_from`,
-          [ctx.viewer.accountId, `{${ids.join(',')}}`],
+          [ctx.viewer.accountId, intArray(ids)],
           'all',
           ctx.em.getTransactionContext(),
         ),
@@ -176,20 +176,13 @@ export class RateService {
    * value is the history's own.
    */
   private async keepCurrent(ctx: RequestContext, owner: Owner, kind: RateKind): Promise<void> {
-    const column =
+    const [table, current, also] =
       owner.column === 'project_id'
-        ? 'projects set hourly_rate_cents = now_rate.cents, hourly_rate = null'
-        : kind === RateKind.BILLABLE
-          ? 'users set hourly_rate_cents = now_rate.cents'
-          : 'users set cost_rate_cents = now_rate.cents';
-    const current =
-      owner.column === 'project_id'
-        ? 'hourly_rate_cents'
-        : kind === RateKind.BILLABLE
-          ? 'hourly_rate_cents'
-          : 'cost_rate_cents';
+        ? // A project's rate "as entered" no longer says what the cents say.
+          ['projects', 'hourly_rate_cents', ', hourly_rate = null']
+        : ['users', kind === RateKind.BILLABLE ? 'hourly_rate_cents' : 'cost_rate_cents', ''];
     await ctx.em.getConnection().execute(
-      `update ${column}
+      `update ${table} set ${current} = now_rate.cents${also}
          from (select (select cents from rates where ${owner.column} = ? and kind = ? and effective_from <= now()
                         order by effective_from desc limit 1) as cents) now_rate
         where id = ? and ${current} is distinct from now_rate.cents`,

@@ -191,7 +191,8 @@ interface ResultRow {
  * - With a bucket, each shift is split at the period boundaries of the named zone (local
  *   midnight, Monday, the first of the month, January 1), so a day is 23 or 25 hours long when
  *   the clocks change.
- * - Money: billable seconds × (the project's hourly rate, else the user's) / 3600, in cents.
+ * - Money: billable seconds × the rate each shift carries (the project's, else the user's, in
+ *   force at its start: the rates module) / 3600, in cents; costs likewise with the cost rate.
  *   Seconds and money are summed exactly (microseconds, numeric) and rounded once per row.
  * - Visibility is the shift list's (shifts/shift.policy.ts); a company's, project's or
  *   activity's name shows only where the company (companies/company.policy.ts) or the project
@@ -222,7 +223,7 @@ export class ReportService {
     const result = await (ctx.heavy ? ctx.heavy(run) : run());
     // The totals row always comes, with the page's columns null when the page is empty.
     const first = result[0];
-    // Amounts follow from project rates, which are the owner's and the managers'.
+    // Amounts give rates away, costs and profits what work costs: each by its money rule.
     const money = mayReadMoney(ctx.viewer);
     const costs = mayReadCosts(ctx.viewer);
     const sums = (

@@ -55,14 +55,20 @@ export function columnsFor(
   return wanted.size < readable.size ? [...wanted].filter((name) => readable.has(name)) : undefined;
 }
 
-/** The persisted single-column properties: what a row built from columns holds. */
+const readableOf = new WeakMap<EntityMetadata, Set<string>>();
+
+/** The persisted single-column properties: what a row built from columns holds (once per entity). */
 function readableProperties(entity: EntityMetadata): Set<string> {
-  return new Set(
+  const known = readableOf.get(entity);
+  if (known) return known;
+  const readable = new Set(
     entity.props
       .filter((p) => p.persist !== false && p.fieldNames?.length === 1)
       .filter((p) => p.kind === 'scalar' || p.kind === 'm:1')
       .map((p) => p.name),
   );
+  readableOf.set(entity, readable);
+  return readable;
 }
 
 const propertiesOf = new Map<object, Map<string, string>>();
