@@ -136,6 +136,16 @@ export function writeReport(dir: string, info: RunInfo, rows: Measurement[]): st
       largest ? largest.rssMb <= 300 : undefined,
     ),
     goalRow(
+      '(r) one year by project × month: p50 ≤ 50 ms at c=1',
+      find('r', 'service', 1) ? `${find('r', 'service', 1)!.latencyP50} ms` : '',
+      find('r', 'service', 1) ? find('r', 'service', 1)!.latencyP50 <= 50 : undefined,
+    ),
+    goalRow(
+      '(r) one year by project × month: ≥ 40 req/s at c=16',
+      find('r', 'service', 16) ? `${fixed(find('r', 'service', 16)!.requestsPerSecond)} req/s` : '',
+      find('r', 'service', 16) ? find('r', 'service', 16)!.requestsPerSecond >= 40 : undefined,
+    ),
+    goalRow(
       'cached Basic auth < 2 % of (a)’s p50 at c=1',
       Number.isFinite(authPercent)
         ? `${fixed(info.authShare, 0)} µs of ${find('a', 'service', 1)!.latencyP50} ms = ${fixed(authPercent, 1)} %`
@@ -184,6 +194,8 @@ export function writeReport(dir: string, info: RunInfo, rows: Measurement[]): st
     `| (c) service ÷ PostGraphile | ${connections.map((c) => fixed(ratio(find('c', 'service', c), find('c', 'postgraphile', c)), 2)).join(' | ')} | ≥ 1.5 |`,
     `| (a) service: PostgreSQL ÷ embedded | ${connections.map((c) => fixed(ratio(find('a', 'service', c), find('a', 'embedded', c)), 2)).join(' | ')} | (information) |`,
     `| (a) service: this Node ÷ Node 20 | ${connections.map((c) => fixed(ratio(find('a', 'service', c), find('a', 'service-node20', c)), 2)).join(' | ')} | (information) |`,
+    `| (r) reports: rollups ÷ direct aggregate | ${connections.map((c) => fixed(ratio(find('r', 'service', c), find('r', 'service-direct', c)), 2)).join(' | ')} | (information) |`,
+    `| (w) reports: rollups ÷ direct aggregate | ${connections.map((c) => fixed(ratio(find('w', 'service', c), find('w', 'service-direct', c)), 2)).join(' | ')} | (information) |`,
     `| (a) service: 2 workers ÷ 1 | ${connections.map((c) => fixed(ratio(find('a', 'service-workers', c), find('a', 'service', c)), 2)).join(' | ')} | (information) |`,
     '',
     `Cached Basic authentication costs ${fixed(info.authShare, 0)} µs per request (context creation, measured in-process); (a) at c=1 takes ${find('a', 'service', 1)?.latencyP50 ?? '–'} ms at the median, so authentication is ${fixed(authPercent, 1)} % of it (goal < 2 %).`,

@@ -36,7 +36,7 @@ const program = new Command('bench')
     'a Node 20 binary for a second service target (skipped when it is not Node 20)',
     '/usr/bin/node',
   )
-  .option('--only <scenarios>', 'comma-separated scenario ids (a,b,c,da,db,e,f,n,r)');
+  .option('--only <scenarios>', 'comma-separated scenario ids (a,b,c,da,db,e,f,n,r,w)');
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -174,6 +174,14 @@ async function main(): Promise<void> {
           : undefined,
     },
     {
+      id: 'w',
+      title: 'GraphQL report: one week grouped by user and day (Asia/Kolkata, +05:30), 350 rows',
+      spec: (kind: TargetKind) =>
+        kind === 'service'
+          ? graphqlSpec('/graphql', REPORT_QUERY, WEEK_REPORT_VARIABLES, { authorization: owner })
+          : undefined,
+    },
+    {
       id: 'e',
       title: `punch in / punch out across ${manifest.staffLogins.length} users (JSON)`,
       spec: (kind: TargetKind) =>
@@ -224,6 +232,16 @@ async function main(): Promise<void> {
         `No Node 20 target: ${options.node20} is ${node20 ?? 'no node binary'} (\`--node20 <path>\` names one).`,
       );
     }
+    // The reports again with the rollups off: the aggregate over the shifts, side by side.
+    targets.push({
+      kind: 'service',
+      variant: 'service-direct',
+      scenarios: ['r', 'w'],
+      target: await serve(`service (PostgreSQL, ${here}, REPORT_ROLLUPS=false)`, {
+        DATABASE_URL: server.url,
+        REPORT_ROLLUPS: 'false',
+      }),
+    });
     const workers = await startWorkers(`service (PostgreSQL, ${here}, 2 workers)`, server.url);
     if (typeof workers === 'string') notes.push(`No 2-worker target: ${workers}.`);
     else
@@ -338,6 +356,16 @@ export const REPORT_VARIABLES = {
     timeZone: 'Europe/Berlin',
     groupBy: ['PROJECT'],
     bucket: 'MONTH',
+  },
+};
+/** Scenario (w): the last full week of the dataset in India (midnight at 18:30 UTC) by user and day. */
+export const WEEK_REPORT_VARIABLES = {
+  input: {
+    fromDate: '2025-12-22',
+    toDate: '2025-12-29',
+    timeZone: 'Asia/Kolkata',
+    groupBy: ['USER'],
+    bucket: 'DAY',
   },
 };
 
@@ -578,15 +606,26 @@ async function startWorkers(name: string, url: string): Promise<Target | string>
 async function sameAnswers(targets: RunTarget[], scenarios: Scenario[]): Promise<string[]> {
   const checks: string[] = [];
   const service = targets[0]!;
-  for (const scenario of scenarios.filter((s) => s.id === 'a' || s.id === 'b')) {
+  for (const scenario of scenarios.filter((s) => ['a', 'b', 'r', 'w'].includes(s.id))) {
     const answer = async (kind: TargetKind, base: string) => {
       const spec = scenario.spec(kind);
-      return (
-        spec && (await (await fetch(`${base}${spec.path}`, { headers: spec.headers ?? {} })).text())
-      );
+      if (!spec) return undefined;
+      const text = await (
+        await fetch(`${base}${spec.path}`, {
+          method: spec.method ?? 'GET',
+          headers: spec.headers ?? {},
+          body: spec.body,
+        })
+      ).text();
+      // A GraphQL answer's extensions carry the caller's rate-limit budget, which every request
+      // spends: the data must be the same.
+      return spec.method === 'POST' ? JSON.stringify(JSON.parse(text).data) : text;
     };
     const reference = await answer('service', service.target.url);
-    for (const { kind, target } of targets.filter((t) => t !== service)) {
+    const serving = targets.filter(
+      (t) => t !== service && (!t.scenarios || t.scenarios.includes(scenario.id)),
+    );
+    for (const { kind, target } of serving) {
       const other = await answer(kind, target.url);
       if (other === undefined) continue;
       checks.push(

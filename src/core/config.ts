@@ -67,6 +67,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_ALIASES: intFrom(0, 10_000).default(30),
   GRAPHQL_MAX_TOKENS: intFrom(10, 1_000_000).default(5_000),
   GRAPHQL_MAX_COST: intFrom(1, 1_000_000_000).default(500_000),
+  REPORT_ROLLUPS: z.enum(['true', 'false']).default('true'),
   IDEMPOTENCY_TTL_S: intFrom(60, 30 * 86_400).default(86_400),
   TOMBSTONE_RETENTION_DAYS: intFrom(1, 3_650).default(30),
   AUTH_CACHE_TTL_MS: intFrom(0, 3_600_000).default(60_000),
@@ -234,6 +235,11 @@ export interface Config {
     readonly maxTokens: number;
     readonly maxCost: number;
   };
+  /**
+   * Whether reports read the time rollups the database keeps where they answer (docs/reports.md);
+   * off, every report adds up the shifts themselves (the benchmark's comparison).
+   */
+  readonly reportRollups: boolean;
   /** How long an Idempotency-Key is remembered. */
   readonly idempotencyTtlSeconds: number;
   /** How long the record of a deletion is kept for incremental sync (docs/sync.md). */
@@ -366,6 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokens: e.GRAPHQL_MAX_TOKENS,
       maxCost: e.GRAPHQL_MAX_COST,
     }),
+    reportRollups: e.REPORT_ROLLUPS === 'true',
     idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_S,
     tombstoneRetentionDays: e.TOMBSTONE_RETENTION_DAYS,
     auth: Object.freeze({

@@ -5,7 +5,7 @@ import { OAuthClientService } from '../modules/oauth';
 import { ShiftEvents, type ShiftEventSink, PunchService, ShiftService } from '../modules/shifts';
 import { ProjectService } from '../modules/projects';
 import { RateService } from '../modules/rates';
-import { ReportService } from '../modules/reports';
+import { type ReportOptions, ReportService } from '../modules/reports';
 import { SyncService } from '../modules/sync';
 import { WebhookService } from '../modules/webhooks';
 
@@ -28,6 +28,7 @@ export function createServices(
   hasher: PasswordHasher,
   geocoder: Geocoder,
   shiftEventSinks: readonly ShiftEventSink[] = [],
+  reportOptions?: ReportOptions,
 ): Services {
   const projects = new ProjectService();
   const events = new ShiftEvents(shiftEventSinks);
@@ -43,7 +44,7 @@ export function createServices(
     shifts: new ShiftService(projects, events),
     oauthClients,
     rates: new RateService(projects, staff),
-    reports: new ReportService(),
+    reports: new ReportService(reportOptions),
     sync: new SyncService(),
     webhooks: new WebhookService(),
   };

@@ -105,7 +105,9 @@ export async function createApp(deps: {
   live.start();
   await listener?.start();
   const schema = await createSchema(
-    createServices(hasher, createGeocoder(config), [webhookSink, live.sink]),
+    createServices(hasher, createGeocoder(config), [webhookSink, live.sink], {
+      rollups: config.reportRollups,
+    }),
     live.pubSub,
   );
   const guards = operationGuards(schema, config);

@@ -11,6 +11,7 @@ import { SyncMigration } from './20261130000000-sync.migration';
 import { PageIndexesMigration } from './20261201000000-page-indexes.migration';
 import { RateHistoryMigration } from './20261202000000-rate-history.migration';
 import { StaffMoneyMigration } from './20261203000000-staff-money.migration';
+import { TimeRollupsMigration } from './20261204000000-time-rollups.migration';
 
 /** Every migration, in order. Listed explicitly so no file globbing or dynamic import is needed. */
 export const migrations: MigrationObject[] = [
@@ -29,4 +30,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261201000000-page-indexes', class: PageIndexesMigration },
   { name: '20261202000000-rate-history', class: RateHistoryMigration },
   { name: '20261203000000-staff-money', class: StaffMoneyMigration },
+  { name: '20261204000000-time-rollups', class: TimeRollupsMigration },
 ];

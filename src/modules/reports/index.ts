@@ -4,4 +4,4 @@
  * file exports.
  */
 export { ReportResolver } from './graphql/report.resolver';
-export { ReportService } from './report.service';
+export { ReportService, type ReportOptions } from './report.service';

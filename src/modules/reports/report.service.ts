@@ -145,6 +145,29 @@ const COLUMN_TYPES: Record<string, string> = {
   k: 'timestamp',
 };
 
+/** How reports are read. */
+export interface ReportOptions {
+  /** Read the time rollups where they answer a report (REPORT_ROLLUPS); else always the shifts. */
+  readonly rollups: boolean;
+}
+
+/** A rollup table: the groups' key columns it answers, and where each comes from (r: the row). */
+interface Rollup {
+  readonly table: string;
+  readonly join: string;
+  readonly sources: Readonly<Record<string, string>>;
+}
+const PROJECT_ROLLUP: Rollup = {
+  table: 'project_time_rollups',
+  join: 'join projects p on p.id = r.project_id',
+  sources: { project_id: 'r.project_id', company_id: 'p.company_id' },
+};
+const USER_ROLLUP: Rollup = {
+  table: 'user_time_rollups',
+  join: 'join users u on u.id = r.user_id',
+  sources: { user_id: 'r.user_id' },
+};
+
 interface ResultRow {
   company_id: number | null;
   company_uuid: string | null;
@@ -201,6 +224,8 @@ interface ResultRow {
  *   costs and profits for those who read costs (mayReadCosts).
  */
 export class ReportService {
+  constructor(private readonly options: ReportOptions = { rollups: true }) {}
+
   async report(ctx: RequestContext, input: ReportInput, page: ReportPage = {}): Promise<Report> {
     return this.rowsPage(ctx, input, page);
   }
@@ -216,11 +241,12 @@ export class ReportService {
     const offset = checked.offset ?? 0;
     const knex = ctx.em.getKnex();
     // Knex.Raw is a thenable: async functions hand it over wrapped, or awaiting would run it.
-    const { query } = await this.statement(ctx, knex, checked, limit, offset);
-    // The aggregate can keep a connection busy for seconds: it runs in the heavy-work lane, so
-    // that reports of every account together never hold more than a few pooled connections.
+    const { query, heavy } = await this.statement(ctx, knex, checked, limit, offset);
+    // An aggregate over the shifts can keep a connection busy for seconds: it runs in the
+    // heavy-work lane, so that reports of every account together never hold more than a few
+    // pooled connections. Most reads of rollups take milliseconds and need no turn.
     const run = () => this.execute(knex, query);
-    const result = await (ctx.heavy ? ctx.heavy(run) : run());
+    const result = await (heavy && ctx.heavy ? ctx.heavy(run) : run());
     // The totals row always comes, with the page's columns null when the page is empty.
     const first = result[0];
     // Amounts give rates away, costs and profits what work costs: each by its money rule.
@@ -343,6 +369,26 @@ export class ReportService {
     }
   }
 
+  /**
+   * Whether a report can be read from the time rollups (the time-rollups migration): grouped by
+   * nothing but projects and companies (the project rollups) or by nothing but users (the user
+   * rollups), filtered by those only, rounded per row if at all, for a viewer who sees every
+   * shift of the account. Anything else adds up the shifts themselves.
+   */
+  private rollupFor(q: Checked, visible: SqlCondition): Rollup | undefined {
+    const f = q.filter ?? {};
+    if (!this.options.rollups || visible) return undefined;
+    if (f.activityIds || f.tags?.length || f.billable != null) return undefined;
+    if (q.rounding && (q.rounding.scope ?? RoundingScope.ENTRY) === RoundingScope.ENTRY)
+      return undefined;
+    const only = (...dimensions: ReportDimension[]) =>
+      q.groupBy.every((d) => dimensions.includes(d));
+    const byUser = only(ReportDimension.USER) && !f.projectIds && !f.companyIds;
+    const byProject = only(ReportDimension.COMPANY, ReportDimension.PROJECT) && !f.userIds;
+    // The user rollups are the smaller where both would do (a few dozen staff, hundreds of projects).
+    return byUser ? USER_ROLLUP : byProject ? PROJECT_ROLLUP : undefined;
+  }
+
   /** The one aggregate statement; every value of the request is a bound parameter. */
   private async statement(
     ctx: RequestContext,
@@ -350,42 +396,44 @@ export class ReportService {
     q: Checked,
     limit: number,
     offset: number,
-  ): Promise<{ query: Knex.Raw }> {
+  ): Promise<{ query: Knex.Raw; heavy: boolean }> {
     // knex binds a nested Raw as SQL text with its own bindings; an empty one would be bound as a value.
     const raw = (sql: string, bindings: readonly unknown[] = []) =>
       knex.raw(sql || ' ', bindings as Knex.RawBinding[]);
+    const all = (conditions: readonly Knex.Raw[]) =>
+      raw(conditions.map(() => '?').join(' and '), conditions);
     const account = ctx.viewer.accountId;
     const zone = q.timeZone;
     const byTag = q.groupBy.includes(ReportDimension.TAG);
     const tags = q.filter?.tags?.length ? q.filter.tags : null;
 
-    // Which shifts: the tenant, the range, the filters, and the shift list's visibility rule.
-    const where: Knex.Raw[] = [
-      raw('s.account_id = ?', [account]),
-      raw('s.start < ?', [q.to]),
-      raw('(s.stop is null or s.stop > ?)', [q.from]),
-    ];
+    // Which shifts (s, with its project p and user u): the tenant, the filters, and the shift
+    // list's visibility rule.
     const f = q.filter ?? {};
-    if (f.projectIds) where.push(raw('p.uuid = any(?::uuid[])', [pgArray(f.projectIds)]));
-    if (f.userIds) where.push(raw('u.uuid = any(?::uuid[])', [pgArray(f.userIds)]));
-    if (f.activityIds)
-      where.push(
-        raw(
-          's.activity_id in (select id from activities where account_id = ? and uuid = any(?::uuid[]))',
-          [account, pgArray(f.activityIds)],
-        ),
-      );
+    // Those on the project and the user (p, u) also select rollup rows.
+    const keyFilters: Knex.Raw[] = [];
+    if (f.projectIds) keyFilters.push(raw('p.uuid = any(?::uuid[])', [pgArray(f.projectIds)]));
+    if (f.userIds) keyFilters.push(raw('u.uuid = any(?::uuid[])', [pgArray(f.userIds)]));
     if (f.companyIds)
-      where.push(
+      keyFilters.push(
         raw(
           'p.company_id in (select id from companies where account_id = ? and uuid = any(?::uuid[]))',
           [account, pgArray(f.companyIds)],
         ),
       );
-    if (tags) where.push(raw('s.tag_list && ?::text[]', [pgArray(tags)]));
-    if (f.billable != null) where.push(raw('s.billable = ?', [f.billable]));
+    const filters: Knex.Raw[] = [raw('s.account_id = ?', [account]), ...keyFilters];
+    if (f.activityIds)
+      filters.push(
+        raw(
+          's.activity_id in (select id from activities where account_id = ? and uuid = any(?::uuid[]))',
+          [account, pgArray(f.activityIds)],
+        ),
+      );
+    if (tags) filters.push(raw('s.tag_list && ?::text[]', [pgArray(tags)]));
+    if (f.billable != null) filters.push(raw('s.billable = ?', [f.billable]));
     const visible = await shiftVisibilitySql(ctx, knex, 's');
-    if (visible) where.push(visible.condition);
+    if (visible) filters.push(visible.condition);
+    const rollup = this.rollupFor(q, visible);
 
     // A shift under each of its tags (distinct), or once under null; `first_tag` marks the one
     // row per shift that the totals count.
@@ -410,22 +458,38 @@ export class ReportService {
       'cost_rate',
       ...(byTag ? ['first_tag'] : []),
     ].join(', ');
-    const sources = keyColumns.map((column) => `${KEY_SOURCE[column]} as ${column}`);
+    const shiftColumns = [
+      ...keyColumns.map((column) => `${KEY_SOURCE[column]} as ${column}`),
+      's.billable',
+      's.billable_rate_cents as rate',
+      's.cost_rate_cents as cost_rate',
+    ].join(', ');
+    const shifts =
+      'shifts s join projects p on p.id = s.project_id join users u on u.id = s.user_id';
+    // Each shift's piece [a, b) inside the range, a running one up to the request's instant. From
+    // rollups, only the running shifts are read here.
     const pieces = raw(
-      `select ${[...sources, 's.billable', ...(byTag ? ['t.ord = 1 as first_tag'] : [])].join(', ')},
-              s.billable_rate_cents as rate, s.cost_rate_cents as cost_rate, r.a, r.b
-         from shifts s
-         join projects p on p.id = s.project_id
-         join users u on u.id = s.user_id
+      `select ${shiftColumns}${byTag ? ', t.ord = 1 as first_tag' : ''}, r.a, r.b
+         from ${shifts}
          cross join lateral (select greatest(s.start, ?::timestamptz) as a, least(coalesce(s.stop, ?::timestamptz), ?::timestamptz) as b) r
          ?
         where ? and r.b > r.a`,
-      [q.from, ctx.now, q.to, tagJoin, raw(where.map(() => '?').join(' and '), where)],
+      [
+        q.from,
+        ctx.now,
+        q.to,
+        tagJoin,
+        all([
+          ...filters,
+          raw(`s.start < ? and (s.stop is null or s.stop > ?)`, [q.to, q.from]),
+          ...(rollup ? [raw('s.stop is null')] : []),
+        ]),
+      ],
     );
 
-    // Each piece [a, b) of a shift inside the range, in its period: the period of `a` holds
-    // [a, min(b, the period's end)); a piece running past that end (rare: shifts across midnight
-    // with DAY) goes on into the following periods, one generated row each.
+    // Each piece in its period: the period of `a` holds [a, min(b, the period's end)); a piece
+    // running past that end (rare: shifts across midnight with DAY) goes on into the following
+    // periods, one generated row each.
     const dims = q.groupBy.map((d) => KEY_COLUMN[d]);
     let split: Knex.Raw;
     if (q.bucket) {
@@ -473,19 +537,19 @@ export class ReportService {
       );
       dims.push('k');
     } else {
-      split = raw(`split as (select ${carried}, x.b - x.a as d from (?) x)`, [pieces]);
+      split = raw(`split as (select ${carried}, null::timestamp as k, x.b - x.a as d from (?) x)`, [
+        pieces,
+      ]);
     }
 
-    // Sums per group on integer keys: microseconds exact (interval), money in numeric. Names,
-    // sorting and paging come after, on the groups only.
+    // Sums per group on integer keys, exact: seconds (numeric, to the microsecond), and money as
+    // seconds × cents per hour (numeric), rounded once per row at the end. Names, sorting and
+    // paging come after, on the groups only.
     const groupBy = dims.length > 0 ? `group by ${dims.join(', ')}` : '';
     const columns = Object.entries(COLUMN_TYPES)
       .map(([column, type]) => (dims.includes(column) ? column : `null::${type} as ${column}`))
       .join(', ');
     const epoch = (d: string) => `extract(epoch from ${d})`;
-    // Grouped by TAG, a shift is in several groups; the totals count only its first tag's.
-    const t = byTag ? 't_' : '';
-
     // Rounding to a multiple of `minutes`: of each shift's part in a row (ENTRY), or of each
     // row's sums (ROW). The direction names a SQL function (ceil, floor, round) from a closed enum.
     const step = q.rounding ? q.rounding.minutes * 60 : 0;
@@ -495,18 +559,47 @@ export class ReportService {
         step,
       ]);
     const scope = q.rounding ? (q.rounding.scope ?? RoundingScope.ENTRY) : undefined;
-    const entryTime =
-      scope === RoundingScope.ENTRY
-        ? raw(`make_interval(secs => ?)`, [rounded(epoch('d'))])
-        : raw('d');
+    const sums = rollup
+      ? this.rollupSums(raw, all, {
+          q,
+          rollup,
+          account,
+          filters,
+          keyFilters,
+          shiftColumns,
+          columns,
+          groupBy,
+        })
+      : raw(
+          `rounded as (select split.*, ? as rd from split where d > interval '0'),
+           sums as (
+             select ${columns},
+                    ${epoch('sum(rd)')} as secs, ${epoch('sum(rd) filter (where billable)')} as bsecs,
+                    sum(${epoch('rd')} * rate) filter (where billable) as amount, sum(${epoch('rd')} * cost_rate) as cost${
+                      byTag
+                        ? `, ${epoch('sum(rd) filter (where first_tag)')} as t_secs, ${epoch('sum(rd) filter (where first_tag and billable)')} as t_bsecs,
+                           sum(${epoch('rd')} * rate) filter (where first_tag and billable) as t_amount,
+                           sum(${epoch('rd')} * cost_rate) filter (where first_tag) as t_cost`
+                        : ''
+                    }
+               from rounded
+               ${groupBy})`,
+          [
+            scope === RoundingScope.ENTRY
+              ? raw(`make_interval(secs => ?)`, [rounded(epoch('d'))])
+              : raw('d'),
+          ],
+        );
+    // Grouped by TAG, a shift is in several groups; the totals count only its first tag's.
+    const t = byTag ? 't_' : '';
     /**
      * A row's seconds, billable seconds, amount and cost (cents), named `prefix` + seconds,
      * billable_seconds, amount_cents, cost_cents; rounded as the request asks.
      */
     const sumsOf = (of: (column: string) => string, prefix: string) => {
       const [secs, bsecs, amount, cost] = ['secs', 'bsecs', 'amount', 'cost'].map(of);
-      const s = `coalesce(${epoch(secs!)}, 0)`;
-      const b = `coalesce(${epoch(bsecs!)}, 0)`;
+      const s = `coalesce(${secs}, 0)`;
+      const b = `coalesce(${bsecs}, 0)`;
       const cents = (sum: string) => `coalesce(${sum}, 0) / 3600`;
       const names = `as ${prefix}seconds, ? as ${prefix}billable_seconds, ? as ${prefix}amount_cents, ? as ${prefix}cost_cents`;
       if (scope !== RoundingScope.ROW)
@@ -580,21 +673,12 @@ export class ReportService {
       ...q.groupBy.flatMap((d) => [...(subtotals ? [`g.g_${KEY_COLUMN[d]}`] : []), SORT[d]]),
       ...(q.bucket ? [...(subtotals ? ['g.g_k'] : []), 'g.k'] : []),
     ];
+    // Names only of the dimensions grouped by: a join on `false` reads nothing.
+    const joined = (dimension: ReportDimension, on: string) =>
+      q.groupBy.includes(dimension) ? on : 'false';
     const query = raw(
       `with ?,
-       rounded as (select split.*, ? as rd from split where d > interval '0'),
-       sums as (
-         select ${columns},
-                sum(rd) as secs, sum(rd) filter (where billable) as bsecs, sum(${epoch('rd')} * rate) filter (where billable) as amount,
-                sum(${epoch('rd')} * cost_rate) as cost${
-                  byTag
-                    ? `, sum(rd) filter (where first_tag) as t_secs, sum(rd) filter (where first_tag and billable) as t_bsecs,
-                       sum(${epoch('rd')} * rate) filter (where first_tag and billable) as t_amount,
-                       sum(${epoch('rd')} * cost_rate) filter (where first_tag) as t_cost`
-                    : ''
-                }
-           from rounded
-           ${groupBy}),
+       ?,
        ?,
        ?,
        totals as (
@@ -609,15 +693,15 @@ export class ReportService {
                 g.tag, g.billable, g.notes, (extract(epoch from g.k at time zone ?) * 1000)::bigint as bucket_start_ms,
                 ?
            from report_rows g
-           left join companies c on c.id = g.company_id
-           left join projects p on p.id = g.project_id
-           left join activities a on a.id = g.activity_id
-           left join users u on u.id = g.user_id
+           left join companies c on ${joined(ReportDimension.COMPANY, 'c.id = g.company_id')}
+           left join projects p on ${joined(ReportDimension.PROJECT, 'p.id = g.project_id')}
+           left join activities a on ${joined(ReportDimension.ACTIVITY, 'a.id = g.activity_id')}
+           left join users u on ${joined(ReportDimension.USER, 'u.id = g.user_id')}
           order by ${order.length > 0 ? order.join(', ') : '1'}
           limit ? offset ?) page on true`,
       [
         split,
-        entryTime,
+        sums,
         grouped,
         reportRows,
         account,
@@ -631,7 +715,113 @@ export class ReportService {
         offset,
       ],
     );
-    return { query };
+    return { query, heavy: !rollup || this.rollupReadsMany(q) };
+  }
+
+  /**
+   * Sums per group and period from the rollups (see `rollupFor`): each period [start, end)
+   * moved to the nearest UTC midnights is whole UTC months and days, read from the rollups; the
+   * hours between each end and its midnight (at most twelve) come from the shifts, added or taken
+   * away; running shifts, never in the rollups, come from `split`. Exact in every zone, since
+   * every part is exact.
+   */
+  private rollupSums(
+    raw: (sql: string, bindings?: readonly unknown[]) => Knex.Raw,
+    all: (conditions: readonly Knex.Raw[]) => Knex.Raw,
+    s: {
+      q: Checked;
+      rollup: Rollup;
+      account: number;
+      filters: readonly Knex.Raw[];
+      keyFilters: readonly Knex.Raw[];
+      shiftColumns: string;
+      columns: string;
+      groupBy: string;
+    },
+  ): Knex.Raw {
+    const { q, rollup } = s;
+    const keys = q.groupBy.map((d) => KEY_COLUMN[d]);
+    const keyList = keys.map((key) => `${key}, `).join('');
+    const midnight = (instant: string) =>
+      `date_trunc('day', (${instant} at time zone 'UTC') + interval '12 hours')::date`;
+    // The stopped shifts overlapping [lo, hi) of an edge: those of a day or less by start, read
+    // from the index alone (shifts_account_start_idx carries the columns needed), the longer ones
+    // by an index of their own (shifts_long_start_idx).
+    const edgeColumns = `account_id, project_id, user_id, start, stop, billable, billable_rate_cents, cost_rate_cents`;
+    const overlaps = `account_id = ? and start < e.hi and stop > e.lo`;
+    return raw(
+      `periods as (?),
+       days as (select k, ps, pe, ${midnight('ps')} as d1, ${midnight('pe')} as d2 from periods),
+       months as (
+         select k, d1, d2, (date_trunc('month', (d1 - 1)::timestamp) + interval '1 month')::date as m1, date_trunc('month', d2::timestamp)::date as m2
+           from days),
+       spans as (
+         select k, 'month' as grain, m1 as lo, m2 as hi from months where m1 < m2
+         union all select k, 'day', d1, case when m1 < m2 then m1 else d2 end from months
+         union all select k, 'day', m2, d2 from months where m1 < m2),
+       edges as (
+         select x, least(x, dx) as lo, greatest(x, dx) as hi, case when x < dx then 1 else -1 end as sign
+           from (select distinct x, d::timestamp at time zone 'UTC' as dx from (select ps as x, d1 as d from days union all select pe, d2 from days) e) e
+          where x <> dx),
+       edge_sums as (
+         select e.x, ${s.shiftColumns}, e.sign * extract(epoch from least(s.stop, e.hi) - greatest(s.start, e.lo)) as seconds
+           from edges e
+           cross join lateral (
+             select ${edgeColumns} from shifts
+              where ${overlaps} and start > e.lo - interval '1 day' and stop - start <= interval '1 day'
+             union all
+             select ${edgeColumns} from shifts where ${overlaps} and stop - start > interval '1 day') s
+           join projects p on p.id = s.project_id join users u on u.id = s.user_id
+          where ?),
+       parts as (
+         select sp.k, ${keys.map((key) => `${rollup.sources[key]} as ${key}, `).join('')}
+                r.seconds, r.billable_seconds as bsecs, r.amount_cent_seconds as amount, r.cost_cent_seconds as cost
+           from spans sp
+           -- Each span one range of the index: lateral, and kept so by offset 0 (PostgreSQL would
+           -- make it a join again, which it plans as a hash join over every rollup row).
+           cross join lateral (
+             select * from ${rollup.table} r
+              where r.account_id = ? and r.grain = sp.grain and r.period_start >= sp.lo and r.period_start < sp.hi
+             offset 0) r
+           ${rollup.join}
+          where ?
+         union all
+         select pr.k, ${keyList}v.sign * x.seconds, case when x.billable then v.sign * x.seconds else 0 end,
+                case when x.billable then v.sign * x.seconds * coalesce(x.rate, 0) else 0 end, v.sign * x.seconds * coalesce(x.cost_rate, 0)
+           from periods pr cross join lateral (values (pr.ps, 1), (pr.pe, -1)) v(x, sign) join edge_sums x on x.x = v.x
+         union all
+         select k, ${keyList}extract(epoch from d), case when billable then extract(epoch from d) else 0 end,
+                case when billable then extract(epoch from d) * coalesce(rate, 0) else 0 end, extract(epoch from d) * coalesce(cost_rate, 0)
+           from split where d > interval '0'),
+       sums as (
+         select ${s.columns}, sum(seconds) as secs, sum(bsecs) as bsecs, sum(amount) as amount, sum(cost) as cost
+           from parts ${s.groupBy}${s.groupBy ? ' having sum(seconds) > 0' : ''})`,
+      [
+        q.bucket
+          ? raw(
+              'select k, greatest(bs, ?::timestamptz) as ps, least(be, ?::timestamptz) as pe from buckets where be > ? and bs < ?',
+              [q.from, q.to, q.from, q.to],
+            )
+          : raw('select null::timestamp as k, ?::timestamptz as ps, ?::timestamptz as pe', [
+              q.from,
+              q.to,
+            ]),
+        s.account,
+        s.account,
+        all(s.filters),
+        s.account,
+        all([raw('true'), ...s.keyFilters]),
+      ],
+    );
+  }
+
+  /**
+   * Whether a report read from rollups still reads enough of them to belong in the heavy-work
+   * lane: by day or week, a rollup row per project (or user) and day of the range.
+   */
+  private rollupReadsMany(q: Checked): boolean {
+    const days = (q.to.getTime() - q.from.getTime()) / 86_400_000;
+    return (q.bucket === ReportBucket.DAY || q.bucket === ReportBucket.WEEK) && days > 92;
   }
 }
 
