@@ -629,7 +629,7 @@ async function sameAnswers(targets: RunTarget[], scenarios: Scenario[]): Promise
       const other = await answer(kind, target.url);
       if (other === undefined) continue;
       checks.push(
-        `(${scenario.id}) ${target.name}: ${other === reference ? 'byte-identical JSON' : `DIFFERENT JSON (${other.length} vs ${reference!.length} bytes)`}`,
+        `(${scenario.id}) ${target.name}: ${other === reference ? `byte-identical JSON${scenario.spec('service')?.method === 'POST' ? ' data' : ''}` : `DIFFERENT JSON (${other.length} vs ${reference!.length} bytes)`}`,
       );
     }
   }

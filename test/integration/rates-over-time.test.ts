@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -234,3 +235,57 @@ test('bad rate entries are refused with the field named', async () => {
   });
   expect(negative.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
 });
+
+/** Waits, without a clock, until `condition` holds (each round lets I/O and other tasks run). */
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setImmediate(resolve));
+}
+
+// Two writers at once need two connections: a PostgreSQL server.
+(process.env.TEST_DATABASE_URL ? test : test.skip)(
+  'rate writes of one project at once leave its current rate the one in force',
+  async () => {
+    const company = await t.create(owner, 'createCompany', { name: 'Races Ltd' });
+    const project = await t.create(owner, 'createProject', {
+      companyId: company.id,
+      name: 'Raced',
+      visibility: 'PUBLIC',
+    });
+    const url = (t.config.database as { url: string }).url;
+    const locker = new Client({ connectionString: url });
+    const watcher = new Client({ connectionString: url });
+    await Promise.all([locker.connect(), watcher.connect()]);
+    const waiting = async (n: number) =>
+      (
+        await watcher.query(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        )
+      ).rows[0].n === n;
+    const setRate = (cents: number, effectiveFrom: string) =>
+      t.gqlOk(owner, 'mutation($input: SetRateInput!) { setRate(input: $input) { rate { id } } }', {
+        input: { project: { id: project.id }, cents, effectiveFrom },
+      });
+    try {
+      // The project's row held as a write of its rate column holds it; the newer entry's writer
+      // queues first, the older one's second.
+      await locker.query('begin');
+      await locker.query('select id from projects where id = $1 for no key update', [
+        project.legacyId,
+      ]);
+      const newer = setRate(9000, '2021-01-01T00:00:00Z');
+      await until(() => waiting(1));
+      const older = setRate(7000, '2020-01-01T00:00:00Z');
+      await until(() => waiting(2));
+      await locker.query('rollback');
+      await Promise.all([newer, older]);
+    } finally {
+      await Promise.all([locker.end(), watcher.end()]);
+    }
+    const { project: read } = await t.gqlOk(
+      owner,
+      'query($id: ID!) { project(id: $id) { hourlyRateCents } }',
+      { id: project.id },
+    );
+    expect(read.hourlyRateCents).toBe(9000);
+  },
+);

@@ -82,6 +82,7 @@ export class RateService {
       const owner = await this.ownerOf(tx, input);
       if (owner.column === 'project_id' && kind === RateKind.COST)
         throw ValidationError.field('Rate', 'kind', 'a project has no cost rate; users do');
+      await this.lockOwner(tx, owner);
       const rows = await tx.em.getConnection().execute<{ id: number }[]>(
         `insert into rates (account_id, ${owner.column}, kind, cents, effective_from) values (?, ?, ?, ?, ?)
          on conflict (${owner.column}, ${owner.column === 'user_id' ? 'kind, ' : ''}effective_from) where ${owner.column} is not null
@@ -99,20 +100,27 @@ export class RateService {
   async delete(ctx: RequestContext, id: number): Promise<RateEntry> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Rate');
     return inTransaction(ctx, async (tx) => {
-      const [row] = await tx.em.getConnection().execute<RateRow[]>(
-        `delete from rates where id = ? and account_id = ?
-         returning id, project_id, user_id, kind, cents, ${EFFECTIVE_FROM}`,
-        [id, tx.viewer.accountId],
-        'all',
-        tx.em.getTransactionContext(),
-      );
-      if (!row) throw new ValidationError('Rate', [{ field: 'id', message: 'names no rate' }]);
-      // The rule of setting it (a refusal rolls the deletion back): the caller must see the
-      // project, or may manage the user.
+      const rate = (verb: 'select' | 'delete') =>
+        tx.em
+          .getConnection()
+          .execute<RateRow[]>(
+            `${verb === 'select' ? 'select * from' : 'delete from'} rates where id = ? and account_id = ?
+             ${verb === 'select' ? '' : `returning id, project_id, user_id, kind, cents, ${EFFECTIVE_FROM}`}`,
+            [id, tx.viewer.accountId],
+            'all',
+            tx.em.getTransactionContext(),
+          )
+          .then((rows) => rows[0]);
+      const found = await rate('select');
+      if (!found) throw new ValidationError('Rate', [{ field: 'id', message: 'names no rate' }]);
+      // The rule of setting it: the caller must see the project, or may manage the user.
       const owner = await this.ownerOf(tx, {
-        project: row.project_id ? { legacyId: row.project_id } : null,
-        user: row.user_id ? { legacyId: row.user_id } : null,
+        project: found.project_id ? { legacyId: found.project_id } : null,
+        user: found.user_id ? { legacyId: found.user_id } : null,
       });
+      await this.lockOwner(tx, owner);
+      const row = await rate('delete');
+      if (!row) throw new ValidationError('Rate', [{ field: 'id', message: 'names no rate' }]);
       await this.keepCurrent(tx, owner, row.kind);
       return entryOf(row);
     });
@@ -168,6 +176,22 @@ export class RateService {
         'Update denied: only the owner sets the rates of managers and the owner',
       );
     return { column: 'user_id', id: user.id, accountId: ctx.viewer.accountId };
+  }
+
+  /**
+   * Rate writes of one project or user take turns: each reads the history, with the others'
+   * entries committed, to keep the current rate column (keepCurrent). Without it, two writes at
+   * once each saw only their own entry, and the later commit could set the wrong rate.
+   */
+  private async lockOwner(ctx: RequestContext, owner: Owner): Promise<void> {
+    await ctx.em
+      .getConnection()
+      .execute(
+        `select id from ${owner.column === 'project_id' ? 'projects' : 'users'} where id = ? for no key update`,
+        [owner.id],
+        'all',
+        ctx.em.getTransactionContext(),
+      );
   }
 
   /**

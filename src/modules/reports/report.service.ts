@@ -151,7 +151,10 @@ export interface ReportOptions {
   readonly rollups: boolean;
 }
 
-/** A rollup table: the groups' key columns it answers, and where each comes from (r: the row). */
+/**
+ * A rollup table: the groups' key columns it answers and where each comes from (r: the row), and
+ * the join that names the project or user (p, u) for companies and the filters.
+ */
 interface Rollup {
   readonly table: string;
   readonly join: string;
@@ -811,7 +814,7 @@ export class ReportService {
              select * from ${rollup.table} r
               where r.account_id = ? and r.grain = sp.grain and r.period_start >= sp.lo and r.period_start < sp.hi
              offset 0) r
-           ${rollup.join}
+           ${keys.includes('company_id') || s.keyFilters.length > 0 ? rollup.join : ''}
           where ?
          union all
          select pr.k, ${keyList}v.sign * x.seconds, case when x.billable then v.sign * x.seconds else 0 end,
