@@ -21,8 +21,11 @@ const EDGE_COLUMNS = 'stop, project_id, user_id, billable, billable_rate_cents, 
  * - Statement-level triggers with transition tables keep them for every write path, bulk ones
  *   and repricings (rates_reprice) included; running shifts are not in them (their end moves) and
  *   are read from the shifts.
- * - Writers add to the rows in one order (table, then key and period), so two transactions never
- *   wait on each other's rows in a cycle.
+ * - Writers add to the rows in one order (table, then period and key), so two transactions never
+ *   wait on each other's rows in a cycle. That order also lays the rows of a period side by side,
+ *   as a report reads them (a year's 4,800 month rows from a few dozen pages, not 4,800), and
+ *   room left in each page (fillfactor) lets an update stay in its page.
+ * - The first fill adds every stopped shift so far in one statement.
  */
 export class TimeRollupsMigration extends Migration {
   override async up(): Promise<void> {
@@ -39,7 +42,7 @@ export class TimeRollupsMigration extends Migration {
           cost_cent_seconds numeric not null,
           primary key (${key}, grain, period_start),
           foreign key (account_id, ${key}) references ${parent} (account_id, id) on delete cascade
-        );`);
+        ) with (fillfactor = 70);`);
       this.addSql(
         `create index ${table}_period_idx on ${table} (account_id, grain, period_start);`,
       );
@@ -66,7 +69,7 @@ export class TimeRollupsMigration extends Migration {
                coalesce(sum(x.seconds * x.cost_rate), 0)
           from pieces x join ${parent} k on k.id = x.${key}
          group by 1, 2, 3, 4
-         order by 2, 4
+         order by 4, 2
         on conflict (${key}, grain, period_start) do update set
           seconds = t.seconds + excluded.seconds,
           billable_seconds = t.billable_seconds + excluded.billable_seconds,

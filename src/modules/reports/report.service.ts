@@ -171,6 +171,16 @@ const USER_ROLLUP: Rollup = {
   sources: { user_id: 'r.user_id' },
 };
 
+/** The totals' columns: on the first row only (thousands of copies were parsed for nothing). */
+const TOTAL_COLUMNS = [
+  'total_rows',
+  'currency',
+  'total_seconds',
+  'total_billable_seconds',
+  'total_amount_cents',
+  'total_cost_cents',
+];
+
 interface ResultRow {
   company_id: number | null;
   company_uuid: string | null;
@@ -713,9 +723,18 @@ export class ReportService {
         : []),
       sumsOf((column) => `g.${column}`, ''),
     ];
-    // Names only of the dimensions grouped by: a join on `false` reads nothing.
-    const joined = (dimension: ReportDimension, on: string) =>
-      q.groupBy.includes(dimension) ? on : 'false';
+    // Names only of the dimensions grouped by.
+    const joins = (
+      [
+        [ReportDimension.COMPANY, 'left join companies c on c.id = g.company_id'],
+        [ReportDimension.PROJECT, 'left join projects p on p.id = g.project_id'],
+        [ReportDimension.ACTIVITY, 'left join activities a on a.id = g.activity_id'],
+        [ReportDimension.USER, 'left join users u on u.id = g.user_id'],
+      ] as const
+    )
+      .filter(([dimension]) => q.groupBy.includes(dimension))
+      .map(([, join]) => join)
+      .join('\n');
     const query = raw(
       `with ?,
        ?,
@@ -725,15 +744,14 @@ export class ReportService {
          select (select count(*) from report_rows) as total_rows,
                 (select currency from accounts where id = ?) as currency, ?
            from grouped)
-       select totals.*, page.* from totals left join lateral (
-         select ?
-           from report_rows g
-           left join companies c on ${joined(ReportDimension.COMPANY, 'c.id = g.company_id')}
-           left join projects p on ${joined(ReportDimension.PROJECT, 'p.id = g.project_id')}
-           left join activities a on ${joined(ReportDimension.ACTIVITY, 'a.id = g.activity_id')}
-           left join users u on ${joined(ReportDimension.USER, 'u.id = g.user_id')}
-          order by ${order.length > 0 ? order.join(', ') : '1'}
-          limit ? offset ?) page on true`,
+       select ${TOTAL_COLUMNS.map((c) => `case when page.first is not false then totals.${c} end as ${c}`).join(', ')}, page.*
+         from totals left join lateral (
+           select x.*, row_number() over () = 1 as first from (
+             select ?
+               from report_rows g
+               ${joins}
+              order by ${order.length > 0 ? order.join(', ') : '1'}
+              limit ? offset ?) x) page on true`,
       [
         split,
         sums,
