@@ -41,6 +41,11 @@ export interface CsvDownload<T> {
   readonly footing?: () => readonly string[];
   /** The columns of figures, right-aligned in a document. */
   readonly figures?: ReadonlySet<string>;
+  /**
+   * The request parameter an operation's input field (`timeZone`, `filter.projectIds.0`) comes
+   * from, so that a refusal names what the client sent.
+   */
+  readonly parameterOf?: (field: string) => string;
 }
 
 /** What a download's description reads of its request. */
@@ -105,32 +110,46 @@ export function csvDownloadRoute<T>(
     // A client that hangs up stops the download: no wait for a drain that will never come.
     const hangUp = new AbortController();
     res.on('close', () => hangUp.abort());
+    let download: CsvDownload<T> | undefined;
     try {
       const ctx = await deps.createContext(credentialsOf(req), requestOptionsOf(req));
-      const download = describe(
+      const described = describe(
         csvRequestFor(deps, ctx, firstValues(req.query), req.params as Record<string, string>),
       );
+      download = described;
       const open = () => {
         res
           .status(200)
           .type(format.contentType)
-          .attachment(download.filename.replace(/\.csv$/, `.${format.extension}`));
+          .attachment(described.filename.replace(/\.csv$/, `.${format.extension}`));
         streaming = true;
         return res;
       };
       // A download runs page after page for as long as the file takes: the whole of it is heavy
       // work, in the lane that keeps such work from occupying the pool (its report pages then run
       // in the place the download already holds).
-      const write = () => format.write(download, open, hangUp.signal);
+      const write = () => format.write(described, open, hangUp.signal);
       await (ctx.heavy ? ctx.heavy(write) : write());
     } catch (error) {
-      if (streaming) res.destroy();
-      else
-        jsonResponder.failure(
-          res,
-          error instanceof OperationFailed ? error.facadeError : toFacadeError(error),
-          undefined,
-        );
+      if (streaming) {
+        res.destroy();
+        return;
+      }
+      const failure = error instanceof OperationFailed ? error.facadeError : toFacadeError(error);
+      const parameterOf = download?.parameterOf;
+      jsonResponder.failure(
+        res,
+        parameterOf && failure.fieldErrors
+          ? {
+              ...failure,
+              fieldErrors: failure.fieldErrors.map((fe) => ({
+                ...fe,
+                field: parameterOf(fe.field),
+              })),
+            }
+          : failure,
+        undefined,
+      );
     }
   };
 }

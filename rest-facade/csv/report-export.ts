@@ -54,6 +54,39 @@ const ROUND_SCOPES = ['entry', 'row'];
 /** A calendar date (`2026-01-01`): the range starts or ends at its 00:00 in the report's zone. */
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** The parameter each field of the `report` input comes from, by the field's path. */
+const PARAMETER_OF_FIELD: Readonly<Record<string, string>> = {
+  from: 'from',
+  fromDate: 'from',
+  to: 'to',
+  toDate: 'to',
+  timeZone: 'time_zone',
+  groupBy: 'group_by',
+  bucket: 'bucket',
+  weekStart: 'week_start',
+  fillEmpty: 'fill_empty',
+  subtotals: 'subtotals',
+  'rounding.minutes': 'round_minutes',
+  'rounding.direction': 'round_direction',
+  'rounding.scope': 'round_scope',
+  'filter.companyIds': 'company_uuids',
+  'filter.projectIds': 'project_uuids',
+  'filter.userIds': 'user_uuids',
+  'filter.activityIds': 'activity_uuids',
+  'filter.tags': 'tags',
+  'filter.billable': 'billable',
+};
+
+/** `filter.projectIds.0` → `project_uuids`; a field of no parameter keeps its name. */
+function reportParameterOf(field: string): string {
+  const path = field.split('.');
+  for (let n = path.length; n > 0; n--) {
+    const parameter = PARAMETER_OF_FIELD[path.slice(0, n).join('.')];
+    if (parameter) return parameter;
+  }
+  return field;
+}
+
 const commaList = (words: readonly string[]) => words.map((word) => `\`${word}\``).join(', ');
 
 /** The parameters `reportDownload` reads, for the OpenAPI document. */
@@ -195,6 +228,7 @@ export function reportDownload({
     input,
     groupBy,
     summary: () => summary!,
+    parameterOf: reportParameterOf,
   };
 }
 

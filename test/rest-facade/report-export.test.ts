@@ -176,8 +176,24 @@ test('bad parameters are refused before the first byte with the JSON error envel
   expect(backwards.res.status).toBe(422);
   expect(backwards.res.body.error.code).toBe('VALIDATION_FAILED');
 
+  // The query's refusals name the parameters the client sent, not the query's fields.
   const zone = await csv(owner, { from: FROM, to: TO, time_zone: 'Mars/Olympus' });
   expect(zone.res.status).toBe(422);
+  expect(zone.res.body.error.field_errors).toEqual([
+    { field: 'time_zone', message: 'is not a valid IANA time zone' },
+  ]);
+  for (const [parameter, value] of [
+    ['round_minutes', '0'],
+    ['project_uuids', 'not-a-uuid'],
+    ['tags', 'x'.repeat(65)],
+  ] as const) {
+    const refused = await csv(owner, { from: FROM, to: TO, [parameter]: value });
+    expect(refused.res.status).toBe(422);
+    expect(refused.res.body.error.field_errors.map((fe: { field: string }) => fe.field)).toEqual([
+      parameter,
+    ]);
+    expect(refused.res.body.error.message).toContain(parameter);
+  }
 
   // A value GraphQL cannot read is the facade's usual invalid record.
   const notADate = await csv(owner, { from: 'yesterday', to: TO });
