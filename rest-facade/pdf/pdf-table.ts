@@ -1,9 +1,18 @@
+import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import { BadRequestError } from '../../src/core/errors';
 import type { CsvDownload, DownloadFormat } from '../csv/csv-download';
 
 /** Rows a PDF summary holds at most: a document for a person, not a data file. */
 export const PDF_ROWS_MAX = 2000;
+
+/**
+ * DejaVu Sans, embedded (pdfkit keeps only the glyphs used): the PDF's own Helvetica knows only
+ * Western European letters, and names are written in every script (Łódź, Ωmega, Проект).
+ */
+const FONTS = path.dirname(require.resolve('dejavu-fonts-ttf/package.json'));
+const REGULAR = path.join(FONTS, 'ttf', 'DejaVuSans.ttf');
+const BOLD = path.join(FONTS, 'ttf', 'DejaVuSans-Bold.ttf');
 
 const MARGIN = 50;
 const ROW_HEIGHT = 15;
@@ -44,7 +53,7 @@ export async function writePdf<T>(
       header();
     }
     const y = doc.y;
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
+    doc.font(bold ? BOLD : REGULAR).fontSize(9);
     let x = MARGIN;
     cells.forEach((cell, i) => {
       doc.text(cell === null ? '' : String(cell), x, y, {
@@ -66,16 +75,16 @@ export async function writePdf<T>(
 
   const [title, ...heading] = download.heading?.() ?? [download.filename];
   doc
-    .font('Helvetica-Bold')
+    .font(BOLD)
     .fontSize(18)
     .text(title ?? download.filename);
-  doc.font('Helvetica').fontSize(10);
+  doc.font(REGULAR).fontSize(10);
   for (const text of heading) doc.text(text);
   doc.moveDown();
   header();
   for (const cells of values) line(cells);
   doc.moveDown();
-  doc.font('Helvetica-Bold').fontSize(10);
+  doc.font(BOLD).fontSize(10);
   for (const text of download.footing?.() ?? []) doc.text(text, MARGIN);
   doc.end();
   return rows.length;

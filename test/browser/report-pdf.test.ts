@@ -31,6 +31,8 @@ beforeAll(async () => {
   for (const [name, rate, hours] of [
     ['Website relaunch', 12000, 2.5],
     ['Support', 8000, 1],
+    // Names in the scripts of the clients' own languages: Polish, Greek, Cyrillic.
+    ['Łódź – Ωmega – Проект', 6000, 0.5],
   ] as const) {
     const project = await t.create(owner, 'createProject', {
       companyId: company.id,
@@ -170,7 +172,10 @@ describeInBrowser('the report summary rendered')('the report summary rendered', 
       'Support',
       '1:00',
       '€80.00',
-      'Total: 3:30 hours, €380.00',
+      'Łódź – Ωmega – Проект',
+      '0:30',
+      '€30.00',
+      'Total: 4:00 hours, €410.00',
     ])
       expect(text).toContain(expected);
   });
