@@ -4,6 +4,7 @@ import { createLimitedHttpServer } from './http/connection-limits';
 import type { Config } from './core/config';
 import { openDatabase, type Database } from './db/database';
 import { OutboxSender } from './modules/delivery';
+import { CurrentRateClock } from './modules/rates';
 
 /** How a stop went. */
 export interface StopReport {
@@ -63,6 +64,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const port = typeof address === 'object' && address ? address.port : config.port;
     const outbox = new OutboxSender(db.orm, config.outbox, app.logger);
     outbox.start();
+    const rates = new CurrentRateClock(db.orm, app.logger);
+    rates.start();
     let stopped: Promise<StopReport> | undefined;
     return {
       url: `http://${config.host}:${port}`,
@@ -78,11 +81,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
           const closed = drain.begin();
           // Meanwhile, so a delivery in progress can still record its outcome in the database.
           const outboxStopped = outbox.stop();
+          const ratesStopped = rates.stop();
           // A live subscription is never done: its connection is closed (1001) at once.
           await app!.closeSubscriptions();
           const abandoned = await drain.finish(closed, config.shutdownTimeoutMs);
           const drainMs = Date.now() - started;
-          await outboxStopped;
+          await Promise.all([outboxStopped, ratesStopped]);
           await app!.stop();
           await db.close();
           return { drainMs, abandoned };

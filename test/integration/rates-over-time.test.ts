@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { CurrentRateClock } from '../../src/modules/rates';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -289,3 +290,38 @@ async function until(condition: () => Promise<boolean>): Promise<void> {
     expect(read.hourlyRateCents).toBe(9000);
   },
 );
+
+test('an entry set for later becomes the current rate once it is in force', async () => {
+  const company = await t.create(owner, 'createCompany', { name: 'Later Ltd' });
+  const project = await t.create(owner, 'createProject', {
+    companyId: company.id,
+    name: 'Later',
+    visibility: 'PUBLIC',
+    hourlyRateCents: 5000,
+  });
+  await t.gqlOk(
+    owner,
+    'mutation($input: SetRateInput!) { setRate(input: $input) { rate { id } } }',
+    { input: { project: { id: project.id }, cents: 6500, effectiveFrom: '2099-01-01T00:00:00Z' } },
+  );
+  const current = async () =>
+    (
+      await t.gqlOk(owner, 'query($id: ID!) { project(id: $id) { hourlyRateCents } }', {
+        id: project.id,
+      })
+    ).project.hourlyRateCents;
+  expect(await current()).toBe(5000);
+
+  // The year comes (the entry is moved to a second ago, rather than the clock to 2099): the
+  // clock's next round makes it the current rate, and a round after that has nothing to do.
+  await t.db.orm.em
+    .getConnection()
+    .execute(
+      `update rates set effective_from = now() - interval '1 second' where id = (select id from rates where cents = 6500 and project_id = ?)`,
+      [project.legacyId],
+    );
+  const clock = new CurrentRateClock(t.db.orm);
+  expect(await clock.catchUp()).toBeGreaterThanOrEqual(1);
+  expect(await current()).toBe(6500);
+  expect(await clock.catchUp()).toBe(0);
+});

@@ -6,3 +6,4 @@
  */
 export { ProjectRatesResolver, RateResolver, StaffRatesResolver } from './graphql/rate.resolver';
 export { RateService } from './rate.service';
+export { CurrentRateClock } from './current-rate-clock';

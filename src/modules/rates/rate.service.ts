@@ -200,20 +200,13 @@ export class RateService {
    * value is the history's own.
    */
   private async keepCurrent(ctx: RequestContext, owner: Owner, kind: RateKind): Promise<void> {
-    const [table, current, also] =
-      owner.column === 'project_id'
-        ? // A project's rate "as entered" no longer says what the cents say.
-          ['projects', 'hourly_rate_cents', ', hourly_rate = null']
-        : ['users', kind === RateKind.BILLABLE ? 'hourly_rate_cents' : 'cost_rate_cents', ''];
-    await ctx.em.getConnection().execute(
-      `update ${table} set ${current} = now_rate.cents${also}
-         from (select (select cents from rates where ${owner.column} = ? and kind = ? and effective_from <= now()
-                        order by effective_from desc limit 1) as cents) now_rate
-        where id = ? and ${current} is distinct from now_rate.cents`,
-      [owner.id, kind, owner.id],
-      'run',
-      ctx.em.getTransactionContext(),
-    );
+    await ctx.em
+      .getConnection()
+      .execute(
+        ...currentRateUpdate(owner.column, kind, owner.id),
+        'run',
+        ctx.em.getTransactionContext(),
+      );
   }
 }
 
@@ -239,4 +232,33 @@ function entryOf(row: RateRow): RateEntry {
     cents: row.cents,
     effectiveFrom: row.effective_from_ms === null ? null : new Date(Number(row.effective_from_ms)),
   };
+}
+
+/**
+ * The statement that sets current rate columns to the rates in force now: of one project or user
+ * (`id`), or of every one with a history (the current-rate clock, for entries that came into force
+ * since they were written).
+ */
+export function currentRateUpdate(
+  column: 'project_id' | 'user_id',
+  kind: RateKind,
+  id?: number,
+): [sql: string, params: unknown[]] {
+  const [table, current, also] =
+    column === 'project_id'
+      ? // A project's rate "as entered" no longer says what the cents say.
+        ['projects', 'hourly_rate_cents', ', hourly_rate = null']
+      : ['users', kind === RateKind.BILLABLE ? 'hourly_rate_cents' : 'cost_rate_cents', ''];
+  const owners =
+    id === undefined
+      ? `o.id in (select ${column} from rates where ${column} is not null and kind = ?)`
+      : 'o.id = ?';
+  return [
+    `update ${table} t set ${current} = now_rate.cents${also}
+       from (select o.id, (select cents from rates r where r.${column} = o.id and r.kind = ? and r.effective_from <= now()
+                            order by r.effective_from desc limit 1) as cents
+               from ${table} o where ${owners}) now_rate
+      where t.id = now_rate.id and t.${current} is distinct from now_rate.cents`,
+    [kind, id ?? kind],
+  ];
 }

@@ -1,0 +1,57 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { lastResortLogger, type Logger } from '../../core/logger';
+import { currentRateUpdate, RateKind } from './rate.service';
+
+/** How often entries that came into force are looked for: a rate set for the 1st shows by 00:01. */
+export const CURRENT_RATE_CHECK_MS = 60_000;
+
+/**
+ * Time passing makes a rate entry set for later the one in force: this sets the current rate
+ * columns (a project's and user's `hourlyRateCents`, a user's `costRateCents`, which lists filter
+ * and sort by and the legacy interfaces show) to their histories' rates in force, at start and
+ * every CURRENT_RATE_CHECK_MS. Writes of rates keep them at once (RateService); shifts are priced
+ * from the histories whatever the columns say. Every process may run it: a column already right
+ * is not written.
+ */
+export class CurrentRateClock {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly log: Logger = lastResortLogger(),
+    private readonly intervalMs = CURRENT_RATE_CHECK_MS,
+  ) {}
+
+  start(): void {
+    const tick = () => {
+      this.running = this.catchUp()
+        .catch((error: unknown) => this.log.error({ err: error }, 'current rates: update failed'))
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, this.intervalMs);
+        });
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** Sets every current rate column that is not its history's rate now; answers how many. */
+  async catchUp(): Promise<number> {
+    const connection = this.orm.em.getConnection();
+    let changed = 0;
+    for (const [column, kind] of [
+      ['project_id', RateKind.BILLABLE],
+      ['user_id', RateKind.BILLABLE],
+      ['user_id', RateKind.COST],
+    ] as const) {
+      const result = await connection.execute(...currentRateUpdate(column, kind), 'run');
+      changed += (result as { affectedRows?: number }).affectedRows ?? 0;
+    }
+    return changed;
+  }
+}
