@@ -25,6 +25,7 @@ const EDGE_COLUMNS = 'stop, project_id, user_id, billable, billable_rate_cents, 
  *   wait on each other's rows in a cycle. That order also lays the rows of a period side by side,
  *   as a report reads them (a year's 4,800 month rows from a few dozen pages, not 4,800), and
  *   room left in each page (fillfactor) lets an update stay in its page.
+ * - Keyed by account first, as every tenant table is to be (docs/scaling.md).
  * - The first fill adds every stopped shift so far in one statement.
  */
 export class TimeRollupsMigration extends Migration {
@@ -40,7 +41,7 @@ export class TimeRollupsMigration extends Migration {
           billable_seconds numeric not null,
           amount_cent_seconds numeric not null,
           cost_cent_seconds numeric not null,
-          primary key (${key}, grain, period_start),
+          primary key (account_id, ${key}, grain, period_start),
           foreign key (account_id, ${key}) references ${parent} (account_id, id) on delete cascade
         ) with (fillfactor = 70);`);
       this.addSql(
@@ -70,7 +71,7 @@ export class TimeRollupsMigration extends Migration {
           from pieces x join ${parent} k on k.id = x.${key}
          group by 1, 2, 3, 4
          order by 4, 2
-        on conflict (${key}, grain, period_start) do update set
+        on conflict (account_id, ${key}, grain, period_start) do update set
           seconds = t.seconds + excluded.seconds,
           billable_seconds = t.billable_seconds + excluded.billable_seconds,
           amount_cent_seconds = t.amount_cent_seconds + excluded.amount_cent_seconds,
