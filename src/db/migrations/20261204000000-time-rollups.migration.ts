@@ -136,6 +136,8 @@ export class TimeRollupsMigration extends Migration {
       select time_rollups_add(array_agg(account_id), array_agg(project_id), array_agg(user_id), array_agg(start), array_agg(stop),
                               array_agg(billable), array_agg(billable_rate_cents), array_agg(cost_rate_cents), array_agg(1))
         from shifts where stop is not null having count(*) > 0;`);
+    // The planner's statistics at once, not at autovacuum's next round.
+    this.addSql(`analyze ${ROLLUPS.map(({ table }) => table).join(', ')};`);
   }
 
   override async down(): Promise<void> {

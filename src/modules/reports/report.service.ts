@@ -655,7 +655,7 @@ export class ReportService {
       q.fillEmpty && q.bucket
         ? raw(
             `grouped as (
-               select ${keys.map((key) => `keys.${key}`).join(', ')}, b.k, ${sumColumns.map((c) => `s.${c}`).join(', ')}
+               select ${keys.map((key) => `keys.${key}`).join(', ')}, b.k, ${sumColumns.map((c) => `s.${c}`).join(', ')}, ${dims.length} as level
                  from (${
                    q.groupBy.length > 0
                      ? `select distinct ${keys.join(', ')} from sums`
@@ -665,7 +665,7 @@ export class ReportService {
                  left join sums s on s.k = b.k and ${keys.map((key) => `s.${key} is not distinct from keys.${key}`).join(' and ')})`,
             [q.from, q.to],
           )
-        : raw('grouped as (select * from sums)');
+        : raw(`grouped as (select sums.*, ${dims.length} as level from sums)`);
     // subtotals: ROLLUP over the keys in order (then the period), on the groups; above TAG, each
     // shift counts once (its first tag's sums). A subtotal over no rows is no row.
     const subtotals = q.subtotals && dims.length > 0;
@@ -673,15 +673,17 @@ export class ReportService {
       byTag
         ? `case when grouping(tag) = 1 then sum(t_${column}) else sum(${column}) end`
         : `sum(${column})`;
+    // The rows of the report: the groups, or with subtotals the groups and the subtotals.
     const reportRows = subtotals
       ? raw(
-          `report_rows as (
+          `, report_rows as (
              select ${columns}, ${dims.map((d) => `grouping(${d}) as g_${d}`).join(', ')},
                     ${dims.map((d) => `(1 - grouping(${d}))`).join(' + ')} as level,
                     ${summed('secs')} as secs, ${summed('bsecs')} as bsecs, ${summed('amount')} as amount, ${summed('cost')} as cost
                from grouped group by rollup(${dims.join(', ')}) having count(*) > 0)`,
         )
-      : raw(`report_rows as (select grouped.*, ${dims.length} as level from grouped)`);
+      : raw('');
+    const rowsOf = subtotals ? 'report_rows' : 'grouped';
     const order = [
       ...q.groupBy.flatMap((d) => [...(subtotals ? [`g.g_${KEY_COLUMN[d]}`] : []), SORT[d]]),
       ...(q.bucket ? [...(subtotals ? ['g.g_k'] : []), 'g.k'] : []),
@@ -738,17 +740,16 @@ export class ReportService {
     const query = raw(
       `with ?,
        ?,
-       ?,
-       ?,
+       ? ?,
        totals as (
-         select (select count(*) from report_rows) as total_rows,
+         select ${subtotals ? '(select count(*) from report_rows)' : 'count(*)'} as total_rows,
                 (select currency from accounts where id = ?) as currency, ?
            from grouped)
        select ${TOTAL_COLUMNS.map((c) => `case when page.first is not false then totals.${c} end as ${c}`).join(', ')}, page.*
          from totals left join lateral (
            select x.*, row_number() over () = 1 as first from (
              select ?
-               from report_rows g
+               from ${rowsOf} g
                ${joins}
               order by ${order.length > 0 ? order.join(', ') : '1'}
               limit ? offset ?) x) page on true`,
@@ -791,6 +792,8 @@ export class ReportService {
     const { q, rollup } = s;
     const keys = q.groupBy.map((d) => KEY_COLUMN[d]);
     const keyList = keys.map((key) => `${key}, `).join('');
+    // The project or user rows (p, u) are joined only for a company's key and for the filters.
+    const named = keys.includes('company_id') || s.keyFilters.length > 0;
     const midnight = (instant: string) =>
       `date_trunc('day', (${instant} at time zone 'UTC') + interval '12 hours')::date`;
     // The stopped shifts overlapping [lo, hi) of an edge: those of a day or less by start, read
@@ -820,7 +823,7 @@ export class ReportService {
               where ${overlaps} and start > e.lo - interval '1 day' and stop - start <= interval '1 day'
              union all
              select ${edgeColumns} from shifts where ${overlaps} and stop - start > interval '1 day') s
-           join projects p on p.id = s.project_id join users u on u.id = s.user_id
+           ${named ? 'join projects p on p.id = s.project_id join users u on u.id = s.user_id' : ''}
           where ?),
        parts as (
          select sp.k, ${keys.map((key) => `${rollup.sources[key]} as ${key}, `).join('')}
@@ -832,7 +835,7 @@ export class ReportService {
              select * from ${rollup.table} r
               where r.account_id = ? and r.grain = sp.grain and r.period_start >= sp.lo and r.period_start < sp.hi
              offset 0) r
-           ${keys.includes('company_id') || s.keyFilters.length > 0 ? rollup.join : ''}
+           ${named ? rollup.join : ''}
           where ?
          union all
          select pr.k, ${keyList}v.sign * x.seconds, case when x.billable then v.sign * x.seconds else 0 end,
