@@ -325,3 +325,62 @@ test('an entry set for later becomes the current rate once it is in force', asyn
   expect(await current()).toBe(6500);
   expect(await clock.catchUp()).toBe(0);
 });
+
+(process.env.TEST_DATABASE_URL ? test : test.skip)(
+  'the clock never writes back a rate a concurrent write replaced',
+  async () => {
+    const company = await t.create(owner, 'createCompany', { name: 'Clocked Ltd' });
+    const project = await t.create(owner, 'createProject', {
+      companyId: company.id,
+      name: 'Clocked',
+      visibility: 'PUBLIC',
+      hourlyRateCents: 5000,
+    });
+    const sql = t.db.orm.em.getConnection();
+    // An entry of 6500 has just come into force; the column still says 5000.
+    await sql.execute(
+      `insert into rates (account_id, project_id, kind, cents, effective_from)
+       select account_id, id, 'billable', 6500, now() - interval '1 second' from projects where id = ?`,
+      [project.legacyId],
+    );
+    const url = (t.config.database as { url: string }).url;
+    const writer = new Client({ connectionString: url });
+    const watcher = new Client({ connectionString: url });
+    await Promise.all([writer.connect(), watcher.connect()]);
+    try {
+      // A rate write in progress, as RateService.set makes it: the project's row, a new entry of
+      // 7000 from now, the column.
+      await writer.query('begin');
+      await writer.query('select id from projects where id = $1 for no key update', [
+        project.legacyId,
+      ]);
+      await writer.query(
+        `insert into rates (account_id, project_id, kind, cents, effective_from)
+         select account_id, id, 'billable', 7000, now() from projects where id = $1`,
+        [project.legacyId],
+      );
+      await writer.query('update projects set hourly_rate_cents = 7000 where id = $1', [
+        project.legacyId,
+      ]);
+      const round = new CurrentRateClock(t.db.orm).catchUp();
+      await until(
+        async () =>
+          (
+            await watcher.query(
+              `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+            )
+          ).rows[0].n === 1,
+      );
+      await writer.query('commit');
+      await round;
+    } finally {
+      await Promise.all([writer.end(), watcher.end()]);
+    }
+    const [row] = await sql.execute<{ cents: number; entries: string }[]>(
+      `select p.hourly_rate_cents as cents, (select string_agg(cents::text, ',' order by effective_from) from rates where project_id = p.id) as entries
+         from projects p where p.id = ?`,
+      [project.legacyId],
+    );
+    expect(row).toEqual({ cents: 7000, entries: '5000,6500,7000' });
+  },
+);

@@ -1,6 +1,8 @@
+import { Client } from 'pg';
 import request from 'supertest';
 import { createApp, type App } from '../../src/http/app';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import { createTestDatabaseTarget } from '../support/test-database';
 
 /**
  * Reports read from the time rollups (issue 23, item 4) answer exactly what adding up the shifts
@@ -131,7 +133,19 @@ const updateShift = (id: string, patch: Record<string, unknown>) =>
   );
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // The database session in a zone with clock changes, not UTC: no statement may depend on the
+  // session's zone (an instant minus '1 day' is 23 hours across Berlin's spring change).
+  const target = await createTestDatabaseTarget();
+  if (target.env.DATABASE_URL) {
+    const admin = new Client({ connectionString: target.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`alter database ${admin.database} set timezone = 'Europe/Berlin'`);
+    await admin.end();
+  }
+  t = await startTestApp({}, { target });
+  // The embedded database is one session for every connection.
+  if (!target.env.DATABASE_URL)
+    await t.db.orm.em.getConnection().execute(`set timezone = 'Europe/Berlin'`);
   direct = await createApp({ orm: t.db.orm, config: { ...t.config, reportRollups: false } });
   owner = await t.newAccount();
   staff = await t.newStaff(owner, { hourlyRateCents: 4000, costRateCents: 2500 });
@@ -210,6 +224,13 @@ test('rollups answer as the shifts do after every kind of write, in every zone',
       userId: other.id,
       start: '2025-02-20T06:00:00Z',
       stop: '2025-04-01T13:45:00Z',
+    }),
+    // 23 h 50 min from just before Berlin's spring change: found by start across it.
+    springChange: await shift({
+      projectId: ids.cygnus,
+      userId: staff.id,
+      start: '2025-03-30T00:30:00Z',
+      stop: '2025-03-31T00:20:00Z',
     }),
     unbilled: await shift({
       projectId: ids.atlas,

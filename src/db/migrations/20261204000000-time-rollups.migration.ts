@@ -48,8 +48,8 @@ export class TimeRollupsMigration extends Migration {
         `create index ${table}_period_idx on ${table} (account_id, grain, period_start);`,
       );
     }
-    // The stopped shifts a window of hours overlaps, found by start: those of a day or less
-    // start at most a day before the window, and the account's index by start now carries what a
+    // The stopped shifts a window of hours overlaps, found by start: those of 24 hours or less
+    // start at most 24 hours before the window, and the account's index by start now carries what a
     // report needs of them, so that finding and summing them reads the index alone; the few
     // longer ones have an index of their own.
     this.addSql(`drop index shifts_account_start_idx;`);
@@ -57,7 +57,7 @@ export class TimeRollupsMigration extends Migration {
       `create index shifts_account_start_idx on shifts (account_id, start) include (${EDGE_COLUMNS});`,
     );
     this.addSql(
-      `create index shifts_long_start_idx on shifts (account_id, start) where stop - start > interval '1 day';`,
+      `create index shifts_long_start_idx on shifts (account_id, start) where stop - start > interval '24 hours';`,
     );
 
     // Adds signed shifts (sign -1 takes one away) to both rollups: each shift in pieces, one per

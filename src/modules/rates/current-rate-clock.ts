@@ -1,6 +1,9 @@
+import type { Knex } from 'knex';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { lastResortLogger, type Logger } from '../../core/logger';
 import { currentRateUpdate, RateKind } from './rate.service';
+
+const SERIALIZATION_FAILURE = '40001';
 
 /** How often entries that came into force are looked for: a rate set for the 1st shows by 00:01. */
 export const CURRENT_RATE_CHECK_MS = 60_000;
@@ -40,18 +43,34 @@ export class CurrentRateClock {
     await this.running;
   }
 
-  /** Sets every current rate column that is not its history's rate now; answers how many. */
+  /**
+   * Sets every current rate column that is not its history's rate now; answers how many. In one
+   * repeatable-read transaction: a rate written meanwhile makes it fail (a serialization failure)
+   * instead of writing back the rate it read before, which the history would then record as a
+   * new entry; the next round does it again.
+   */
   async catchUp(): Promise<number> {
-    const connection = this.orm.em.getConnection();
-    let changed = 0;
-    for (const [column, kind] of [
-      ['project_id', RateKind.BILLABLE],
-      ['user_id', RateKind.BILLABLE],
-      ['user_id', RateKind.COST],
-    ] as const) {
-      const result = await connection.execute(...currentRateUpdate(column, kind), 'run');
-      changed += (result as { affectedRows?: number }).affectedRows ?? 0;
+    const knex = this.orm.em.getConnection().getKnex();
+    try {
+      return await knex.transaction(
+        async (trx) => {
+          let changed = 0;
+          for (const [column, kind] of [
+            ['project_id', RateKind.BILLABLE],
+            ['user_id', RateKind.BILLABLE],
+            ['user_id', RateKind.COST],
+          ] as const) {
+            const [sql, params] = currentRateUpdate(column, kind);
+            changed += (await trx.raw(sql, params as Knex.RawBinding[])).rowCount ?? 0;
+          }
+          return changed;
+        },
+        { isolationLevel: 'repeatable read' },
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code !== SERIALIZATION_FAILURE) throw error;
+      this.log.info('current rates: a rate was written meanwhile; again next round');
+      return 0;
     }
-    return changed;
   }
 }

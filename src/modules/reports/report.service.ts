@@ -796,10 +796,12 @@ export class ReportService {
     const named = keys.includes('company_id') || s.keyFilters.length > 0;
     const midnight = (instant: string) =>
       `date_trunc('day', (${instant} at time zone 'UTC') + interval '12 hours')::date`;
-    // The stopped shifts overlapping [lo, hi) of an edge: those of a day or less by start, read
+    // The stopped shifts overlapping [lo, hi) of an edge: those of 24 hours or less by start, read
     // from the index alone (shifts_account_start_idx carries the columns needed), the longer ones
     // by an index of their own (shifts_long_start_idx).
     const edgeColumns = `account_id, project_id, user_id, start, stop, billable, billable_rate_cents, cost_rate_cents`;
+    // Hours, not a day: an instant minus '1 day' is a calendar day of the session's zone, 23 hours
+    // across a clock change there.
     const overlaps = `account_id = ? and start < e.hi and stop > e.lo`;
     return raw(
       `periods as (?),
@@ -820,9 +822,9 @@ export class ReportService {
            from edges e
            cross join lateral (
              select ${edgeColumns} from shifts
-              where ${overlaps} and start > e.lo - interval '1 day' and stop - start <= interval '1 day'
+              where ${overlaps} and start > e.lo - interval '24 hours' and stop - start <= interval '24 hours'
              union all
-             select ${edgeColumns} from shifts where ${overlaps} and stop - start > interval '1 day') s
+             select ${edgeColumns} from shifts where ${overlaps} and stop - start > interval '24 hours') s
            ${named ? 'join projects p on p.id = s.project_id join users u on u.id = s.user_id' : ''}
           where ?),
        parts as (
