@@ -181,6 +181,10 @@ const TOTAL_COLUMNS = [
   'total_cost_cents',
 ];
 
+/**
+ * A row of the statement. A dimension's columns are there only when the report groups by it, the
+ * period's start only with a bucket, and the totals (TOTAL_COLUMNS) only on the first row.
+ */
 interface ResultRow {
   company_id: number | null;
   company_uuid: string | null;
