@@ -110,25 +110,26 @@ export function csvDownloadRoute<T>(
     // A client that hangs up stops the download: no wait for a drain that will never come.
     const hangUp = new AbortController();
     res.on('close', () => hangUp.abort());
-    let download: CsvDownload<T> | undefined;
+    // How a refusal names the download's parameters, once the download is described.
+    let parameterOf: CsvDownload<T>['parameterOf'];
     try {
       const ctx = await deps.createContext(credentialsOf(req), requestOptionsOf(req));
-      const described = describe(
+      const download = describe(
         csvRequestFor(deps, ctx, firstValues(req.query), req.params as Record<string, string>),
       );
-      download = described;
+      parameterOf = download.parameterOf;
       const open = () => {
         res
           .status(200)
           .type(format.contentType)
-          .attachment(described.filename.replace(/\.csv$/, `.${format.extension}`));
+          .attachment(download.filename.replace(/\.csv$/, `.${format.extension}`));
         streaming = true;
         return res;
       };
       // A download runs page after page for as long as the file takes: the whole of it is heavy
       // work, in the lane that keeps such work from occupying the pool (its report pages then run
       // in the place the download already holds).
-      const write = () => format.write(described, open, hangUp.signal);
+      const write = () => format.write(download, open, hangUp.signal);
       await (ctx.heavy ? ctx.heavy(write) : write());
     } catch (error) {
       if (streaming) {
@@ -136,15 +137,15 @@ export function csvDownloadRoute<T>(
         return;
       }
       const failure = error instanceof OperationFailed ? error.facadeError : toFacadeError(error);
-      const parameterOf = download?.parameterOf;
+      const rename = parameterOf;
       jsonResponder.failure(
         res,
-        parameterOf && failure.fieldErrors
+        rename && failure.fieldErrors
           ? {
               ...failure,
               fieldErrors: failure.fieldErrors.map((fe) => ({
                 ...fe,
-                field: parameterOf(fe.field),
+                field: rename(fe.field),
               })),
             }
           : failure,

@@ -242,46 +242,64 @@ async function until(condition: () => Promise<boolean>): Promise<void> {
   while (!(await condition())) await new Promise((resolve) => setImmediate(resolve));
 }
 
+/** A project of its own (in a company of its own) for one test. */
+async function newProject(name: string, hourlyRateCents?: number) {
+  const company = await t.create(owner, 'createCompany', { name: `${name} Ltd` });
+  return t.create(owner, 'createProject', {
+    companyId: company.id,
+    name,
+    visibility: 'PUBLIC',
+    ...(hourlyRateCents ? { hourlyRateCents } : {}),
+  });
+}
+
+/**
+ * Runs `work` with a session of its own (PostgreSQL) to hold rows in a transaction, and waits
+ * until `n` statements of the database wait on a lock.
+ */
+async function withHolder(
+  work: (holder: Client, lockWaiters: (n: number) => Promise<void>) => Promise<void>,
+): Promise<void> {
+  const url = (t.config.database as { url: string }).url;
+  const holder = new Client({ connectionString: url });
+  const watcher = new Client({ connectionString: url });
+  await Promise.all([holder.connect(), watcher.connect()]);
+  const waiting = async (n: number) =>
+    (
+      await watcher.query(
+        `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      )
+    ).rows[0].n === n;
+  try {
+    await work(holder, (n) => until(() => waiting(n)));
+  } finally {
+    await Promise.all([holder.end(), watcher.end()]);
+  }
+}
+
 // Two writers at once need two connections: a PostgreSQL server.
 (process.env.TEST_DATABASE_URL ? test : test.skip)(
   'rate writes of one project at once leave its current rate the one in force',
   async () => {
-    const company = await t.create(owner, 'createCompany', { name: 'Races Ltd' });
-    const project = await t.create(owner, 'createProject', {
-      companyId: company.id,
-      name: 'Raced',
-      visibility: 'PUBLIC',
-    });
-    const url = (t.config.database as { url: string }).url;
-    const locker = new Client({ connectionString: url });
-    const watcher = new Client({ connectionString: url });
-    await Promise.all([locker.connect(), watcher.connect()]);
-    const waiting = async (n: number) =>
-      (
-        await watcher.query(
-          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-        )
-      ).rows[0].n === n;
+    const project = await newProject('Raced');
     const setRate = (cents: number, effectiveFrom: string) =>
       t.gqlOk(owner, 'mutation($input: SetRateInput!) { setRate(input: $input) { rate { id } } }', {
         input: { project: { id: project.id }, cents, effectiveFrom },
       });
-    try {
+    await withHolder(async (holder, lockWaiters) => {
       // The project's row held as a write of its rate column holds it; the newer entry's writer
       // queues first, the older one's second.
-      await locker.query('begin');
-      await locker.query('select id from projects where id = $1 for no key update', [
+      await holder.query('begin');
+      await holder.query('select id from projects where id = $1 for no key update', [
         project.legacyId,
       ]);
       const newer = setRate(9000, '2021-01-01T00:00:00Z');
-      await until(() => waiting(1));
+      await lockWaiters(1);
       const older = setRate(7000, '2020-01-01T00:00:00Z');
-      await until(() => waiting(2));
-      await locker.query('rollback');
+      await lockWaiters(2);
+      await holder.query('rollback');
       await Promise.all([newer, older]);
-    } finally {
-      await Promise.all([locker.end(), watcher.end()]);
-    }
+    });
     const { project: read } = await t.gqlOk(
       owner,
       'query($id: ID!) { project(id: $id) { hourlyRateCents } }',
@@ -292,13 +310,7 @@ async function until(condition: () => Promise<boolean>): Promise<void> {
 );
 
 test('an entry set for later becomes the current rate once it is in force', async () => {
-  const company = await t.create(owner, 'createCompany', { name: 'Later Ltd' });
-  const project = await t.create(owner, 'createProject', {
-    companyId: company.id,
-    name: 'Later',
-    visibility: 'PUBLIC',
-    hourlyRateCents: 5000,
-  });
+  const project = await newProject('Later', 5000);
   await t.gqlOk(
     owner,
     'mutation($input: SetRateInput!) { setRate(input: $input) { rate { id } } }',
@@ -329,13 +341,7 @@ test('an entry set for later becomes the current rate once it is in force', asyn
 (process.env.TEST_DATABASE_URL ? test : test.skip)(
   'the clock never writes back a rate a concurrent write replaced',
   async () => {
-    const company = await t.create(owner, 'createCompany', { name: 'Clocked Ltd' });
-    const project = await t.create(owner, 'createProject', {
-      companyId: company.id,
-      name: 'Clocked',
-      visibility: 'PUBLIC',
-      hourlyRateCents: 5000,
-    });
+    const project = await newProject('Clocked', 5000);
     const sql = t.db.orm.em.getConnection();
     // An entry of 6500 has just come into force; the column still says 5000.
     await sql.execute(
@@ -343,11 +349,7 @@ test('an entry set for later becomes the current rate once it is in force', asyn
        select account_id, id, 'billable', 6500, now() - interval '1 second' from projects where id = ?`,
       [project.legacyId],
     );
-    const url = (t.config.database as { url: string }).url;
-    const writer = new Client({ connectionString: url });
-    const watcher = new Client({ connectionString: url });
-    await Promise.all([writer.connect(), watcher.connect()]);
-    try {
+    await withHolder(async (writer, lockWaiters) => {
       // A rate write in progress, as RateService.set makes it: the project's row, a new entry of
       // 7000 from now, the column.
       await writer.query('begin');
@@ -363,19 +365,10 @@ test('an entry set for later becomes the current rate once it is in force', asyn
         project.legacyId,
       ]);
       const round = new CurrentRateClock(t.db.orm).catchUp();
-      await until(
-        async () =>
-          (
-            await watcher.query(
-              `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-            )
-          ).rows[0].n === 1,
-      );
+      await lockWaiters(1);
       await writer.query('commit');
       await round;
-    } finally {
-      await Promise.all([writer.end(), watcher.end()]);
-    }
+    });
     const [row] = await sql.execute<{ cents: number; entries: string }[]>(
       `select p.hourly_rate_cents as cents, (select string_agg(cents::text, ',' order by effective_from) from rates where project_id = p.id) as entries
          from projects p where p.id = ?`,

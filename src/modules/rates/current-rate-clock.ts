@@ -19,6 +19,12 @@ export const CURRENT_RATE_CHECK_MS = 60_000;
 export class CurrentRateClock {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
+  /**
+   * The database's instant of the last round that went through: entries in force by then are
+   * done (by that round, or by the write itself, which keeps its owner's column), so a round
+   * looks only at those that came into force since. The first round looks at every history.
+   */
+  private since: Date | undefined;
 
   constructor(
     private readonly orm: MikroORM,
@@ -44,7 +50,8 @@ export class CurrentRateClock {
   }
 
   /**
-   * Sets every current rate column that is not its history's rate now; answers how many. In one
+   * Sets the current rate columns of entries that came into force since the last round (at first,
+   * of every history) to their histories' rates now; answers how many changed. In one
    * repeatable-read transaction: a rate written meanwhile makes it fail (a serialization failure)
    * instead of writing back the rate it read before, which the history would then record as a
    * new entry; the next round does it again.
@@ -52,21 +59,24 @@ export class CurrentRateClock {
   async catchUp(): Promise<number> {
     const knex = this.orm.em.getConnection().getKnex();
     try {
-      return await knex.transaction(
+      const round = await knex.transaction(
         async (trx) => {
+          const [{ now }] = (await trx.raw('select now() as now')).rows as [{ now: Date }];
           let changed = 0;
           for (const [column, kind] of [
             ['project_id', RateKind.BILLABLE],
             ['user_id', RateKind.BILLABLE],
             ['user_id', RateKind.COST],
           ] as const) {
-            const [sql, params] = currentRateUpdate(column, kind);
+            const [sql, params] = currentRateUpdate(column, kind, { since: this.since });
             changed += (await trx.raw(sql, params as Knex.RawBinding[])).rowCount ?? 0;
           }
-          return changed;
+          return { changed, now };
         },
         { isolationLevel: 'repeatable read' },
       );
+      this.since = round.now;
+      return round.changed;
     } catch (error) {
       if ((error as { code?: string }).code !== SERIALIZATION_FAILURE) throw error;
       this.log.info('current rates: a rate was written meanwhile; again next round');

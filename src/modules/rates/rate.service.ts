@@ -100,18 +100,13 @@ export class RateService {
   async delete(ctx: RequestContext, id: number): Promise<RateEntry> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Rate');
     return inTransaction(ctx, async (tx) => {
-      const rate = (verb: 'select' | 'delete') =>
-        tx.em
-          .getConnection()
-          .execute<RateRow[]>(
-            `${verb === 'select' ? 'select * from' : 'delete from'} rates where id = ? and account_id = ?
-             ${verb === 'select' ? '' : `returning id, project_id, user_id, kind, cents, ${EFFECTIVE_FROM}`}`,
-            [id, tx.viewer.accountId],
-            'all',
-            tx.em.getTransactionContext(),
-          )
-          .then((rows) => rows[0]);
-      const found = await rate('select');
+      const connection = tx.em.getConnection();
+      const [found] = await connection.execute<Pick<RateRow, 'project_id' | 'user_id'>[]>(
+        'select project_id, user_id from rates where id = ? and account_id = ?',
+        [id, tx.viewer.accountId],
+        'all',
+        tx.em.getTransactionContext(),
+      );
       if (!found) throw new ValidationError('Rate', [{ field: 'id', message: 'names no rate' }]);
       // The rule of setting it: the caller must see the project, or may manage the user.
       const owner = await this.ownerOf(tx, {
@@ -119,7 +114,14 @@ export class RateService {
         user: found.user_id ? { legacyId: found.user_id } : null,
       });
       await this.lockOwner(tx, owner);
-      const row = await rate('delete');
+      const [row] = await connection.execute<RateRow[]>(
+        `delete from rates where id = ? and account_id = ?
+         returning id, project_id, user_id, kind, cents, ${EFFECTIVE_FROM}`,
+        [id, tx.viewer.accountId],
+        'all',
+        tx.em.getTransactionContext(),
+      );
+      // Gone meanwhile: a write that held the row deleted it.
       if (!row) throw new ValidationError('Rate', [{ field: 'id', message: 'names no rate' }]);
       await this.keepCurrent(tx, owner, row.kind);
       return entryOf(row);
@@ -203,7 +205,7 @@ export class RateService {
     await ctx.em
       .getConnection()
       .execute(
-        ...currentRateUpdate(owner.column, kind, owner.id),
+        ...currentRateUpdate(owner.column, kind, { id: owner.id }),
         'run',
         ctx.em.getTransactionContext(),
       );
@@ -236,29 +238,37 @@ function entryOf(row: RateRow): RateEntry {
 
 /**
  * The statement that sets current rate columns to the rates in force now: of one project or user
- * (`id`), or of every one with a history (the current-rate clock, for entries that came into force
- * since they were written).
+ * (`id`), or of those with an entry that came into force after `since` (the current-rate clock;
+ * every one with a history when `since` is absent).
  */
 export function currentRateUpdate(
   column: 'project_id' | 'user_id',
   kind: RateKind,
-  id?: number,
+  scope: { id: number } | { since?: Date },
 ): [sql: string, params: unknown[]] {
   const [table, current, also] =
     column === 'project_id'
       ? // A project's rate "as entered" no longer says what the cents say.
         ['projects', 'hourly_rate_cents', ', hourly_rate = null']
       : ['users', kind === RateKind.BILLABLE ? 'hourly_rate_cents' : 'cost_rate_cents', ''];
-  const owners =
-    id === undefined
-      ? `o.id in (select ${column} from rates where ${column} is not null and kind = ?)`
-      : 'o.id = ?';
+  const [owners, params]: [string, unknown[]] =
+    'id' in scope
+      ? ['o.id = ?', [scope.id]]
+      : scope.since
+        ? [
+            `o.id in (select ${column} from rates where ${column} is not null and kind = ? and effective_from > ? and effective_from <= now())`,
+            [kind, scope.since],
+          ]
+        : [
+            `o.id in (select ${column} from rates where ${column} is not null and kind = ?)`,
+            [kind],
+          ];
   return [
     `update ${table} t set ${current} = now_rate.cents${also}
        from (select o.id, (select cents from rates r where r.${column} = o.id and r.kind = ? and r.effective_from <= now()
                             order by r.effective_from desc limit 1) as cents
                from ${table} o where ${owners}) now_rate
       where t.id = now_rate.id and t.${current} is distinct from now_rate.cents`,
-    [kind, id ?? kind],
+    [kind, ...params],
   ];
 }
