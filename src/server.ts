@@ -40,7 +40,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const db = await openDatabase(config);
   let app: App | undefined;
   try {
-    app = await createApp({ orm: db.orm, config });
+    app = await createApp({ orm: db.orm, config, replicas: db.replicas });
     // Express compiles TRUST_PROXY into this function; its proxies are exempt from the per-address cap.
     const trustProxy = app.express.get('trust proxy fn') as (
       address: string,

@@ -23,6 +23,23 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
+  // With DATABASE_URL through a pooler in transaction mode: a direct URL to the same primary, for
+  // the one connection that needs a session of its own (LISTEN). docs/scaling.md.
+  DATABASE_SESSION_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  // Streaming replicas of the primary, comma-separated: reports, exports and long lists read there.
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .regex(
+      /^postgres(ql)?:\/\/[^,]+(,postgres(ql)?:\/\/[^,]+)*$/,
+      'must be postgres:// URLs separated by commas',
+    )
+    .optional(),
+  REPLICA_MAX_LAG_MS: intFrom(0, 3_600_000).default(5_000),
+  // A list read asking for at least this many rows (first/last) goes to a replica.
+  REPLICA_LIST_ROWS: intFrom(1, 1_000_000).default(500),
   DATA_DIR: z.string().min(1).default('./data'),
   DB_POOL_MAX: intFrom(1, 200).default(10),
   DB_STATEMENT_TIMEOUT_MS: intFrom(100, 600_000).default(15_000),
@@ -158,7 +175,19 @@ export interface SignInLimits {
 export type LogLevel = NonNullable<z.infer<typeof envSchema>['LOG_LEVEL']>;
 
 export type DatabaseTarget =
-  { kind: 'embedded'; dataDir: string } | { kind: 'server'; url: string };
+  | { kind: 'embedded'; dataDir: string }
+  | {
+      kind: 'server';
+      url: string;
+      /**
+       * DATABASE_SESSION_URL: set when `url` is a pooler in transaction mode. The LISTEN connection
+       * uses it, and the pool sends no session settings (nor named prepared statements) through
+       * `url`, which the pooler could not keep.
+       */
+      sessionUrl?: string;
+      /** DATABASE_REPLICA_URLS: streaming replicas of the primary, for the reads that may lag. */
+      replicaUrls: readonly string[];
+    };
 
 /** Where company coordinates come from when a client leaves them blank. */
 export type GeocoderConfig =
@@ -183,6 +212,10 @@ export interface Config {
     readonly listen: boolean;
     /** Connections one account may hold at once; 0: the whole pool (still handed out fairly). */
     readonly connectionsPerAccount: number;
+    /** A replica further behind the primary than this is skipped (REPLICA_MAX_LAG_MS). */
+    readonly replicaMaxLagMs: number;
+    /** A list read asking for at least this many rows goes to a replica (REPLICA_LIST_ROWS). */
+    readonly replicaListRows: number;
   };
   /**
    * Each account's fair share of the process (issue 20, finding 4), counted per process: requests
@@ -318,6 +351,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS',
     );
   }
+  for (const name of ['DATABASE_SESSION_URL', 'DATABASE_REPLICA_URLS'] as const) {
+    if (e[name] && !e.DATABASE_URL)
+      throw new ConfigError(`Invalid configuration:\n  ${name}: needs DATABASE_URL (a server)`);
+  }
   if (e.GEOCODER === 'http' && !e.GEOCODER_URL) {
     throw new ConfigError('Invalid configuration:\n  GEOCODER_URL: is required when GEOCODER=http');
   }
@@ -326,7 +363,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     database: e.DATABASE_URL
-      ? { kind: 'server', url: e.DATABASE_URL }
+      ? {
+          kind: 'server',
+          url: e.DATABASE_URL,
+          sessionUrl: e.DATABASE_SESSION_URL,
+          replicaUrls: e.DATABASE_REPLICA_URLS?.split(',') ?? [],
+        }
       : { kind: 'embedded', dataDir: path.resolve(e.DATA_DIR) },
     db: Object.freeze({
       poolMax: e.DB_POOL_MAX,
@@ -335,6 +377,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
       listen: e.DB_LISTEN === 'true',
       connectionsPerAccount: e.DB_CONNECTIONS_PER_ACCOUNT ?? Math.max(1, e.DB_POOL_MAX - 1),
+      replicaMaxLagMs: e.REPLICA_MAX_LAG_MS,
+      replicaListRows: e.REPLICA_LIST_ROWS,
     }),
     fairShare: Object.freeze({
       inFlightPerAccount: e.ACCOUNT_MAX_IN_FLIGHT,

@@ -194,10 +194,14 @@ export interface TenantFilterParams {
 /**
  * The same request with an empty identity map and empty loaders: for an export that runs one
  * operation per page under one authentication, so that no page keeps the rows of the pages before,
- * and for a subscription, whose context lives as long as its connection.
+ * and for a subscription, whose context lives as long as its connection. With `source`, on that
+ * database's connections instead (a read replica's EntityManager).
  */
-export function renewedContext(ctx: RequestContext): RequestContext {
-  return { ...ctx, em: tenantFork(ctx.em, ctx.viewer.accountId), loaders: new Loaders() };
+export function renewedContext(
+  ctx: RequestContext,
+  source: EntityManager = ctx.em,
+): RequestContext {
+  return { ...ctx, em: tenantFork(source, ctx.viewer.accountId), loaders: new Loaders() };
 }
 
 /**

@@ -9,7 +9,11 @@
  *   connection prepared (rate-limiter-flexible names its statements) outlive it, and the driver's
  *   first PREPARE of the same name on a new connection fails with 42P05 "prepared statement
  *   already exists", for as long as the process runs. `DEALLOCATE ALL` first costs one round trip
- *   per new connection, and finds nothing on a server, where a session starts empty.
+ *   per new connection; on a server, where a session starts empty, it is not sent.
+ * - **Named prepared statements through a pooler.** Behind PgBouncer in transaction mode
+ *   (DATABASE_SESSION_URL set), consecutive statements of one connection may run on different
+ *   server sessions, so a statement prepared on one is missing on the next (rate-limiter-flexible
+ *   names its statements). There the names are dropped: each statement is parsed where it runs.
  * - **A query abandoned by the driver's timer.** When `query_timeout` fires, `pg` rejects the
  *   query but keeps it as the connection's active query: every later query on that connection
  *   queues behind an answer that may never come (a partition), each waiting for a full timeout
@@ -30,17 +34,43 @@ interface PgClient {
 /** The driver's message when its own timer (`query_timeout`) gave up on an answer. */
 const READ_TIMEOUT = 'Query read timeout';
 
-export function afterCreate(
-  client: PgClient,
-  done: (error: Error | null, client: PgClient) => void,
-): void {
-  closeOnReadTimeout(client);
+export interface ConnectionHookOptions {
+  /** The embedded database: forget the statements an earlier connection prepared. */
+  readonly deallocate: boolean;
+  /** Behind a transaction pooler: send every statement unnamed. */
+  readonly unnamedStatements: boolean;
+}
+
+export function afterCreateFor(
+  options: ConnectionHookOptions,
+): (client: PgClient, done: (error: Error | null, client: PgClient) => void) => void {
+  return (client, done) => {
+    closeOnReadTimeout(client);
+    if (options.unnamedStatements) unnameStatements(client);
+    if (options.deallocate) deallocate(client, done);
+    else done(null, client);
+  };
+}
+
+function deallocate(client: PgClient, done: (error: Error | null, client: PgClient) => void): void {
   client.query('DEALLOCATE ALL', (error: Error | null) => {
     if (!error) return done(null, client);
     // knex neither returns nor closes a connection whose afterCreate failed.
     closeNow(client, error.message);
     done(error, client);
   });
+}
+
+function unnameStatements(client: PgClient): void {
+  const query = client.query.bind(client);
+  client.query = (...args: unknown[]) => {
+    const [config] = args;
+    if (config && typeof config === 'object' && 'name' in config) {
+      const { name: _name, ...unnamed } = config as { name?: string };
+      args[0] = unnamed;
+    }
+    return query(...args);
+  };
 }
 
 function closeOnReadTimeout(client: PgClient): void {

@@ -46,6 +46,22 @@ const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 const CONNECTION_LOST =
   /(?:^| - )(?:Connection terminated|Connection ended unexpectedly|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Transaction query already complete)|^timeout expired$/;
 
+/**
+ * Whether `error` says the server could not be reached or dropped the connection (refused, reset,
+ * shutting down, too many connections), as opposed to refusing the statement itself.
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown; name?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  return (
+    e.name === 'ConnectionException' ||
+    (code !== undefined &&
+      (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) ||
+    (code === undefined && typeof e.message === 'string' && CONNECTION_LOST.test(e.message))
+  );
+}
+
 export function mapDatabaseError(error: unknown): AppError | undefined {
   const e = error as {
     code?: string;
@@ -58,16 +74,9 @@ export function mapDatabaseError(error: unknown): AppError | undefined {
   // graphql-js wraps what fails its `instanceof Error` (an error of another realm) as NonErrorThrown.
   if (e.name === 'NonErrorThrown' && e.thrownValue && typeof e.thrownValue === 'object')
     return mapDatabaseError(e.thrownValue);
+  if (isConnectionFailure(e)) return new ServiceUnavailableError();
   const code = typeof e.code === 'string' ? e.code : undefined;
   const message = typeof e.message === 'string' ? e.message : '';
-  if (
-    e.name === 'ConnectionException' ||
-    (code &&
-      (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) ||
-    (!code && CONNECTION_LOST.test(message))
-  ) {
-    return new ServiceUnavailableError();
-  }
   if (e.name === 'KnexTimeoutError' || /Knex: Timeout acquiring a connection/.test(message)) {
     return new ServiceUnavailableError('The database is busy; try again shortly');
   }

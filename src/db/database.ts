@@ -3,6 +3,8 @@ import type { Config } from '../core/config';
 import { installConnectionLanes, type ConnectionLanes } from './connection-lanes';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded/embedded-postgres';
 import { ormOptions } from './orm-options';
+import { ReadReplicas } from './read-replicas';
+import { currentLogger } from '../core/logger';
 
 export interface Database {
   readonly orm: MikroORM;
@@ -10,6 +12,8 @@ export interface Database {
   readonly kind: 'embedded' | 'server';
   /** The pool's connections shared out between accounts (DB_CONNECTIONS_PER_ACCOUNT). */
   readonly lanes: ConnectionLanes;
+  /** DATABASE_REPLICA_URLS (checked once the app starts them); undefined without. */
+  readonly replicas?: ReadReplicas;
   close(): Promise<void>;
 }
 
@@ -35,6 +39,7 @@ export async function openDatabase(
 ): Promise<Database> {
   let embedded: EmbeddedPostgres | undefined;
   let clientUrl: string;
+  let replicas: ReadReplicas | undefined;
   if (config.database.kind === 'server') {
     clientUrl = config.database.url;
   } else {
@@ -45,38 +50,71 @@ export async function openDatabase(
     );
     clientUrl = embedded.url;
   }
+  let orm: MikroORM | undefined;
   try {
-    const orm = await MikroORM.init(
-      ormOptions({
-        clientUrl,
-        // PGlite serves one connection; its multi-connection mode is unreliable.
-        poolMax: embedded ? 1 : config.db.poolMax,
-        statementTimeoutMs: config.db.statementTimeoutMs,
-        acquireTimeoutMs: config.db.acquireTimeoutMs,
-        connectTimeoutMs: config.db.connectTimeoutMs,
-      }),
+    // PGlite serves one connection; its multi-connection mode is unreliable.
+    const poolMax = embedded ? 1 : config.db.poolMax;
+    const settings = {
+      poolMax,
+      statementTimeoutMs: config.db.statementTimeoutMs,
+      acquireTimeoutMs: config.db.acquireTimeoutMs,
+      connectTimeoutMs: config.db.connectTimeoutMs,
+    };
+    const pooled = config.database.kind === 'server' && config.database.sessionUrl !== undefined;
+    orm = await MikroORM.init(
+      ormOptions({ ...settings, clientUrl, embedded: embedded !== undefined, pooled }),
     );
     if (options.migrate !== false) await orm.getMigrator().up();
-    const poolMax = embedded ? 1 : config.db.poolMax;
-    const lanes = installConnectionLanes(orm.em.getConnection().getKnex(), {
+    if (pooled) await warnOfStatementTimeout(orm, config.db.statementTimeoutMs);
+    // 0: no cap of its own; the whole pool, still handed out fairly.
+    const perAccount = config.db.connectionsPerAccount || poolMax;
+    const primary = orm.em.getConnection().getKnex();
+    const lanes = installConnectionLanes(primary, {
       poolMax,
-      // 0: no cap of its own; the whole pool, still handed out fairly.
-      perAccount: config.db.connectionsPerAccount || poolMax,
+      perAccount,
       acquireTimeoutMs: config.db.acquireTimeoutMs,
     });
+    if (config.database.kind === 'server' && config.database.replicaUrls.length > 0)
+      replicas = await ReadReplicas.open(
+        config.database.replicaUrls,
+        { ...settings, perAccount },
+        primary,
+        config.db.replicaMaxLagMs,
+      );
+    const opened = orm;
     let closed: Promise<void> | undefined;
     return {
       orm,
       kind: embedded ? 'embedded' : 'server',
       lanes,
+      replicas,
       close: () =>
         (closed ??= (async () => {
-          await orm.close(true);
+          await replicas?.close();
+          await opened.close(true);
           await embedded?.stop();
         })()),
     };
   } catch (error) {
+    await orm?.close(true);
     await embedded?.stop();
     throw error;
   }
+}
+
+/**
+ * Through a pooler the pool sends no `statement_timeout` (the pooler refuses it at connection);
+ * the server sessions behind it carry the pooler's `connect_query` or the role's setting
+ * (docs/scaling.md). One that differs from DB_STATEMENT_TIMEOUT_MS is told at start.
+ */
+async function warnOfStatementTimeout(orm: MikroORM, expectedMs: number): Promise<void> {
+  const [row] = await orm.em
+    .getConnection()
+    .execute<{ ms: string }[]>(
+      `select setting as ms from pg_settings where name = 'statement_timeout'`,
+    );
+  if (row && Number(row.ms) !== expectedMs)
+    currentLogger().warn(
+      `statement_timeout behind DATABASE_URL (a pooler) is ${row.ms} ms, DB_STATEMENT_TIMEOUT_MS ${expectedMs}: set it in the pooler or for the role (docs/scaling.md#a-connection-pooler)`,
+    );
 }

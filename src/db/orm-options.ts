@@ -2,7 +2,7 @@ import { TENANT_FILTER, type TenantFilterParams } from '../core/request-context'
 import { FlushMode, ReflectMetadataProvider, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { afterCreate } from './connection-hooks';
+import { afterCreateFor } from './connection-hooks';
 import { ENTITIES, TENANT_ENTITY_NAMES } from './entities';
 import { migrations } from './migrations';
 import { currentLogger } from '../core/logger';
@@ -13,12 +13,23 @@ export interface OrmConnectionSettings {
   statementTimeoutMs: number;
   acquireTimeoutMs: number;
   connectTimeoutMs: number;
+  /** The embedded database (PGlite): one session behind every connection. */
+  embedded?: boolean;
+  /**
+   * `clientUrl` is a pooler in transaction mode: no session settings at connection (the pooler
+   * refuses them; the statement timeout is then the pooler's or the role's, docs/scaling.md) and
+   * no named prepared statements.
+   */
+  pooled?: boolean;
+  /** A read replica: nothing is checked or created at start; the replica monitor connects. */
+  replica?: boolean;
 }
 
 export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlDriver> {
   return {
     driver: PostgreSqlDriver,
     clientUrl: settings.clientUrl,
+    ...(settings.replica ? { connect: false, ensureDatabase: false } : {}),
     entities: ENTITIES,
     metadataProvider: ReflectMetadataProvider,
     discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
@@ -35,9 +46,12 @@ export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlD
       max: settings.poolMax,
       acquireTimeoutMillis: settings.acquireTimeoutMs,
       idleTimeoutMillis: 30_000,
-      // Forgets prepared statements of earlier connections (PGlite) and closes a connection whose
-      // query the driver's timer abandoned.
-      afterCreate,
+      // Forgets prepared statements of earlier connections (PGlite), sends statements unnamed
+      // through a pooler, and closes a connection whose query the driver's timer abandoned.
+      afterCreate: afterCreateFor({
+        deallocate: settings.embedded === true,
+        unnamedStatements: settings.pooled === true,
+      }),
     },
     driverOptions: {
       // knex's own messages (a connection lost in an outage) as JSON log lines, with the request's
@@ -53,7 +67,7 @@ export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlD
         debug: (message: unknown) => currentLogger().debug({ component: 'knex' }, String(message)),
       },
       connection: {
-        statement_timeout: settings.statementTimeoutMs,
+        ...(settings.pooled ? {} : { statement_timeout: settings.statementTimeoutMs }),
         // The driver's own timer, for when the server cannot even answer the cancel.
         query_timeout: settings.statementTimeoutMs + 5_000,
         connectionTimeoutMillis: settings.connectTimeoutMs,

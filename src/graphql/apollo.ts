@@ -7,16 +7,17 @@ import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../core/config';
 import type { RequestContext } from '../core/request-context';
 import { formatError } from './format-error';
-import { jitGateway } from './jit-gateway';
+import { jitGateway, type ExecutionAround } from './jit-gateway';
 import { operationGuards, type OperationGuards } from './operation-guards';
 
 export function createApolloServer(
   schema: GraphQLSchema,
   config: Config,
   guards: OperationGuards = operationGuards(schema, config),
+  around?: ExecutionAround,
 ): ApolloServer<RequestContext> {
   return new ApolloServer<RequestContext>({
-    gateway: jitGateway(schema),
+    gateway: jitGateway(schema, around),
     formatError,
     parseOptions: guards.parseOptions,
     validationRules: guards.validationRules,

@@ -12,11 +12,26 @@ import {
   visit,
   type DocumentNode,
   type ExecutionResult,
+  type OperationDefinitionNode,
   type GraphQLSchema,
   type VariableDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { requiredFieldsCheck } from './required-input-fields';
+
+/**
+ * Wraps the execution of each operation: `run` executes it with a context (the request's own, or
+ * another, such as one reading a replica), as often as the wrapper needs.
+ */
+export type ExecutionAround = (
+  request: {
+    readonly operation: OperationDefinitionNode;
+    readonly document: DocumentNode;
+    readonly variables: Record<string, unknown>;
+    readonly context: unknown;
+  },
+  run: (context: unknown) => Promise<ExecutionResult>,
+) => Promise<ExecutionResult>;
 
 type Runner = (
   context: unknown,
@@ -44,9 +59,9 @@ type Runner = (
  * stays compiled.
  *
  * A runner is kept per parsed document (Apollo caches one document per query text) and
- * operation name.
+ * operation name. `around`, when given, wraps each execution (replica-routing.ts).
  */
-export function jitGateway(schema: GraphQLSchema): GatewayInterface {
+export function jitGateway(schema: GraphQLSchema, around?: ExecutionAround): GatewayInterface {
   const jitSchema = withInputObjectsAsScalars(schema);
   const runners = new WeakMap<DocumentNode, Map<string, Runner>>();
 
@@ -63,10 +78,20 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
   }
 
   const executor: GatewayExecutor = async (request) => {
-    const result = await runnerFor(request.document, request.operationName)(
-      request.context,
-      request.request.variables ?? {},
-    );
+    const runner = runnerFor(request.document, request.operationName);
+    const variables = request.request.variables ?? {};
+    const run = async (context: unknown) => runner(context, variables);
+    const result = around
+      ? await around(
+          {
+            operation: request.operation,
+            document: request.document,
+            variables,
+            context: request.context,
+          },
+          run,
+        )
+      : await run(request.context);
     return result.errors ? { ...result, errors: result.errors.map(asGraphQLError) } : result;
   };
 

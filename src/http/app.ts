@@ -18,6 +18,8 @@ import { createRestFacade, exportShiftsCsv, type ShiftExportQuery } from '../../
 import type { Config } from '../core/config';
 import { bodyRefusalOf, HTTP_STATUS } from '../core/errors';
 import { createApolloServer } from '../graphql/apollo';
+import { replicaRouting } from '../graphql/replica-routing';
+import type { ReadReplicas } from '../db/read-replicas';
 import { createContextFactory, createLiveSessionFactory } from '../graphql/context';
 import { CredentialCheck, CREDENTIALS_CHANNEL } from '../auth/credential-check';
 import { NotificationListener, LiveShiftEvents } from '../modules/events';
@@ -68,6 +70,8 @@ export async function createApp(deps: {
   orm: MikroORM;
   config: Config;
   logger?: Logger;
+  /** The database's read replicas (DATABASE_REPLICA_URLS); the app starts checking them. */
+  replicas?: ReadReplicas;
 }): Promise<App> {
   const { orm, config } = deps;
   const logger = deps.logger ?? createLogger(config.log.level);
@@ -95,7 +99,7 @@ export async function createApp(deps: {
   // shift events, and changes of credentials (sent by triggers, from whichever process or tool).
   const listener =
     config.database.kind === 'server' && config.db.listen
-      ? new NotificationListener(config.database.url, logger)
+      ? new NotificationListener(config.database.sessionUrl ?? config.database.url, logger)
       : undefined;
   let subscriptions: SubscriptionServer | undefined;
   listener?.on(CREDENTIALS_CHANNEL, (payload) =>
@@ -111,7 +115,19 @@ export async function createApp(deps: {
     live.pubSub,
   );
   const guards = operationGuards(schema, config);
-  const apollo = createApolloServer(schema, config, guards);
+  await deps.replicas?.start(logger);
+  const apollo = createApolloServer(
+    schema,
+    config,
+    guards,
+    deps.replicas &&
+      replicaRouting({
+        replicas: deps.replicas,
+        primary: knex,
+        listRows: config.db.replicaListRows,
+        defaultPageSize: config.pageSize.default,
+      }),
+  );
   await apollo.start();
 
   const app = express();
@@ -120,7 +136,7 @@ export async function createApp(deps: {
   app.set('trust proxy', config.trustProxy);
   // First: every later handler logs with the request id, and every answer is counted. The probes
   // and /metrics come before authentication and the rate limits, which they must not depend on.
-  const observability = createObservability({ orm, config, logger });
+  const observability = createObservability({ orm, config, logger, replicas: deps.replicas });
   app.use(observability.middleware);
   app.use(observability.routes);
   // Every request gets a scope that names its account once authenticated, so that its queries

@@ -3,7 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { runCli, stopCli, waitForOutput, type Spawned } from '../support/cli-process';
-import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/test-database';
+import {
+  createTestDatabaseTarget,
+  serverSetups,
+  type TestDatabaseTarget,
+} from '../support/test-database';
 
 /**
  * Two `timetrack serve` processes (the built CLI; `npm run build` first) on one PostgreSQL
@@ -16,15 +20,18 @@ import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/te
  * this test needs a PostgreSQL server and runs only when TEST_DATABASE_URL is set; without it, it
  * is skipped.
  */
-const maybe = process.env.TEST_DATABASE_URL ? test : test.skip;
+const SETUPS = serverSetups();
+const maybe = SETUPS.length > 0 ? test.each(SETUPS) : test.skip.each([['', () => ({})]]);
 
 const PASSWORD = 'two-processes-password';
 const USERS = 5;
 const PROJECTS = 3;
 const OPERATIONS_PER_USER = 60;
+/** The plan's staff maximum of the account whose staff are created through both servers at once. */
+const STAFF_MAX = 4;
 
-let target: TestDatabaseTarget | undefined;
-let dataDir: string | undefined;
+const targets: TestDatabaseTarget[] = [];
+const dataDirs: string[] = [];
 const servers: Spawned[] = [];
 
 const stop = (s: Spawned) => stopCli(s, 20_000);
@@ -33,8 +40,8 @@ afterAll(async () => {
   // Every process stopped and waited for, the database dropped and the directory removed, whatever
   // failed before; the first failure is reported after all of them have run.
   const results = await Promise.allSettled([...servers.map(stop)]);
-  const dropped = await Promise.allSettled([target?.drop()]);
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  const dropped = await Promise.allSettled(targets.map((target) => target.drop()));
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
   for (const r of [...results, ...dropped]) if (r.status === 'rejected') throw r.reason;
 }, 90_000);
 
@@ -161,13 +168,15 @@ function seeded(seed: number): () => number {
 }
 
 maybe(
-  'two serve processes on one database under concurrent punching keep every invariant',
-  async () => {
-    target = await createTestDatabaseTarget();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-two-'));
+  'two serve processes %s under concurrent punching keep every invariant',
+  async (_setup, databaseEnv) => {
+    const target = await createTestDatabaseTarget();
+    targets.push(target);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-two-'));
+    dataDirs.push(dataDir);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      ...target.env,
+      ...databaseEnv(target.env.DATABASE_URL!),
       DATA_DIR: dataDir,
       PORT: '0',
       HOST: '127.0.0.1',
@@ -203,9 +212,10 @@ maybe(
       owner_id: number;
     };
 
-    servers.push(runCli('server A', ['serve'], env), runCli('server B', ['serve'], env));
+    const pair = [runCli('server A', ['serve'], env), runCli('server B', ['serve'], env)];
+    servers.push(...pair);
     const urls = await Promise.all(
-      servers.map(async (s) => (await waitForOutput(/listening on (http:\/\/[^ ]+)/, s))[1]!),
+      pair.map(async (s) => (await waitForOutput(/listening on (http:\/\/[^ ]+)/, s))[1]!),
     );
     expect(new Set(urls).size).toBe(2);
 
@@ -384,8 +394,55 @@ maybe(
       await db.end();
     }
 
+    // The plan's staff maximum, with new staff sent to both servers at once: the places left
+    // are taken exactly, every other request is refused, and nothing else is written.
+    const limited = { login: `limited_${ownerId}`, password: PASSWORD };
+    const limitedCreate = runCli(
+      'account create --staff-max',
+      [
+        ...['account', 'create', '--login', limited.login, '--password', PASSWORD],
+        ...['--email', 'limited@example.com', '--staff-max', String(STAFF_MAX)],
+      ],
+      env,
+    );
+    expect(await limitedCreate.exited).toBe(0);
+    const { account_id: limitedAccount } = JSON.parse(
+      limitedCreate.output().trim().split('\n').pop()!,
+    ) as { account_id: number };
+    const attempts = await Promise.all(
+      Array.from({ length: 4 * STAFF_MAX }, (_, i) =>
+        post(`${urls[i % 2]!}/graphql`, limited, {
+          query:
+            'mutation($input: CreateStaffInput!) { createStaff(input: $input) { staff { id } } }',
+          variables: {
+            input: {
+              login: `limited_${i}_${ownerId}`,
+              password: PASSWORD,
+              firstName: 'L',
+              lastName: String(i),
+            },
+          },
+        }),
+      ),
+    );
+    const codes = attempts.map((a) => a.body.errors?.[0]?.extensions?.code ?? 'CREATED');
+    expect(codes.filter((code) => code === 'CREATED')).toHaveLength(STAFF_MAX);
+    expect(new Set(codes)).toEqual(new Set(['CREATED', 'PAYMENT_REQUIRED']));
+    const staffCount = new Client({ connectionString: target.env.DATABASE_URL });
+    await staffCount.connect();
+    try {
+      const { rows } = await staffCount.query<{ n: number }>(
+        'select count(*)::int as n from users where account_id = $1',
+        [limitedAccount],
+      );
+      // The owner is not one of the plan's staff.
+      expect(rows[0]!.n).toBe(STAFF_MAX + 1);
+    } finally {
+      await staffCount.end();
+    }
+
     // Both servers are still healthy and stop cleanly; nothing was logged as unexpected.
-    for (const s of servers) {
+    for (const s of pair) {
       expect(await stop(s)).toBe(0);
       expect(s.output()).toMatch(/stopped cleanly/);
       expect(s.output()).not.toMatch(/unexpected error/);

@@ -8,7 +8,11 @@ import { SMTPServer } from 'smtp-server';
 import { restartDelayMs } from '../../src/cli/serve-workers';
 import { basicAuthorization, GraphQLSocket } from '../support/graphql-ws-session';
 import { runCli, stopCli, waitForOutput, type Spawned } from '../support/cli-process';
-import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/test-database';
+import {
+  createTestDatabaseTarget,
+  serverSetups,
+  type TestDatabaseTarget,
+} from '../support/test-database';
 
 /**
  * `timetrack serve --workers 2` (the built CLI; `npm run build` first): one primary, two worker
@@ -21,7 +25,8 @@ import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/te
  * service part runs only when TEST_DATABASE_URL is set. The refusal on the embedded database
  * always runs. Nothing waits on a clock for an assertion: conditions are polled up to a deadline.
  */
-const maybe = process.env.TEST_DATABASE_URL ? describe : describe.skip;
+const SETUPS = serverSetups();
+const maybe = SETUPS.length > 0 ? describe.each(SETUPS) : describe.skip.each([['', () => ({})]]);
 
 const PASSWORD = 'workers-password';
 /** Requests one client address may send in the window; the rate-limit test uses it up. */
@@ -30,8 +35,8 @@ const EMAILS = 8;
 
 const spawned: Spawned[] = [];
 const dataDirs: string[] = [];
-let target: TestDatabaseTarget | undefined;
-let smtp: SMTPServer | undefined;
+const targets: TestDatabaseTarget[] = [];
+const smtps: SMTPServer[] = [];
 
 /** Starts the CLI and keeps it for afterAll. */
 function run(name: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
@@ -71,8 +76,10 @@ afterAll(async () => {
   // orphaned by a failure; then the database, the SMTP server and the directories.
   const results = await Promise.allSettled(spawned.map(stop));
   for (const pid of knownWorkerPids) if (alive(pid)) process.kill(pid, 'SIGKILL');
-  const dropped = await Promise.allSettled([target?.drop()]);
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  const dropped = await Promise.allSettled(targets.map((target) => target.drop()));
+  await Promise.all(
+    smtps.map((smtp) => new Promise<void>((resolve) => smtp.close(() => resolve()))),
+  );
   for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
   for (const r of [...results, ...dropped]) if (r.status === 'rejected') throw r.reason;
 }, 90_000);
@@ -238,9 +245,12 @@ async function fromEveryWorker(
   return seen;
 }
 
-maybe('serve --workers 2 on a PostgreSQL server', () => {
+maybe('serve --workers 2 %s', (_setup, databaseEnv) => {
   beforeAll(async () => {
-    smtp = new SMTPServer({
+    // The tests of the set-up before left their processes and mails behind.
+    workerPids.length = 0;
+    mails.length = 0;
+    const smtp = new SMTPServer({
       disabledCommands: ['STARTTLS'],
       authOptional: true,
       logger: false,
@@ -253,16 +263,18 @@ maybe('serve --workers 2 on a PostgreSQL server', () => {
         });
       },
     });
-    await new Promise<void>((resolve) => smtp!.listen(0, '127.0.0.1', resolve));
+    smtps.push(smtp);
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     const smtpPort = (smtp.server.address() as AddressInfo).port;
 
     // A fresh database: the primary migrates it before any worker starts.
-    target = await createTestDatabaseTarget();
+    const target = await createTestDatabaseTarget();
+    targets.push(target);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-workers-'));
     dataDirs.push(dataDir);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      ...target.env,
+      ...databaseEnv(target.env.DATABASE_URL!),
       DATA_DIR: dataDir,
       PORT: '0',
       HOST: '127.0.0.1',

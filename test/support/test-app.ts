@@ -101,6 +101,7 @@ export async function startTestApp(
   const app = await createApp({
     orm: db.orm,
     config,
+    replicas: db.replicas,
     logger: options.logDestination
       ? createLogger(config.log.level, options.logDestination)
       : undefined,

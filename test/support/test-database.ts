@@ -39,3 +39,37 @@ async function withAdmin<T>(url: string, work: (client: Client) => Promise<T>): 
     await client.end();
   }
 }
+
+/** The environment of a set-up of the service on a test file's database (its direct URL). */
+export type ServerSetup = [name: string, env: (direct: string) => NodeJS.ProcessEnv];
+
+/**
+ * The set-ups a multi-process test runs on: the PostgreSQL server directly, and, where
+ * `.ci/replica-and-pooler` started them (TEST_POOLER_URL, TEST_REPLICA_URL), through PgBouncer in
+ * transaction mode with the LISTEN connection on the direct URL and a streaming replica for the
+ * reads that may lag (issue 24). None without TEST_DATABASE_URL.
+ */
+export function serverSetups(): ServerSetup[] {
+  if (!process.env.TEST_DATABASE_URL) return [];
+  const setups: ServerSetup[] = [
+    ['on a PostgreSQL server', (direct) => ({ DATABASE_URL: direct })],
+  ];
+  const { TEST_POOLER_URL: pooler, TEST_REPLICA_URL: replica } = process.env;
+  if (pooler && replica)
+    setups.push([
+      'through PgBouncer (transaction mode) with a streaming replica',
+      (direct) => ({
+        DATABASE_URL: onDatabaseOf(pooler, direct),
+        DATABASE_SESSION_URL: direct,
+        DATABASE_REPLICA_URLS: onDatabaseOf(replica, direct),
+      }),
+    ]);
+  return setups;
+}
+
+/** `server` (the URL of another server, or of a pooler) on the database of `url`. */
+export function onDatabaseOf(server: string, url: string): string {
+  const result = new URL(server);
+  result.pathname = new URL(url).pathname;
+  return result.toString();
+}

@@ -12,6 +12,7 @@ import { PageIndexesMigration } from './20261201000000-page-indexes.migration';
 import { RateHistoryMigration } from './20261202000000-rate-history.migration';
 import { StaffMoneyMigration } from './20261203000000-staff-money.migration';
 import { TimeRollupsMigration } from './20261204000000-time-rollups.migration';
+import { CallerPositionsMigration } from './20261205000000-caller-positions.migration';
 
 /** Every migration, in order. Listed explicitly so no file globbing or dynamic import is needed. */
 export const migrations: MigrationObject[] = [
@@ -31,4 +32,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261202000000-rate-history', class: RateHistoryMigration },
   { name: '20261203000000-staff-money', class: StaffMoneyMigration },
   { name: '20261204000000-time-rollups', class: TimeRollupsMigration },
+  { name: '20261205000000-caller-positions', class: CallerPositionsMigration },
 ];

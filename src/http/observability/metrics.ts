@@ -4,9 +4,10 @@ import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ErrorCode } from '../../core/errors';
 import { MAX_ATTEMPTS } from '../../modules/outbox';
-import { withDeadline } from './deadline';
+import { withDeadline } from '../../core/deadline';
 import { currentLogger, type Logger } from '../../core/logger';
 import type { RouteLabeller } from './route-labels';
+import type { ReadReplicas } from '../../db/read-replicas';
 
 /** How long a scrape waits for the outbox count before it leaves the gauge out. */
 export const SCRAPE_QUERY_DEADLINE_MS = 2_000;
@@ -38,6 +39,7 @@ export function createMetrics(deps: {
   knex: Knex;
   labeller: RouteLabeller;
   logger: Logger;
+  replicas?: ReadReplicas;
 }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -56,6 +58,7 @@ export function createMetrics(deps: {
   });
   registerPoolGauges(registry, () => (deps.knex.client as { pool?: TarnPool }).pool);
   registerOutboxGauge(registry, deps.knex, deps.logger);
+  if (deps.replicas) registerReplicaMetrics(registry, deps.replicas);
 
   const countRequests: RequestHandler = (req, res, next) => {
     const started = process.hrtime.bigint();
@@ -79,6 +82,52 @@ export function createMetrics(deps: {
 /** The answer's status; 499 (as nginx logs it) when the client went away before the answer was complete. */
 function statusOf(res: Response): string {
   return res.writableFinished ? String(res.statusCode) : '499';
+}
+
+/** Each read replica's state, lag and reads, as its last check and the routing left them. */
+function registerReplicaMetrics(registry: Registry, replicas: ReadReplicas): void {
+  new Gauge({
+    name: 'db_replica_streaming',
+    help: 'Whether the read replica takes reads (1): streaming within REPLICA_MAX_LAG_MS; 0 when it lags or is down',
+    labelNames: ['replica'] as const,
+    registers: [registry],
+    collect() {
+      for (const { name, state } of replicas.statuses())
+        this.set({ replica: name }, state === 'streaming' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'db_replica_lag_seconds',
+    help: 'How far the read replica was behind the primary at its last check (absent while it is down)',
+    labelNames: ['replica'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { name, lagMs } of replicas.statuses())
+        if (lagMs !== null) this.set({ replica: name }, lagMs / 1000);
+    },
+  });
+  new Counter({
+    name: 'db_replica_reads_total',
+    help: 'GraphQL operations (of every interface) answered from the read replica',
+    labelNames: ['replica'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { name, reads } of replicas.statuses()) this.inc({ replica: name }, reads);
+    },
+  });
+  new Counter({
+    name: 'db_replica_failed_reads_total',
+    help: 'GraphQL operations that failed on the read replica and ran again on the primary',
+    labelNames: ['replica'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { name, failedReads } of replicas.statuses())
+        this.inc({ replica: name }, failedReads);
+    },
+  });
 }
 
 function registerPoolGauges(registry: Registry, pool: () => TarnPool | undefined): void {

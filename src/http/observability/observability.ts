@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Router, type RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import type { Config } from '../../core/config';
+import type { ReadReplicas } from '../../db/read-replicas';
 import { liveness, ReadinessCheck } from './health-checks';
 import type { Logger } from '../../core/logger';
 import { createMetrics, metricsEndpoint } from './metrics';
@@ -22,14 +23,16 @@ export function createObservability(deps: {
   orm: MikroORM;
   config: Config;
   logger: Logger;
+  replicas?: ReadReplicas;
 }): Observability {
   const labeller = new RouteLabeller();
   const metrics = createMetrics({
     knex: deps.orm.em.getConnection().getKnex(),
     labeller,
     logger: deps.logger,
+    replicas: deps.replicas,
   });
-  const readiness = new ReadinessCheck(deps.orm, deps.logger);
+  const readiness = new ReadinessCheck(deps.orm, deps.logger, deps.replicas);
   const routes = Router();
   routes.get('/healthz', liveness);
   routes.get('/readyz', readiness.endpoint);
