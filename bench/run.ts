@@ -419,7 +419,10 @@ function block(text: string, from: number): string {
   throw new Error('unbalanced operation text');
 }
 
-async function measure(target: Target, spec: LoadSpec): Promise<LoadResult & { rssMb: number }> {
+export async function measure(
+  target: Target,
+  spec: LoadSpec,
+): Promise<LoadResult & { rssMb: number }> {
   await quiesce(target.pid);
   let rssMb = treeRssMb(target.pid);
   const sampler = setInterval(() => (rssMb = Math.max(rssMb, treeRssMb(target.pid))), 250);

@@ -196,6 +196,52 @@ maybe('behind PgBouncer with a streaming replica', () => {
     expect(replicaReads()).toBe(before + 2);
   });
 
+  test('a replica further behind than REPLICA_MAX_LAG_MS is skipped until it catches up', async () => {
+    const database = new URL(target.env.DATABASE_URL!).pathname.slice(1);
+    const strict = await startTestApp(
+      {
+        DATABASE_URL: onDatabase(POOLER!, database),
+        DATABASE_SESSION_URL: target.env.DATABASE_URL!,
+        DATABASE_REPLICA_URLS: onDatabase(REPLICA!, database),
+        REPLICA_MAX_LAG_MS: '1',
+      },
+      { target: { ...target, drop: async () => {} } },
+    );
+    const replicas = strict.db.replicas!;
+    try {
+      await replicaCaughtUp();
+      await replicas.refresh();
+      expect(replicas.statuses()[0]).toMatchObject({ state: 'streaming', lagMs: 0 });
+      const expected = await reportSeconds(owner);
+      await replica.query('select pg_wal_replay_pause()');
+      try {
+        await addShift(writer);
+        // Two checks apart: the first samples the primary past the replica, the second finds that
+        // sample older than the limit.
+        await replicas.refresh();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await replicas.refresh();
+        expect(replicas.statuses()[0]).toMatchObject({ state: 'lagging' });
+        expect(replicas.statuses()[0]!.lagMs).toBeGreaterThan(1);
+        const ready = await request(strict.app.express).get('/readyz');
+        expect(ready.status).toBe(200);
+        expect(ready.body.replicas[0].state).toBe('lagging');
+        // The owner has written nothing since the pause, yet reads the primary, with the new shift.
+        const before = replicas.statuses()[0]!.reads;
+        const data = await strict.gqlOk(owner, REPORT, { from: '2026-03-01T00:00:00Z' });
+        expect(data.report.totals.seconds).toBe(expected + 3600);
+        expect(replicas.statuses()[0]!.reads).toBe(before);
+      } finally {
+        await replica.query('select pg_wal_replay_resume()');
+      }
+      await replicaCaughtUp();
+      await replicas.refresh();
+      expect(replicas.statuses()[0]).toMatchObject({ state: 'streaming', lagMs: 0 });
+    } finally {
+      await strict.close();
+    }
+  });
+
   test('a replica stopped mid-run: every read falls back to the primary, never a 5xx', async () => {
     await replicaCaughtUp();
     const expected = await reportSeconds(owner);

@@ -12,7 +12,30 @@ test('DATABASE_URL selects a PostgreSQL server', () => {
   expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).database).toEqual({
     kind: 'server',
     url: 'postgres://u@h:5432/db',
+    replicaUrls: [],
   });
+});
+
+test('DATABASE_SESSION_URL and DATABASE_REPLICA_URLS: beside DATABASE_URL only', () => {
+  const config = loadConfig({
+    DATABASE_URL: 'postgres://u@pooler:6432/db',
+    DATABASE_SESSION_URL: 'postgres://u@primary:5432/db',
+    DATABASE_REPLICA_URLS: 'postgres://u@r1/db,postgresql://u@r2:5433/db',
+  });
+  expect(config.database).toEqual({
+    kind: 'server',
+    url: 'postgres://u@pooler:6432/db',
+    sessionUrl: 'postgres://u@primary:5432/db',
+    replicaUrls: ['postgres://u@r1/db', 'postgresql://u@r2:5433/db'],
+  });
+  expect(config.db).toMatchObject({ replicaMaxLagMs: 5000, replicaListRows: 500 });
+  for (const name of ['DATABASE_SESSION_URL', 'DATABASE_REPLICA_URLS'])
+    expect(() => loadConfig({ [name]: 'postgres://u@h/db' })).toThrow(
+      `${name}: needs DATABASE_URL (a server)`,
+    );
+  expect(() =>
+    loadConfig({ DATABASE_URL: 'postgres://u@h/db', DATABASE_REPLICA_URLS: 'postgres://a,' }),
+  ).toThrow('DATABASE_REPLICA_URLS: must be postgres:// URLs separated by commas');
 });
 
 test.each([
