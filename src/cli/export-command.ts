@@ -30,7 +30,7 @@ export async function exportShifts(
       `There is no directory ${path.dirname(target)} to write ${path.basename(target)} in`,
     );
   }
-  const app = await createApp({ orm: db.orm, config });
+  const app = await createApp({ orm: db.orm, config, replicas: db.replicas });
   try {
     return target === undefined
       ? await toStdout(app, ctx, query)

@@ -47,6 +47,14 @@ export interface RequestContext {
    * GraphQL answers report it in `extensions.cost.throttleStatus`.
    */
   readonly rateLimit?: RateLimitStatus | undefined;
+
+  /**
+   * Where this request's reads that may go to a read replica went first (the replica's name, or
+   * PRIMARY), set by graphql/replica-routing.ts and shared with the contexts renewed from this one:
+   * an export's later pages read there too, so that they never step back in time. Cleared when the
+   * request writes.
+   */
+  readonly readSource?: { name?: string };
 }
 
 /**

@@ -9,7 +9,8 @@
  *   connection prepared (rate-limiter-flexible names its statements) outlive it, and the driver's
  *   first PREPARE of the same name on a new connection fails with 42P05 "prepared statement
  *   already exists", for as long as the process runs. `DEALLOCATE ALL` first costs one round trip
- *   per new connection; on a server, where a session starts empty, it is not sent.
+ *   per new connection, and finds nothing on a server, where a session starts empty (the
+ *   embedded database is also reached through a TCP proxy, as a "server", in the outage tests).
  * - **Named prepared statements through a pooler.** Behind PgBouncer in transaction mode
  *   (DATABASE_SESSION_URL set), consecutive statements of one connection may run on different
  *   server sessions, so a statement prepared on one is missing on the next (rate-limiter-flexible
@@ -34,21 +35,14 @@ interface PgClient {
 /** The driver's message when its own timer (`query_timeout`) gave up on an answer. */
 const READ_TIMEOUT = 'Query read timeout';
 
-export interface ConnectionHookOptions {
-  /** The embedded database: forget the statements an earlier connection prepared. */
-  readonly deallocate: boolean;
-  /** Behind a transaction pooler: send every statement unnamed. */
-  readonly unnamedStatements: boolean;
-}
-
-export function afterCreateFor(
-  options: ConnectionHookOptions,
-): (client: PgClient, done: (error: Error | null, client: PgClient) => void) => void {
+/** `unnamedStatements`: behind a transaction pooler, every statement is sent unnamed. */
+export function afterCreateFor(options: {
+  unnamedStatements: boolean;
+}): (client: PgClient, done: (error: Error | null, client: PgClient) => void) => void {
   return (client, done) => {
     closeOnReadTimeout(client);
     if (options.unnamedStatements) unnameStatements(client);
-    if (options.deallocate) deallocate(client, done);
-    else done(null, client);
+    deallocate(client, done);
   };
 }
 

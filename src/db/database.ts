@@ -61,9 +61,7 @@ export async function openDatabase(
       connectTimeoutMs: config.db.connectTimeoutMs,
     };
     const pooled = config.database.kind === 'server' && config.database.sessionUrl !== undefined;
-    orm = await MikroORM.init(
-      ormOptions({ ...settings, clientUrl, embedded: embedded !== undefined, pooled }),
-    );
+    orm = await MikroORM.init(ormOptions({ ...settings, clientUrl, pooled }));
     if (options.migrate !== false) await orm.getMigrator().up();
     if (pooled) await warnOfStatementTimeout(orm, config.db.statementTimeoutMs);
     // 0: no cap of its own; the whole pool, still handed out fairly.
@@ -78,7 +76,7 @@ export async function openDatabase(
       replicas = await ReadReplicas.open(
         config.database.replicaUrls,
         { ...settings, perAccount },
-        primary,
+        config.database.url,
         config.db.replicaMaxLagMs,
       );
     const opened = orm;

@@ -13,8 +13,6 @@ export interface OrmConnectionSettings {
   statementTimeoutMs: number;
   acquireTimeoutMs: number;
   connectTimeoutMs: number;
-  /** The embedded database (PGlite): one session behind every connection. */
-  embedded?: boolean;
   /**
    * `clientUrl` is a pooler in transaction mode: no session settings at connection (the pooler
    * refuses them; the statement timeout is then the pooler's or the role's, docs/scaling.md) and
@@ -48,10 +46,7 @@ export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlD
       idleTimeoutMillis: 30_000,
       // Forgets prepared statements of earlier connections (PGlite), sends statements unnamed
       // through a pooler, and closes a connection whose query the driver's timer abandoned.
-      afterCreate: afterCreateFor({
-        deallocate: settings.embedded === true,
-        unnamedStatements: settings.pooled === true,
-      }),
+      afterCreate: afterCreateFor({ unnamedStatements: settings.pooled === true }),
     },
     driverOptions: {
       // knex's own messages (a connection lost in an outage) as JSON log lines, with the request's

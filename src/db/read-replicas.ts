@@ -1,4 +1,5 @@
-import { MikroORM, type Knex } from '@mikro-orm/postgresql';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Client } from 'pg';
 import { withDeadline } from '../core/deadline';
 import type { Logger } from '../core/logger';
 import { installConnectionLanes } from './connection-lanes';
@@ -37,6 +38,7 @@ export interface Replica {
 }
 
 interface Tracked extends Replica {
+  readonly check: CheckConnection;
   state: ReplicaState;
   lagMs: number | null;
   /** The WAL position it had replayed at the last check. */
@@ -46,20 +48,86 @@ interface Tracked extends Replica {
 }
 
 /** The primary's WAL position at an instant: the replica that replayed it is that fresh. */
-interface Sample {
+export interface Sample {
   readonly at: number;
   readonly lsn: bigint;
 }
 
 /**
+ * How far behind the primary a replica that has replayed `replayed` is, from the primary's
+ * positions sampled so far (oldest first): 0 when it has the newest sample, else the age of the
+ * newest sample it has (it is at least that fresh; an upper bound, so a replica is never taken
+ * for fresher than it is). Undefined when it has none of them: how old it is, is not known.
+ */
+export function lagOf(
+  samples: readonly Sample[],
+  replayed: bigint,
+  now: number,
+): number | undefined {
+  const newest = samples.at(-1);
+  if (newest === undefined || replayed >= newest.lsn) return 0;
+  for (let i = samples.length - 2; i >= 0; i--)
+    if (samples[i]!.lsn <= replayed) return now - samples[i]!.at;
+  return undefined;
+}
+
+/**
+ * One connection of the monitor's own, outside the pools: a check must not wait behind the
+ * requests that fill a replica's pool, nor count a busy replica as down. Opened on first use and
+ * dropped on any failure or a check that takes too long (the next round opens another).
+ */
+class CheckConnection {
+  private client: Promise<Client> | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly connectTimeoutMs: number,
+  ) {}
+
+  async query<T>(sql: string, what: string): Promise<T> {
+    const client = (this.client ??= this.connect());
+    try {
+      const { rows } = await withDeadline((await client).query(sql), CHECK_DEADLINE_MS, what);
+      return rows[0] as T;
+    } catch (error) {
+      this.drop(client);
+      throw error;
+    }
+  }
+
+  close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    return client ? client.then((c) => c.end()).catch(() => undefined) : Promise.resolve();
+  }
+
+  private async connect(): Promise<Client> {
+    const client = new Client({
+      connectionString: this.url,
+      connectionTimeoutMillis: this.connectTimeoutMs,
+      application_name: 'timetrack replica check',
+    });
+    // A connection that fails between checks is dropped at the next one's error.
+    client.on('error', () => undefined);
+    await client.connect();
+    return client;
+  }
+
+  private drop(client: Promise<Client>): void {
+    if (this.client === client) this.client = undefined;
+    void client.then((c) => c.end()).catch(() => undefined);
+  }
+}
+
+/**
  * The streaming replicas of DATABASE_REPLICA_URLS, and how far behind the primary each one is.
  *
- * Every REPLICA_CHECK_MS the primary's `pg_current_wal_lsn()` is sampled, then each replica's
- * `pg_last_wal_replay_lsn()`. A replica that has replayed the primary's position of an instant is
- * at most as old as that instant, so its lag is the age of the oldest sample it has not replayed
- * (0 when it has replayed the newest): a replay timestamp would grow while the primary is idle,
- * and a byte count says nothing about time. Each replica has a pool (DB_POOL_MAX) of its own,
- * shared out between accounts like the primary's.
+ * Every REPLICA_CHECK_MS the primary's WAL position is sampled, then each replica's
+ * `pg_last_wal_replay_lsn()`, each on a connection of the monitor's own. A replica that has
+ * replayed the primary's position of an instant is at least as fresh as that instant, so its lag
+ * is the age of the newest sample it has replayed (lagOf): a replay timestamp would grow while the
+ * primary is idle, and a byte count says nothing about time. Each replica has a pool
+ * (DB_POOL_MAX) of its own for the reads, shared out between accounts like the primary's.
  */
 export class ReadReplicas {
   private readonly replicas: Tracked[];
@@ -70,8 +138,8 @@ export class ReadReplicas {
   private log: Logger | undefined;
 
   private constructor(
-    replicas: Replica[],
-    private readonly primary: Knex,
+    replicas: (Replica & { readonly check: CheckConnection })[],
+    private readonly primary: CheckConnection,
     private readonly maxLagMs: number,
   ) {
     this.replicas = replicas.map((replica) => ({
@@ -87,10 +155,10 @@ export class ReadReplicas {
   static async open(
     urls: readonly string[],
     settings: Omit<OrmConnectionSettings, 'clientUrl'> & { perAccount: number },
-    primary: Knex,
+    primaryUrl: string,
     maxLagMs: number,
   ): Promise<ReadReplicas> {
-    const replicas: Replica[] = [];
+    const replicas: (Replica & { check: CheckConnection })[] = [];
     try {
       for (const url of urls) {
         const orm = await MikroORM.init(ormOptions({ ...settings, clientUrl: url, replica: true }));
@@ -99,12 +167,14 @@ export class ReadReplicas {
           perAccount: settings.perAccount,
           acquireTimeoutMs: settings.acquireTimeoutMs,
         });
-        replicas.push({ name: nameOf(url), orm });
+        const check = new CheckConnection(url, settings.connectTimeoutMs);
+        replicas.push({ name: nameOf(url), orm, check });
       }
     } catch (error) {
       await Promise.all(replicas.map((replica) => replica.orm.close(true)));
       throw error;
     }
+    const primary = new CheckConnection(primaryUrl, settings.connectTimeoutMs);
     return new ReadReplicas(replicas, primary, maxLagMs);
   }
 
@@ -115,7 +185,7 @@ export class ReadReplicas {
   async start(log: Logger): Promise<void> {
     this.log = log;
     await this.refresh();
-    this.timer = setInterval(() => void this.refresh(), REPLICA_CHECK_MS);
+    this.timer = setInterval(() => void this.check(), REPLICA_CHECK_MS);
     this.timer.unref();
   }
 
@@ -126,14 +196,14 @@ export class ReadReplicas {
 
   /**
    * A streaming replica that has replayed `seen` (the caller's position, callerPosition), taken in
-   * turn; undefined when none has: the primary answers.
+   * turn; with `only`, that replica or none. Undefined when there is none: the primary answers.
    */
-  choose(seen: bigint | undefined): Replica | undefined {
+  choose(seen: bigint, only?: string): Replica | undefined {
     const count = this.replicas.length;
     for (let i = 0; i < count; i++) {
       const replica = this.replicas[(this.next + i) % count]!;
-      if (replica.state !== 'streaming' || (seen !== undefined && replica.replayed < seen))
-        continue;
+      if (replica.state !== 'streaming' || replica.replayed < seen) continue;
+      if (only !== undefined && replica.name !== only) continue;
       this.next = (this.next + i + 1) % count;
       return replica;
     }
@@ -170,52 +240,66 @@ export class ReadReplicas {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.checking;
-    await Promise.all(this.replicas.map((replica) => replica.orm.close(true)));
+    await this.primary.close();
+    await Promise.all(
+      this.replicas.map(async (replica) => {
+        await replica.check.close();
+        await replica.orm.close(true);
+      }),
+    );
   }
 
   private tracked(replica: Replica): Tracked {
     return this.replicas.find((tracked) => tracked.orm === replica.orm)!;
   }
 
-  /** Checks every replica now (a round still running is joined, not overlapped). */
-  refresh(): Promise<void> {
+  /** Checks every replica now, in a round that starts after the one running, if any. */
+  async refresh(): Promise<void> {
+    await this.checking;
+    await this.check();
+  }
+
+  /** One round; a round still running when the timer is due again is joined, not overlapped. */
+  private check(): Promise<void> {
     return (this.checking ??= this.round().finally(() => (this.checking = undefined)));
   }
 
   private async round(): Promise<void> {
     const at = Date.now();
     try {
-      const { rows } = await withDeadline(
-        this.primary.raw<{ rows: { lsn: string }[] }>('select pg_current_wal_lsn()::text as lsn'),
-        CHECK_DEADLINE_MS,
+      // The insert position: with asynchronous commit a transaction may have returned before its
+      // commit was written, and the sample must cover it.
+      const { lsn } = await this.primary.query<{ lsn: string }>(
+        'select pg_current_wal_insert_lsn()::text as lsn',
         'the primary WAL position',
       );
-      this.samples.push({ at, lsn: parseLsn(rows[0]!.lsn) });
+      this.samples.push({ at, lsn: parseLsn(lsn) });
     } catch {
       // The primary did not answer: the replicas are measured against the samples so far.
     }
     await Promise.all(this.replicas.map((replica) => this.checkReplica(replica)));
-    this.forgetSamples(at);
+    // A replica behind every sample kept lags more than the limit anyway.
+    const horizon = Date.now() - Math.max(2 * this.maxLagMs, 10 * REPLICA_CHECK_MS);
+    const newest = this.samples.at(-1);
+    this.samples = this.samples.filter((sample) => sample.at >= horizon || sample === newest);
   }
 
   private async checkReplica(replica: Tracked): Promise<void> {
     const before = replica.state;
     try {
-      const { rows } = await withDeadline(
-        replica.orm.em
-          .getConnection()
-          .getKnex()
-          .raw<{ rows: { recovering: boolean; lsn: string | null }[] }>(
-            'select pg_is_in_recovery() as recovering, pg_last_wal_replay_lsn()::text as lsn',
-          ),
-        CHECK_DEADLINE_MS,
+      const { recovering, lsn } = await replica.check.query<{
+        recovering: boolean;
+        lsn: string | null;
+      }>(
+        'select pg_is_in_recovery() as recovering, pg_last_wal_replay_lsn()::text as lsn',
         'the replica check',
       );
-      const { recovering, lsn } = rows[0]!;
       if (!recovering || lsn === null) throw new Error('it is not in recovery (promoted?)');
       replica.replayed = parseLsn(lsn);
-      replica.lagMs = this.lagOf(replica.replayed);
-      replica.state = replica.lagMs <= this.maxLagMs ? 'streaming' : 'lagging';
+      const lag = lagOf(this.samples, replica.replayed, Date.now());
+      // Unknown: at least as old as the oldest sample kept.
+      replica.lagMs = lag ?? Date.now() - (this.samples[0]?.at ?? Date.now());
+      replica.state = lag !== undefined && lag <= this.maxLagMs ? 'streaming' : 'lagging';
     } catch (error) {
       replica.state = 'down';
       replica.lagMs = null;
@@ -230,30 +314,6 @@ export class ReadReplicas {
         { replica: replica.name, lagMs: replica.lagMs },
         `read replica ${replica.name} is ${replica.state}`,
       );
-  }
-
-  /** The age of the oldest sample of the primary that `replayed` has not reached; 0 if none. */
-  private lagOf(replayed: bigint): number {
-    const behind = this.samples.find((sample) => sample.lsn > replayed);
-    return behind ? Date.now() - behind.at : 0;
-  }
-
-  /**
-   * Keeps the samples a lag may still be measured from: those no streaming replica has replayed,
-   * within twice the lag limit (a replica behind all of them lags more than the limit anyway).
-   */
-  private forgetSamples(now: number): void {
-    const horizon = now - Math.max(2 * this.maxLagMs, 10 * REPLICA_CHECK_MS);
-    let replayed: bigint | undefined;
-    for (const replica of this.replicas)
-      if (replica.state !== 'down' && (replayed === undefined || replica.replayed < replayed))
-        replayed = replica.replayed;
-    const newest = this.samples.at(-1);
-    this.samples = this.samples.filter(
-      (sample) =>
-        sample === newest ||
-        (sample.at >= horizon && (replayed === undefined || sample.lsn > replayed)),
-    );
   }
 }
 

@@ -201,5 +201,6 @@ export function contextForViewer(
     config,
     idempotencyKey: options.idempotencyKey,
     log: options.log ?? currentLogger(),
+    readSource: {},
   };
 }

@@ -1,5 +1,6 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import {
+  GraphQLError,
   Kind,
   type DocumentNode,
   type ExecutionResult,
@@ -8,7 +9,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
-import { AppError, ServiceUnavailableError } from '../core/errors';
+import { AppError } from '../core/errors';
 import { renewedContext, type RequestContext } from '../core/request-context';
 import { callerPosition, recordCallerPosition } from '../db/caller-positions';
 import { isConnectionFailure } from '../db/database-errors';
@@ -63,7 +64,8 @@ export function readRouteOf(
  * the caller's position (callerPosition) and lags at most REPLICA_MAX_LAG_MS; when there is none,
  * or the replica fails under the read (stopped, restarted, a conflict with its recovery), the
  * operation runs again on the primary: it only read, so running it twice changes nothing, and
- * the caller gets an answer, not a 503.
+ * the caller gets an answer, not a 503. The later reads of one request (an export's pages) go
+ * where its first one went (RequestContext.readSource), or to the primary.
  */
 export function replicaRouting(deps: {
   replicas: ReadReplicas;
@@ -74,48 +76,50 @@ export function replicaRouting(deps: {
   return async ({ operation, document, variables, context }, run) => {
     const ctx = context as RequestContext;
     const route = readRouteOf(operation, document, variables, deps);
-    if (route === 'replica' && deps.replicas.available) {
+    if (route === 'replica' && ctx.readSource?.name !== PRIMARY && deps.replicas.available) {
       const answer = await readOnReplica(deps, ctx, run);
       if (answer) return answer;
     }
-    const result = await run(ctx);
-    if (route === 'records-position') {
-      // After the commit: the position lies at or after it. Should the primary fail right here,
-      // the write has answered already; the caller's reads then go where their lag allows.
-      await recordCallerPosition(deps.primary, ctx.viewer.accountId, ctx.viewer.id).catch(
-        (error: unknown) =>
-          ctx.log.warn({ err: error }, 'the caller position after a write was not recorded'),
-      );
+    if (route === 'replica' && ctx.readSource) ctx.readSource.name = PRIMARY;
+    try {
+      return await run(ctx);
+    } finally {
+      if (route === 'records-position') await recordPosition(deps.primary, ctx);
     }
-    return result;
   };
 }
+
+/** The name a request's reads are pinned to when they went to the primary. */
+const PRIMARY = 'primary';
 
 async function readOnReplica(
   deps: { replicas: ReadReplicas; primary: Knex },
   ctx: RequestContext,
   run: (context: RequestContext) => Promise<ExecutionResult>,
 ): Promise<ExecutionResult | undefined> {
-  let seen: bigint | undefined;
+  let seen: bigint;
   try {
     seen = await callerPosition(deps.primary, ctx.viewer.accountId, ctx.viewer.id);
   } catch {
     // The primary did not answer: the read there answers the catalogue's 503 itself.
     return undefined;
   }
-  const replica = deps.replicas.choose(seen);
+  const replica = deps.replicas.choose(seen, ctx.readSource?.name);
   if (!replica) return undefined;
   let result: ExecutionResult;
   try {
     result = await run(renewedContext(ctx, replica.orm.em));
   } catch (error) {
-    result = { errors: [error as never] };
+    result = {
+      errors: [new GraphQLError((error as Error).message, { originalError: error as Error })],
+    };
   }
   const failures = (result.errors ?? [])
-    .map((error) => error.originalError ?? error)
-    .filter((error) => !(error instanceof AppError) || error instanceof ServiceUnavailableError);
+    .map((error) => error.originalError)
+    .filter(isReplicaFailure);
   if (failures.length === 0) {
     deps.replicas.served(replica);
+    if (ctx.readSource) ctx.readSource.name = replica.name;
     return result;
   }
   deps.replicas.failed(replica, failures.some(isConnectionFailure));
@@ -124,6 +128,33 @@ async function readOnReplica(
     `a read on replica ${replica.name} failed; it runs again on the primary`,
   );
   return undefined;
+}
+
+/**
+ * Whether an operation's error came from the replica's database and may not on the primary: a
+ * lost connection, a conflict with the replica's recovery (40001), a refused write (25006), a full
+ * pool. Not the caller's own mistakes (the catalogue's errors, invalid variables), and not a
+ * statement that ran out of time: it would take as long on the primary.
+ */
+function isReplicaFailure(error: Error | undefined): error is Error {
+  if (!error || error instanceof AppError) return false;
+  if (isConnectionFailure(error) || error.name === 'KnexTimeoutError') return true;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code !== STATEMENT_TIMEOUT;
+}
+
+const STATEMENT_TIMEOUT = '57014';
+
+/**
+ * After the commit (or the watermark read): the position lies at or after it. Reads of this
+ * request from here on decide afresh. Should the primary fail right here, the write has answered
+ * already; it is logged, and the caller's reads go where their last recorded position allows.
+ */
+async function recordPosition(primary: Knex, ctx: RequestContext): Promise<void> {
+  if (ctx.readSource) ctx.readSource.name = undefined;
+  await recordCallerPosition(primary, ctx.viewer.accountId, ctx.viewer.id).catch((error: unknown) =>
+    ctx.log.warn({ err: error }, 'the caller position was not recorded'),
+  );
 }
 
 /** The operation's root fields, through fragments and inline fragments. */

@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { runCli, stopCli, waitForOutput, type Spawned } from '../support/cli-process';
 import {
   createTestDatabaseTarget,
+  replicasCaughtUp,
   serverSetups,
   type TestDatabaseTarget,
 } from '../support/test-database';
@@ -369,7 +370,9 @@ maybe(
       expect(totals.rows).toEqual([]);
 
       // And the API of each server says the same: each user's shifts, at most one running, as the
-      // owner sees them on one server and the user itself on the other.
+      // owner sees them on one server and the user itself on the other. The owner's long lists
+      // read the replica where there is one, which other users' writes reach moments later.
+      await replicasCaughtUp(env, target.env.DATABASE_URL!);
       for (const [i, user] of users.entries()) {
         const stored = shifts.rows.filter((r) => r.user_id === user.id);
         const query =

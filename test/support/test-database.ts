@@ -73,3 +73,45 @@ export function onDatabaseOf(server: string, url: string): string {
   result.pathname = new URL(url).pathname;
   return result.toString();
 }
+
+/**
+ * Waits until the replica behind `replica` has replayed everything the primary behind `primary`
+ * had written when this was called (their WAL positions compared), up to a minute.
+ */
+export async function replayedAll(primary: Client, replica: Client): Promise<void> {
+  const { rows } = await primary.query<{ lsn: string }>(
+    'select pg_current_wal_insert_lsn()::text as lsn',
+  );
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const caught = await replica.query<{ done: boolean }>(
+      'select pg_last_wal_replay_lsn() >= $1::pg_lsn as done',
+      [rows[0]!.lsn],
+    );
+    if (caught.rows[0]!.done) return;
+    if (Date.now() > deadline)
+      throw new Error(`the replica did not replay ${rows[0]!.lsn} in 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** With DATABASE_REPLICA_URLS in `env`: replayedAll for each of them, against `direct`'s primary. */
+export async function replicasCaughtUp(env: NodeJS.ProcessEnv, direct: string): Promise<void> {
+  const urls = env.DATABASE_REPLICA_URLS?.split(',') ?? [];
+  if (urls.length === 0) return;
+  const primary = new Client({ connectionString: direct });
+  await primary.connect();
+  try {
+    for (const url of urls) {
+      const replica = new Client({ connectionString: url });
+      await replica.connect();
+      try {
+        await replayedAll(primary, replica);
+      } finally {
+        await replica.end();
+      }
+    }
+  } finally {
+    await primary.end();
+  }
+}

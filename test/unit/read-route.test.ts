@@ -1,6 +1,6 @@
 import { getOperationAST, parse } from 'graphql';
 import { readRouteOf } from '../../src/graphql/replica-routing';
-import { parseLsn } from '../../src/db/read-replicas';
+import { lagOf, parseLsn } from '../../src/db/read-replicas';
 
 /** Where each kind of operation reads (docs/scaling.md, "Read replicas"). */
 function routeOf(source: string, variables: Record<string, unknown> = {}) {
@@ -55,4 +55,30 @@ test('WAL positions compare as numbers across the 32-bit boundary', () => {
   expect(parseLsn('0/16B3748')).toBe(0x16b3748n);
   expect(parseLsn('1/0') > parseLsn('0/FFFFFFFF')).toBe(true);
   expect(parseLsn('16/B374D848')).toBe((0x16n << 32n) | 0xb374d848n);
+});
+
+describe("a replica's lag, from the primary's sampled positions", () => {
+  const samples = [
+    { at: 1_000, lsn: 100n },
+    { at: 1_250, lsn: 100n },
+    { at: 1_500, lsn: 180n },
+    { at: 1_750, lsn: 250n },
+  ];
+  test.each([
+    ['has the newest position', 250n, 0],
+    ['is past it', 300n, 0],
+    ['has the one of 1,500 but not the newest', 200n, 500],
+    ['has the idle primary of 1,250 (the newest sample at its position)', 150n, 750],
+  ])('a replica that %s', (_what, replayed, lag) => {
+    expect(lagOf(samples, replayed, 2_000)).toBe(lag);
+  });
+
+  test('a replica behind every sample kept: its age is not known', () => {
+    expect(lagOf(samples, 99n, 2_000)).toBeUndefined();
+    expect(lagOf([{ at: 1_000, lsn: 100n }], 50n, 2_000)).toBeUndefined();
+  });
+
+  test('no sample yet (the primary never answered): nothing to be behind', () => {
+    expect(lagOf([], 0n, 2_000)).toBe(0);
+  });
 });
