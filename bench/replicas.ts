@@ -85,11 +85,11 @@ function onDatabase(server: string, url: string): string {
   return result.toString();
 }
 
-async function lsnOf(url: string, sql: string): Promise<string> {
+async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query<{ lsn: string }>(sql)).rows[0]!.lsn;
+    return await work(client);
   } finally {
     await client.end();
   }
@@ -97,31 +97,31 @@ async function lsnOf(url: string, sql: string): Promise<string> {
 
 /** Waits until the replica has replayed what the primary has written (the dataset's load). */
 async function replicaCaughtUp(primary: string, replica: string): Promise<void> {
-  const target = await lsnOf(primary, 'select pg_current_wal_lsn()::text as lsn');
-  for (;;) {
-    const caught = await lsnOf(
-      replica,
-      `select (pg_last_wal_replay_lsn() >= '${target}'::pg_lsn)::text as lsn`,
-    );
-    if (caught === 'true') return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  const { rows } = await withClient(primary, (client) =>
+    client.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn'),
+  );
+  await withClient(replica, async (client) => {
+    for (;;) {
+      const caught = await client.query<{ done: boolean }>(
+        'select pg_last_wal_replay_lsn() >= $1::pg_lsn as done',
+        [rows[0]!.lsn],
+      );
+      if (caught.rows[0]!.done) return;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  });
 }
 
 /**
  * The punch mix starts each user punched out (it alternates in and out from there): the shifts a
  * phase left running are stopped, so that neither phase's punches are refused for the other's.
  */
-async function punchEveryoneOut(url: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(
+function punchEveryoneOut(url: string): Promise<unknown> {
+  return withClient(url, (client) =>
+    client.query(
       `update shifts set stop = greatest(now(), start + interval '1 second') where stop is null`,
-    );
-  } finally {
-    await client.end();
-  }
+    ),
+  );
 }
 
 async function replicaReads(target: Target): Promise<number | null> {

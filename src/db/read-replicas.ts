@@ -6,7 +6,7 @@ import { installConnectionLanes } from './connection-lanes';
 import { ormOptions, type OrmConnectionSettings } from './orm-options';
 
 /** How often each replica's replay position (and the primary's WAL position) is read. */
-export const REPLICA_CHECK_MS = 250;
+const REPLICA_CHECK_MS = 250;
 /** How long one check of a replica may take before it counts as down. */
 const CHECK_DEADLINE_MS = 2_000;
 

@@ -4,7 +4,9 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { GraphQLSocket, basicAuthorization } from '../support/graphql-ws-session';
 import {
+  behindPooler,
   createTestDatabaseTarget,
+  onDatabaseOf,
   replayedAll,
   type TestDatabaseTarget,
 } from '../support/test-database';
@@ -40,12 +42,6 @@ const CREATE_SHIFT = `mutation($input: CreateShiftInput!) {
   createShift(input: $input) { shift { id notes } }
 }`;
 
-function onDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
 async function connect(url: string): Promise<Client> {
   const client = new Client({ connectionString: url });
   // The replica's connection ends when the test stops it; its queries' own failures are enough.
@@ -56,6 +52,8 @@ async function connect(url: string): Promise<Client> {
 
 maybe('behind PgBouncer with a streaming replica', () => {
   let target: TestDatabaseTarget;
+  /** The test database on the primary, straight (not through the pooler). */
+  let direct: string;
   let t: TestApp;
   let primary: Client;
   let replica: Client;
@@ -91,19 +89,17 @@ maybe('behind PgBouncer with a streaming replica', () => {
 
   beforeAll(async () => {
     target = await createTestDatabaseTarget();
-    const database = new URL(target.env.DATABASE_URL!).pathname.slice(1);
+    direct = target.env.DATABASE_URL!;
     t = await startTestApp(
       {
-        DATABASE_URL: onDatabase(POOLER!, database),
-        DATABASE_SESSION_URL: target.env.DATABASE_URL!,
-        DATABASE_REPLICA_URLS: onDatabase(REPLICA!, database),
+        ...behindPooler(direct, POOLER!, REPLICA),
         // The paused-replay test holds the replica back for as long as a busy machine needs.
         REPLICA_MAX_LAG_MS: '600000',
       },
       { target },
     );
-    primary = await connect(target.env.DATABASE_URL!);
-    replica = await connect(onDatabase(REPLICA!, database));
+    primary = await connect(direct);
+    replica = await connect(onDatabaseOf(REPLICA!, direct));
     owner = await t.newAccount();
     writer = await t.newStaff(owner, { type: 'MANAGER' });
     const company = await t.create(owner, 'createCompany', {
@@ -133,9 +129,9 @@ maybe('behind PgBouncer with a streaming replica', () => {
     );
     expect(listening.rows[0]!.n).toBe(1);
     // PgBouncer's admin console: the test database's pool has served the app's queries.
-    const admin = await connect(onDatabase(POOLER!, 'pgbouncer'));
+    const admin = await connect(Object.assign(new URL(POOLER!), { pathname: '/pgbouncer' }).href);
     try {
-      const database = new URL(target.env.DATABASE_URL!).pathname.slice(1);
+      const database = new URL(direct).pathname.slice(1);
       const stats = await admin.query<{ database: string; total_query_count: string }>(
         'SHOW STATS',
       );
@@ -192,14 +188,8 @@ maybe('behind PgBouncer with a streaming replica', () => {
   });
 
   test('a replica further behind than REPLICA_MAX_LAG_MS is skipped until it catches up', async () => {
-    const database = new URL(target.env.DATABASE_URL!).pathname.slice(1);
     const strict = await startTestApp(
-      {
-        DATABASE_URL: onDatabase(POOLER!, database),
-        DATABASE_SESSION_URL: target.env.DATABASE_URL!,
-        DATABASE_REPLICA_URLS: onDatabase(REPLICA!, database),
-        REPLICA_MAX_LAG_MS: '1',
-      },
+      { ...behindPooler(direct, POOLER!, REPLICA), REPLICA_MAX_LAG_MS: '1' },
       { target: { ...target, drop: async () => {} } },
     );
     const replicas = strict.db.replicas!;
@@ -272,9 +262,7 @@ maybe('behind PgBouncer with a streaming replica', () => {
     // Started again, it streams and takes reads once more.
     await promisify(execFile)('pg_ctlcluster', [...CLUSTER!.split(' '), 'start']);
     await replica.end().catch(() => undefined);
-    replica = await connect(
-      onDatabase(REPLICA!, new URL(target.env.DATABASE_URL!).pathname.slice(1)),
-    );
+    replica = await connect(onDatabaseOf(REPLICA!, direct));
     await replicaCaughtUp();
     const before = replicaReads();
     expect(await reportSeconds(owner)).toBe(expected);
@@ -283,14 +271,9 @@ maybe('behind PgBouncer with a streaming replica', () => {
 
   test('live events: a subscription hears a shift written through the pooler (LISTEN on the direct URL)', async () => {
     // A second app on the same database: its write's NOTIFY reaches the first app's LISTEN.
-    const database = new URL(target.env.DATABASE_URL!).pathname.slice(1);
-    const other = await startTestApp(
-      {
-        DATABASE_URL: onDatabase(POOLER!, database),
-        DATABASE_SESSION_URL: target.env.DATABASE_URL!,
-      },
-      { target: { ...target, drop: async () => {} } },
-    );
+    const other = await startTestApp(behindPooler(direct, POOLER!), {
+      target: { ...target, drop: async () => {} },
+    });
     const socket = new GraphQLSocket(await t.listen(), basicAuthorization(owner));
     try {
       await socket.connected();

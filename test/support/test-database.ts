@@ -58,13 +58,25 @@ export function serverSetups(): ServerSetup[] {
   if (pooler && replica)
     setups.push([
       'through PgBouncer (transaction mode) with a streaming replica',
-      (direct) => ({
-        DATABASE_URL: onDatabaseOf(pooler, direct),
-        DATABASE_SESSION_URL: direct,
-        DATABASE_REPLICA_URLS: onDatabaseOf(replica, direct),
-      }),
+      (direct) => behindPooler(direct, pooler, replica),
     ]);
   return setups;
+}
+
+/**
+ * The service's settings for the database of `direct` through the pooler at `pooler`, its LISTEN
+ * connection on `direct`, and with `replica` (another server's URL) its streaming replica.
+ */
+export function behindPooler(
+  direct: string,
+  pooler: string,
+  replica?: string,
+): Record<string, string> {
+  return {
+    DATABASE_URL: onDatabaseOf(pooler, direct),
+    DATABASE_SESSION_URL: direct,
+    ...(replica ? { DATABASE_REPLICA_URLS: onDatabaseOf(replica, direct) } : {}),
+  };
 }
 
 /** `server` (the URL of another server, or of a pooler) on the database of `url`. */

@@ -7,7 +7,7 @@ import { MAX_ATTEMPTS } from '../../modules/outbox';
 import { withDeadline } from '../../core/deadline';
 import { currentLogger, type Logger } from '../../core/logger';
 import type { RouteLabeller } from './route-labels';
-import type { ReadReplicas } from '../../db/read-replicas';
+import type { ReadReplicas, ReplicaStatus } from '../../db/read-replicas';
 
 /** How long a scrape waits for the outbox count before it leaves the gauge out. */
 export const SCRAPE_QUERY_DEADLINE_MS = 2_000;
@@ -86,48 +86,54 @@ function statusOf(res: Response): string {
 
 /** Each read replica's state, lag and reads, as its last check and the routing left them. */
 function registerReplicaMetrics(registry: Registry, replicas: ReadReplicas): void {
-  new Gauge({
-    name: 'db_replica_streaming',
-    help: 'Whether the read replica takes reads (1): streaming within REPLICA_MAX_LAG_MS; 0 when it lags or is down',
-    labelNames: ['replica'] as const,
-    registers: [registry],
-    collect() {
-      for (const { name, state } of replicas.statuses())
-        this.set({ replica: name }, state === 'streaming' ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: 'db_replica_lag_seconds',
-    help: 'How far the read replica was behind the primary at its last check (absent while it is down)',
-    labelNames: ['replica'] as const,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const { name, lagMs } of replicas.statuses())
-        if (lagMs !== null) this.set({ replica: name }, lagMs / 1000);
-    },
-  });
-  new Counter({
-    name: 'db_replica_reads_total',
-    help: 'GraphQL operations (of every interface) answered from the read replica',
-    labelNames: ['replica'] as const,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const { name, reads } of replicas.statuses()) this.inc({ replica: name }, reads);
-    },
-  });
-  new Counter({
-    name: 'db_replica_failed_reads_total',
-    help: 'GraphQL operations that failed on the read replica and ran again on the primary',
-    labelNames: ['replica'] as const,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const { name, failedReads } of replicas.statuses())
-        this.inc({ replica: name }, failedReads);
-    },
-  });
+  type ValueOf = (status: ReplicaStatus) => number | null;
+  const each = (valueOf: ValueOf, record: (labels: { replica: string }, value: number) => void) => {
+    for (const status of replicas.statuses()) {
+      const value = valueOf(status);
+      if (value !== null) record({ replica: status.name }, value);
+    }
+  };
+  const common = { labelNames: ['replica'] as const, registers: [registry] };
+  const gauge = (name: string, help: string, valueOf: ValueOf) =>
+    new Gauge({
+      name,
+      help,
+      ...common,
+      collect() {
+        this.reset();
+        each(valueOf, (labels, value) => this.set(labels, value));
+      },
+    });
+  const counter = (name: string, help: string, valueOf: ValueOf) =>
+    new Counter({
+      name,
+      help,
+      ...common,
+      collect() {
+        this.reset();
+        each(valueOf, (labels, value) => this.inc(labels, value));
+      },
+    });
+  gauge(
+    'db_replica_streaming',
+    'Whether the read replica takes reads (1): streaming within REPLICA_MAX_LAG_MS; 0 when it lags or is down',
+    (status) => (status.state === 'streaming' ? 1 : 0),
+  );
+  gauge(
+    'db_replica_lag_seconds',
+    'How far the read replica was behind the primary at its last check (absent while it is down)',
+    (status) => (status.lagMs === null ? null : status.lagMs / 1000),
+  );
+  counter(
+    'db_replica_reads_total',
+    'GraphQL operations (of every interface) answered from the read replica',
+    (status) => status.reads,
+  );
+  counter(
+    'db_replica_failed_reads_total',
+    'GraphQL operations that failed on the read replica and ran again on the primary',
+    (status) => status.failedReads,
+  );
 }
 
 function registerPoolGauges(registry: Registry, pool: () => TarnPool | undefined): void {
