@@ -40,13 +40,21 @@ interface Waiter {
   readonly party: Party;
   readonly seq: number;
   readonly grant: () => void;
+  readonly refuse: (error: Error) => void;
 }
+
+/**
+ * knex's own words for a query after its pool was destroyed; database-errors.ts reads them as a
+ * lost connection (503).
+ */
+const POOL_CLOSED = 'Unable to acquire a connection: the pool is closed';
 
 export class FairConnectionScheduler {
   private outstanding = 0;
   private seq = 0;
   private readonly held = new Map<Party, number>();
   private readonly queues = new Map<Party, Waiter[]>();
+  private closed = false;
 
   constructor(
     private readonly capacity: number,
@@ -56,6 +64,7 @@ export class FairConnectionScheduler {
 
   /** Resolves when `party` may take a connection from the pool; then call release once. */
   acquire(party: Party): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(POOL_CLOSED));
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         const queue = this.queues.get(party);
@@ -79,12 +88,28 @@ export class FairConnectionScheduler {
           clearTimeout(timer);
           resolve();
         },
+        refuse: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
       };
       const queue = this.queues.get(party);
       if (queue) queue.push(waiter);
       else this.queues.set(party, [waiter]);
       this.pump();
     });
+  }
+
+  /**
+   * The pool is being destroyed: the queries waiting here fail now, as knex fails those waiting in
+   * its pool, instead of when their timers fire long after the database was closed; so does any
+   * query asked for later.
+   */
+  close(): void {
+    this.closed = true;
+    const waiting = [...this.queues.values()].flat();
+    this.queues.clear();
+    for (const waiter of waiting) waiter.refuse(new Error(POOL_CLOSED));
   }
 
   release(party: Party): void {
@@ -143,9 +168,11 @@ export function installConnectionLanes(
   const client = knex.client as {
     acquireConnection(): Promise<object>;
     releaseConnection(connection: object): Promise<void>;
+    destroy(callback?: unknown): Promise<void>;
   };
   const acquire = client.acquireConnection.bind(client);
   const release = client.releaseConnection.bind(client);
+  const destroy = client.destroy.bind(client);
   const parties = new WeakMap<object, Party>();
   client.acquireConnection = async () => {
     const party: Party = currentAccountId() ?? 'none';
@@ -167,6 +194,10 @@ export function installConnectionLanes(
     } finally {
       if (party !== undefined) scheduler.release(party);
     }
+  };
+  client.destroy = (callback) => {
+    scheduler.close();
+    return destroy(callback);
   };
   return {
     active: (accountId) => scheduler.active(accountId),

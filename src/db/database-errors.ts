@@ -40,11 +40,12 @@ const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
  * of a connection not made within DB_CONNECT_TIMEOUT_MS) and knex ("Transaction query already
  * complete": knex resolves a transaction whose BEGIN failed because the connection died under it,
  * loses the BEGIN error and refuses the transaction's first query with this message; nothing of
- * the transaction reached the database). knex puts the statement in front of the driver's message
+ * the transaction reached the database; "Unable to acquire a connection": the pool was destroyed,
+ * the process is closing its database). knex puts the statement in front of the driver's message
  * (`select ... - Connection terminated unexpectedly`).
  */
 const CONNECTION_LOST =
-  /(?:^| - )(?:Connection terminated|Connection ended unexpectedly|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Transaction query already complete)|^timeout expired$/;
+  /(?:^| - )(?:Connection terminated|Connection ended unexpectedly|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Transaction query already complete|Unable to acquire a connection)|^timeout expired$/;
 
 /**
  * Whether `error` says the server could not be reached or dropped the connection (refused, reset,

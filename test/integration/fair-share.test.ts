@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import request from 'supertest';
+import { mapDatabaseError } from '../../src/db/database-errors';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -250,6 +251,46 @@ onServer('one account cannot take every database connection (PostgreSQL)', () =>
       expect(other.status).toBe(200);
       expect(outcomes(flood)).toEqual(['200', ...Array(FLOOD - 1).fill('422 PUNCHED_IN')]);
     } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('closing the database', () => {
+  test('a query waiting for a connection fails at once with 503 when the database closes, not when its wait would end', async () => {
+    const t = await startTestApp({ DB_POOL_MAX: '1' });
+    let release = () => {};
+    let holding = () => {};
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    // The transaction's callback runs once BEGIN has taken the pool's one connection.
+    const holder = t.db.orm.em.fork().transactional(
+      () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+          holding();
+        }),
+    );
+    try {
+      await held;
+      const waiting = t.db.orm.em
+        .getConnection()
+        .execute('select 1')
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      await until(() => t.db.lanes.waiting() >= 1);
+      // The database closes while the transaction still holds its connection: the waiting query
+      // fails now (the test's 120 s acquire wait and the holder both still ahead of it).
+      const closing = t.db.close();
+      const error = await waiting;
+      expect(String(error)).toContain('the pool is closed');
+      expect(mapDatabaseError(error)?.code).toBe('SERVICE_UNAVAILABLE');
+      release();
+      await holder;
+      await closing;
+    } finally {
+      release();
       await t.close();
     }
   });
