@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
-import { Client } from 'pg';
 import { scaledSize } from './dataset';
 import type { LoadResult, LoadSpec } from './load';
+import { onDatabaseOf, replayedAll, withClient } from './postgres-clients';
 import {
   datasetIds,
   ensureServerDataset,
@@ -79,39 +79,6 @@ function serverCpuSeconds(dataDir: string): number | null {
   }
 }
 
-function onDatabase(server: string, url: string): string {
-  const result = new URL(server);
-  result.pathname = new URL(url).pathname;
-  return result.toString();
-}
-
-async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Waits until the replica has replayed what the primary has written (the dataset's load). */
-async function replicaCaughtUp(primary: string, replica: string): Promise<void> {
-  const { rows } = await withClient(primary, (client) =>
-    client.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn'),
-  );
-  await withClient(replica, async (client) => {
-    for (;;) {
-      const caught = await client.query<{ done: boolean }>(
-        'select pg_last_wal_replay_lsn() >= $1::pg_lsn as done',
-        [rows[0]!.lsn],
-      );
-      if (caught.rows[0]!.done) return;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  });
-}
-
 /**
  * The punch mix starts each user punched out (it alternates in and out from there): the shifts a
  * phase left running are stopped, so that neither phase's punches are refused for the other's.
@@ -149,8 +116,11 @@ async function main(): Promise<void> {
     `timetrack_bench_${tag}`,
     scaledSize(Number(options.scale)),
   );
-  const replicaUrl = onDatabase(options.replicaUrl, server.url);
-  await replicaCaughtUp(server.url, replicaUrl);
+  const replicaUrl = onDatabaseOf(options.replicaUrl, server.url);
+  // A dataset loaded just now may take the replica minutes to replay.
+  await withClient(server.url, (primary) =>
+    withClient(replicaUrl, (replica) => replayedAll(primary, replica, 30 * 60_000)),
+  );
   const { manifest } = server;
   const basic = (login: string) =>
     `Basic ${Buffer.from(`${login}:${manifest.password}`).toString('base64')}`;

@@ -3,11 +3,10 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import request from 'supertest';
 import { GraphQLSocket, basicAuthorization } from '../support/graphql-ws-session';
+import { onDatabaseOf, replayedAll } from '../../bench/postgres-clients';
 import {
   behindPooler,
   createTestDatabaseTarget,
-  onDatabaseOf,
-  replayedAll,
   type TestDatabaseTarget,
 } from '../support/test-database';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';

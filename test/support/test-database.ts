@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { onDatabaseOf, replayedAll, withClient } from '../../bench/postgres-clients';
 
 /**
  * Where a test file's database lives. With TEST_DATABASE_URL (CI: a real PostgreSQL server) each
@@ -17,27 +17,17 @@ export async function createTestDatabaseTarget(): Promise<TestDatabaseTarget> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) return { env: {}, inMemory: true, drop: async () => {} };
   const name = `timetrack_test_${randomBytes(6).toString('hex')}`;
-  await withAdmin(serverUrl, (client) => client.query(`create database ${name}`));
+  await withClient(serverUrl, (client) => client.query(`create database ${name}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     env: { DATABASE_URL: url.toString() },
     inMemory: false,
     drop: () =>
-      withAdmin(serverUrl, (client) =>
+      withClient(serverUrl, (client) =>
         client.query(`drop database if exists ${name} with (force)`),
       ).then(() => {}),
   };
-}
-
-async function withAdmin<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /** The environment of a set-up of the service on a test file's database (its direct URL). */
@@ -79,51 +69,11 @@ export function behindPooler(
   };
 }
 
-/** `server` (the URL of another server, or of a pooler) on the database of `url`. */
-export function onDatabaseOf(server: string, url: string): string {
-  const result = new URL(server);
-  result.pathname = new URL(url).pathname;
-  return result.toString();
-}
-
-/**
- * Waits until the replica behind `replica` has replayed everything the primary behind `primary`
- * had written when this was called (their WAL positions compared), up to a minute.
- */
-export async function replayedAll(primary: Client, replica: Client): Promise<void> {
-  const { rows } = await primary.query<{ lsn: string }>(
-    'select pg_current_wal_insert_lsn()::text as lsn',
-  );
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const caught = await replica.query<{ done: boolean }>(
-      'select pg_last_wal_replay_lsn() >= $1::pg_lsn as done',
-      [rows[0]!.lsn],
-    );
-    if (caught.rows[0]!.done) return;
-    if (Date.now() > deadline)
-      throw new Error(`the replica did not replay ${rows[0]!.lsn} in 60 s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** With DATABASE_REPLICA_URLS in `env`: replayedAll for each of them, against `direct`'s primary. */
 export async function replicasCaughtUp(env: NodeJS.ProcessEnv, direct: string): Promise<void> {
   const urls = env.DATABASE_REPLICA_URLS?.split(',') ?? [];
   if (urls.length === 0) return;
-  const primary = new Client({ connectionString: direct });
-  await primary.connect();
-  try {
-    for (const url of urls) {
-      const replica = new Client({ connectionString: url });
-      await replica.connect();
-      try {
-        await replayedAll(primary, replica);
-      } finally {
-        await replica.end();
-      }
-    }
-  } finally {
-    await primary.end();
-  }
+  await withClient(direct, async (primary) => {
+    for (const url of urls) await withClient(url, (replica) => replayedAll(primary, replica));
+  });
 }

@@ -1,0 +1,49 @@
+import { Client } from 'pg';
+
+/**
+ * Connections of their own to a PostgreSQL server, for the benchmarks and the test suites alike
+ * (the suites import this; the service's pools are elsewhere).
+ */
+
+/** Runs `work` on a connection of its own to `url`, closed after it. */
+export async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** `server` (the URL of another server, or of a pooler) on the database of `url`. */
+export function onDatabaseOf(server: string, url: string): string {
+  const result = new URL(server);
+  result.pathname = new URL(url).pathname;
+  return result.toString();
+}
+
+/**
+ * Waits until the replica behind `replica` has replayed everything the primary behind `primary`
+ * had written when this was called (their WAL positions compared), up to `timeoutMs`.
+ */
+export async function replayedAll(
+  primary: Client,
+  replica: Client,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const { rows } = await primary.query<{ lsn: string }>(
+    'select pg_current_wal_insert_lsn()::text as lsn',
+  );
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const caught = await replica.query<{ done: boolean }>(
+      'select pg_last_wal_replay_lsn() >= $1::pg_lsn as done',
+      [rows[0]!.lsn],
+    );
+    if (caught.rows[0]!.done) return;
+    if (Date.now() > deadline)
+      throw new Error(`the replica did not replay ${rows[0]!.lsn} in ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
