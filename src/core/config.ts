@@ -12,6 +12,9 @@ const intFrom = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
+/** A PostgreSQL connection URL. */
+const postgresUrl = () => z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL');
+
 /** The most `timetrack serve` processes (WORKERS, --workers) one primary starts. */
 export const MAX_WORKERS = 256;
 
@@ -19,16 +22,10 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: intFrom(0, 65535).default(3000),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
-    .optional(),
+  DATABASE_URL: postgresUrl().optional(),
   // With DATABASE_URL through a pooler in transaction mode: a direct URL to the same primary, for
   // the one connection that needs a session of its own (LISTEN). docs/scaling.md.
-  DATABASE_SESSION_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
-    .optional(),
+  DATABASE_SESSION_URL: postgresUrl().optional(),
   // Streaming replicas of the primary, comma-separated: reports, exports and long lists read there.
   DATABASE_REPLICA_URLS: z
     .string()

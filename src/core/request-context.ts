@@ -51,10 +51,11 @@ export interface RequestContext {
   /**
    * Where this request's reads that may go to a read replica went first (the replica's name, or
    * PRIMARY), set by graphql/replica-routing.ts and shared with the contexts renewed from this one:
-   * an export's later pages read there too, so that they never step back in time. Cleared when the
-   * request writes.
+   * an export's later pages read there too, so that they never step back in time; with the
+   * caller's position it was chosen for, so those pages ask the primary for it no more. Cleared
+   * when the request writes.
    */
-  readonly readSource?: { name?: string };
+  readonly readSource?: { name?: string; seen?: bigint };
 }
 
 /**

@@ -18,7 +18,7 @@ const CHECK_DEADLINE_MS = 2_000;
  *   recovery (promoted, so the primary's writes no longer reach it): skipped until a check finds
  *   it streaming again.
  */
-export type ReplicaState = 'starting' | 'streaming' | 'lagging' | 'down';
+type ReplicaState = 'starting' | 'streaming' | 'lagging' | 'down';
 
 export interface ReplicaStatus {
   /** Host, port and database of the replica (never its credentials). */
@@ -32,7 +32,7 @@ export interface ReplicaStatus {
   readonly failedReads: number;
 }
 
-export interface Replica {
+interface Replica {
   readonly name: string;
   readonly orm: MikroORM;
 }

@@ -31,7 +31,7 @@ const PRIMARY_ONLY = new Set(['syncWatermark', 'deletions']);
  */
 const POSITION_READS = new Set(['syncWatermark']);
 
-export type ReadRoute = 'replica' | 'primary' | 'records-position';
+type ReadRoute = 'replica' | 'primary' | 'records-position';
 
 /**
  * Where an operation reads (issue 24): a query whose root fields are a report, or a list asking
@@ -99,7 +99,9 @@ async function readOnReplica(
 ): Promise<ExecutionResult | undefined> {
   let seen: bigint;
   try {
-    seen = await callerPosition(deps.primary, ctx.viewer.accountId, ctx.viewer.id);
+    seen =
+      ctx.readSource?.seen ??
+      (await callerPosition(deps.primary, ctx.viewer.accountId, ctx.viewer.id));
   } catch {
     // The primary did not answer: the read there answers the catalogue's 503 itself.
     return undefined;
@@ -119,7 +121,10 @@ async function readOnReplica(
     .filter(isReplicaFailure);
   if (failures.length === 0) {
     deps.replicas.served(replica);
-    if (ctx.readSource) ctx.readSource.name = replica.name;
+    if (ctx.readSource) {
+      ctx.readSource.name = replica.name;
+      ctx.readSource.seen = seen;
+    }
     return result;
   }
   deps.replicas.failed(replica, failures.some(isConnectionFailure));
@@ -151,7 +156,10 @@ const STATEMENT_TIMEOUT = '57014';
  * already; it is logged, and the caller's reads go where their last recorded position allows.
  */
 async function recordPosition(primary: Knex, ctx: RequestContext): Promise<void> {
-  if (ctx.readSource) ctx.readSource.name = undefined;
+  if (ctx.readSource) {
+    ctx.readSource.name = undefined;
+    ctx.readSource.seen = undefined;
+  }
   await recordCallerPosition(primary, ctx.viewer.accountId, ctx.viewer.id).catch((error: unknown) =>
     ctx.log.warn({ err: error }, 'the caller position was not recorded'),
   );

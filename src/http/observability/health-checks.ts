@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RequestHandler } from 'express';
 import { DeadlineExceededError, withDeadline } from '../../core/deadline';
 import { currentLogger, type Logger } from '../../core/logger';
-import type { ReadReplicas, ReplicaStatus } from '../../db/read-replicas';
+import type { ReadReplicas } from '../../db/read-replicas';
 
 /** How long /readyz waits for the database before it answers 503. */
 export const READINESS_DEADLINE_MS = 2_000;
@@ -14,11 +14,6 @@ export interface Readiness {
   readonly checks: { readonly database: CheckState; readonly migrations: CheckState };
   /** The migrations not applied yet, when that is what is wrong. */
   readonly pendingMigrations?: readonly string[];
-  /**
-   * Each read replica's state and lag, as last checked. They do not make the process unready: the
-   * primary answers the reads of a replica that is down or lags.
-   */
-  readonly replicas?: readonly ReplicaStatus[];
 }
 
 /** `/healthz`: the process is up and serving HTTP. It asks nothing of the database on purpose. */
@@ -43,11 +38,10 @@ export class ReadinessCheck {
     private readonly deadlineMs = READINESS_DEADLINE_MS,
   ) {}
 
-  async check(): Promise<Readiness> {
-    const readiness = await (this.running ??= this.run().finally(() => {
+  check(): Promise<Readiness> {
+    return (this.running ??= this.run().finally(() => {
       this.running = undefined;
     }));
-    return this.replicas ? { ...readiness, replicas: this.replicas.statuses() } : readiness;
   }
 
   /** `/readyz`: 200 or 503, with what was checked in the body (no error text: it is unauthenticated). */
@@ -60,13 +54,13 @@ export class ReadinessCheck {
         status: readiness.ready ? 'ready' : 'unavailable',
         checks: readiness.checks,
         ...(readiness.pendingMigrations ? { pendingMigrations: readiness.pendingMigrations } : {}),
-        ...(readiness.replicas
+        // Each read replica's state and lag, as last checked. They do not make the process
+        // unready: the primary answers the reads of a replica that is down or lags.
+        ...(this.replicas
           ? {
-              replicas: readiness.replicas.map(({ name, state, lagMs }) => ({
-                name,
-                state,
-                lagMs,
-              })),
+              replicas: this.replicas
+                .statuses()
+                .map(({ name, state, lagMs }) => ({ name, state, lagMs })),
             }
           : {}),
       });
