@@ -47,3 +47,15 @@ export async function replayedAll(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** replayedAll for each replica in `replicaUrls`, against the primary at `primaryUrl`. */
+export async function replicasReplayed(
+  primaryUrl: string,
+  replicaUrls: readonly string[],
+  timeoutMs?: number,
+): Promise<void> {
+  await withClient(primaryUrl, async (primary) => {
+    for (const url of replicaUrls)
+      await withClient(url, (replica) => replayedAll(primary, replica, timeoutMs));
+  });
+}

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { scaledSize } from './dataset';
 import type { LoadResult, LoadSpec } from './load';
-import { onDatabaseOf, replayedAll, withClient } from './postgres-clients';
+import { onDatabaseOf, replicasReplayed, withClient } from './postgres-clients';
 import {
   datasetIds,
   ensureServerDataset,
@@ -118,9 +118,7 @@ async function main(): Promise<void> {
   );
   const replicaUrl = onDatabaseOf(options.replicaUrl, server.url);
   // A dataset loaded just now may take the replica minutes to replay.
-  await withClient(server.url, (primary) =>
-    withClient(replicaUrl, (replica) => replayedAll(primary, replica, 30 * 60_000)),
-  );
+  await replicasReplayed(server.url, [replicaUrl], 30 * 60_000);
   const { manifest } = server;
   const basic = (login: string) =>
     `Basic ${Buffer.from(`${login}:${manifest.password}`).toString('base64')}`;

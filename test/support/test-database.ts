@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { onDatabaseOf, replayedAll, withClient } from '../../bench/postgres-clients';
+import { onDatabaseOf, replicasReplayed, withClient } from '../../bench/postgres-clients';
 
 /**
  * Where a test file's database lives. With TEST_DATABASE_URL (CI: a real PostgreSQL server) each
@@ -69,11 +69,8 @@ export function behindPooler(
   };
 }
 
-/** With DATABASE_REPLICA_URLS in `env`: replayedAll for each of them, against `direct`'s primary. */
+/** With DATABASE_REPLICA_URLS in `env`: replicasReplayed for them, against `direct`'s primary. */
 export async function replicasCaughtUp(env: NodeJS.ProcessEnv, direct: string): Promise<void> {
-  const urls = env.DATABASE_REPLICA_URLS?.split(',') ?? [];
-  if (urls.length === 0) return;
-  await withClient(direct, async (primary) => {
-    for (const url of urls) await withClient(url, (replica) => replayedAll(primary, replica));
-  });
+  if (env.DATABASE_REPLICA_URLS)
+    await replicasReplayed(direct, env.DATABASE_REPLICA_URLS.split(','));
 }
