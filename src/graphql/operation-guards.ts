@@ -3,6 +3,7 @@ import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import {
   GraphQLError,
+  Kind,
   getNamedType,
   getOperationAST,
   isLeafType,
@@ -11,9 +12,11 @@ import {
   validate,
   type ASTVisitor,
   type DocumentNode,
+  type FragmentDefinitionNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type ParseOptions,
+  type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
@@ -187,7 +190,7 @@ export function operationGuards(
               if (errors) withoutSuggestions(errors);
             };
           },
-          async didResolveOperation({ request, document, operationName, operation }) {
+          async didResolveOperation({ request, document, operationName, operation, contextValue }) {
             // Apollo would run a subscription over HTTP and fail on its stream: say where it lives.
             if (operation?.operation === 'subscription') {
               throw new GraphQLError(
@@ -196,6 +199,11 @@ export function operationGuards(
                   extensions: { code: 'BAD_REQUEST', http: { status: HTTP_STATUS.BAD_REQUEST } },
                 },
               );
+            }
+            const keyed = (contextValue as Partial<RequestContext>).idempotencyKey !== undefined;
+            if (keyed && operation?.operation === 'mutation') {
+              const fields = rootFieldNames(operation, document);
+              if (fields.length > 1) throw keyedRequestOfManyFields(fields);
             }
             requestedQueryCost = cost(document, operationName, request.variables);
             const refusal = overCost(requestedQueryCost);
@@ -216,6 +224,47 @@ export function operationGuards(
       },
     },
   };
+}
+
+/**
+ * The response keys of an operation's root fields (aliases, through fragments), without
+ * `__typename`, which writes nothing.
+ */
+function rootFieldNames(operation: OperationDefinitionNode, document: DocumentNode): string[] {
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
+  const names = new Set<string>();
+  const visit = (selections: SelectionSetNode, seen: Set<string>): void => {
+    for (const selection of selections.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value !== '__typename')
+          names.add(selection.alias?.value ?? selection.name.value);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        visit(selection.selectionSet, seen);
+      } else if (!seen.has(selection.name.value)) {
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) visit(fragment.selectionSet, new Set([...seen, selection.name.value]));
+      }
+    }
+  };
+  visit(operation.selectionSet, new Set());
+  return [...names];
+}
+
+/**
+ * A key stands for one write, claimed in that write's transaction; the mutation fields of one
+ * operation each run in a transaction of their own. So a keyed operation of several would keep
+ * the first field's write when a later one fails, and a retry could neither replay nor redo it
+ * as a whole. Refused before anything runs.
+ */
+function keyedRequestOfManyFields(fields: readonly string[]): GraphQLError {
+  return new GraphQLError(
+    `A request with an Idempotency-Key may run one mutation field; this one runs ${fields.length} (${fields.join(', ')}). Send each as a request of its own, with a key of its own`,
+    { extensions: { code: 'BAD_REQUEST', http: { status: HTTP_STATUS.BAD_REQUEST } } },
+  );
 }
 
 /**

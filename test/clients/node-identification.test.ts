@@ -177,3 +177,94 @@ test('nodes is bounded at the page size maximum', async () => {
   const res = await t.gql(owner, NODES, { ids });
   expect(res.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
 });
+
+describe('nodes(ids:) costs and works as the ids it names (issue 33, finding 1)', () => {
+  test('every id costs at least 1, even when only its id is asked for', async () => {
+    const owner = await t.newAccount();
+    const ids = Array.from({ length: 300 }, () => randomUUID());
+    const res = await t.gql(owner, `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, { ids });
+    expect(res.extensions?.cost?.requestedQueryCost).toBeGreaterThanOrEqual(ids.length);
+  });
+
+  test('each distinct id is read once, and each type in one statement, however many ids', async () => {
+    const owner = await t.newAccount();
+    const { project } = await fixtures(owner);
+    const shift = () =>
+      t.create(owner, 'createShift', {
+        projectId: project.id,
+        start: '2026-11-03T09:00:00Z',
+        stop: '2026-11-03T09:30:00Z',
+      });
+    const shifts = [await shift(), await shift(), await shift()];
+    const one = await t.countStatements(() => t.gql(owner, NODES, { ids: [shifts[0]!.id] }));
+    // The same id many times, several ids of the type, and a project among them.
+    const repeated = Array.from({ length: 500 }, () => shifts[0]!.id);
+    const mixed = [...repeated, ...shifts.map((s) => s.id), project.id];
+    const res = await t.gql(owner, NODES, { ids: mixed });
+    expect(res.errors).toBeUndefined();
+    expect(res.data!.nodes).toHaveLength(mixed.length);
+    expect(res.data!.nodes[499]).toEqual({ __typename: 'Shift', id: shifts[0]!.id });
+    expect(res.data!.nodes.at(-1)).toEqual({ __typename: 'Project', id: project.id });
+    expect(await t.countStatements(() => t.gql(owner, NODES, { ids: repeated }))).toBe(one);
+    // One more type, one more statement: never one per id.
+    expect(await t.countStatements(() => t.gql(owner, NODES, { ids: mixed }))).toBe(one + 1);
+  });
+});
+
+describe('node and nodes are no oracle (issue 33, finding 5)', () => {
+  // The answer without its path: what a caller learns of an id.
+  const refusals = (res: { errors?: { path?: unknown; message: string; extensions?: object }[] }) =>
+    (res.errors ?? []).map(({ message, extensions }) => ({ message, extensions }));
+
+  test("another account's object of every type answers exactly what an id that names nothing does", async () => {
+    const owner = await t.newAccount();
+    const staff = await t.newStaff(owner);
+    const other = await t.newAccount();
+    const theirs = await fixtures(other);
+    const theirIds = [
+      theirs.account.id,
+      other.ownerId,
+      theirs.company.id,
+      theirs.project.id,
+      theirs.activity.id,
+      theirs.shift.id,
+      theirs.webhook.id,
+      theirs.client.id,
+    ];
+    const nothing = randomUUID();
+    for (const who of [owner, staff]) {
+      const unknown = await t.gql(who, NODE, { id: nothing });
+      expect(refusals(unknown)).toEqual([
+        {
+          message: 'No object has this id',
+          extensions: expect.objectContaining({ code: 'NOT_FOUND', entity: 'Node' }),
+        },
+      ]);
+      for (const id of theirIds) {
+        const res = await t.gql(who, NODE, { id });
+        expect({ id, status: res.status, data: res.data, errors: refusals(res) }).toEqual({
+          id,
+          status: unknown.status,
+          data: unknown.data,
+          errors: refusals(unknown),
+        });
+      }
+      const many = await t.gql(who, NODES, { ids: theirIds });
+      expect(many.data!.nodes).toEqual(theirIds.map(() => null));
+      expect(refusals(many)).toEqual(theirIds.map(() => refusals(unknown)[0]));
+    }
+  });
+
+  test("an object of the caller's own account that its policy hides answers as one that does not exist", async () => {
+    const owner = await t.newAccount();
+    const mine = await fixtures(owner);
+    const staff = await t.newStaff(owner);
+    const hidden = await t.gql(staff, NODES, {
+      ids: [mine.project.id, mine.shift.id, randomUUID()],
+    });
+    expect(hidden.data!.nodes).toEqual([null, null, null]);
+    const [first, ...rest] = refusals(hidden);
+    expect(first).toMatchObject({ extensions: { code: 'NOT_FOUND', entity: 'Node' } });
+    expect(rest).toEqual([first, first]);
+  });
+});

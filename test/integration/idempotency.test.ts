@@ -151,6 +151,48 @@ test('the same key with a different request is refused with 422 and writes nothi
   expect(await shiftsStartingAt('2026-03-03T10:00:00Z')).toBe(0);
 });
 
+test('a keyed request of two mutation fields is refused with 400 before either runs, on every retry (issue 33, finding 4)', async () => {
+  const [a, b] = ['2026-03-12T09:00:00Z', '2026-03-12T12:00:00Z'];
+  const twoFields = `mutation($p: ID!, $a: DateTimeISO!, $b: DateTimeISO!) {
+    a: createShift(input: { projectId: $p, start: $a }) { shift { id } }
+    ... on Mutation { b: createShift(input: { projectId: $p, start: $b }) { shift { id } } }
+  }`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const res = await gqlWithKey(owner, randomUUID(), twoFields, { p: project, a, b });
+    expect(res.status).toBe(400);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({
+        message:
+          'A request with an Idempotency-Key may run one mutation field; this one runs 2 (a, b). Send each as a request of its own, with a key of its own',
+        extensions: expect.objectContaining({ code: 'BAD_REQUEST' }),
+      }),
+    ]);
+  }
+  expect(await shiftsStartingAt(a)).toBe(0);
+  expect(await shiftsStartingAt(b)).toBe(0);
+  // One field and __typename is one write: keyed as usual.
+  const one = await gqlWithKey(
+    owner,
+    randomUUID(),
+    'mutation($p: ID!, $a: DateTimeISO!) { __typename a: createShift(input: { projectId: $p, start: $a, stop: "2026-03-12T10:00:00Z" }) { shift { id } } }',
+    { p: project, a },
+  );
+  expect(one.status).toBe(200);
+  expect(one.body.errors).toBeUndefined();
+  expect(await shiftsStartingAt(a)).toBe(1);
+  // Without a key, each field is its own request, as GraphQL runs it.
+  const unkeyed = await t.gql(
+    owner,
+    `mutation($p: ID!) {
+      a: createShift(input: { projectId: $p, start: "2026-03-13T09:00:00Z", stop: "2026-03-13T10:00:00Z" }) { shift { id } }
+      b: createShift(input: { projectId: $p, start: "2026-03-13T11:00:00Z", stop: "2026-03-13T12:00:00Z" }) { shift { id } }
+    }`,
+    { p: project },
+  );
+  expect(unkeyed.errors).toBeUndefined();
+});
+
 test('a request that failed leaves its key unused: the corrected retry is carried out', async () => {
   const key = randomUUID();
   const refused = await request(t.app.express)

@@ -170,3 +170,158 @@ test("other people's rates stay hidden from staff whatever the setting; a manage
   );
   expect(allowed.errors).toBeUndefined();
 });
+
+describe('money cannot be read by filtering or ordering on it (issue 33, finding 6)', () => {
+  const byRate = (gt: number) =>
+    t.gql(
+      staff,
+      `query($gt: Int!) { staff(filter: { hourlyRateCents: { gt: $gt } }) { nodes { id } } }`,
+      {
+        gt,
+      },
+    );
+  const legacyStaff = (who: Credentials, query: Record<string, string>) =>
+    request(t.app.express).get('/api/1/staff.json').auth(who.login, who.password).query(query);
+
+  test('a staff member who may not read money may not filter or order staff by their rate, on any interface', async () => {
+    for (const gt of [4999, 5000]) {
+      const res = await byRate(gt);
+      expect(res.data?.staff ?? null).toBeNull();
+      expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'READ_DENIED', entity: 'Staff' });
+      expect(res.errors?.[0]?.message).toBe(
+        'Read denied: only the owner and managers may filter or order by hourlyRateCents',
+      );
+    }
+    const nested = await t.gql(
+      staff,
+      '{ staff(filter: { or: [{ not: { hourlyRateCents: { lte: 4999 } } }] }) { nodes { id } } }',
+    );
+    expect(nested.errors?.[0]?.extensions?.code).toBe('READ_DENIED');
+    const ordered = await t.gql(
+      staff,
+      '{ staff(order: [{ field: HOURLY_RATE_CENTS }]) { nodes { id } } }',
+    );
+    expect(ordered.errors?.[0]?.extensions?.code).toBe('READ_DENIED');
+
+    for (const query of [
+      { where: 'hourly_rate_cents > 4999' },
+      { order: 'hourly_rate_cents desc' },
+    ]) {
+      const res = await legacyStaff(staff, query);
+      expect(res.status).toBe(403);
+    }
+    // Other fields stay open to them, and the owner filters by money as before.
+    expect((await legacyStaff(staff, { where: 'active = true' })).status).toBe(200);
+    const owners = await t.gqlOk(
+      owner,
+      '{ staff(filter: { hourlyRateCents: { gt: 4999 } }) { nodes { id } } }',
+    );
+    expect(owners.staff.nodes).toContainEqual({ id: staff.id });
+    expect((await legacyStaff(owner, { where: 'hourly_rate_cents > 4999' })).status).toBe(200);
+  });
+
+  test('with staffSeeMoney on, staff filter by the rate they read', async () => {
+    await setStaffSeeMoney(true);
+    try {
+      const rate = (
+        await t.gqlOk(
+          staff,
+          'query($u: ID!) { node(id: $u) { ... on Staff { hourlyRateCents } } }',
+          {
+            u: staff.id,
+          },
+        )
+      ).node.hourlyRateCents;
+      expect(rate).toBeGreaterThan(0);
+      expect((await byRate(rate - 1)).data?.staff.nodes).toEqual([{ id: staff.id }]);
+      expect((await byRate(rate)).data?.staff.nodes).toEqual([]);
+    } finally {
+      await setStaffSeeMoney(false);
+    }
+  });
+});
+
+test('a report row of a project the caller may not see carries no money, in GraphQL and every download (issue 33, finding 7)', async () => {
+  const company = await t.create(owner, 'createCompany', {
+    name: 'Hidden Ltd',
+    visibility: 'PUBLIC',
+  });
+  const secret = await t.create(owner, 'createProject', {
+    companyId: company.id,
+    name: 'Soon private',
+    visibility: 'PUBLIC',
+    hourlyRateCents: 22222,
+  });
+  await t.gqlOk(
+    staff,
+    'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }',
+    {
+      input: { projectId: secret.id, start: '2026-04-06T08:00:00Z', stop: '2026-04-06T12:00:00Z' },
+    },
+  );
+  await t.gqlOk(
+    owner,
+    'mutation($p: ID!) { updateProject(input: { project: { id: $p }, patch: { visibility: PRIVATE } }) { project { id } } }',
+    { p: secret.id },
+  );
+  await setStaffSeeMoney(true);
+  try {
+    const range = { from: '2026-04-01T00:00:00Z', to: '2026-05-01T00:00:00Z' };
+    const { report } = await t.gqlOk(
+      staff,
+      `query($from: DateTimeISO!, $to: DateTimeISO!) {
+        report(input: { from: $from, to: $to, groupBy: [PROJECT, ACTIVITY], subtotals: true }) {
+          rows { project { name } activity { name } billableSeconds amountCents costCents profitCents }
+          totals { seconds billableSeconds amountCents }
+        }
+      }`,
+      range,
+    );
+    expect(report.rows.length).toBeGreaterThan(0);
+    // The rows of the project and of its activity; the subtotal of everything names no project.
+    const rows = report.rows.filter((row: { project: unknown }) => row.project !== null);
+    expect(rows.length).toBe(2);
+    for (const row of rows)
+      expect(row).toMatchObject({
+        project: { name: null },
+        billableSeconds: 14400,
+        amountCents: null,
+      });
+    // The total counts the time, and no money of the hidden project.
+    expect(report.totals).toEqual({ seconds: 14400, billableSeconds: 14400, amountCents: 0 });
+    // The owner, who sees the project, reads its money.
+    const ownerView = await t.gqlOk(
+      owner,
+      `query($from: DateTimeISO!, $to: DateTimeISO!) { report(input: { from: $from, to: $to, groupBy: [PROJECT] }) { rows { project { name } amountCents } } }`,
+      range,
+    );
+    expect(ownerView.report.rows).toEqual([
+      { project: { name: 'Soon private' }, amountCents: 88888 },
+    ]);
+
+    const csv = await request(t.app.express)
+      .get('/api/1/report.csv')
+      .auth(staff.login, staff.password)
+      .query({ from: '2026-04-01', to: '2026-05-01', group_by: 'project' });
+    expect(csv.status).toBe(200);
+    expect(csv.text).not.toContain('88888');
+    const [row] = parse(csv.text, { columns: true }) as Record<string, string>[];
+    expect(row!.amount_cents).toBe('');
+    for (const format of ['xlsx', 'pdf']) {
+      const file = await request(t.app.express)
+        .get(`/api/1/report.${format}`)
+        .auth(staff.login, staff.password)
+        .query({ from: '2026-04-01', to: '2026-05-01', group_by: 'project' })
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+      expect(file.status).toBe(200);
+      expect((file.body as Buffer).length).toBeGreaterThan(0);
+    }
+  } finally {
+    await setStaffSeeMoney(false);
+  }
+});

@@ -23,6 +23,7 @@ export interface GraphQLResponse<T = Record<string, any>> {
     path?: string[];
     extensions?: { code?: string; [key: string]: unknown };
   }[];
+  extensions?: Record<string, any>;
 }
 
 export interface TestApp {

@@ -6,6 +6,6 @@
 export { Account } from './account.entity';
 export { updateAccount } from './account.service';
 export { AccountInput } from './graphql/account.inputs';
-export { mayReadCosts, mayReadMoney } from './money-visibility';
+export { assertMoneyQueryReadable, mayReadCosts, mayReadMoney } from './money-visibility';
 export { assertTimeRoom } from './plan-limits';
 export { TenantEntity } from './tenant.entity';

@@ -3,6 +3,7 @@ import { isManagerOrOwner } from '../../core/viewer';
 import { PermissionDeniedError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import {
+  findByUuids,
   type OrderSpec,
   compileFilter,
   findPage,
@@ -43,6 +44,11 @@ export class ActivityService {
         ? { project: project.id }
         : { project: await projectVisibilityWhere(ctx) },
     });
+  }
+
+  /** The activities among `ids` (lower-case uuids) that `get` would answer, in one statement: for `nodes`. */
+  async getMany(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, Activity>> {
+    return findByUuids(ctx.em, Activity, ids, { project: await projectVisibilityWhere(ctx) });
   }
 
   async list(

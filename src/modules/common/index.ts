@@ -75,6 +75,7 @@ export {
   assertUuidFree,
   assignDefined,
   fields,
+  findByUuids,
   findLocated,
   inTransaction,
   locatorWhere,

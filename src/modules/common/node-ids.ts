@@ -28,30 +28,41 @@ export const NODE_TABLES = {
 
 export type NodeTypeName = keyof typeof NODE_TABLES;
 
+/** Where `nodeTypesOf` looks: one account's rows, or the whole service's. */
+export type NodeScope = { readonly accountId: number } | 'every account';
+
 /**
- * The type of each id that names a row, in the whole service (no tenant filter: the typed lookup
- * that follows applies the caller's). One UNION ALL over the tables' unique uuid indexes.
+ * The type of each id that names a row of `scope`. One UNION ALL over the tables' unique uuid
+ * indexes. `node(id:)` looks in the caller's account only, so another account's id is no more
+ * found, and costs no more, than an id that names nothing; a new client-chosen id must be free in
+ * the whole service.
  */
 export async function nodeTypesOf(
   em: EntityManager,
   ids: readonly string[],
+  scope: NodeScope,
 ): Promise<Map<string, NodeTypeName>> {
   const uuids = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
   const types = new Map<string, NodeTypeName>();
   if (uuids.length === 0) return types;
+  const params: unknown[] = [];
   const sql = Object.entries(NODE_TABLES)
     .map(([type, from]) => {
       const [table, condition] = from.split(' where ');
-      return `select '${type}' as type, uuid::text as id from ${table} where uuid = any(?::uuid[])${condition ? ` and ${condition}` : ''}`;
+      const conditions = ['uuid = any(?::uuid[])'];
+      params.push(`{${uuids.join(',')}}`);
+      if (condition) conditions.push(condition);
+      if (scope !== 'every account') {
+        // An account is its own tenant: its key is `id`; every other table's is `account_id`.
+        conditions.push(`${table === 'accounts' ? 'id' : 'account_id'} = ?`);
+        params.push(scope.accountId);
+      }
+      return `select '${type}' as type, uuid::text as id from ${table} where ${conditions.join(' and ')}`;
     })
     .join(' union all ');
-  const param = `{${uuids.join(',')}}`;
-  const rows = await em.getConnection().execute<{ type: NodeTypeName; id: string }[]>(
-    sql,
-    Object.keys(NODE_TABLES).map(() => param),
-    'all',
-    em.getTransactionContext(),
-  );
+  const rows = await em
+    .getConnection()
+    .execute<{ type: NodeTypeName; id: string }[]>(sql, params, 'all', em.getTransactionContext());
   for (const row of rows) types.set(row.id, row.type);
   return types;
 }

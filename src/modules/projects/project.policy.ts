@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { PermissionDeniedError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import type { Viewer } from '../../core/viewer';
 import {
@@ -10,7 +9,7 @@ import {
   whereAsSql,
   type SqlCondition,
 } from '../common';
-import { mayReadMoney } from '../accounts';
+import { assertMoneyQueryReadable } from '../accounts';
 import { ProjectMember } from './project-member.entity';
 import { Project } from './project.entity';
 
@@ -57,36 +56,11 @@ const PROJECT_MONEY_FIELDS: ReadonlySet<string> = new Set([
   'invoiceAmountCents',
 ]);
 
-/**
- * A filter or order on a money field would find a hidden rate by bisection
- * (`hourlyRateCents > 4999`), so a caller who may not read the fields may not query by them
- * either: READ_DENIED (403 on the legacy interfaces), rather than an answer that depends on them.
- */
+/** The money rule (accounts/money-visibility.ts) for a query of projects. */
 export function assertProjectQueryReadable(
   viewer: Viewer,
   filter: object | undefined | null,
   order: readonly { field: string }[] | undefined | null,
 ): void {
-  if (mayReadMoney(viewer)) return;
-  const named = [...filterFieldNames(filter), ...(order ?? []).map((o) => o.field)].filter(
-    (field) => PROJECT_MONEY_FIELDS.has(field),
-  );
-  if (named.length > 0)
-    throw new PermissionDeniedError(
-      'read',
-      'Project',
-      `Read denied: only the owner and managers may filter or order projects by ${named[0]}`,
-    );
-}
-
-/** Every field a filter names, through its `and`, `or` and `not`. */
-function filterFieldNames(filter: object | undefined | null): string[] {
-  if (!filter) return [];
-  return Object.entries(filter).flatMap(([key, value]) => {
-    if (value === undefined || value === null) return [];
-    if (key === 'and' || key === 'or')
-      return (value as object[]).flatMap((part) => filterFieldNames(part));
-    if (key === 'not') return filterFieldNames(value as object);
-    return [key];
-  });
+  assertMoneyQueryReadable(viewer, 'Project', PROJECT_MONEY_FIELDS, filter, order);
 }

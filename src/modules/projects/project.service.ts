@@ -10,6 +10,7 @@ import {
 } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import {
+  findByUuids,
   type OrderSpec,
   Visibility,
   compileFilter,
@@ -190,6 +191,11 @@ export class ProjectService {
       },
       ...(inputOf ? { reference: { of: inputOf, names: ['projectId', 'projectLegacyId'] } } : {}),
     });
+  }
+
+  /** The projects among `ids` (lower-case uuids) that `get` would answer, in one statement: for `nodes`. */
+  async getMany(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, Project>> {
+    return findByUuids(ctx.em, Project, ids, await projectVisibilityWhere(ctx));
   }
 
   /** A visible company; `inProjectInput`: named in a project's input as `companyId`/`companyLegacyId`. */

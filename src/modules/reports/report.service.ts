@@ -274,12 +274,13 @@ export class ReportService {
       b: string | null | undefined,
       a: string | null | undefined,
       c: string | null | undefined,
+      projectSeen = true,
     ): ReportSums => ({
       seconds: Number(s ?? 0),
       billableSeconds: Number(b ?? 0),
-      amountCents: money ? Number(a ?? 0) : null,
-      costCents: costs ? Number(c ?? 0) : null,
-      profitCents: costs ? Number(a ?? 0) - Number(c ?? 0) : null,
+      amountCents: money && projectSeen ? Number(a ?? 0) : null,
+      costCents: costs && projectSeen ? Number(c ?? 0) : null,
+      profitCents: costs && projectSeen ? Number(a ?? 0) - Number(c ?? 0) : null,
     });
     const has = (dimension: ReportDimension) => checked.groupBy.includes(dimension);
     // The keys a detail row is grouped by: those of groupBy and the period.
@@ -316,7 +317,17 @@ export class ReportService {
           checked.bucket && r.bucket_start_ms !== null ? new Date(Number(r.bucket_start_ms)) : null,
         level: r.level!,
         subtotal: r.level! < levels,
-        ...sums(r.seconds, r.billable_seconds, r.amount_cents, r.cost_cents),
+        // A row of a project (or its activity) the caller may not see answers its time, unnamed
+        // (the statement's names), and no money: its shifts carried none (`rates`), and a zero
+        // beside its billable time would say so.
+        ...sums(
+          r.seconds,
+          r.billable_seconds,
+          r.amount_cents,
+          r.cost_cents,
+          !(r.project_id != null && r.project_name === null) &&
+            !(r.activity_id != null && r.activity_name === null),
+        ),
       }));
     return {
       from: checked.from,
@@ -475,23 +486,35 @@ export class ReportService {
       'cost_rate',
       ...(byTag ? ['first_tag'] : []),
     ].join(', ');
-    const shiftColumns = [
+    const keysAndBillable = [
       ...keyColumns.map((column) => `${KEY_SOURCE[column]} as ${column}`),
       's.billable',
-      's.billable_rate_cents as rate',
-      's.cost_rate_cents as cost_rate',
     ].join(', ');
+    const shiftColumns = `${keysAndBillable}, s.billable_rate_cents as rate, s.cost_rate_cents as cost_rate`;
     const shifts =
       'shifts s join projects p on p.id = s.project_id join users u on u.id = s.user_id';
+    // Money only from the projects the caller sees: a staff member's own time on a project that
+    // became PRIVATE counts in seconds, never in amounts or costs, which would give the hidden
+    // project's rate away (amount × 3600 ÷ billable seconds). Rows of such a project answer no
+    // money at all (rowsPage). Callers who see every project read the rollups' sums unmasked.
+    const seenProject = await projectVisibilitySql(ctx, knex, 'p.id');
+    const rates = seenProject
+      ? raw(
+          `case when ? then s.billable_rate_cents end as rate, case when ? then s.cost_rate_cents end as cost_rate`,
+          [seenProject.condition, seenProject.condition],
+        )
+      : raw('s.billable_rate_cents as rate, s.cost_rate_cents as cost_rate');
+    // (`shiftColumns` reads them unmasked: only the rollups use it, which serve only such callers.)
     // Each shift's piece [a, b) inside the range, a running one up to the request's instant. From
     // rollups, only the running shifts are read here.
     const pieces = raw(
-      `select ${shiftColumns}${byTag ? ', t.ord = 1 as first_tag' : ''}, r.a, r.b
+      `select ${keysAndBillable}, ?${byTag ? ', t.ord = 1 as first_tag' : ''}, r.a, r.b
          from ${shifts}
          cross join lateral (select greatest(s.start, ?::timestamptz) as a, least(coalesce(s.stop, ?::timestamptz), ?::timestamptz) as b) r
          ?
         where ? and r.b > r.a`,
       [
+        rates,
         q.from,
         ctx.now,
         q.to,

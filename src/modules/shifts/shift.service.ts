@@ -10,6 +10,7 @@ import {
 } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import {
+  findByUuids,
   type OrderSpec,
   isRowId,
   isUuid,
@@ -86,6 +87,11 @@ export class ShiftService {
         ...(project ? { project: project.id } : {}),
       },
     });
+  }
+
+  /** The shifts among `ids` (lower-case uuids) that `get` would answer, in one statement: for `nodes`. */
+  async getMany(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, Shift>> {
+    return findByUuids(ctx.em, Shift, ids, await shiftVisibilityWhere(ctx));
   }
 
   async list(

@@ -1,4 +1,5 @@
 import { isManagerOrOwner, type Viewer } from '../../core/viewer';
+import { assertMoneyQueryReadable } from '../accounts';
 import type { Staff } from './staff.entity';
 
 /**
@@ -32,4 +33,16 @@ export function personalField<K extends PersonalStaffField>(
   field: K,
 ): Staff[K] | null {
   return mayReadStaff(viewer, staff) ? staff[field] : null;
+}
+
+/** The money fields of a staff record, as named by the filter and the order enum. */
+const STAFF_MONEY_FIELDS: ReadonlySet<string> = new Set(['hourlyRateCents']);
+
+/** The money rule (accounts/money-visibility.ts) for a query of staff. */
+export function assertStaffQueryReadable(
+  viewer: Viewer,
+  filter: object | undefined | null,
+  order: readonly { field: string }[] | undefined | null,
+): void {
+  assertMoneyQueryReadable(viewer, 'Staff', STAFF_MONEY_FIELDS, filter, order);
 }

@@ -5,6 +5,7 @@ import { isManagerOrOwner, isOwner } from '../../core/viewer';
 import { PermissionDeniedError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import {
+  findByUuids,
   type OrderSpec,
   StaffType,
   compileFilter,
@@ -29,7 +30,7 @@ import {
   type StaffInput,
 } from './graphql/staff.inputs';
 import { Staff } from './staff.entity';
-import { mayReadStaff, readableStaffWhere } from './staff.policy';
+import { assertStaffQueryReadable, mayReadStaff, readableStaffWhere } from './staff.policy';
 
 const login = fields
   .requiredText(255)
@@ -93,12 +94,24 @@ export class StaffService {
     return staff;
   }
 
+  /** The staff among `ids` (lower-case uuids) that `get` would answer, in one statement: for `nodes`. */
+  async getMany(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, Staff | Error>> {
+    const found = await findByUuids(ctx.em, Staff, ids);
+    return new Map(
+      [...found].map(([id, staff]) => [
+        id,
+        mayReadStaff(ctx.viewer, staff) ? staff : new PermissionDeniedError('read', 'Staff'),
+      ]),
+    );
+  }
+
   async list(
     ctx: RequestContext,
     filter: StaffFilter | undefined,
     order: OrderSpec[] | undefined,
     page: PageRequest,
   ) {
+    assertStaffQueryReadable(ctx.viewer, filter, order);
     const where: FilterQuery<Staff> = {
       $and: [
         compileFilter<Staff>('Staff', filter, STAFF_FILTER_FIELDS),

@@ -6,6 +6,7 @@ import { NotFoundError, PermissionDeniedError, ValidationError, type Act } from 
 import type { RequestContext } from '../../core/request-context';
 import { Account } from '../accounts';
 import {
+  findByUuids,
   isUuid,
   assignDefined,
   fields,
@@ -87,6 +88,12 @@ export class WebhookService {
   async get(ctx: RequestContext, id: string): Promise<Webhook> {
     this.assertOwner(ctx, 'read');
     return findLocated(ctx.em, Webhook, 'Webhook', { id });
+  }
+
+  /** The webhooks among `ids` (lower-case uuids) that `get` would answer, in one statement: for `nodes`. */
+  async getMany(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, Webhook>> {
+    this.assertOwner(ctx, 'read');
+    return findByUuids(ctx.em, Webhook, ids);
   }
 
   async create(ctx: RequestContext, input: CreateWebhookInput): Promise<WebhookWithSecret> {
@@ -194,6 +201,16 @@ export class WebhookService {
   async getDelivery(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
     this.assertOwner(ctx, 'read');
     return toDelivery(await this.findDelivery(ctx, deliveryId));
+  }
+
+  /** The deliveries among `ids` (lower-case uuids) that `get` would answer, in one statement: for `nodes`. */
+  async getDeliveries(
+    ctx: RequestContext,
+    ids: readonly string[],
+  ): Promise<Map<string, WebhookDelivery>> {
+    this.assertOwner(ctx, 'read');
+    const found = await findByUuids(ctx.em, OutboxMessage, ids, { kind: 'webhook' });
+    return new Map([...found].map(([id, message]) => [id, toDelivery(message)]));
   }
 
   private async findDelivery(ctx: RequestContext, deliveryId: string): Promise<OutboxMessage> {

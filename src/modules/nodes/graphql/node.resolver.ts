@@ -19,14 +19,17 @@ export class NodeResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<object> {
     const [found] = await this.lookup.find(ctx, [id]);
+    if (found instanceof Error) throw found;
     return found!;
   }
 
   @Query(() => [Node], {
     nullable: 'items',
-    // As many objects as ids, for the cost guard (src/graphql/operation-guards.ts).
+    // As many objects as ids, for the cost guard (src/graphql/operation-guards.ts): each id costs
+    // at least 1, like an item of any list, even when only its scalars (`{ id }`, costing 0) are
+    // asked for, since every id is looked up.
     complexity: ({ args, childComplexity }) =>
-      1 + (Array.isArray(args.ids) ? args.ids.length : 1) * childComplexity,
+      1 + (Array.isArray(args.ids) ? args.ids.length : 1) * Math.max(1, childComplexity),
     description:
       'The objects with these ids, in their order; each one that is missing or hidden from the caller is null, with an error at its path. At most PAGE_SIZE_MAX ids.',
   })
@@ -37,16 +40,8 @@ export class NodeResolver {
     const max = ctx.config.pageSize.max;
     if (ids.length > max)
       throw ValidationError.field(undefined, 'ids', `lists more than ${max} ids`);
-    const found = await Promise.allSettled(await this.lookup.find(ctx, ids));
     // An Error in a list is answered as null with that error at the item's path (GraphQL's rule,
-    // which graphql-jit follows too); settled first, since graphql-jit drops the trailing items of
-    // a list whose last promises reject.
-    return found.map((item) =>
-      item.status === 'fulfilled'
-        ? item.value
-        : item.reason instanceof Error
-          ? item.reason
-          : new Error(String(item.reason)),
-    );
+    // which graphql-jit follows too).
+    return this.lookup.find(ctx, ids);
   }
 }
