@@ -440,7 +440,9 @@ describe("a project's money is the owner's and the managers'", () => {
     const asManager = await t.gqlOk(manager, query, {
       input: { ...input, filter: { userIds: [manager.id] } },
     });
-    // The manager's hour on Secret at the project's 99.00.
-    expect(asManager.report.totals).toEqual({ seconds: HOUR, amountCents: 9900 });
+    // The manager's hour on Secret, which they may not see: its time, and no money (at the
+    // project's 99.00 it would give the hidden rate away).
+    expect(asManager.report.totals).toEqual({ seconds: HOUR, amountCents: 0 });
+    expect(asManager.report.rows).toEqual([{ seconds: HOUR, amountCents: null }]);
   });
 });

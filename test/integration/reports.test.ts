@@ -108,6 +108,11 @@ interface Options {
   omitZone?: boolean;
   /** The caller is a staff member: amounts are null (they would give project rates away). */
   noMoney?: boolean;
+  /**
+   * Which shifts' projects the caller sees: the others' time counts without money, and a row of
+   * such a project has no amount (it would give the hidden project's rate away).
+   */
+  projectSeen?: (s: Made) => boolean;
 }
 
 interface Sums {
@@ -115,11 +120,13 @@ interface Sums {
   billableMs: number;
   /** Billable milliseconds × rate, so that the rounding to cents happens once at the end. */
   rateMs: number;
+  /** A row of a project the caller may not see: no amount. */
+  moneyHidden?: boolean;
 }
 
 /** Rows and totals as the report must give them, computed from `shifts`. */
 function expected(o: Options): {
-  rows: Map<string, { seconds: number; billableSeconds: number; amountCents: number }>;
+  rows: Map<string, { seconds: number; billableSeconds: number; amountCents: number | null }>;
   totals: Sums;
 } {
   const from = Date.parse(o.from);
@@ -137,7 +144,8 @@ function expected(o: Options): {
     const a = Math.max(Date.parse(s.start), from);
     const b = Math.min(s.stop ? Date.parse(s.stop) : (o.now ?? Date.now()), to);
     if (b <= a) continue;
-    const rate = s.project.rate ?? s.user.rate ?? 0;
+    const seen = o.projectSeen?.(s) ?? true;
+    const rate = seen ? (s.project.rate ?? s.user.rate ?? 0) : 0;
     const add = (sums: Sums, ms: number) => {
       sums.ms += ms;
       if (s.billable) {
@@ -167,6 +175,8 @@ function expected(o: Options): {
           bucketStart: bucket,
         });
         const sums = groups.get(key) ?? { ms: 0, billableMs: 0, rateMs: 0 };
+        if (!seen && (o.groupBy.includes('PROJECT') || o.groupBy.includes('ACTIVITY')))
+          sums.moneyHidden = true;
         add(sums, ms);
         groups.set(key, sums);
       }
@@ -179,7 +189,7 @@ function expected(o: Options): {
 const rounded = (sums: Sums) => ({
   seconds: Math.round(sums.ms / 1000),
   billableSeconds: Math.round(sums.billableMs / 1000),
-  amountCents: Math.round(sums.rateMs / 3_600_000),
+  amountCents: sums.moneyHidden ? null : Math.round(sums.rateMs / 3_600_000),
 });
 
 /** Splits [a, b) at the period boundaries of the zone, with luxon (ISO weeks start on Monday). */
@@ -237,7 +247,7 @@ async function check(who: Credentials, o: Options): Promise<ReportAnswer> {
     ...(o.filter ? { filter: o.filter } : {}),
   });
   const want = expected(o);
-  const money = (sums: { seconds: number; billableSeconds: number; amountCents: number }) =>
+  const money = (sums: { seconds: number; billableSeconds: number; amountCents: number | null }) =>
     o.noMoney ? { ...sums, amountCents: null } : sums;
   const got = new Map(
     answer.rows.map((row) => [
@@ -809,6 +819,7 @@ describe('visibility', () => {
       to: TO,
       groupBy: ['COMPANY', 'PROJECT', 'USER'],
       visible,
+      projectSeen: (s) => s.project.visibleToManager,
     });
     // A CUSTOM project listing the manager is visible to them.
     expect(
