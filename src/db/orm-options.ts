@@ -62,7 +62,15 @@ export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlD
         debug: (message: unknown) => currentLogger().debug({ component: 'knex' }, String(message)),
       },
       connection: {
-        ...(settings.pooled ? {} : { statement_timeout: settings.statementTimeoutMs }),
+        // A session whose process froze or vanished mid-transaction (SIGSTOP, a lost host) would
+        // otherwise hold its row locks and an Idempotency-Key's claim until TCP gives up: the
+        // server ends a transaction left idle as long as a statement may run.
+        ...(settings.pooled
+          ? {}
+          : {
+              statement_timeout: settings.statementTimeoutMs,
+              idle_in_transaction_session_timeout: settings.statementTimeoutMs,
+            }),
         // The driver's own timer, for when the server cannot even answer the cancel.
         query_timeout: settings.statementTimeoutMs + 5_000,
         connectionTimeoutMillis: settings.connectTimeoutMs,

@@ -146,3 +146,17 @@ test('keyed punch-ins on an account with a time maximum (the account row is lock
   expect(tally(answers)).toEqual({ '200': 1, '422 PUNCHED_IN': 19 });
   expect(await runningShifts(limited.ownerLegacyId)).toBe(1);
 });
+
+// A PostgreSQL server's sessions (the embedded database ignores the setting: its one connection
+// lives and freezes with the one process that holds it).
+(process.env.TEST_DATABASE_URL ? test : test.skip)(
+  'a session left idle in a transaction (a frozen or vanished process) is ended by the server, so its locks and key claims do not outlive the statement timeout',
+  async () => {
+    const [row] = await t.db.orm.em
+      .getConnection()
+      .execute<{ setting: string }[]>(
+        `select setting from pg_settings where name = 'idle_in_transaction_session_timeout'`,
+      );
+    expect(Number(row!.setting)).toBe(t.config.db.statementTimeoutMs);
+  },
+);
