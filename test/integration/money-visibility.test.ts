@@ -203,10 +203,11 @@ describe('money cannot be read by filtering or ordering on it (issue 33, finding
     );
     expect(ordered.errors?.[0]?.extensions?.code).toBe('READ_DENIED');
 
-    for (const query of [
+    const queries: Record<string, string>[] = [
       { where: 'hourly_rate_cents > 4999' },
       { order: 'hourly_rate_cents desc' },
-    ]) {
+    ];
+    for (const query of queries) {
       const res = await legacyStaff(staff, query);
       expect(res.status).toBe(403);
     }

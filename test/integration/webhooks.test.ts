@@ -358,6 +358,9 @@ describe('the SSRF guard (the default: WEBHOOK_ALLOW_PRIVATE_ADDRESSES=false)', 
     'http://[::1]/',
     'http://[::ffff:7f00:1]/',
     'http://0.0.0.0/',
+    // IPv4-compatible IPv6 (::/96), which ipaddr.js calls unicast: loopback, the metadata service.
+    'http://[::7f00:1]/',
+    'http://[::a9fe:a9fe]/',
   ])('registering %s is refused with a message', async (url) => {
     const boss = await guarded.newAccount();
     const res = await guarded.gql(boss, CREATE, { input: { url, eventKinds: ['PUNCHED_IN'] } });
@@ -380,7 +383,9 @@ describe('the SSRF guard (the default: WEBHOOK_ALLOW_PRIVATE_ADDRESSES=false)', 
       allowPrivateAddresses: false,
     });
     await expect(refused).rejects.toThrow(WebhookDeliveryError);
-    await expect(refused).rejects.toThrow(/no answer from the receiver: .*not allowed/i);
+    await expect(refused).rejects.toThrow(
+      'no answer from the receiver: the host has no public address',
+    );
     expect(receiver.take()).toEqual([]);
     // The same request with the guard off reaches it: the refusal above was the guard's.
     await expect(
@@ -393,10 +398,26 @@ describe('the SSRF guard (the default: WEBHOOK_ALLOW_PRIVATE_ADDRESSES=false)', 
   });
 
   test.each([
+    ['http://[::7f00:1]/hooks', 'an IPv4-compatible IPv6 address written out'],
+    ['http://no-such-host.invalid/hooks', 'a name that does not resolve'],
+  ])(
+    'a delivery to %s (%s) answers as a name resolving to a private address does (issue 33)',
+    async (url) => {
+      const payload = { eventId: 'evt_ssrf', body: '{}' } as Parameters<typeof postWebhook>[1];
+      await expect(
+        postWebhook({ url, secret: 'whsec_c2VjcmV0' }, payload, {
+          timeoutMs: 2000,
+          allowPrivateAddresses: false,
+        }),
+      ).rejects.toThrow('no answer from the receiver: the host has no public address');
+    },
+  );
+
+  test.each([
     ['a name that now resolves to loopback', (port: string) => `http://localhost:${port}/hooks`],
     ['a loopback address written out', (port: string) => `http://127.0.0.1:${port}/hooks`],
   ])(
-    'a refused delivery (%s) tells the owner only that the address is not allowed, never what the name resolved to',
+    'a refused delivery (%s) tells the owner only that the host has no public address, never what the name resolved to',
     async (_case, aimedAt) => {
       // Registered while its name resolved to a public address; the record changed since (DNS
       // rebinding), which the test stands in for by rewriting the stored URL.
@@ -439,7 +460,7 @@ describe('the SSRF guard (the default: WEBHOOK_ALLOW_PRIVATE_ADDRESSES=false)', 
       expect(delivery).toMatchObject({
         attempts: 1,
         lastStatus: null,
-        lastError: 'no answer from the receiver: the address is not allowed',
+        lastError: 'no answer from the receiver: the host has no public address',
       });
     },
   );

@@ -1,8 +1,10 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import net from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import type { WebhookPayload } from '../outbox';
+import { isPublicAddress, NoPublicAddressError, publicOnlyLookup } from './public-addresses';
 
 /** A delivery the receiver did not take: its HTTP status when it answered, null when it did not. */
 export class WebhookDeliveryError extends Error {
@@ -40,7 +42,11 @@ export interface DeliveryOptions {
   readonly allowPrivateAddresses: boolean;
 }
 
-/** Agents that refuse non-public addresses after DNS resolution, so a name cannot rebind around them. */
+/**
+ * Agents that refuse non-public addresses after DNS resolution, so a name cannot rebind around
+ * them; `publicOnlyLookup` holds the addresses they resolve to to the stricter rule of
+ * isPublicAddress.
+ */
 const publicOnly = {
   'http:': new RequestFilteringHttpAgent({ keepAlive: true }),
   'https:': new RequestFilteringHttpsAgent({ keepAlive: true }),
@@ -60,14 +66,17 @@ export async function postWebhook(
   const timestamp = Math.floor(now.getTime() / 1000);
   const url = new URL(target.url);
   const send = url.protocol === 'https:' ? https.request : http.request;
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (!options.allowPrivateAddresses && net.isIP(literal) && !isPublicAddress(literal))
+    throw noAnswer(new NoPublicAddressError());
   const status = await new Promise<number>((resolve, reject) => {
     let req: http.ClientRequest;
     try {
       req = send(url, {
         method: 'POST',
-        agent: options.allowPrivateAddresses
-          ? undefined
-          : publicOnly[url.protocol as 'http:' | 'https:'],
+        ...(options.allowPrivateAddresses
+          ? {}
+          : { agent: publicOnly[url.protocol as 'http:' | 'https:'], lookup: publicOnlyLookup }),
         signal: AbortSignal.timeout(options.timeoutMs),
         headers: {
           'content-type': 'application/json',
@@ -110,17 +119,19 @@ const ADDRESS_REFUSED = /^DNS lookup .* is not allowed/;
 
 /**
  * Why a delivery got no answer, in words the account owner may read (`lastError`): a timeout, the
- * socket's error code (ECONNREFUSED, ENOTFOUND, …), or that the address is not allowed. Never the
+ * socket's error code (ECONNREFUSED, …), or that the host has no public address. Never the
  * error's own text: the guard's names the address a host name resolved to inside the service's
- * network, which would let an owner map internal names (issue 20, finding 13).
+ * network, which would let an owner map internal names (issue 20, finding 13); and a name that
+ * does not resolve answers as one that resolves to private addresses, or the difference would
+ * tell which internal names exist (issue 33).
  */
 function noAnswer(error: Error): WebhookDeliveryError {
   const code = (error as { code?: unknown }).code;
   const reason =
     error.name === 'AbortError' || error.name === 'TimeoutError'
       ? 'timed out'
-      : ADDRESS_REFUSED.test(error.message)
-        ? 'the address is not allowed'
+      : error instanceof NoPublicAddressError || ADDRESS_REFUSED.test(error.message)
+        ? new NoPublicAddressError().message
         : typeof code === 'string' && /^[A-Z0-9_]+$/.test(code)
           ? code
           : 'the connection failed';

@@ -18,6 +18,7 @@ import {
 import { SHIFT_EVENT_KINDS } from '../shifts';
 import { OutboxMessage, type WebhookPayload, MAX_ATTEMPTS } from '../outbox';
 import { Webhook, WebhookDelivery, type WebhookWithSecret } from './webhook.entity';
+import { isPublicAddress } from './public-addresses';
 import type { CreateWebhookInput, WebhookInput } from './graphql/webhook.inputs';
 
 /** Per account: enough for every integration a small team runs, few enough to deliver promptly. */
@@ -56,11 +57,10 @@ const updateSchema = z.object({
 function assertPublicUrl(ctx: RequestContext, url: string): void {
   if (ctx.config.outbox.webhookAllowPrivateAddresses) return;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  const range = ipaddr.isValid(host) ? ipaddr.process(host).range() : undefined;
   if (
     /^localhost\.?$/i.test(host) ||
     host.toLowerCase().endsWith('.localhost') ||
-    (range !== undefined && range !== 'unicast')
+    (ipaddr.isValid(host) && !isPublicAddress(host))
   ) {
     throw ValidationError.field(
       'Webhook',
