@@ -18,7 +18,12 @@ import { AppError } from './core/errors';
 import { contextForViewer } from './graphql/context';
 import { type RequestContext } from './core/request-context';
 import { StaffType } from './modules/common';
-import { OAuthProtocol, OAuthClientService } from './modules/oauth';
+import {
+  OAuthProtocol,
+  OAuthClientService,
+  type OAuthClient,
+  type OperatorListedClient,
+} from './modules/oauth';
 import { startServer, type StopReport } from './server';
 
 /** The `timetrack` command. Returns the exit code; main.ts is the only place that exits. */
@@ -146,7 +151,9 @@ export async function runCli(argv: string[]): Promise<number> {
     .description('Manage OAuth applications')
     .addHelpText('after', examples(['timetrack oauth client list --owner olivia']))
     .command('client')
-    .description("Register, list and revoke an account's OAuth applications")
+    .description(
+      "Register, list and revoke OAuth applications: an account's own (its users only) or the operator's (every account's users)",
+    )
     .addHelpText(
       'after',
       examples([
@@ -156,9 +163,12 @@ export async function runCli(argv: string[]): Promise<number> {
   clients
     .command('create')
     .description(
-      'Register an application; prints one line of JSON with its key and secret (shown only once)',
+      "Register an application; prints one line of JSON with its key and secret (shown only once). It serves the account's users only, or with --every-account the users of every account",
     )
-    .requiredOption('--owner <login>', "the login of the account's owner")
+    .requiredOption(
+      '--owner <login>',
+      "the login of the account's owner: the account it serves, or with --every-account the one it is filed under",
+    )
     .requiredOption('--name <name>', 'the name users see on the approval page')
     .option(
       '--protocol <protocol>',
@@ -174,8 +184,12 @@ export async function runCli(argv: string[]): Promise<number> {
     )
     .option('--public', 'an OAuth 2.0 client without a secret (SPA, CLI): PKCE is required')
     .option(
+      '--every-account',
+      "the operator's application: users of every account may authorise it (no account's owner lists or revokes it)",
+    )
+    .option(
       '--client-id <id>',
-      'the key (client_id) to use instead of a generated one, for a client whose id is fixed in its code',
+      'with --every-account: the key (client_id) to use instead of a generated one, for a client whose id is fixed in its code',
     )
     .addHelpText(
       'after',
@@ -183,7 +197,7 @@ export async function runCli(argv: string[]): Promise<number> {
         'timetrack oauth client create --owner olivia --name Invoicer --redirect-uri https://invoicer.example/cb',
         'timetrack oauth client create --owner olivia --name "Reports SPA" --public --redirect-uri http://localhost:5173/cb',
         'timetrack oauth client create --owner olivia --name "Old desktop app" --protocol oauth1',
-        'timetrack oauth client create --owner olivia --name "88 Miles CLI" --public --client-id hhWZrEF6YTlPUKrggiesnjXAFViLa8FBZNNUtr8L --redirect-uri https://88miles.net/oauth/authorized',
+        'timetrack oauth client create --owner olivia --every-account --name "88 Miles CLI" --public --client-id hhWZrEF6YTlPUKrggiesnjXAFViLa8FBZNNUtr8L --redirect-uri https://88miles.net/oauth/authorized',
       ]),
     )
     .action(
@@ -193,40 +207,60 @@ export async function runCli(argv: string[]): Promise<number> {
         protocol: OAuthProtocol;
         redirectUri: string[];
         public?: boolean;
+        everyAccount?: boolean;
         clientId?: string;
       }) => {
         await asOwner(options.owner, async (ctx) => {
-          const { client, secret } = await new OAuthClientService().register(ctx, {
+          const service = new OAuthClientService();
+          const input = {
             name: options.name,
             protocol: options.protocol,
             redirectUris: options.redirectUri,
             confidential: !options.public,
             clientId: options.clientId,
-          });
+          };
+          // Without --every-account, the account's own application, as GraphQL registers it (a
+          // --client-id is then refused, with the message that names --every-account).
+          const { client, secret } = options.everyAccount
+            ? await service.registerForEveryAccount(ctx, input)
+            : await service.register(ctx, input);
           process.stdout.write(
-            `${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, secret, redirect_uris: client.redirectUris })}\n`,
+            `${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, secret, redirect_uris: client.redirectUris, serves: servedAccounts(client) })}\n`,
           );
         });
       },
     );
   clients
     .command('list')
-    .description("List the applications of the owner's account, one JSON line each")
-    .requiredOption('--owner <login>', "the login of the account's owner")
-    .addHelpText('after', examples(['timetrack oauth client list --owner olivia']))
-    .action(async (options: { owner: string }) => {
-      await asOwner(options.owner, async (ctx) => {
-        for (const client of await new OAuthClientService().list(ctx)) {
+    .description(
+      'List the applications of the service, or of the account of --owner, one JSON line each: "serves" is "every account" for the operator\'s, "its account" for an account\'s own; account_owner is the owner of the account it is filed under',
+    )
+    .option('--owner <login>', "only the applications filed under this owner's account")
+    .addHelpText(
+      'after',
+      examples(['timetrack oauth client list', 'timetrack oauth client list --owner olivia']),
+    )
+    .action(async (options: { owner?: string }) => {
+      const print = (listed: OperatorListedClient[]) => {
+        for (const { client, accountUuid, accountOwner } of listed)
           process.stdout.write(
-            `${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, redirect_uris: client.redirectUris })}\n`,
+            `${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, redirect_uris: client.redirectUris, serves: servedAccounts(client), account_uuid: accountUuid, account_owner: accountOwner })}\n`,
           );
-        }
-      });
+      };
+      const service = new OAuthClientService();
+      if (options.owner)
+        await asOwner(options.owner, async (ctx, db) =>
+          print(await service.operatorList(db.orm.em.fork(), ctx.viewer.accountId)),
+        );
+      else await withDatabase(async (db) => print(await service.operatorList(db.orm.em.fork())));
     });
   clients
     .command('revoke')
-    .description('Delete an application and every token it holds')
-    .requiredOption('--owner <login>', "the login of the account's owner")
+    .description('Delete an application and every token it holds, whichever accounts it serves')
+    .requiredOption(
+      '--owner <login>',
+      "the login of the owner of the account it is filed under (list's account_owner)",
+    )
     .argument('<id>', 'the application id printed by create or list')
     .addHelpText(
       'after',
@@ -236,7 +270,7 @@ export async function runCli(argv: string[]): Promise<number> {
     )
     .action(async (id: string, options: { owner: string }) => {
       await asOwner(options.owner, async (ctx) => {
-        const client = await new OAuthClientService().revoke(ctx, id);
+        const client = await new OAuthClientService().operatorRevoke(ctx, id);
         process.stdout.write(`revoked ${client.name} (${client.clientKey})\n`);
       });
     });
@@ -379,6 +413,21 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (error) {
     return reportCliError(error);
   }
+}
+
+/** Runs `work` on the database, opened (and migrated) for it and closed after it. */
+async function withDatabase(work: (db: Database) => Promise<void>): Promise<void> {
+  const db = await openDatabase(loadConfig());
+  try {
+    await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Which users an application serves, as `oauth client create` and `list` print it. */
+function servedAccounts(client: OAuthClient): 'every account' | 'its account' {
+  return client.servesEveryAccount ? 'every account' : 'its account';
 }
 
 /** Runs `work` as the owner with this login, as if the owner had called the GraphQL API. */

@@ -1,7 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { BadRequestError, UnauthenticatedError } from '../core/errors';
 import type { RequestCredentials } from '../core/request-context';
-import { hashesEqual, hashSecret, newKey, newSecret } from '../modules/oauth';
+import { hashesEqual, hashSecret, newKey, newSecret, type ClientAccounts } from '../modules/oauth';
 import {
   baseStringUri,
   sign,
@@ -20,8 +20,11 @@ const REQUEST_TOKEN_SECONDS = 10 * 60;
 /** The `oauth_callback` of desktop applications: the verifier is shown to the user instead. */
 export const OUT_OF_BAND = 'oob';
 
-/** A request token waiting on the approval page. */
-export interface PendingAuthorization {
+/**
+ * A request token waiting on the approval page, with whose users may approve it (its consumer's
+ * `ClientAccounts`), for the page to check once the user has signed in.
+ */
+export interface PendingAuthorization extends ClientAccounts {
   readonly clientName: string;
 }
 
@@ -92,12 +95,23 @@ export class OAuth1Provider {
 
   /** What the approval page shows; undefined for an unknown, used or expired request token. */
   async pendingAuthorization(token: string): Promise<PendingAuthorization | undefined> {
-    const [row] = await this.execute<{ name: string }>(
-      `select c.name from oauth1_tokens t join oauth_clients c on c.id = t.client_id
+    const [row] = await this.execute<{
+      name: string;
+      account_id: number;
+      serves_every_account: boolean;
+    }>(
+      `select c.name, c.account_id, c.serves_every_account
+         from oauth1_tokens t join oauth_clients c on c.id = t.client_id
         where t.token_key = ? and t.kind = 'request' and t.user_id is null and t.expires_at > now()`,
       [token],
     );
-    return row && { clientName: row.name };
+    return (
+      row && {
+        clientName: row.name,
+        accountId: row.account_id,
+        servesEveryAccount: row.serves_every_account,
+      }
+    );
   }
 
   /** Step 2: the signed-in user approved; the request token is bound to them with a verifier. */

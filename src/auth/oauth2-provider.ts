@@ -9,7 +9,7 @@ import OAuth2Server, {
 } from '@node-oauth/oauth2-server';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { bearerChallenge, UnauthenticatedError } from '../core/errors';
-import { hashesEqual, hashSecret, newSecret } from '../modules/oauth';
+import { hashesEqual, hashSecret, newSecret, type ClientAccounts } from '../modules/oauth';
 import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from '../core/viewer';
 import type { CredentialGrant } from './credential-check';
 
@@ -24,8 +24,11 @@ export const OAUTH2_LIFETIMES = {
 /** Issuing a token also clears the grants whose every token has expired (a refresh outlives its access token). */
 const PURGE_EXPIRED_TOKENS = `with expired as (delete from oauth2_tokens where coalesce(refresh_expires_at, access_expires_at) < now())`;
 
-/** A registered OAuth 2.0 client, as the flows need it. */
-export interface OAuth2Client extends Client {
+/**
+ * A registered OAuth 2.0 client, as the flows need it. Whose users may authorise it
+ * (`ClientAccounts`) is for the approval page to check once the user has signed in.
+ */
+export interface OAuth2Client extends Client, ClientAccounts {
   /** The public client key: `client_id`. */
   readonly id: string;
   readonly dbId: number;
@@ -56,6 +59,8 @@ interface ClientRow {
   name: string;
   secret_hash: string | null;
   redirect_uris: string[];
+  account_id: number;
+  serves_every_account: boolean;
 }
 
 /**
@@ -180,7 +185,8 @@ export class OAuth2Provider {
 
   private async clientRow(key: string): Promise<ClientRow | undefined> {
     const [row] = await this.execute<ClientRow>(
-      `select id, client_key, name, secret_hash, redirect_uris from oauth_clients where client_key = ? and protocol = 'oauth2'`,
+      `select id, client_key, name, secret_hash, redirect_uris, account_id, serves_every_account
+         from oauth_clients where client_key = ? and protocol = 'oauth2'`,
       [key],
     );
     return row;
@@ -308,6 +314,8 @@ function toClient(row: ClientRow): OAuth2Client {
     name: row.name,
     confidential: row.secret_hash !== null,
     redirectUris: row.redirect_uris,
+    accountId: row.account_id,
+    servesEveryAccount: row.serves_every_account,
     grants: ['authorization_code', 'refresh_token'],
   };
 }

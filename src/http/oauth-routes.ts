@@ -26,6 +26,7 @@ import {
   type OAuthParam,
 } from '../auth/oauth1-signature';
 import { OAUTH2_LIFETIMES, type OAuth2Client, type OAuth2Provider } from '../auth/oauth2-provider';
+import { servesAccount } from '../modules/oauth';
 
 export interface OAuthRouterDeps {
   readonly orm: MikroORM;
@@ -240,13 +241,7 @@ async function oauth1Approval(
   form: Record<string, string> | undefined,
 ): Promise<void> {
   const pending = await deps.oauth1.pendingAuthorization(token);
-  if (!pending)
-    return messagePage(
-      res,
-      400,
-      'Request expired',
-      'This authorization request is unknown, already used or expired; start again from the application.',
-    );
+  if (!pending) return unknownRequestToken(res);
   const fields = { oauth_token: token };
   if (!form) return approvalPage(res, { clientName: pending.clientName, fields });
   if (form.decision !== 'approve') {
@@ -260,6 +255,9 @@ async function oauth1Approval(
   }
   const viewer = await signIn(deps, req, res, form, pending.clientName, fields);
   if (!viewer) return;
+  // An account's consumer is approved by that account's users only. To anyone else its request
+  // token is as unknown as a made-up one, page for page, so the answer tells nothing of the account.
+  if (!servesAccount(pending, viewer.accountId)) return unknownRequestToken(res);
   const outcome = await deps.oauth1.approve(token, viewer);
   if (!outcome?.verifier)
     return messagePage(
@@ -287,13 +285,7 @@ async function oauth2Approval(
     OAUTH2_FIELDS.filter((name) => all[name] !== undefined).map((name) => [name, all[name]!]),
   );
   const client = fields.client_id ? await deps.oauth2.findClient(fields.client_id) : undefined;
-  if (!client)
-    return messagePage(
-      res,
-      400,
-      'Unknown application',
-      'The client_id names no registered OAuth 2.0 application.',
-    );
+  if (!client) return unknownClient(res);
   // Only addresses the operator or the application chose: the registered ones, else this service's
   // own landing page at PUBLIC_URL. Never one made of the request's Host header, which whoever
   // sends the request chooses (a forged Host would pick where the token goes).
@@ -372,6 +364,10 @@ async function oauth2Approval(
     return back({ error: 'access_denied', error_description: 'The user denied access' });
   const viewer = await signIn(deps, req, res, all, client.name, fields);
   if (!viewer) return;
+  // An account's application is authorised by that account's users only (its owner chose its name
+  // and where the code goes). To anyone else it is as unknown as a made-up client_id, byte for
+  // byte, so the answer tells nothing of the account.
+  if (!servesAccount(client, viewer.accountId)) return unknownClient(res);
   if (implicit) {
     const token = await deps.oauth2.issueImplicitToken(client, viewer, fields.scope);
     return back({
@@ -387,6 +383,26 @@ async function oauth2Approval(
     scope: fields.scope,
   });
   back({ code });
+}
+
+/** The answer for a client_id that names no OAuth 2.0 application the user may authorise. */
+function unknownClient(res: Response): void {
+  messagePage(
+    res,
+    400,
+    'Unknown application',
+    'The client_id names no registered OAuth 2.0 application.',
+  );
+}
+
+/** The answer for an oauth_token that names no request the user may approve. */
+function unknownRequestToken(res: Response): void {
+  messagePage(
+    res,
+    400,
+    'Request expired',
+    'This authorization request is unknown, already used or expired; start again from the application.',
+  );
 }
 
 /** Signs the user in from the form; on failure shows the form again and answers undefined. */

@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
+import { OAuthProtocol } from '../../src/modules/oauth';
 import { describeInBrowser, launchChromium } from '../support/headless-chromium';
+import { registerForEveryAccount } from '../support/oauth-approval';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -32,20 +34,16 @@ describeInBrowser('OAuth landing page browser test')(
       t = await startTestApp();
       base = await t.listen();
       networkBase = base.replace('127.0.0.1', NETWORK_NAME);
+      // The operator registers the official CLI's id for every account, as with
+      // `timetrack oauth client create --every-account --client-id` (docs/authentication.md).
       const owner = await t.newAccount();
-      await t.gqlOk(
-        owner,
-        `mutation($input: RegisterOAuthClientInput!) { registerOAuthClient(input: $input) { client { key } } }`,
-        {
-          input: {
-            name: '88 Miles CLI',
-            protocol: 'OAUTH2',
-            confidential: false,
-            clientId: CLIENT_ID,
-            redirectUris: [`${base}/oauth/authorized`, `${networkBase}/oauth/authorized`],
-          },
-        },
-      );
+      await registerForEveryAccount(t, owner, {
+        name: '88 Miles CLI',
+        protocol: OAuthProtocol.OAUTH2,
+        confidential: false,
+        clientId: CLIENT_ID,
+        redirectUris: [`${base}/oauth/authorized`, `${networkBase}/oauth/authorized`],
+      });
       user = await t.newStaff(owner, { type: 'STAFF' });
       browser = await launchChromium([`--host-resolver-rules=MAP ${NETWORK_NAME} 127.0.0.1`]);
       context = await browser.newContext();

@@ -235,6 +235,7 @@ test('oauth client create, list and revoke act for the owner named by --owner', 
     key: expect.stringMatching(/^[\w-]{24}$/),
     secret: expect.stringMatching(/^[\w-]{43}$/),
     redirect_uris: ['https://app.example/cb'],
+    serves: 'its account',
   });
   const publicClient = JSON.parse(
     (
@@ -307,11 +308,12 @@ test("the documented registration of the official CLI's two client ids works, on
     printed.push(JSON.parse(result.stdout));
   }
   expect(
-    printed.map(({ key, secret, protocol, redirect_uris }) => ({
+    printed.map(({ key, secret, protocol, redirect_uris, serves }) => ({
       key,
       secret,
       protocol,
       redirect_uris,
+      serves,
     })),
   ).toEqual([
     {
@@ -319,12 +321,14 @@ test("the documented registration of the official CLI's two client ids works, on
       secret: null,
       protocol: 'oauth2',
       redirect_uris: ['https://88miles.net/oauth/authorized'],
+      serves: 'every account',
     },
     {
       key: 'NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR',
       secret: null,
       protocol: 'oauth2',
       redirect_uris: ['http://localhost:3000/oauth/authorized'],
+      serves: 'every account',
     },
   ]);
   // The id is the service's, not the account's: another owner cannot take it.
@@ -353,6 +357,110 @@ test("the documented registration of the official CLI's two client ids works, on
   expect(again.stderr).toMatch(/^error: .*\n {2}clientId: is already taken\n$/);
 });
 
+test("an account cannot take a client id: the operator's create works after it tried, and list shows which applications serve every account", async () => {
+  const CHOSEN = 'Shared-CLI-0123456789';
+  for (const login of ['id-taker', 'id-operator']) {
+    const opened = await cli(
+      [
+        'account',
+        'create',
+        '--login',
+        login,
+        '--password',
+        DEMO_PASSWORD,
+        '--email',
+        `${login}@example.com`,
+      ],
+      env,
+    );
+    expect(opened.code).toBe(0);
+  }
+  // An account tries to take the id, with GraphQL and with the CLI's account registration.
+  const tried = await withApi((api) =>
+    api.graphql(
+      'id-taker',
+      'mutation($id: String) { registerOAuthClient(input: { name: "Shared CLI", protocol: OAUTH2, confidential: false, clientId: $id, redirectUris: ["https://taker.example/cb"] }) { client { key } } }',
+      { id: CHOSEN },
+    ),
+  );
+  expect(tried.body.errors?.[0]?.extensions).toMatchObject({
+    code: 'VALIDATION_FAILED',
+    fieldErrors: [
+      {
+        field: 'clientId',
+        message: expect.stringMatching(/^is chosen by the service's operator only/),
+      },
+    ],
+  });
+  const triedCli = await cli(
+    ['oauth', 'client', 'create', '--owner', 'id-taker', '--name', 'x', '--client-id', CHOSEN],
+    env,
+  );
+  expect(triedCli).toMatchObject({ code: 2, stdout: '' });
+  expect(triedCli.stderr).toMatch(
+    /\n {2}clientId: is chosen by the service's operator only \(timetrack oauth client create --every-account --client-id\)/,
+  );
+  const own = JSON.parse(
+    (
+      await cli(
+        ['oauth', 'client', 'create', '--owner', 'id-taker', '--name', 'Taker app', '--public'],
+        env,
+      )
+    ).stdout,
+  );
+  expect(own).toMatchObject({ key: expect.stringMatching(/^[\w-]{24}$/), serves: 'its account' });
+
+  // The operator's registration of the id still works.
+  const created = await cli(
+    [
+      'oauth',
+      'client',
+      'create',
+      '--owner',
+      'id-operator',
+      '--every-account',
+      '--name',
+      'Shared CLI',
+      '--public',
+      '--client-id',
+      CHOSEN,
+    ],
+    env,
+  );
+  expect(created).toMatchObject({ code: 0, stderr: '' });
+  expect(JSON.parse(created.stdout)).toMatchObject({ key: CHOSEN, serves: 'every account' });
+
+  // list says which applications serve every account, and which account each is filed under.
+  const lines = (result: { stdout: string }) =>
+    result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+  const everything = lines(await cli(['oauth', 'client', 'list'], env));
+  expect(everything.find((c) => c.key === CHOSEN)).toMatchObject({
+    serves: 'every account',
+    account_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    account_owner: 'id-operator',
+  });
+  expect(everything.find((c) => c.key === own.key)).toMatchObject({
+    serves: 'its account',
+    account_owner: 'id-taker',
+  });
+  expect(
+    lines(await cli(['oauth', 'client', 'list', '--owner', 'id-taker'], env)).map((c) => c.key),
+  ).toEqual([own.key]);
+  // The account it is filed under neither lists nor revokes it; the operator does, with the CLI.
+  expect(
+    await withApi(
+      async (api) => (await api.gql('id-operator', '{ oauthClients { key } }')).oauthClients,
+    ),
+  ).toEqual([]);
+  const shared = everything.find((c) => c.key === CHOSEN);
+  expect(
+    await cli(['oauth', 'client', 'revoke', '--owner', 'id-operator', shared.id], env),
+  ).toMatchObject({ code: 0, stdout: `revoked Shared CLI (${CHOSEN})\n` });
+});
+
 test('oauth client commands refuse a login that is not an owner, and a bad protocol', async () => {
   const notOwner = await cli(['oauth', 'client', 'list', '--owner', 'nobody-at-all'], env);
   expect(notOwner).toMatchObject({
@@ -374,6 +482,12 @@ test('oauth client commands refuse a login that is not an owner, and a bad proto
 async function withApi<T>(
   work: (api: {
     gql: (login: string, query: string, variables?: Record<string, unknown>) => Promise<any>;
+    /** The whole answer, errors included. */
+    graphql: (
+      login: string,
+      query: string,
+      variables?: Record<string, unknown>,
+    ) => Promise<request.Response>;
     get: (login: string, url: string) => Promise<request.Response>;
   }) => Promise<T>,
 ): Promise<T> {
@@ -391,6 +505,8 @@ async function withApi<T>(
           throw new Error(`GraphQL failed (${res.status}): ${JSON.stringify(res.body.errors)}`);
         return res.body.data;
       },
+      graphql: (login, query, variables = {}) =>
+        request(app.express).post('/graphql').auth(login, DEMO_PASSWORD).send({ query, variables }),
       get: (login, url) => request(app.express).get(url).auth(login, DEMO_PASSWORD),
     });
   } finally {

@@ -2,7 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import { AuthorizationCode } from 'simple-oauth2';
 import request from 'supertest';
-import { hiddenFields, readJson, submitApproval } from '../support/oauth-approval';
+import { OAuthProtocol } from '../../src/modules/oauth';
+import {
+  hiddenFields,
+  readJson,
+  registerForEveryAccount,
+  submitApproval,
+} from '../support/oauth-approval';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -11,8 +17,10 @@ import { startTestApp, type Credentials, type TestApp } from '../support/test-ap
  */
 let t: TestApp;
 let base: string;
-let owner: Credentials;
+let owner: Awaited<ReturnType<TestApp['newAccount']>>;
 const REDIRECT = 'https://spa.example/callback';
+const CHOSEN_KEY_REFUSED =
+  "is chosen by the service's operator only (timetrack oauth client create --every-account --client-id); leave it out and the application gets a generated key";
 
 async function register(input: string): Promise<{ key: string; secret: string | null }> {
   const data = await t.gqlOk(
@@ -191,35 +199,59 @@ test('without a state parameter the implicit fragment still ends with state, err
   expect([...code.searchParams.keys()]).toEqual(['code']);
 });
 
-test('an operator chooses a client id; ids are unique across the service', async () => {
-  const chosen = await t.gqlOk(
-    owner,
-    `mutation { registerOAuthClient(input: { name: "88 Miles CLI", protocol: OAUTH2, confidential: false, clientId: "NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR" }) { client { key confidential } secret } }`,
-  );
-  expect(chosen.registerOAuthClient).toEqual({
-    client: { key: 'NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR', confidential: false },
-    secret: null,
-  });
-
+test("a client id is the operator's to choose: registerOAuthClient refuses one, the operator's is unique across the service", async () => {
+  // An account cannot choose a key, whatever its form and protocol: the field is named.
   const other = await t.newAccount();
-  const register = (clientId: string) =>
-    t.gql(
+  for (const [protocol, clientId] of [
+    ['OAUTH2', 'NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR'],
+    ['OAUTH1', 'my-consumer-key'],
+    ['OAUTH2', 'short'],
+  ]) {
+    const res = await t.gql(
       other,
-      `mutation($id: String) { registerOAuthClient(input: { name: "x", protocol: OAUTH2, clientId: $id }) { client { key } } }`,
-      { id: clientId },
+      `mutation($input: RegisterOAuthClientInput!) { registerOAuthClient(input: $input) { client { key } } }`,
+      { input: { name: 'x', protocol, clientId } },
     );
-  const taken = await register('NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR');
-  expect(taken.errors?.[0]?.extensions).toMatchObject({
-    code: 'VALIDATION_FAILED',
-    fieldErrors: [{ field: 'clientId', message: 'is already taken' }],
-  });
-  for (const bad of ['short', 'has space in it', 'a/b/c/d/e/f', 'x'.repeat(65)]) {
-    expect((await register(bad)).errors?.[0]?.extensions).toMatchObject({
-      code: 'VALIDATION_FAILED',
-      fieldErrors: [{ field: 'clientId' }],
-    });
+    expect(res.errors).toEqual([
+      expect.objectContaining({
+        message: `Invalid oauthclient: clientId ${CHOSEN_KEY_REFUSED}`,
+        extensions: expect.objectContaining({
+          code: 'VALIDATION_FAILED',
+          fieldErrors: [{ field: 'clientId', message: CHOSEN_KEY_REFUSED }],
+        }),
+      }),
+    ]);
   }
   expect((await t.gqlOk(other, '{ oauthClients { key } }')).oauthClients).toEqual([]);
+
+  // The operator chooses it with the CLI (here its service call): once in the whole service, in
+  // the checked form; the account it is filed under neither lists nor revokes it.
+  const chosen = await registerForEveryAccount(t, owner, {
+    name: '88 Miles CLI',
+    protocol: OAuthProtocol.OAUTH2,
+    confidential: false,
+    clientId: 'NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR',
+  });
+  expect(chosen).toEqual({ key: 'NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR', secret: null });
+  const operatorRegisters = (clientId: string) =>
+    registerForEveryAccount(t, other, { name: 'x', protocol: OAuthProtocol.OAUTH2, clientId });
+  await expect(operatorRegisters('NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR')).rejects.toMatchObject(
+    {
+      code: 'VALIDATION_FAILED',
+      details: { fieldErrors: [{ field: 'clientId', message: 'is already taken' }] },
+    },
+  );
+  for (const bad of ['short', 'has space in it', 'a/b/c/d/e/f', 'x'.repeat(65)]) {
+    await expect(operatorRegisters(bad)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { fieldErrors: [{ field: 'clientId' }] },
+    });
+  }
+  expect(
+    (await t.gqlOk(owner, '{ oauthClients { key } }')).oauthClients.map(
+      (c: { key: string }) => c.key,
+    ),
+  ).not.toContain(chosen.key);
 });
 
 test('a refused bearer token is challenged in the Bearer scheme (RFC 6750), a refused password in Basic', async () => {

@@ -21,7 +21,8 @@
  * The only change is the site: the client's development mode talks to `http://localhost:3000`;
  * here that is the test server's address. `seen` proves what reached the server.
  */
-import { submitApproval } from '../support/oauth-approval';
+import { OAuthProtocol } from '../../src/modules/oauth';
+import { registerForEveryAccount, submitApproval } from '../support/oauth-approval';
 import {
   recordingServer,
   requestBytes,
@@ -43,25 +44,20 @@ beforeAll(async () => {
   t = await startTestApp();
   server = await recordingServer(t);
   site = `http://127.0.0.1:${server.port}`;
-  // The operator registers the client's two ids once (docs/authentication.md).
+  // The operator registers the client's two ids once, for every account, with the CLI
+  // (docs/authentication.md); the users below belong to other accounts.
   const operator = await t.newAccount();
   for (const [clientId, redirect] of [
     [DEVELOPMENT_CLIENT_ID, `${site}/oauth/authorized`],
     [PRODUCTION_CLIENT_ID, PRODUCTION_REDIRECT],
-  ]) {
-    await t.gqlOk(
-      operator,
-      `mutation($input: RegisterOAuthClientInput!) { registerOAuthClient(input: $input) { client { key } } }`,
-      {
-        input: {
-          name: '88 Miles CLI',
-          protocol: 'OAUTH2',
-          confidential: false,
-          clientId,
-          redirectUris: [redirect],
-        },
-      },
-    );
+  ] as const) {
+    await registerForEveryAccount(t, operator, {
+      name: '88 Miles CLI',
+      protocol: OAuthProtocol.OAUTH2,
+      confidential: false,
+      clientId,
+      redirectUris: [redirect],
+    });
   }
 });
 afterAll(async () => {

@@ -1,4 +1,7 @@
-import type { Credentials } from './test-app';
+import { StaffType } from '../../src/core/viewer';
+import { contextForViewer } from '../../src/graphql/context';
+import { OAuthClientService, type RegisterOAuthClientInput } from '../../src/modules/oauth';
+import type { Credentials, TestApp } from './test-app';
 
 const unescapeHtml = (s: string) =>
   s.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
@@ -36,4 +39,33 @@ export async function submitApproval(
 /** A fetch answer's JSON body, untyped as tests read it. */
 export async function readJson(res: Response): Promise<any> {
   return res.json();
+}
+
+/** An account's owner as `TestApp.newAccount` answers it. */
+interface AccountOwner extends Credentials {
+  ownerId: string;
+  ownerLegacyId: number;
+  accountId: number;
+}
+
+/**
+ * Registers an application for the users of every account, as the operator's
+ * `timetrack oauth client create --owner <owner> --every-account` does (GraphQL cannot), filed under
+ * `owner`'s account. Answers its key and secret.
+ */
+export async function registerForEveryAccount(
+  t: TestApp,
+  owner: AccountOwner,
+  input: RegisterOAuthClientInput,
+): Promise<{ key: string; secret: string | null }> {
+  const ctx = contextForViewer(t.db.orm, t.config, {
+    id: owner.ownerLegacyId,
+    uuid: owner.ownerId,
+    login: owner.login,
+    type: StaffType.OWNER,
+    accountId: owner.accountId,
+    staffSeeMoney: false,
+  });
+  const { client, secret } = await new OAuthClientService().registerForEveryAccount(ctx, input);
+  return { key: client.clientKey, secret };
 }

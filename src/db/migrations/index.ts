@@ -13,6 +13,7 @@ import { RateHistoryMigration } from './20261202000000-rate-history.migration';
 import { StaffMoneyMigration } from './20261203000000-staff-money.migration';
 import { TimeRollupsMigration } from './20261204000000-time-rollups.migration';
 import { CallerPositionsMigration } from './20261205000000-caller-positions.migration';
+import { OAuthClientAccountsMigration } from './20261206000000-oauth-client-accounts.migration';
 
 /** Every migration, in order. Listed explicitly so no file globbing or dynamic import is needed. */
 export const migrations: MigrationObject[] = [
@@ -33,4 +34,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261203000000-staff-money', class: StaffMoneyMigration },
   { name: '20261204000000-time-rollups', class: TimeRollupsMigration },
   { name: '20261205000000-caller-positions', class: CallerPositionsMigration },
+  { name: '20261206000000-oauth-client-accounts', class: OAuthClientAccountsMigration },
 ];

@@ -4,5 +4,10 @@
  */
 export { OAuthClientResolver } from './graphql/oauth-client.resolver';
 export { OAuthClient, OAuthProtocol } from './oauth-client.entity';
-export { OAuthClientService } from './oauth-client.service';
+export {
+  OAuthClientService,
+  type OperatorListedClient,
+  type RegisterOAuthClientInput,
+} from './oauth-client.service';
+export { servesAccount, type ClientAccounts } from './oauth-client.policy';
 export { hashSecret, hashesEqual, newKey, newSecret } from './oauth-secrets';

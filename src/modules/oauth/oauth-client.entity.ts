@@ -1,4 +1,4 @@
-import { ArrayType, Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
+import { ArrayType, Entity, Enum, Filter, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, Node } from '../common';
 import { TenantEntity } from '../accounts';
@@ -17,17 +17,32 @@ registerEnumType(OAuthProtocol, {
   },
 });
 
+/** The filter that keeps the operator's applications out of an account's reads (on by default). */
+export const ACCOUNT_APPLICATIONS_FILTER = 'accountApplications';
+
 /**
- * An application registered by an account owner to act for users who approve it. Table
- * `oauth_clients`. The secret of a 1.0a consumer is kept as issued (HMAC needs it); a 2.0 client
- * keeps only a hash of its secret, and a public 2.0 client (SPA, CLI) has none and uses PKCE.
+ * An application registered to act for users who approve it. Table `oauth_clients`. The secret of a
+ * 1.0a consumer is kept as issued (HMAC needs it); a 2.0 client keeps only a hash of its secret, and
+ * a public 2.0 client (SPA, CLI) has none and uses PKCE.
+ *
+ * An account owner's application serves the users of that account only. One the operator registers
+ * with the CLI (`oauth client create --every-account`) serves every account's: it is filed under the
+ * account the operator named, but it is the operator's, so no account reads or revokes it (the
+ * filter below; the CLI turns it off).
  */
 @ObjectType('OAuthClient', {
   implements: Node,
   description: 'An application registered to use the API for the users who authorise it.',
 })
 @Entity({ tableName: 'oauth_clients' })
-export class OAuthClient extends TenantEntity<'redirectUris' | 'confidential' | 'registeredAt'> {
+@Filter({
+  name: ACCOUNT_APPLICATIONS_FILTER,
+  cond: { servesEveryAccount: false },
+  default: true,
+})
+export class OAuthClient extends TenantEntity<
+  'redirectUris' | 'confidential' | 'registeredAt' | 'servesEveryAccount'
+> {
   @Field(() => String, { description: 'The name users see when asked to authorise it.' })
   @Property({ type: 'string', length: 255 })
   name!: string;
@@ -55,6 +70,10 @@ export class OAuthClient extends TenantEntity<'redirectUris' | 'confidential' | 
 
   @ManyToOne(() => Staff, { ref: true, nullable: true, deleteRule: 'set null' })
   createdBy: Ref<Staff> | null = null;
+
+  /** Whether users of every account may authorise it (the operator's), or only its account's. */
+  @Property({ type: 'boolean' })
+  servesEveryAccount = false;
 
   @Field(() => Boolean, {
     description: 'Whether the application holds a secret; public 2.0 clients use PKCE instead.',

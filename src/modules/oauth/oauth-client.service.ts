@@ -4,10 +4,19 @@ import { hashSecret, newKey, newSecret } from './oauth-secrets';
 import { isOwner } from '../../core/viewer';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { fields, findLocated, inTransaction, validate } from '../common';
+import {
+  fields,
+  findByUuids,
+  findLocated,
+  inTransaction,
+  isUuid,
+  StaffType,
+  validate,
+} from '../common';
 import { Account } from '../accounts';
 import { Staff } from '../staff';
 import {
+  ACCOUNT_APPLICATIONS_FILTER,
   OAuthClient,
   OAuthProtocol,
   type OAuthAuthorization,
@@ -19,9 +28,28 @@ export interface RegisterOAuthClientInput {
   protocol: OAuthProtocol;
   redirectUris?: string[] | null;
   confidential?: boolean | null;
-  /** A key of the operator's choosing, for a client whose id is fixed in its code. */
+  /**
+   * A key of the operator's choosing, for a client whose id is fixed in its code: for
+   * `registerForEveryAccount` only; `register` refuses it.
+   */
   clientId?: string | null;
 }
+
+/** An application as the operator's `oauth client list` shows it. */
+export interface OperatorListedClient {
+  readonly client: OAuthClient;
+  /** The account it is filed under, and the login of that account's owner. */
+  readonly accountUuid: string;
+  readonly accountOwner: string;
+}
+
+/**
+ * Why an account cannot choose its application's key: a key names the application to users of
+ * every account before anyone signs in, so an account that took one (the official CLI's) would be
+ * trusted in its place, and the operator could no longer register it.
+ */
+const CHOSEN_KEY_REFUSED =
+  "is chosen by the service's operator only (timetrack oauth client create --every-account --client-id); leave it out and the application gets a generated key";
 
 const redirectUri = z
   .string()
@@ -42,19 +70,50 @@ const registerSchema = z.object({
 
 /**
  * Applications and the authorisations users gave them. Only the account owner registers, lists and
- * revokes the account's applications; every user lists and revokes what they authorised.
+ * revokes the account's applications, which serve the account's users only; every user lists and
+ * revokes what they authorised. The operator's applications, which serve every account, are
+ * registered, listed and revoked with the CLI only (the `...ForEveryAccount` and `operator...`
+ * methods, which no GraphQL resolver calls).
  */
 export class OAuthClientService {
+  /** An account's application, for its users only, with a generated key (GraphQL, the CLI). */
   async register(
     ctx: RequestContext,
     input: RegisterOAuthClientInput,
   ): Promise<RegisteredOAuthClient> {
+    this.assertOwnerRegisters(ctx);
+    if (input.clientId != null)
+      throw ValidationError.field('OAuthClient', 'clientId', CHOSEN_KEY_REFUSED);
+    return this.create(ctx, input, false);
+  }
+
+  /**
+   * The operator's application, for the users of every account, with the key they chose or a
+   * generated one; filed under the account of `ctx`'s owner (the CLI's `--owner`), whose owner
+   * nevertheless neither lists nor revokes it. Only the CLI calls this.
+   */
+  async registerForEveryAccount(
+    ctx: RequestContext,
+    input: RegisterOAuthClientInput,
+  ): Promise<RegisteredOAuthClient> {
+    this.assertOwnerRegisters(ctx);
+    return this.create(ctx, input, true);
+  }
+
+  private assertOwnerRegisters(ctx: RequestContext): void {
     if (!isOwner(ctx.viewer))
       throw new PermissionDeniedError(
         'create',
         'OAuthClient',
         'Create denied: only the account owner registers applications',
       );
+  }
+
+  private async create(
+    ctx: RequestContext,
+    input: RegisterOAuthClientInput,
+    servesEveryAccount: boolean,
+  ): Promise<RegisteredOAuthClient> {
     const data = validate('OAuthClient', registerSchema, input);
     const confidential = data.confidential ?? true;
     if (data.protocol === OAuthProtocol.OAUTH1 && !confidential) {
@@ -82,9 +141,57 @@ export class OAuthClientService {
       secret: data.protocol === OAuthProtocol.OAUTH1 ? secret : null,
       secretHash: data.protocol === OAuthProtocol.OAUTH2 && secret ? hashSecret(secret) : null,
       redirectUris: data.redirectUris ?? [],
+      servesEveryAccount,
     });
     await ctx.em.persist(client).flush();
     return { client, secret };
+  }
+
+  /**
+   * The operator's view (`oauth client list`): every application of the service, or those filed
+   * under one account, whichever accounts they serve, in registration order. `em` is unfiltered.
+   */
+  async operatorList(em: EntityManager, accountId?: number): Promise<OperatorListedClient[]> {
+    const clients = await em.find(
+      OAuthClient,
+      accountId === undefined ? {} : { account: accountId },
+      {
+        filters: false,
+        orderBy: { id: 'asc' },
+      },
+    );
+    if (clients.length === 0) return [];
+    const accountIds = [...new Set(clients.map((client) => client.account.id))];
+    const accounts = await em.find(Account, { id: { $in: accountIds } }, { filters: false });
+    const owners = await em.find(
+      Staff,
+      { account: { $in: accountIds }, type: StaffType.OWNER },
+      { filters: false },
+    );
+    const uuidOf = new Map(accounts.map((account) => [account.id, account.uuid]));
+    const ownerOf = new Map(owners.map((owner) => [owner.account.id, owner.login]));
+    return clients.map((client) => ({
+      client,
+      accountUuid: uuidOf.get(client.account.id) ?? '',
+      accountOwner: ownerOf.get(client.account.id) ?? '',
+    }));
+  }
+
+  /**
+   * The operator revokes an application filed under `ctx`'s account (the CLI's `--owner`), whichever
+   * accounts it serves: an account's owner cannot revoke the operator's (`revoke` does not find them).
+   */
+  async operatorRevoke(ctx: RequestContext, id: string): Promise<OAuthClient> {
+    const client = isUuid(id)
+      ? await ctx.em.findOne(
+          OAuthClient,
+          { uuid: id.toLowerCase() },
+          { filters: { [ACCOUNT_APPLICATIONS_FILTER]: false } },
+        )
+      : null;
+    if (!client) throw new NotFoundError('OAuthClient');
+    await ctx.em.remove(client).flush();
+    return client;
   }
 
   async list(ctx: RequestContext): Promise<OAuthClient[]> {
@@ -96,6 +203,12 @@ export class OAuthClientService {
   async get(ctx: RequestContext, id: string): Promise<OAuthClient> {
     this.assertOwnerReads(ctx);
     return findLocated(ctx.em, OAuthClient, 'OAuthClient', { id });
+  }
+
+  /** The applications among `ids` (lower-case uuids) that `get` would answer, in one statement: for `nodes`. */
+  async getMany(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, OAuthClient>> {
+    this.assertOwnerReads(ctx);
+    return findByUuids(ctx.em, OAuthClient, ids);
   }
 
   private assertOwnerReads(ctx: RequestContext): void {

@@ -37,10 +37,15 @@ export class RegisterOAuthClientArgs implements RegisterOAuthClientInput {
     description: 'Default true. false registers a public 2.0 client (no secret; PKCE required).',
   })
   confidential?: boolean | null;
+  // Kept so that a client still sending it gets a VALIDATION_FAILED error naming the field, not a
+  // schema error: a chosen key named the application to users of every account (attack findings,
+  // item 3), so only the operator chooses one, with the CLI.
   @Field(() => String, {
     nullable: true,
     description:
-      'The key (client_id or consumer key) to use instead of a generated one, for a client whose id is fixed in its code. 8-64 characters of A-Z a-z 0-9 . _ ~ -; unique across the service.',
+      "Refused when set (VALIDATION_FAILED on `clientId`): an account's application always gets a generated key. A key chosen for a client whose id is fixed in its code is the operator's to register, with `timetrack oauth client create --every-account --client-id`.",
+    deprecationReason:
+      'Only the operator chooses a key (timetrack oauth client create --every-account --client-id); leave it out.',
   })
   clientId?: string | null;
 }
@@ -85,7 +90,8 @@ export class OAuthClientResolver {
 
   @Query(() => [OAuthClient], {
     nullable: true,
-    description: "The account's registered applications (owner only).",
+    description:
+      "The account's registered applications (owner only); the operator's applications for every account are not among them.",
     complexity: listComplexity(10),
   })
   oauthClients(@Ctx() ctx: RequestContext): Promise<OAuthClient[]> {
@@ -101,7 +107,8 @@ export class OAuthClientResolver {
   }
 
   @Mutation(() => RegisteredOAuthClient, {
-    description: 'Registers an application (owner only); its secret is shown only here.',
+    description:
+      "Registers an application of the account (owner only), which only the account's users may authorise; its secret is shown only here.",
   })
   registerOAuthClient(
     @Arg('input', () => RegisterOAuthClientArgs, { description: 'The application.' })
