@@ -63,12 +63,16 @@ export class BasicAuthenticator {
     return (await this.identify(em, credentials, address)).viewer;
   }
 
-  /** Like authenticate, with the grant a long-lived connection keeps to check again later. */
+  /**
+   * Like authenticate, with the grant a long-lived connection keeps to check again later, and the
+   * user's credentials version read with the hash that was verified: what the approval page stamps
+   * on the codes and tokens it issues, so that a password change committed meanwhile voids them.
+   */
   async identify(
     em: EntityManager,
     credentials: BasicCredentials,
     address: string,
-  ): Promise<{ viewer: Viewer; grant: CredentialGrant }> {
+  ): Promise<{ viewer: Viewer; grant: CredentialGrant; credentialsVersion: number }> {
     if (
       credentials.login.length > 255 ||
       credentials.password.length > 1024 ||
@@ -108,6 +112,7 @@ export class BasicAuthenticator {
         login: user.login,
         hashDigest: passwordHashDigest(user.passwordHash),
       },
+      credentialsVersion: user.credentialsVersion,
     };
   }
 

@@ -37,7 +37,8 @@ type GrantRow = ViewerRow & { password_hash?: string; grant_key?: string };
 /**
  * Answers who a grant authenticates now: the user as the database has them, or undefined when the
  * grant would no longer sign in (user disabled or deleted; password or login changed; token
- * revoked or expired). Checks arriving together (one event heard by many subscribers, a sweep of
+ * revoked or expired, or given under a password since changed: its credentials version is older
+ * than the user's). Checks arriving together (one event heard by many subscribers, a sweep of
  * every socket) are answered with one query per scheme; nothing is cached, each check reads.
  */
 export class CredentialCheck {
@@ -64,13 +65,15 @@ export class CredentialCheck {
       this.rows(
         `select ${VIEWER_COLUMNS}, t.access_token_hash as grant_key
            from oauth2_tokens t join users u on u.id = t.user_id
-          where t.access_token_hash = any(?::text[]) and t.access_expires_at > now()`,
+          where t.access_token_hash = any(?::text[]) and t.access_expires_at > now()
+            and t.credentials_version = u.credentials_version`,
         oauth2.map((g) => g.tokenHash),
       ),
       this.rows(
         `select ${VIEWER_COLUMNS}, t.token_key as grant_key
            from oauth1_tokens t join users u on u.id = t.user_id
-          where t.token_key = any(?::text[]) and t.kind = 'access'`,
+          where t.token_key = any(?::text[]) and t.kind = 'access'
+            and t.credentials_version = u.credentials_version`,
         oauth1.map((g) => g.tokenKey),
       ),
     ]);

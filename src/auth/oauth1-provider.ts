@@ -14,6 +14,13 @@ import {
 import type { SignInLimiter } from './sign-in-limiter';
 import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from '../core/viewer';
 
+/**
+ * A token (or approved request token) is honoured only while the credentials version it was given
+ * under is still its user's: a password change raises the user's version, so a grant written after
+ * the change's DELETE (an approval or an exchange racing it) is void all the same.
+ */
+const CURRENT_CREDENTIALS = 'u.credentials_version = t.credentials_version';
+
 /** How long a request token waits for the user's approval and the exchange, in seconds. */
 const REQUEST_TOKEN_SECONDS = 10 * 60;
 
@@ -114,14 +121,22 @@ export class OAuth1Provider {
     );
   }
 
-  /** Step 2: the signed-in user approved; the request token is bound to them with a verifier. */
-  async approve(token: string, viewer: Viewer): Promise<AuthorizationOutcome | undefined> {
+  /**
+   * Step 2: the signed-in user approved; the request token is bound to them with a verifier, and
+   * to `credentialsVersion`, that of the password the approval page verified (a reset committed
+   * since then voids the approval, though this update runs after the reset's DELETE).
+   */
+  async approve(
+    token: string,
+    viewer: Viewer,
+    credentialsVersion: number,
+  ): Promise<AuthorizationOutcome | undefined> {
     const verifier = newKey();
     const [row] = await this.execute<{ callback: string }>(
-      `update oauth1_tokens set user_id = ?, account_id = ?, verifier_hash = ?
+      `update oauth1_tokens set user_id = ?, account_id = ?, credentials_version = ?, verifier_hash = ?
         where token_key = ? and kind = 'request' and user_id is null and expires_at > now()
         returning callback`,
-      [viewer.id, viewer.accountId, hashSecret(verifier), token],
+      [viewer.id, viewer.accountId, credentialsVersion, hashSecret(verifier), token],
     );
     return row && { callback: row.callback, token, verifier };
   }
@@ -147,7 +162,9 @@ export class OAuth1Provider {
     const secret = newSecret();
     await this.orm.em.fork().transactional(async (em) => {
       // Deleting is the claim: of two exchanges of one request token, only one finds it.
-      const [claimed] = await em.execute<(TokenRow & { account_id: number })[]>(
+      const [claimed] = await em.execute<
+        (TokenRow & { account_id: number; credentials_version: number })[]
+      >(
         `delete from oauth1_tokens where id = ? and kind = 'request' and expires_at > now() returning *`,
         [verified.tokenId],
       );
@@ -155,9 +172,18 @@ export class OAuth1Provider {
         throw new UnauthenticatedError('The request token has not been approved');
       if (!hashesEqual(hashSecret(verifier), claimed.verifier_hash))
         throw new UnauthenticatedError('Invalid oauth_verifier');
+      // The approval's version, not the user's: a reset that deleted the user's tokens while this
+      // transaction held the request token still voids the access token (its version is raised).
       await em.execute(
-        `insert into oauth1_tokens (client_id, kind, token_key, token_secret, user_id, account_id) values (?, 'access', ?, ?, ?, ?)`,
-        [verified.clientId, token, secret, claimed.user_id, claimed.account_id],
+        `insert into oauth1_tokens (client_id, kind, token_key, token_secret, user_id, account_id, credentials_version) values (?, 'access', ?, ?, ?, ?, ?)`,
+        [
+          verified.clientId,
+          token,
+          secret,
+          claimed.user_id,
+          claimed.account_id,
+          claimed.credentials_version,
+        ],
       );
     });
     return { token, secret };
@@ -173,7 +199,7 @@ export class OAuth1Provider {
     const rows = await em
       .getConnection()
       .execute<ViewerRow[]>(
-        `select ${VIEWER_COLUMNS} from oauth1_tokens t join users u on u.id = t.user_id where t.id = ?`,
+        `select ${VIEWER_COLUMNS} from oauth1_tokens t join users u on u.id = t.user_id where t.id = ? and ${CURRENT_CREDENTIALS}`,
         [verified.tokenId],
       );
     const row = rows[0];
@@ -224,11 +250,15 @@ export class OAuth1Provider {
       `select id, secret, redirect_uris from oauth_clients where client_key = ? and protocol = 'oauth1'`,
       [protocol.oauth_consumer_key],
     );
+    // A token given with a password since changed is unknown, as if the change had deleted it. (A
+    // request token not yet approved has no user; the exchange refuses it.)
     const [tokenRow] =
       client && token !== 'none'
         ? await this.execute<TokenRow>(
-            `select id, client_id, token_secret, verifier_hash, user_id from oauth1_tokens
-              where token_key = ? and kind = ? and client_id = ? and (expires_at is null or expires_at > now())`,
+            `select t.id, t.client_id, t.token_secret, t.verifier_hash, t.user_id
+               from oauth1_tokens t left join users u on u.id = t.user_id
+              where t.token_key = ? and t.kind = ? and t.client_id = ? and (t.expires_at is null or t.expires_at > now())
+                and (t.user_id is null or ${CURRENT_CREDENTIALS})`,
             [protocol.oauth_token, token, client.id],
           )
         : [];

@@ -39,10 +39,19 @@ export interface OAuth2Client extends Client, ClientAccounts {
   readonly grants: string[];
 }
 
-/** The user a grant acts for. */
+/**
+ * A grant is honoured only while the credentials version it was given under is still its user's: a
+ * password change raises the user's version, so a code or token written after the change's DELETE
+ * (an approval or a refresh racing it) is void all the same.
+ */
+const CURRENT_CREDENTIALS = 'u.credentials_version = t.credentials_version';
+
+/** The user a grant acts for, with the credentials version its tokens inherit. */
 interface GrantUser extends User {
   readonly id: number;
   readonly accountId: number;
+  /** The parent grant's (a code's, or the refreshed pair's), never the user's current one. */
+  readonly credentialsVersion: number;
 }
 
 export interface CodeRequest {
@@ -103,16 +112,25 @@ export class OAuth2Provider {
     return secret && hashesEqual(hashSecret(secret), row.secret_hash) ? toClient(row) : undefined;
   }
 
-  /** After the user approved: a one-time code, bound to the redirect URI and PKCE challenge. */
-  async issueCode(client: OAuth2Client, viewer: Viewer, request: CodeRequest): Promise<string> {
+  /**
+   * After the user approved: a one-time code, bound to the redirect URI and PKCE challenge, and to
+   * `credentialsVersion`, that of the password the approval page verified.
+   */
+  async issueCode(
+    client: OAuth2Client,
+    viewer: Viewer,
+    credentialsVersion: number,
+    request: CodeRequest,
+  ): Promise<string> {
     const code = newSecret();
     await this.execute(
       `with expired as (delete from oauth2_codes where expires_at < now())
-       insert into oauth2_codes (client_id, user_id, code_hash, redirect_uri, code_challenge, code_challenge_method, scope, expires_at)
-       values (?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))`,
+       insert into oauth2_codes (client_id, user_id, credentials_version, code_hash, redirect_uri, code_challenge, code_challenge_method, scope, expires_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))`,
       [
         client.dbId,
         viewer.id,
+        credentialsVersion,
         hashSecret(code),
         request.redirectUri ?? null,
         request.codeChallenge ?? null,
@@ -128,17 +146,19 @@ export class OAuth2Provider {
   async issueImplicitToken(
     client: OAuth2Client,
     viewer: Viewer,
+    credentialsVersion: number,
     scope: string | undefined,
   ): Promise<string> {
     const accessToken = newSecret();
     await this.execute(
       `${PURGE_EXPIRED_TOKENS}
-       insert into oauth2_tokens (client_id, user_id, account_id, access_token_hash, access_expires_at, scope)
-       values (?, ?, ?, ?, now() + make_interval(secs => ?), ?)`,
+       insert into oauth2_tokens (client_id, user_id, account_id, credentials_version, access_token_hash, access_expires_at, scope)
+       values (?, ?, ?, ?, ?, now() + make_interval(secs => ?), ?)`,
       [
         client.dbId,
         viewer.id,
         viewer.accountId,
+        credentialsVersion,
         hashSecret(accessToken),
         OAUTH2_LIFETIMES.implicitToken,
         scope ?? null,
@@ -170,11 +190,14 @@ export class OAuth2Provider {
     return { viewer, grant: { scheme: 'oauth2', tokenHash: hashSecret(accessToken) } };
   }
 
-  /** The user a bearer token acts for; 401 for an unknown, expired or revoked token. */
+  /**
+   * The user a bearer token acts for; 401 for an unknown, expired or revoked token, and for one
+   * given with a password that has since been changed (as if the change had deleted it).
+   */
   async authenticate(em: EntityManager, accessToken: string): Promise<Viewer> {
     const rows = await em.getConnection().execute<ViewerRow[]>(
       `select ${VIEWER_COLUMNS} from oauth2_tokens t join users u on u.id = t.user_id
-        where t.access_token_hash = ? and t.access_expires_at > now()`,
+        where t.access_token_hash = ? and t.access_expires_at > now() and ${CURRENT_CREDENTIALS}`,
       [hashSecret(accessToken)],
     );
     const row = rows[0];
@@ -205,12 +228,14 @@ export class OAuth2Provider {
         const grantUser = user as GrantUser;
         await this.execute(
           `${PURGE_EXPIRED_TOKENS}
-           insert into oauth2_tokens (client_id, user_id, account_id, access_token_hash, access_expires_at, refresh_token_hash, refresh_expires_at, scope)
-           values (?, ?, ?, ?, ?, ?, ?, ?)`,
+           insert into oauth2_tokens (client_id, user_id, account_id, credentials_version, access_token_hash, access_expires_at, refresh_token_hash, refresh_expires_at, scope)
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [
             (client as OAuth2Client).dbId,
             grantUser.id,
             grantUser.accountId,
+            // The code's or the refreshed pair's: a reset committed since voids the new pair too.
+            grantUser.credentialsVersion,
             hashSecret(token.accessToken),
             token.accessTokenExpiresAt,
             token.refreshToken ? hashSecret(token.refreshToken) : null,
@@ -232,9 +257,9 @@ export class OAuth2Provider {
             expires_at: Date;
           }
         >(
-          `select g.client_id, c.client_key, g.user_id, u.account_id, g.scope, g.redirect_uri, g.code_challenge, g.code_challenge_method, g.expires_at
-             from oauth2_codes g join oauth_clients c on c.id = g.client_id join users u on u.id = g.user_id
-            where g.code_hash = ? and u.active`,
+          `select t.client_id, c.client_key, t.user_id, u.account_id, t.credentials_version, t.scope, t.redirect_uri, t.code_challenge, t.code_challenge_method, t.expires_at
+             from oauth2_codes t join oauth_clients c on c.id = t.client_id join users u on u.id = t.user_id
+            where t.code_hash = ? and u.active and ${CURRENT_CREDENTIALS}`,
           [hashSecret(code)],
         );
         if (!row) return false;
@@ -262,9 +287,9 @@ export class OAuth2Provider {
       },
       getRefreshToken: async (refreshToken) => {
         const [row] = await this.execute<GrantRow & { refresh_expires_at: Date }>(
-          `select t.client_id, c.client_key, t.user_id, t.account_id, t.scope, t.refresh_expires_at
+          `select t.client_id, c.client_key, t.user_id, t.account_id, t.credentials_version, t.scope, t.refresh_expires_at
              from oauth2_tokens t join oauth_clients c on c.id = t.client_id join users u on u.id = t.user_id
-            where t.refresh_token_hash = ? and u.active`,
+            where t.refresh_token_hash = ? and u.active and ${CURRENT_CREDENTIALS}`,
           [hashSecret(refreshToken)],
         );
         if (!row) return false;
@@ -295,6 +320,7 @@ interface GrantRow {
   client_key: string;
   user_id: number;
   account_id: number;
+  credentials_version: number;
   scope: string | null;
 }
 
@@ -302,7 +328,11 @@ interface GrantRow {
 function grantParts(row: GrantRow): { client: Client; user: GrantUser; scope?: string[] } {
   return {
     client: { id: row.client_key, dbId: row.client_id, grants: [] },
-    user: { id: row.user_id, accountId: row.account_id },
+    user: {
+      id: row.user_id,
+      accountId: row.account_id,
+      credentialsVersion: row.credentials_version,
+    },
     ...(row.scope ? { scope: row.scope.split(' ') } : {}),
   };
 }

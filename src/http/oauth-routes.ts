@@ -253,12 +253,13 @@ async function oauth1Approval(
       withParams(denied.callback, { oauth_token: token, denied: token }, '?'),
     );
   }
-  const viewer = await signIn(deps, req, res, form, pending.clientName, fields);
-  if (!viewer) return;
+  const signedIn = await signIn(deps, req, res, form, pending.clientName, fields);
+  if (!signedIn) return;
+  const { viewer, credentialsVersion } = signedIn;
   // An account's consumer is approved by that account's users only. To anyone else its request
   // token is as unknown as a made-up one, page for page, so the answer tells nothing of the account.
   if (!servesAccount(pending, viewer.accountId)) return unknownRequestToken(res);
-  const outcome = await deps.oauth1.approve(token, viewer);
+  const outcome = await deps.oauth1.approve(token, viewer, credentialsVersion);
   if (!outcome?.verifier)
     return messagePage(
       res,
@@ -362,21 +363,27 @@ async function oauth2Approval(
   if (!deciding) return approvalPage(res, { clientName: client.name, fields });
   if (all.decision !== 'approve')
     return back({ error: 'access_denied', error_description: 'The user denied access' });
-  const viewer = await signIn(deps, req, res, all, client.name, fields);
-  if (!viewer) return;
+  const signedIn = await signIn(deps, req, res, all, client.name, fields);
+  if (!signedIn) return;
+  const { viewer, credentialsVersion } = signedIn;
   // An account's application is authorised by that account's users only (its owner chose its name
   // and where the code goes). To anyone else it is as unknown as a made-up client_id, byte for
   // byte, so the answer tells nothing of the account.
   if (!servesAccount(client, viewer.accountId)) return unknownClient(res);
   if (implicit) {
-    const token = await deps.oauth2.issueImplicitToken(client, viewer, fields.scope);
+    const token = await deps.oauth2.issueImplicitToken(
+      client,
+      viewer,
+      credentialsVersion,
+      fields.scope,
+    );
     return back({
       access_token: token,
       token_type: 'Bearer',
       expires_in: String(OAUTH2_LIFETIMES.implicitToken),
     });
   }
-  const code = await deps.oauth2.issueCode(client, viewer, {
+  const code = await deps.oauth2.issueCode(client, viewer, credentialsVersion, {
     redirectUri: fields.redirect_uri,
     codeChallenge: fields.code_challenge,
     codeChallengeMethod: fields.code_challenge_method,
@@ -405,7 +412,11 @@ function unknownRequestToken(res: Response): void {
   );
 }
 
-/** Signs the user in from the form; on failure shows the form again and answers undefined. */
+/**
+ * Signs the user in from the form; on failure shows the form again and answers undefined. With the
+ * user comes the credentials version of the password just verified, for what is issued to carry:
+ * a reset committed after this read voids it, though the issuing statement runs later.
+ */
 async function signIn(
   deps: OAuthRouterDeps,
   req: Request,
@@ -415,7 +426,7 @@ async function signIn(
   fields: Record<string, string>,
 ) {
   try {
-    return await deps.basic.authenticate(
+    return await deps.basic.identify(
       deps.orm.em.fork(),
       { login: form.login ?? '', password: form.password ?? '' },
       credentialsOf(req).address,

@@ -1,6 +1,8 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
+import { Client } from 'pg';
 import request from 'supertest';
+import { CredentialCheck } from '../../src/auth/credential-check';
 import { readJson, submitApproval } from '../support/oauth-approval';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
@@ -10,6 +12,13 @@ import { startTestApp, type Credentials, type TestApp } from '../support/test-ap
  * unexchanged codes, OAuth 1.0a access tokens and approved request tokens. Before, they kept
  * working for up to 14 days (1.0a tokens for ever). Other users' tokens, and changes that do not
  * touch the password, leave tokens alone.
+ *
+ * The security review after it: the reset's DELETE missed grants written concurrently, by
+ * statements that did not see its transaction (an approval that had verified the old password, a
+ * refresh or a 1.0a exchange between reading the old grant and writing the new one). Each grant now
+ * carries the credentials version of the password it was given with; a reset raises the user's, and
+ * no lookup honours an older one. The races below are made deterministic with row locks held from a
+ * session of the test's own (PostgreSQL only: the embedded database has one connection).
  */
 let t: TestApp;
 let base: string;
@@ -216,4 +225,263 @@ test('a password change that is refused revokes nothing', async () => {
     .send({ staff: { password: 'hijacked-password' } });
   expect(refused.status).toBeGreaterThanOrEqual(400);
   expect(await outcomes(grants)).toEqual(WORKING);
+});
+
+/** The owner sets `who`'s password through the JSON interface, as in a reset. */
+async function resetPassword(who: { id: string }, password = 'a-reset-password'): Promise<void> {
+  const reset = await request(t.app.express)
+    .put(`/api/1/staff/${who.id}.json`)
+    .auth(owner.login, owner.password)
+    .send({ staff: { password } });
+  expect(reset.status).toBe(200);
+}
+
+/** Waits, without a clock, until `condition` holds (each round lets I/O and other tasks run). */
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Runs `work` with a session of its own that holds row locks in a transaction (`holder`, rolled back
+ * afterwards), and `lockWaiters(n)`, which waits until `n` statements of the database wait on a lock.
+ */
+async function withLockHolder(
+  work: (holder: Client, lockWaiters: (n: number) => Promise<void>) => Promise<void>,
+): Promise<void> {
+  const url = (t.config.database as { url: string }).url;
+  const holder = new Client({ connectionString: url });
+  const watcher = new Client({ connectionString: url });
+  await Promise.all([holder.connect(), watcher.connect()]);
+  const waiting = async (n: number) =>
+    (
+      await watcher.query(
+        `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      )
+    ).rows[0].n === n;
+  try {
+    await holder.query('begin');
+    await work(holder, (n) => until(() => waiting(n)));
+  } finally {
+    await holder.query('rollback').catch(() => undefined);
+    await Promise.all([holder.end(), watcher.end()]);
+  }
+}
+
+/**
+ * Holds the application's row: a grant's insert checks its foreign key to it (FOR KEY SHARE), so
+ * the insert waits, not yet visible to anyone, while everything before it has run.
+ */
+async function holdClient(holder: Client, key: string): Promise<void> {
+  await holder.query('select id from oauth_clients where client_key = $1 for update', [key]);
+}
+
+const onPostgres = process.env.TEST_DATABASE_URL ? test : test.skip;
+
+describe('grants issued while a password reset runs are refused', () => {
+  onPostgres(
+    'a refresh whose new pair is written after the reset deleted the old one: the new pair is refused',
+    async () => {
+      const member = await t.newStaff(owner);
+      const issued = await exchange(await authorizationCode(member));
+      expect(issued.status).toBe(200);
+      let refreshed: Awaited<ReturnType<typeof tokenEndpoint>> | undefined;
+      await withLockHolder(async (holder, lockWaiters) => {
+        await holdClient(holder, oauth2.key);
+        // The refresh has read the old pair and deleted it; its insert of the new pair waits.
+        const refreshing = tokenEndpoint({
+          grant_type: 'refresh_token',
+          refresh_token: issued.body.refresh_token,
+        });
+        await lockWaiters(1);
+        // The reset commits meanwhile; its DELETE cannot see the pair not yet written.
+        await resetPassword(member);
+        await holder.query('rollback');
+        refreshed = await refreshing;
+      });
+      expect(refreshed!.status).toBe(200);
+      expect(await withBearer(refreshed!.body.access_token)).toBe(401);
+      const again = await tokenEndpoint({
+        grant_type: 'refresh_token',
+        refresh_token: refreshed!.body.refresh_token,
+      });
+      expect(again).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    },
+  );
+
+  onPostgres(
+    'an OAuth 2.0 code issued by an approval that verified the old password before the reset is refused',
+    async () => {
+      const member = await t.newStaff(owner);
+      let code: { code: string; verifier: string } | undefined;
+      await withLockHolder(async (holder, lockWaiters) => {
+        await holdClient(holder, oauth2.key);
+        // The approval has signed the user in with the old password; its insert of the code waits.
+        const approving = authorizationCode(member);
+        await lockWaiters(1);
+        await resetPassword(member);
+        await holder.query('rollback');
+        code = await approving;
+      });
+      expect(await exchange(code!)).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_grant' },
+      });
+    },
+  );
+
+  onPostgres(
+    'an OAuth 1.0a approval that verified the old password before the reset cannot be exchanged',
+    async () => {
+      const member = await t.newStaff(owner);
+      const url = `${base}/oauth/request_token`;
+      const data = { oauth_callback: 'oob' };
+      const body = new URLSearchParams(
+        await (
+          await fetch(url, {
+            method: 'POST',
+            headers: { ...oauth1.toHeader(oauth1.authorize({ url, method: 'POST', data })) },
+          })
+        ).text(),
+      );
+      const token = { key: body.get('oauth_token')!, secret: body.get('oauth_token_secret')! };
+      let verifier: string | undefined;
+      await withLockHolder(async (holder, lockWaiters) => {
+        // The request token's row: the approval binds it to the user with an UPDATE, which waits.
+        await holder.query('select id from oauth1_tokens where token_key = $1 for update', [
+          token.key,
+        ]);
+        const approving = submitApproval(
+          `${base}/oauth/authorize?oauth_token=${token.key}`,
+          member,
+        );
+        await lockWaiters(1);
+        // The reset's DELETE passes the request token by: it has no user yet.
+        await resetPassword(member);
+        await holder.query('rollback');
+        const page = await approving;
+        expect(page.status).toBe(200);
+        verifier = /<code id="verifier">([^<]+)<\/code>/.exec(await page.text())![1]!;
+      });
+      expect((await oauth1Exchange({ token, verifier: verifier! })).status).toBe(401);
+    },
+  );
+
+  onPostgres(
+    'an OAuth 1.0a exchange that holds the request token while the reset waits for it: the access token is refused',
+    async () => {
+      const member = await t.newStaff(owner);
+      const approved = await approvedRequestToken(member);
+      let exchanged: Awaited<ReturnType<typeof oauth1Exchange>> | undefined;
+      await withLockHolder(async (holder, lockWaiters) => {
+        await holdClient(holder, oauth1.consumer.key);
+        // The exchange has deleted (and so locked) the request token; its insert of the access
+        // token waits.
+        const exchanging = oauth1Exchange(approved);
+        await lockWaiters(1);
+        // The reset's DELETE waits for the request token, and then finds it gone.
+        const resetting = resetPassword(member);
+        await lockWaiters(2);
+        await holder.query('rollback');
+        [exchanged] = await Promise.all([exchanging, resetting]);
+      });
+      expect(exchanged!.status).toBe(200);
+      expect(await withOAuth1(exchanged!.token)).toBe(401);
+    },
+  );
+});
+
+test('a grant left with the credentials version of a password since changed is refused everywhere, as an unknown one is', async () => {
+  const member = await t.newStaff(owner);
+  const grants = await grantEverything(member);
+  const db = t.db.orm.em.getConnection();
+  const tables = ['oauth2_tokens', 'oauth2_codes', 'oauth1_tokens'];
+  const rowsOf = async (table: string) =>
+    db.execute<{ row: object }[]>(`select to_jsonb(g) as row from ${table} g where user_id = ?`, [
+      member.legacyId,
+    ]);
+  const saved = await Promise.all(tables.map(rowsOf));
+  // A reset through the XML interface deletes them.
+  const reset = await request(t.app.express)
+    .put(`/staff/${member.legacyId}.xml`)
+    .auth(owner.login, owner.password)
+    .type('application/xml')
+    .send('<user><password>an-xml-reset-password</password></user>');
+  expect(reset.status).toBe(200);
+  // Written back as a grant issued concurrently with the reset survives its DELETE: unchanged.
+  for (const [i, table] of tables.entries())
+    for (const { row } of saved[i]!)
+      await db.execute(
+        `insert into ${table} select * from jsonb_populate_record(null::${table}, ?::jsonb)`,
+        [JSON.stringify(row)],
+      );
+  expect((await Promise.all(tables.map(rowsOf))).map((rows) => rows.length)).toEqual(
+    saved.map((rows) => rows.length),
+  );
+
+  const madeUp = {
+    bearer: randomBytes(32).toString('base64url'),
+    oauth1: { key: 'x', secret: 'y' },
+  };
+  /** Status, challenge and body of a request with each credential, on each interface. */
+  const answers = async (bearer: string, oauth1Token: Pair) => {
+    const call = async (path: string, init: RequestInit = {}) => {
+      const url = `${base}${path}`;
+      const method = init.method ?? 'GET';
+      const withToken = async (headers: Record<string, string>) => {
+        const res = await fetch(url, { ...init, headers: { ...init.headers, ...headers } });
+        return {
+          status: res.status,
+          challenge: res.headers.get('www-authenticate'),
+          body: await res.text(),
+        };
+      };
+      return {
+        bearer: await withToken({ authorization: `Bearer ${bearer}` }),
+        oauth1: await withToken({
+          ...oauth1.toHeader(oauth1.authorize({ url, method }, oauth1Token)),
+        }),
+      };
+    };
+    return {
+      json: await call('/api/1/projects.json'),
+      xml: await call('/projects.xml'),
+      graphql: await call('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ viewer { staff { login } } }' }),
+      }),
+    };
+  };
+  const stale = await answers(grants.bearer, grants.oauth1Access);
+  for (const answer of Object.values(stale)) {
+    expect(answer.bearer.status).toBe(401);
+    expect(answer.oauth1.status).toBe(401);
+  }
+  expect(stale).toEqual(await answers(madeUp.bearer, madeUp.oauth1));
+
+  // The token endpoint and the 1.0a exchange.
+  expect(
+    await tokenEndpoint({ grant_type: 'refresh_token', refresh_token: grants.refresh }),
+  ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  expect(await exchange(grants.code)).toMatchObject({
+    status: 400,
+    body: { error: 'invalid_grant' },
+  });
+  expect((await oauth1Exchange(grants.oauth1Approved)).status).toBe(401);
+
+  // A WebSocket's check again of its credentials.
+  const check = new CredentialCheck(t.db.orm);
+  expect(
+    await check.current({
+      scheme: 'oauth2',
+      tokenHash: createHash('sha256').update(grants.bearer).digest('hex'),
+    }),
+  ).toBeUndefined();
+  expect(
+    await check.current({ scheme: 'oauth1', tokenKey: grants.oauth1Access.key }),
+  ).toBeUndefined();
+
+  // The new password's grants work.
+  const renewed = { login: member.login, password: 'an-xml-reset-password' };
+  expect(await outcomes(await grantEverything(renewed))).toEqual(WORKING);
 });

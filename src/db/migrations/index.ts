@@ -14,6 +14,7 @@ import { StaffMoneyMigration } from './20261203000000-staff-money.migration';
 import { TimeRollupsMigration } from './20261204000000-time-rollups.migration';
 import { CallerPositionsMigration } from './20261205000000-caller-positions.migration';
 import { OAuthClientAccountsMigration } from './20261206000000-oauth-client-accounts.migration';
+import { CredentialsVersionMigration } from './20261207000000-credentials-version.migration';
 
 /** Every migration, in order. Listed explicitly so no file globbing or dynamic import is needed. */
 export const migrations: MigrationObject[] = [
@@ -35,4 +36,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261204000000-time-rollups', class: TimeRollupsMigration },
   { name: '20261205000000-caller-positions', class: CallerPositionsMigration },
   { name: '20261206000000-oauth-client-accounts', class: OAuthClientAccountsMigration },
+  { name: '20261207000000-credentials-version', class: CredentialsVersionMigration },
 ];

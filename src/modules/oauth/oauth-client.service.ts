@@ -261,13 +261,19 @@ export class OAuthClientService {
    * OAuth 1.0a access tokens and request tokens they approved: all were given with the old
    * password, and a reset is often meant to shut out whoever knew it (issue 20, finding 11).
    * StaffService calls it (as its PasswordChangeListener).
+   *
+   * The DELETE sees only the grants that exist when it runs; one issued concurrently (an approval
+   * that verified the old password, a refresh or exchange between reading and writing) would
+   * survive it. So the user's credentials version is raised too: every grant carries the version it
+   * was given under, and no lookup honours one older than its user's. The DELETE is cleanup.
    */
   async passwordChanged(em: EntityManager, userId: number): Promise<void> {
     await em.execute(
       `with one as (delete from oauth1_tokens where user_id = ?),
-            two as (delete from oauth2_tokens where user_id = ?)
-       delete from oauth2_codes where user_id = ?`,
-      [userId, userId, userId],
+            two as (delete from oauth2_tokens where user_id = ?),
+            three as (delete from oauth2_codes where user_id = ?)
+       update users set credentials_version = credentials_version + 1 where id = ?`,
+      [userId, userId, userId, userId],
     );
   }
 

@@ -8,6 +8,12 @@ export interface SignInUser extends Pick<
 > {
   accountId: number;
   staffSeeMoney: boolean;
+  /**
+   * Raised by every password change (OAuthClientService.passwordChanged). Read in the same row as
+   * `passwordHash`, so it is the version of the password that signing in verifies: the approval
+   * page stamps it on what it issues, and a grant is honoured only while it is still the user's.
+   */
+  credentialsVersion: number;
 }
 
 /**
@@ -19,7 +25,7 @@ export async function findSignInUser(em: EntityManager, login: string): Promise<
   const rows = await em
     .getConnection()
     .execute<SignInUser[]>(
-      'select id, uuid, login, type, active, password_hash as "passwordHash", account_id as "accountId", (select staff_see_money from accounts a where a.id = users.account_id) as "staffSeeMoney" from users where lower(login) = ? limit 1',
+      'select id, uuid, login, type, active, password_hash as "passwordHash", credentials_version as "credentialsVersion", account_id as "accountId", (select staff_see_money from accounts a where a.id = users.account_id) as "staffSeeMoney" from users where lower(login) = ? limit 1',
       [login.toLowerCase()],
     );
   return rows[0] ?? null;
