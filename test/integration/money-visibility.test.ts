@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { parse } from 'csv-parse/sync';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
@@ -321,6 +322,14 @@ test('a report row of a project the caller may not see carries no money, in Grap
         });
       expect(file.status).toBe(200);
       expect((file.body as Buffer).length).toBeGreaterThan(0);
+      if (format === 'xlsx') {
+        const workbook = new ExcelJS.Workbook();
+        await workbook.xlsx.load(file.body as ArrayBuffer);
+        const values: unknown[] = [];
+        workbook.worksheets[0]!.eachRow((row) => values.push(...(row.values as unknown[])));
+        expect(values).toContain(14400);
+        expect(values).not.toContain(88888);
+      }
     }
   } finally {
     await setStaffSeeMoney(false);
