@@ -2,10 +2,11 @@ import autocannon from 'autocannon';
 
 /**
  * The load generator of `npm run bench:fairness`, a process of its own (forked by fairness.ts) so
- * that its bookkeeping is not the server's: the flood lanes (one account's punch-ins and reports)
- * run for the whole measurement, and after a warm-up the probe lane (another account's requests,
- * one connection) runs for `durationSeconds`. Every answer's latency is kept, so the percentiles
- * are exact, not autocannon's histogram buckets.
+ * that its bookkeeping is not the server's: the flood lanes (one account's punch-ins and reports,
+ * or its documents) run for the whole measurement, and after a warm-up the probe lane (another
+ * account's requests, one connection) runs for `durationSeconds`. Every answer's latency is kept,
+ * so the percentiles are exact, not autocannon's histogram buckets. The server's event-loop delay
+ * is read from its /metrics just before and after the probe's window.
  */
 export interface FairnessLane {
   readonly name: string;
@@ -24,6 +25,20 @@ export interface FairnessSpec {
   /** Seconds of flood before the probe starts (0 without a flood). */
   readonly warmupSeconds: number;
   readonly durationSeconds: number;
+  /** The server's metrics path (`/metrics`), read before and after the probe's window. */
+  readonly metricsPath?: string;
+}
+
+/**
+ * How late the server's event loop ran a 10 ms timer during the probe's window (prom-client's
+ * `nodejs_eventloop_lag_*_seconds`, from perf_hooks.monitorEventLoopDelay, reset by each scrape),
+ * in ms.
+ */
+export interface EventLoopDelay {
+  readonly max: number;
+  readonly p99: number;
+  readonly p90: number;
+  readonly mean: number;
 }
 
 export interface LaneStats {
@@ -44,6 +59,8 @@ export interface FairnessResult {
   readonly probe: LaneStats;
   /** The flood lanes during the probe's measurement only. */
   readonly flood: Record<string, LaneStats>;
+  /** The server's event-loop delay over the probe's window (with `metricsPath`). */
+  readonly eventLoop?: EventLoopDelay;
 }
 
 class Bucket {
@@ -128,15 +145,32 @@ async function run(spec: FairnessSpec): Promise<FairnessResult> {
   );
   await new Promise((resolve) => setTimeout(resolve, spec.warmupSeconds * 1000));
   const probeBucket = new Bucket();
+  // The scrape resets the delay histogram: the next one covers the probe's window alone.
+  if (spec.metricsPath) await eventLoopDelay(spec.url, spec.metricsPath);
   probing = true;
   await start(spec.url, spec.probe, spec.durationSeconds, () => probeBucket).done;
   probing = false;
+  const eventLoop = spec.metricsPath ? await eventLoopDelay(spec.url, spec.metricsPath) : undefined;
   for (const flood of floods) flood.stop();
   await Promise.all(floods.map((f) => f.done));
   return {
     probe: probeBucket.stats(),
     flood: Object.fromEntries([...floodBuckets].map(([name, b]) => [name, b.stats()])),
+    ...(eventLoop ? { eventLoop } : {}),
   };
+}
+
+/** The event-loop delay since the previous scrape, in ms, from the server's /metrics. */
+async function eventLoopDelay(url: string, metricsPath: string): Promise<EventLoopDelay> {
+  const res = await fetch(new URL(metricsPath, url));
+  if (res.status !== 200) throw new Error(`${metricsPath}: ${res.status}`);
+  const text = await res.text();
+  const ms = (stat: string) => {
+    const match = new RegExp(`^nodejs_eventloop_lag_${stat}_seconds (\\S+)$`, 'm').exec(text);
+    if (!match) throw new Error(`${metricsPath} has no nodejs_eventloop_lag_${stat}_seconds`);
+    return Math.round(Number(match[1]) * 10_000) / 10;
+  };
+  return { max: ms('max'), p99: ms('p99'), p90: ms('p90'), mean: ms('mean') };
 }
 
 if (require.main === module) {

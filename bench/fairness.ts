@@ -21,12 +21,15 @@ import { quiesce, ROOT, startTarget } from './targets';
 /**
  * `npm run bench:fairness` (issue 20, finding 4): does one account's flood slow another account
  * down? Account B (a second account with 20 projects) sends `GET /api/1/projects.json` on one
- * connection, first alone, then while account A floods: one staff member's punch-ins on 400
- * connections at once and the owner's large reports on 12 (the bench's report scenario r, one
- * year of the dataset). B's p50 and p99 under the flood are set beside the figures alone, with the
- * fair share on (the defaults) and off (ACCOUNT_MAX_IN_FLIGHT=0, DB_CONNECTIONS_PER_ACCOUNT=0,
- * an unbounded heavy-work lane: the service as it was). Writes `bench/results/fairness-<date>.md`
- * and `.json`. The flood writes, so it runs on a copy of the bench database.
+ * connection, first alone, then beside each of account A's neighbours (`--neighbours`): the flood
+ * (one staff member's punch-ins on 400 connections at once and the owner's large reports on 12, the
+ * bench's report scenario r), long-notes PDF summaries (attack findings, item 2: a staff member's
+ * three shifts with 10,000-character notes, `report.pdf?group_by=notes`), and XLSX exports of about
+ * 10,000 shifts. B's p50 and p99 beside each are set against the figures alone, with the fair
+ * share on (the defaults) and off (ACCOUNT_MAX_IN_FLIGHT=0, DB_CONNECTIONS_PER_ACCOUNT=0, an
+ * unbounded heavy-work lane: the service as it was), and the service's event-loop delay over B's
+ * window (/metrics). Writes `bench/results/fairness-<date>[-<label>].md` and `.json`. The flood
+ * writes, so it runs on a copy of the bench database.
  */
 const program = new Command('bench:fairness')
   .option('--scale <n>', 'dataset size of account A (1 = 1,000,000 shifts)', '1')
@@ -34,6 +37,14 @@ const program = new Command('bench:fairness')
   .option('--warmup <s>', 'seconds of flood before B is measured', '5')
   .option('--punchers <n>', "connections of A's staff member punching in", '400')
   .option('--reports <n>', "connections of A's owner asking for reports", '12')
+  .option(
+    '--neighbours <list>',
+    'what A does while B is measured, a phase each: flood (punch-ins and reports), pdf (long-notes PDF summaries), xlsx (workbook exports)',
+    'flood',
+  )
+  .option('--documents <n>', "connections of A's pdf and xlsx neighbours", '4')
+  .option('--share <list>', 'the fair share settings measured: on, off', 'on,off')
+  .option('--label <name>', 'the report is fairness-<date>-<label>.md')
   .option('--embedded', 'also measure the service on the embedded database')
   .option('--embedded-scale <n>', 'dataset size on the embedded database', '0.1')
   .option(
@@ -65,16 +76,27 @@ export const NOTES = [
   "- A and B send from different addresses. From one address every request also updates that address's one rate-limit row, and 400 concurrent upserts of one row queue behind each other, B's included.",
   '- B sends one request at a time, so a phase holds a few dozen to a few hundred answers: p99 is then nearly the slowest answer, and a single stall of the shared machine moves it. p90 is in the .json.',
   "- A's reports often finish outside the measured window (one at a time in the heavy-work lane, each over about 333,000 shifts on a loaded machine): no answer in the table means none arrived while B was measured.",
+  "- The event-loop delay is how late the service's event loop ran a 10 ms timer (perf_hooks.monitorEventLoopDelay, as prom-client's `nodejs_eventloop_lag_max_seconds` and `_p99_seconds` give it) over B's window: the load generator reads /metrics just before B starts, which resets the figures, and just after B ends. It is the longest the loop was held by one piece of work, whoever's, plus up to 10 ms.",
+  "- A's documents (pdf, xlsx) run one at a time per account in the heavy-work lane (HEAVY_WORK_PER_ACCOUNT=1); A's other connections wait in the lane's queue (with the share off, they all run at once). They are rendered in the render pool's one worker thread (RENDER_THREADS=1), which takes one of the machine's two cores while it works.",
   '',
 ];
 
 const A_ADDRESS = '198.51.100.10';
 const B_ADDRESS = '198.51.100.20';
 
+/** What account A does while B is measured. */
+const NEIGHBOURS = ['flood', 'pdf', 'xlsx'] as const;
+type Neighbour = (typeof NEIGHBOURS)[number];
+
+/** The long-notes shifts of A's second staff member: after the dataset, apart from the punches. */
+const LONG_NOTES = { from: '2026-06-01', to: '2026-07-01', shifts: 3, characters: 10_000 };
+/** The XLSX neighbour's window: this many times scenario a's (about 1,000 shifts). */
+const XLSX_WINDOWS = 10;
+
 interface Phase {
   readonly database: 'PostgreSQL' | 'embedded';
   readonly share: 'on' | 'off';
-  readonly flood: boolean;
+  readonly neighbour: 'alone' | Neighbour;
   readonly result: FairnessResult;
   readonly loadAverage: number[];
 }
@@ -93,11 +115,17 @@ async function main(): Promise<void> {
     warmup: string;
     punchers: string;
     reports: string;
+    neighbours: string;
+    documents: string;
+    share: string;
+    label?: string;
     embedded?: boolean;
     embeddedScale: string;
     adminUrl: string;
     out: string;
   }>();
+  const neighbours = listOption(options.neighbours, NEIGHBOURS, '--neighbours');
+  const shares = listOption(options.share, ['on', 'off'] as const, '--share');
   const started = new Date();
   const startLoad = os.loadavg();
   const tag = (scale: string) => `s${scale.replace('.', '_')}`;
@@ -137,7 +165,7 @@ async function main(): Promise<void> {
   try {
     for (const setup of setups) {
       createAccountB(setup.env);
-      for (const share of ['on', 'off'] as const) {
+      for (const share of shares) {
         const target = await startTarget(
           `service (${setup.database}, fair share ${share})`,
           path.join(ROOT, 'dist', 'src', 'main.js'),
@@ -148,21 +176,24 @@ async function main(): Promise<void> {
           { ...setup.env, TRUST_PROXY: 'loopback', ...(share === 'off' ? SHARE_OFF : {}) },
         );
         try {
-          if (share === 'on') await fillAccountB(target.url);
+          await fillAccountB(target.url);
           const uuids = setup.projectUuids.length
             ? setup.projectUuids
             : await projectUuidsOver(target.url, setup.manifest);
-          for (const flood of [false, true]) {
+          if (neighbours.includes('pdf')) await writeLongNotes(target.url, setup.manifest, uuids);
+          for (const neighbour of ['alone', ...neighbours] as const) {
             // Every credential verified once first: a cold cache makes the flood's first 400
             // requests 400 argon2 verifications at once (BasicAuthenticator verifies each
             // uncached request on its own), which is not what this measures (see the report).
             await warmCredentials(target.url, setup.manifest);
             await quiesce(target.pid);
-            const result = await drive(specFor(target.url, setup.manifest, uuids, flood, options));
+            const result = await drive(
+              specFor(target.url, setup.manifest, uuids, neighbour, options),
+            );
             phases.push({
               database: setup.database,
               share,
-              flood,
+              neighbour,
               result,
               loadAverage: os.loadavg(),
             });
@@ -183,51 +214,96 @@ async function main(): Promise<void> {
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${await serverVersion(copy.url.replace(/\/[^/]+$/, '/postgres'))}`,
     loadAverageAtStart: startLoad,
     options,
-    manifest: setups.map((s) => ({ database: s.database, size: s.manifest.size })),
+    manifest: setups.map((s) => ({
+      database: s.database,
+      size: s.manifest.size,
+      window: s.manifest.window,
+    })),
   };
   const file = writeFairnessReport(options.out, info, phases);
   log(`\nreport: ${path.relative(ROOT, file)}`);
+}
+
+/** A staff member of A other than the one who punches: the author of the long notes. */
+const notesAuthor = (manifest: DatasetManifest) => manifest.staffLogins[1]!;
+
+const basic = (login: string, password: string) =>
+  `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
+
+/** The XLSX neighbour's `where`: scenario a's window, XLSX_WINDOWS times as long. */
+function xlsxWhere(manifest: DatasetManifest): string {
+  const from = Date.parse(manifest.window.from);
+  const to = new Date(from + XLSX_WINDOWS * (Date.parse(manifest.window.to) - from));
+  return `start > "${manifest.window.from}" && start < "${to.toISOString()}"`;
 }
 
 function specFor(
   url: string,
   manifest: DatasetManifest,
   projectUuids: readonly string[],
-  flood: boolean,
-  options: { duration: string; warmup: string; punchers: string; reports: string },
+  neighbour: 'alone' | Neighbour,
+  options: {
+    duration: string;
+    warmup: string;
+    punchers: string;
+    reports: string;
+    documents: string;
+  },
 ): FairnessSpec {
-  const basic = (login: string, password: string) =>
-    `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
   const staff = basic(manifest.staffLogins[0]!, manifest.password);
   const owner = basic(manifest.ownerLogin, manifest.password);
   const report = graphqlSpec('/graphql', REPORT_QUERY, REPORT_VARIABLES, { authorization: owner });
-  const lanes: FairnessLane[] = [
-    {
-      name: 'A punch-ins',
-      connections: Number(options.punchers),
-      method: 'POST',
-      headers: {
-        authorization: staff,
-        'content-type': 'application/json',
-        'x-forwarded-for': A_ADDRESS,
+  const documents = (name: string, authorization: string, path: string): FairnessLane => ({
+    name,
+    connections: Number(options.documents),
+    method: 'GET',
+    headers: { authorization, 'x-forwarded-for': A_ADDRESS },
+    paths: [path],
+  });
+  const lanes: Record<Neighbour, FairnessLane[]> = {
+    pdf: [
+      documents(
+        'A long-notes PDFs',
+        basic(notesAuthor(manifest), manifest.password),
+        `/api/1/report.pdf?from=${LONG_NOTES.from}&to=${LONG_NOTES.to}&group_by=notes`,
+      ),
+    ],
+    xlsx: [
+      documents(
+        'A XLSX exports',
+        owner,
+        `/api/1/shifts.xlsx?where=${encodeURIComponent(xlsxWhere(manifest))}`,
+      ),
+    ],
+    flood: [
+      {
+        name: 'A punch-ins',
+        connections: Number(options.punchers),
+        method: 'POST',
+        headers: {
+          authorization: staff,
+          'content-type': 'application/json',
+          'x-forwarded-for': A_ADDRESS,
+        },
+        // One staff member, in to one project then the other: each success stops a shift and
+        // starts one, under the user's row lock.
+        paths: projectUuids.slice(0, 2).map((uuid) => `/api/1/projects/${uuid}/punch_in.json`),
+        body: '{}',
       },
-      // One staff member, in to one project then the other: each success stops a shift and
-      // starts one, under the user's row lock.
-      paths: projectUuids.slice(0, 2).map((uuid) => `/api/1/projects/${uuid}/punch_in.json`),
-      body: '{}',
-    },
-    {
-      name: 'A reports',
-      connections: Number(options.reports),
-      method: 'POST',
-      headers: { ...report.headers, 'x-forwarded-for': A_ADDRESS },
-      paths: [report.path],
-      body: report.body,
-    },
-  ];
+      {
+        name: 'A reports',
+        connections: Number(options.reports),
+        method: 'POST',
+        headers: { ...report.headers, 'x-forwarded-for': A_ADDRESS },
+        paths: [report.path],
+        body: report.body,
+      },
+    ],
+  };
   return {
     url,
-    flood: flood ? lanes : [],
+    flood: neighbour === 'alone' ? [] : lanes[neighbour],
+    metricsPath: '/metrics',
     probe: {
       name: 'B project list',
       connections: 1,
@@ -235,7 +311,7 @@ function specFor(
       headers: { authorization: basic(B_LOGIN, B_PASSWORD), 'x-forwarded-for': B_ADDRESS },
       paths: ['/api/1/projects.json'],
     },
-    warmupSeconds: flood ? Number(options.warmup) : 0,
+    warmupSeconds: neighbour === 'alone' ? 0 : Number(options.warmup),
     durationSeconds: Number(options.duration),
   };
 }
@@ -256,6 +332,7 @@ async function drive(spec: FairnessSpec): Promise<FairnessResult> {
 async function warmCredentials(url: string, manifest: DatasetManifest): Promise<void> {
   for (const [login, password] of [
     [manifest.staffLogins[0]!, manifest.password],
+    [notesAuthor(manifest), manifest.password],
     [manifest.ownerLogin, manifest.password],
     [B_LOGIN, B_PASSWORD],
   ] as const) {
@@ -335,6 +412,61 @@ async function fillAccountB(url: string): Promise<void> {
   });
 }
 
+/**
+ * The long notes of A's second staff member (once per database copy): LONG_NOTES.shifts shifts of
+ * an hour, each with LONG_NOTES.characters letters without a space (one word no line can break).
+ */
+async function writeLongNotes(
+  url: string,
+  manifest: DatasetManifest,
+  projectUuids: readonly string[],
+): Promise<void> {
+  const gql = async (query: string, variables: object) => {
+    const res = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: {
+        authorization: basic(notesAuthor(manifest), manifest.password),
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await res.json()) as { data?: { report?: { totalCount: number } } };
+    if (res.status !== 200 || !body.data) throw new Error(`long notes: ${JSON.stringify(body)}`);
+    return body.data;
+  };
+  const written = await gql(
+    'query($input: ReportInput!) { report(input: $input) { totalCount } }',
+    { input: { fromDate: LONG_NOTES.from, toDate: LONG_NOTES.to, groupBy: ['NOTES'] } },
+  );
+  for (let i = written.report!.totalCount; i < LONG_NOTES.shifts; i++) {
+    let notes = '';
+    for (let x = i + 1; notes.length < LONG_NOTES.characters;) {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      notes += String.fromCharCode(97 + (x % 26));
+    }
+    const start = new Date(Date.parse(`${LONG_NOTES.from}T08:00:00Z`) + i * 86_400_000);
+    await gql(
+      'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }',
+      {
+        input: {
+          projectId: projectUuids[0],
+          start: start.toISOString(),
+          stop: new Date(start.getTime() + 3_600_000).toISOString(),
+          notes,
+        },
+      },
+    );
+  }
+}
+
+/** A comma-separated option's words, each one of `allowed`. */
+function listOption<T extends string>(text: string, allowed: readonly T[], name: string): T[] {
+  const words = text.split(',').map((word) => word.trim());
+  const wrong = words.find((word) => !(allowed as readonly string[]).includes(word));
+  if (wrong !== undefined) throw new Error(`${name}: ${wrong}? use ${allowed.join(', ')}`);
+  return words as T[];
+}
+
 /** What the fixture's operations answer: a list's count, or a payload's new object. */
 interface FixtureAnswer {
   readonly totalCount: number;
@@ -398,13 +530,36 @@ const statuses = (s: LaneStats) =>
     .map(([code, n]) => `${code}: ${n}`)
     .join(', ');
 
+/** The event-loop delay over B's window: max / p99, in ms. */
+const delay = (r: FairnessResult) =>
+  r.eventLoop ? `${ms(r.eventLoop.max)} / ${ms(r.eventLoop.p99)}` : '–';
+
 function line(p: Phase): string {
   const b = p.result.probe;
-  return `${p.database.padEnd(10)} share ${p.share.padEnd(3)} ${p.flood ? 'flood' : 'alone'}  B p50 ${ms(b.p50)} ms  p99 ${ms(b.p99)} ms  (${statuses(b)})${Object.entries(
+  return `${p.database.padEnd(10)} share ${p.share.padEnd(3)} ${p.neighbour.padEnd(5)}  B p50 ${ms(b.p50)} ms  p99 ${ms(b.p99)} ms  (${statuses(b)})  loop delay max / p99 ${delay(p.result)} ms${Object.entries(
     p.result.flood,
   )
     .map(([name, s]) => `  | ${name}: ${statuses(s)}, 2xx p50 ${ms(s.p50)} ms`)
     .join('')}`;
+}
+
+/** The goal of attack findings, item 2: B's p99 beside a neighbour within this many times its p99 alone. */
+const P99_GOAL = 2;
+
+/** What each neighbour does, for the report. */
+function neighbourText(
+  neighbour: Neighbour,
+  o: Record<string, string>,
+  window: DatasetManifest['window'],
+): string {
+  switch (neighbour) {
+    case 'flood':
+      return `one staff member's \`POST /api/1/projects/:uuid/punch_in.json\` (two projects in turn) on ${o.punchers} connections, and the owner's GraphQL \`report\` (one year grouped by project and month, the bench's scenario r) on ${o.reports} connections`;
+    case 'pdf':
+      return `another staff member's \`GET /api/1/report.pdf?from=${LONG_NOTES.from}&to=${LONG_NOTES.to}&group_by=notes\` on ${o.documents} connections: a summary of ${LONG_NOTES.shifts} shifts of theirs whose notes are ${LONG_NOTES.characters.toLocaleString('en')} letters without a space (the attack of findings item 2)`;
+    case 'xlsx':
+      return `the owner's \`GET /api/1/shifts.xlsx?where=…\` on ${o.documents} connections: scenario a's window ${XLSX_WINDOWS} times as long, about ${(XLSX_WINDOWS * window.shifts).toLocaleString('en')} shifts in ${XLSX_WINDOWS} pages`;
+  }
 }
 
 function writeFairnessReport(
@@ -415,28 +570,36 @@ function writeFairnessReport(
     machine: string;
     loadAverageAtStart: number[];
     options: Record<string, unknown>;
-    manifest: { database: string; size: ReturnType<typeof scaledSize> }[];
+    manifest: {
+      database: string;
+      size: ReturnType<typeof scaledSize>;
+      window: DatasetManifest['window'];
+    }[];
   },
   phases: Phase[],
 ): string {
   fs.mkdirSync(dir, { recursive: true });
   const day = info.started.toISOString().slice(0, 10);
-  const find = (database: string, share: string, flood: boolean) =>
-    phases.find((p) => p.database === database && p.share === share && p.flood === flood);
   const o = info.options as Record<string, string>;
+  const neighbours = listOption(o.neighbours!, NEIGHBOURS, '--neighbours');
+  const find = (database: string, share: string, neighbour: string) =>
+    phases.find((p) => p.database === database && p.share === share && p.neighbour === neighbour);
   const rows: string[] = [];
   for (const database of [...new Set(phases.map((p) => p.database))]) {
     for (const share of ['on', 'off']) {
-      const alone = find(database, share, false)?.result.probe;
-      const flooded = find(database, share, true)?.result.probe;
-      if (!alone || !flooded) continue;
-      rows.push(
-        `| ${database} | ${share} | ${ms(alone.p50)} | ${ms(alone.p99)} | ${ms(flooded.p50)} | ${ms(flooded.p99)} | ${(flooded.p99 / alone.p99).toFixed(1)}× | ${alone.requests} / ${flooded.requests} | ${statuses(flooded)} |`,
-      );
+      const alone = find(database, share, 'alone')?.result;
+      for (const neighbour of neighbours) {
+        const beside = find(database, share, neighbour)?.result;
+        if (!alone || !beside) continue;
+        const ratio = beside.probe.p99 / alone.probe.p99;
+        rows.push(
+          `| ${database} | ${share} | ${neighbour} | ${ms(alone.probe.p50)} | ${ms(alone.probe.p99)} | ${ms(beside.probe.p50)} | ${ms(beside.probe.p99)} | ${ratio.toFixed(1)}× | ${ratio <= P99_GOAL ? 'met' : 'not met'} | ${delay(alone)} | ${delay(beside)} | ${alone.probe.requests} / ${beside.probe.requests} | ${statuses(beside.probe)} |`,
+        );
+      }
     }
   }
   const floodRows = phases
-    .filter((p) => p.flood)
+    .filter((p) => p.neighbour !== 'alone')
     .flatMap((p) =>
       Object.entries(p.result.flood).map(
         ([name, s]) =>
@@ -444,27 +607,27 @@ function writeFairnessReport(
       ),
     );
   const lines = [
-    `# Fairness ${day}`,
+    `# Fairness ${day}${o.label ? ` (${o.label})` : ''}`,
     '',
     `Machine: ${info.machine}. Run ${info.started.toISOString()} – ${info.finished.toISOString()}. Load average (1, 5, 15 min) at the start: ${info.loadAverageAtStart.map((n) => n.toFixed(1)).join(', ')}; at the end of each phase: ${phases.map((p) => p.loadAverage[0]!.toFixed(1)).join(', ')}. The machine is shared: other processes' CPU counts against every figure here.`,
     '',
     `Account A: ${info.manifest.map((m) => `${m.database}: ${m.size.shifts.toLocaleString('en')} shifts, ${m.size.projects} projects, ${m.size.staff} staff`).join('; ')}. Account B: ${B_PROJECTS} projects with 2 activities each and one running shift.`,
     '',
-    `B sends \`GET /api/1/projects.json\` on one connection for ${o.duration} s, alone, then while A floods (after ${o.warmup} s of flood): one staff member's \`POST /api/1/projects/:uuid/punch_in.json\` (two projects in turn) on ${o.punchers} connections, and the owner's GraphQL \`report\` (one year grouped by project and month, the bench's scenario r) on ${o.reports} connections. A and B send from client addresses of their own (\`X-Forwarded-For\` through \`TRUST_PROXY=loopback\`), as two tenants' clients would. "Fair share on" is the defaults; "off" is \`${Object.entries(
+    `B sends \`GET /api/1/projects.json\` on one connection for ${o.duration} s, alone, then beside each of A's neighbours in turn (measured after ${o.warmup} s of it): ${neighbours.map((n) => `**${n}**: ${neighbourText(n, o, info.manifest[0]!.window)}`).join('; ')}. A and B send from client addresses of their own (\`X-Forwarded-For\` through \`TRUST_PROXY=loopback\`), as two tenants' clients would. "Fair share on" is the defaults; "off" is \`${Object.entries(
       SHARE_OFF,
     )
       .map(([k, v]) => `${k}=${v}`)
       .join(
         ' ',
-      )}\`, the service as it was. Latencies are of 2xx answers, in ms, exact percentiles of every answer; autocannon in its own process over loopback.`,
+      )}\`, the service as it was. Latencies are of 2xx answers, in ms, exact percentiles of every answer; autocannon in its own process over loopback. The goal: B's p99 beside a neighbour at most ${P99_GOAL}× its p99 alone.`,
     '',
-    '## B: another account under the flood',
+    '## B: another account beside A',
     '',
-    '| database | fair share | alone p50 | alone p99 | flood p50 | flood p99 | p99 flood/alone | requests alone / flood | B statuses under flood |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---|',
+    '| database | fair share | neighbour | alone p50 | alone p99 | beside p50 | beside p99 | p99 beside/alone | ≤ 2× | loop delay alone max / p99 | loop delay beside max / p99 | requests alone / beside | B statuses beside |',
+    '|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|',
     ...rows,
     '',
-    '## A: the flood, while B was measured',
+    '## A: the neighbour, while B was measured',
     '',
     '| database | fair share | lane | answers | statuses | 2xx p50 | 2xx p99 |',
     '|---|---|---|---:|---|---:|---:|',
@@ -472,10 +635,11 @@ function writeFairnessReport(
     '',
     ...NOTES,
   ];
-  const file = path.join(dir, `fairness-${day}.md`);
+  const name = `fairness-${day}${o.label ? `-${o.label}` : ''}`;
+  const file = path.join(dir, `${name}.md`);
   fs.writeFileSync(file, lines.join('\n'));
   fs.writeFileSync(
-    path.join(dir, `fairness-${day}.json`),
+    path.join(dir, `${name}.json`),
     `${JSON.stringify({ info, phases }, null, 2)}\n`,
   );
   return file;

@@ -6,6 +6,7 @@ import { writeShiftsCsv, type ShiftExportQuery } from './csv/shift-export';
 import { createDispatcher } from './dispatcher';
 import { jsonFormat, type JsonRoute } from './json/json-format';
 import { OperationRegistry } from './operation-registry';
+import type { RenderPool } from './render/render-pool';
 import { activityJsonRoutes } from './routes/activities.routes';
 import { companyJsonRoutes } from './routes/companies.routes';
 import { projectJsonRoutes } from './routes/projects.routes';
@@ -29,6 +30,8 @@ export interface RestFacadeDeps {
   readonly execute: Executor;
   readonly createContext: ContextFactory;
   readonly bodyLimitBytes: number;
+  /** Where the downloads' documents (XLSX, PDF) are rendered; the app closes it. */
+  readonly renderPool: RenderPool;
 }
 
 /** The legacy interfaces as a router: each route runs one named GraphQL operation in-process. */
@@ -37,7 +40,12 @@ export function createRestFacade(deps: RestFacadeDeps): Router {
   const router = Router();
   // Before the JSON dispatcher, which answers any other suffix under /api/1 with 404.
   router.use(
-    createCsvRouter({ execute: deps.execute, createContext: deps.createContext, registry }),
+    createCsvRouter({
+      execute: deps.execute,
+      createContext: deps.createContext,
+      registry,
+      renderPool: deps.renderPool,
+    }),
   );
   router.use(
     '/api/1',
@@ -63,6 +71,7 @@ export function createRestFacade(deps: RestFacadeDeps): Router {
 }
 
 export type { ShiftExportQuery };
+export { RenderPool, type RenderPoolStats } from './render/render-pool';
 
 /**
  * The file of GET /api/1/shifts.csv for a context made without HTTP (the CLI's `export`): the same

@@ -1,8 +1,6 @@
 import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
-import type { Writable } from 'node:stream';
+import { setImmediate } from 'node:timers/promises';
 import { stringify } from 'csv-stringify';
-import ExcelJS from 'exceljs';
 import type { Request, RequestHandler, Response } from 'express';
 import {
   renewedContext,
@@ -17,6 +15,9 @@ import type { FacadeError } from '../errors';
 import { jsonResponder } from '../json/json-format';
 import type { OperationName, RootOf, VariablesOf } from '../operation-types';
 import { runOperation, type OperationRunner } from '../run-operation';
+import { cellParts } from '../render/cell-parts';
+import { modulePath, type RenderPool } from '../render/render-pool';
+import type { XlsxPart } from './xlsx-render.mjs';
 
 /** A column of a CSV file: its header and how a row gives its value (null: an empty field). */
 export type CsvColumn<T> = readonly [header: string, value: (row: T) => string | number | null];
@@ -58,17 +59,24 @@ export interface CsvRequest {
   readonly pageSizeMax: number;
 }
 
+/** Where a download is written. */
+export interface DownloadTarget {
+  /** Gives the destination just before the first byte. */
+  readonly open: () => NodeJS.WritableStream;
+  /** The client hung up: waits for a drain are abandoned. */
+  readonly signal?: AbortSignal;
+  /** Where documents (XLSX, PDF) are rendered, off the event loop. */
+  readonly renderPool: RenderPool;
+}
+
 /** A file format of downloads: how the rows of a download are written, and what it is called. */
 export interface DownloadFormat {
   readonly extension: 'csv' | 'xlsx' | 'pdf';
   readonly contentType: string;
   /** What the file is, for the OpenAPI document. */
   readonly description: string;
-  write<T>(
-    download: CsvDownload<T>,
-    open: () => NodeJS.WritableStream,
-    signal?: AbortSignal,
-  ): Promise<number>;
+  /** Writes the file; resolves with the number of rows. */
+  write<T>(download: CsvDownload<T>, target: DownloadTarget): Promise<number>;
 }
 
 /** What runs a download's operations, whoever asked for it (an HTTP request, the CLI). */
@@ -76,6 +84,7 @@ export type CsvOperations = OperationRunner;
 
 export interface CsvDownloadDeps extends CsvOperations {
   readonly createContext: ContextFactory;
+  readonly renderPool: RenderPool;
 }
 
 /**
@@ -129,7 +138,8 @@ export function csvDownloadRoute<T>(
       // A download runs page after page for as long as the file takes: the whole of it is heavy
       // work, in the lane that keeps such work from occupying the pool (its report pages then run
       // in the place the download already holds).
-      const write = () => format.write(download, open, hangUp.signal);
+      const write = () =>
+        format.write(download, { open, signal: hangUp.signal, renderPool: deps.renderPool });
       await (ctx.heavy ? ctx.heavy(write) : write());
     } catch (error) {
       if (streaming) {
@@ -170,6 +180,9 @@ export function csvRequestFor(
  * destination just before the first byte, so that a refusal before it (a parameter, the first
  * operation) leaves nothing written; the destination is ended with the last row (pipe). Resolves
  * with the number of rows once the last is handed over; `signal` abandons a wait for a drain.
+ * It runs on the event loop (a row is a few string operations), a part of a page (`cellParts`) at
+ * a time with a turn of the loop after each (a wait for a drain is not always a turn: when the
+ * socket takes everything at once, the stringifier drains within the same turn).
  */
 export async function writeCsv<T>(
   download: CsvDownload<T>,
@@ -192,51 +205,62 @@ export async function writeCsv<T>(
       csv.pipe(open());
       opened = true;
     }
-    for (const row of rows) {
-      count += 1;
-      if (!csv.write(download.columns.map(([, value]) => value(row))))
-        await once(csv, 'drain', { signal });
+    for (const part of cellParts(rows, (row) => download.columns.map(([, value]) => value(row)))) {
+      for (const cells of part) {
+        count += 1;
+        if (!csv.write(cells)) await once(csv, 'drain', { signal });
+      }
+      await setImmediate(undefined, { signal });
     }
   }
   csv.end();
   return count;
 }
 
+/** The workbook's writer, run in a render pool's worker thread. */
+const XLSX_RENDERER = modulePath(__dirname, 'xlsx-render');
+
 /**
- * Writes a download as an Excel workbook (exceljs' streaming writer): one sheet, a header row, the
- * rows committed as they come, numbers as numbers. A page's rows are handed on before the next
- * page is read, waiting for the destination to drain, so memory holds about one page. Text is
- * never a formula in a workbook (cells are typed), so it is written as it is.
+ * Writes a download as an Excel workbook (exceljs' streaming writer, in a worker thread:
+ * xlsx-render.mts): one sheet, a header row, the rows as they come, numbers as numbers. The first
+ * page is read before the first byte, so a refusal there is still an error answer. Each page is
+ * handed over in parts (`cellParts`) as the worker asks for them, and the next is made once the
+ * destination has taken the bytes of the last, so memory holds about one page. Text is never a
+ * formula in a workbook (cells are typed), so it is written as it is, whole.
  */
 export async function writeXlsx<T>(
   download: CsvDownload<T>,
-  open: () => NodeJS.WritableStream,
-  signal?: AbortSignal,
+  { open, signal, renderPool }: DownloadTarget,
 ): Promise<number> {
-  let workbook: ExcelJS.stream.xlsx.WorkbookWriter | undefined;
-  let sheet: ExcelJS.Worksheet | undefined;
-  let destination: Writable | undefined;
   let count = 0;
-  for await (const rows of download.pages) {
-    // A client that hung up stops the download at the next page.
-    signal?.throwIfAborted();
-    if (!workbook) {
-      // Every destination here (a response, a file) is a Writable stream.
-      destination = open() as Writable;
-      workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: destination });
-      sheet = workbook.addWorksheet(download.filename.replace(/\.csv$/, ''));
-      sheet.addRow(download.columns.map(([header]) => header)).commit();
+  async function* parts(): AsyncGenerator<XlsxPart> {
+    const pages = download.pages[Symbol.asyncIterator]();
+    try {
+      let page = await pages.next();
+      yield {
+        sheet: download.filename.replace(/\.csv$/, ''),
+        header: download.columns.map(([header]) => header),
+      };
+      for (; !page.done; page = await pages.next()) {
+        for (const rows of cellParts(page.value, (row) =>
+          download.columns.map(([, value]) => value(row)),
+        )) {
+          count += rows.length;
+          yield { rows };
+        }
+      }
+    } finally {
+      // An abandoned download stops its page source too.
+      await pages.return?.();
     }
-    for (const row of rows) {
-      count += 1;
-      sheet!.addRow(download.columns.map(([, value]) => value(row))).commit();
-    }
-    if (destination!.writableNeedDrain) await once(destination!, 'drain', { signal });
   }
-  sheet?.commit();
-  // The workbook's commit waits for the destination to finish, which a destroyed response never
-  // does: it ends with the destination, whichever way.
-  if (workbook) await Promise.race([workbook.commit(), finished(destination!)]);
+  await renderPool.render({
+    format: 'xlsx',
+    renderer: XLSX_RENDERER,
+    parts: parts(),
+    open,
+    signal,
+  });
   return count;
 }
 
@@ -244,7 +268,7 @@ export const CSV: DownloadFormat = {
   extension: 'csv',
   contentType: 'text/csv; charset=utf-8',
   description: 'The file, RFC 4180 with one header line',
-  write: writeCsv,
+  write: (download, { open, signal }) => writeCsv(download, open, signal),
 };
 
 export const XLSX: DownloadFormat = {

@@ -15,8 +15,14 @@ import type { ShiftOrderField } from '../operations/generated';
 import { shiftColumns } from '../routes/shifts.routes';
 import { wireTime } from '../routes/wire-types';
 
-/** Rows per operation: well inside the cost limit, few enough that a page is small in memory. */
-const EXPORT_PAGE_SIZE = 1000;
+/**
+ * Rows per operation: well inside the cost limit, few enough that a page is small in memory, and
+ * that building a page's answer is a short slice of the event loop, shared with every account's
+ * requests. Pages of 1,000 shifts held the loop up to about 60 ms each, and another account's p99
+ * beside an XLSX export went to 2.1 times its p99 alone; pages of 250 hold it about half as long
+ * (1.65 times; bench/results/fairness-2026-11-28-documents.md), for exports about a fifth slower.
+ */
+const EXPORT_PAGE_SIZE = 250;
 
 /** The operation each page of the export runs. */
 export const SHIFT_EXPORT_OPERATION = 'ExportShifts';

@@ -1,32 +1,43 @@
 import path from 'node:path';
-import PDFDocument from 'pdfkit';
 import { BadRequestError } from '../../src/core/errors';
-import type { CsvDownload, DownloadFormat } from '../csv/csv-download';
+import type { CsvDownload, DownloadFormat, DownloadTarget } from '../csv/csv-download';
+import { cellParts, type Cell } from '../render/cell-parts';
+import { modulePath } from '../render/render-pool';
+import type { PdfFrame, PdfPart } from './pdf-render.mjs';
 
 /** Rows a PDF summary holds at most: a document for a person, not a data file. */
 export const PDF_ROWS_MAX = 2000;
+
+/**
+ * Characters of a cell's text handed to the layout at most; longer text is cut there and ends with
+ * `…`. A cell shows one line: the widest column (a single text column, 355 pt at 9 pt) holds
+ * about 140 of the narrowest letters, so the cut shows only where the line is full anyway. It
+ * keeps a note of 10,000 characters from being copied to the worker and measured whole.
+ */
+export const PDF_CELL_CHARS_MAX = 200;
 
 /**
  * DejaVu Sans, embedded (pdfkit keeps only the glyphs used): the PDF's own Helvetica knows only
  * Western European letters, and names are written in every script (Łódź, Ωmega, Проект).
  */
 const FONTS = path.dirname(require.resolve('dejavu-fonts-ttf/package.json'));
-const REGULAR = path.join(FONTS, 'ttf', 'DejaVuSans.ttf');
-const BOLD = path.join(FONTS, 'ttf', 'DejaVuSans-Bold.ttf');
+const FONT_FILES = {
+  regular: path.join(FONTS, 'ttf', 'DejaVuSans.ttf'),
+  bold: path.join(FONTS, 'ttf', 'DejaVuSans-Bold.ttf'),
+};
 
-const MARGIN = 50;
-const ROW_HEIGHT = 15;
-const NUMBER_WIDTH = 80;
+/** The layout, run in a render pool's worker thread. */
+const PDF_RENDERER = modulePath(__dirname, 'pdf-render');
 
 /**
- * Writes a download as a PDF document (pdfkit): the heading lines, a table of the columns (numbers
- * right-aligned, the header repeated on every page), the footing lines. The rows are read whole
- * before the first byte, so a download with more than PDF_ROWS_MAX rows is refused as a bad
- * request instead of cut short.
+ * Writes a download as a PDF document: the heading lines, a table of the columns (numbers
+ * right-aligned, the header repeated on every page, each cell one line), the footing lines
+ * (pdf-render.mts lays it out in a worker thread). The rows are read whole before the first byte,
+ * so a download with more than PDF_ROWS_MAX rows is refused as a bad request instead of cut short.
  */
 export async function writePdf<T>(
   download: CsvDownload<T>,
-  open: () => NodeJS.WritableStream,
+  { open, signal, renderPool }: DownloadTarget,
 ): Promise<number> {
   const rows: T[] = [];
   for await (const page of download.pages) {
@@ -37,57 +48,37 @@ export async function writePdf<T>(
         { parameter: 'group_by' },
       );
   }
-  const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info: { Title: download.filename } });
-  doc.pipe(open());
-  const width = doc.page.width - 2 * MARGIN;
-  const values = rows.map((row) => download.columns.map(([, value]) => value(row)));
-  const numeric = download.columns.map(([title]) => download.figures?.has(title) ?? false);
-  const textColumns = numeric.filter((isNumber) => !isNumber).length;
-  const textWidth =
-    textColumns > 0 ? (width - (numeric.length - textColumns) * NUMBER_WIDTH) / textColumns : 0;
-  const widths = numeric.map((isNumber) => (isNumber ? NUMBER_WIDTH : textWidth));
-
-  const line = (cells: readonly (string | number | null)[], bold = false) => {
-    if (doc.y > doc.page.height - MARGIN - ROW_HEIGHT) {
-      doc.addPage();
-      header();
-    }
-    const y = doc.y;
-    doc.font(bold ? BOLD : REGULAR).fontSize(9);
-    let x = MARGIN;
-    cells.forEach((cell, i) => {
-      doc.text(cell === null ? '' : String(cell), x, y, {
-        width: widths[i]! - 4,
-        align: numeric[i] ? 'right' : 'left',
-        lineBreak: false,
-        ellipsis: true,
-      });
-      x += widths[i]!;
-    });
-    doc.x = MARGIN;
-    doc.y = y + ROW_HEIGHT;
-  };
-  const header = () =>
-    line(
-      download.columns.map(([title]) => title),
-      true,
-    );
-
   const [title, ...heading] = download.heading?.() ?? [download.filename];
-  doc
-    .font(BOLD)
-    .fontSize(18)
-    .text(title ?? download.filename);
-  doc.font(REGULAR).fontSize(10);
-  for (const text of heading) doc.text(text);
-  doc.moveDown();
-  header();
-  for (const cells of values) line(cells);
-  doc.moveDown();
-  doc.font(BOLD).fontSize(10);
-  for (const text of download.footing?.() ?? []) doc.text(text, MARGIN);
-  doc.end();
+  const frame: PdfFrame = {
+    filename: download.filename,
+    title: title ?? download.filename,
+    heading,
+    footing: download.footing?.() ?? [],
+    columns: download.columns.map(([header]) => ({
+      title: header,
+      figure: download.figures?.has(header) ?? false,
+    })),
+    fonts: FONT_FILES,
+  };
+  async function* parts(): AsyncGenerator<PdfPart> {
+    yield { frame };
+    for (const part of cellParts(rows, (row) =>
+      download.columns.map(([, value]) => boundedCell(value(row))),
+    ))
+      yield { rows: part };
+  }
+  await renderPool.render({ format: 'pdf', renderer: PDF_RENDERER, parts: parts(), open, signal });
   return rows.length;
+}
+
+/** A cell's text cut at PDF_CELL_CHARS_MAX characters, with `…` where it was cut. */
+function boundedCell(cell: Cell): Cell {
+  if (typeof cell !== 'string' || cell.length <= PDF_CELL_CHARS_MAX) return cell;
+  // Not between the two halves of a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(cell[PDF_CELL_CHARS_MAX - 1]!)
+    ? PDF_CELL_CHARS_MAX - 1
+    : PDF_CELL_CHARS_MAX;
+  return `${cell.slice(0, end)}…`;
 }
 
 export const PDF: DownloadFormat = {

@@ -55,6 +55,10 @@ const envSchema = z.object({
   HEAVY_WORK_PER_ACCOUNT: intFrom(1, 200).default(1),
   HEAVY_WORK_QUEUE_MAX: intFrom(0, 100_000).default(20),
   SHUTDOWN_TIMEOUT_MS: intFrom(0, 600_000).default(10_000),
+  // Worker threads that render documents (XLSX, PDF) off the event loop, and how long one may
+  // work without a word before it is stopped (docs/operations.md#documents).
+  RENDER_THREADS: intFrom(1, 64).default(1),
+  RENDER_TIMEOUT_MS: intFrom(100, 600_000).default(30_000),
   // Above 1 only with DATABASE_URL; `timetrack serve` refuses it on the embedded database.
   WORKERS: intFrom(1, MAX_WORKERS).default(1),
   // 0 turns a connection cap off.
@@ -234,6 +238,13 @@ export interface Config {
   };
   /** How long SIGTERM/SIGINT waits for requests in flight before closing their connections. */
   readonly shutdownTimeoutMs: number;
+  /** The worker threads that render the downloads' documents (XLSX, PDF), per process. */
+  readonly render: {
+    /** Threads at most, started on demand. */
+    readonly threads: number;
+    /** How long a thread may work on a document without a word (bytes, a request for rows). */
+    readonly timeoutMs: number;
+  };
   /**
    * Server processes `timetrack serve` runs on the one port (node:cluster). Above 1 only with a
    * PostgreSQL server: the embedded database belongs to one process.
@@ -387,6 +398,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heavyQueuePerAccount: e.HEAVY_WORK_QUEUE_MAX,
     }),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    render: Object.freeze({ threads: e.RENDER_THREADS, timeoutMs: e.RENDER_TIMEOUT_MS }),
     workers: e.WORKERS,
     http: Object.freeze({
       maxConnections: e.HTTP_MAX_CONNECTIONS,

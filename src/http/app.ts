@@ -14,7 +14,12 @@ import { FairShareLimiter } from '../auth/fair-share-limiter';
 import { RequestLimiter } from '../auth/request-limiter';
 import { withAccountScope } from '../core/account-scope';
 import { SignInLimiter } from '../auth/sign-in-limiter';
-import { createRestFacade, exportShiftsCsv, type ShiftExportQuery } from '../../rest-facade';
+import {
+  createRestFacade,
+  exportShiftsCsv,
+  RenderPool,
+  type ShiftExportQuery,
+} from '../../rest-facade';
 import type { Config } from '../core/config';
 import { bodyRefusalOf, HTTP_STATUS } from '../core/errors';
 import { createApolloServer } from '../graphql/apollo';
@@ -60,6 +65,8 @@ export interface App {
   readonly hasher: PasswordHasher;
   /** Each account's share of requests in flight and of the heavy-work lane (read by tests). */
   readonly fairShare: FairShareLimiter;
+  /** The worker threads that render the downloads' documents (stopped by stop()). */
+  readonly renderPool: RenderPool;
   /** The process logger (request lines come from its children, with their request id). */
   readonly logger: Logger;
   stop(): Promise<void>;
@@ -136,7 +143,15 @@ export async function createApp(deps: {
   app.set('trust proxy', config.trustProxy);
   // First: every later handler logs with the request id, and every answer is counted. The probes
   // and /metrics come before authentication and the rate limits, which they must not depend on.
-  const observability = createObservability({ orm, config, logger, replicas: deps.replicas });
+  // Documents (XLSX, PDF) are rendered in worker threads, never on this event loop.
+  const renderPool = new RenderPool({ ...config.render, logger });
+  const observability = createObservability({
+    orm,
+    config,
+    logger,
+    replicas: deps.replicas,
+    renderPool,
+  });
   app.use(observability.middleware);
   app.use(observability.routes);
   // Every request gets a scope that names its account once authenticated, so that its queries
@@ -170,7 +185,14 @@ export async function createApp(deps: {
     answerBodyRefusals,
   );
   const execute = createExecutor(apollo);
-  app.use(createRestFacade({ execute, createContext, bodyLimitBytes: config.bodyLimitBytes }));
+  app.use(
+    createRestFacade({
+      execute,
+      createContext,
+      bodyLimitBytes: config.bodyLimitBytes,
+      renderPool,
+    }),
+  );
   return {
     express: app,
     createContext,
@@ -178,6 +200,7 @@ export async function createApp(deps: {
     exportShifts: (ctx, query, open, signal) => exportShiftsCsv(execute, ctx, query, open, signal),
     hasher,
     fairShare,
+    renderPool,
     logger,
     attachSubscriptions: (server) => {
       subscriptions = attachSubscriptionServer(server, {
@@ -211,6 +234,7 @@ export async function createApp(deps: {
     stop: async () => {
       await subscriptions?.close();
       await listener?.stop();
+      await renderPool.close();
       await apollo.stop();
     },
   };

@@ -8,6 +8,7 @@ import { withDeadline } from '../../core/deadline';
 import { currentLogger, type Logger } from '../../core/logger';
 import type { RouteLabeller } from './route-labels';
 import type { ReadReplicas, ReplicaStatus } from '../../db/read-replicas';
+import type { RenderPool, RenderPoolStats } from '../../../rest-facade';
 
 /** How long a scrape waits for the outbox count before it leaves the gauge out. */
 export const SCRAPE_QUERY_DEADLINE_MS = 2_000;
@@ -32,16 +33,20 @@ export interface Metrics {
 }
 
 /**
- * The service's Prometheus metrics: the process's defaults, requests by interface and route
- * template, the database pool, and the outbox's backlog (one count query per scrape).
+ * The service's Prometheus metrics: the process's defaults (the event loop's delay among them),
+ * requests by interface and route template, the database pool, the outbox's backlog (one count
+ * query per scrape) and the render pool's threads and documents.
  */
 export function createMetrics(deps: {
   knex: Knex;
   labeller: RouteLabeller;
   logger: Logger;
   replicas?: ReadReplicas;
+  renderPool?: RenderPool;
 }): Metrics {
   const registry = new Registry();
+  // Among them nodejs_eventloop_lag_{min,max,mean,stddev,p50,p90,p99}_seconds: how late the event
+  // loop ran a 10 ms timer (perf_hooks.monitorEventLoopDelay), over the time since the last scrape.
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
     name: 'http_requests_total',
@@ -59,6 +64,7 @@ export function createMetrics(deps: {
   registerPoolGauges(registry, () => (deps.knex.client as { pool?: TarnPool }).pool);
   registerOutboxGauge(registry, deps.knex, deps.logger);
   if (deps.replicas) registerReplicaMetrics(registry, deps.replicas);
+  if (deps.renderPool) registerRenderMetrics(registry, deps.renderPool);
 
   const countRequests: RequestHandler = (req, res, next) => {
     const started = process.hrtime.bigint();
@@ -134,6 +140,37 @@ function registerReplicaMetrics(registry: Registry, replicas: ReadReplicas): voi
     'GraphQL operations that failed on the read replica and ran again on the primary',
     (status) => status.failedReads,
   );
+}
+
+/** The render pool's threads, its jobs in progress and waiting, and the documents it ended. */
+function registerRenderMetrics(registry: Registry, pool: RenderPool): void {
+  const gauge = (name: string, help: string, read: (stats: RenderPoolStats) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read(pool.stats()));
+      },
+    });
+  gauge(
+    'render_threads',
+    'Worker threads rendering documents (XLSX, PDF), up to RENDER_THREADS',
+    (s) => s.threads,
+  );
+  gauge('render_jobs_running', 'Documents a render thread is working on', (s) => s.running);
+  gauge('render_jobs_queued', 'Documents waiting for a free render thread', (s) => s.queued);
+  new Counter({
+    name: 'render_jobs_total',
+    help: 'Documents rendered in a worker thread, by format and outcome (rendered, failed, abandoned)',
+    labelNames: ['format', 'outcome'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { format, outcome, count } of pool.stats().ended)
+        this.inc({ format, outcome }, count);
+    },
+  });
 }
 
 function registerPoolGauges(registry: Registry, pool: () => TarnPool | undefined): void {

@@ -3,6 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import type { Config } from '../../core/config';
 import type { ReadReplicas } from '../../db/read-replicas';
+import type { RenderPool } from '../../../rest-facade';
 import { liveness, ReadinessCheck } from './health-checks';
 import type { Logger } from '../../core/logger';
 import { createMetrics, metricsEndpoint } from './metrics';
@@ -24,6 +25,7 @@ export function createObservability(deps: {
   config: Config;
   logger: Logger;
   replicas?: ReadReplicas;
+  renderPool?: RenderPool;
 }): Observability {
   const labeller = new RouteLabeller();
   const metrics = createMetrics({
@@ -31,6 +33,7 @@ export function createObservability(deps: {
     labeller,
     logger: deps.logger,
     replicas: deps.replicas,
+    renderPool: deps.renderPool,
   });
   const readiness = new ReadinessCheck(deps.orm, deps.logger, deps.replicas);
   const routes = Router();
