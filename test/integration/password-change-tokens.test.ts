@@ -3,6 +3,7 @@ import OAuth from 'oauth-1.0a';
 import { Client } from 'pg';
 import request from 'supertest';
 import { CredentialCheck } from '../../src/auth/credential-check';
+import { withLockHolder as withHeldLocks } from '../support/lock-holder';
 import { readJson, submitApproval } from '../support/oauth-approval';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
@@ -236,35 +237,14 @@ async function resetPassword(who: { id: string }, password = 'a-reset-password')
   expect(reset.status).toBe(200);
 }
 
-/** Waits, without a clock, until `condition` holds (each round lets I/O and other tasks run). */
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setImmediate(resolve));
-}
-
-/**
- * Runs `work` with a session of its own that holds row locks in a transaction (`holder`, rolled back
- * afterwards), and `lockWaiters(n)`, which waits until `n` statements of the database wait on a lock.
- */
-async function withLockHolder(
+/** A session holding rows in a transaction it has begun (test/support/lock-holder.ts). */
+function withLockHolder(
   work: (holder: Client, lockWaiters: (n: number) => Promise<void>) => Promise<void>,
 ): Promise<void> {
-  const url = (t.config.database as { url: string }).url;
-  const holder = new Client({ connectionString: url });
-  const watcher = new Client({ connectionString: url });
-  await Promise.all([holder.connect(), watcher.connect()]);
-  const waiting = async (n: number) =>
-    (
-      await watcher.query(
-        `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-      )
-    ).rows[0].n === n;
-  try {
+  return withHeldLocks((t.config.database as { url: string }).url, async (holder, lockWaiters) => {
     await holder.query('begin');
-    await work(holder, (n) => until(() => waiting(n)));
-  } finally {
-    await holder.query('rollback').catch(() => undefined);
-    await Promise.all([holder.end(), watcher.end()]);
-  }
+    await work(holder, lockWaiters);
+  });
 }
 
 /**

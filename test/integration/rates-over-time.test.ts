@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { CurrentRateClock } from '../../src/modules/rates';
+import { withLockHolder } from '../support/lock-holder';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -237,11 +238,6 @@ test('bad rate entries are refused with the field named', async () => {
   expect(negative.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
 });
 
-/** Waits, without a clock, until `condition` holds (each round lets I/O and other tasks run). */
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setImmediate(resolve));
-}
-
 /** A project of its own (in a company of its own) for one test. */
 async function newProject(name: string, hourlyRateCents?: number) {
   const company = await t.create(owner, 'createCompany', { name: `${name} Ltd` });
@@ -253,28 +249,11 @@ async function newProject(name: string, hourlyRateCents?: number) {
   });
 }
 
-/**
- * Runs `work` with a session of its own (PostgreSQL) to hold rows in a transaction, and waits
- * until `n` statements of the database wait on a lock.
- */
-async function withHolder(
+/** A session of its own (PostgreSQL) to hold rows in a transaction (test/support/lock-holder.ts). */
+function withHolder(
   work: (holder: Client, lockWaiters: (n: number) => Promise<void>) => Promise<void>,
 ): Promise<void> {
-  const url = (t.config.database as { url: string }).url;
-  const holder = new Client({ connectionString: url });
-  const watcher = new Client({ connectionString: url });
-  await Promise.all([holder.connect(), watcher.connect()]);
-  const waiting = async (n: number) =>
-    (
-      await watcher.query(
-        `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-      )
-    ).rows[0].n === n;
-  try {
-    await work(holder, (n) => until(() => waiting(n)));
-  } finally {
-    await Promise.all([holder.end(), watcher.end()]);
-  }
+  return withLockHolder((t.config.database as { url: string }).url, work);
 }
 
 // Two writers at once need two connections: a PostgreSQL server.
