@@ -73,6 +73,26 @@ module.exports = {
       from: { path: '^src/', pathNot: '^src/http/' },
       to: { path: '^rest-facade/' },
     },
+    {
+      name: 'runtime-imports-are-dependencies',
+      comment:
+        'What the service imports at run time is in "dependencies": a production install (npm ci --omit=dev) has no devDependencies. Type-only imports are erased when compiled.',
+      severity: 'error',
+      // The emit scripts are developer tools, run by npm scripts that build the committed schemas.
+      from: {
+        path: '^(src|rest-facade)/',
+        pathNot: '^(src/graphql/emit-schema|rest-facade/emit-openapi)\\.ts$',
+      },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'imports-are-declared',
+      comment:
+        "A package the service imports is declared in package.json, not present by accident of another package's tree.",
+      severity: 'error',
+      from: { path: '^(src|rest-facade)/' },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

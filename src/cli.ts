@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import parseDuration from 'parse-duration';
 import { Command, InvalidArgumentError } from 'commander';
 import { createPasswordHasher, createAccount, Staff } from './modules/staff';
 import { seedDemo, type DemoReport } from './cli/demo-seed';
@@ -191,13 +192,18 @@ export async function runCli(argv: string[]): Promise<number> {
       '--client-id <id>',
       'with --every-account: the key (client_id) to use instead of a generated one, for a client whose id is fixed in its code',
     )
+    .option(
+      '--token-lifetime <duration>',
+      'how long its access tokens last (e.g. 8h, 90d, 1y; 1 minute to 10 years) instead of the defaults: 1 hour with a refresh token, 14 days from the implicit flow, which has none',
+      duration,
+    )
     .addHelpText(
       'after',
       examples([
         'timetrack oauth client create --owner olivia --name Invoicer --redirect-uri https://invoicer.example/cb',
         'timetrack oauth client create --owner olivia --name "Reports SPA" --public --redirect-uri http://localhost:5173/cb',
         'timetrack oauth client create --owner olivia --name "Old desktop app" --protocol oauth1',
-        'timetrack oauth client create --owner olivia --every-account --name "88 Miles CLI" --public --client-id hhWZrEF6YTlPUKrggiesnjXAFViLa8FBZNNUtr8L --redirect-uri https://88miles.net/oauth/authorized',
+        'timetrack oauth client create --owner olivia --every-account --name "88 Miles CLI" --public --client-id hhWZrEF6YTlPUKrggiesnjXAFViLa8FBZNNUtr8L --redirect-uri https://88miles.net/oauth/authorized --token-lifetime 1y',
       ]),
     )
     .action(
@@ -209,6 +215,7 @@ export async function runCli(argv: string[]): Promise<number> {
         public?: boolean;
         everyAccount?: boolean;
         clientId?: string;
+        tokenLifetime?: number;
       }) => {
         await asOwner(options.owner, async (ctx) => {
           const service = new OAuthClientService();
@@ -218,6 +225,7 @@ export async function runCli(argv: string[]): Promise<number> {
             redirectUris: options.redirectUri,
             confidential: !options.public,
             clientId: options.clientId,
+            accessTokenLifetimeSeconds: options.tokenLifetime,
           };
           // Without --every-account, the account's own application, as GraphQL registers it (a
           // --client-id is then refused, with the message that names --every-account).
@@ -225,7 +233,7 @@ export async function runCli(argv: string[]): Promise<number> {
             ? await service.registerForEveryAccount(ctx, input)
             : await service.register(ctx, input);
           process.stdout.write(
-            `${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, secret, redirect_uris: client.redirectUris, serves: servedAccounts(client) })}\n`,
+            `${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, secret, redirect_uris: client.redirectUris, serves: servedAccounts(client), token_lifetime_seconds: client.accessTokenLifetimeSeconds })}\n`,
           );
         });
       },
@@ -244,7 +252,7 @@ export async function runCli(argv: string[]): Promise<number> {
       const print = (listed: OperatorListedClient[]) => {
         for (const { client, accountUuid, accountOwner } of listed)
           process.stdout.write(
-            `${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, redirect_uris: client.redirectUris, serves: servedAccounts(client), account_uuid: accountUuid, account_owner: accountOwner })}\n`,
+            `${JSON.stringify({ id: client.uuid, name: client.name, protocol: client.protocol, key: client.clientKey, redirect_uris: client.redirectUris, serves: servedAccounts(client), token_lifetime_seconds: client.accessTokenLifetimeSeconds, account_uuid: accountUuid, account_owner: accountOwner })}\n`,
           );
       };
       const service = new OAuthClientService();
@@ -583,6 +591,14 @@ function workerCount(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_WORKERS)
     throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_WORKERS}`);
   return Number(value);
+}
+
+/** A duration as people write one (`90d`, `1y`, `36h`), in whole seconds. */
+function duration(value: string): number {
+  const seconds = parseDuration(value, 's');
+  if (seconds == null || !Number.isFinite(seconds) || seconds <= 0)
+    throw new InvalidArgumentError('must be a duration such as 8h, 90d or 1y');
+  return Math.round(seconds);
 }
 
 function wholeNumber(value: string): number {

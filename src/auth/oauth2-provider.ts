@@ -13,7 +13,10 @@ import { hashesEqual, hashSecret, newSecret, type ClientAccounts } from '../modu
 import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from '../core/viewer';
 import type { CredentialGrant } from './credential-check';
 
-/** Lifetimes, in seconds. Implicit tokens have no refresh token, so they live longer. */
+/**
+ * Default lifetimes, in seconds. Implicit tokens have no refresh token, so they live longer. An
+ * application registered with its own access-token lifetime has it in both flows instead.
+ */
 export const OAUTH2_LIFETIMES = {
   accessToken: 60 * 60,
   refreshToken: 30 * 24 * 60 * 60,
@@ -21,8 +24,11 @@ export const OAUTH2_LIFETIMES = {
   authorizationCode: 60,
 } as const;
 
-/** Issuing a token also clears the grants whose every token has expired (a refresh outlives its access token). */
-const PURGE_EXPIRED_TOKENS = `with expired as (delete from oauth2_tokens where coalesce(refresh_expires_at, access_expires_at) < now())`;
+/**
+ * Issuing a token also clears the grants whose every token has expired: the later of the two
+ * expiries, as an application's own access-token lifetime may outlast the refresh token's.
+ */
+const PURGE_EXPIRED_TOKENS = `with expired as (delete from oauth2_tokens where greatest(refresh_expires_at, access_expires_at) < now())`;
 
 /**
  * A registered OAuth 2.0 client, as the flows need it. Whose users may authorise it
@@ -37,6 +43,13 @@ export interface OAuth2Client extends Client, ClientAccounts {
   readonly confidential: boolean;
   readonly redirectUris: string[];
   readonly grants: string[];
+  /** Its own access-token lifetime, in seconds, which the library honours over its default. */
+  readonly accessTokenLifetime: number | undefined;
+}
+
+/** How long an access token from the implicit flow lasts for `client`, in seconds. */
+export function implicitTokenLifetime(client: OAuth2Client): number {
+  return client.accessTokenLifetime ?? OAUTH2_LIFETIMES.implicitToken;
 }
 
 /**
@@ -70,6 +83,7 @@ interface ClientRow {
   redirect_uris: string[];
   account_id: number;
   serves_every_account: boolean;
+  access_token_lifetime_seconds: number | null;
 }
 
 /**
@@ -160,7 +174,7 @@ export class OAuth2Provider {
         viewer.accountId,
         credentialsVersion,
         hashSecret(accessToken),
-        OAUTH2_LIFETIMES.implicitToken,
+        implicitTokenLifetime(client),
         scope ?? null,
       ],
     );
@@ -208,7 +222,8 @@ export class OAuth2Provider {
 
   private async clientRow(key: string): Promise<ClientRow | undefined> {
     const [row] = await this.execute<ClientRow>(
-      `select id, client_key, name, secret_hash, redirect_uris, account_id, serves_every_account
+      `select id, client_key, name, secret_hash, redirect_uris, account_id, serves_every_account,
+              access_token_lifetime_seconds
          from oauth_clients where client_key = ? and protocol = 'oauth2'`,
       [key],
     );
@@ -346,6 +361,7 @@ function toClient(row: ClientRow): OAuth2Client {
     redirectUris: row.redirect_uris,
     accountId: row.account_id,
     servesEveryAccount: row.serves_every_account,
+    accessTokenLifetime: row.access_token_lifetime_seconds ?? undefined,
     grants: ['authorization_code', 'refresh_token'],
   };
 }

@@ -25,7 +25,11 @@ import {
   parseOAuthAuthorizationHeader,
   type OAuthParam,
 } from '../auth/oauth1-signature';
-import { OAUTH2_LIFETIMES, type OAuth2Client, type OAuth2Provider } from '../auth/oauth2-provider';
+import {
+  implicitTokenLifetime,
+  type OAuth2Client,
+  type OAuth2Provider,
+} from '../auth/oauth2-provider';
 import { servesAccount } from '../modules/oauth';
 
 export interface OAuthRouterDeps {
@@ -380,7 +384,7 @@ async function oauth2Approval(
     return back({
       access_token: token,
       token_type: 'Bearer',
-      expires_in: String(OAUTH2_LIFETIMES.implicitToken),
+      expires_in: String(implicitTokenLifetime(client)),
     });
   }
   const code = await deps.oauth2.issueCode(client, viewer, credentialsVersion, {

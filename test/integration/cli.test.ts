@@ -236,6 +236,7 @@ test('oauth client create, list and revoke act for the owner named by --owner', 
     secret: expect.stringMatching(/^[\w-]{43}$/),
     redirect_uris: ['https://app.example/cb'],
     serves: 'its account',
+    token_lifetime_seconds: null,
   });
   const publicClient = JSON.parse(
     (
@@ -308,12 +309,13 @@ test("the documented registration of the official CLI's two client ids works, on
     printed.push(JSON.parse(result.stdout));
   }
   expect(
-    printed.map(({ key, secret, protocol, redirect_uris, serves }) => ({
+    printed.map(({ key, secret, protocol, redirect_uris, serves, token_lifetime_seconds }) => ({
       key,
       secret,
       protocol,
       redirect_uris,
       serves,
+      token_lifetime_seconds,
     })),
   ).toEqual([
     {
@@ -322,6 +324,8 @@ test("the documented registration of the official CLI's two client ids works, on
       protocol: 'oauth2',
       redirect_uris: ['https://88miles.net/oauth/authorized'],
       serves: 'every account',
+      // A year, not the implicit flow's default 14 days: the CLI has no refresh token.
+      token_lifetime_seconds: 31_557_600,
     },
     {
       key: 'NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR',
@@ -329,6 +333,7 @@ test("the documented registration of the official CLI's two client ids works, on
       protocol: 'oauth2',
       redirect_uris: ['http://localhost:3000/oauth/authorized'],
       serves: 'every account',
+      token_lifetime_seconds: 31_557_600,
     },
   ]);
   // The id is the service's, not the account's: another owner cannot take it.
@@ -473,6 +478,19 @@ test('oauth client commands refuse a login that is not an owner, and a bad proto
   );
   expect(badProtocol.code).toBeGreaterThan(0);
   expect(badProtocol.stderr).toMatch(/--protocol.*must be oauth1 or oauth2/);
+  const create = ['oauth', 'client', 'create', '--owner', 'oauth-owner', '--name', 'Brief'];
+  const notADuration = await cli([...create, '--token-lifetime', 'a while'], env);
+  expect(notADuration.code).toBeGreaterThan(0);
+  expect(notADuration.stderr).toMatch(/--token-lifetime.*must be a duration such as 8h, 90d or 1y/);
+  expect(await cli([...create, '--token-lifetime', '30s'], env)).toMatchObject({
+    code: 2,
+    stderr: expect.stringMatching(
+      /\n {2}accessTokenLifetimeSeconds: must be at least 60 seconds\n$/,
+    ),
+  });
+  expect(
+    (await cli(['oauth', 'client', 'list', '--owner', 'oauth-owner'], env)).stdout,
+  ).not.toContain('"Brief"');
 });
 
 /**

@@ -176,6 +176,109 @@ test('the implicit flow lands on /oauth/authorized with a token usable as Bearer
   expect(await page.text()).toContain('Copy address');
 });
 
+describe("an application's own access-token lifetime (the CLI that has no refresh token)", () => {
+  const YEAR = 31_557_600;
+  /** Seconds from now to when the grant of `accessToken` expires, as stored. */
+  const storedLifetime = async (accessToken: string) => {
+    const [row] = await t.db.orm.em.getConnection().execute<{ access: number; refresh: number }[]>(
+      `select extract(epoch from access_expires_at - now())::int as access,
+              extract(epoch from refresh_expires_at - now())::int as refresh
+         from oauth2_tokens where access_token_hash = encode(sha256(convert_to(?, 'UTF8')), 'hex')`,
+      [accessToken],
+    );
+    return row;
+  };
+
+  test('the implicit flow issues a token for the lifetime the application was registered with', async () => {
+    const data = await t.gqlOk(
+      owner,
+      `mutation { registerOAuthClient(input: { name: "Year-long CLI", protocol: OAUTH2, confidential: false,
+          redirectUris: ["${base}/oauth/authorized"], accessTokenLifetimeSeconds: ${YEAR} }) {
+        client { key accessTokenLifetimeSeconds } } }`,
+    );
+    const { key, accessTokenLifetimeSeconds } = data.registerOAuthClient.client;
+    expect(accessTokenLifetimeSeconds).toBe(YEAR);
+    const landing = new URL(
+      (
+        await submitApproval(
+          `${base}/oauth/authorize?response_type=token&client_id=${key}&state=1`,
+          owner,
+        )
+      ).headers.get('location')!,
+    );
+    const fragment = new URLSearchParams(landing.hash.slice(1));
+    expect(fragment.get('expires_in')).toBe(String(YEAR));
+    const token = fragment.get('access_token')!;
+    // Stored as issued (a few seconds' slack for a busy machine between issuing and reading).
+    expect((await storedLifetime(token))!.access).toBeGreaterThan(YEAR - 600);
+    expect((await viewerLogin(token)).status).toBe(200);
+  });
+
+  test('the code flow honours it too, and a grant is kept while its access token lasts, after its refresh token expired', async () => {
+    const twoDays = 2 * 24 * 60 * 60;
+    const data = await t.gqlOk(
+      owner,
+      `mutation { registerOAuthClient(input: { name: "Two-day dashboard", protocol: OAUTH2,
+          redirectUris: ["${REDIRECT}"], accessTokenLifetimeSeconds: ${twoDays} }) { client { key } secret } }`,
+    );
+    const client = new AuthorizationCode({
+      client: { id: data.registerOAuthClient.client.key, secret: data.registerOAuthClient.secret },
+      auth: { tokenHost: base, tokenPath: '/oauth/token', authorizePath: '/oauth/authorize' },
+    });
+    const tokenFor = async () => {
+      const { verifier, challenge } = pkce();
+      const approved = await submitApproval(
+        client.authorizeURL({
+          redirect_uri: REDIRECT,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+        } as never),
+        owner,
+      );
+      const code = new URL(approved.headers.get('location')!).searchParams.get('code')!;
+      return client.getToken({ code, redirect_uri: REDIRECT, code_verifier: verifier } as never);
+    };
+    // The library answers the seconds left when it writes the answer (a busy machine: some slack).
+    const expectAboutTwoDays = (seconds: number) => {
+      expect(seconds).toBeLessThanOrEqual(twoDays);
+      expect(seconds).toBeGreaterThan(twoDays - 600);
+    };
+    const first = await tokenFor();
+    expectAboutTwoDays(first.token.expires_in as number);
+    expectAboutTwoDays((await first.refresh()).token.expires_in as number);
+
+    // A grant whose refresh token has expired but whose access token has not is still in use:
+    // issuing the next token (which clears expired grants) leaves it.
+    const kept = await tokenFor();
+    const access = kept.token.access_token as string;
+    await t.db.orm.em.getConnection().execute(
+      `update oauth2_tokens set refresh_expires_at = now() - interval '1 minute'
+        where access_token_hash = encode(sha256(convert_to(?, 'UTF8')), 'hex')`,
+      [access],
+    );
+    await tokenFor();
+    expect(await storedLifetime(access)).toMatchObject({ refresh: expect.any(Number) });
+    expect((await viewerLogin(access)).status).toBe(200);
+  });
+
+  test('a lifetime out of bounds is refused, naming the field and the bound', async () => {
+    for (const [seconds, message] of [
+      [59, 'must be at least 60 seconds'],
+      [315_360_001, 'must be at most 315360000 seconds (10 years)'],
+    ] as const) {
+      const res = await t.gql(
+        owner,
+        `mutation { registerOAuthClient(input: { name: "Odd", protocol: OAUTH2,
+            accessTokenLifetimeSeconds: ${seconds} }) { client { key } } }`,
+      );
+      expect(res.errors?.[0]?.extensions).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        fieldErrors: [{ field: 'accessTokenLifetimeSeconds', message }],
+      });
+    }
+  });
+});
+
 test('without a state parameter the implicit fragment still ends with state, errors included', async () => {
   const cli = await register(
     `{ name: "stateless CLI", protocol: OAUTH2, confidential: false, redirectUris: ["${base}/oauth/authorized"] }`,

@@ -15,6 +15,7 @@ import { TimeRollupsMigration } from './20261204000000-time-rollups.migration';
 import { CallerPositionsMigration } from './20261205000000-caller-positions.migration';
 import { OAuthClientAccountsMigration } from './20261206000000-oauth-client-accounts.migration';
 import { CredentialsVersionMigration } from './20261207000000-credentials-version.migration';
+import { OAuthTokenLifetimeMigration } from './20261208120000-oauth-token-lifetime.migration';
 
 /** Every migration, in order. Listed explicitly so no file globbing or dynamic import is needed. */
 export const migrations: MigrationObject[] = [
@@ -37,4 +38,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261205000000-caller-positions', class: CallerPositionsMigration },
   { name: '20261206000000-oauth-client-accounts', class: OAuthClientAccountsMigration },
   { name: '20261207000000-credentials-version', class: CredentialsVersionMigration },
+  { name: '20261208120000-oauth-token-lifetime', class: OAuthTokenLifetimeMigration },
 ];

@@ -1,5 +1,5 @@
 import { ArrayType, Entity, Enum, Filter, ManyToOne, Property, type Ref } from '@mikro-orm/core';
-import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, Node } from '../common';
 import { TenantEntity } from '../accounts';
 import { Staff } from '../staff';
@@ -41,7 +41,11 @@ export const ACCOUNT_APPLICATIONS_FILTER = 'accountApplications';
   default: true,
 })
 export class OAuthClient extends TenantEntity<
-  'redirectUris' | 'confidential' | 'registeredAt' | 'servesEveryAccount'
+  | 'redirectUris'
+  | 'confidential'
+  | 'registeredAt'
+  | 'servesEveryAccount'
+  | 'accessTokenLifetimeSeconds'
 > {
   @Field(() => String, { description: 'The name users see when asked to authorise it.' })
   @Property({ type: 'string', length: 255 })
@@ -70,6 +74,14 @@ export class OAuthClient extends TenantEntity<
 
   @ManyToOne(() => Staff, { ref: true, nullable: true, deleteRule: 'set null' })
   createdBy: Ref<Staff> | null = null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'How long its access tokens last, in seconds; null: the defaults, 1 hour (with a refresh token) and 14 days from the implicit flow (which has none).',
+  })
+  @Property({ type: 'integer', nullable: true })
+  accessTokenLifetimeSeconds: number | null = null;
 
   /** Whether users of every account may authorise it (the operator's), or only its account's. */
   @Property({ type: 'boolean' })

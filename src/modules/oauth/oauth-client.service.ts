@@ -33,6 +33,8 @@ export interface RegisterOAuthClientInput {
    * `registerForEveryAccount` only; `register` refuses it.
    */
   clientId?: string | null;
+  /** How long its access tokens last, in seconds; unset keeps the defaults (`OAUTH2_LIFETIMES`). */
+  accessTokenLifetimeSeconds?: number | null;
 }
 
 /** An application as the operator's `oauth client list` shows it. */
@@ -65,6 +67,14 @@ const registerSchema = z.object({
   clientId: z
     .string()
     .regex(/^[A-Za-z0-9._~-]{8,64}$/, 'must be 8 to 64 letters, digits or ._~-')
+    .nullish(),
+  // From a minute (less would expire on the way) to ten years (a token for an unattended tool);
+  // the table's check constraint holds the same bounds.
+  accessTokenLifetimeSeconds: z
+    .number()
+    .int('must be a whole number of seconds')
+    .min(60, 'must be at least 60 seconds')
+    .max(315_360_000, 'must be at most 315360000 seconds (10 years)')
     .nullish(),
 });
 
@@ -141,6 +151,7 @@ export class OAuthClientService {
       secret: data.protocol === OAuthProtocol.OAUTH1 ? secret : null,
       secretHash: data.protocol === OAuthProtocol.OAUTH2 && secret ? hashSecret(secret) : null,
       redirectUris: data.redirectUris ?? [],
+      accessTokenLifetimeSeconds: data.accessTokenLifetimeSeconds ?? null,
       servesEveryAccount,
     });
     await ctx.em.persist(client).flush();

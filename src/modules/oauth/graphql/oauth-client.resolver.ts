@@ -4,6 +4,7 @@ import {
   Field,
   ID,
   InputType,
+  Int,
   Mutation,
   ObjectType,
   Query,
@@ -48,6 +49,12 @@ export class RegisterOAuthClientArgs implements RegisterOAuthClientInput {
       'Only the operator chooses a key (timetrack oauth client create --every-account --client-id); leave it out.',
   })
   clientId?: string | null;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'How long its access tokens last, in seconds (60 to 315360000, ten years); leave it out for the defaults: 1 hour with a refresh token, 14 days from the implicit flow. A long lifetime spares a tool without refresh tokens from signing in again, and leaves a leaked token usable as long: revoke it (`revokeOAuthAuthorization`, `revokeOAuthClient`) when in doubt.',
+  })
+  accessTokenLifetimeSeconds?: number | null;
 }
 
 @InputType({ description: 'Deletes an application and every token it holds (owner only).' })
