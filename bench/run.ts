@@ -348,7 +348,7 @@ export const NESTED_QUERY = `query Nested { companies(first: 20) { nodes { name 
  * Scenario (r): the last year of the dataset (it ends 2026-01-01) by project and month, 400 × 12
  * rows, with names, money and totals. One aggregate statement over about a third of the shifts.
  */
-export const REPORT_QUERY = `query Report($input: ReportInput!) { report(input: $input, first: 5000) { totalCount totals { seconds billableSeconds amountCents } rows { project { id name } bucketStart seconds billableSeconds amountCents } } }`;
+export const REPORT_QUERY = `query Report($input: ReportInput!) { report(input: $input, first: 5000) { totalCount totals { seconds billableSeconds amountCents } rows { project { id: nodeId name } bucketStart seconds billableSeconds amountCents } } }`;
 export const REPORT_VARIABLES = {
   input: {
     from: '2024-12-31T23:00:00Z',

@@ -72,8 +72,12 @@ export function createDispatcher<R>(deps: DispatcherDeps<R>): RequestHandler {
       if (!negotiated) return next();
       responder = negotiated.responder;
       const match = matcher.match(req.method, negotiated.path);
+      // The path as the client sent it: under a mount point (/api/1) req.path has lost it.
       if (match.kind === 'not-found')
-        throw new AppError('NOT_FOUND', `No such resource: ${req.method} ${req.path}`);
+        throw new AppError(
+          'NOT_FOUND',
+          `No such resource: ${req.method} ${req.baseUrl}${req.path}`,
+        );
       if (match.kind === 'method-not-allowed') {
         res.setHeader('Allow', match.allow.join(', '));
         throw new HttpRefusalError(

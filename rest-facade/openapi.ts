@@ -3,6 +3,7 @@ import { ERROR_CODES } from '../src/core/errors';
 import { LEGACY_ERRORS } from './errors';
 import type { CsvRoute } from './csv/csv-routes';
 import { CSV } from './csv/csv-download';
+import { JSON_DOWNLOAD } from './csv/json-download';
 import type { InputTable } from './json/input-fields';
 import { CALLBACK, CALLBACK_MAX, type JsonRoute } from './json/json-format';
 import type { HttpMethod } from './route-table';
@@ -135,7 +136,7 @@ export function buildOpenApiDocument(
       description: [
         'The legacy JSON interface, served by a facade over the GraphQL API. The guide is `docs/json-api.md`.',
         SUFFIX_NOTE,
-        'The downloads (`*.csv`, and the same rows as Excel workbooks at `*.xlsx`) are files streamed page by page; they have no suffix-less or JSONP form.',
+        'The downloads (`*.csv`, and the same rows as Excel workbooks at `*.xlsx`; a report also as `report.json` and `report.pdf`) are streamed page by page; they have no suffix-less or JSONP form.',
         'Authentication is HTTP Basic, an OAuth 2.0 bearer token, or an OAuth 1.0a signature (header or query string) on every request; the guide is `docs/authentication.md`. A JSONP request is readable by any web page, so it ignores the Authorization header and cookies and is authenticated only by credentials in its own URL (`access_token` or a query-string signature).',
       ].join('\n\n'),
     },
@@ -439,6 +440,23 @@ function success(route: JsonRoute, schemaId: string, list: boolean): JsonObject 
   };
 }
 
+/** The JSON form of a download's rows: the list envelope, an object per row of the CSV file. */
+const DOWNLOAD_ROWS_SCHEMA: JsonObject = {
+  type: 'object',
+  required: ['response', 'count'],
+  properties: {
+    response: {
+      type: 'array',
+      items: {
+        type: 'object',
+        description: 'A row of the CSV file, keyed by its column names',
+        additionalProperties: { type: ['string', 'number', 'null'] },
+      },
+    },
+    count: { type: 'integer', description: 'The rows in `response`' },
+  },
+};
+
 /**
  * A CSV download: a file streamed page by page, so its errors are JSON only when they come before
  * the first byte; JSONP does not apply.
@@ -478,15 +496,22 @@ function csvOperation(route: CsvRoute, operationId: string): JsonObject {
         : {}),
       '200': {
         description: route.format.description,
-        headers: {
-          'Content-Disposition': {
-            schema: { type: 'string' },
-            description: `attachment; filename="${route.path.split('/').pop()}"`,
-          },
-        },
+        ...(route.format.attachment
+          ? {
+              headers: {
+                'Content-Disposition': {
+                  schema: { type: 'string' },
+                  description: `attachment; filename="${route.path.split('/').pop()}"`,
+                },
+              },
+            }
+          : {}),
         content: {
           [route.format.contentType.split(';')[0]!]: {
-            schema: { type: 'string', ...(route.format === CSV ? {} : { format: 'binary' }) },
+            schema:
+              route.format === JSON_DOWNLOAD
+                ? DOWNLOAD_ROWS_SCHEMA
+                : { type: 'string', ...(route.format === CSV ? {} : { format: 'binary' }) },
           },
         },
       },

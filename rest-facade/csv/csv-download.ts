@@ -17,10 +17,18 @@ import type { OperationName, RootOf, VariablesOf } from '../operation-types';
 import { runOperation, type OperationRunner } from '../run-operation';
 import { cellParts } from '../render/cell-parts';
 import { modulePath, type RenderPool } from '../render/render-pool';
-import type { XlsxPart } from './xlsx-render.mjs';
+import type { XlsxColumn, XlsxPart } from './xlsx-render.mjs';
 
 /** A column of a CSV file: its header and how a row gives its value (null: an empty field). */
 export type CsvColumn<T> = readonly [header: string, value: (row: T) => string | number | null];
+
+/**
+ * How a workbook shows a column where a person reads it better than the CSV file's text (the cells
+ * of the CSV, converted in the render thread): a `YYYY-MM-DD` text as a date cell; seconds as a
+ * duration (days, as spreadsheets count time, shown `[h]:mm`); an amount in minor units as the
+ * currency's units (divided by 10^`minorDigits`). `numFmt` is the cell's number format.
+ */
+export type SheetColumn = XlsxColumn;
 
 /** Runs one named operation of the registry for a page; a GraphQL error ends the download. */
 export type RunOperation = <N extends OperationName>(
@@ -42,6 +50,11 @@ export interface CsvDownload<T> {
   readonly footing?: () => readonly string[];
   /** The columns of figures, right-aligned in a document. */
   readonly figures?: ReadonlySet<string>;
+  /**
+   * For a workbook: the header and the form of each column, asked once the first page is read
+   * (a money column's format needs the report's currency). Omitted: the CSV headers, as they are.
+   */
+  readonly sheetColumns?: () => readonly SheetColumn[];
   /**
    * The request parameter an operation's input field (`timeZone`, `filter.projectIds.0`) comes
    * from, so that a refusal names what the client sent.
@@ -71,8 +84,10 @@ export interface DownloadTarget {
 
 /** A file format of downloads: how the rows of a download are written, and what it is called. */
 export interface DownloadFormat {
-  readonly extension: 'csv' | 'xlsx' | 'pdf';
+  readonly extension: 'csv' | 'xlsx' | 'pdf' | 'json';
   readonly contentType: string;
+  /** False for an API answer (JSON), which is not a file to save: no Content-Disposition. */
+  readonly attachment: boolean;
   /** What the file is, for the OpenAPI document. */
   readonly description: string;
   /** Writes the file; resolves with the number of rows. */
@@ -128,10 +143,9 @@ export function csvDownloadRoute<T>(
       );
       parameterOf = download.parameterOf;
       const open = () => {
-        res
-          .status(200)
-          .type(format.contentType)
-          .attachment(download.filename.replace(/\.csv$/, `.${format.extension}`));
+        res.status(200).type(format.contentType);
+        if (format.attachment)
+          res.attachment(download.filename.replace(/\.csv$/, `.${format.extension}`));
         streaming = true;
         return res;
       };
@@ -222,7 +236,9 @@ const XLSX_RENDERER = modulePath(__dirname, 'xlsx-render');
 
 /**
  * Writes a download as an Excel workbook (exceljs' streaming writer, in a worker thread:
- * xlsx-render.mts): one sheet, a header row, the rows as they come, numbers as numbers. The first
+ * xlsx-render.mts): one sheet, a header row, the rows as they come, numbers as numbers, dates,
+ * durations and money in the forms `sheetColumns` gives (a real date cell, `[h]:mm`, the
+ * currency's format). The first
  * page is read before the first byte, so a refusal there is still an error answer. Each page is
  * handed over in parts (`cellParts`) as the worker asks for them, and the next is made once the
  * destination has taken the bytes of the last, so memory holds about one page. Text is never a
@@ -239,7 +255,7 @@ export async function writeXlsx<T>(
       let page = await pages.next();
       yield {
         sheet: download.filename.replace(/\.csv$/, ''),
-        header: download.columns.map(([header]) => header),
+        columns: download.sheetColumns?.() ?? download.columns.map(([header]) => ({ header })),
       };
       for (; !page.done; page = await pages.next()) {
         for (const rows of cellParts(page.value, (row) =>
@@ -266,6 +282,7 @@ export async function writeXlsx<T>(
 
 export const CSV: DownloadFormat = {
   extension: 'csv',
+  attachment: true,
   contentType: 'text/csv; charset=utf-8',
   description: 'The file, RFC 4180 with one header line',
   write: (download, { open, signal }) => writeCsv(download, open, signal),
@@ -273,6 +290,7 @@ export const CSV: DownloadFormat = {
 
 export const XLSX: DownloadFormat = {
   extension: 'xlsx',
+  attachment: true,
   contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   description: 'The file, an Excel workbook (Office Open XML) of one sheet with a header row',
   write: writeXlsx,

@@ -21,6 +21,7 @@ import {
   SHIFT_EXPORT_PARAMETERS,
   shiftDownload,
 } from './shift-export';
+import { JSON_DOWNLOAD } from './json-download';
 import { PDF } from '../pdf/pdf-table';
 import { REPORT_SUMMARY_PATH, reportSummary } from '../pdf/report-summary';
 
@@ -67,6 +68,9 @@ function csvRoute<T>(
   }));
 }
 
+const REPORT_COLUMNS =
+  "`row_type` first (`detail`; `subtotal` with `subtotals`; `total` on the last row, always there: the whole report, each shift counted once), `level` with `subtotals`, a column pair per grouping in the order of `group_by` (`company_uuid,company_name`, `project_uuid,project_name`, `activity_uuid,activity_name`, `user_uuid,user_login`) or one (`tag`, `billable`, `notes`), then `bucket_start` with a bucket (the local date the period starts in the report's zone, `2026-10-01`), then `seconds,billable_seconds,amount_cents,cost_cents,profit_cents,currency` (amounts in the minor unit of the currency, ISO 4217: cents of EUR, yen of JPY). The workbook holds the period as a date cell, the durations as time (`hours`, `billable_hours`: `[h]:mm`) and the amounts in the currency's units and format (`amount`, `cost`, `profit`).";
+
 const shiftExport = {
   operation: SHIFT_EXPORT_OPERATION,
   tag: 'Shift',
@@ -76,7 +80,7 @@ const shiftExport = {
 
 /**
  * The downloads, each as CSV and XLSX: shifts (where/order of the JSON interface, flat and per
- * project) and report rows.
+ * project) and report rows; a report's rows also as JSON and its summary as PDF.
  */
 export const CSV_ROUTES: readonly CsvRoute[] = [
   ...csvRoute(
@@ -97,12 +101,21 @@ export const CSV_ROUTES: readonly CsvRoute[] = [
       operation: REPORT_EXPORT_OPERATION,
       tag: 'Report',
       summary: 'Export the rows of a report as CSV',
-      columns:
-        'A column pair per grouping in the order of `group_by` (`company_uuid,company_name`, `project_uuid,project_name`, `activity_uuid,activity_name`, `user_uuid,user_login`) or one (`tag`, `billable`), then `bucket_start` with a bucket, then `seconds,billable_seconds,amount_cents`.',
+      columns: REPORT_COLUMNS,
       queryParameters: REPORT_EXPORT_PARAMETERS,
     },
     reportDownload,
   ),
+  {
+    path: REPORT_EXPORT_PATH.replace(/\.csv$/, '.json'),
+    operation: REPORT_EXPORT_OPERATION,
+    tag: 'Report',
+    summary: 'The rows of a report as JSON',
+    columns: `The rows of \`report.csv\`, each an object keyed by its column names. ${REPORT_COLUMNS}`,
+    queryParameters: REPORT_EXPORT_PARAMETERS,
+    format: JSON_DOWNLOAD,
+    handler: (deps) => csvDownloadRoute(deps, reportDownload, JSON_DOWNLOAD),
+  },
   {
     path: REPORT_SUMMARY_PATH,
     operation: REPORT_EXPORT_OPERATION,

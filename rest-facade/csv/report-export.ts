@@ -1,8 +1,9 @@
 import { BadRequestError, ValidationError } from '../../src/core/errors';
 import { DATE_TIME_RULE, parseInstant } from '../../src/core/instants';
+import { DateTime } from 'luxon';
 import type { RootOf } from '../operation-types';
-import { wireTime } from '../routes/wire-types';
-import type { CsvColumn, CsvDownload, CsvRequest } from './csv-download';
+import type { CsvColumn, CsvDownload, CsvRequest, SheetColumn } from './csv-download';
+import { minorUnitDigits, sheetMoneyFormat } from '../../src/core/currency-units';
 
 /** The operation each page of the export runs. */
 export const REPORT_EXPORT_OPERATION = 'ExportReport';
@@ -46,6 +47,38 @@ const SUM_COLUMNS: readonly CsvColumn<ReportRow>[] = [
   ['cost_cents', (r) => r.costCents],
   ['profit_cents', (r) => r.profitCents],
 ];
+
+/**
+ * How the workbook shows the columns that are figures or dates: durations as time (`[h]:mm`,
+ * under an hours header), money in the currency's units and format, the period as a date cell.
+ * Every other column is written as in the CSV file.
+ */
+function sheetFormOf(header: string, currency: string): SheetColumn {
+  const money = { type: 'money', minorDigits: minorUnitDigits(currency) } as const;
+  const forms: Readonly<Record<string, SheetColumn>> = {
+    bucket_start: { header, type: 'date', numFmt: 'yyyy-mm-dd' },
+    seconds: { header: 'hours', type: 'duration', numFmt: '[h]:mm' },
+    billable_seconds: { header: 'billable_hours', type: 'duration', numFmt: '[h]:mm' },
+    amount_cents: { header: 'amount', ...money, numFmt: sheetMoneyFormat(currency) },
+    cost_cents: { header: 'cost', ...money, numFmt: sheetMoneyFormat(currency) },
+    profit_cents: { header: 'profit', ...money, numFmt: sheetMoneyFormat(currency) },
+  };
+  return forms[header] ?? { header };
+}
+
+/** What a row is: one group, a subtotal (`subtotals`), or the whole report (the last row). */
+export type ReportRowType = 'detail' | 'subtotal' | 'total';
+
+export function reportRowType(row: Pick<ReportRow, 'level' | 'subtotal'>): ReportRowType {
+  // Level 0 is grouped by nothing: the whole report, whether the ROLLUP made it or the report has
+  // no keys at all (one row of everything).
+  return row.level === 0 ? 'total' : row.subtotal ? 'subtotal' : 'detail';
+}
+
+/** The local date a period starts on in the report's zone: `2026-10-01`, not `2026-09-30T22:00:00Z`. */
+export function bucketDate(instant: string, timeZone: string): string {
+  return DateTime.fromISO(instant, { zone: timeZone }).toISODate()!;
+}
 
 const BUCKETS = ['day', 'week', 'month', 'year'];
 const WEEK_STARTS = ['monday', 'sunday', 'saturday'];
@@ -123,17 +156,18 @@ export const REPORT_EXPORT_PARAMETERS = [
 ];
 
 /**
- * GET /api/1/report.csv: the rows of the GraphQL `report` query (docs/reports.md) as CSV, one
- * column pair per grouping in the order of `group_by`, then the bucket's start and the sums.
- * Parameters: `from`, `to` (RFC 3339 instants or dates), `time_zone`, `group_by`, `bucket` and
- * `week_start` as lower-case words, `fill_empty`, and the filters `company_uuids`,
- * `project_uuids`, `activity_uuids`, `user_uuids`, `tags` (comma-separated) and `billable`.
+ * GET /api/1/report.csv (and .xlsx, .json): the rows of the GraphQL `report` query
+ * (docs/reports.md), a `row_type` column first (`detail`, `subtotal`, `total`), one column pair per
+ * grouping in the order of `group_by`, then the local date the bucket starts and the sums; the
+ * last row is always the report's total (`totalRow`). Parameters: `from`, `to` (RFC 3339 instants
+ * or dates), `time_zone`, `group_by`, `bucket` and `week_start` as lower-case words, `fill_empty`,
+ * and the filters `company_uuids`, `project_uuids`, `activity_uuids`, `user_uuids`, `tags`
+ * (comma-separated) and `billable`.
  */
-export function reportDownload({
-  query,
-  run,
-  pageSizeMax,
-}: CsvRequest): CsvDownload<ReportRow> & ReportHeading {
+export function reportDownload(
+  { query, run, pageSizeMax }: CsvRequest,
+  { totalRow = true }: { readonly totalRow?: boolean } = {},
+): CsvDownload<ReportRow> & ReportHeading {
   for (const name of ['from', 'to'] as const) {
     if (!query[name])
       throw new BadRequestError(`\`${name}\` is required: an RFC 3339 instant or a date`, {
@@ -195,14 +229,19 @@ export function reportDownload({
       ...(query.billable !== undefined ? { billable: query.billable === 'true' } : {}),
     },
   };
-  const columns = [
+  const columns: CsvColumn<ReportRow>[] = [
+    // Marks what a row sums, so a pivot or a filter leaves the subtotals and the total out.
+    ['row_type', reportRowType],
     ...(query.subtotals === 'true' ? [['level', (r: ReportRow) => r.level] as const] : []),
     ...groupBy.flatMap((group) => GROUP_COLUMNS[group]!),
+    // The local date, not the instant: October in Berlin starts at 2026-09-30T22:00:00Z, which a
+    // spreadsheet's pivot by month would file under September.
     ...(bucket
       ? [
           [
             'bucket_start',
-            (r: ReportRow) => (r.bucketStart === null ? null : wireTime(r.bucketStart)),
+            (r: ReportRow) =>
+              r.bucketStart === null ? null : bucketDate(r.bucketStart, summary!.timeZone),
           ] as const,
         ]
       : []),
@@ -213,22 +252,45 @@ export function reportDownload({
   let summary: ReportSummary | undefined;
   const first = Math.min(EXPORT_PAGE_SIZE, pageSizeMax);
   async function* pages(): AsyncGenerator<ReportRow[]> {
+    let last: ReportRow | undefined;
     for (let offset = 0; ;) {
       const report = await run(REPORT_EXPORT_OPERATION, { input, first, offset });
       summary = report;
       yield report.rows;
+      last = report.rows.at(-1) ?? last;
       offset += report.rows.length;
-      if (report.rows.length === 0 || offset >= report.totalCount) return;
+      if (report.rows.length === 0 || offset >= report.totalCount) break;
     }
+    // The report's own total row (subtotals, or no keys at all) already ends the rows.
+    if (totalRow && (last === undefined || reportRowType(last) !== 'total'))
+      yield [totalRowOf(summary!.totals)];
   }
   return {
     filename: 'report.csv',
     columns,
     pages: pages(),
+    sheetColumns: () => columns.map(([header]) => sheetFormOf(header, summary!.currency)),
     input,
     groupBy,
     summary: () => summary!,
     parameterOf: reportParameterOf,
+  };
+}
+
+/** The totals of the whole report (each shift counted once, rounded once) as its last row. */
+function totalRowOf(totals: ReportSummary['totals']): ReportRow {
+  return {
+    company: null,
+    project: null,
+    activity: null,
+    user: null,
+    tag: null,
+    billable: null,
+    notes: null,
+    level: 0,
+    subtotal: true,
+    bucketStart: null,
+    ...totals,
   };
 }
 

@@ -131,7 +131,10 @@ export function jsonFormat(bodyLimitBytes: number): WireFormat<JsonAnswer> {
       const suffix = /\.(json|jsonp)$/.exec(req.path);
       const path = suffix ? req.path.slice(0, -suffix[0].length) : req.path;
       if (/\.[A-Za-z]+$/.test(path.split('/').pop() ?? ''))
-        throw new AppError('NOT_FOUND', `No such resource: ${req.method} ${req.path}`);
+        throw new AppError(
+          'NOT_FOUND',
+          `No such resource: ${req.method} ${req.baseUrl}${req.path}`,
+        );
       const jsonp = suffix?.[1] === 'jsonp' || req.query.format === 'jsonp';
       if (!jsonp) return { path, responder: jsonResponder, credentials: credentialsOf(req) };
       const callback = req.query.callback;

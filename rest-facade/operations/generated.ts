@@ -1267,7 +1267,7 @@ export type ExportReportQueryVariables = Exact<{
 }>;
 
 
-export type ExportReportQuery = { report: { totalCount: number, currency: string, timeZone: string, rows: Array<{ tag: string | null, billable: boolean | null, notes: string | null, level: number, bucketStart: string | null, seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null, company: { id: string, name: string | null } | null, project: { id: string, name: string | null } | null, activity: { id: string, name: string | null } | null, user: { id: string, login: string } | null }>, totals: { seconds: number, amountCents: number | null } } };
+export type ExportReportQuery = { report: { totalCount: number, currency: string, timeZone: string, rows: Array<{ tag: string | null, billable: boolean | null, notes: string | null, level: number, subtotal: boolean, bucketStart: string | null, seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null, company: { name: string | null, id: string } | null, project: { name: string | null, id: string } | null, activity: { name: string | null, id: string } | null, user: { login: string, id: string } | null }>, totals: { seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null } } };
 
 export type StaffFieldsFragment = { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null };
 

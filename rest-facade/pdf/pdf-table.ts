@@ -48,13 +48,16 @@ export async function writePdf<T>(
         { parameter: 'group_by' },
       );
   }
+  // Read once the rows are: a summary's columns depend on the answer (no amount column for a
+  // caller who reads no money).
+  const columns = download.columns;
   const [title, ...heading] = download.heading?.() ?? [download.filename];
   const frame: PdfFrame = {
     filename: download.filename,
     title: title ?? download.filename,
     heading,
     footing: download.footing?.() ?? [],
-    columns: download.columns.map(([header]) => ({
+    columns: columns.map(([header]) => ({
       title: header,
       figure: download.figures?.has(header) ?? false,
     })),
@@ -63,7 +66,7 @@ export async function writePdf<T>(
   async function* parts(): AsyncGenerator<PdfPart> {
     yield { frame };
     for (const part of cellParts(rows, (row) =>
-      download.columns.map(([, value]) => boundedCell(value(row))),
+      columns.map(([, value]) => boundedCell(value(row))),
     ))
       yield { rows: part };
   }
@@ -83,6 +86,7 @@ function boundedCell(cell: Cell): Cell {
 
 export const PDF: DownloadFormat = {
   extension: 'pdf',
+  attachment: true,
   contentType: 'application/pdf',
   description: 'The file, a PDF document: a heading, a table of the rows, the totals',
   write: writePdf,

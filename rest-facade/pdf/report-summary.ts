@@ -1,5 +1,6 @@
 import type { CsvDownload, CsvRequest } from '../csv/csv-download';
-import { reportDownload, type ReportRow } from '../csv/report-export';
+import { formatMoney } from '../../src/core/currency-units';
+import { bucketDate, reportDownload, type ReportRow } from '../csv/report-export';
 
 /** Under /api/1. */
 export const REPORT_SUMMARY_PATH = '/report.pdf';
@@ -27,43 +28,42 @@ export function hoursAndMinutes(seconds: number): string {
  * GET /api/1/report.pdf: a summary of a report for a client, with the parameters of report.csv
  * (docs/reports.md): its range, zone and currency, a row per group with the period (the local
  * date it starts), the hours and the amount, and the totals. The rows are the `report` query's,
- * so visibility and money follow the caller's permissions (no amounts where they read no money).
+ * so visibility and money follow the caller's permissions: where the caller reads no money (a
+ * staff member), the document has no amount column and names no currency. Amounts are in the
+ * currency's minor unit (ISO 4217: a yen amount is yen, not hundredths).
  */
 export function reportSummary(request: CsvRequest): CsvDownload<ReportRow> {
-  const report = reportDownload(request);
-  const money = (cents: number | null) =>
-    cents === null
-      ? null
-      : new Intl.NumberFormat('en', {
-          style: 'currency',
-          currency: report.summary().currency,
-        }).format(cents / 100);
-  const localDate = (instant: string | null) =>
-    instant === null
-      ? null
-      : new Intl.DateTimeFormat('en-CA', { timeZone: report.summary().timeZone }).format(
-          new Date(instant),
-        );
+  // The total is the footing, not a row of the table.
+  const report = reportDownload(request, { totalRow: false });
   const { input } = report;
+  // Known once the rows are read; the document is laid out after that (pdf-table.ts).
+  const readsMoney = () => report.summary().totals.amountCents !== null;
+  const money = (minor: number | null) =>
+    minor === null ? null : formatMoney(minor, report.summary().currency);
+  const period = (instant: string | null) =>
+    instant === null ? null : bucketDate(instant, report.summary().timeZone);
   return {
     filename: 'report.pdf',
-    columns: [
-      ...report.groupBy.map((group) => GROUP_COLUMNS[group]!),
-      ...(input.bucket ? [['Period', (r: ReportRow) => localDate(r.bucketStart)] as const] : []),
-      ['Hours', (r) => hoursAndMinutes(r.seconds)],
-      ['Amount', (r) => money(r.amountCents)],
-    ],
+    get columns() {
+      return [
+        ...report.groupBy.map((group) => GROUP_COLUMNS[group]!),
+        ...(input.bucket ? [['Period', (r: ReportRow) => period(r.bucketStart)] as const] : []),
+        ['Hours', (r: ReportRow) => hoursAndMinutes(r.seconds)] as const,
+        ...(readsMoney() ? [['Amount', (r: ReportRow) => money(r.amountCents)] as const] : []),
+      ];
+    },
     figures: new Set(['Hours', 'Amount']),
     pages: report.pages,
     heading: () => [
       'Time report',
       `${input.fromDate ?? input.from} to ${input.toDate ?? input.to} (the end excluded)`,
-      `Times in ${report.summary().timeZone}; amounts in ${report.summary().currency}`,
+      `Times in ${report.summary().timeZone}${readsMoney() ? `; amounts in ${report.summary().currency}` : ''}`,
     ],
     footing: () => {
-      const { totals } = report.summary();
-      const amount = money(totals.amountCents);
-      return [`Total: ${hoursAndMinutes(totals.seconds)} hours${amount ? `, ${amount}` : ''}`];
+      const amount = money(report.summary().totals.amountCents);
+      return [
+        `Total: ${hoursAndMinutes(report.summary().totals.seconds)} hours${amount ? `, ${amount}` : ''}`,
+      ];
     },
   };
 }

@@ -17,7 +17,8 @@ import { CrossSiteRequestError } from '../core/errors';
  * `Origin` fallback for browsers without `Sec-Fetch-Site`, and answers with a bare status.
  *
  * 1. Safe methods (GET, HEAD, OPTIONS) pass; they change nothing. A WebSocket handshake is a GET
- *    but opens a channel that acts as the user, so it is always checked.
+ *    but opens a channel that acts as the user, so it is always checked. GraphQL queries sent as
+ *    GET have a rule of their own (graphqlRequestRefusal, below).
  * 2. `Sec-Fetch-Site: same-origin` (a page of this service) or `none` (the user's own act, such as
  *    a bookmark) passes.
  * 3. `Sec-Fetch-Site: cross-site` or `same-site` passes only with an allowed `Origin` (the
@@ -67,6 +68,17 @@ export function provenanceOf(method: string, headers: IncomingHttpHeaders): Requ
   };
 }
 
+/** A Node request to `/graphql`, as graphqlRequestRefusal reads it. */
+export function graphqlRequestOf(method: string, headers: IncomingHttpHeaders): GraphQLHttpRequest {
+  const nonEmpty = (name: string) => (single(headers[name])?.length ?? 0) > 0;
+  return {
+    ...provenanceOf(method, headers),
+    contentType: headers['content-type'],
+    authorization: headers.authorization,
+    preflightHeader: nonEmpty('apollo-require-preflight') || nonEmpty('x-apollo-operation-name'),
+  };
+}
+
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
@@ -90,6 +102,64 @@ export function crossSiteRefusal(
   const from = origin === undefined ? 'another web site' : `a page of ${printable(origin)}`;
   return new CrossSiteRequestError(
     `Cross-site request refused: ${from} may not send ${kind === 'websocket' ? 'WebSocket connections' : `${request.method.toUpperCase()} requests`} to this service with a browser's credentials. Send it from this service's own pages or from a program, or ask the operator to allow that origin (ALLOWED_ORIGINS).`,
+  );
+}
+
+/** A request to `/graphql` over HTTP: its provenance and what makes it simple or not. */
+export interface GraphQLHttpRequest extends RequestProvenance {
+  /** The `Content-Type` header, as sent. */
+  readonly contentType?: string | undefined;
+  /** The `Authorization` header, as sent. */
+  readonly authorization?: string | undefined;
+  /** Whether it carries a non-empty `apollo-require-preflight` or `x-apollo-operation-name`. */
+  readonly preflightHeader: boolean;
+}
+
+/** The content types a page may post to another site without a CORS preflight (Fetch standard). */
+const SIMPLE_CONTENT_TYPES: ReadonlySet<string> = new Set([
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'text/plain',
+]);
+
+/**
+ * The refusal of a GraphQL request over HTTP that another site's page may have sent with the
+ * browser's own credentials, or undefined when it may go on. It replaces Apollo's
+ * `csrfPrevention`, which refused every GET without a custom header, and with it the default
+ * GET of urql 6 and of any GraphQL-over-HTTP client (`Accept: application/graphql-response+json`,
+ * which a cross-site page may send too: `Accept` is a CORS-safelisted header).
+ *
+ * 1. A request a browser sends only after a CORS preflight (a `Content-Type` other than the three
+ *    simple ones, or Apollo's `apollo-require-preflight` / `x-apollo-operation-name`) goes on:
+ *    the service answers no preflight, so no other site's page gets one sent.
+ * 2. Any other request but a GET (a form post, a `text/plain` post) is refused, as Apollo did.
+ * 3. A GET runs only queries (Apollo answers 405 to a mutation or subscription), and without CORS
+ *    headers another site cannot read its answer; what is left to refuse is another site's page
+ *    making a user's browser run queries with the credentials the browser attaches on its own:
+ *    the Basic login it remembers (the service sets no cookies). So a GET goes on when it carries
+ *    no Basic credentials (a bearer token or an OAuth 1.0a signature, which a page must attach
+ *    itself and which a page of another site does not have), or when the browser vouches for it:
+ *    `crossSiteRefusal`'s rule, except that a GET with neither `Sec-Fetch-Site` nor `Origin` is
+ *    not taken for a program's: an older browser sends neither on another site's simple GET.
+ */
+export function graphqlRequestRefusal(
+  request: GraphQLHttpRequest,
+  policy: OriginPolicy,
+): CrossSiteRequestError | undefined {
+  const essence = request.contentType?.split(';')[0]?.trim().toLowerCase();
+  if ((essence !== undefined && !SIMPLE_CONTENT_TYPES.has(essence)) || request.preflightHeader)
+    return undefined;
+  const method = request.method.toUpperCase();
+  if (method === 'GET' || method === 'HEAD') {
+    if (!/^basic\b/i.test(request.authorization?.trim() ?? '')) return undefined;
+    const marked = request.fetchSite?.trim() || request.origin?.trim();
+    if (marked && !crossSiteRefusal({ ...request, method: 'POST' }, policy)) return undefined;
+    return new CrossSiteRequestError(
+      "Cross-site request refused: a GET query with Basic credentials must come from this service's own pages or show that no other site's page sent it. Send it with a bearer token, as a POST with Content-Type: application/json, or with the header apollo-require-preflight: true.",
+    );
+  }
+  return new CrossSiteRequestError(
+    `Cross-site request refused: a ${method} to /graphql must have Content-Type: application/json (or the header apollo-require-preflight: true); ${essence ? `${printable(essence)} is` : 'no Content-Type is'} what another site's form could send.`,
   );
 }
 

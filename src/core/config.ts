@@ -85,6 +85,12 @@ const envSchema = z.object({
   GRAPHQL_MAX_ALIASES: intFrom(0, 10_000).default(30),
   GRAPHQL_MAX_TOKENS: intFrom(10, 1_000_000).default(5_000),
   GRAPHQL_MAX_COST: intFrom(1, 1_000_000_000).default(500_000),
+  // Cost budgets (leaky buckets, src/auth/cost-budget.ts): points held full (0 turns one off) and
+  // points restored a second. A budget that is on holds at least GRAPHQL_MAX_COST (checked below).
+  GRAPHQL_COST_BUDGET_PER_USER: intFrom(0, 1_000_000_000_000).default(1_000_000),
+  GRAPHQL_COST_RESTORE_PER_USER: intFrom(1, 1_000_000_000).default(10_000),
+  GRAPHQL_COST_BUDGET_PER_ACCOUNT: intFrom(0, 1_000_000_000_000).default(5_000_000),
+  GRAPHQL_COST_RESTORE_PER_ACCOUNT: intFrom(1, 1_000_000_000).default(50_000),
   REPORT_ROLLUPS: z.enum(['true', 'false']).default('true'),
   IDEMPOTENCY_TTL_S: intFrom(60, 30 * 86_400).default(86_400),
   TOMBSTONE_RETENTION_DAYS: intFrom(1, 3_650).default(30),
@@ -277,6 +283,17 @@ export interface Config {
     readonly maxCost: number;
   };
   /**
+   * Each user's and each account's budget of GraphQL cost points (Shopify's leaky bucket): holds up
+   * to `perUser` / `perAccount` points (0: off), restores `userRestoreRate` /
+   * `accountRestoreRate` a second. Kept in PostgreSQL, shared by every process.
+   */
+  readonly costBudgets: {
+    readonly perUser: number;
+    readonly userRestoreRate: number;
+    readonly perAccount: number;
+    readonly accountRestoreRate: number;
+  };
+  /**
    * Whether reports read the time rollups the database keeps where they answer (docs/reports.md);
    * off, every report adds up the shifts themselves (the benchmark's comparison).
    */
@@ -363,6 +380,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (e[name] && !e.DATABASE_URL)
       throw new ConfigError(`Invalid configuration:\n  ${name}: needs DATABASE_URL (a server)`);
   }
+  // A budget smaller than the largest operation allowed would refuse that operation forever.
+  for (const name of ['GRAPHQL_COST_BUDGET_PER_USER', 'GRAPHQL_COST_BUDGET_PER_ACCOUNT'] as const) {
+    if (e[name] !== 0 && e[name] < e.GRAPHQL_MAX_COST)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${name}: must be 0 (off) or at least GRAPHQL_MAX_COST (${e.GRAPHQL_MAX_COST})`,
+      );
+  }
   if (e.GEOCODER === 'http' && !e.GEOCODER_URL) {
     throw new ConfigError('Invalid configuration:\n  GEOCODER_URL: is required when GEOCODER=http');
   }
@@ -424,6 +448,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAliases: e.GRAPHQL_MAX_ALIASES,
       maxTokens: e.GRAPHQL_MAX_TOKENS,
       maxCost: e.GRAPHQL_MAX_COST,
+    }),
+    costBudgets: Object.freeze({
+      perUser: e.GRAPHQL_COST_BUDGET_PER_USER,
+      userRestoreRate: e.GRAPHQL_COST_RESTORE_PER_USER,
+      perAccount: e.GRAPHQL_COST_BUDGET_PER_ACCOUNT,
+      accountRestoreRate: e.GRAPHQL_COST_RESTORE_PER_ACCOUNT,
     }),
     reportRollups: e.REPORT_ROLLUPS === 'true',
     idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_S,

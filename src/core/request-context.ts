@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from './config';
+import type { AppError } from './errors';
 import { currentLogger, type Logger } from './logger';
 import { Loaders } from './loaders';
 import type { Viewer } from './viewer';
@@ -44,9 +45,19 @@ export interface RequestContext {
   /**
    * Where the caller stands against the request rate limits once this request was counted (the
    * tighter of its address's and its account's); absent where nothing counts (the CLI, limits off).
-   * GraphQL answers report it in `extensions.cost.throttleStatus`.
    */
   readonly rateLimit?: RateLimitStatus | undefined;
+
+  /**
+   * Takes an operation's estimated cost from the caller's cost budgets (its user's and its
+   * account's, auth/cost-budget.ts) and answers where the tighter one stands, or where the one that
+   * refused it stands and the TOO_MANY_REQUESTS refusal (with how long to wait); sets the answer's
+   * RateLimit headers to that status. Only the first operation of a request can be refused (a
+   * request's later ones, such as the pages of a download already under way, are charged all the
+   * same). Absent where nothing is charged (the CLI, budgets off).
+   */
+  readonly throttle?:
+    ((cost: number) => Promise<{ status: ThrottleStatus; refusal?: AppError }>) | undefined;
 
   /**
    * Where this request's reads that may go to a read replica went first (the replica's name, or
@@ -59,9 +70,10 @@ export interface RequestContext {
 }
 
 /**
- * One rate-limit counter after a request was counted: a fixed window of `limit` requests that
- * starts again `resetSeconds` from now. The same numbers go to the `RateLimit-*` headers of every
- * HTTP interface and to GraphQL's `extensions.cost`.
+ * One request counter after a request was counted: a fixed window of `limit` requests that starts
+ * again `resetSeconds` from now. These counters stop a runaway client before it costs a password
+ * check or a parse; the `RateLimit-*` headers carry them until a GraphQL operation is charged to
+ * a cost budget (ThrottleStatus), and always when they refuse.
  */
 export interface RateLimitStatus {
   /** Requests allowed per window. */
@@ -74,15 +86,50 @@ export interface RateLimitStatus {
   readonly windowSeconds: number;
 }
 
+/** Whose cost budget a ThrottleStatus describes. */
+export type ThrottleScope = 'USER' | 'ACCOUNT';
+
+/**
+ * A cost budget after an operation was charged (or refused), as GraphQL answers report it in
+ * `extensions.cost.throttleStatus`, with Shopify's names: it holds up to `maximumAvailable` points
+ * and gets `restoreRate` of them back a second. Of a user's and an account's budget, the tighter.
+ */
+export interface ThrottleStatus {
+  readonly scope: ThrottleScope;
+  readonly maximumAvailable: number;
+  /** Whole points left now (0 once used up). */
+  readonly currentlyAvailable: number;
+  /** Points restored per second. */
+  readonly restoreRate: number;
+  /** Seconds until the budget is full again. */
+  readonly fullInSeconds: number;
+}
+
 /**
  * The IETF draft's RateLimit headers of a status (draft-ietf-httpapi-ratelimit-headers: limit,
  * remaining quota, delta-seconds until the quota resets).
  */
-export function rateLimitHeadersOf(status: RateLimitStatus): Record<string, string> {
+export function rateLimitHeadersOf(status: RateLimitHeaderValues): Record<string, string> {
   return {
     'RateLimit-Limit': String(status.limit),
     'RateLimit-Remaining': String(status.remaining),
     'RateLimit-Reset': String(status.resetSeconds),
+  };
+}
+
+/**
+ * What the RateLimit headers carry: a request counter's window (RateLimitStatus), or, once a
+ * GraphQL operation was charged, its cost budget (limit: maximumAvailable, remaining:
+ * currentlyAvailable, reset: seconds until full).
+ */
+export type RateLimitHeaderValues = Pick<RateLimitStatus, 'limit' | 'remaining' | 'resetSeconds'>;
+
+/** The RateLimit header values of a cost budget's status. */
+export function throttleHeaderValues(status: ThrottleStatus): RateLimitHeaderValues {
+  return {
+    limit: status.maximumAvailable,
+    remaining: status.currentlyAvailable,
+    resetSeconds: status.fullInSeconds,
   };
 }
 
@@ -141,9 +188,10 @@ export interface RequestOptions {
   readonly ended?: AbortSignal | undefined;
   /**
    * Told where the caller stands each time the request is counted against a rate limit, the
-   * tightest so far last, refusals included: an HTTP request puts it in its answer's headers.
+   * tightest so far last, refusals included, and then each time an operation of it is charged to
+   * a cost budget: an HTTP request puts the last it heard in its answer's headers.
    */
-  readonly onRateLimit?: ((status: RateLimitStatus) => void) | undefined;
+  readonly onRateLimit?: ((status: RateLimitHeaderValues) => void) | undefined;
 }
 
 /** The request options of an Express request. */
@@ -161,7 +209,7 @@ export function requestOptionsOf(req: Request): RequestOptions {
  * RateLimit headers, set when the request is counted, before any byte of the answer: a 429 keeps
  * them beside its Retry-After.
  */
-function rateLimitHeaders(res: Response): (status: RateLimitStatus) => void {
+function rateLimitHeaders(res: Response): (status: RateLimitHeaderValues) => void {
   return (status) => {
     if (!res.headersSent) res.set(rateLimitHeadersOf(status));
   };

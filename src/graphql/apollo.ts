@@ -25,6 +25,9 @@ export function createApolloServer(
     // suggestions (their plugin), for WebSocket operations as well; Apollo's own switches for the
     // same would cover HTTP only.
     introspection: true,
+    // Replaced by graphqlRequestRefusal (src/auth/cross-site-guard.ts), run before the context:
+    // Apollo's refuses every GET without a custom header, the default GET of urql 6 included.
+    csrfPrevention: false,
     hideSchemaDetailsFromClientErrors: false,
     includeStacktraceInErrorResponses: false,
     // The cache-control plugin hooks every field and we set no cache hints. Apollo's landing page

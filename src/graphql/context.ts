@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { CostBudget } from '../auth/cost-budget';
 import type { CredentialCheck } from '../auth/credential-check';
 import { crossSiteRefusal, originPolicyOf } from '../auth/cross-site-guard';
 import type { FairShareLimiter } from '../auth/fair-share-limiter';
@@ -6,16 +7,18 @@ import type { Identified, RequestAuthenticator } from '../auth/request-authentic
 import type { RateLimitObserver, RequestLimiter } from '../auth/request-limiter';
 import { enterAccount } from '../core/account-scope';
 import type { Config } from '../core/config';
-import { AppError, UnauthenticatedError } from '../core/errors';
+import { AppError, TooManyRequestsError, UnauthenticatedError } from '../core/errors';
 import { Loaders } from '../core/loaders';
 import { currentLogger, type Logger } from '../core/logger';
 import {
   tenantFork,
   type ContextFactory,
+  throttleHeaderValues,
   type RateLimitStatus,
   type RequestContext,
   type RequestCredentials,
   type RequestOptions,
+  type ThrottleStatus,
 } from '../core/request-context';
 import type { Viewer } from '../core/viewer';
 import { mapDatabaseError } from '../db/database-errors';
@@ -27,6 +30,8 @@ interface ContextDeps {
   limiter: RequestLimiter;
   /** Each account's share of requests in flight and of the heavy-work lane. */
   fairShare: FairShareLimiter;
+  /** Each user's and account's budget of GraphQL cost points. */
+  costBudget: CostBudget;
   /** The process logger, for contexts made outside a request. */
   logger: Logger;
 }
@@ -52,6 +57,7 @@ export function createContextFactory(deps: ContextDeps): ContextFactory {
         }),
         heavy: deps.fairShare.heavyWork(viewer.accountId, options.ended),
         rateLimit: tally.status(),
+        throttle: throttleOf(deps.costBudget, viewer, options.onRateLimit),
       };
     });
 }
@@ -121,7 +127,11 @@ export function createLiveSessionFactory(
             ]);
             if (!context) throw new UnauthenticatedError('These credentials no longer hold');
             await deps.limiter.countAccount(viewer.accountId, tally.observe);
-            return { ...context, rateLimit: tally.status() };
+            return {
+              ...context,
+              rateLimit: tally.status(),
+              throttle: throttleOf(deps.costBudget, viewer),
+            };
           }),
       };
     });
@@ -173,6 +183,37 @@ function rateLimitTally(heard?: (status: RateLimitStatus) => void): {
       heard?.(status);
     },
     status: () => tightest,
+  };
+}
+
+/**
+ * RequestContext.throttle of one request. Its first operation is refused when a budget holds
+ * less than its cost; the later ones (a download's pages, a facade's reads after its write) are
+ * charged even past the budget, so that an answer under way is never cut short: the caller's next
+ * request waits for it instead.
+ */
+function throttleOf(
+  budget: CostBudget,
+  viewer: Viewer,
+  heard?: RequestOptions['onRateLimit'],
+): RequestContext['throttle'] {
+  if (!budget.enabled) return undefined;
+  let operations = 0;
+  return async (cost: number): Promise<{ status: ThrottleStatus; refusal?: AppError }> => {
+    const first = operations === 0;
+    operations += 1;
+    const charge = await catalogued(() =>
+      budget.charge({ userId: viewer.id, accountId: viewer.accountId }, cost, { force: !first }),
+    );
+    heard?.(throttleHeaderValues(charge.status));
+    if (charge.allowed) return { status: charge.status };
+    const { retryAfterSeconds: wait, status } = charge;
+    const whose = status.scope === 'USER' ? "this user's" : "this account's";
+    const refusal = new TooManyRequestsError(
+      wait,
+      `This operation costs ${cost} points and ${whose} budget holds ${status.currentlyAvailable} now (of ${status.maximumAvailable}, restoring ${status.restoreRate} a second); try again in ${wait} second${wait === 1 ? '' : 's'}`,
+    );
+    return { status, refusal };
   };
 }
 

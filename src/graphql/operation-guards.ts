@@ -26,8 +26,8 @@ import {
   type ComplexityEstimator,
 } from 'graphql-query-complexity';
 import type { Config } from '../core/config';
-import { HTTP_STATUS } from '../core/errors';
-import type { RateLimitStatus, RequestContext } from '../core/request-context';
+import { AppError, errorHeadersOf, HTTP_STATUS } from '../core/errors';
+import type { RequestContext, ThrottleStatus } from '../core/request-context';
 import { oneOfVariablesRule } from './one-of-variables-rule';
 
 /**
@@ -134,7 +134,10 @@ export function operationGuards(
   };
   const parseOptions: ParseOptions = { maxTokens: limits.maxTokens };
   const validationRules: ValidationRule[] = [
-    maxDepthRule({ ...armor, n: limits.maxDepth }),
+    // Depth counts fields: a fragment spread or inline fragment adds no level, or Relay's
+    // generated queries (a fragment per component, spread into one another) would pass the limit
+    // at a modest field depth. Fragments are still followed, each depth once (no cycle loops).
+    maxDepthRule({ ...armor, n: limits.maxDepth, flattenFragments: true }),
     maxAliasesRule({ ...armor, n: limits.maxAliases }),
     ...(production ? [noIntrospection] : []),
     oneOfVariablesRule,
@@ -184,6 +187,7 @@ export function operationGuards(
     plugin: {
       async requestDidStart() {
         let requestedQueryCost: number | undefined;
+        let throttleStatus: ThrottleStatus | undefined;
         return {
           async validationDidStart() {
             return async (errors) => {
@@ -208,14 +212,21 @@ export function operationGuards(
             requestedQueryCost = cost(document, operationName, request.variables);
             const refusal = overCost(requestedQueryCost);
             if (refusal) throw refusal;
+            // Then its cost comes out of the caller's budgets (invalid variables: execution
+            // refuses the operation, which costs nothing).
+            const throttle = (contextValue as Partial<RequestContext>).throttle;
+            if (throttle && requestedQueryCost !== undefined) {
+              const charged = await throttle(requestedQueryCost).catch((error: unknown) => {
+                // A database that cannot answer: SERVICE_UNAVAILABLE, as in the context.
+                throw error instanceof AppError ? withHttpStatus(error) : error;
+              });
+              throttleStatus = charged.status;
+              if (charged.refusal) throw withHttpStatus(charged.refusal);
+            }
           },
-          async willSendResponse({ response, contextValue }) {
+          async willSendResponse({ response }) {
             if (response.body.kind !== 'single') return;
-            const extensions = costExtension(
-              requestedQueryCost,
-              limits.maxCost,
-              (contextValue as Partial<RequestContext> | undefined)?.rateLimit,
-            );
+            const extensions = costExtension(requestedQueryCost, limits.maxCost, throttleStatus);
             if (!extensions) return;
             const result = response.body.singleResult;
             result.extensions = { ...result.extensions, cost: extensions };
@@ -269,31 +280,41 @@ function keyedRequestOfManyFields(fields: readonly string[]): GraphQLError {
 
 /**
  * `extensions.cost` of an answer, shaped like Shopify's: what the operation was estimated to cost
- * (the same estimate the cost limit refuses by) and the caller's remaining budget. The budget
- * counts requests, not cost points: every operation takes one request of a fixed window, which
- * starts again whole after `resetInSeconds` (so there is no `restoreRate` to report), and the cost
- * limit applies to each operation on its own (`maximumQueryCost`). No `actualQueryCost`: nothing
- * measures what execution really read.
+ * (the same estimate the cost limit refuses by, `maximumQueryCost` for one operation) and where the
+ * caller's cost budget stands once it was charged (or refused): a leaky bucket of
+ * `maximumAvailable` points restoring `restoreRate` a second, the user's or the account's,
+ * whichever has less left (`scope`). The same numbers are in the RateLimit headers. No
+ * `actualQueryCost`: nothing measures what execution really read, so the estimate is what is
+ * charged.
  */
 function costExtension(
   requestedQueryCost: number | undefined,
   maximumQueryCost: number,
-  rateLimit: RateLimitStatus | undefined,
+  throttleStatus: ThrottleStatus | undefined,
 ): Record<string, unknown> | undefined {
-  if (requestedQueryCost === undefined && !rateLimit) return undefined;
+  if (requestedQueryCost === undefined && !throttleStatus) return undefined;
   return {
     ...(requestedQueryCost === undefined ? {} : { requestedQueryCost, maximumQueryCost }),
-    ...(rateLimit
-      ? {
-          throttleStatus: {
-            maximumAvailable: rateLimit.limit,
-            currentlyAvailable: rateLimit.remaining,
-            windowSeconds: rateLimit.windowSeconds,
-            resetInSeconds: rateLimit.resetSeconds,
-          },
-        }
-      : {}),
+    ...(throttleStatus ? { throttleStatus } : {}),
   };
+}
+
+/**
+ * A budget's refusal (or its store's failure), answered as the context's refusals are: with the
+ * catalogue's status and headers (429 with Retry-After).
+ */
+function withHttpStatus(refusal: AppError): GraphQLError {
+  return new GraphQLError(refusal.message, {
+    originalError: refusal,
+    extensions: {
+      code: refusal.code,
+      ...refusal.details,
+      http: {
+        status: HTTP_STATUS[refusal.code],
+        headers: new Map(Object.entries(errorHeadersOf(refusal))),
+      },
+    },
+  });
 }
 
 /** A connection (a field with `first` returning `…Connection`) holds up to a page of its selection. */

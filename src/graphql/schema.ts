@@ -11,17 +11,27 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchema, type ContainerType, type PubSub } from 'type-graphql';
 import { ActivityResolver, ProjectActivitiesResolver } from '../modules/activities';
 import { ONE_OF_INPUT_TYPES } from '../modules/common';
-import { CompanyResolver } from '../modules/companies';
+import { CompanyResolver, StaffCascadeCompaniesResolver } from '../modules/companies';
 import { ERROR_CODES, ERROR_MEANINGS, HTTP_STATUS } from '../core/errors';
 import { APOLLO_CODES } from './format-error';
 import { registerShiftEventSource, ShiftEventResolver } from '../modules/events';
 import { NodeLookup, NodeResolver } from '../modules/nodes';
 import { SyncResolver } from '../modules/sync';
 import { OAuthClientResolver } from '../modules/oauth';
-import { CompanyProjectsResolver, ProjectResolver } from '../modules/projects';
-import { ProjectRatesResolver, RateResolver, StaffRatesResolver } from '../modules/rates';
+import {
+  CompanyProjectsResolver,
+  ProjectResolver,
+  StaffCascadeProjectsResolver,
+} from '../modules/projects';
+import {
+  DeleteRatePayloadResolver,
+  ProjectRatesResolver,
+  RateResolver,
+  SetRatePayloadResolver,
+  StaffRatesResolver,
+} from '../modules/rates';
 import { ReportResolver } from '../modules/reports';
-import { ProjectTimeResolver, ShiftResolver } from '../modules/shifts';
+import { ActivityCascadeResolver, ProjectTimeResolver, ShiftResolver } from '../modules/shifts';
 import { AccountResolver, StaffResolver, ViewerResolver } from '../modules/staff';
 import { TimeZoneResolver, TimeZoneService } from '../modules/time-zones';
 import { WebhookResolver } from '../modules/webhooks';
@@ -39,9 +49,14 @@ const RESOLVERS = [
   ProjectActivitiesResolver,
   ActivityResolver,
   ShiftResolver,
+  ActivityCascadeResolver,
+  StaffCascadeProjectsResolver,
+  StaffCascadeCompaniesResolver,
   TimeZoneResolver,
   OAuthClientResolver,
   RateResolver,
+  SetRatePayloadResolver,
+  DeleteRatePayloadResolver,
   ProjectRatesResolver,
   StaffRatesResolver,
   ReportResolver,
@@ -70,9 +85,14 @@ export async function createSchema(
     [ProjectActivitiesResolver, new ProjectActivitiesResolver()],
     [ActivityResolver, new ActivityResolver(services.activities)],
     [ShiftResolver, new ShiftResolver(services.shifts)],
+    [ActivityCascadeResolver, new ActivityCascadeResolver(services.shifts)],
+    [StaffCascadeProjectsResolver, new StaffCascadeProjectsResolver(services.projects)],
+    [StaffCascadeCompaniesResolver, new StaffCascadeCompaniesResolver(services.companies)],
     [TimeZoneResolver, new TimeZoneResolver(new TimeZoneService())],
     [OAuthClientResolver, new OAuthClientResolver(services.oauthClients)],
     [RateResolver, new RateResolver(services.rates)],
+    [SetRatePayloadResolver, new SetRatePayloadResolver(services.staff)],
+    [DeleteRatePayloadResolver, new DeleteRatePayloadResolver(services.staff)],
     [ProjectRatesResolver, new ProjectRatesResolver(services.rates)],
     [StaffRatesResolver, new StaffRatesResolver(services.rates)],
     [ReportResolver, new ReportResolver(services.reports)],

@@ -2,7 +2,13 @@ import { type PasswordHasher, StaffService } from '../modules/staff';
 import { ActivityService } from '../modules/activities';
 import { CompanyService, type Geocoder } from '../modules/companies';
 import { OAuthClientService } from '../modules/oauth';
-import { ShiftEvents, type ShiftEventSink, PunchService, ShiftService } from '../modules/shifts';
+import {
+  ShiftCascadeRecorder,
+  ShiftEvents,
+  type ShiftEventSink,
+  PunchService,
+  ShiftService,
+} from '../modules/shifts';
 import { ProjectService } from '../modules/projects';
 import { RateService } from '../modules/rates';
 import { type ReportOptions, ReportService } from '../modules/reports';
@@ -30,17 +36,19 @@ export function createServices(
   shiftEventSinks: readonly ShiftEventSink[] = [],
   reportOptions?: ReportOptions,
 ): Services {
-  const projects = new ProjectService();
   const events = new ShiftEvents(shiftEventSinks);
+  // The services below shifts report the shifts their deletions reach through it.
+  const cascades = new ShiftCascadeRecorder(events);
+  const projects = new ProjectService(cascades);
   const oauthClients = new OAuthClientService();
   // A password change revokes the user's OAuth tokens.
-  const staff = new StaffService(hasher, oauthClients);
+  const staff = new StaffService(hasher, oauthClients, cascades);
   return {
     staff,
-    companies: new CompanyService(geocoder),
+    companies: new CompanyService(geocoder, cascades),
     projects,
     punches: new PunchService(projects, events),
-    activities: new ActivityService(projects),
+    activities: new ActivityService(projects, cascades),
     shifts: new ShiftService(projects, events),
     oauthClients,
     rates: new RateService(projects, staff),

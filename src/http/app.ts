@@ -4,12 +4,13 @@ import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { BasicAuthenticator } from '../auth/basic-auth';
-import { originPolicyOf } from '../auth/cross-site-guard';
+import { graphqlRequestOf, graphqlRequestRefusal, originPolicyOf } from '../auth/cross-site-guard';
 import { OAuth1Provider } from '../auth/oauth1-provider';
 import { OAuth2Provider } from '../auth/oauth2-provider';
 import { createOAuthRouter } from './oauth-routes';
 import { createPasswordHasher, type PasswordHasher } from '../modules/staff';
 import { RequestAuthenticator } from '../auth/request-authenticator';
+import { CostBudget } from '../auth/cost-budget';
 import { FairShareLimiter } from '../auth/fair-share-limiter';
 import { RequestLimiter } from '../auth/request-limiter';
 import { withAccountScope } from '../core/account-scope';
@@ -79,6 +80,8 @@ export async function createApp(deps: {
   logger?: Logger;
   /** The database's read replicas (DATABASE_REPLICA_URLS); the app starts checking them. */
   replicas?: ReadReplicas;
+  /** What the cost budgets take for now (epoch ms); tests hold it still, so nothing refills. */
+  clock?: () => number;
 }): Promise<App> {
   const { orm, config } = deps;
   const logger = deps.logger ?? createLogger(config.log.level);
@@ -93,15 +96,18 @@ export async function createApp(deps: {
   const oauth2 = new OAuth2Provider(orm);
   const limiter = new RequestLimiter(knex, config.rateLimits);
   const fairShare = new FairShareLimiter(config.fairShare);
+  const costBudget = new CostBudget(knex, config.costBudgets, deps.clock);
   const contextDeps = {
     orm,
     config,
     authenticator: new RequestAuthenticator(basic, oauth1, oauth2),
     limiter,
     fairShare,
+    costBudget,
     logger,
   };
   const createContext = createContextFactory(contextDeps);
+  const originPolicy = originPolicyOf(config);
   // With a PostgreSQL server, one LISTEN connection per process hears what the others announce:
   // shift events, and changes of credentials (sent by triggers, from whichever process or tool).
   const listener =
@@ -164,7 +170,7 @@ export async function createApp(deps: {
       oauth2,
       basic,
       publicUrl: config.auth.publicUrl,
-      originPolicy: originPolicyOf(config),
+      originPolicy,
       bodyLimitBytes: config.bodyLimitBytes,
     }),
   );
@@ -176,6 +182,12 @@ export async function createApp(deps: {
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         try {
+          // Before the credentials are checked, as for every cross-site refusal.
+          const refusal = graphqlRequestRefusal(
+            graphqlRequestOf(req.method, req.headers),
+            originPolicy,
+          );
+          if (refusal) throw refusal;
           return await createContext(credentialsOf(req), requestOptionsOf(req));
         } catch (error) {
           throw contextFailureError(error, loggerOf(req));

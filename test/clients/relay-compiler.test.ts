@@ -1,16 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { compileRelay as compile } from '../support/relay';
 
 /**
  * relay-compiler (v21) over the committed schema: operations using `@connection` on the lists and
  * `@refetchable` on fragments of Project and Shift compile, which needs `Node`, `node(id:)` and
  * Relay connections. A deliberately broken operation fails, so this test can fail.
  */
-const RELAY = path.resolve('node_modules/relay-compiler/linux-x64/relay');
-const SCHEMA = path.resolve('schema/schema.graphql');
-
 const OPERATIONS: Record<string, string> = {
   'ProjectList.js': `
 graphql\`
@@ -77,23 +71,6 @@ graphql\`
 \`;
 `,
 };
-
-function compile(files: Record<string, string>) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-'));
-  fs.mkdirSync(path.join(dir, 'src'));
-  fs.writeFileSync(
-    path.join(dir, 'relay.config.json'),
-    JSON.stringify({ src: './src', schema: SCHEMA, language: 'javascript' }),
-  );
-  for (const [name, text] of Object.entries(files))
-    fs.writeFileSync(path.join(dir, 'src', name), text);
-  const run = spawnSync(RELAY, [], { cwd: dir, encoding: 'utf8' });
-  const generated = fs.existsSync(path.join(dir, 'src', '__generated__'))
-    ? fs.readdirSync(path.join(dir, 'src', '__generated__')).sort()
-    : [];
-  fs.rmSync(dir, { recursive: true, force: true });
-  return { status: run.status, output: `${run.stdout}${run.stderr}`, generated };
-}
 
 test('the operations compile: @connection on lists, @refetchable on Project and Shift', () => {
   const result = compile(OPERATIONS);

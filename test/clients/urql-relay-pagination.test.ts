@@ -52,8 +52,8 @@ interface Page {
 test('relayPagination merges the two pages of a connection read with first/after', async () => {
   const client = new Client({
     url: `${url}/graphql`,
-    // POST with a JSON body: the service refuses a GET without a preflight header as a possible
-    // cross-site request.
+    // POST with a JSON body: with Basic credentials, a GET that no browser vouches for could be
+    // another site's page using the browser's remembered login, and is refused (docs/security.md).
     preferGetMethod: false,
     exchanges: [
       cacheExchange({ resolvers: { Query: { projects: relayPagination() } } }),

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import WebSocket from 'ws';
-import { hiddenFields } from '../support/oauth-approval';
+import { hiddenFields, submitApproval } from '../support/oauth-approval';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -262,6 +262,123 @@ describe('what may change state', () => {
       .set('origin', EVIL)
       .set('sec-fetch-site', 'cross-site');
     expect(res.status).toBe(200);
+  });
+});
+
+describe('GraphQL over HTTP: queries sent as GET', () => {
+  // Issue 34, item 3. urql 6 (and any GraphQL-over-HTTP client) sends queries as GET with only an
+  // Accept header, which a page of another site can send too, with the browser's remembered Basic
+  // credentials. Such a GET runs when its credentials are not the browser's own (a bearer token)
+  // or when the browser vouches for it; mutations never run over GET.
+  const QUERY = '{ viewer { staff { login } } }';
+  const ACCEPT = 'application/graphql-response+json, application/json;q=0.9';
+  let bearer: string;
+  beforeAll(async () => {
+    const url = await t.listen();
+    const registered = await t.gqlOk(
+      owner,
+      `mutation { registerOAuthClient(input: { name: "Web app", protocol: OAUTH2, confidential: false, redirectUris: ["${url}/oauth/authorized"] }) { client { key } } }`,
+    );
+    const approved = await submitApproval(
+      `${url}/oauth/authorize?response_type=token&client_id=${registered.registerOAuthClient.client.key}`,
+      owner,
+    );
+    const fragment = new URL(approved.headers.get('location')!).hash.slice(1);
+    bearer = `Bearer ${new URLSearchParams(fragment).get('access_token')}`;
+  });
+
+  const get = (query: string, authorization: string, headers: Record<string, string>) => {
+    let req = request(t.app.express)
+      .get('/graphql')
+      .query({ query })
+      .set('accept', ACCEPT)
+      .set('authorization', authorization);
+    for (const [name, value] of Object.entries(headers)) req = req.set(name, value);
+    return req;
+  };
+
+  test.each<[string, () => string, Record<string, string>]>([
+    ['a bearer token, from a program', () => bearer, {}],
+    [
+      'a bearer token, from a page of another site',
+      () => bearer,
+      { origin: EVIL, 'sec-fetch-site': 'cross-site' },
+    ],
+    [
+      "Basic credentials, from this service's own page",
+      () => basic(owner),
+      { 'sec-fetch-site': 'same-origin' },
+    ],
+    [
+      'Basic credentials, from a page at PUBLIC_URL',
+      () => basic(owner),
+      { origin: PUBLIC, 'sec-fetch-site': 'cross-site' },
+    ],
+    ['Basic credentials, from a listed origin', () => basic(owner), { origin: PARTNER }],
+    [
+      'Basic credentials with a preflighted header',
+      () => basic(owner),
+      { 'apollo-require-preflight': 'true' },
+    ],
+  ])(
+    '%s: answered, as application/graphql-response+json',
+    async (_what, authorization, headers) => {
+      const res = await get(QUERY, authorization(), headers);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/graphql-response\+json/);
+      expect(JSON.parse(res.text).data).toEqual({ viewer: { staff: { login: owner.login } } });
+    },
+  );
+
+  test.each<[string, Record<string, string>]>([
+    ['a current browser says another site sent it', { 'sec-fetch-site': 'cross-site' }],
+    ['a sibling subdomain, not listed', { 'sec-fetch-site': 'same-site' }],
+    ['a sandboxed frame', { origin: 'null' }],
+    // An older browser sends neither header on another site's simple GET.
+    ['no browser marks at all', {}],
+  ])('Basic credentials, %s: 403, the query does not run', async (_what, headers) => {
+    const res = await get(QUERY, basic(owner), headers);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({
+      errors: [
+        {
+          message: expect.stringMatching(
+            /^Cross-site request refused: a GET query with Basic credentials /,
+          ),
+          extensions: { code: 'CROSS_SITE_REQUEST' },
+        },
+      ],
+    });
+  });
+
+  test('a mutation is never run over GET, whatever the credentials: 405, nothing created', async () => {
+    const before = await state();
+    for (const authorization of [bearer, basic(owner)]) {
+      const res = await get(
+        'mutation { createCompany(input: { name: "Over GET", visibility: PUBLIC }) { company { id } } }',
+        authorization,
+        { 'sec-fetch-site': 'same-origin' },
+      );
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+    }
+    expect(await state()).toEqual(before);
+  });
+
+  test('a form or text/plain POST to /graphql is refused as before, now with the catalogue code', async () => {
+    const before = await state();
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const res = await request(t.app.express)
+        .post('/graphql')
+        .set('authorization', bearer)
+        .set('content-type', type)
+        .send(
+          '{"query":"mutation { createCompany(input: { name: \\"Form\\" }) { company { id } } }"}',
+        );
+      expect(res.status).toBe(403);
+      expect(res.body.errors[0].extensions).toEqual({ code: 'CROSS_SITE_REQUEST' });
+    }
+    expect(await state()).toEqual(before);
   });
 });
 

@@ -9,21 +9,33 @@ import { basicAuthorization, GraphQLSocket } from '../support/graphql-ws-session
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
- * Limits a client can see: the RateLimit headers (IETF draft: limit, remaining in the current
- * window, seconds until it resets) on every HTTP interface, and `extensions.cost` in GraphQL
- * answers. Small limits: 5 requests of one account a minute, 1,000 from one address. Behind a
- * trusted proxy (loopback) each test names its own client address.
+ * Limits a client can see: the RateLimit headers (IETF draft: limit, remaining, seconds until it
+ * resets) on every HTTP interface, and `extensions.cost` in GraphQL answers. Small limits: 5
+ * requests of one account a minute, 1,000 from one address; the default cost budgets (a user's is
+ * the tighter: 1,000,000 points restoring 10,000 a second), their clock held still, so nothing
+ * refills between requests. Behind a trusted proxy (loopback) each test names its own client
+ * address.
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({
-    RATE_LIMIT_PER_ACCOUNT: '5',
-    RATE_LIMIT_PER_ADDRESS: '1000',
-    RATE_LIMIT_WINDOW_S: '60',
-    TRUST_PROXY: 'loopback',
-  });
+  const now = Date.now();
+  t = await startTestApp(
+    {
+      RATE_LIMIT_PER_ACCOUNT: '5',
+      RATE_LIMIT_PER_ADDRESS: '1000',
+      RATE_LIMIT_WINDOW_S: '60',
+      TRUST_PROXY: 'loopback',
+      // The defaults (the suite's test app turns the budgets off).
+      GRAPHQL_COST_BUDGET_PER_USER: '1000000',
+      GRAPHQL_COST_RESTORE_PER_USER: '10000',
+      GRAPHQL_COST_BUDGET_PER_ACCOUNT: '5000000',
+      GRAPHQL_COST_RESTORE_PER_ACCOUNT: '50000',
+    },
+    { clock: () => now },
+  );
 });
 afterAll(() => t?.close());
+const budget = () => ({ maximumAvailable: 1_000_000, restoreRate: 10_000 });
 
 const from = (address: string, who: Credentials) => ({
   graphql: (query = '{ viewer { staff { id } } }', variables: Record<string, unknown> = {}) =>
@@ -56,7 +68,7 @@ function limits(res: request.Response): { limit: number; remaining: number; rese
   };
 }
 
-test('every interface answers RateLimit headers from one count, down by one a request, and 429 keeps them with Retry-After', async () => {
+test("every interface answers RateLimit headers: the cost budget its operations took from, and a request counter's 429 with Retry-After", async () => {
   const client = from('198.51.100.21', await t.newAccount());
   const answers = [
     await client.graphql(),
@@ -66,9 +78,21 @@ test('every interface answers RateLimit headers from one count, down by one a re
     await client.json(),
   ];
   for (const answer of answers) expect(answer.status).toBe(200);
-  expect(answers.map((answer) => limits(answer).limit)).toEqual([5, 5, 5, 5, 5]);
-  expect(answers.map((answer) => limits(answer).remaining)).toEqual([4, 3, 2, 1, 0]);
+  // The user's budget (the tighter of theirs and their account's), down by each operation's cost.
+  expect(answers.map((answer) => limits(answer).limit)).toEqual(
+    answers.map(() => budget().maximumAvailable),
+  );
+  const remaining = answers.map((answer) => limits(answer).remaining);
+  expect(remaining).toEqual([...remaining].sort((a, b) => b - a));
+  expect(new Set(remaining).size).toBe(remaining.length);
+  for (const graphql of [answers[0]!, answers[3]!])
+    expect(limits(graphql).remaining).toBe(
+      graphql.body.extensions.cost.throttleStatus.currentlyAvailable,
+    );
+  expect(remaining[3]).toBe(remaining[2]! - answers[3]!.body.extensions.cost.requestedQueryCost);
 
+  // The account's request counter (5 a minute) refuses the 6th request before it is parsed: its
+  // 429 carries that counter.
   for (const refused of [await client.graphql(), await client.json(), await client.xml()]) {
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
@@ -109,16 +133,17 @@ test("GraphQL answers report the operation's cost, as the cost guard computes it
     requestedQueryCost: expected,
     maximumQueryCost: t.config.graphql.maxCost,
     throttleStatus: {
-      maximumAvailable: 5,
-      currentlyAvailable: 4,
-      windowSeconds: 60,
-      resetInSeconds: limits(first).reset,
+      scope: 'USER',
+      ...budget(),
+      currentlyAvailable: budget().maximumAvailable - expected!,
+      fullInSeconds: limits(first).reset,
     },
   });
+  expect(limits(first).reset).toBe(Math.ceil(expected! / budget().restoreRate));
   expect(second.body.extensions.cost.throttleStatus.currentlyAvailable).toBe(
     limits(second).remaining,
   );
-  expect(limits(second).remaining).toBe(3);
+  expect(limits(second).remaining).toBe(budget().maximumAvailable - 2 * expected!);
 });
 
 test('GraphQL answers over a WebSocket report cost and budget too', async () => {
@@ -133,10 +158,10 @@ test('GraphQL answers over a WebSocket report cost and budget too', async () => 
       (answer as { extensions?: { cost?: Record<string, any> } }).extensions?.cost;
     expect(cost(first)).toMatchObject({
       requestedQueryCost: 2,
-      throttleStatus: { maximumAvailable: 5, windowSeconds: 60 },
+      throttleStatus: { scope: 'USER', ...budget() },
     });
     expect(cost(second)!.throttleStatus.currentlyAvailable).toBe(
-      cost(first)!.throttleStatus.currentlyAvailable - 1,
+      cost(first)!.throttleStatus.currentlyAvailable - 2,
     );
   } finally {
     await socket.dispose();

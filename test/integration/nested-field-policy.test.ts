@@ -214,7 +214,7 @@ describe('Shift.project and Shift.activity follow the project read policy', () =
 describe('report rows name only what the caller may see', () => {
   const REPORT = `query($input: ReportInput!) { report(input: $input) {
     totals { seconds amountCents }
-    rows { company { id name } project { id legacyId name } activity { id name } seconds amountCents } } }`;
+    rows { company { id: nodeId name } project { id: nodeId legacyId name } activity { id: nodeId name } seconds amountCents } } }`;
   const input = {
     from: '2026-01-01T00:00:00Z',
     to: '2026-02-01T00:00:00Z',

@@ -220,7 +220,7 @@ function fieldsOutcome(
 const PERSONAL = 'login emailAddress';
 const personal = (staff: Record<string, unknown>) => [staff.login, staff.emailAddress];
 const REPORT_OF_SHIFTS =
-  'query($from: DateTimeISO!, $to: DateTimeISO!) { report(input: { from: $from, to: $to, groupBy: [PROJECT, ACTIVITY] }) { totals { amountCents } rows { project { id name } activity { id name } amountCents } } }';
+  'query($from: DateTimeISO!, $to: DateTimeISO!) { report(input: { from: $from, to: $to, groupBy: [PROJECT, ACTIVITY] }) { totals { amountCents } rows { project { id: nodeId name } activity { id: nodeId name } amountCents } } }';
 
 /** A list read: `allow` when the row is listed, NOT_FOUND when the list leaves it out. */
 function listOutcome(res: GraphQLResponse, id: string): string {

@@ -236,10 +236,13 @@ test('report.csv takes dates, week_start, fill_empty, activity_uuids and group_b
     fill_empty: 'true',
   });
   expect(weeks.status).toBe(200);
+  // The period is the local date it starts (issue 34, item 6: the instant was text a spreadsheet
+  // files under the wrong month east of UTC).
   expect(parse(weeks.text, { columns: true })).toEqual([
     {
+      row_type: 'detail',
       notes: 'review',
-      bucket_start: '2026-03-01T00:00:00Z',
+      bucket_start: '2026-03-01',
       seconds: '0',
       billable_seconds: '0',
       amount_cents: '0',
@@ -248,8 +251,9 @@ test('report.csv takes dates, week_start, fill_empty, activity_uuids and group_b
       currency: 'USD',
     },
     {
+      row_type: 'detail',
       notes: 'review',
-      bucket_start: '2026-03-08T00:00:00Z',
+      bucket_start: '2026-03-08',
       seconds: '7200',
       billable_seconds: '7200',
       amount_cents: '0',
@@ -258,8 +262,9 @@ test('report.csv takes dates, week_start, fill_empty, activity_uuids and group_b
       currency: 'USD',
     },
     {
+      row_type: 'detail',
       notes: 'setup',
-      bucket_start: '2026-03-01T00:00:00Z',
+      bucket_start: '2026-03-01',
       seconds: '3600',
       billable_seconds: '3600',
       amount_cents: '0',
@@ -268,8 +273,9 @@ test('report.csv takes dates, week_start, fill_empty, activity_uuids and group_b
       currency: 'USD',
     },
     {
+      row_type: 'detail',
       notes: 'setup',
-      bucket_start: '2026-03-08T00:00:00Z',
+      bucket_start: '2026-03-08',
       seconds: '3600',
       billable_seconds: '3600',
       amount_cents: '0',
@@ -278,8 +284,9 @@ test('report.csv takes dates, week_start, fill_empty, activity_uuids and group_b
       currency: 'USD',
     },
     {
+      row_type: 'detail',
       notes: '',
-      bucket_start: '2026-03-01T00:00:00Z',
+      bucket_start: '2026-03-01',
       seconds: '0',
       billable_seconds: '0',
       amount_cents: '0',
@@ -288,10 +295,23 @@ test('report.csv takes dates, week_start, fill_empty, activity_uuids and group_b
       currency: 'USD',
     },
     {
+      row_type: 'detail',
       notes: '',
-      bucket_start: '2026-03-08T00:00:00Z',
+      bucket_start: '2026-03-08',
       seconds: '3600',
       billable_seconds: '3600',
+      amount_cents: '0',
+      cost_cents: '0',
+      profit_cents: '0',
+      currency: 'USD',
+    },
+    // The report's total ends the file (issue 34, item 6).
+    {
+      row_type: 'total',
+      notes: '',
+      bucket_start: '',
+      seconds: '18000',
+      billable_seconds: '18000',
       amount_cents: '0',
       cost_cents: '0',
       profit_cents: '0',
@@ -302,6 +322,8 @@ test('report.csv takes dates, week_start, fill_empty, activity_uuids and group_b
   const onDesign = await csv({ from: '2026-03-01', to: '2026-04-01', activity_uuids: design });
   expect(parse(onDesign.text, { columns: true })).toEqual([
     {
+      // Grouped by nothing: the one row is the whole report.
+      row_type: 'total',
       seconds: '3600',
       billable_seconds: '3600',
       amount_cents: '0',

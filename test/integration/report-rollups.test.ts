@@ -32,7 +32,7 @@ const ZONES = [
 const REPORT = `query($input: ReportInput!) { report(input: $input, first: 10000) {
   totalCount currency
   totals { seconds billableSeconds amountCents costCents profitCents }
-  rows { company { id name } project { id name } user { id login } bucketStart level subtotal
+  rows { company { id: nodeId name } project { id: nodeId name } user { id: staffId login } bucketStart level subtotal
          seconds billableSeconds amountCents costCents profitCents } } }`;
 
 /** The same report from both apps, as JSON. */

@@ -53,7 +53,7 @@ const REPORT = `query($input: ReportInput!, $first: Int, $offset: Int) {
     from to timeZone groupBy bucket totalCount
     totals { seconds billableSeconds amountCents }
     rows {
-      company { id legacyId name } project { id legacyId name } activity { id name } user { id login firstName lastName }
+      company { id: nodeId legacyId name } project { id: nodeId legacyId name } activity { id: nodeId name } user { id: staffId login firstName lastName }
       tag billable bucketStart seconds billableSeconds amountCents
     }
   }
@@ -908,7 +908,7 @@ describe('running shifts and project totals', () => {
       owner,
       `query($input: ReportInput!) {
          projects(first: 100) { nodes { id grandTotal } }
-         report(input: $input) { rows { project { id } seconds } totals { seconds } }
+         report(input: $input) { rows { project { id: nodeId } seconds } totals { seconds } }
        }`,
       { input: { from: '2020-01-01T00:00:00Z', to: '2029-12-01T00:00:00Z', groupBy: ['PROJECT'] } },
     );

@@ -65,7 +65,7 @@ async function listening(
   sockets.push(socket);
   await socket.connected();
   const events = socket.subscribe(
-    'subscription { shiftEvents { kind shift: snapshot { id userId } } }',
+    'subscription { shiftEvents { kind shift: snapshot { id: shiftId userId } } }',
     (data) => data.shiftEvents as HeardShift,
   );
   await events.primed(() => ownerShift());

@@ -14,7 +14,8 @@ import request from 'supertest';
 import WebSocket from 'ws';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
-const EVENT_FIELDS = 'kind occurredAt shift: snapshot { id projectId userId start stop notes }';
+const EVENT_FIELDS =
+  'kind occurredAt shift: snapshot { id: shiftId projectId userId start stop notes }';
 const WAIT_MS = 5000;
 
 interface Event {

@@ -25,7 +25,7 @@ const SINCE = `query($since: DateTimeISO!) {
   projects(filter: { updatedAt: { gte: $since } }) { nodes { id name } }
   activities(filter: { updatedAt: { gte: $since } }) { nodes { id name } }
   companies(filter: { updatedAt: { gte: $since } }) { nodes { id } }
-  deletions(since: $since) { totalCount nodes { id legacyId typename deletedAt } }
+  deletions(since: $since) { totalCount nodes { id: nodeId legacyId typename deletedAt } }
 }`;
 
 async function changesSince(who: Credentials, since: string) {

@@ -393,7 +393,7 @@ maybe('serve --workers 2 %s', (_setup, databaseEnv) => {
     try {
       await socket.connected();
       const live = socket.subscribe(
-        'subscription { shiftEvents { kind shift: snapshot { id notes } } }',
+        'subscription { shiftEvents { kind shift: snapshot { id: shiftId notes } } }',
         (data) => data.shiftEvents as { kind: string; shift: { id: string; notes: string } },
       );
       let primes = 0;

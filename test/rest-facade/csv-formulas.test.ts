@@ -95,6 +95,14 @@ test('report.csv: project names and tags are neutralised the same way; the sums 
     to: '2026-04-01T00:00:00Z',
     group_by: 'project,tag',
   });
+  // The last row is the report's total (issue 34, item 6): no names, each shift counted once.
+  const total = rows.pop()!;
+  expect([total.row_type, total.project_name, total.tag, total.seconds]).toEqual([
+    'total',
+    '',
+    '',
+    String(3600 * (PLANTED.length + ORDINARY.length)),
+  ]);
   expect(rows.map((r) => [r.project_name, r.tag, r.seconds]).sort()).toEqual(
     [
       [`'${PROJECT}`, "'+tag", '3600'],

@@ -128,8 +128,10 @@ test('the workbook keeps every note whole, and is written in a worker', async ()
   await workbook.xlsx.load(res.body as unknown as ArrayBuffer);
   const rows: unknown[][] = [];
   workbook.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-  expect(rows[0]![0]).toBe('notes');
-  expect(rows.slice(1).map((row) => row[0])).toEqual([...notes].sort());
+  // The row type first, then the notes; the last row is the total (issue 34, item 6).
+  expect(rows[0]!.slice(0, 2)).toEqual(['row_type', 'notes']);
+  expect(rows.slice(1, -1).map((row) => row[1])).toEqual([...notes].sort());
+  expect(rows.at(-1)![0]).toBe('total');
   const after = sample(await metrics(), 'render_jobs_total{format="xlsx",outcome="rendered"}');
   expect(after).toBe(before + 1);
 });

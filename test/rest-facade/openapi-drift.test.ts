@@ -139,6 +139,7 @@ describe('schema/openapi.json', () => {
       '/projects/:project_uuid/shifts.xlsx',
       '/report.csv',
       '/report.xlsx',
+      '/report.json',
       '/report.pdf',
     ]);
   });

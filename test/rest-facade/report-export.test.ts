@@ -5,6 +5,7 @@
  * grouping, and refuse bad parameters before the first byte.
  */
 import { parse } from 'csv-parse/sync';
+import { DateTime } from 'luxon';
 import request from 'supertest';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
@@ -64,7 +65,23 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const REPORT = `query($input: ReportInput!) { report(input: $input, first: 1000) { totalCount rows {
-  company { id name } project { id name } activity { id name } user { id login } tag billable bucketStart seconds billableSeconds amountCents costCents profitCents } } }`;
+  company { id: nodeId name } project { id: nodeId name } activity { id: nodeId name } user { id: staffId login } tag billable bucketStart seconds billableSeconds amountCents costCents profitCents }
+  totals { seconds billableSeconds amountCents costCents profitCents } } }`;
+
+/** The file's last row: the report's totals, marked (issue 34, item 6). */
+const totalRow = (
+  totals: Record<string, number>,
+  keys: Record<string, string>,
+): Record<string, string> => ({
+  row_type: 'total',
+  ...keys,
+  seconds: String(totals.seconds),
+  billable_seconds: String(totals.billableSeconds),
+  amount_cents: String(totals.amountCents),
+  cost_cents: String(totals.costCents),
+  profit_cents: String(totals.profitCents),
+  currency: 'USD',
+});
 
 async function csv(who: Credentials, query: Record<string, string>) {
   const res = await request(t.app.express)
@@ -89,26 +106,32 @@ test('the file holds the query rows, a column pair per grouping, across pages', 
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
   expect(res.text.split('\n')[0]).toBe(
-    'project_uuid,project_name,user_uuid,user_login,bucket_start,seconds,billable_seconds,amount_cents,cost_cents,profit_cents,currency',
+    'row_type,project_uuid,project_name,user_uuid,user_login,bucket_start,seconds,billable_seconds,amount_cents,cost_cents,profit_cents,currency',
   );
 
-  const query = await t.gqlOk<{ report: { totalCount: number; rows: any[] } }>(owner, REPORT, {
-    input: {
-      from: FROM,
-      to: TO,
-      timeZone: 'Europe/Berlin',
-      groupBy: ['PROJECT', 'USER'],
-      bucket: 'DAY',
+  const query = await t.gqlOk<{ report: { totalCount: number; rows: any[]; totals: any } }>(
+    owner,
+    REPORT,
+    {
+      input: {
+        from: FROM,
+        to: TO,
+        timeZone: 'Europe/Berlin',
+        groupBy: ['PROJECT', 'USER'],
+        bucket: 'DAY',
+      },
     },
-  });
+  );
   expect(query.report.totalCount).toBeGreaterThan(4);
-  expect(rows).toEqual(
-    query.report.rows.map((r) => ({
+  expect(rows).toEqual([
+    ...query.report.rows.map((r) => ({
+      row_type: 'detail',
       project_uuid: r.project.id,
       project_name: r.project.name,
       user_uuid: r.user.id,
       user_login: r.user.login,
-      bucket_start: r.bucketStart.replace('.000Z', 'Z'), // the JSON interface's whole-second form
+      // The local date the day starts in the report's zone (issue 34, item 6), not the instant.
+      bucket_start: DateTime.fromISO(r.bucketStart, { zone: 'Europe/Berlin' }).toISODate(),
       seconds: String(r.seconds),
       billable_seconds: String(r.billableSeconds),
       amount_cents: String(r.amountCents),
@@ -116,7 +139,14 @@ test('the file holds the query rows, a column pair per grouping, across pages', 
       profit_cents: String(r.profitCents),
       currency: 'USD',
     })),
-  );
+    totalRow(query.report.totals, {
+      project_uuid: '',
+      project_name: '',
+      user_uuid: '',
+      user_login: '',
+      bucket_start: '',
+    }),
+  ]);
 });
 
 test('filters and the tag and billable groupings', async () => {
@@ -127,7 +157,7 @@ test('filters and the tag and billable groupings', async () => {
     tags: 'ops',
     billable: 'true',
   });
-  const query = await t.gqlOk<{ report: { rows: any[] } }>(owner, REPORT, {
+  const query = await t.gqlOk<{ report: { rows: any[]; totals: any } }>(owner, REPORT, {
     input: {
       from: FROM,
       to: TO,
@@ -135,8 +165,9 @@ test('filters and the tag and billable groupings', async () => {
       filter: { tags: ['ops'], billable: true },
     },
   });
-  expect(rows).toEqual(
-    query.report.rows.map((r) => ({
+  expect(rows).toEqual([
+    ...query.report.rows.map((r) => ({
+      row_type: 'detail',
       tag: r.tag,
       billable: String(r.billable),
       seconds: String(r.seconds),
@@ -146,13 +177,19 @@ test('filters and the tag and billable groupings', async () => {
       profit_cents: String(r.profitCents),
       currency: 'USD',
     })),
-  );
-  expect(rows.map((r) => r.tag)).toEqual(['ops']);
+    totalRow(query.report.totals, { tag: '', billable: '' }),
+  ]);
+  expect(rows.map((r) => r.tag)).toEqual(['ops', '']);
 });
 
 test('a staff member exports only their own time', async () => {
   const { rows } = await csv(staff, { from: FROM, to: TO, group_by: 'user' });
-  expect(rows.map((r) => r.user_uuid)).toEqual([staff.id]);
+  // Their row, then the total of what they see.
+  expect(rows.map((r) => [r.row_type, r.user_uuid])).toEqual([
+    ['detail', staff.id],
+    ['total', ''],
+  ]);
+  expect(rows[1]!.seconds).toBe(rows[0]!.seconds);
 });
 
 test('bad parameters are refused before the first byte with the JSON error envelope', async () => {

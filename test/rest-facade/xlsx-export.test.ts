@@ -65,6 +65,23 @@ async function sheetRows(file: Buffer): Promise<unknown[][]> {
   return rows;
 }
 
+/** A duration as a workbook stores it (days, `[h]:mm`), which exceljs reads back as a Date. */
+const duration = (seconds: number) => new Date(Date.UTC(1899, 11, 30) + seconds * 1000);
+
+/**
+ * The report workbook's columns that a person reads differently from the CSV file (issue 34,
+ * item 6): the period a date cell, durations as time, money in dollars (the account's USD): the
+ * CSV header, the workbook's, and the cell a CSV field becomes.
+ */
+const REPORT_SHEET_FORMS: Readonly<Record<string, readonly [string, (text: string) => unknown]>> = {
+  bucket_start: ['bucket_start', (text) => new Date(`${text}T00:00:00Z`)],
+  seconds: ['hours', (text) => duration(Number(text))],
+  billable_seconds: ['billable_hours', (text) => duration(Number(text))],
+  amount_cents: ['amount', (text) => Number(text) / 100],
+  cost_cents: ['cost', (text) => Number(text) / 100],
+  profit_cents: ['profit', (text) => Number(text) / 100],
+};
+
 test.each([
   ['/report.xlsx', { from: '2026-04-01', to: '2026-04-06', group_by: 'project', bucket: 'day' }],
   ['/shifts.xlsx', {}],
@@ -83,13 +100,16 @@ test.each([
   const rows = await sheetRows(xlsx.body as Buffer);
   expect(rows.length).toBe(csvRows.length);
   expect(rows.length).toBeGreaterThan(3); // several pages of two
-  expect(rows[0]).toEqual(csvRows[0]);
+  const forms = path === '/report.xlsx' ? REPORT_SHEET_FORMS : {};
+  expect(rows[0]).toEqual(csvRows[0]!.map((header) => forms[header]?.[0] ?? header));
   rows.slice(1).forEach((row, i) => {
     const csvRow = csvRows[i + 1]!;
     expect(row.length).toBeLessThanOrEqual(csvRow.length);
     csvRow.forEach((text, j) => {
       const cell = row[j];
-      if (typeof cell === 'number') expect(String(cell)).toBe(text);
+      const form = forms[csvRows[0]![j]!];
+      if (form && text !== '') expect(cell).toEqual(form[1](text));
+      else if (typeof cell === 'number') expect(String(cell)).toBe(text);
       // Text is the value itself: the CSV's formula guard (a leading ') is not needed in a
       // workbook, whose cells are typed.
       else expect(cell ?? '').toBe(text.replace(/^'(?=[=+\-@\t\r])/, ''));
@@ -102,7 +122,12 @@ test('the report workbook keeps names that look like formulas as text', async ()
     (await download('/report.xlsx', { from: '2026-04-01', to: '2026-04-06', group_by: 'project' }))
       .body as Buffer,
   );
-  expect(rows[1]!.slice(0, 3)).toEqual([projectId, '=SUM(A1)', 5 * 3600 + 15 * 3600]);
+  expect(rows[1]!.slice(0, 4)).toEqual([
+    'detail',
+    projectId,
+    '=SUM(A1)',
+    duration(5 * 3600 + 15 * 3600),
+  ]);
 });
 
 test('a refusal before the first byte is the JSON error envelope, as for CSV', async () => {

@@ -76,6 +76,8 @@ export interface StartTestAppOptions {
   target?: TestDatabaseTarget;
   /** Where the app's log lines go instead of stdout (set LOG_LEVEL too: tests default to silent). */
   logDestination?: { write(line: string): void };
+  /** The cost budgets' clock (epoch ms): a test that holds it still sees no refill between requests. */
+  clock?: () => number;
 }
 
 export async function startTestApp(
@@ -91,6 +93,12 @@ export async function startTestApp(
     // limits themselves are tested with small values in sign-in-limits.test.ts.
     AUTH_FAILURES_PER_LOGIN: '100000',
     AUTH_FAILURES_PER_ADDRESS: '100000',
+    // The cost budgets charge each operation one statement and meter on the wall clock: off here,
+    // so statement counts and tests that send many heavy operations stay what they test. The
+    // budgets are tested with their own settings and a held clock (cost-budget.test.ts,
+    // limits-visible.test.ts).
+    GRAPHQL_COST_BUDGET_PER_USER: '0',
+    GRAPHQL_COST_BUDGET_PER_ACCOUNT: '0',
     // A query waits for a connection as long as a saturated CI machine may need: the suite tests
     // what requests answer, and a 503 "busy" after the production default's 10 s wait is a fact
     // of the machine's load there. The outage and fair-share tests set their own, shorter waits.
@@ -106,6 +114,7 @@ export async function startTestApp(
     logger: options.logDestination
       ? createLogger(config.log.level, options.logDestination)
       : undefined,
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const http = request(app.express);
   // The statements of the recordings in progress (none most of the time).

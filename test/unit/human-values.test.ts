@@ -26,9 +26,20 @@ test.each([
   ['1,200.00', 120_000],
   ['85', 8_500],
 ])('hourly rate %j is %d cents', (text, cents) => {
-  expect(parseHourlyRate(text)).toBe(cents);
+  expect(parseHourlyRate(text, 2)).toBe(cents);
+});
+
+// In the minor unit of the account's currency (ISO 4217): yen have none, dinars have fils.
+test.each([
+  ['¥5000', 0, 5_000],
+  ['¥5,000', 0, 5_000],
+  ['JPY 12000', 0, 12_000],
+  ['BHD 1.250', 3, 1_250],
+  ['12', 3, 12_000],
+])('hourly rate %j with %d decimals is %d minor units', (text, digits, minor) => {
+  expect(parseHourlyRate(text, digits)).toBe(minor);
 });
 
 test.each(['', 'free', '$', '-5', '$-12'])('hourly rate %j is unreadable', (text) => {
-  expect(parseHourlyRate(text)).toBeUndefined();
+  expect(parseHourlyRate(text, 2)).toBeUndefined();
 });

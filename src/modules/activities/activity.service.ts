@@ -14,7 +14,9 @@ import {
   findLocated,
   inTransaction,
   validate,
+  type Cascaded,
   type Locator,
+  type ShiftCascades,
 } from '../common';
 import { projectVisibilityWhere, type ProjectService } from '../projects';
 import { Activity } from './activity.entity';
@@ -35,7 +37,10 @@ const createSchema = z.object({
 
 /** Activities are readable where their project is visible; owners and managers manage them. */
 export class ActivityService {
-  constructor(private readonly projects: ProjectService) {}
+  constructor(
+    private readonly projects: ProjectService,
+    private readonly cascades: ShiftCascades,
+  ) {}
 
   async get(ctx: RequestContext, locator: Locator, projectLocator?: Locator): Promise<Activity> {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
@@ -112,13 +117,20 @@ export class ActivityService {
     });
   }
 
-  async delete(ctx: RequestContext, locator: Locator, projectLocator?: Locator): Promise<Activity> {
+  /** Deletes an activity; answers it as it was and the shifts that named it (they no longer do). */
+  async delete(
+    ctx: RequestContext,
+    locator: Locator,
+    projectLocator?: Locator,
+  ): Promise<{ activity: Activity; shifts: Cascaded }> {
     return inTransaction(ctx, async (tx) => {
       const activity = await this.get(tx, locator, projectLocator);
       if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('delete', 'Activity');
-      // Shifts keep their time; they just no longer name the activity (ON DELETE SET NULL).
+      // Shifts keep their time; they just no longer name the activity. Detached here rather than
+      // by the foreign key (ON DELETE SET NULL), so each change is announced (events, webhooks).
+      const shifts = await this.cascades.detachingActivity(tx, activity.id);
       await tx.em.nativeDelete(Activity, { id: activity.id });
-      return activity;
+      return { activity, shifts };
     });
   }
 }

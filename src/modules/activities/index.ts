@@ -5,5 +5,6 @@
  */
 export { Activity } from './activity.entity';
 export { ActivityService } from './activity.service';
+export { DeleteActivityPayload } from './graphql/activity.payloads';
 export { ActivityResolver } from './graphql/activity.resolver';
 export { ProjectActivitiesResolver } from './graphql/project-activities.resolver';

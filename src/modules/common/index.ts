@@ -6,6 +6,7 @@
  */
 export { loadById, primeById } from './entity-loaders';
 export { StaffType, Visibility } from './graphql/enums';
+export { cascadeDescriptions } from './graphql/cascade-descriptions';
 export { listComplexity } from './graphql/complexity';
 export { Connection, type ConnectionShape } from './graphql/connection';
 export { Node } from './graphql/node';
@@ -71,6 +72,13 @@ export {
   type SqlCondition,
 } from './rule-forms';
 export { seededRandom } from './seeded-random';
+export {
+  CASCADE_LIST_MAX,
+  type Cascaded,
+  type DeletionCascade,
+  type ShiftCascadeRoot,
+  type ShiftCascades,
+} from './shift-cascades';
 export {
   assertUuidFree,
   assignDefined,

@@ -1,5 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
-import type { Knex } from 'knex';
+import type { Knex } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/request-context';
 
 /**

@@ -18,7 +18,9 @@ import {
   inTransaction,
   locatorWhere,
   validate,
+  type DeletionCascade,
   type Locator,
+  type ShiftCascades,
 } from '../common';
 import { replaceMembers, resolveMemberIds } from '../staff';
 import { companyVisibilityWhere } from './company.policy';
@@ -67,7 +69,11 @@ type CoordinateFields = { latitude?: number | null; longitude?: number | null };
  * connection is held meanwhile); when it fails or finds nothing, the company is saved without.
  */
 export class CompanyService {
-  constructor(private readonly geocoder: Geocoder) {}
+  /** `cascades`: what deleting a company reports of its projects' shifts (tests of geocoding alone go without). */
+  constructor(
+    private readonly geocoder: Geocoder,
+    private readonly cascades?: ShiftCascades,
+  ) {}
 
   async get(ctx: RequestContext, locator: Locator): Promise<Company> {
     return findLocated(ctx.em, Company, 'Company', locator, {
@@ -164,13 +170,21 @@ export class CompanyService {
     });
   }
 
-  async delete(ctx: RequestContext, locator: Locator): Promise<Company> {
+  /** Deletes a company with its projects; answers it as it was and what went with it. */
+  async delete(
+    ctx: RequestContext,
+    locator: Locator,
+  ): Promise<{ company: Company; cascade: DeletionCascade }> {
+    const cascades = this.cascades;
+    if (!cascades) throw new Error('CompanyService was built without its shift cascades');
     return inTransaction(ctx, async (tx) => {
       const company = await this.get(tx, locator);
       if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('delete', 'Company');
-      // Projects, their activities and shifts go with it (ON DELETE CASCADE).
+      // Projects, their activities and shifts go with it (ON DELETE CASCADE); each shift's
+      // deletion is announced first (events, webhooks), in this transaction.
+      const cascade = await cascades.deleting(tx, { company: company.id });
       await tx.em.nativeDelete(Company, { id: company.id });
-      return company;
+      return { company, cascade };
     });
   }
 

@@ -10,3 +10,4 @@ export { companyVisibilitySql, companyVisibilityWhere } from './company.policy';
 export { CompanyService } from './company.service';
 export { createGeocoder, type Geocoder } from './geocoder';
 export { CompanyResolver } from './graphql/company.resolver';
+export { StaffCascadeCompaniesResolver } from './graphql/staff-cascade.resolver';

@@ -13,8 +13,13 @@ const PAYLOAD_MAX_BYTES = 7900;
 
 export type ShiftEventsPubSub = ReturnType<typeof createShiftEventsPubSub>;
 
+/**
+ * Each message is the events of one change (a cascade's may be thousands), not one event: a
+ * subscriber's queue holds at most 1024 messages (Repeater's limit, past which publishing throws),
+ * and the subscription takes a message's events one at a time (`eventsOf`).
+ */
 function createShiftEventsPubSub() {
-  return createPubSub<{ [SHIFT_EVENTS_TOPIC]: [accountId: number, event: ShiftEvent] }>();
+  return createPubSub<{ [SHIFT_EVENTS_TOPIC]: [accountId: number, events: ShiftEvent[]] }>();
 }
 
 interface Notification {
@@ -35,6 +40,8 @@ export class LiveShiftEvents {
   readonly pubSub = createShiftEventsPubSub();
   private readonly source = randomUUID();
   private readonly pending = new WeakMap<object, ShiftEvent[]>();
+  /** Events other processes announced, published together at the end of the current tick. */
+  private heard: ShiftEvent[] = [];
 
   constructor(
     private readonly orm: MikroORM,
@@ -44,18 +51,22 @@ export class LiveShiftEvents {
     listener?.on(CHANNEL, (payload) => this.received(payload));
   }
 
-  readonly sink: ShiftEventSink = async (em: EntityManager, event: ShiftEvent) => {
+  readonly sink: ShiftEventSink = async (em: EntityManager, events: readonly ShiftEvent[]) => {
     const transaction = em.getTransactionContext() as object | undefined;
-    if (!transaction) return this.publish(event);
+    if (!transaction) {
+      this.publish([...events]);
+      return;
+    }
     const list = this.pending.get(transaction) ?? [];
-    list.push(event);
+    list.push(...events);
     this.pending.set(transaction, list);
-    if (this.listener) {
+    if (this.listener && events.length > 0) {
+      // One statement for the change's events, however many (a cascade's): one NOTIFY each.
       await em
         .getConnection()
         .execute(
-          'select pg_notify(?, ?)',
-          [CHANNEL, notification(this.source, event)],
+          'select pg_notify(?, e.n) from jsonb_array_elements_text(?::jsonb) as e(n)',
+          [CHANNEL, JSON.stringify(events.map((event) => notification(this.source, event)))],
           'all',
           transaction,
         );
@@ -65,8 +76,8 @@ export class LiveShiftEvents {
   start(): void {
     this.orm.em.getEventManager().registerSubscriber({
       afterTransactionCommit: ({ transaction }: TransactionEventArgs) => {
-        for (const event of (transaction && this.pending.get(transaction)) ?? [])
-          this.publish(event);
+        const events = transaction && this.pending.get(transaction);
+        if (events) this.publish(events);
       },
       afterTransactionRollback: ({ transaction }: TransactionEventArgs) => {
         if (transaction) this.pending.delete(transaction);
@@ -74,31 +85,52 @@ export class LiveShiftEvents {
     });
   }
 
-  private publish(event: ShiftEvent): void {
-    this.pubSub.publish(SHIFT_EVENTS_TOPIC, event.accountId, event);
+  /** One message per account (a change's events all belong to one). */
+  private publish(events: readonly ShiftEvent[]): void {
+    const byAccount = new Map<number, ShiftEvent[]>();
+    for (const event of events) {
+      const list = byAccount.get(event.accountId) ?? [];
+      list.push(event);
+      byAccount.set(event.accountId, list);
+    }
+    for (const [accountId, list] of byAccount)
+      this.pubSub.publish(SHIFT_EVENTS_TOPIC, accountId, list);
   }
 
+  /** A notification carries one event; those arriving together (a cascade's) go out as one message. */
   private received(payload: string): void {
     try {
       const { source, event } = JSON.parse(payload) as Notification;
-      if (source !== this.source) this.publish(event);
+      if (source === this.source) return;
+      if (this.heard.length === 0)
+        setImmediate(() => {
+          const events = this.heard;
+          this.heard = [];
+          this.publish(events);
+        });
+      this.heard.push(event);
     } catch (error) {
       this.log.error({ err: error }, 'live events: unreadable notification');
     }
   }
 }
 
-/** The NOTIFY payload; notes (then tags) give way when the event would pass PostgreSQL's limit. */
+/**
+ * The NOTIFY payload; notes, then tags, then a deletion's project listing (subscribers then apply
+ * the live rule) give way when the event would pass PostgreSQL's limit.
+ */
 function notification(source: string, event: ShiftEvent): string {
-  let text = JSON.stringify({ source, event } satisfies Notification);
-  if (Buffer.byteLength(text) > PAYLOAD_MAX_BYTES) {
-    text = JSON.stringify({ source, event: { ...event, shift: { ...event.shift, notes: null } } });
-  }
-  if (Buffer.byteLength(text) > PAYLOAD_MAX_BYTES) {
-    text = JSON.stringify({
-      source,
-      event: { ...event, shift: { ...event.shift, notes: null, tagList: [] } },
-    });
+  const shift = event.shift;
+  const shapes: ShiftEvent[] = [
+    event,
+    { ...event, shift: { ...shift, notes: null } },
+    { ...event, shift: { ...shift, notes: null, tagList: [] } },
+    { ...event, shift: { ...shift, notes: null, tagList: [] }, listed: null },
+  ];
+  let text = '';
+  for (const shape of shapes) {
+    text = JSON.stringify({ source, event: shape } satisfies Notification);
+    if (Buffer.byteLength(text) <= PAYLOAD_MAX_BYTES) break;
   }
   return text;
 }

@@ -29,13 +29,16 @@ export function parseTimeLimit(text: string): number | undefined {
 /** A comma before the last two digits is a decimal comma ("€ 1.234,50"). */
 const DECIMAL_COMMA = /\d,\d{1,2}\s*$/;
 
-/** "$85", "$12.50", "AU$ 90.00", "€ 1.234,50" → cents; undefined if there is no amount. */
-export function parseHourlyRate(text: string): number | undefined {
+/**
+ * "$85", "$12.50", "AU$ 90.00", "€ 1.234,50" → the amount in minor units of a currency with
+ * `digits` decimals (2: cents; 0 for yen: "¥5000" → 5000); undefined if there is no amount.
+ */
+export function parseHourlyRate(text: string, digits: number): number | undefined {
   const trimmed = text.trim();
   if (!/\d/.test(trimmed) || trimmed.includes('-')) return undefined;
   const amount = DECIMAL_COMMA.test(trimmed)
-    ? currency(trimmed, { separator: '.', decimal: ',' })
-    : currency(trimmed);
+    ? currency(trimmed, { separator: '.', decimal: ',', precision: digits })
+    : currency(trimmed, { precision: digits });
   const cents = amount.intValue;
   return Number.isSafeInteger(cents) && cents >= 0 && cents <= MAX_SECONDS ? cents : undefined;
 }

@@ -14,4 +14,5 @@ export {
 } from './project.policy';
 export { ProjectService } from './project.service';
 export { CompanyProjectsResolver } from './graphql/company-projects.resolver';
+export { StaffCascadeProjectsResolver } from './graphql/staff-cascade.resolver';
 export { primeVisibleProjects, visibleProject } from './project.loaders';

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/request-context';
 import type { Viewer } from '../../core/viewer';
 import {

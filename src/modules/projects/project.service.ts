@@ -23,8 +23,12 @@ import {
   findLocated,
   inTransaction,
   validate,
+  type DeletionCascade,
   type Locator,
+  type ShiftCascades,
 } from '../common';
+import { minorUnitDigits } from '../../core/currency-units';
+import { Account } from '../accounts';
 import { Company, companyVisibilityWhere } from '../companies';
 import { replaceMembers, resolveMemberIds } from '../staff';
 import { assertProjectQueryReadable, projectVisibilityWhere } from './project.policy';
@@ -60,6 +64,8 @@ const updateSchema = z.object(projectFields).partial();
 const createSchema = updateSchema.extend({ id: fields.uuid().nullish(), name: projectFields.name });
 
 export class ProjectService {
+  constructor(private readonly cascades: ShiftCascades) {}
+
   async list(
     ctx: RequestContext,
     filter: ProjectFilter | undefined,
@@ -83,7 +89,7 @@ export class ProjectService {
 
   async create(ctx: RequestContext, input: CreateProjectInput): Promise<Project> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Project');
-    const data = fillFromText(validate('Project', createSchema, input));
+    const data = await fillFromText(ctx, validate('Project', createSchema, input));
     const act = {
       name: 'createProject',
       request: input,
@@ -133,7 +139,7 @@ export class ProjectService {
     input: ProjectInput,
     companyLocator?: Locator,
   ): Promise<Project> {
-    const data = fillFromText(validate('Project', updateSchema, input));
+    const data = await fillFromText(ctx, validate('Project', updateSchema, input));
     return inTransaction(ctx, async (tx) => {
       const project = await this.get(tx, locator, companyLocator);
       if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('update', 'Project');
@@ -163,13 +169,20 @@ export class ProjectService {
     });
   }
 
-  async delete(ctx: RequestContext, locator: Locator, companyLocator?: Locator): Promise<Project> {
+  /** Deletes a project with its activities and shifts; answers it as it was and what went with it. */
+  async delete(
+    ctx: RequestContext,
+    locator: Locator,
+    companyLocator?: Locator,
+  ): Promise<{ project: Project; cascade: DeletionCascade }> {
     return inTransaction(ctx, async (tx) => {
       const project = await this.get(tx, locator, companyLocator);
       if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('delete', 'Project');
-      // Its activities and shifts go with it (ON DELETE CASCADE).
+      // Its activities and shifts go with it (ON DELETE CASCADE); each shift's deletion is
+      // announced first (events, webhooks), in this transaction.
+      const cascade = await this.cascades.deleting(tx, { project: project.id });
       await tx.em.nativeDelete(Project, { id: project.id });
-      return project;
+      return { project, cascade };
     });
   }
 
@@ -214,12 +227,21 @@ export class ProjectService {
 }
 
 /**
+ * The digits of the minor unit of the account's currency, in which `hourlyRateCents` counts
+ * (ISO 4217: 2 for EUR, 0 for JPY): "¥5000" is 5000 yen, "€85" 8500 cents.
+ */
+async function rateDigits(ctx: RequestContext): Promise<number> {
+  const account = await ctx.em.findOneOrFail(Account, ctx.viewer.accountId);
+  return minorUnitDigits(account.currency);
+}
+
+/**
  * The text forms fill the values they stand for. `timeLimitString` → `timeLimit` seconds and
  * `hourlyRate` → `hourlyRateCents` when the numbers are not given (omitted or null);
  * `defaultTagsText`, kept as written, → `defaultTags` (a list given instead is written back as
  * its text). Text that would be used but cannot be read is a validation error naming the field.
  */
-function fillFromText<T extends ProjectInput>(data: T): T {
+async function fillFromText<T extends ProjectInput>(ctx: RequestContext, data: T): Promise<T> {
   const errors: FieldError[] = [];
   if (data.defaultTagsText !== undefined) {
     if (data.defaultTags !== undefined)
@@ -251,7 +273,7 @@ function fillFromText<T extends ProjectInput>(data: T): T {
     else data.timeLimit = seconds;
   }
   if (data.hourlyRateCents == null && data.hourlyRate != null && data.hourlyRate.trim() !== '') {
-    const cents = parseHourlyRate(data.hourlyRate);
+    const cents = parseHourlyRate(data.hourlyRate, await rateDigits(ctx));
     if (cents === undefined)
       errors.push({
         field: 'hourlyRate',

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from '@mikro-orm/postgresql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { lastResortLogger, type Logger } from '../../core/logger';
 import { currentRateUpdate, RateKind } from './rate.service';

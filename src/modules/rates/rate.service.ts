@@ -41,6 +41,22 @@ interface Owner {
   accountId: number;
 }
 
+/** An entry written or removed, with whose history it is: their current rate may have changed. */
+export interface RateChange {
+  rate: RateEntry;
+  /** The integer id of the project or user whose history it is. */
+  projectId: number | null;
+  userId: number | null;
+}
+
+function changeOf(owner: Owner, rate: RateEntry): RateChange {
+  return {
+    rate,
+    projectId: owner.column === 'project_id' ? owner.id : null,
+    userId: owner.column === 'user_id' ? owner.id : null,
+  };
+}
+
 /**
  * Rate histories (the `rates` table; docs/reports.md#rates-over-time). The database prices every
  * shift by the rates in force at its start and prices again the shifts a change concerns; this
@@ -75,7 +91,7 @@ export class RateService {
    * instants reprice the shifts that started since; `cents: null` means no rate from then (a
    * project's shifts then bill at their users' rates).
    */
-  async set(ctx: RequestContext, input: SetRate): Promise<RateEntry> {
+  async set(ctx: RequestContext, input: SetRate): Promise<RateChange> {
     const data = validate('Rate', setSchema, input);
     const kind = data.kind ?? RateKind.BILLABLE;
     return inTransaction(ctx, async (tx) => {
@@ -92,12 +108,17 @@ export class RateService {
         tx.em.getTransactionContext(),
       );
       await this.keepCurrent(tx, owner, kind);
-      return { id: rows[0]!.id, kind, cents: data.cents, effectiveFrom: data.effectiveFrom };
+      return changeOf(owner, {
+        id: rows[0]!.id,
+        kind,
+        cents: data.cents,
+        effectiveFrom: data.effectiveFrom,
+      });
     });
   }
 
   /** Removes an entry of a history; the shifts it priced take the rates in force without it. */
-  async delete(ctx: RequestContext, id: number): Promise<RateEntry> {
+  async delete(ctx: RequestContext, id: number): Promise<RateChange> {
     if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Rate');
     return inTransaction(ctx, async (tx) => {
       const connection = tx.em.getConnection();
@@ -124,7 +145,7 @@ export class RateService {
       // Gone meanwhile: a write that held the row deleted it.
       if (!row) throw new ValidationError('Rate', [{ field: 'id', message: 'names no rate' }]);
       await this.keepCurrent(tx, owner, row.kind);
-      return entryOf(row);
+      return changeOf(owner, entryOf(row));
     });
   }
 

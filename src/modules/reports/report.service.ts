@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Knex } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
@@ -290,20 +290,20 @@ export class ReportService {
       .map((r) => ({
         company:
           has(ReportDimension.COMPANY) && r.company_id !== null
-            ? { id: r.company_uuid!, legacyId: r.company_id, name: r.company_name }
+            ? { nodeId: r.company_uuid!, legacyId: r.company_id, name: r.company_name }
             : null,
         project:
           has(ReportDimension.PROJECT) && r.project_id !== null
-            ? { id: r.project_uuid!, legacyId: r.project_id, name: r.project_name }
+            ? { nodeId: r.project_uuid!, legacyId: r.project_id, name: r.project_name }
             : null,
         activity:
           has(ReportDimension.ACTIVITY) && r.activity_id !== null
-            ? { id: r.activity_uuid!, legacyId: r.activity_id, name: r.activity_name }
+            ? { nodeId: r.activity_uuid!, legacyId: r.activity_id, name: r.activity_name }
             : null,
         user:
           has(ReportDimension.USER) && r.user_id !== null
             ? {
-                id: r.user_uuid!,
+                staffId: r.user_uuid!,
                 legacyId: r.user_id!,
                 login: r.login!,
                 firstName: r.first_name!,

@@ -4,6 +4,7 @@
  * GraphQL (with the time fields and punches of Project). Imports accounts, staff, projects and
  * activities. Other modules and the layers above use nothing of it but what this file exports.
  */
+export { ActivityCascadeResolver } from './graphql/activity-cascade.resolver';
 export { ShiftResolver } from './graphql/shift.resolver';
 export { PunchService } from './punch.service';
 export { Shift } from './shift.entity';
@@ -17,3 +18,4 @@ export {
   type ShiftEventKind,
   type ShiftEventSink,
 } from './shift-events';
+export { ShiftCascadeRecorder } from './shift-cascades';

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { intArray, type ListedSnapshot } from '../common';
 
 /** What can happen to a shift that apps (subscriptions) and integrations (webhooks) hear about. */
 export const SHIFT_EVENT_KINDS = [
@@ -35,33 +36,96 @@ export interface ShiftEvent {
   /** ISO 8601: when the change was made. */
   occurredAt: string;
   shift: ShiftSnapshot;
+  /**
+   * For a deletion, the shift's project as its visibility rule read it then (as a tombstone keeps
+   * it): the project may be gone with the shift (a project or company deleted) by the time a
+   * subscriber is asked whether they may hear of it.
+   */
+  listed?: ListedSnapshot | null;
 }
 
 /**
  * Something that hears of shift events inside the transaction of the change, so what it writes
- * (a NOTIFY, an outbox row) exists exactly when the change commits.
+ * (a NOTIFY, an outbox row) exists exactly when the change commits. It gets the events of one
+ * change together (a cascade's may be thousands) and writes them with a number of statements that
+ * does not grow with their number.
  */
-export type ShiftEventSink = (em: EntityManager, event: ShiftEvent) => Promise<void>;
+export type ShiftEventSink = (em: EntityManager, events: readonly ShiftEvent[]) => Promise<void>;
 
-/** Records shift events: reads the shift's snapshot in the change's transaction and hands it to every sink. */
+/** Shifts whose snapshots are read at once: what one round of the sinks' statements carries. */
+const CHUNK = 1000;
+
+/**
+ * Records shift events: reads the shifts' snapshots in the change's transaction, a chunk of rows
+ * per statement, and hands them to every sink.
+ */
 export class ShiftEvents {
   constructor(private readonly sinks: readonly ShiftEventSink[]) {}
 
   /** Call after the change is flushed (or, for a deletion, before the row goes). */
   async record(em: EntityManager, kind: ShiftEventKind, shiftRowId: number): Promise<void> {
     if (this.sinks.length === 0) return;
-    const shift = await readSnapshot(em, shiftRowId);
-    const event: ShiftEvent = {
+    const snapshots = await readSnapshots(em, 's.id = ?', [shiftRowId], { afterId: 0 });
+    if (snapshots.length === 0)
+      throw new Error(`shift ${shiftRowId} vanished inside its own transaction`);
+    await this.emit(em, kind, new Date().toISOString(), snapshots);
+  }
+
+  /**
+   * The events of every shift matching `condition` (SQL over `shifts s`), in chunks; each chunk's
+   * snapshots also go to `seen`, whether or not anyone listens. `lock`: the rows are locked as they
+   * are read (FOR UPDATE), so that a deletion's events name exactly the shifts it deletes.
+   */
+  async recordWhere(
+    em: EntityManager,
+    kind: ShiftEventKind,
+    condition: string,
+    params: readonly unknown[],
+    options: { lock: boolean; seen?: (chunk: readonly SnapshotRow[]) => void | Promise<void> },
+  ): Promise<void> {
+    const occurredAt = new Date().toISOString();
+    for (let afterId = 0; ;) {
+      const chunk = await readSnapshots(em, condition, params, {
+        afterId,
+        limit: CHUNK,
+        lock: options.lock,
+        listed: kind === 'SHIFT_DELETED',
+      });
+      if (chunk.length === 0) return;
+      await options.seen?.(chunk);
+      await this.emit(em, kind, occurredAt, chunk);
+      if (chunk.length < CHUNK) return;
+      afterId = chunk[chunk.length - 1]!.snapshot.legacyId;
+    }
+  }
+
+  private async emit(
+    em: EntityManager,
+    kind: ShiftEventKind,
+    occurredAt: string,
+    rows: readonly SnapshotRow[],
+  ): Promise<void> {
+    if (this.sinks.length === 0) return;
+    const events = rows.map((row): ShiftEvent => ({
       kind,
-      accountId: shift.accountId,
-      occurredAt: new Date().toISOString(),
-      shift: shift.snapshot,
-    };
-    for (const sink of this.sinks) await sink(em, event);
+      accountId: row.accountId,
+      occurredAt,
+      shift: row.snapshot,
+      ...(row.listed !== undefined ? { listed: row.listed } : {}),
+    }));
+    for (const sink of this.sinks) await sink(em, events);
   }
 }
 
-interface SnapshotRow {
+/** A shift's snapshot with what the rules that decide who hears of it need. */
+export interface SnapshotRow {
+  accountId: number;
+  snapshot: ShiftSnapshot;
+  /** Read for deletions only (undefined otherwise): the project as its visibility rule reads it. */
+  listed?: ListedSnapshot | null;
+}
+
+interface Row {
   account_id: number;
   id: number;
   uuid: string;
@@ -79,11 +143,19 @@ interface SnapshotRow {
   tag_list: string[];
 }
 
-async function readSnapshot(
+/**
+ * The snapshots of the shifts matching `condition`, by integer id after `afterId`: one statement,
+ * and for deletions one more for the listings of their projects (`tombstone_listing`, the sync
+ * migration's function, so a deletion's event and its tombstone keep the same).
+ */
+async function readSnapshots(
   em: EntityManager,
-  shiftRowId: number,
-): Promise<{ accountId: number; snapshot: ShiftSnapshot }> {
-  const rows = await em.getConnection().execute<SnapshotRow[]>(
+  condition: string,
+  params: readonly unknown[],
+  options: { afterId: number; limit?: number; lock?: boolean; listed?: boolean },
+): Promise<SnapshotRow[]> {
+  const transaction = em.getTransactionContext();
+  const rows = await em.getConnection().execute<Row[]>(
     `select s.account_id, s.id, s.uuid, p.uuid as project_uuid, p.id as project_id, c.uuid as company_uuid,
             u.uuid as user_uuid, u.id as user_id, a.uuid as activity_uuid,
             s.start, s.stop, s.time_zone, s.billable, s.notes, s.tag_list
@@ -92,14 +164,31 @@ async function readSnapshot(
        join companies c on c.id = p.company_id
        join users u on u.id = s.user_id
        left join activities a on a.id = s.activity_id
-      where s.id = ?`,
-    [shiftRowId],
+      where (${condition}) and s.id > ?
+      order by s.id${options.limit ? ` limit ${options.limit}` : ''}${options.lock ? ' for update of s' : ''}`,
+    [...params, options.afterId],
     'all',
-    em.getTransactionContext(),
+    transaction,
   );
-  const row = rows[0];
-  if (!row) throw new Error(`shift ${shiftRowId} vanished inside its own transaction`);
-  return {
+  let listings: Map<number, ListedSnapshot | null> | undefined;
+  if (options.listed && rows.length > 0) {
+    const projects = [...new Set(rows.map((row) => row.project_id))];
+    const found = await em
+      .getConnection()
+      .execute<{ id: number; listed: ListedSnapshot | string | null }[]>(
+        `select p.id, tombstone_listing('Project', p.id) as listed from unnest(?::int[]) as p(id)`,
+        [intArray(projects)],
+        'all',
+        transaction,
+      );
+    listings = new Map(
+      found.map((row) => [
+        row.id,
+        typeof row.listed === 'string' ? (JSON.parse(row.listed) as ListedSnapshot) : row.listed,
+      ]),
+    );
+  }
+  return rows.map((row) => ({
     accountId: row.account_id,
     snapshot: {
       id: row.uuid,
@@ -117,5 +206,6 @@ async function readSnapshot(
       notes: row.notes,
       tagList: row.tag_list,
     },
-  };
+    ...(listings ? { listed: listings.get(row.project_id) ?? null } : {}),
+  }));
 }

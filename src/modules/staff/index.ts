@@ -6,6 +6,7 @@
  */
 export { createAccount } from './account-opening';
 export { AssignableStaffType } from './graphql/staff.inputs';
+export { DeleteStaffPayload } from './graphql/staff.payloads';
 export { StaffResolver } from './graphql/staff.resolver';
 export { AccountResolver, ViewerResolver } from './graphql/viewer.resolver';
 export { replaceMembers, resolveMemberIds } from './member-lists';

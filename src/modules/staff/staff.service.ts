@@ -18,7 +18,9 @@ import {
   findLocated,
   inTransaction,
   validate,
+  type DeletionCascade,
   type Locator,
+  type ShiftCascades,
   timeZoneField,
 } from '../common';
 import { assertStaffRoom } from './staff-limits';
@@ -86,6 +88,7 @@ export class StaffService {
   constructor(
     private readonly hasher: PasswordHasher,
     private readonly passwordChanges: PasswordChangeListener,
+    private readonly cascades: ShiftCascades,
   ) {}
 
   async get(ctx: RequestContext, locator: Locator): Promise<Staff> {
@@ -206,7 +209,11 @@ export class StaffService {
     });
   }
 
-  async delete(ctx: RequestContext, locator: Locator): Promise<Staff> {
+  /** Deletes a user with their shifts; answers them as they were and what the deletion changed. */
+  async delete(
+    ctx: RequestContext,
+    locator: Locator,
+  ): Promise<{ staff: Staff; cascade: DeletionCascade }> {
     return inTransaction(ctx, async (tx) => {
       const staff = await findLocated(tx.em, Staff, 'Staff', locator);
       if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('delete', 'Staff');
@@ -228,8 +235,11 @@ export class StaffService {
           'Staff',
           'Delete denied: only the owner may delete managers',
         );
+      // Their shifts go with them (ON DELETE CASCADE); each deletion is announced first (events,
+      // webhooks), in this transaction.
+      const cascade = await this.cascades.deleting(tx, { user: staff.id });
       await tx.em.remove(staff).flush();
-      return staff;
+      return { staff, cascade };
     });
   }
 

@@ -17,17 +17,25 @@ export function webhookBody(eventId: string, event: ShiftEvent): string {
 
 /**
  * Queues one delivery per active webhook of the account that asked for the event's kind, with one
- * statement in the change's transaction: a rolled-back change delivers nothing, a committed one is
- * never forgotten.
+ * statement in the change's transaction for all the events of the change (a cascade's may be
+ * thousands): a rolled-back change delivers nothing, a committed one is never forgotten.
  */
-export const webhookSink: ShiftEventSink = async (em: EntityManager, event: ShiftEvent) => {
-  const eventId = randomUUID();
-  const payload = JSON.stringify({ eventId, kind: event.kind, body: webhookBody(eventId, event) });
+export const webhookSink: ShiftEventSink = async (
+  em: EntityManager,
+  events: readonly ShiftEvent[],
+) => {
+  if (events.length === 0) return;
+  const payloads = events.map((event) => {
+    const eventId = randomUUID();
+    return { eventId, kind: event.kind, body: webhookBody(eventId, event) };
+  });
   await em.getConnection().execute(
     `insert into outbox (account_id, kind, payload, webhook_id)
-     select w.account_id, 'webhook', ?::jsonb, w.id from webhooks w
-      where w.account_id = ? and w.active and ? = any (w.event_kinds)`,
-    [payload, event.accountId, event.kind],
+     select w.account_id, 'webhook', e.payload, w.id
+       from jsonb_array_elements(?::jsonb) with ordinality as e(payload, n)
+       join webhooks w on w.account_id = ? and w.active and (e.payload->>'kind') = any (w.event_kinds)
+      order by e.n, w.id`,
+    [JSON.stringify(payloads), events[0]!.accountId],
     'run',
     em.getTransactionContext(),
   );

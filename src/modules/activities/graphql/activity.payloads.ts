@@ -1,4 +1,5 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { cascadeDescriptions as d, type Cascaded } from '../../common';
 import { Activity } from '../activity.entity';
 
 @ObjectType({ description: 'What creating an activity changed.' })
@@ -13,7 +14,10 @@ export class UpdateActivityPayload {
   activity!: Activity;
 }
 
-@ObjectType({ description: 'What deleting an activity changed; its shifts lose the activity.' })
+@ObjectType({
+  description:
+    'What deleting an activity changed: its shifts lose the activity (`updatedShifts`), each sending SHIFT_UPDATED.',
+})
 export class DeleteActivityPayload {
   @Field(() => ID, {
     description: 'The uuid of the deleted activity: remove it from a client cache.',
@@ -21,4 +25,8 @@ export class DeleteActivityPayload {
   deletedActivityId!: string;
   @Field(() => Activity, { description: 'The activity as it was before the deletion.' })
   activity!: Activity;
+  @Field(() => Int, { description: d.count('shifts') })
+  updatedShiftCount!: number;
+  /** The shifts it detached, for `updatedShifts` (added by the shifts module). */
+  shifts!: Cascaded;
 }

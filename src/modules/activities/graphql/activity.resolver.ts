@@ -134,8 +134,17 @@ export class ActivityResolver {
     { activity, inProject }: DeleteActivityInput,
     @Ctx() ctx: RequestContext,
   ): Promise<DeleteActivityPayload> {
-    const deleted = await this.service.delete(ctx, activity, inProject ?? undefined);
-    return { deletedActivityId: deleted.uuid, activity: deleted };
+    const { activity: deleted, shifts } = await this.service.delete(
+      ctx,
+      activity,
+      inProject ?? undefined,
+    );
+    return {
+      deletedActivityId: deleted.uuid,
+      activity: deleted,
+      updatedShiftCount: shifts.count,
+      shifts,
+    };
   }
 
   @FieldResolver(() => Project, {

@@ -1,4 +1,5 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { cascadeDescriptions as d } from '../../common';
 import { Company } from '../company.entity';
 
 @ObjectType({ description: 'What creating a company changed.' })
@@ -23,4 +24,18 @@ export class DeleteCompanyPayload {
   deletedCompanyId!: string;
   @Field(() => Company, { description: 'The company as it was before the deletion.' })
   company!: Company;
+  @Field(() => [ID], { description: d.deletedIds('projects') })
+  deletedProjectIds!: readonly string[];
+  @Field(() => Int, { description: d.count('projects') })
+  deletedProjectCount!: number;
+  @Field(() => [ID], { description: d.deletedIds('activities of its projects') })
+  deletedActivityIds!: readonly string[];
+  @Field(() => Int, { description: d.count('activities') })
+  deletedActivityCount!: number;
+  @Field(() => [ID], {
+    description: `${d.deletedIds('shifts of its projects')} Each also sent SHIFT_DELETED (subscription, webhooks).`,
+  })
+  deletedShiftIds!: readonly string[];
+  @Field(() => Int, { description: d.count('shifts') })
+  deletedShiftCount!: number;
 }

@@ -92,8 +92,17 @@ export class CompanyResolver {
     { company }: DeleteCompanyInput,
     @Ctx() ctx: RequestContext,
   ): Promise<DeleteCompanyPayload> {
-    const deleted = await this.service.delete(ctx, company);
-    return { deletedCompanyId: deleted.uuid, company: deleted };
+    const { company: deleted, cascade } = await this.service.delete(ctx, company);
+    return {
+      deletedCompanyId: deleted.uuid,
+      company: deleted,
+      deletedProjectIds: cascade.projects.ids,
+      deletedProjectCount: cascade.projects.count,
+      deletedActivityIds: cascade.activities.ids,
+      deletedActivityCount: cascade.activities.count,
+      deletedShiftIds: cascade.shifts.ids,
+      deletedShiftCount: cascade.shifts.count,
+    };
   }
 
   @FieldResolver(() => Account, { description: 'The account it belongs to.' })

@@ -1,4 +1,4 @@
-import { filter } from '@graphql-yoga/subscription';
+import { filter, Repeater } from '@graphql-yoga/subscription';
 import type { GraphQLSchema } from 'graphql';
 import {
   Arg,
@@ -14,7 +14,9 @@ import {
 import { NotFoundError } from '../../../core/errors';
 import { renewedContext, type RequestContext } from '../../../core/request-context';
 import { Project, visibleProject, type ProjectService } from '../../projects';
+import { isListedSnapshotVisible } from '../../common';
 import {
+  isDeletedShiftVisible,
   isShiftVisible,
   Shift,
   type ShiftEvent,
@@ -22,7 +24,7 @@ import {
   type ShiftService,
 } from '../../shifts';
 import { SHIFT_EVENTS_TOPIC } from '../live-shift-events';
-import { ShiftEventKindEnum, ShiftEventType } from './shift-event.types';
+import { ShiftEventKindEnum, ShiftEventType, snapshotType } from './shift-event.types';
 
 interface ShiftEventArgs {
   kinds?: ShiftEventKind[] | null;
@@ -59,7 +61,38 @@ async function mayHear(
   if (args.kinds?.length && !args.kinds.includes(kind)) return false;
   if (args.projectId && args.projectId.toLowerCase() !== shift.projectId) return false;
   const current = context.recheck ? await context.recheck() : renewedContext(context);
-  return current !== undefined && isShiftVisible(current, shift);
+  if (current === undefined) return false;
+  // A deletion is heard by who could see the shift as it went: its project may be gone with it.
+  const listed = event.listed;
+  if (listed)
+    return isDeletedShiftVisible(current.viewer, { userId: shift.userLegacyId }, () =>
+      isListedSnapshotVisible(current.viewer, listed),
+    );
+  return isShiftVisible(current, shift);
+}
+
+/**
+ * The events of the pub/sub's messages (one per change), one at a time, each taken before the
+ * next is read. A Repeater, so an unsubscribe ends the pub/sub subscription at once.
+ */
+function eventsOf(messages: AsyncIterable<ShiftEvent[]>): AsyncIterable<ShiftEvent> {
+  return new Repeater<ShiftEvent>(async (push, stop) => {
+    const iterator = messages[Symbol.asyncIterator]();
+    let stopped = false;
+    void stop.then(() => {
+      stopped = true;
+      void iterator.return?.();
+    });
+    while (!stopped) {
+      const next = await Promise.race([iterator.next(), stop.then(() => undefined)]);
+      if (!next || next.done) break;
+      for (const event of next.value) {
+        if (stopped) break;
+        await push(event);
+      }
+    }
+    stop();
+  });
 }
 
 @Resolver(() => ShiftEventType)
@@ -80,10 +113,11 @@ export class ShiftEventResolver {
       if (args.projectId) await source.projects.get(context, { id: args.projectId });
       // Repeater-based, so an unsubscribe ends the pub/sub subscription at once.
       return filter((event: ShiftEvent) => mayHear(event, args, context))(
-        source.pubSub.subscribe(
-          SHIFT_EVENTS_TOPIC,
-          context.viewer.accountId,
-        ) as AsyncIterable<ShiftEvent>,
+        eventsOf(
+          source.pubSub.subscribe(SHIFT_EVENTS_TOPIC, context.viewer.accountId) as AsyncIterable<
+            ShiftEvent[]
+          >,
+        ),
       );
     },
   })
@@ -97,7 +131,7 @@ export class ShiftEventResolver {
     @Arg('projectId', () => ID, { nullable: true, description: 'Only shifts of this project.' })
     _projectId: string | undefined,
   ): ShiftEvent & Pick<ShiftEventType, 'snapshot'> {
-    return { ...event, snapshot: event.shift };
+    return { ...event, snapshot: snapshotType(event.shift) };
   }
 
   @FieldResolver(() => Shift, {

@@ -1,6 +1,6 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver } from '../../common';
-import { SHIFT_EVENT_KINDS, type ShiftEventKind } from '../../shifts';
+import { SHIFT_EVENT_KINDS, type ShiftEvent, type ShiftEventKind } from '../../shifts';
 
 /** The GraphQL enum of shift event kinds, built from the one list in shift-events.ts. */
 export const ShiftEventKindEnum = Object.fromEntries(
@@ -20,10 +20,14 @@ registerEnumType(ShiftEventKindEnum, {
 });
 
 @ObjectType('ShiftSnapshot', {
-  description: 'A shift as it was when the event happened (before a deletion, for SHIFT_DELETED).',
+  description:
+    'A shift as it was when the event happened (before a deletion, for SHIFT_DELETED): a value with no `id` of its own, so a cache keeps it apart from the Shift (`shiftId`).',
 })
 export class ShiftSnapshotType {
-  @Field(() => ID, { description: "The shift's uuid." }) id!: string;
+  @Field(() => ID, {
+    description: "The shift's `id` (the Shift object's, as `node(id:)` reads it).",
+  })
+  shiftId!: string;
   @Field(() => Int, { description: "The shift's integer id." }) legacyId!: number;
   @Field(() => ID, { description: "The uuid of the shift's project." }) projectId!: string;
   @Field(() => Int, { description: "The integer id of the shift's project." })
@@ -49,6 +53,11 @@ export class ShiftSnapshotType {
   })
   notes!: string | null;
   @Field(() => [String], { description: "The shift's tags." }) tagList!: string[];
+}
+
+/** The snapshot as GraphQL answers it: the shift's own id is `shiftId` there. */
+export function snapshotType({ id, ...rest }: ShiftEvent['shift']): ShiftSnapshotType {
+  return { shiftId: id, ...rest };
 }
 
 /**

@@ -1,4 +1,5 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { cascadeDescriptions as d } from '../../common';
 import { Project } from '../project.entity';
 
 @ObjectType({ description: 'What creating a project changed.' })
@@ -23,4 +24,14 @@ export class DeleteProjectPayload {
   deletedProjectId!: string;
   @Field(() => Project, { description: 'The project as it was before the deletion.' })
   project!: Project;
+  @Field(() => [ID], { description: d.deletedIds('activities') })
+  deletedActivityIds!: readonly string[];
+  @Field(() => Int, { description: d.count('activities') })
+  deletedActivityCount!: number;
+  @Field(() => [ID], {
+    description: `${d.deletedIds('shifts')} Each also sent SHIFT_DELETED (subscription, webhooks).`,
+  })
+  deletedShiftIds!: readonly string[];
+  @Field(() => Int, { description: d.count('shifts') })
+  deletedShiftCount!: number;
 }

@@ -152,8 +152,19 @@ export class ProjectResolver {
     { project, inCompany }: DeleteProjectInput,
     @Ctx() ctx: RequestContext,
   ): Promise<DeleteProjectPayload> {
-    const deleted = await this.service.delete(ctx, project, inCompany ?? undefined);
-    return { deletedProjectId: deleted.uuid, project: deleted };
+    const { project: deleted, cascade } = await this.service.delete(
+      ctx,
+      project,
+      inCompany ?? undefined,
+    );
+    return {
+      deletedProjectId: deleted.uuid,
+      project: deleted,
+      deletedActivityIds: cascade.activities.ids,
+      deletedActivityCount: cascade.activities.count,
+      deletedShiftIds: cascade.shifts.ids,
+      deletedShiftCount: cascade.shifts.count,
+    };
   }
 
   // The fields below answer synchronously once the request has read what they need (a project

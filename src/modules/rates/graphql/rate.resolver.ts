@@ -1,9 +1,10 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { ReadsColumns } from '../../common';
-import { Project } from '../../projects';
-import { Staff } from '../../staff';
-import type { RateService } from '../rate.service';
+import { Project, visibleProject } from '../../projects';
+import { Staff, type StaffService } from '../../staff';
+import type { RateChange, RateService } from '../rate.service';
+import { PROJECT_OF_RATE, STAFF_OF_RATE } from './rate.types';
 import {
   DeleteRateInput,
   DeleteRatePayload,
@@ -26,7 +27,8 @@ export class RateResolver {
     input: SetRateInput,
     @Ctx() ctx: RequestContext,
   ): Promise<SetRatePayload> {
-    return { rate: await this.service.set(ctx, input) };
+    const change = await this.service.set(ctx, input);
+    return { rate: change.rate, change };
   }
 
   @Mutation(() => DeleteRatePayload, {
@@ -37,8 +39,8 @@ export class RateResolver {
     input: DeleteRateInput,
     @Ctx() ctx: RequestContext,
   ): Promise<DeleteRatePayload> {
-    const rate = await this.service.delete(ctx, input.id);
-    return { deletedRateId: rate.id, rate };
+    const change = await this.service.delete(ctx, input.id);
+    return { deletedRateId: change.rate.id, rate: change.rate, change };
   }
 }
 
@@ -70,3 +72,34 @@ export class StaffRatesResolver {
     return this.service.ofUser(ctx, staff.id);
   }
 }
+
+/**
+ * The project or user whose rate history a payload's entry belongs to, read after the mutation
+ * (the request has forgotten its reads by then: see graphql/mutation-freshness.ts), as
+ * `project(id:)` and `staff(id:)` answer them.
+ */
+function RatePayloadResolver(payload: typeof SetRatePayload | typeof DeleteRatePayload) {
+  @Resolver(() => payload)
+  class Owners {
+    constructor(readonly staffService: StaffService) {}
+
+    @FieldResolver(() => Project, { nullable: true, description: PROJECT_OF_RATE })
+    async project(
+      @Root() root: { change: RateChange },
+      @Ctx() ctx: RequestContext,
+    ): Promise<Project | null> {
+      const id = root.change.projectId;
+      return id === null ? null : ((await visibleProject(ctx, id)) ?? null);
+    }
+
+    @FieldResolver(() => Staff, { nullable: true, description: STAFF_OF_RATE })
+    staff(@Root() root: { change: RateChange }, @Ctx() ctx: RequestContext): Promise<Staff> | null {
+      const id = root.change.userId;
+      return id === null ? null : this.staffService.get(ctx, { id: null, legacyId: id });
+    }
+  }
+  return Owners;
+}
+
+export const SetRatePayloadResolver = RatePayloadResolver(SetRatePayload);
+export const DeleteRatePayloadResolver = RatePayloadResolver(DeleteRatePayload);

@@ -1,6 +1,6 @@
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, ProjectRef, StaffRef } from '../../common';
-import { RateKind, type RateEntry } from '../rate.service';
+import { RateKind, type RateChange, type RateEntry } from '../rate.service';
 
 registerEnumType(RateKind, {
   name: 'RateKind',
@@ -70,10 +70,18 @@ export class DeleteRateInput {
   id!: number;
 }
 
+export const PROJECT_OF_RATE =
+  "The project whose history it is, as it is now (its `rates`, and `hourlyRateCents` and `hourlyRate` when the rate in force now changed); null for a user's rate.";
+export const STAFF_OF_RATE =
+  "The user whose history it is, as they are now (their `rates`, and `hourlyRateCents` or `costRateCents` when the rate in force now changed); null for a project's rate.";
+
 @ObjectType({ description: 'What setting a rate changed.' })
 export class SetRatePayload {
   @Field(() => Rate, { description: 'The entry as written.' })
   rate!: Rate;
+
+  /** Whose history it is, for `project` and `staff` (RatePayloadResolver), read after the change. */
+  change!: RateChange;
 }
 
 @ObjectType({ description: 'What removing a rate changed.' })
@@ -83,4 +91,6 @@ export class DeleteRatePayload {
 
   @Field(() => Rate, { description: 'The entry as it was.' })
   rate!: Rate;
+
+  change!: RateChange;
 }

@@ -10,10 +10,21 @@ import { ReportBucket, ReportDimension } from './report.inputs';
  * JSON reader, where a Float would invite fractions and a String arithmetic by hand.
  */
 
-@ObjectType({ description: 'A company, project or activity a report row is grouped by.' })
+/*
+ * The references of a report row have no `id` of their own: Relay keys its store by `id` alone,
+ * so answering the project's id here would merge this value with the Project record. They name
+ * the object they refer to (`nodeId`, `staffId`), and caches embed them in their row.
+ */
+@ObjectType({
+  description:
+    "A company, project or activity a report row is grouped by: a value embedded in its row, not the object itself (it has no `id`; `nodeId` is the object's).",
+})
 export class ReportRef {
-  @Field(() => ID, { description: 'The uuid.' })
-  id!: string;
+  @Field(() => ID, {
+    description:
+      'The `id` of the Company, Project or Activity referred to: `node(id:)` reads it (when the caller may see it).',
+  })
+  nodeId!: string;
 
   @Field(() => Int, { description: 'The integer id.' })
   legacyId!: number;
@@ -26,10 +37,13 @@ export class ReportRef {
   name!: string | null;
 }
 
-@ObjectType({ description: 'The user a report row is grouped by.' })
+@ObjectType({
+  description:
+    "The user a report row is grouped by: a value embedded in its row (no `id`; `staffId` is the Staff object's).",
+})
 export class ReportUser {
-  @Field(() => ID, { description: 'The uuid.' })
-  id!: string;
+  @Field(() => ID, { description: 'The `id` of the Staff member: `node(id:)` reads it.' })
+  staffId!: string;
 
   @Field(() => Int, { description: 'The integer id.' })
   legacyId!: number;
@@ -44,7 +58,7 @@ export class ReportUser {
   lastName!: string;
 }
 
-@ObjectType({ description: 'Sums of time and money.' })
+@ObjectType({ description: 'Sums of time and money: a value, with no `id`.' })
 export class ReportSums {
   @Field(() => SafeIntResolver, {
     description: 'Seconds worked, rounded to the nearest second (halves away from zero).',
@@ -59,14 +73,14 @@ export class ReportSums {
   @Field(() => SafeIntResolver, {
     nullable: true,
     description:
-      "Billable seconds × the hourly rate in force when each shift started / 3600, in cents of `Report.currency`: the project's rate when it has one, else the user's (their histories: `Project.rates`, `Staff.rates`); 0 for time with neither. Summed exactly, rounded once to whole cents. Null for a caller who may not read money (a staff member unless `Account.staffSeeMoney`; it would give the rates away).",
+      "Billable seconds × the hourly rate in force when each shift started / 3600, in the minor unit of `Report.currency` as ISO 4217 defines it (cents of EUR, whole yen of JPY, thousandths of BHD; the `Cents` of the name covers them all): the project's rate when it has one, else the user's (their histories: `Project.rates`, `Staff.rates`); 0 for time with neither. Summed exactly, rounded once to whole minor units. Null for a caller who may not read money (a staff member unless `Account.staffSeeMoney`; it would give the rates away).",
   })
   amountCents!: number | null;
 
   @Field(() => SafeIntResolver, {
     nullable: true,
     description:
-      "Seconds (billable or not) × the user's cost rate in force when each shift started / 3600, in cents; 0 for time of users without one. Null for a staff member.",
+      "Seconds (billable or not) × the user's cost rate in force when each shift started / 3600, in the currency's minor unit (as `amountCents`); 0 for time of users without one. Null for a staff member.",
   })
   costCents!: number | null;
 
@@ -77,7 +91,10 @@ export class ReportSums {
   profitCents!: number | null;
 }
 
-@ObjectType({ description: 'One group of a report. Keys not grouped by are null.' })
+@ObjectType({
+  description:
+    'One group of a report: a value, with no `id` (caches embed it in its report). Keys not grouped by are null.',
+})
 export class ReportRow extends ReportSums {
   @Field(() => ReportRef, { nullable: true, description: "The project's company." })
   company!: ReportRef | null;
@@ -124,7 +141,8 @@ export class ReportRow extends ReportSums {
 }
 
 @ObjectType({
-  description: 'Time grouped by the requested keys over [from, to), computed in one SQL statement.',
+  description:
+    'Time grouped by the requested keys over [from, to), computed in one SQL statement: a value computed for its arguments, with no `id`, which client caches embed under the `report` field (docs/graphql-api.md, "Values have no `id`").',
 })
 export class Report {
   @Field(() => DateTimeISOResolver, {

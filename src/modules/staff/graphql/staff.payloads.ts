@@ -1,4 +1,5 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { cascadeDescriptions as d, type DeletionCascade } from '../../common';
 import { Staff } from '../staff.entity';
 
 /** The payload of a mutation that changes one user and nothing else. */
@@ -27,7 +28,10 @@ export const DisableStaffPayload = StaffPayload(
 /** Any of the four: they have one shape. */
 export type StaffPayload = InstanceType<typeof CreateStaffPayload>;
 
-@ObjectType({ description: 'What deleting a user changed.' })
+@ObjectType({
+  description:
+    'What deleting a user changed: their shifts are gone too, and the projects and companies they worked on, belonged to or created changed (`updatedProjects`, `updatedCompanies`).',
+})
 export class DeleteStaffPayload {
   @Field(() => ID, {
     description: 'The uuid of the deleted user: remove them from a client cache.',
@@ -35,4 +39,16 @@ export class DeleteStaffPayload {
   deletedStaffId!: string;
   @Field(() => Staff, { description: 'The user as they were before the deletion.' })
   staff!: Staff;
+  @Field(() => [ID], {
+    description: `${d.deletedIds('shifts of the user')} Each also sent SHIFT_DELETED (subscription, webhooks).`,
+  })
+  deletedShiftIds!: readonly string[];
+  @Field(() => Int, { description: d.count('shifts') })
+  deletedShiftCount!: number;
+  @Field(() => Int, { description: d.count('projects') })
+  updatedProjectCount!: number;
+  @Field(() => Int, { description: d.count('companies') })
+  updatedCompanyCount!: number;
+  /** For the fields other modules add (`updatedProjects`, `updatedCompanies`). */
+  cascade!: DeletionCascade;
 }

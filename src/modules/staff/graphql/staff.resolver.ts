@@ -98,8 +98,16 @@ export class StaffResolver {
     { staff }: StaffActionInput,
     @Ctx() ctx: RequestContext,
   ): Promise<DeleteStaffPayload> {
-    const deleted = await this.service.delete(ctx, staff);
-    return { deletedStaffId: deleted.uuid, staff: deleted };
+    const { staff: deleted, cascade } = await this.service.delete(ctx, staff);
+    return {
+      deletedStaffId: deleted.uuid,
+      staff: deleted,
+      deletedShiftIds: cascade.shifts.ids,
+      deletedShiftCount: cascade.shifts.count,
+      updatedProjectCount: cascade.touchedProjects.count,
+      updatedCompanyCount: cascade.touchedCompanies.count,
+      cascade,
+    };
   }
 
   @Mutation(() => EnableStaffPayload, {

@@ -6,11 +6,14 @@ import type { Tombstone } from '../tombstone.policy';
 
 @ObjectType('Deletion', {
   description:
-    'An object deleted since a point of an incremental sync (docs/sync.md): drop it from the local copy.',
+    "An object deleted since a point of an incremental sync (docs/sync.md): drop it from the local copy. A value with no `id` of its own (`nodeId` is the deleted object's).",
 })
 export class DeletionType {
-  @Field(() => ID, { description: 'The id the object had.' })
-  id!: string;
+  @Field(() => ID, {
+    description:
+      'The `id` the deleted object had: evict `typename` + `nodeId` from a client cache.',
+  })
+  nodeId!: string;
   @Field(() => Int, { description: 'The integer id of the legacy XML API the object had.' })
   legacyId!: number;
   @Field(() => String, {
@@ -27,7 +30,7 @@ export const DeletionConnection = Connection(DeletionType, 'DeletionConnection')
 
 function toDeletion(tombstone: Tombstone): DeletionType {
   return {
-    id: tombstone.uuid,
+    nodeId: tombstone.uuid,
     legacyId: tombstone.legacyId,
     typename: tombstone.typename,
     deletedAt: tombstone.deletedAt,

@@ -1,0 +1,218 @@
+import type { Knex } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../core/request-context';
+import {
+  CASCADE_LIST_MAX,
+  intArray,
+  isListedSnapshotVisible,
+  type Cascaded,
+  type DeletionCascade,
+  type ListedSnapshot,
+  type ShiftCascadeRoot,
+  type ShiftCascades,
+  type SqlCondition,
+} from '../common';
+import { companyVisibilitySql } from '../companies';
+import { projectVisibilitySql } from '../projects';
+import type { ShiftEvents, SnapshotRow } from './shift-events';
+import { isDeletedShiftVisible, shiftVisibilitySql } from './shift.policy';
+
+/** Gathers a cascade's objects the caller may see: the first CASCADE_LIST_MAX, and the count. */
+class Gathered {
+  private readonly ids: string[] = [];
+  private readonly rowIds: number[] = [];
+  private count = 0;
+
+  add(rowId: number, uuid: string): void {
+    this.count += 1;
+    if (this.ids.length >= CASCADE_LIST_MAX) return;
+    this.ids.push(uuid);
+    this.rowIds.push(rowId);
+  }
+
+  done(): Cascaded {
+    return { ids: this.ids, rowIds: this.rowIds, count: this.count };
+  }
+}
+
+const NONE: Cascaded = { ids: [], rowIds: [], count: 0 };
+
+interface ListedRow {
+  id: number;
+  uuid: string;
+  listed: ListedSnapshot | string | null;
+}
+
+/**
+ * The shifts' side of the cascades of other objects (common's ShiftCascades): the events of every
+ * shift a deletion or a detached activity reaches, written set-based (ShiftEvents reads and hands
+ * on a chunk of shifts per statement), and what the mutation's payload names. Rows are locked
+ * before they are read, so what the events and the payload name is exactly what the change does.
+ */
+export class ShiftCascadeRecorder implements ShiftCascades {
+  constructor(private readonly events: ShiftEvents) {}
+
+  async deleting(tx: RequestContext, root: ShiftCascadeRoot): Promise<DeletionCascade> {
+    const viewer = tx.viewer;
+    // The rows whose deletion cascades, locked as the delete would lock them, now: a shift
+    // inserted meanwhile (its foreign key takes a KEY SHARE lock) waits for this transaction and
+    // then fails, rather than being deleted unannounced.
+    const projectsOf =
+      'company' in root
+        ? { sql: 'p.company_id = ?', params: [root.company] }
+        : 'project' in root
+          ? { sql: 'p.id = ?', params: [root.project] }
+          : undefined;
+    if ('company' in root)
+      await this.run(tx, 'select id from companies where id = ? for update', [root.company]);
+    if ('user' in root)
+      await this.run(tx, 'select id from users where id = ? for update', [root.user]);
+    const projects = projectsOf
+      ? await this.run<ListedRow>(
+          tx,
+          `select p.id, p.uuid, tombstone_listing('Project', p.id) as listed from projects p
+            where ${projectsOf.sql} order by p.id for update`,
+          projectsOf.params,
+        )
+      : [];
+    const listings = new Map(projects.map((row) => [row.id, parseListed(row.listed)]));
+    const listedVisible = (projectId: number) => {
+      const listed = listings.get(projectId);
+      return listed ? isListedSnapshotVisible(viewer, listed) : Promise.resolve(false);
+    };
+
+    const deletedProjects = new Gathered();
+    const deletedActivities = new Gathered();
+    if ('company' in root)
+      for (const row of projects)
+        if (await listedVisible(row.id)) deletedProjects.add(row.id, row.uuid);
+    if (projects.length > 0) {
+      const activities = await this.run<{ id: number; uuid: string; project_id: number }>(
+        tx,
+        'select id, uuid, project_id from activities where project_id = any(?::int[]) order by id',
+        [intArray(projects.map((row) => row.id))],
+      );
+      for (const row of activities)
+        if (await listedVisible(row.project_id)) deletedActivities.add(row.id, row.uuid);
+    }
+
+    const deletedShifts = new Gathered();
+    const [condition, params] =
+      'user' in root
+        ? ['s.user_id = ?', [root.user]]
+        : ['s.project_id = any(?::int[])', [intArray(projects.map((row) => row.id))]];
+    let touchedByTime: number[] = [];
+    await this.events.recordWhere(tx.em, 'SHIFT_DELETED', condition, params, {
+      lock: true,
+      seen: async (chunk: readonly SnapshotRow[]) => {
+        for (const { snapshot, listed } of chunk) {
+          const visible = await isDeletedShiftVisible(
+            viewer,
+            { userId: snapshot.userLegacyId },
+            () => (listed ? isListedSnapshotVisible(viewer, listed) : Promise.resolve(false)),
+          );
+          if (visible) deletedShifts.add(snapshot.legacyId, snapshot.id);
+        }
+        if ('user' in root)
+          touchedByTime = touchedByTime.concat(chunk.map((r) => r.snapshot.projectLegacyId));
+      },
+    });
+
+    const touched = 'user' in root ? await this.touchedBy(tx, root.user, touchedByTime) : undefined;
+    return {
+      projects: deletedProjects.done(),
+      activities: deletedActivities.done(),
+      shifts: deletedShifts.done(),
+      touchedProjects: touched?.projects ?? NONE,
+      touchedCompanies: touched?.companies ?? NONE,
+    };
+  }
+
+  async detachingActivity(tx: RequestContext, activityRowId: number): Promise<Cascaded> {
+    // New references to the activity wait for this transaction (their KEY SHARE lock), then fail.
+    await this.run(tx, 'select id from activities where id = ? for update', [activityRowId]);
+    const detached = await this.run<{ id: number }>(
+      tx,
+      'update shifts set activity_id = null where activity_id = ? returning id',
+      [activityRowId],
+    );
+    if (detached.length === 0) return NONE;
+    const ids = intArray(detached.map((row) => row.id));
+    await this.events.recordWhere(tx.em, 'SHIFT_UPDATED', 's.id = any(?::int[])', [ids], {
+      lock: false,
+    });
+    const knex = tx.em.getKnex();
+    const visible = await shiftVisibilitySql(tx, knex, 's');
+    const rows = await this.run<{ id: number; uuid: string }>(
+      tx,
+      knex.raw(
+        `select s.id, s.uuid from shifts s where s.id = any(?::int[])${visible ? ' and ?' : ''} order by s.id`,
+        visible ? [ids, visible.condition] : [ids],
+      ),
+    );
+    const gathered = new Gathered();
+    for (const row of rows) gathered.add(row.id, row.uuid);
+    return gathered.done();
+  }
+
+  /**
+   * The projects and companies a deleted user leaves changed, as far as the caller sees them:
+   * those whose time they had (`projectIds`), whose CUSTOM list named them, or which they created
+   * (the creator is forgotten).
+   */
+  private async touchedBy(
+    tx: RequestContext,
+    userId: number,
+    projectIds: readonly number[],
+  ): Promise<{ projects: Cascaded; companies: Cascaded }> {
+    const knex = tx.em.getKnex();
+    const ofProjects = await projectVisibilitySql(tx, knex, 'p.id');
+    const ofCompanies = await companyVisibilitySql(tx, knex, 'c.id');
+    const projects = await this.run<{ id: number; uuid: string }>(
+      tx,
+      knex.raw(
+        `select p.id, p.uuid from projects p
+          where (p.id = any(?::int[]) or p.created_by_id = ?
+                 or p.id in (select m.project_id from project_members m where m.user_id = ?))${and(ofProjects)}
+          order by p.id`,
+        [intArray([...new Set(projectIds)]), userId, userId, ...bound(ofProjects)],
+      ),
+    );
+    const companies = await this.run<{ id: number; uuid: string }>(
+      tx,
+      knex.raw(
+        `select c.id, c.uuid from companies c
+          where (c.created_by_id = ? or c.id in (select m.company_id from company_members m where m.user_id = ?))${and(ofCompanies)}
+          order by c.id`,
+        [userId, userId, ...bound(ofCompanies)],
+      ),
+    );
+    const gather = (rows: readonly { id: number; uuid: string }[]) => {
+      const gathered = new Gathered();
+      for (const row of rows) gathered.add(row.id, row.uuid);
+      return gathered.done();
+    };
+    return { projects: gather(projects), companies: gather(companies) };
+  }
+
+  private run<T = unknown>(
+    tx: RequestContext,
+    query: string | Knex.Raw,
+    params: readonly unknown[] = [],
+  ): Promise<T[]> {
+    return tx.em
+      .getConnection()
+      .execute<T[]>(query as string, params as unknown[], 'all', tx.em.getTransactionContext());
+  }
+}
+
+function and(condition: SqlCondition): string {
+  return condition ? ' and ?' : '';
+}
+
+function bound(condition: SqlCondition): Knex.Raw[] {
+  return condition ? [condition.condition] : [];
+}
+
+function parseListed(listed: ListedSnapshot | string | null): ListedSnapshot | null {
+  return typeof listed === 'string' ? (JSON.parse(listed) as ListedSnapshot) : listed;
+}
