@@ -1,18 +1,28 @@
+import { code as iso4217 } from 'currency-codes';
+
 /**
  * Amounts travel as integers in the minor unit of the account's currency (`amountCents`): cents
  * of EUR, whole yen of JPY, fils (thousandths) of BHD, as ISO 4217 defines each currency's
  * exponent. Where a file shows an amount to a person it is divided by that exponent, never by a
- * fixed 100. The exponents come from the runtime's ICU data (CLDR, which follows ISO 4217), not
- * from a table of our own.
+ * fixed 100. The exponents come from ISO 4217's own list (the currency-codes package), not from
+ * the runtime's ICU data, whose display digits differ for some currencies (0 for HUF, which ISO
+ * gives 2). A code the list does not know has 2.
  */
 
-function currencyFormat(currency: string): Intl.NumberFormat {
-  return new Intl.NumberFormat('en', { style: 'currency', currency });
+/** Digits of the minor unit: JPY 0, EUR and HUF 2, BHD and KWD 3. */
+export function minorUnitDigits(currency: string): number {
+  return iso4217(currency)?.digits ?? 2;
 }
 
-/** Digits of the minor unit: JPY 0, EUR 2, BHD and KWD 3. */
-export function minorUnitDigits(currency: string): number {
-  return currencyFormat(currency).resolvedOptions().maximumFractionDigits ?? 2;
+/** The currency's format, with exactly as many decimals as its minor unit. */
+function currencyFormat(currency: string): Intl.NumberFormat {
+  const digits = minorUnitDigits(currency);
+  return new Intl.NumberFormat('en', {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
 }
 
 /** An amount in minor units as the currency's units: 12345 EUR cents → 123.45; 12345 JPY → 12345. */

@@ -66,20 +66,27 @@ const CONTEXT_REFUSALS: ReadonlySet<ErrorCode> = new Set([
   'SERVICE_UNAVAILABLE',
 ]);
 
+/**
+ * A refusal before any field runs (the context's, or the operation guards'), as Apollo answers it:
+ * the catalogue's code and details, with its HTTP status and headers (`Retry-After`, …).
+ */
+export function refusalError(refusal: AppError): GraphQLError {
+  return new GraphQLError(refusal.message, {
+    originalError: refusal,
+    extensions: {
+      code: refusal.code,
+      ...refusal.details,
+      http: {
+        status: HTTP_STATUS[refusal.code],
+        headers: new Map(Object.entries(errorHeadersOf(refusal))),
+      },
+    },
+  });
+}
+
 /** Context failures (a cross-site request, no or bad credentials, too many failures, database down) become coded HTTP errors. */
 export function contextFailureError(error: unknown, log: Logger): GraphQLError {
-  if (error instanceof AppError && CONTEXT_REFUSALS.has(error.code)) {
-    return new GraphQLError(error.message, {
-      extensions: {
-        code: error.code,
-        ...error.details,
-        http: {
-          status: HTTP_STATUS[error.code],
-          headers: new Map(Object.entries(errorHeadersOf(error))),
-        },
-      },
-    });
-  }
+  if (error instanceof AppError && CONTEXT_REFUSALS.has(error.code)) return refusalError(error);
   log.error({ err: error }, 'context creation failed');
   return new GraphQLError('Internal server error', {
     extensions: {

@@ -26,7 +26,8 @@ import {
   type ComplexityEstimator,
 } from 'graphql-query-complexity';
 import type { Config } from '../core/config';
-import { AppError, errorHeadersOf, HTTP_STATUS } from '../core/errors';
+import { AppError, HTTP_STATUS } from '../core/errors';
+import { refusalError } from './format-error';
 import type { RequestContext, ThrottleStatus } from '../core/request-context';
 import { oneOfVariablesRule } from './one-of-variables-rule';
 
@@ -218,10 +219,10 @@ export function operationGuards(
             if (throttle && requestedQueryCost !== undefined) {
               const charged = await throttle(requestedQueryCost).catch((error: unknown) => {
                 // A database that cannot answer: SERVICE_UNAVAILABLE, as in the context.
-                throw error instanceof AppError ? withHttpStatus(error) : error;
+                throw error instanceof AppError ? refusalError(error) : error;
               });
               throttleStatus = charged.status;
-              if (charged.refusal) throw withHttpStatus(charged.refusal);
+              if (charged.refusal) throw refusalError(charged.refusal);
             }
           },
           async willSendResponse({ response }) {
@@ -297,24 +298,6 @@ function costExtension(
     ...(requestedQueryCost === undefined ? {} : { requestedQueryCost, maximumQueryCost }),
     ...(throttleStatus ? { throttleStatus } : {}),
   };
-}
-
-/**
- * A budget's refusal (or its store's failure), answered as the context's refusals are: with the
- * catalogue's status and headers (429 with Retry-After).
- */
-function withHttpStatus(refusal: AppError): GraphQLError {
-  return new GraphQLError(refusal.message, {
-    originalError: refusal,
-    extensions: {
-      code: refusal.code,
-      ...refusal.details,
-      http: {
-        status: HTTP_STATUS[refusal.code],
-        headers: new Map(Object.entries(errorHeadersOf(refusal))),
-      },
-    },
-  });
 }
 
 /** A connection (a field with `first` returning `…Connection`) holds up to a page of its selection. */

@@ -9,12 +9,11 @@
  *
  * "Nothing else arrived" is shown by a later marker change: events arrive in commit order.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { OutboxSender } from '../../src/modules/delivery/outbox-sender';
 import { basicAuthorization, GraphQLSocket } from '../support/graphql-ws-session';
 import type { LiveSubscription } from '../support/graphql-ws-session';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 interface HeardEvent {
   kind: string;
@@ -26,36 +25,16 @@ const EVENTS = `subscription { shiftEvents {
   kind deletedShiftId snapshot { shiftId notes activityId } shift { id activityId }
 } }`;
 
-/** A webhook receiver that keeps the bodies it got. */
-class Receiver {
-  readonly bodies: { type: string; data: { shift: { id: string; activityId: string | null } } }[] =
-    [];
-  private server!: Server;
-  url = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (chunk: string) => (body += chunk));
-      req.on('end', () => {
-        this.bodies.push(JSON.parse(body));
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
+/** A webhook body, as far as these tests read it. */
+interface WebhookBody {
+  type: string;
+  data: { shift: { id: string; activityId: string | null } };
 }
 
 let t: TestApp;
 let url: string;
 let sender: OutboxSender;
-let receiver: Receiver;
+let receiver: WebhookReceiver;
 let owner: Credentials & { ownerId: string; ownerLegacyId: number; accountId: number };
 let manager: Credentials & { id: string; legacyId: number };
 let primer: { id: string };
@@ -67,7 +46,7 @@ let managerEvents: LiveSubscription<HeardEvent>;
 let markers = 0;
 
 beforeAll(async () => {
-  receiver = new Receiver();
+  receiver = new WebhookReceiver();
   await receiver.start();
   t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' });
   url = await t.listen();
@@ -144,13 +123,16 @@ async function heardDuring(
 }
 
 /** Everything the outbox holds, delivered to the receiver; answers the bodies, markers left out. */
-async function delivered(): Promise<Receiver['bodies']> {
-  receiver.bodies.splice(0);
+async function delivered(): Promise<WebhookBody[]> {
+  receiver.take();
   for (;;) {
     const { claimed } = await sender.drainOnce();
     if (claimed === 0) break;
   }
-  return receiver.bodies.splice(0).filter((body) => body.data.shift.id !== primerShift.id);
+  return receiver
+    .take()
+    .map((received) => JSON.parse(received.body) as WebhookBody)
+    .filter((body) => body.data.shift.id !== primerShift.id);
 }
 
 async function projectWithShifts(name: string, companyId: string, shifts: number) {

@@ -276,6 +276,20 @@ describe("an application's own access-token lifetime (the CLI that has no refres
         fieldErrors: [{ field: 'accessTokenLifetimeSeconds', message }],
       });
     }
+    const oauth1 = await t.gql(
+      owner,
+      `mutation { registerOAuthClient(input: { name: "Signed", protocol: OAUTH1,
+          accessTokenLifetimeSeconds: 3600 }) { client { key } } }`,
+    );
+    expect(oauth1.errors?.[0]?.extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fieldErrors: [
+        {
+          field: 'accessTokenLifetimeSeconds',
+          message: 'is for OAuth 2.0 clients: OAuth 1.0a tokens do not expire',
+        },
+      ],
+    });
   });
 });
 

@@ -4,47 +4,11 @@
  * Signatures are checked here with the algorithm docs/webhooks.md gives receivers.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { OutboxSender } from '../../src/modules/delivery/outbox-sender';
 import { postWebhook, WebhookDeliveryError } from '../../src/modules/webhooks/webhook-delivery';
 import { codes, startTestApp, type Credentials, type TestApp } from '../support/test-app';
-
-interface Received {
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** A receiver that answers the queued statuses in turn (then 204) and keeps what it got. */
-class Receiver {
-  readonly received: Received[] = [];
-  readonly statuses: number[] = [];
-  private server!: Server;
-  url = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (chunk: string) => (body += chunk));
-      req.on('end', () => {
-        this.received.push({ headers: req.headers, body });
-        res.writeHead(this.statuses.shift() ?? 204).end();
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-
-  take(): Received[] {
-    return this.received.splice(0);
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
+import { WebhookReceiver as Receiver, type Received } from '../support/webhook-receiver';
 
 /** What a receiver does (docs/webhooks.md): HMAC-SHA256 over `id.timestamp.body` with the secret's bytes. */
 function verify(secret: string, received: Received): boolean {

@@ -23,13 +23,18 @@ import {
   sendBytes,
   type RecordingServer,
 } from '../support/raw-http';
-import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import {
+  DEFAULT_COST_BUDGETS,
+  startTestApp,
+  type Credentials,
+  type TestApp,
+} from '../support/test-app';
 
 let t: TestApp;
 let server: RecordingServer;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp(DEFAULT_COST_BUDGETS);
   server = await recordingServer(t);
 });
 afterAll(async () => {

@@ -29,7 +29,12 @@ import {
   sendBytes,
   type RecordingServer,
 } from '../support/raw-http';
-import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import {
+  DEFAULT_COST_BUDGETS,
+  startTestApp,
+  type Credentials,
+  type TestApp,
+} from '../support/test-app';
 
 const DEVELOPMENT_CLIENT_ID = 'NjtVKz6Di3ccJjn2AGwZKhSxYBX4QHPJ5w1LrZOR';
 const PRODUCTION_CLIENT_ID = 'hhWZrEF6YTlPUKrggiesnjXAFViLa8FBZNNUtr8L';
@@ -41,7 +46,7 @@ let server: RecordingServer;
 let site: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp(DEFAULT_COST_BUDGETS);
   server = await recordingServer(t);
   site = `http://127.0.0.1:${server.port}`;
   // The operator registers the client's two ids once, for every account, with the CLI

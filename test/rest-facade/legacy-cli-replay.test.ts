@@ -15,7 +15,12 @@
 import http from 'node:http';
 import net from 'node:net';
 import { recordingServer, sendBytes, type RecordingServer } from '../support/raw-http';
-import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import {
+  DEFAULT_COST_BUDGETS,
+  startTestApp,
+  type Credentials,
+  type TestApp,
+} from '../support/test-app';
 
 let t: TestApp;
 let server: RecordingServer;
@@ -23,7 +28,7 @@ let port: number;
 let seen: RecordingServer['seen'];
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp(DEFAULT_COST_BUDGETS);
   server = await recordingServer(t);
   port = server.port;
   seen = server.seen;

@@ -10,6 +10,18 @@ import { createAccount, type CreateAccountInput } from '../../src/modules/staff/
 import { createLogger } from '../../src/core/logger';
 import { createTestDatabaseTarget, type TestDatabaseTarget } from './test-database';
 
+/**
+ * The cost budgets as a production service has them (the settings' defaults), for the tests that
+ * replay a real client's session: its requests must all fit. The suite's other tests run without.
+ */
+export const DEFAULT_COST_BUDGETS: Record<string, string> = (() => {
+  const { perUser, perAccount } = loadConfig({}).costBudgets;
+  return {
+    GRAPHQL_COST_BUDGET_PER_USER: String(perUser),
+    GRAPHQL_COST_BUDGET_PER_ACCOUNT: String(perAccount),
+  };
+})();
+
 export interface Credentials {
   login: string;
   password: string;

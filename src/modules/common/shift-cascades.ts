@@ -15,8 +15,6 @@ export type ShiftCascadeRoot =
 export interface Cascaded {
   /** Their uuids, at most CASCADE_LIST_MAX, oldest (by integer id) first. */
   readonly ids: readonly string[];
-  /** Their integer ids, in the same order. */
-  readonly rowIds: readonly number[];
   /** How many there were. */
   readonly count: number;
 }

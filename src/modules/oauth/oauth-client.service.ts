@@ -133,6 +133,13 @@ export class OAuthClientService {
         'must be true for OAuth 1.0a, whose signatures need a secret',
       );
     }
+    if (data.protocol === OAuthProtocol.OAUTH1 && data.accessTokenLifetimeSeconds != null) {
+      throw ValidationError.field(
+        'OAuthClient',
+        'accessTokenLifetimeSeconds',
+        'is for OAuth 2.0 clients: OAuth 1.0a tokens do not expire',
+      );
+    }
     // Keys are unique across the service (they name the client before anyone signs in); the unique
     // index settles a race between two registrations of one key.
     if (

@@ -13,28 +13,25 @@ import {
 } from '../common';
 import { companyVisibilitySql } from '../companies';
 import { projectVisibilitySql } from '../projects';
-import type { ShiftEvents, SnapshotRow } from './shift-events';
+import { parseListed, type ShiftEvents, type SnapshotRow } from './shift-events';
 import { isDeletedShiftVisible, shiftVisibilitySql } from './shift.policy';
 
 /** Gathers a cascade's objects the caller may see: the first CASCADE_LIST_MAX, and the count. */
 class Gathered {
   private readonly ids: string[] = [];
-  private readonly rowIds: number[] = [];
   private count = 0;
 
-  add(rowId: number, uuid: string): void {
+  add(uuid: string): void {
     this.count += 1;
-    if (this.ids.length >= CASCADE_LIST_MAX) return;
-    this.ids.push(uuid);
-    this.rowIds.push(rowId);
+    if (this.ids.length < CASCADE_LIST_MAX) this.ids.push(uuid);
   }
 
   done(): Cascaded {
-    return { ids: this.ids, rowIds: this.rowIds, count: this.count };
+    return { ids: this.ids, count: this.count };
   }
 }
 
-const NONE: Cascaded = { ids: [], rowIds: [], count: 0 };
+const NONE: Cascaded = { ids: [], count: 0 };
 
 interface ListedRow {
   id: number;
@@ -83,8 +80,7 @@ export class ShiftCascadeRecorder implements ShiftCascades {
     const deletedProjects = new Gathered();
     const deletedActivities = new Gathered();
     if ('company' in root)
-      for (const row of projects)
-        if (await listedVisible(row.id)) deletedProjects.add(row.id, row.uuid);
+      for (const row of projects) if (await listedVisible(row.id)) deletedProjects.add(row.uuid);
     if (projects.length > 0) {
       const activities = await this.run<{ id: number; uuid: string; project_id: number }>(
         tx,
@@ -92,7 +88,7 @@ export class ShiftCascadeRecorder implements ShiftCascades {
         [intArray(projects.map((row) => row.id))],
       );
       for (const row of activities)
-        if (await listedVisible(row.project_id)) deletedActivities.add(row.id, row.uuid);
+        if (await listedVisible(row.project_id)) deletedActivities.add(row.uuid);
     }
 
     const deletedShifts = new Gathered();
@@ -110,7 +106,7 @@ export class ShiftCascadeRecorder implements ShiftCascades {
             { userId: snapshot.userLegacyId },
             () => (listed ? isListedSnapshotVisible(viewer, listed) : Promise.resolve(false)),
           );
-          if (visible) deletedShifts.add(snapshot.legacyId, snapshot.id);
+          if (visible) deletedShifts.add(snapshot.id);
         }
         if ('user' in root)
           touchedByTime = touchedByTime.concat(chunk.map((r) => r.snapshot.projectLegacyId));
@@ -150,7 +146,7 @@ export class ShiftCascadeRecorder implements ShiftCascades {
       ),
     );
     const gathered = new Gathered();
-    for (const row of rows) gathered.add(row.id, row.uuid);
+    for (const row of rows) gathered.add(row.uuid);
     return gathered.done();
   }
 
@@ -188,7 +184,7 @@ export class ShiftCascadeRecorder implements ShiftCascades {
     );
     const gather = (rows: readonly { id: number; uuid: string }[]) => {
       const gathered = new Gathered();
-      for (const row of rows) gathered.add(row.id, row.uuid);
+      for (const row of rows) gathered.add(row.uuid);
       return gathered.done();
     };
     return { projects: gather(projects), companies: gather(companies) };
@@ -211,8 +207,4 @@ function and(condition: SqlCondition): string {
 
 function bound(condition: SqlCondition): Knex.Raw[] {
   return condition ? [condition.condition] : [];
-}
-
-function parseListed(listed: ListedSnapshot | string | null): ListedSnapshot | null {
-  return typeof listed === 'string' ? (JSON.parse(listed) as ListedSnapshot) : listed;
 }

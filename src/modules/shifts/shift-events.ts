@@ -181,12 +181,7 @@ async function readSnapshots(
         'all',
         transaction,
       );
-    listings = new Map(
-      found.map((row) => [
-        row.id,
-        typeof row.listed === 'string' ? (JSON.parse(row.listed) as ListedSnapshot) : row.listed,
-      ]),
-    );
+    listings = new Map(found.map((row) => [row.id, parseListed(row.listed)]));
   }
   return rows.map((row) => ({
     accountId: row.account_id,
@@ -208,4 +203,9 @@ async function readSnapshots(
     },
     ...(listings ? { listed: listings.get(row.project_id) ?? null } : {}),
   }));
+}
+
+/** A project's listing as the database answers it: JSON, which a driver may leave as text. */
+export function parseListed(listed: ListedSnapshot | string | null): ListedSnapshot | null {
+  return typeof listed === 'string' ? (JSON.parse(listed) as ListedSnapshot) : listed;
 }

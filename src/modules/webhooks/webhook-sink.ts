@@ -16,7 +16,7 @@ export function webhookBody(eventId: string, event: ShiftEvent): string {
 }
 
 /**
- * Queues one delivery per active webhook of the account that asked for the event's kind, with one
+ * Queues one delivery per active webhook of the event's account that asked for its kind, with one
  * statement in the change's transaction for all the events of the change (a cascade's may be
  * thousands): a rolled-back change delivers nothing, a committed one is never forgotten.
  */
@@ -27,15 +27,21 @@ export const webhookSink: ShiftEventSink = async (
   if (events.length === 0) return;
   const payloads = events.map((event) => {
     const eventId = randomUUID();
-    return { eventId, kind: event.kind, body: webhookBody(eventId, event) };
+    return {
+      eventId,
+      accountId: event.accountId,
+      kind: event.kind,
+      body: webhookBody(eventId, event),
+    };
   });
   await em.getConnection().execute(
     `insert into outbox (account_id, kind, payload, webhook_id)
-     select w.account_id, 'webhook', e.payload, w.id
+     select w.account_id, 'webhook', e.payload - 'accountId', w.id
        from jsonb_array_elements(?::jsonb) with ordinality as e(payload, n)
-       join webhooks w on w.account_id = ? and w.active and (e.payload->>'kind') = any (w.event_kinds)
+       join webhooks w on w.account_id = (e.payload->>'accountId')::int and w.active
+                       and (e.payload->>'kind') = any (w.event_kinds)
       order by e.n, w.id`,
-    [JSON.stringify(payloads), events[0]!.accountId],
+    [JSON.stringify(payloads)],
     'run',
     em.getTransactionContext(),
   );

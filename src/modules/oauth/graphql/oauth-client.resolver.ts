@@ -52,7 +52,7 @@ export class RegisterOAuthClientArgs implements RegisterOAuthClientInput {
   @Field(() => Int, {
     nullable: true,
     description:
-      'How long its access tokens last, in seconds (60 to 315360000, ten years); leave it out for the defaults: 1 hour with a refresh token, 14 days from the implicit flow. A long lifetime spares a tool without refresh tokens from signing in again, and leaves a leaked token usable as long: revoke it (`revokeOAuthAuthorization`, `revokeOAuthClient`) when in doubt.',
+      'OAuth 2.0 only: how long its access tokens last, in seconds (60 to 315360000, ten years); leave it out for the defaults: 1 hour with a refresh token, 14 days from the implicit flow. A long lifetime spares a tool without refresh tokens from signing in again, and leaves a leaked token usable as long: revoke it (`revokeOAuthAuthorization`, `revokeOAuthClient`) when in doubt.',
   })
   accessTokenLifetimeSeconds?: number | null;
 }
