@@ -4,6 +4,7 @@ import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { describeInBrowser, launchChromium } from '../support/headless-chromium';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import { binaryBody } from '../support/binary-body';
 
 /**
  * GET /api/1/report.pdf: a summary of a report for a client (issue 23, item 5). The file is
@@ -61,11 +62,7 @@ async function pdf(who: Credentials, query: Record<string, string>) {
     .query(query)
     .auth(who.login, who.password)
     .buffer(true)
-    .parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    .parse(binaryBody);
 }
 
 const MARCH = { from: '2026-03-01', to: '2026-04-01', group_by: 'company,project' };

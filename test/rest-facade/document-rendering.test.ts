@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import { binaryBody } from '../support/binary-body';
 
 /**
  * Documents are rendered off the event loop (attack findings, item 2). A staff member's three
@@ -87,11 +88,7 @@ async function download(path: string, query: Record<string, string>) {
     .query(query)
     .auth(staff.login, staff.password)
     .buffer(true)
-    .parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    .parse(binaryBody);
 }
 
 async function metrics(): Promise<string> {

@@ -13,6 +13,7 @@ import { parse } from 'csv-parse/sync';
 import request from 'supertest';
 import { pdfText } from '../support/pdf-text';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import { binaryBody } from '../support/binary-body';
 
 let t: TestApp;
 let owner: Credentials;
@@ -101,11 +102,7 @@ async function download(who: Credentials, path: string, query: Record<string, st
     .query(query)
     .auth(who.login, who.password)
     .buffer(true)
-    .parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    .parse(binaryBody);
 }
 
 async function csvRows(who: Credentials, query: Record<string, string>) {

@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import request from 'supertest';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import { binaryBody } from '../support/binary-body';
 
 /**
  * Every CSV download is also an Excel workbook at the same path ending in `.xlsx` (issue 23,
@@ -46,11 +47,7 @@ async function download(path: string, query: Record<string, string>) {
     .query(query)
     .auth(owner.login, owner.password)
     .buffer(true)
-    .parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    .parse(binaryBody);
 }
 
 /** The rows of the workbook's one sheet, the header first, as the cells hold them. */

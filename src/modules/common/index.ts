@@ -84,6 +84,7 @@ export {
   assignDefined,
   fields,
   findByUuids,
+  inOrderOf,
   findLocated,
   inTransaction,
   locatorWhere,

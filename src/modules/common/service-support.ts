@@ -73,6 +73,17 @@ export async function findLocated<T extends object>(
 }
 
 /**
+ * The objects a `getMany` found, in the order of `uuids` (a cascade's list, oldest first); the
+ * ones not found (gone since, or hidden from the caller) are left out.
+ */
+export function inOrderOf<T>(uuids: readonly string[], found: ReadonlyMap<string, T>): T[] {
+  return uuids.flatMap((uuid) => {
+    const object = found.get(uuid);
+    return object === undefined ? [] : [object];
+  });
+}
+
+/**
  * The rows of the caller's account (the tenant filter applies) among `uuids` that `extraWhere`
  * (the type's read policy) lets through, by uuid, in one statement however many: what
  * `nodes(ids:)` asks of each type. A uuid that names no such row is absent.

@@ -1,6 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { cascadeDescriptions } from '../../common';
+import { cascadeDescriptions, inOrderOf } from '../../common';
 import { DeleteStaffPayload } from '../../staff';
 import { Company } from '../company.entity';
 import type { CompanyService } from '../company.service';
@@ -20,7 +20,6 @@ export class StaffCascadeCompaniesResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Company[]> {
     const ids = payload.cascade.touchedCompanies.ids;
-    const found = await this.companies.getMany(ctx, ids);
-    return ids.flatMap((id) => found.get(id) ?? []);
+    return inOrderOf(ids, await this.companies.getMany(ctx, ids));
   }
 }

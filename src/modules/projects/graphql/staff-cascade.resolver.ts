@@ -1,6 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { cascadeDescriptions } from '../../common';
+import { cascadeDescriptions, inOrderOf } from '../../common';
 import { DeleteStaffPayload } from '../../staff';
 import { Project } from '../project.entity';
 import type { ProjectService } from '../project.service';
@@ -20,7 +20,6 @@ export class StaffCascadeProjectsResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Project[]> {
     const ids = payload.cascade.touchedProjects.ids;
-    const found = await this.projects.getMany(ctx, ids);
-    return ids.flatMap((id) => found.get(id) ?? []);
+    return inOrderOf(ids, await this.projects.getMany(ctx, ids));
   }
 }

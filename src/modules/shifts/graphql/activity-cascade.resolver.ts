@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { DeleteActivityPayload } from '../../activities';
-import { cascadeDescriptions } from '../../common';
+import { cascadeDescriptions, inOrderOf } from '../../common';
 import { Shift } from '../shift.entity';
 import type { ShiftService } from '../shift.service';
 
@@ -17,7 +17,7 @@ export class ActivityCascadeResolver {
     @Root() payload: DeleteActivityPayload,
     @Ctx() ctx: RequestContext,
   ): Promise<Shift[]> {
-    const found = await this.shifts.getMany(ctx, payload.shifts.ids);
-    return payload.shifts.ids.flatMap((id) => found.get(id) ?? []);
+    const { ids } = payload.shifts;
+    return inOrderOf(ids, await this.shifts.getMany(ctx, ids));
   }
 }
