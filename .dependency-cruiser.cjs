@@ -1,8 +1,11 @@
 /**
- * The direction of dependencies (docs/architecture.md): http → graphql → auth → modules → core,
- * and rest-facade → the executor port + core. `npm run lint` runs these rules and fails on any
- * violation. Type-only imports count too: a type cycle is still a knot for whoever reads the code.
+ * The direction of dependencies (docs/architecture.md, "Dependency rules"): main → cli → server →
+ * http → graphql → auth → modules → core, with db beside graphql (it registers the modules'
+ * entities) and rest-facade → the executor port + core. `npm run lint` runs these rules and fails
+ * on any violation. Type-only imports count too: a type cycle is still a knot for whoever reads
+ * the code. test/unit/dependency-rules.test.ts shows each rule refusing a fixture that breaks it.
  */
+
 module.exports = {
   forbidden: [
     {
@@ -13,6 +16,15 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'no-folder-cycle',
+      comment:
+        'Folders (each module, each folder of src/, rest-facade) form a hierarchy, not a knot: two folders that import each other can be neither read nor changed alone, even when no file cycle ties them. rest-facade/csv and rest-facade/pdf still do: csv-routes mounts the PDF downloads, which reuse the CSV download types.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^(src|rest-facade)(/|$)', pathNot: '^rest-facade/(csv|pdf)$' },
+      to: { path: '^(src|rest-facade)(/|$)', circular: true },
+    },
+    {
       name: 'core-imports-nothing-else',
       comment: 'src/core is the bottom layer: it imports libraries only.',
       severity: 'error',
@@ -21,20 +33,29 @@ module.exports = {
     },
     {
       name: 'module-through-its-index',
-      comment: "A module reaches another only through the other's index.ts.",
+      comment:
+        "A module reaches another only through the other's index.ts (and, from its own graphql/ folder, the other's graphql/index.ts): what a module keeps inside can change without a look at its users.",
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/' },
       to: {
         path: '^src/modules/[^/]+/',
-        pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'],
+        pathNot: [
+          '^src/modules/$1/',
+          '^src/modules/[^/]+/index\\.ts$',
+          '^src/modules/[^/]+/graphql/index\\.ts$',
+        ],
       },
     },
     {
       name: 'outside-through-module-index',
-      comment: 'Layers above the modules use a module through its index.ts.',
+      comment:
+        'Layers above the modules use a module through its index.ts (the schema assembly also through its graphql/index.ts), never a file inside.',
       severity: 'error',
       from: { path: '^(src|rest-facade)/', pathNot: '^src/modules/' },
-      to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+      to: {
+        path: '^src/modules/[^/]+/',
+        pathNot: ['^src/modules/[^/]+/index\\.ts$', '^src/modules/[^/]+/graphql/index\\.ts$'],
+      },
     },
     {
       name: 'modules-below-graphql-and-http',
@@ -43,6 +64,61 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/modules/' },
       to: { path: '^src/(graphql|http|auth|db|cli)/|^src/(server|cli|main)\\.ts$' },
+    },
+    {
+      name: 'module-rules-below-graphql',
+      comment:
+        "A module's services, policies, loaders and index.ts import nothing of a graphql/ folder: the rules take plain types (the GraphQL inputs implement them), so they serve every interface, and GraphQL stays a layer over them. Entities are GraphQL object types themselves and may name another module's GraphQL enum (webhook.entity.ts: ShiftEventKind); common/index.ts still hands the other modules' graphql/ folders their building blocks.",
+      severity: 'error',
+      from: {
+        path: '^src/modules/[^/]+/',
+        pathNot: [
+          '^src/modules/[^/]+/graphql/',
+          '^src/modules/[^/]+/[^/]+\\.entity\\.ts$',
+          '^src/modules/common/index\\.ts$',
+        ],
+      },
+      to: { path: '^src/modules/[^/]+/graphql/' },
+    },
+    {
+      name: 'module-graphql-for-the-schema',
+      comment:
+        "Outside the modules, only the schema assembly (src/graphql) uses a module's graphql/ folder: HTTP, auth, the database setup, the CLI and the facade work with services and the executor.",
+      severity: 'error',
+      from: { path: '^(src|rest-facade)/', pathNot: '^src/(modules|graphql)/' },
+      to: { path: '^src/modules/[^/]+/graphql/' },
+    },
+    {
+      name: 'auth-below-graphql-and-http',
+      comment:
+        'auth says who is calling, for every interface; it uses modules and core and never reaches up into the HTTP app, the GraphQL assembly or the database setup that sit over it.',
+      severity: 'error',
+      from: { path: '^src/auth/' },
+      to: { path: '^src/(http|graphql|db)/' },
+    },
+    {
+      name: 'db-below-graphql-and-http',
+      comment:
+        'The database setup opens the database and registers the entities; it knows nothing of the interfaces (HTTP, GraphQL) or of who is calling (auth).',
+      severity: 'error',
+      from: { path: '^src/db/' },
+      to: { path: '^src/(http|graphql|auth)/' },
+    },
+    {
+      name: 'graphql-below-http',
+      comment:
+        'The GraphQL assembly serves every transport (HTTP, WebSocket, the executor port); the Express app mounts it, never the other way round.',
+      severity: 'error',
+      from: { path: '^src/graphql/' },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'process-entry-on-top',
+      comment:
+        'main.ts, cli.ts, src/cli/ and server.ts start the process and wire the layers together; a layer that imported them would depend on everything above it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(cli/|(main|cli|server)\\.ts$)' },
+      to: { path: '^src/(cli/|(main|cli|server)\\.ts$)' },
     },
     {
       name: 'graphql-libraries-in-graphql-layers',

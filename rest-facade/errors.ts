@@ -11,7 +11,7 @@ import {
 /** How the legacy interfaces say one catalogue code: HTTP status, a title, the XML error type. */
 export interface LegacyErrorForm {
   readonly status: number;
-  /** The status's name as the interface document words it ("Read Denied", "Invalid Record"). */
+  /** The status's name as docs/json-api.md words it ("Read Denied", "Invalid Record"). */
   readonly title: string;
   /** The `type` attribute of the legacy XML `<error>`. */
   readonly xmlType: (entity: LegacyEntity) => string;
@@ -24,7 +24,7 @@ const general = (entity: LegacyEntity) => `${entity}::Error`;
 const fixed = (type: string) => () => type;
 
 /**
- * The one table: every code of the catalogue, with the status of the interface document. A code
+ * The one table: every code of the catalogue, with its status in docs/json-api.md. A code
  * added to the catalogue without a row here does not compile.
  */
 export const LEGACY_ERRORS = {

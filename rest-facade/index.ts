@@ -16,7 +16,7 @@ import { timeZoneJsonRoutes } from './routes/time-zones.routes';
 import { XML_ROUTES } from './routes/xml.routes';
 import { xmlFormat } from './xml/xml-format';
 
-/** Every route of the JSON interface under /api/1, in the order of the interface document. */
+/** Every route of the JSON interface under /api/1, in the order of docs/json-api.md ("Routes"). */
 export const JSON_ROUTES: readonly JsonRoute[] = [
   ...staffJsonRoutes,
   ...companyJsonRoutes,

@@ -55,6 +55,8 @@ const COLUMNS: readonly CsvColumn<ExportNode>[] = [
   ['tag_list', (s) => s.tagList.join(',')],
   ['notes', (s) => s.notes],
   ['external_href', (s) => s.externalHref],
+  // Added after the columns of shifts.json, so that a sheet reading them by position still can.
+  ['project_code', (s) => s.project?.code ?? null],
 ];
 
 export const SHIFT_EXPORT_COLUMNS = COLUMNS.map(([header]) => header);
@@ -62,10 +64,14 @@ export const SHIFT_EXPORT_COLUMNS = COLUMNS.map(([header]) => header);
 /**
  * How each orderable column continues a page: the filter field and the value of the last row.
  * The legacy id ends every order, so the key is unique and pages neither skip nor repeat rows.
- * Every order value of `shiftColumns` needs a key here.
+ * Typed by the schema's order enum (generated.ts): a new order field of shifts without a key here
+ * fails to compile. The instants of the row's own changes are no column of the legacy interface.
  */
 const KEYS: Readonly<
-  Record<string, { filter: string; value: (s: ExportNode) => unknown; nullable?: boolean }>
+  Record<
+    Exclude<ShiftOrderField, 'CREATED_AT' | 'UPDATED_AT'>,
+    { filter: string; value: (s: ExportNode) => unknown; nullable?: boolean }
+  >
 > = {
   ID: { filter: 'id', value: (s) => s.id },
   START: { filter: 'start', value: (s) => s.start },
@@ -162,8 +168,8 @@ function after(order: readonly OrderTerm[], last: ExportNode): WhereFilter {
   return lead ? { and: [lead, { or: alternatives }] } : { or: alternatives };
 }
 
-function keyOf(term: OrderTerm): (typeof KEYS)[string] {
-  const key = KEYS[term.field];
+function keyOf(term: OrderTerm): (typeof KEYS)[keyof typeof KEYS] {
+  const key = KEYS[term.field as keyof typeof KEYS] as (typeof KEYS)[keyof typeof KEYS] | undefined;
   if (!key) throw new Error(`no keyset for order field ${term.field}`);
   return key;
 }

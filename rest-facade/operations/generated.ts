@@ -45,11 +45,11 @@ export interface FacadeOperations {
 export type ActivityFilter = {
   /** Every one of these filters must match. */
   and?: Array<ActivityFilter> | null | undefined;
-  /** When it was created. */
+  /** When the row was created. */
   createdAt?: DateTimeFilter | null | undefined;
-  /** The activity's uuid. */
+  /** The uuid. */
   id?: IdFilter | null | undefined;
-  /** The activity's integer id. */
+  /** The integer id. */
   legacyId?: IntFilter | null | undefined;
   /** The activity's name. */
   name?: StringFilter | null | undefined;
@@ -81,15 +81,15 @@ export type ActivityOrder = {
 
 /** What activities can be sorted by. */
 export type ActivityOrderField =
-  /** By the instant the row was created. */
+  /** By `createdAt`. */
   | 'CREATED_AT'
-  /** By `id`, the uuid (in PostgreSQL uuid order). */
+  /** By `id` (in PostgreSQL uuid order). */
   | 'ID'
-  /** By `legacyId`, the integer id. */
+  /** By `legacyId`. */
   | 'LEGACY_ID'
-  /** By name. */
+  /** By `name`. */
   | 'NAME'
-  /** By the instant the row last changed (incremental sync). */
+  /** By `updatedAt`. */
   | 'UPDATED_AT';
 
 /** Names one activity by exactly one of `id` and `legacyId`. */
@@ -134,17 +134,17 @@ export type CompanyFilter = {
   contactPosition?: StringFilter | null | undefined;
   /** The contact person's salutation (Mr, Ms, Dr, ...). */
   contactSalutation?: StringFilter | null | undefined;
-  /** When it was created. */
+  /** When the row was created. */
   createdAt?: DateTimeFilter | null | undefined;
   /** The company's fax number. */
   faxPhone?: StringFilter | null | undefined;
-  /** The company's uuid. */
+  /** The uuid. */
   id?: IdFilter | null | undefined;
-  /** The latitude of the main office. */
+  /** Latitude of the main office in degrees (-90 to 90, north positive): as given, or looked up from the address when both coordinates are left empty and the street, city, state, postcode and country are all filled; null when neither. */
   latitude?: FloatFilter | null | undefined;
-  /** The company's integer id. */
+  /** The integer id. */
   legacyId?: IntFilter | null | undefined;
-  /** The longitude of the main office. */
+  /** Longitude of the main office in degrees (-180 to 180, east positive): as given, or looked up from the address like `latitude`; null when neither. */
   longitude?: FloatFilter | null | undefined;
   /** The street address of the company's main office. */
   mainAddress?: StringFilter | null | undefined;
@@ -168,7 +168,7 @@ export type CompanyFilter = {
   or?: Array<CompanyFilter> | null | undefined;
   /** When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md). */
   updatedAt?: DateTimeFilter | null | undefined;
-  /** The company's visibility. */
+  /** Who sees the company: PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the users in `users`. */
   visibility?: VisibilityFilter | null | undefined;
   /** The company's web site. */
   website?: StringFilter | null | undefined;
@@ -176,41 +176,41 @@ export type CompanyFilter = {
 
 /** Omitted fields keep their value on update. */
 export type CompanyInput = {
-  /** The contact person's e-mail address. */
+  /** The contact person's e-mail address. At most 255 characters. */
   contactEmailAddress?: string | null | undefined;
-  /** The contact person's first name. */
+  /** The contact person's first name. At most 255 characters. */
   contactFirstName?: string | null | undefined;
-  /** The contact person's home phone number. */
+  /** The contact person's home phone number. At most 255 characters. */
   contactHomePhone?: string | null | undefined;
-  /** The contact person's last name. */
+  /** The contact person's last name. At most 255 characters. */
   contactLastName?: string | null | undefined;
-  /** The contact person's mobile phone number. */
+  /** The contact person's mobile phone number. At most 255 characters. */
   contactMobilePhone?: string | null | undefined;
-  /** The contact person's position in the company. */
+  /** The contact person's position in the company. At most 255 characters. */
   contactPosition?: string | null | undefined;
-  /** The contact person's salutation (Mr, Ms, Dr, ...). */
+  /** The contact person's salutation (Mr, Ms, Dr, ...). At most 255 characters. */
   contactSalutation?: string | null | undefined;
-  /** The company's fax number. */
+  /** The company's fax number. At most 255 characters. */
   faxPhone?: string | null | undefined;
   /** Degrees, -90 to 90 (north positive). When both are left empty and all five address fields are filled, a save that sets the address looks them up. */
   latitude?: number | null | undefined;
   /** Degrees, -180 to 180 (east positive); looked up like `latitude`. */
   longitude?: number | null | undefined;
-  /** The street address of the main office. */
+  /** The street address of the company's main office. At most 255 characters. */
   mainAddress?: string | null | undefined;
-  /** The city of the main office. */
+  /** The city of the company's main office. At most 255 characters. */
   mainCity?: string | null | undefined;
-  /** The country of the main office. */
+  /** The country of the company's main office. At most 255 characters. */
   mainCountry?: string | null | undefined;
-  /** The company's main phone number. */
+  /** The company's main phone number. At most 255 characters. */
   mainPhone?: string | null | undefined;
-  /** The postcode of the main office. */
+  /** The postcode of the company's main office. At most 255 characters. */
   mainPostcode?: string | null | undefined;
-  /** The state or region of the main office. */
+  /** The state or region of the company's main office. At most 255 characters. */
   mainState?: string | null | undefined;
   /** The company's name; not blank, at most 255 characters. */
   name?: string | null | undefined;
-  /** Free-text notes, at most 10,000 characters. */
+  /** Free-text notes. At most 10,000 characters. */
   notes?: string | null | undefined;
   /** Users of CUSTOM visibility, by uuid. */
   userIds?: Array<string | number> | null | undefined;
@@ -218,7 +218,7 @@ export type CompanyInput = {
   userLegacyIds?: Array<number> | null | undefined;
   /** Who sees the company: PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the listed users. PRIVATE when omitted on create. */
   visibility?: Visibility | null | undefined;
-  /** The company's web site. */
+  /** The company's web site. At most 255 characters. */
   website?: string | null | undefined;
 };
 
@@ -246,17 +246,17 @@ export type CompanyOrderField =
   | 'CONTACT_POSITION'
   /** By `contactSalutation`. */
   | 'CONTACT_SALUTATION'
-  /** By the instant the row was created. */
+  /** By `createdAt`. */
   | 'CREATED_AT'
   /** By `faxPhone`. */
   | 'FAX_PHONE'
-  /** By `id`, the uuid (in PostgreSQL uuid order). */
+  /** By `id` (in PostgreSQL uuid order). */
   | 'ID'
-  /** By latitude. */
+  /** By `latitude`. */
   | 'LATITUDE'
-  /** By `legacyId`, the integer id. */
+  /** By `legacyId`. */
   | 'LEGACY_ID'
-  /** By longitude. */
+  /** By `longitude`. */
   | 'LONGITUDE'
   /** By `mainAddress`. */
   | 'MAIN_ADDRESS'
@@ -270,13 +270,13 @@ export type CompanyOrderField =
   | 'MAIN_POSTCODE'
   /** By `mainState`. */
   | 'MAIN_STATE'
-  /** By name. */
+  /** By `name`. */
   | 'NAME'
   /** By `notes`. */
   | 'NOTES'
-  /** By the instant the row last changed (incremental sync). */
+  /** By `updatedAt`. */
   | 'UPDATED_AT'
-  /** By visibility. */
+  /** By `visibility`. */
   | 'VISIBILITY'
   /** By `website`. */
   | 'WEBSITE';
@@ -302,21 +302,21 @@ export type CreateActivityInput = {
 
 /** A new company (owners and managers). */
 export type CreateCompanyInput = {
-  /** The contact person's e-mail address. */
+  /** The contact person's e-mail address. At most 255 characters. */
   contactEmailAddress?: string | null | undefined;
-  /** The contact person's first name. */
+  /** The contact person's first name. At most 255 characters. */
   contactFirstName?: string | null | undefined;
-  /** The contact person's home phone number. */
+  /** The contact person's home phone number. At most 255 characters. */
   contactHomePhone?: string | null | undefined;
-  /** The contact person's last name. */
+  /** The contact person's last name. At most 255 characters. */
   contactLastName?: string | null | undefined;
-  /** The contact person's mobile phone number. */
+  /** The contact person's mobile phone number. At most 255 characters. */
   contactMobilePhone?: string | null | undefined;
-  /** The contact person's position in the company. */
+  /** The contact person's position in the company. At most 255 characters. */
   contactPosition?: string | null | undefined;
-  /** The contact person's salutation (Mr, Ms, Dr, ...). */
+  /** The contact person's salutation (Mr, Ms, Dr, ...). At most 255 characters. */
   contactSalutation?: string | null | undefined;
-  /** The company's fax number. */
+  /** The company's fax number. At most 255 characters. */
   faxPhone?: string | null | undefined;
   /** A uuid of your choice; generated when omitted. */
   id?: string | number | null | undefined;
@@ -324,21 +324,21 @@ export type CreateCompanyInput = {
   latitude?: number | null | undefined;
   /** Degrees, -180 to 180 (east positive); looked up like `latitude`. */
   longitude?: number | null | undefined;
-  /** The street address of the main office. */
+  /** The street address of the company's main office. At most 255 characters. */
   mainAddress?: string | null | undefined;
-  /** The city of the main office. */
+  /** The city of the company's main office. At most 255 characters. */
   mainCity?: string | null | undefined;
-  /** The country of the main office. */
+  /** The country of the company's main office. At most 255 characters. */
   mainCountry?: string | null | undefined;
-  /** The company's main phone number. */
+  /** The company's main phone number. At most 255 characters. */
   mainPhone?: string | null | undefined;
-  /** The postcode of the main office. */
+  /** The postcode of the company's main office. At most 255 characters. */
   mainPostcode?: string | null | undefined;
-  /** The state or region of the main office. */
+  /** The state or region of the company's main office. At most 255 characters. */
   mainState?: string | null | undefined;
   /** The company's name; not blank, at most 255 characters. */
   name: string;
-  /** Free-text notes, at most 10,000 characters. */
+  /** Free-text notes. At most 10,000 characters. */
   notes?: string | null | undefined;
   /** Users of CUSTOM visibility, by uuid. */
   userIds?: Array<string | number> | null | undefined;
@@ -346,7 +346,7 @@ export type CreateCompanyInput = {
   userLegacyIds?: Array<number> | null | undefined;
   /** Who sees the company: PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the listed users. PRIVATE when omitted on create. */
   visibility?: Visibility | null | undefined;
-  /** The company's web site. */
+  /** The company's web site. At most 255 characters. */
   website?: string | null | undefined;
 };
 
@@ -356,6 +356,8 @@ export type CreateProjectInput = {
   active?: boolean | null | undefined;
   /** The default of `billable` for new shifts on the project; true when omitted on create. */
   billableByDefault?: boolean | null | undefined;
+  /** A short code for invoices and exports ("ACME-01"): letters, digits, `-`, `_` and `.`, at most 32; unique within the account. At most 32 characters. */
+  code?: string | null | undefined;
   /** The project's company (uuid); give this or `companyLegacyId`. */
   companyId?: string | number | null | undefined;
   /** The project's company (integer id); give this or `companyId`. */
@@ -591,19 +593,21 @@ export type ProjectFilter = {
   and?: Array<ProjectFilter> | null | undefined;
   /** Whether new shifts on the project are billable by default. */
   billableByDefault?: BooleanFilter | null | undefined;
+  /** A short code for invoices and exports ("ACME-01"): letters, digits, `-`, `_` and `.`, at most 32; unique within the account. */
+  code?: StringFilter | null | undefined;
   /** The uuid of the project's company. */
   companyId?: IdFilter | null | undefined;
   /** The integer id of the project's company. */
   companyLegacyId?: IntFilter | null | undefined;
-  /** When it was created. */
+  /** When the row was created. */
   createdAt?: DateTimeFilter | null | undefined;
-  /** The rate as entered; owners and managers only (READ_DENIED for a staff member). */
+  /** The rate as entered. Only for whom the money rule lets read it (READ_DENIED for anyone else). */
   hourlyRate?: StringFilter | null | undefined;
-  /** The hourly rate in cents; owners and managers only (READ_DENIED for a staff member). */
+  /** The hourly rate in cents. Only for whom the money rule lets read it (READ_DENIED for anyone else). */
   hourlyRateCents?: IntFilter | null | undefined;
-  /** The project's uuid. */
+  /** The uuid. */
   id?: IdFilter | null | undefined;
-  /** The project's integer id. */
+  /** The integer id. */
   legacyId?: IntFilter | null | undefined;
   /** The project's name. */
   name?: StringFilter | null | undefined;
@@ -629,6 +633,8 @@ export type ProjectInput = {
   active?: boolean | null | undefined;
   /** The default of `billable` for new shifts on the project; true when omitted on create. */
   billableByDefault?: boolean | null | undefined;
+  /** A short code for invoices and exports ("ACME-01"): letters, digits, `-`, `_` and `.`, at most 32; unique within the account. At most 32 characters. */
+  code?: string | null | undefined;
   /** Moves the project to another company (uuid). */
   companyId?: string | number | null | undefined;
   /** Moves the project to another company (integer id). */
@@ -675,29 +681,31 @@ export type ProjectOrderField =
   | 'ACTIVE'
   /** By `billableByDefault` (false first, ascending). */
   | 'BILLABLE_BY_DEFAULT'
-  /** By the uuid of the project's company. */
+  /** By `code`. */
+  | 'CODE'
+  /** By `companyId`. */
   | 'COMPANY_ID'
-  /** By the instant the row was created. */
+  /** By `createdAt`. */
   | 'CREATED_AT'
-  /** By the rate as entered (text); owners and managers only (READ_DENIED). */
+  /** By `hourlyRate`. Only for whom the money rule lets read it (READ_DENIED for anyone else). */
   | 'HOURLY_RATE'
-  /** By hourly rate in cents; owners and managers only (READ_DENIED). */
+  /** By `hourlyRateCents`. Only for whom the money rule lets read it (READ_DENIED for anyone else). */
   | 'HOURLY_RATE_CENTS'
-  /** By `id`, the uuid (in PostgreSQL uuid order). */
+  /** By `id` (in PostgreSQL uuid order). */
   | 'ID'
-  /** By `legacyId`, the integer id. */
+  /** By `legacyId`. */
   | 'LEGACY_ID'
-  /** By name. */
+  /** By `name`. */
   | 'NAME'
-  /** By notes (text). */
+  /** By `notes`. */
   | 'NOTES'
-  /** By time limit in seconds. */
+  /** By `timeLimit`. */
   | 'TIME_LIMIT'
-  /** By the time limit as entered (text). */
+  /** By `timeLimitString`. */
   | 'TIME_LIMIT_STRING'
-  /** By the instant the row last changed (incremental sync). */
+  /** By `updatedAt`. */
   | 'UPDATED_AT'
-  /** By visibility. */
+  /** By `visibility`. */
   | 'VISIBILITY';
 
 /** Names one project by exactly one of `id` and `legacyId`. */
@@ -835,19 +843,19 @@ export type RoundingScope =
 export type ShiftFilter = {
   /** The uuid of the shift's activity (`isNull: true`: shifts without one). */
   activityId?: IdFilter | null | undefined;
-  /** The integer id of the shift's activity. */
+  /** The integer id of the shift's activity (`isNull: true`: shifts without one). */
   activityLegacyId?: IntFilter | null | undefined;
   /** Every one of these filters must match. */
   and?: Array<ShiftFilter> | null | undefined;
   /** Whether the shift is billable. */
   billable?: BooleanFilter | null | undefined;
-  /** When it was created. */
+  /** When the row was created. */
   createdAt?: DateTimeFilter | null | undefined;
   /** Where the shift came from (`externalHref`). */
   externalHref?: StringFilter | null | undefined;
-  /** The shift's uuid. */
+  /** The uuid. */
   id?: IdFilter | null | undefined;
-  /** The shift's integer id. */
+  /** The integer id. */
   legacyId?: IntFilter | null | undefined;
   /** This filter must not match. */
   not?: ShiftFilter | null | undefined;
@@ -917,31 +925,31 @@ export type ShiftOrder = {
 
 /** What shifts can be sorted by. */
 export type ShiftOrderField =
-  /** By the uuid of the shift's activity. */
+  /** By `activityId`. */
   | 'ACTIVITY_ID'
   /** By `billable` (false first, ascending). */
   | 'BILLABLE'
-  /** By the instant the row was created. */
+  /** By `createdAt`. */
   | 'CREATED_AT'
   /** By `externalHref`. */
   | 'EXTERNAL_HREF'
-  /** By `id`, the uuid (in PostgreSQL uuid order). */
+  /** By `id` (in PostgreSQL uuid order). */
   | 'ID'
-  /** By `legacyId`, the integer id. */
+  /** By `legacyId`. */
   | 'LEGACY_ID'
-  /** By notes (text). */
+  /** By `notes`. */
   | 'NOTES'
-  /** By the uuid of the shift's project. */
+  /** By `projectId`. */
   | 'PROJECT_ID'
-  /** By start. */
+  /** By `start`. */
   | 'START'
-  /** By stop (running shifts, with no stop, last ascending). */
+  /** By `stop`. */
   | 'STOP'
-  /** By time zone name. */
+  /** By `timeZone`. */
   | 'TIME_ZONE'
-  /** By the instant the row last changed (incremental sync). */
+  /** By `updatedAt`. */
   | 'UPDATED_AT'
-  /** By the uuid of the user who worked. */
+  /** By `userId`. */
   | 'USER_ID';
 
 /** Names one shift by exactly one of `id` and `legacyId`. */
@@ -957,21 +965,21 @@ export type StaffFilter = {
   active?: BooleanFilter | null | undefined;
   /** Every one of these filters must match. */
   and?: Array<StaffFilter> | null | undefined;
-  /** When it was created. */
+  /** When the row was created. */
   createdAt?: DateTimeFilter | null | undefined;
-  /** The e-mail address. */
+  /** The e-mail address. Only for whom the personal rule lets read it (READ_DENIED for anyone else). */
   emailAddress?: StringFilter | null | undefined;
   /** The first name. */
   firstName?: StringFilter | null | undefined;
-  /** The user's hourly rate in cents. */
+  /** The user's hourly rate in cents. Only for whom the money rule lets read it (READ_DENIED for anyone else). */
   hourlyRateCents?: IntFilter | null | undefined;
-  /** The user's uuid. */
+  /** The uuid. */
   id?: IdFilter | null | undefined;
   /** The last name. */
   lastName?: StringFilter | null | undefined;
-  /** The user's integer id. */
+  /** The integer id. */
   legacyId?: IntFilter | null | undefined;
-  /** The login (a staff member sees only their own record anyway). */
+  /** The login (a staff member sees only their own record anyway). Only for whom the personal rule lets read it (READ_DENIED for anyone else). */
   login?: StringFilter | null | undefined;
   /** This filter must not match. */
   not?: StaffFilter | null | undefined;
@@ -1021,27 +1029,27 @@ export type StaffOrder = {
 export type StaffOrderField =
   /** By `active` (false first, ascending). */
   | 'ACTIVE'
-  /** By the instant the row was created. */
+  /** By `createdAt`. */
   | 'CREATED_AT'
-  /** By e-mail address. */
+  /** By `emailAddress`. Only for whom the personal rule lets read it (READ_DENIED for anyone else). */
   | 'EMAIL_ADDRESS'
-  /** By first name. */
+  /** By `firstName`. */
   | 'FIRST_NAME'
-  /** By hourly rate in cents. */
+  /** By `hourlyRateCents`. Only for whom the money rule lets read it (READ_DENIED for anyone else). */
   | 'HOURLY_RATE_CENTS'
-  /** By `id`, the uuid (in PostgreSQL uuid order). */
+  /** By `id` (in PostgreSQL uuid order). */
   | 'ID'
-  /** By last name. */
+  /** By `lastName`. */
   | 'LAST_NAME'
-  /** By `legacyId`, the integer id. */
+  /** By `legacyId`. */
   | 'LEGACY_ID'
-  /** By login. */
+  /** By `login`. Only for whom the personal rule lets read it (READ_DENIED for anyone else). */
   | 'LOGIN'
-  /** By time zone name. */
+  /** By `timeZone`. */
   | 'TIME_ZONE'
-  /** By role. */
+  /** By `type`. */
   | 'TYPE'
-  /** By the instant the row last changed (incremental sync). */
+  /** By `updatedAt`. */
   | 'UPDATED_AT';
 
 /** Names one user by exactly one of `id` and `legacyId`. */
@@ -1258,7 +1266,7 @@ export type ExportShiftsQueryVariables = Exact<{
 }>;
 
 
-export type ExportShiftsQuery = { shifts: { nodes: Array<{ id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, project: { name: string } | null, activity: { name: string } | null, user: { id: string, legacyId: number, login: string | null } }>, pageInfo: { hasNextPage: boolean } } };
+export type ExportShiftsQuery = { shifts: { nodes: Array<{ id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, project: { name: string, code: string | null } | null, activity: { name: string } | null, user: { id: string, legacyId: number, login: string | null } }>, pageInfo: { hasNextPage: boolean } } };
 
 export type ExportReportQueryVariables = Exact<{
   input: ReportInput;
@@ -1281,7 +1289,7 @@ export type ActivityFieldsFragment = { id: string, legacyId: number, name: strin
 
 export type ShiftFieldsFragment = { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } };
 
-export type ProjectFieldsFragment = { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null };
+export type ProjectFieldsFragment = { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null };
 
 export type ListProjectsQueryVariables = Exact<{
   companyId?: string | number | null | undefined;
@@ -1294,7 +1302,7 @@ export type ListProjectsQueryVariables = Exact<{
 }>;
 
 
-export type ListProjectsQuery = { projects: { totalCount?: number, nodes: Array<{ id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListProjectsQuery = { projects: { totalCount?: number, nodes: Array<{ id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShowProjectQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -1304,42 +1312,42 @@ export type ShowProjectQueryVariables = Exact<{
 }>;
 
 
-export type ShowProjectQuery = { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } | null };
+export type ShowProjectQuery = { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } | null };
 
 export type CreateProjectMutationVariables = Exact<{
   input: CreateProjectInput;
 }>;
 
 
-export type CreateProjectMutation = { createProject: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
+export type CreateProjectMutation = { createProject: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type UpdateProjectMutationVariables = Exact<{
   input: UpdateProjectInput;
 }>;
 
 
-export type UpdateProjectMutation = { updateProject: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
+export type UpdateProjectMutation = { updateProject: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type DeleteProjectMutationVariables = Exact<{
   input: DeleteProjectInput;
 }>;
 
 
-export type DeleteProjectMutation = { deleteProject: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
+export type DeleteProjectMutation = { deleteProject: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type PunchInMutationVariables = Exact<{
   input: PunchInInput;
 }>;
 
 
-export type PunchInMutation = { punchIn: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
+export type PunchInMutation = { punchIn: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type PunchOutMutationVariables = Exact<{
   input: PunchOutInput;
 }>;
 
 
-export type PunchOutMutation = { punchOut: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
+export type PunchOutMutation = { punchOut: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type ListShiftsQueryVariables = Exact<{
   projectId?: string | number | null | undefined;

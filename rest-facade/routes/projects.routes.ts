@@ -54,6 +54,10 @@ const projectWire = z
     hourly_rate_cents: z.number().int().nullable(),
     invoice_amount: z.number().nullable().meta({ description: 'Currency units, two decimals' }),
     billable_by_default: z.boolean(),
+    code: z
+      .string()
+      .optional()
+      .meta({ description: 'The short code for invoices and exports; only when set' }),
     activities: z.array(activityWire),
     grand_total: z
       .number()
@@ -115,6 +119,8 @@ function renderProject(p: ProjectNode): ProjectWire {
     overdue: p.overdue,
     nearly_overdue: p.nearlyOverdue,
     started_at: startedAtSeconds(p),
+    // Only when set, so that clients that never set one read the representation they always did.
+    ...(p.code === null ? {} : { code: p.code }),
   };
   const shift = p.currentShift;
   if (!shift) return wire;
@@ -159,6 +165,7 @@ export const PROJECT_FIELDS = {
     kind: boolean,
     column: { type: 'boolean', order: 'BILLABLE_BY_DEFAULT' },
   },
+  code: { to: 'code', kind: text, column: { type: 'string', order: 'CODE' } },
 } as const satisfies ResourceFields<ProjectOrderField>;
 
 const projectTables = resourceTables(

@@ -5,7 +5,7 @@ import type { RefFragment } from '../operations/generated';
 export const uuidField = z.string().meta({ format: 'uuid' });
 /** `active` is the string "true" or "false" on the legacy wire, never a boolean. */
 export const stringBoolean = z.enum(['true', 'false']);
-/** An instant on the JSON and CSV wire, as the interface document writes it: `2013-08-16T05:19:26Z`. */
+/** An instant on the JSON and CSV wire, as docs/json-api.md writes it: `2013-08-16T05:19:26Z`. */
 export const dateTime = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/)

@@ -131,6 +131,7 @@ const projectFields = {
   company_id: { to: 'companyLegacyId', kind: integerField },
   taglist: PROJECT_FIELDS.tag_list,
   tag_list: PROJECT_FIELDS.tag_list,
+  code: PROJECT_FIELDS.code,
 };
 
 const projectResource: XmlResource<ProjectNode, 'project'> = {
@@ -151,10 +152,12 @@ const projectResource: XmlResource<ProjectNode, 'project'> = {
     text('notes', p.notes),
     integer('company_id', p.companyLegacyId),
     text('taglist', p.tagList.join(',')),
-    // The running state the JSON project has (behaviour-notes.md, "Punch in / punch out"), last so
-    // that clients reading the older elements by position are undisturbed.
+    // The running state the JSON project has (docs/xml-api.md, "<project>"), last so that
+    // clients reading the older elements by position are undisturbed.
     boolean('running', p.running),
     integer('started_at', startedAtSeconds(p)),
+    // Only when set, as in JSON: a client that never sets one reads the document it always did.
+    ...(p.code === null ? [] : [text('code', p.code)]),
   ],
   createFields: projectFields,
   updateFields: projectFields,
@@ -253,7 +256,7 @@ const inProject = (params: Readonly<Record<string, string>>) => ({
   projectLegacyId: legacyId(params.project_id, 'Project'),
 });
 
-/** The routes as the interface document lists them. */
+/** The routes as docs/xml-api.md lists them ("Routes"). */
 const DOCUMENTED_ROUTES: readonly XmlRoute[] = [
   xmlList(userResource, '/staff', 'ListStaff', 'List the staff, the caller included'),
   xmlShow(userResource, '/staff/:id', 'ShowStaff', 'Show a staff member'),

@@ -3,11 +3,58 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
+import { Command } from 'commander';
 import { createApp, type App } from '../http/app';
 import type { Config } from '../core/config';
 import type { Database } from '../db/database';
 import { BadRequestError } from '../core/errors';
 import type { RequestContext } from '../core/request-context';
+import { asOwner, examples } from './command-support';
+
+/** `timetrack export`: the command, whose work is `exportShifts`. */
+export function addExportCommand(program: Command): void {
+  program
+    .command('export')
+    .summary("Write an account's shifts as CSV (as GET /api/1/shifts.csv)")
+    .description(
+      'Write the shifts of an account as CSV, as GET /api/1/shifts.csv does: the same columns, the ' +
+        'same where/order language (docs/json-api.md), streamed page by page. To stdout unless --output.',
+    )
+    .requiredOption(
+      '--owner <login>',
+      "the login of the account's owner (every shift of the account)",
+    )
+    .option(
+      '--where <expr>',
+      'which shifts, e.g. \'billable = true && start >= "2026-11-01T00:00:00Z"\'',
+    )
+    .option('--order <expr>', 'their order, e.g. "start desc" (default: creation order)')
+    .option(
+      '--output <file>',
+      'write to this file instead of stdout; replaced only when the export is whole',
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'timetrack export --owner demo > shifts.csv',
+        'timetrack export --owner demo --where "billable = true" --order "start desc" --output billable.csv',
+        'timetrack export --owner demo --where \'stop = null || start >= "2026-11-01T00:00:00+01:00"\' --output recent.csv',
+      ]),
+    )
+    .action(async (options: { owner: string; where?: string; order?: string; output?: string }) => {
+      await asOwner(options.owner, async (ctx, db, config) => {
+        const rows = await exportShifts(
+          db,
+          config,
+          ctx,
+          { where: options.where, order: options.order },
+          options.output,
+        );
+        if (options.output !== undefined)
+          process.stdout.write(`wrote ${rows} shift(s) to ${options.output}\n`);
+      });
+    });
+}
 
 /**
  * `timetrack export`: the file of GET /api/1/shifts.csv, for a context of the CLI. The app is

@@ -11,10 +11,20 @@ import {
  * that is a real fault.
  */
 const UNIQUE_CONSTRAINTS: Record<string, [field: string, message: string]> = {
-  users_login_unique: ['login', 'is already taken'],
   shifts_one_running_per_user: ['stop', 'the user already has a running shift'],
   oauth_clients_client_key_key: ['clientId', 'is already taken'],
 };
+
+/**
+ * A unique index named by the convention `<table>_<column>_unique` (`users_login_unique`,
+ * `projects_code_unique`) refuses a value of the input field of its column.
+ */
+function uniqueColumnOf(constraint: string): [field: string, message: string] | undefined {
+  const column = /^[a-z]+_([a-z_]+)_unique$/.exec(constraint)?.[1];
+  return column
+    ? [column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()), 'is already taken']
+    : undefined;
+}
 
 /** Socket errors of a database that is gone or unreachable. */
 const NETWORK_CODES = new Set([
@@ -87,6 +97,7 @@ export function mapDatabaseError(error: unknown): AppError | undefined {
     case '23505': {
       const [field, message] =
         UNIQUE_CONSTRAINTS[constraint] ??
+        uniqueColumnOf(constraint) ??
         (constraint.endsWith('uuid_key')
           ? ['id', 'is already taken']
           : ['input', 'duplicates an existing record']);

@@ -9,62 +9,45 @@ import {
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchema, type ContainerType, type PubSub } from 'type-graphql';
-import { ActivityResolver, ProjectActivitiesResolver } from '../modules/activities';
-import { ONE_OF_INPUT_TYPES } from '../modules/common';
-import { CompanyResolver, StaffCascadeCompaniesResolver } from '../modules/companies';
+import { ACTIVITY_RESOLVERS } from '../modules/activities/graphql';
+import {
+  maskDeclaredFields,
+  ONE_OF_INPUT_TYPES,
+  type ResolverRegistration,
+} from '../modules/common';
+import { COMPANY_RESOLVERS } from '../modules/companies/graphql';
 import { ERROR_CODES, ERROR_MEANINGS, HTTP_STATUS } from '../core/errors';
 import { APOLLO_CODES } from './format-error';
-import { registerShiftEventSource, ShiftEventResolver } from '../modules/events';
-import { NodeLookup, NodeResolver } from '../modules/nodes';
-import { SyncResolver } from '../modules/sync';
-import { OAuthClientResolver } from '../modules/oauth';
-import {
-  CompanyProjectsResolver,
-  ProjectResolver,
-  StaffCascadeProjectsResolver,
-} from '../modules/projects';
-import {
-  DeleteRatePayloadResolver,
-  ProjectRatesResolver,
-  RateResolver,
-  SetRatePayloadResolver,
-  StaffRatesResolver,
-} from '../modules/rates';
-import { ReportResolver } from '../modules/reports';
-import { ActivityCascadeResolver, ProjectTimeResolver, ShiftResolver } from '../modules/shifts';
-import { AccountResolver, StaffResolver, ViewerResolver } from '../modules/staff';
-import { TimeZoneResolver, TimeZoneService } from '../modules/time-zones';
-import { WebhookResolver } from '../modules/webhooks';
+import { EVENT_RESOLVERS, registerShiftEventSource } from '../modules/events/graphql';
+import { NODE_RESOLVERS } from '../modules/nodes/graphql';
+import { SYNC_RESOLVERS } from '../modules/sync/graphql';
+import { OAUTH_RESOLVERS } from '../modules/oauth/graphql';
+import { PROJECT_RESOLVERS } from '../modules/projects/graphql';
+import { RATE_RESOLVERS } from '../modules/rates/graphql';
+import { REPORT_RESOLVERS } from '../modules/reports/graphql';
+import { SHIFT_RESOLVERS } from '../modules/shifts/graphql';
+import { STAFF_RESOLVERS } from '../modules/staff/graphql';
+import { TIME_ZONE_RESOLVERS } from '../modules/time-zones/graphql';
+import { WEBHOOK_RESOLVERS } from '../modules/webhooks/graphql';
 import { forgetReadsAroundMutationFields } from './mutation-freshness';
 import type { Services } from './services';
 
-const RESOLVERS = [
-  ViewerResolver,
-  AccountResolver,
-  StaffResolver,
-  CompanyResolver,
-  CompanyProjectsResolver,
-  ProjectResolver,
-  ProjectTimeResolver,
-  ProjectActivitiesResolver,
-  ActivityResolver,
-  ShiftResolver,
-  ActivityCascadeResolver,
-  StaffCascadeProjectsResolver,
-  StaffCascadeCompaniesResolver,
-  TimeZoneResolver,
-  OAuthClientResolver,
-  RateResolver,
-  SetRatePayloadResolver,
-  DeleteRatePayloadResolver,
-  ProjectRatesResolver,
-  StaffRatesResolver,
-  ReportResolver,
-  WebhookResolver,
-  ShiftEventResolver,
-  NodeResolver,
-  SyncResolver,
-] as const;
+/** Each module's resolvers, which each module lists itself (its graphql/index.ts). */
+const MODULE_RESOLVERS = [
+  STAFF_RESOLVERS,
+  COMPANY_RESOLVERS,
+  PROJECT_RESOLVERS,
+  ACTIVITY_RESOLVERS,
+  SHIFT_RESOLVERS,
+  RATE_RESOLVERS,
+  REPORT_RESOLVERS,
+  TIME_ZONE_RESOLVERS,
+  OAUTH_RESOLVERS,
+  WEBHOOK_RESOLVERS,
+  EVENT_RESOLVERS,
+  NODE_RESOLVERS,
+  SYNC_RESOLVERS,
+] as const satisfies readonly (readonly ResolverRegistration<Services>[])[];
 
 /**
  * Builds the executable schema; resolvers get their services through a small container.
@@ -74,37 +57,19 @@ export async function createSchema(
   services: Services,
   pubSub: PubSub = createPubSub(),
 ): Promise<GraphQLSchema> {
-  const instances = new Map<unknown, unknown>([
-    [ViewerResolver, new ViewerResolver()],
-    [AccountResolver, new AccountResolver()],
-    [StaffResolver, new StaffResolver(services.staff)],
-    [CompanyResolver, new CompanyResolver(services.companies)],
-    [CompanyProjectsResolver, new CompanyProjectsResolver()],
-    [ProjectResolver, new ProjectResolver(services.projects)],
-    [ProjectTimeResolver, new ProjectTimeResolver(services.punches)],
-    [ProjectActivitiesResolver, new ProjectActivitiesResolver()],
-    [ActivityResolver, new ActivityResolver(services.activities)],
-    [ShiftResolver, new ShiftResolver(services.shifts)],
-    [ActivityCascadeResolver, new ActivityCascadeResolver(services.shifts)],
-    [StaffCascadeProjectsResolver, new StaffCascadeProjectsResolver(services.projects)],
-    [StaffCascadeCompaniesResolver, new StaffCascadeCompaniesResolver(services.companies)],
-    [TimeZoneResolver, new TimeZoneResolver(new TimeZoneService())],
-    [OAuthClientResolver, new OAuthClientResolver(services.oauthClients)],
-    [RateResolver, new RateResolver(services.rates)],
-    [SetRatePayloadResolver, new SetRatePayloadResolver(services.staff)],
-    [DeleteRatePayloadResolver, new DeleteRatePayloadResolver(services.staff)],
-    [ProjectRatesResolver, new ProjectRatesResolver(services.rates)],
-    [StaffRatesResolver, new StaffRatesResolver(services.rates)],
-    [ReportResolver, new ReportResolver(services.reports)],
-    [WebhookResolver, new WebhookResolver(services.webhooks)],
-    [ShiftEventResolver, new ShiftEventResolver(services.shifts)],
-    [NodeResolver, new NodeResolver(new NodeLookup(services))],
-    [SyncResolver, new SyncResolver(services.sync)],
-  ]);
+  const registrations: readonly ResolverRegistration<Services>[] = MODULE_RESOLVERS.flat();
+  const instances = new Map(registrations.map(([resolver, build]) => [resolver, build(services)]));
   const container: ContainerType = { get: (cls) => instances.get(cls) };
-  const built = await buildSchema({ resolvers: RESOLVERS, container, validate: false, pubSub });
+  const [first, ...rest] = registrations.map(([resolver]) => resolver);
+  if (!first) throw new Error('no module registers a resolver');
+  const built = await buildSchema({
+    resolvers: [first, ...rest],
+    container,
+    validate: false,
+    pubSub,
+  });
   const schema = describeRootTypes(
-    forgetReadsAroundMutationFields(withErrorCodes(withOneOfInputs(built))),
+    forgetReadsAroundMutationFields(withErrorCodes(withOneOfInputs(maskDeclaredFields(built)))),
   );
   // Last: the event source is found by the schema object that serves the subscriptions.
   registerShiftEventSource(schema, { pubSub, projects: services.projects });

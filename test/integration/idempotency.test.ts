@@ -110,7 +110,7 @@ test('punching in 50 times at once with one key: one running shift, and every an
   const answers = await Promise.all(Array.from({ length: 50 }, punch));
   expect(new Set(answers.map((a) => a.status))).toEqual(new Set([200]));
   // The same project with the same running shift in every answer. Its totals count up to each
-  // answer's own instant (the interface document's rule for a running project), so on a busy
+  // answer's own instant (docs/json-api.md's rule for a running project), so on a busy
   // machine a late answer may be a second ahead: they are compared apart from those.
   const LIVE = ['grand_total', 'running_total', 'time_left', 'overdue', 'nearly_overdue'];
   const settled = answers.map((a) =>

@@ -48,7 +48,7 @@ async function requestToken(callback: string, method: Method = 'HMAC-SHA1'): Pro
   return { key: body.get('oauth_token')!, secret: body.get('oauth_token_secret')! };
 }
 
-/** Step 3 in the query-string scheme the interface document names. */
+/** Step 3 with the parameters in the query string (docs/authentication.md, "OAuth 1.0a"). */
 async function accessToken(
   request: TokenPair,
   verifier: string,

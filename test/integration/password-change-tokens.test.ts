@@ -103,7 +103,7 @@ async function approvedRequestToken(who: Credentials): Promise<{ token: Pair; ve
 }
 
 async function oauth1Exchange(approved: { token: Pair; verifier: string }) {
-  // The query-string scheme of the interface document.
+  // The OAuth 1.0a parameters in the query string (docs/authentication.md, "OAuth 1.0a").
   const url = `${base}/oauth/access_token`;
   const data = { oauth_verifier: approved.verifier };
   const signed = oauth1.authorize({ url, method: 'GET', data }, approved.token);

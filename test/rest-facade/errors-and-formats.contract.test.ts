@@ -3,7 +3,8 @@
  * limits, the `where`/`order` query language through HTTP, JSONP, query-string parsing, and a
  * battery of hostile inputs that must never produce a 5xx.
  *
- * The contract is /work/shared/spec/service-interface.md, with gaps filled by behaviour-notes.md.
+ * The contract is docs/json-api.md ("Authentication", "Request bodies", "Querying lists",
+ * "Errors", "Limits", "Legacy compatibility notes").
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';

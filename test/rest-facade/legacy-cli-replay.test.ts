@@ -1,7 +1,8 @@
 /**
- * Replays, byte for byte, the requests of the original command-line client as behaviour-notes.md
- * describes them, against a listening server, with Node's raw `http.request` (and a bare TCP socket
- * where even `http.request` would add a header the client does not send):
+ * Replays, byte for byte, the requests of the original command-line client as docs/json-api.md
+ * ("Legacy compatibility notes") describes them, against a listening server, with Node's raw
+ * `http.request` (and a bare TCP socket where even `http.request` would add a header the client
+ * does not send):
  *
  * - `GET /api/1/projects.json?where=active="true"`: the inner `=` and the quotes unescaped
  *   (supertest/superagent would percent-encode the quotes, so it is not used here);

@@ -71,7 +71,7 @@ describe('a trailing backslash is a literal backslash', () => {
 
 describe('everything else of LIKE is as before', () => {
   test.each([
-    // `%` and `_` are wildcards: the interface document's `~=` is LIKE with the pattern as given.
+    // `%` and `_` are wildcards: `~=` is LIKE with the pattern as given (docs/json-api.md).
     ['last_name ~= "100%"', ['100%', '1000']],
     ['last_name ~= "under_score"', ['underXscore', 'under_score'].sort()],
     // `\` escapes the next character: a literal `%`, `_` or backslash.

@@ -1,7 +1,7 @@
 /**
- * The JSON lists' `order` parameter accepts every column their `where` accepts (behaviour-notes.md,
- * "`where` and `order`": columns are the resource's JSON field names), text columns included,
- * through HTTP and the real database. Ties end in the legacy id, so every order is deterministic.
+ * The JSON lists' `order` parameter accepts every column their `where` accepts (docs/json-api.md,
+ * "Columns": every listed column works in both), text columns included, through HTTP and the real
+ * database. Ties end in the legacy id, so every order is deterministic.
  *
  * Text values are lower-case ASCII letters, which every collation orders alike.
  */

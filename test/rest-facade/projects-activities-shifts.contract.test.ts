@@ -1,6 +1,6 @@
 /**
  * Contract tests of the legacy JSON facade (/api/1) for projects, activities and shifts, written
- * from /work/shared/spec/service-interface.md and behaviour-notes.md (not from the facade's code):
+ * from docs/json-api.md, docs/domain-rules.md and docs/permissions.md (not from the facade's code):
  * status, envelope, exact field sets and wire types, nesting, merging updates, punching, the
  * query language, and who sees what.
  */
@@ -18,8 +18,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 // ---------------------------------------------------------------------------------------------
-// Field sets, written from the interface document (Project, Activity, Shift tables) and the
-// behaviour notes (running-project extras). `user_uuids` is implied by visibility 'custom'.
+// Field sets, written from the Project, Activity and Shift tables of docs/json-api.md (the
+// running-project extras included). `user_uuids` is implied by visibility 'custom'.
 // ---------------------------------------------------------------------------------------------
 
 const PROJECT_KEYS = [
@@ -1367,10 +1367,10 @@ describe('bodies, suffixes and methods', () => {
 // Wire times and error labels
 // =============================================================================================
 
-/** The interface document's form of a time: `2013-08-16T05:19:26Z`, whole seconds, no fraction. */
+/** A time on the wire (docs/json-api.md): `2013-08-16T05:19:26Z`, whole seconds, no fraction. */
 const WIRE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-describe('JSON times are written as the interface document shows them', () => {
+describe('JSON times are written as docs/json-api.md shows them', () => {
   test('shift start and stop are whole seconds with Z in create, show, lists and the running project', async () => {
     const { as, project } = await world();
     const created = one(

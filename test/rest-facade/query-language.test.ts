@@ -78,7 +78,7 @@ describe('where: comparisons', () => {
     expect(compileWhere(`last_name ${op} "sm%"`, columns)).toEqual({ lastName: { [name]: 'sm%' } });
   });
 
-  test('the spec example: last_name ~= "sm%"', () => {
+  test('a LIKE pattern as given: last_name ~= "sm%"', () => {
     expect(compileWhere('last_name ~= "sm%"', columns)).toEqual({ lastName: { like: 'sm%' } });
   });
 
@@ -389,7 +389,7 @@ describe('caps', () => {
 });
 
 describe('order', () => {
-  test('the spec example', () => {
+  test('two columns, each with its direction', () => {
     expect(compileOrderText('last_name asc, first_name desc', columns)).toEqual([
       { field: 'LAST_NAME', direction: 'ASC' },
       { field: 'FIRST_NAME', direction: 'DESC' },

@@ -217,7 +217,7 @@ test('the file: a CSV attachment with a header, values as the JSON interface has
   expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
   expect(res.headers['content-disposition']).toBe('attachment; filename=shifts.csv');
   expect(res.text.split('\n')[0]).toBe(
-    'uuid,legacy_id,start,stop,duration_seconds,time_zone,billable,project_uuid,project_name,user_uuid,user_login,activity_uuid,activity_name,tag_list,notes,external_href',
+    'uuid,legacy_id,start,stop,duration_seconds,time_zone,billable,project_uuid,project_name,user_uuid,user_login,activity_uuid,activity_name,tag_list,notes,external_href,project_code',
   );
   const fifth = rows.find((r) => r.uuid === made[5]!.id)!;
   expect(fifth).toMatchObject({

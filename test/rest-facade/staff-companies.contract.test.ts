@@ -1,9 +1,10 @@
 /**
  * Contract tests of the JSON facade (/api/1) for staff and companies, through HTTP only.
  *
- * The contract is /work/shared/spec/service-interface.md, with gaps filled by behaviour-notes.md;
- * roles follow docs/permissions.md. Wire objects are checked against key lists written here from
- * the interface document, and additionally against the facade's own (strict) zod schemas.
+ * The contract is docs/json-api.md (its "Legacy compatibility notes" settle what the old interface
+ * left open); roles follow docs/permissions.md. Wire objects are checked against key lists written
+ * here from the resource tables of docs/json-api.md, and additionally against the facade's own
+ * (strict) zod schemas.
  */
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
@@ -20,7 +21,7 @@ afterAll(() => t?.close());
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The Staff member table of the interface document (password is write-only, never returned). */
+/** The Staff table of docs/json-api.md (password is write-only, never returned). */
 const STAFF_KEYS = [
   'uuid',
   'login',
@@ -33,7 +34,7 @@ const STAFF_KEYS = [
   'hourly_rate_cents',
 ];
 
-/** The Company table of the interface document. */
+/** The Company table of docs/json-api.md. */
 const COMPANY_KEYS = [
   'uuid',
   'name',
@@ -215,8 +216,8 @@ describe('GET /staff (list)', () => {
     expect(items.map((s) => s.uuid)).toEqual(expect.arrayContaining([manager.id, owner.ownerId]));
   });
 
-  // The interface document: "A staff list includes the authenticated user". A staff member's list
-  // is exactly that (docs/permissions.md); the official CLI lists staff during setup for every user.
+  // A staff list includes the caller, and a staff member's list is exactly that
+  // (docs/permissions.md, "Roles"); the official CLI lists staff during setup for every user.
   test('a staff member lists staff and sees only themselves', async () => {
     const owner = await t.newAccount();
     const member = await t.newStaff(owner, { type: 'STAFF' });

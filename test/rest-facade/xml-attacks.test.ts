@@ -1,10 +1,10 @@
 /**
  * Hostile and awkward XML bodies against the legacy XML facade, through HTTP only.
  *
- * behaviour-notes.md: "XML bodies are parsed with no DTD, no external entities and no entity
- * expansion." Every attack must be refused with a 4xx (never a 5xx, never a hang), store nothing,
- * and leave the server answering the next ordinary request correctly. The time bound below is a
- * hang detector with a generous margin, not a benchmark.
+ * docs/xml-api.md ("Safety limits"): no DTD, so no external entities and no entity expansion. Every
+ * attack must be refused with a 4xx (never a 5xx, never a hang), store nothing, and leave the
+ * server answering the next ordinary request correctly. The time bound below is a hang detector
+ * with a generous margin, not a benchmark.
  *
  * The second half checks that awkward text (`&`, `<`, `]]>`, a literal `&lt;`, control characters)
  * round-trips safely: stored as sent, rendered escaped, characters XML cannot carry removed, and

@@ -1,10 +1,9 @@
 /**
  * Contract tests of the legacy XML facade (root-level `*.xml` paths, integer ids), through HTTP only.
  *
- * The contract is /work/shared/spec/service-interface.md ("Legacy XML interface", "Legacy XML
- * resources", "Legacy XML error body") with the gaps filled by behaviour-notes.md ("Legacy XML
- * interface"). Answers are parsed with saxes (a real, strict XML parser); representative answers
- * are compared as text against golden files in test/fixtures/xml/.
+ * The contract is docs/xml-api.md ("Requests", "Routes", "Answers", "Request bodies", "Dates",
+ * "Errors", "Safety limits"). Answers are parsed with saxes (a real, strict XML parser);
+ * representative answers are compared as text against golden files in test/fixtures/xml/.
  *
  * Golden files: volatile parts (integer ids, the start of a running shift) are replaced by named
  * placeholders such as `{OWNER_ID}` or `{RUNNING_SHIFT_START}` before comparing. To rewrite the
@@ -62,7 +61,7 @@ function intValue(element: XmlElement, name: string): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The element tables of the interface document ("Legacy XML resources"), in their order
+// The elements of docs/xml-api.md ("Answers"), in their order
 // ---------------------------------------------------------------------------------------------
 
 /** user: id, username, first_name, last_name, email_address, active, time_zone (password: write-only). */
@@ -109,7 +108,7 @@ const PROJECT_ELEMENTS = [
   'notes',
   'company_id',
   'taglist',
-  // The running state of the JSON project (behaviour-notes.md, "Punch in / punch out").
+  // The running state of the JSON project (docs/xml-api.md, "<project>").
   'running',
   'started_at',
 ];
@@ -1857,7 +1856,7 @@ describe('errors every route shares', () => {
   });
 });
 
-describe('error types of the interface document', () => {
+describe('error types of docs/xml-api.md', () => {
   let owner: Account;
   let staff: Credentials & { legacyId: number };
   let manager: Credentials & { legacyId: number };
@@ -2107,7 +2106,7 @@ describe('rows of the account the caller may not see', () => {
 });
 
 // =============================================================================================
-// 3. A Basic-auth XML client, as behaviour-notes.md describes one
+// 3. A Basic-auth XML client, as docs/xml-api.md describes one
 // =============================================================================================
 
 describe('a Basic-auth XML client', () => {

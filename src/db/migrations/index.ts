@@ -16,6 +16,7 @@ import { CallerPositionsMigration } from './20261205000000-caller-positions.migr
 import { OAuthClientAccountsMigration } from './20261206000000-oauth-client-accounts.migration';
 import { CredentialsVersionMigration } from './20261207000000-credentials-version.migration';
 import { OAuthTokenLifetimeMigration } from './20261208120000-oauth-token-lifetime.migration';
+import { ProjectCodeMigration } from './20261209000000-project-code.migration';
 
 /** Every migration, in order. Listed explicitly so no file globbing or dynamic import is needed. */
 export const migrations: MigrationObject[] = [
@@ -39,4 +40,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261206000000-oauth-client-accounts', class: OAuthClientAccountsMigration },
   { name: '20261207000000-credentials-version', class: CredentialsVersionMigration },
   { name: '20261208120000-oauth-token-lifetime', class: OAuthTokenLifetimeMigration },
+  { name: '20261209000000-project-code', class: ProjectCodeMigration },
 ];

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { isOwner } from '../../core/viewer';
-import { PermissionDeniedError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { assignDefined, fields, inTransaction, validate } from '../common';
 import { Account } from './account.entity';
+import { assertMayChangeAccount } from './account.policy';
 
 const schema = z.object({
   name: fields.requiredText().optional(),
@@ -20,12 +19,7 @@ export type AccountChanges = z.input<typeof schema>;
 
 /** The owner's settings of the account. */
 export async function updateAccount(ctx: RequestContext, input: AccountChanges): Promise<Account> {
-  if (!isOwner(ctx.viewer))
-    throw new PermissionDeniedError(
-      'update',
-      'Account',
-      'Update denied: only the owner may change the account',
-    );
+  assertMayChangeAccount(ctx.viewer);
   const data = validate('Account', schema, input);
   return inTransaction(ctx, async (tx) => {
     const account = await tx.em.findOneOrFail(Account, tx.viewer.accountId);

@@ -5,7 +5,7 @@
  */
 export { Account } from './account.entity';
 export { updateAccount } from './account.service';
-export { AccountInput } from './graphql/account.inputs';
-export { assertMoneyQueryReadable, mayReadCosts, mayReadMoney } from './money-visibility';
+export { assertMayChangeAccount, mayChangeAccount } from './account.policy';
+export { MONEY_RULE, mayReadCosts, mayReadMoney } from './money-visibility';
 export { assertTimeRoom } from './plan-limits';
 export { TenantEntity } from './tenant.entity';

@@ -1,5 +1,5 @@
-import { type EntityName, PermissionDeniedError } from '../../core/errors';
 import { isManagerOrOwner, type Viewer } from '../../core/viewer';
+import type { ReadRule } from '../common';
 
 /**
  * Who reads money. The owner and the managers read all of it; staff members read rates and
@@ -19,39 +19,12 @@ export function mayReadCosts(viewer: Viewer): boolean {
 }
 
 /**
- * A filter or order on a money field would find a hidden value by bisection
- * (`hourlyRateCents > 4999` lists a row, `> 5000` does not), so a caller who may not read money
- * may not query by it either: READ_DENIED (403 on the legacy interfaces, whose `where` and
- * `order` compile to these filters and orders), rather than an answer that depends on it. Each
- * module names its money fields as its filter, order enum and type do; the rule is this one.
+ * The money rule as a field declaration's read rule (common/field-declarations.ts): a money field
+ * reads null, and may not be filtered or ordered by, for a caller who may not read money.
  */
-export function assertMoneyQueryReadable(
-  viewer: Viewer,
-  entity: EntityName,
-  moneyFields: ReadonlySet<string>,
-  filter: object | undefined | null,
-  order: readonly { field: string }[] | undefined | null,
-): void {
-  if (mayReadMoney(viewer)) return;
-  const named = [...filterFieldNames(filter), ...(order ?? []).map((o) => o.field)].find((field) =>
-    moneyFields.has(field),
-  );
-  if (named !== undefined)
-    throw new PermissionDeniedError(
-      'read',
-      entity,
-      `Read denied: only the owner and managers may filter or order by ${named}`,
-    );
-}
-
-/** Every field a filter names, through its `and`, `or` and `not`. */
-function filterFieldNames(filter: object | undefined | null): string[] {
-  if (!filter) return [];
-  return Object.entries(filter).flatMap(([key, value]) => {
-    if (value === undefined || value === null) return [];
-    if (key === 'and' || key === 'or')
-      return (value as object[]).flatMap((part) => filterFieldNames(part));
-    if (key === 'not') return filterFieldNames(value as object);
-    return [key];
-  });
-}
+export const MONEY_RULE: ReadRule = {
+  name: 'money',
+  refusal: 'only the owner and managers',
+  query: mayReadMoney,
+  row: mayReadMoney,
+};

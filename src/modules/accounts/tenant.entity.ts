@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ManyToOne, OptionalProps, PrimaryKey, Property, type Ref } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from '../common';
+import { DateTimeISOResolver, Declared } from '../common';
 import { Account } from './account.entity';
 
 /**
@@ -22,6 +22,7 @@ export abstract class TenantEntity<Optional extends string = never> {
     description: 'The integer identifier of the legacy XML API.',
   })
   @PrimaryKey({ type: 'integer', autoincrement: true })
+  @Declared({ name: 'legacyId', filter: 'The integer id.', order: 'LEGACY_ID' })
   id!: number;
 
   @Field(() => ID, {
@@ -29,6 +30,7 @@ export abstract class TenantEntity<Optional extends string = never> {
     description: 'The UUID: the identifier of GraphQL and the JSON API.',
   })
   @Property({ type: 'uuid', unique: true })
+  @Declared({ name: 'id', filter: 'The uuid.', order: 'ID', orderNote: 'in PostgreSQL uuid order' })
   uuid: string = randomUUID();
 
   @ManyToOne(() => Account, { ref: true, deleteRule: 'cascade' })
@@ -38,6 +40,7 @@ export abstract class TenantEntity<Optional extends string = never> {
   // migration's trigger): these fields are what an app's incremental sync reads (docs/sync.md).
   @Field(() => DateTimeISOResolver, { description: 'When the row was created.' })
   @Property({ type: 'timestamptz' })
+  @Declared({ filter: true, order: 'CREATED_AT' })
   createdAt: Date = new Date();
 
   @Field(() => DateTimeISOResolver, {
@@ -45,5 +48,10 @@ export abstract class TenantEntity<Optional extends string = never> {
       'When the row last changed (the start of the changing transaction): what `updatedAt` filters compare, see docs/sync.md.',
   })
   @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  @Declared({
+    filter:
+      'When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
+    order: 'UPDATED_AT',
+  })
   updatedAt: Date = new Date();
 }

@@ -1,6 +1,6 @@
 import { Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
-import { Node } from '../common';
+import { Declared, DeclaredReference, Node } from '../common';
 import { TenantEntity } from '../accounts';
 import { Project } from '../projects';
 
@@ -11,9 +11,11 @@ import { Project } from '../projects';
 @Entity({ tableName: 'activities' })
 export class Activity extends TenantEntity {
   @ManyToOne(() => Project, { ref: true, deleteRule: 'cascade' })
+  @DeclaredReference({ id: 'projectId', legacyId: 'projectLegacyId', of: "the activity's project" })
   project!: Ref<Project>;
 
   @Field(() => String, { description: 'The name of the kind of work, as entered.' })
   @Property({ type: 'string', length: 255 })
+  @Declared({ filter: "The activity's name.", order: 'NAME' })
   name!: string;
 }

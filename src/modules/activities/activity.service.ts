@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { isManagerOrOwner } from '../../core/viewer';
-import { PermissionDeniedError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import {
   findByUuids,
   type OrderSpec,
-  compileFilter,
+  declaredWhere,
   findPage,
   type PageRequest,
   idempotentTransaction,
@@ -20,12 +18,8 @@ import {
 } from '../common';
 import { projectVisibilityWhere, type ProjectService } from '../projects';
 import { Activity } from './activity.entity';
-import {
-  ACTIVITY_FILTER_FIELDS,
-  type ActivityFilter,
-  type ActivityInput,
-  type CreateActivityInput,
-} from './graphql/activity.inputs';
+import { assertMayWriteActivity } from './activity.policy';
+import type { ActivityChanges, NewActivity } from './activity.changes';
 
 const updateSchema = z.object({ name: fields.requiredText().optional() });
 const createSchema = z.object({
@@ -58,7 +52,7 @@ export class ActivityService {
 
   async list(
     ctx: RequestContext,
-    filter: ActivityFilter | undefined,
+    filter: object | undefined,
     order: OrderSpec[] | undefined,
     page: PageRequest,
     projectLocator?: Locator,
@@ -66,14 +60,14 @@ export class ActivityService {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
     const where = {
       $and: [
-        compileFilter<Activity>('Activity', filter, ACTIVITY_FILTER_FIELDS),
+        declaredWhere(ctx.viewer, 'Activity', Activity, filter, order),
         project ? { project: project.id } : { project: await projectVisibilityWhere(ctx) },
       ],
     };
     return findPage<Activity>(ctx, Activity, 'Activity', where, order, page);
   }
 
-  async create(ctx: RequestContext, input: CreateActivityInput): Promise<Activity> {
+  async create(ctx: RequestContext, input: NewActivity): Promise<Activity> {
     const data = validate('Activity', createSchema, input);
     const act = {
       name: 'createActivity',
@@ -88,7 +82,7 @@ export class ActivityService {
         undefined,
         'Activity',
       );
-      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('create', 'Activity');
+      assertMayWriteActivity(tx.viewer, 'create');
       if (data.id) await assertUuidFree(tx.em, 'Activity', data.id);
       const activity = tx.em.create(Activity, {
         name: data.name,
@@ -104,13 +98,13 @@ export class ActivityService {
   async update(
     ctx: RequestContext,
     locator: Locator,
-    input: ActivityInput,
+    input: ActivityChanges,
     projectLocator?: Locator,
   ): Promise<Activity> {
     const data = validate('Activity', updateSchema, input);
     return inTransaction(ctx, async (tx) => {
       const activity = await this.get(tx, locator, projectLocator);
-      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('update', 'Activity');
+      assertMayWriteActivity(tx.viewer, 'update');
       if (data.name !== undefined) activity.name = data.name;
       await tx.em.flush();
       return activity;
@@ -125,7 +119,7 @@ export class ActivityService {
   ): Promise<{ activity: Activity; shifts: Cascaded }> {
     return inTransaction(ctx, async (tx) => {
       const activity = await this.get(tx, locator, projectLocator);
-      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('delete', 'Activity');
+      assertMayWriteActivity(tx.viewer, 'delete');
       // Shifts keep their time; they just no longer name the activity. Detached here rather than
       // by the foreign key (ON DELETE SET NULL), so each change is announced (events, webhooks).
       const shifts = await this.cascades.detachingActivity(tx, activity.id);

@@ -5,6 +5,5 @@
  */
 export { Activity } from './activity.entity';
 export { ActivityService } from './activity.service';
-export { DeleteActivityPayload } from './graphql/activity.payloads';
-export { ActivityResolver } from './graphql/activity.resolver';
-export { ProjectActivitiesResolver } from './graphql/project-activities.resolver';
+export { assertMayWriteActivity, mayWriteActivities } from './activity.policy';
+export type { ActivityChanges, NewActivity } from './activity.changes';

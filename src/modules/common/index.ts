@@ -5,10 +5,29 @@
  * core only. Other modules and the layers above use nothing of it but what this file exports.
  */
 export { loadById, primeById } from './entity-loaders';
+export {
+  assertQueryReadable,
+  Declared,
+  DeclaredReference,
+  declaredFields,
+  declaredFilterPaths,
+  declaredInputs,
+  type DeclaredField,
+  type FieldDeclaration,
+  type ReadRule,
+} from './field-declarations';
+export {
+  EntityFilter,
+  EntityOrder,
+  maskDeclaredFields,
+  withDeclaredInputs,
+  type OrderEnum,
+} from './graphql/declared-types';
 export { StaffType, Visibility } from './graphql/enums';
 export { cascadeDescriptions } from './graphql/cascade-descriptions';
 export { listComplexity } from './graphql/complexity';
-export { Connection, type ConnectionShape } from './graphql/connection';
+export { Connection } from './graphql/connection';
+export type { ConnectionShape, OrderSpec } from './list-shapes';
 export { Node } from './graphql/node';
 export { NODE_TABLES, nodeTypesOf, type NodeTypeName } from './node-ids';
 export {
@@ -29,7 +48,6 @@ export {
   OrderInput,
   PageArgs,
   optionalLocator,
-  type OrderSpec,
 } from './graphql/list-args';
 export {
   ActivityRef,
@@ -39,7 +57,8 @@ export {
   ShiftRef,
   StaffRef,
 } from './graphql/refs';
-export { readAhead, ReadsAhead, type ReadAhead } from './graphql/read-ahead';
+export type { ResolverRegistration } from './graphql/resolver-registrations';
+export { readAhead, ReadsAhead, type ReadAhead } from './read-ahead';
 export { ReadsColumns } from './graphql/selected-columns';
 export { DateTimeISOResolver } from './graphql/scalars';
 export { pageRequest, selectedFields, selectedNodeFields } from './graphql/selection';
@@ -49,6 +68,7 @@ export {
   childPage,
   type ChildList,
   compileFilter,
+  declaredWhere,
   findPage,
   pageOfSortedList,
   type FilterFields,
@@ -62,7 +82,6 @@ export {
   type ListedRow,
   type ListedSnapshot,
 } from './listed-visibility';
-export { parseLocalTime } from './local-time';
 export {
   TEST_FORM,
   WHERE_FORM,

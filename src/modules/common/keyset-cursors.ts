@@ -1,6 +1,6 @@
 import type { EntityManager, EntityProperty } from '@mikro-orm/postgresql';
 import { type EntityName, ValidationError } from '../../core/errors';
-import type { OrderSpec } from './graphql/list-args';
+import type { OrderSpec } from './list-shapes';
 import { isUuid } from './identifiers';
 
 /**

@@ -1,18 +1,19 @@
 import {
   raw,
   type FilterQuery,
+  type MetadataStorage,
   type QBFilterQuery,
   type QueryOrderMap,
 } from '@mikro-orm/postgresql';
 import { type EntityName, ValidationError } from '../../core/errors';
-import type { ConnectionShape } from './graphql/connection';
-import type { OrderSpec } from './graphql/list-args';
+import type { ConnectionShape, OrderSpec } from './list-shapes';
 import type { RequestContext } from '../../core/request-context';
+import type { Viewer } from '../../core/viewer';
+import { assertQueryReadable, declaredFilterPaths } from './field-declarations';
 import { isUuid } from './identifiers';
 import { findRows, intArray } from './unmanaged-rows';
 import { loadById, primeById, rememberRows } from './entity-loaders';
-import { readAhead } from './graphql/read-ahead';
-import { columnsFor } from './graphql/selected-columns';
+import { readAhead } from './read-ahead';
 import {
   type Cursor,
   decodeCursor,
@@ -58,6 +59,21 @@ export function compileFilter<T extends object>(
   if (!filter) return {} as FilterQuery<T>;
   const state = { terms: 0 };
   return compileNode(entity, filter, fields, 'filter', 0, state) as FilterQuery<T>;
+}
+
+/**
+ * A list's filter over the declared fields of `type` (common/field-declarations.ts), once the read
+ * rules of the fields its filter and order name let the caller query by them.
+ */
+export function declaredWhere<T extends object>(
+  viewer: Viewer,
+  entity: EntityName,
+  type: abstract new (...args: never[]) => T,
+  filter: object | null | undefined,
+  order: readonly { field: string }[] | null | undefined,
+): FilterQuery<T> {
+  assertQueryReadable(viewer, entity, type, filter, order);
+  return compileFilter<T>(entity, filter, declaredFilterPaths(type));
 }
 
 function compileNode(
@@ -182,6 +198,16 @@ export interface PageRequest {
    * columns (`columnsFor`).
    */
   nodeFields?: ReadonlySet<string>;
+  /**
+   * The columns behind those fields for a list of `type` that also reads `also` (its order's
+   * columns), or undefined for every column. The GraphQL layer hands it over with the fields
+   * (graphql/selection.ts, `columnsFor`): only it knows which property answers a field.
+   */
+  columnsOf?: (
+    metadata: MetadataStorage,
+    type: abstract new () => unknown,
+    also: readonly string[],
+  ) => string[] | undefined;
 }
 
 interface PageWindow {
@@ -403,7 +429,7 @@ export async function childPage<T extends { id: number }>(
   // Without the selection (a caller that bypasses pageRequest) every column is read.
   const columns =
     list.selectedColumns && page.nodeFields
-      ? columnsOfWindow(ctx, list.entityClass, selected, window)
+      ? columnsOfWindow(ctx, list.entityClass, page, window)
       : undefined;
   const batch = `${name}:${JSON.stringify([window.limit, window.backwards, page.after, page.before, [...selected].sort()])}`;
   const parentOf = (row: T) => (row[list.parent] as { id: number }).id;
@@ -465,11 +491,11 @@ async function countPerParent<T extends object>(
 function columnsOfWindow<T>(
   ctx: RequestContext,
   entityClass: new () => T,
-  selected: ReadonlySet<string>,
+  page: PageRequest,
   window: PageWindow,
 ): string[] | undefined {
   const orderColumns = window.terms.map((term) => term.path.split('.')[0]!);
-  return columnsFor(ctx.em.getMetadata(), entityClass, selected, orderColumns);
+  return page.columnsOf?.(ctx.em.getMetadata(), entityClass, orderColumns);
 }
 
 /** `where` and the window's cursor conditions: the rows after `after` and before `before`. */
@@ -505,7 +531,7 @@ export async function findPage<T extends { id: number }>(
   const read = { orderBy: orderByOf<T>(window.terms, window.backwards), limit: window.limit + 1 };
   const columns =
     options.unmanaged && options.selectedColumns && page.nodeFields
-      ? columnsOfWindow(ctx, entityClass, page.nodeFields, window)
+      ? columnsOfWindow(ctx, entityClass, page, window)
       : undefined;
   const [rows, counted] = await Promise.all([
     options.unmanaged

@@ -179,6 +179,14 @@ export const fields = {
       .string()
       .transform((code) => code.trim().toUpperCase())
       .refine((code) => CURRENCIES.has(code), 'is not an ISO 4217 currency code'),
+  /** A short code of letters, digits, `-`, `_` and `.` (a project's); blank clears it. */
+  code: (max = 32) =>
+    z
+      .string()
+      .trim()
+      .max(max, `must be at most ${max} characters`)
+      .regex(/^[A-Za-z0-9._-]*$/, 'may hold only letters, digits, "-", "_" and "."')
+      .transform((code) => code || null),
   tags: () =>
     z
       .array(fields.requiredText(64))

@@ -1,5 +1,7 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/request-context';
+import { PermissionDeniedError } from '../../core/errors';
+import { isManagerOrOwner, type Viewer } from '../../core/viewer';
 import {
   isListedVisible,
   listedIdsOnce,
@@ -40,4 +42,16 @@ function listedCompanyIds(ctx: RequestContext): Promise<number[]> {
       (m) => m.company.id,
     ),
   );
+}
+
+/**
+ * Who creates, changes and deletes companies: the owner and the managers, each among the companies
+ * they see (the rule above: a company they do not see is not found). Staff members only read them.
+ */
+export function mayWriteCompanies(viewer: Viewer): boolean {
+  return isManagerOrOwner(viewer);
+}
+
+export function assertMayWriteCompany(viewer: Viewer, act: 'create' | 'update' | 'delete'): void {
+  if (!mayWriteCompanies(viewer)) throw new PermissionDeniedError(act, 'Company');
 }

@@ -1,13 +1,12 @@
 import { CompanyMember } from './company-member.entity';
 import { z } from 'zod';
-import { isManagerOrOwner } from '../../core/viewer';
-import { PermissionDeniedError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import {
   findByUuids,
   type OrderSpec,
   Visibility,
-  compileFilter,
+  declaredWhere,
+  declaredInputs,
   findPage,
   type PageRequest,
   idempotentTransaction,
@@ -24,30 +23,19 @@ import {
 } from '../common';
 import { replaceMembers, resolveMemberIds } from '../staff';
 import { companyVisibilityWhere } from './company.policy';
+import { assertMayWriteCompany, mayWriteCompanies } from './company.policy';
 import { Company } from './company.entity';
-import {
-  COMPANY_FILTER_FIELDS,
-  COMPANY_TEXT_FIELDS,
-  type CompanyFilter,
-  type CompanyInput,
-  type CreateCompanyInput,
-} from './graphql/company.inputs';
+import type { CompanyChanges, NewCompany } from './company.changes';
 import { isCoordinates, type Coordinates, type GeocodableAddress, type Geocoder } from './geocoder';
 
-const textField = (f: (typeof COMPANY_TEXT_FIELDS)[number]) =>
-  fields.text(f === 'notes' ? 10_000 : 255).nullable();
 const companyFields = {
+  ...declaredInputs(Company),
   name: fields.requiredText(),
   visibility: z.enum(Visibility),
   userIds: z.array(z.string()).nullish(),
   userLegacyIds: z.array(z.number()).nullish(),
   latitude: z.number().min(-90).max(90).nullable(),
   longitude: z.number().min(-180).max(180).nullable(),
-  // Object.fromEntries types its result as keyed by any string; these keys are exactly the list's.
-  ...(Object.fromEntries(COMPANY_TEXT_FIELDS.map((f) => [f, textField(f)])) as Record<
-    (typeof COMPANY_TEXT_FIELDS)[number],
-    ReturnType<typeof textField>
-  >),
 };
 const updateSchema = z.object(companyFields).partial();
 const createSchema = updateSchema.extend({ id: fields.uuid().nullish(), name: companyFields.name });
@@ -88,23 +76,26 @@ export class CompanyService {
 
   async list(
     ctx: RequestContext,
-    filter: CompanyFilter | undefined,
+    filter: object | undefined,
     order: OrderSpec[] | undefined,
     page: PageRequest,
   ) {
     const where = {
       $and: [
-        compileFilter<Company>('Company', filter, COMPANY_FILTER_FIELDS),
+        declaredWhere(ctx.viewer, 'Company', Company, filter, order),
         await companyVisibilityWhere(ctx),
       ],
     };
     return findPage(ctx, Company, 'Company', where, order, page);
   }
 
-  async create(ctx: RequestContext, input: CreateCompanyInput): Promise<Company> {
-    if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Company');
+  async create(ctx: RequestContext, input: NewCompany): Promise<Company> {
+    assertMayWriteCompany(ctx.viewer, 'create');
     const data = validate('Company', createSchema, input);
-    const address = data.latitude == null && data.longitude == null ? completeAddress(data) : null;
+    const address =
+      data.latitude == null && data.longitude == null
+        ? completeAddress(data as AddressFields)
+        : null;
     const derived = address ? await this.derive(ctx, address) : null;
     if (derived) Object.assign(data, derived);
     const act = {
@@ -137,12 +128,12 @@ export class CompanyService {
     });
   }
 
-  async update(ctx: RequestContext, locator: Locator, input: CompanyInput): Promise<Company> {
+  async update(ctx: RequestContext, locator: Locator, input: CompanyChanges): Promise<Company> {
     const data = validate('Company', updateSchema, input);
     const derived = await this.deriveForUpdate(ctx, locator, data);
     return inTransaction(ctx, async (tx) => {
       const company = await this.get(tx, locator);
-      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('update', 'Company');
+      assertMayWriteCompany(tx.viewer, 'update');
       const memberIds = await resolveMemberIds(tx.em, 'Company', data.userIds, data.userLegacyIds);
       const { userIds: _u, userLegacyIds: _l, ...rest } = data;
       assignDefined(company, rest);
@@ -179,7 +170,7 @@ export class CompanyService {
     if (!cascades) throw new Error('CompanyService was built without its shift cascades');
     return inTransaction(ctx, async (tx) => {
       const company = await this.get(tx, locator);
-      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('delete', 'Company');
+      assertMayWriteCompany(tx.viewer, 'delete');
       // Projects, their activities and shifts go with it (ON DELETE CASCADE); each shift's
       // deletion is announced first (events, webhooks), in this transaction.
       const cascade = await cascades.deleting(tx, { company: company.id });
@@ -196,10 +187,10 @@ export class CompanyService {
   private async deriveForUpdate(
     ctx: RequestContext,
     locator: Locator,
-    data: CompanyInput,
+    data: CompanyChanges,
   ): Promise<{ address: GeocodableAddress; coordinates: Coordinates } | null> {
     // The transaction refuses these callers anyway; no lookup on their behalf.
-    if (!isManagerOrOwner(ctx.viewer)) return null;
+    if (!mayWriteCompanies(ctx.viewer)) return null;
     if (!ADDRESS_FIELDS.some((f) => data[f] !== undefined)) return null;
     if (data.latitude != null || data.longitude != null) return null;
     const stored = await this.findForLookup(ctx, locator);

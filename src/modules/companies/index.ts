@@ -6,8 +6,12 @@
 export { CompanyMember } from './company-member.entity';
 export { Company } from './company.entity';
 export { visibleCompany } from './company.loaders';
-export { companyVisibilitySql, companyVisibilityWhere } from './company.policy';
+export {
+  assertMayWriteCompany,
+  companyVisibilitySql,
+  companyVisibilityWhere,
+  mayWriteCompanies,
+} from './company.policy';
 export { CompanyService } from './company.service';
 export { createGeocoder, type Geocoder } from './geocoder';
-export { CompanyResolver } from './graphql/company.resolver';
-export { StaffCascadeCompaniesResolver } from './graphql/staff-cascade.resolver';
+export type { CompanyChanges, NewCompany } from './company.changes';

@@ -3,5 +3,4 @@
  * through the lookup and the policy of its own type. On top of every module whose objects it finds.
  * Other modules and the layers above use nothing of it but what this file exports.
  */
-export { NodeResolver } from './graphql/node.resolver';
 export { NodeLookup, type NodeServices } from './node-lookups';

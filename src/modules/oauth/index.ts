@@ -2,12 +2,16 @@
  * OAuth client registrations and their secrets. Imports accounts and staff. Other modules and the
  * layers above use nothing of it but what this file exports.
  */
-export { OAuthClientResolver } from './graphql/oauth-client.resolver';
 export { OAuthClient, OAuthProtocol } from './oauth-client.entity';
 export {
   OAuthClientService,
   type OperatorListedClient,
   type RegisterOAuthClientInput,
 } from './oauth-client.service';
-export { servesAccount, type ClientAccounts } from './oauth-client.policy';
+export {
+  assertMayManageOAuthClients,
+  mayManageOAuthClients,
+  servesAccount,
+  type ClientAccounts,
+} from './oauth-client.policy';
 export { hashSecret, hashesEqual, newKey, newSecret } from './oauth-secrets';

@@ -1,3 +1,6 @@
+import { PermissionDeniedError } from '../../core/errors';
+import { isOwner, type Viewer } from '../../core/viewer';
+
 /** What the rule below reads of an application. */
 export interface ClientAccounts {
   /** The account it is filed under: the one whose owner registered it. */
@@ -16,4 +19,24 @@ export interface ClientAccounts {
  */
 export function servesAccount(client: ClientAccounts, accountId: number): boolean {
   return client.servesEveryAccount || client.accountId === accountId;
+}
+
+/**
+ * Who registers, lists and revokes the account's applications: the owner alone, who answers for
+ * the names and redirect addresses the account's users are asked to trust. What they refuse, in
+ * the words each act's refusal has always used.
+ */
+export function mayManageOAuthClients(viewer: Viewer): boolean {
+  return isOwner(viewer);
+}
+
+const REFUSALS = {
+  create: 'Create denied: only the account owner registers applications',
+  read: 'Read denied: only the account owner sees its applications',
+  delete: 'Delete denied: only the account owner revokes applications',
+} as const;
+
+export function assertMayManageOAuthClients(viewer: Viewer, act: keyof typeof REFUSALS): void {
+  if (!mayManageOAuthClients(viewer))
+    throw new PermissionDeniedError(act, 'OAuthClient', REFUSALS[act]);
 }

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { hashSecret, newKey, newSecret } from './oauth-secrets';
-import { isOwner } from '../../core/viewer';
-import { NotFoundError, PermissionDeniedError, ValidationError } from '../../core/errors';
+import { assertMayManageOAuthClients } from './oauth-client.policy';
+import { NotFoundError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import {
   fields,
@@ -91,7 +91,7 @@ export class OAuthClientService {
     ctx: RequestContext,
     input: RegisterOAuthClientInput,
   ): Promise<RegisteredOAuthClient> {
-    this.assertOwnerRegisters(ctx);
+    assertMayManageOAuthClients(ctx.viewer, 'create');
     if (input.clientId != null)
       throw ValidationError.field('OAuthClient', 'clientId', CHOSEN_KEY_REFUSED);
     return this.create(ctx, input, false);
@@ -106,17 +106,8 @@ export class OAuthClientService {
     ctx: RequestContext,
     input: RegisterOAuthClientInput,
   ): Promise<RegisteredOAuthClient> {
-    this.assertOwnerRegisters(ctx);
+    assertMayManageOAuthClients(ctx.viewer, 'create');
     return this.create(ctx, input, true);
-  }
-
-  private assertOwnerRegisters(ctx: RequestContext): void {
-    if (!isOwner(ctx.viewer))
-      throw new PermissionDeniedError(
-        'create',
-        'OAuthClient',
-        'Create denied: only the account owner registers applications',
-      );
   }
 
   private async create(
@@ -213,39 +204,25 @@ export class OAuthClientService {
   }
 
   async list(ctx: RequestContext): Promise<OAuthClient[]> {
-    this.assertOwnerReads(ctx);
+    assertMayManageOAuthClients(ctx.viewer, 'read');
     return ctx.em.find(OAuthClient, {}, { orderBy: { id: 'asc' } });
   }
 
   /** One application by its id (`node(id:)`), to the owner as the list is. */
   async get(ctx: RequestContext, id: string): Promise<OAuthClient> {
-    this.assertOwnerReads(ctx);
+    assertMayManageOAuthClients(ctx.viewer, 'read');
     return findLocated(ctx.em, OAuthClient, 'OAuthClient', { id });
   }
 
   /** The applications among `ids` (lower-case uuids) that `get` would answer, in one statement: for `nodes`. */
   async getMany(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, OAuthClient>> {
-    this.assertOwnerReads(ctx);
+    assertMayManageOAuthClients(ctx.viewer, 'read');
     return findByUuids(ctx.em, OAuthClient, ids);
-  }
-
-  private assertOwnerReads(ctx: RequestContext): void {
-    if (!isOwner(ctx.viewer))
-      throw new PermissionDeniedError(
-        'read',
-        'OAuthClient',
-        'Read denied: only the account owner sees its applications',
-      );
   }
 
   /** Deletes the application; every token it holds goes with it (foreign keys cascade). */
   async revoke(ctx: RequestContext, id: string): Promise<OAuthClient> {
-    if (!isOwner(ctx.viewer))
-      throw new PermissionDeniedError(
-        'delete',
-        'OAuthClient',
-        'Delete denied: only the account owner revokes applications',
-      );
+    assertMayManageOAuthClients(ctx.viewer, 'delete');
     const client = await findLocated(ctx.em, OAuthClient, 'OAuthClient', { id });
     await ctx.em.remove(client).flush();
     return client;

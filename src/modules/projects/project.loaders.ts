@@ -6,7 +6,7 @@ import {
   type OrderSpec,
   childPage,
   type ChildList,
-  compileFilter,
+  declaredWhere,
   type PageRequest,
 } from '../common';
 import { then, type MaybePromise } from '../../core/loaders';
@@ -14,12 +14,7 @@ import { Company } from '../companies';
 import type { Staff } from '../staff';
 import { ProjectMember } from './project-member.entity';
 import { Project } from './project.entity';
-import { PROJECT_FILTER_FIELDS, type ProjectFilter } from './graphql/project.inputs';
-import {
-  assertProjectQueryReadable,
-  isProjectVisible,
-  projectVisibilityWhere,
-} from './project.policy';
+import { isProjectVisible, projectVisibilityWhere } from './project.policy';
 
 /**
  * A project by row id (a shift's), or null when the caller may not see it, as `project(id:)` would
@@ -95,17 +90,16 @@ export async function companyProjects(
   ctx: RequestContext,
   companyId: number,
   page: PageRequest,
-  filter: ProjectFilter | undefined,
+  filter: object | undefined,
   order: OrderSpec[] | undefined,
 ): Promise<ConnectionShape<Project>> {
-  assertProjectQueryReadable(ctx.viewer, filter, order);
   const list: ChildList<Project> = {
     entity: 'Project',
     entityClass: Project,
     parent: 'company',
     where: {
       $and: [
-        compileFilter<Project>('Project', filter, PROJECT_FILTER_FIELDS),
+        declaredWhere(ctx.viewer, 'Project', Project, filter, order),
         await projectVisibilityWhere(ctx),
       ],
     },

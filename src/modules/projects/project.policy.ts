@@ -1,6 +1,7 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/request-context';
-import type { Viewer } from '../../core/viewer';
+import { PermissionDeniedError } from '../../core/errors';
+import { isManagerOrOwner, type Viewer } from '../../core/viewer';
 import {
   isListedVisible,
   listedIdsOnce,
@@ -9,7 +10,6 @@ import {
   whereAsSql,
   type SqlCondition,
 } from '../common';
-import { assertMoneyQueryReadable } from '../accounts';
 import { ProjectMember } from './project-member.entity';
 import { Project } from './project.entity';
 
@@ -49,18 +49,14 @@ export async function isProjectUuidVisible(ctx: RequestContext, uuid: string): P
   return (await ctx.em.count(Project, { $and: [{ uuid }, await projectVisibilityWhere(ctx)] })) > 0;
 }
 
-/** The money fields of a project, as named by the filter, the order enum and the type. */
-const PROJECT_MONEY_FIELDS: ReadonlySet<string> = new Set([
-  'hourlyRate',
-  'hourlyRateCents',
-  'invoiceAmountCents',
-]);
+/**
+ * Who creates, changes and deletes projects: the owner and the managers, each among the projects
+ * (and in the companies) they see. Staff members only read them.
+ */
+export function mayWriteProjects(viewer: Viewer): boolean {
+  return isManagerOrOwner(viewer);
+}
 
-/** The money rule (accounts/money-visibility.ts) for a query of projects. */
-export function assertProjectQueryReadable(
-  viewer: Viewer,
-  filter: object | undefined | null,
-  order: readonly { field: string }[] | undefined | null,
-): void {
-  assertMoneyQueryReadable(viewer, 'Project', PROJECT_MONEY_FIELDS, filter, order);
+export function assertMayWriteProject(viewer: Viewer, act: 'create' | 'update' | 'delete'): void {
+  if (!mayWriteProjects(viewer)) throw new PermissionDeniedError(act, 'Project');
 }

@@ -1,19 +1,14 @@
 import { ProjectMember } from './project-member.entity';
 import { ref } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { isManagerOrOwner } from '../../core/viewer';
-import {
-  PermissionDeniedError,
-  ValidationError,
-  type EntityName,
-  type FieldError,
-} from '../../core/errors';
+import { ValidationError, type EntityName, type FieldError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import {
   findByUuids,
   type OrderSpec,
   Visibility,
-  compileFilter,
+  declaredWhere,
+  declaredInputs,
   findPage,
   type PageRequest,
   idempotentTransaction,
@@ -31,17 +26,14 @@ import { minorUnitDigits } from '../../core/currency-units';
 import { Account } from '../accounts';
 import { Company, companyVisibilityWhere } from '../companies';
 import { replaceMembers, resolveMemberIds } from '../staff';
-import { assertProjectQueryReadable, projectVisibilityWhere } from './project.policy';
+import { projectVisibilityWhere } from './project.policy';
+import { assertMayWriteProject } from './project.policy';
 import { parseHourlyRate, parseTimeLimit } from './human-values';
 import { Project } from './project.entity';
-import {
-  PROJECT_FILTER_FIELDS,
-  type CreateProjectInput,
-  type ProjectFilter,
-  type ProjectInput,
-} from './graphql/project.inputs';
+import type { NewProject, ProjectChanges } from './project.changes';
 
 const projectFields = {
+  ...declaredInputs(Project),
   name: fields.requiredText(),
   companyId: z.string().optional(),
   companyLegacyId: z.number().optional(),
@@ -68,16 +60,15 @@ export class ProjectService {
 
   async list(
     ctx: RequestContext,
-    filter: ProjectFilter | undefined,
+    filter: object | undefined,
     order: OrderSpec[] | undefined,
     page: PageRequest,
     companyLocator?: Locator,
   ) {
-    assertProjectQueryReadable(ctx.viewer, filter, order);
     const company = companyLocator ? await this.findCompany(ctx, companyLocator) : undefined;
     const where = {
       $and: [
-        compileFilter<Project>('Project', filter, PROJECT_FILTER_FIELDS),
+        declaredWhere(ctx.viewer, 'Project', Project, filter, order),
         await projectVisibilityWhere(ctx),
         company ? { company: company.id } : {},
       ],
@@ -87,8 +78,8 @@ export class ProjectService {
     });
   }
 
-  async create(ctx: RequestContext, input: CreateProjectInput): Promise<Project> {
-    if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Project');
+  async create(ctx: RequestContext, input: NewProject): Promise<Project> {
+    assertMayWriteProject(ctx.viewer, 'create');
     const data = await fillFromText(ctx, validate('Project', createSchema, input));
     const act = {
       name: 'createProject',
@@ -136,13 +127,13 @@ export class ProjectService {
   async update(
     ctx: RequestContext,
     locator: Locator,
-    input: ProjectInput,
+    input: ProjectChanges,
     companyLocator?: Locator,
   ): Promise<Project> {
     const data = await fillFromText(ctx, validate('Project', updateSchema, input));
     return inTransaction(ctx, async (tx) => {
       const project = await this.get(tx, locator, companyLocator);
-      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('update', 'Project');
+      assertMayWriteProject(tx.viewer, 'update');
       const { companyId, companyLegacyId, userIds: _u, userLegacyIds: _l, ...rest } = data;
       if (companyId != null || companyLegacyId != null) {
         project.company = ref(
@@ -177,7 +168,7 @@ export class ProjectService {
   ): Promise<{ project: Project; cascade: DeletionCascade }> {
     return inTransaction(ctx, async (tx) => {
       const project = await this.get(tx, locator, companyLocator);
-      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('delete', 'Project');
+      assertMayWriteProject(tx.viewer, 'delete');
       // Its activities and shifts go with it (ON DELETE CASCADE); each shift's deletion is
       // announced first (events, webhooks), in this transaction.
       const cascade = await this.cascades.deleting(tx, { project: project.id });
@@ -241,7 +232,7 @@ async function rateDigits(ctx: RequestContext): Promise<number> {
  * `defaultTagsText`, kept as written, → `defaultTags` (a list given instead is written back as
  * its text). Text that would be used but cannot be read is a validation error naming the field.
  */
-async function fillFromText<T extends ProjectInput>(ctx: RequestContext, data: T): Promise<T> {
+async function fillFromText<T extends ProjectChanges>(ctx: RequestContext, data: T): Promise<T> {
   const errors: FieldError[] = [];
   if (data.defaultTagsText !== undefined) {
     if (data.defaultTags !== undefined)

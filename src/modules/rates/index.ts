@@ -4,12 +4,12 @@
  * them). Imports accounts, staff and projects. Other modules and the layers above use nothing of
  * it but what this file exports.
  */
-export {
-  DeleteRatePayloadResolver,
-  ProjectRatesResolver,
-  RateResolver,
-  SetRatePayloadResolver,
-  StaffRatesResolver,
-} from './graphql/rate.resolver';
 export { RateService } from './rate.service';
+export {
+  assertMaySetRateOf,
+  assertMaySetRates,
+  mayReadRatesOf,
+  maySetRateOf,
+  maySetRates,
+} from './rate.policy';
 export { CurrentRateClock } from './current-rate-clock';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { PermissionDeniedError, ValidationError } from '../../core/errors';
+import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { isManagerOrOwner, isOwner, StaffType } from '../../core/viewer';
 import { mayReadCosts, mayReadMoney } from '../accounts';
 import { fields, inTransaction, intArray, type Locator, validate } from '../common';
 import type { ProjectService } from '../projects';
 import type { StaffService } from '../staff';
+import { assertMaySetRateOf, assertMaySetRates, mayReadRatesOf } from './rate.policy';
 
 /** Which rate: what an hour bills (a project's or a user's), or what it costs (a user's). */
 export enum RateKind {
@@ -81,8 +81,7 @@ export class RateService {
 
   /** A user's billable and cost rates (by kind, oldest first), batched as `ofProject`. */
   async ofUser(ctx: RequestContext, userId: number): Promise<RateEntry[]> {
-    // Other people's rates are the owner's and the managers' whatever the account's setting.
-    if (!isManagerOrOwner(ctx.viewer) && userId !== ctx.viewer.id) return [];
+    if (!mayReadRatesOf(ctx.viewer, userId)) return [];
     return this.history(ctx, 'user_id', userId);
   }
 
@@ -119,7 +118,7 @@ export class RateService {
 
   /** Removes an entry of a history; the shifts it priced take the rates in force without it. */
   async delete(ctx: RequestContext, id: number): Promise<RateChange> {
-    if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('delete', 'Rate');
+    assertMaySetRates(ctx.viewer, 'delete');
     return inTransaction(ctx, async (tx) => {
       const connection = tx.em.getConnection();
       const [found] = await connection.execute<Pick<RateRow, 'project_id' | 'user_id'>[]>(
@@ -178,7 +177,7 @@ export class RateService {
     ctx: RequestContext,
     input: Pick<SetRate, 'project' | 'user'>,
   ): Promise<Owner> {
-    if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('update', 'Rate');
+    assertMaySetRates(ctx.viewer, 'update');
     const named = [input.project, input.user].filter((x) => x != null).length;
     if (named !== 1)
       throw ValidationError.field(
@@ -191,13 +190,7 @@ export class RateService {
       return { column: 'project_id', id: project.id, accountId: ctx.viewer.accountId };
     }
     const user = await this.staff.get(ctx, input.user!);
-    // As for the user's other fields: managers are the owner's to manage, and so is the owner.
-    if (!isOwner(ctx.viewer) && user.type !== StaffType.STAFF && user.id !== ctx.viewer.id)
-      throw new PermissionDeniedError(
-        'update',
-        'Rate',
-        'Update denied: only the owner sets the rates of managers and the owner',
-      );
+    assertMaySetRateOf(ctx.viewer, user);
     return { column: 'user_id', id: user.id, accountId: ctx.viewer.accountId };
   }
 

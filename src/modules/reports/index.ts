@@ -3,5 +3,21 @@
  * staff, companies and shifts. Other modules and the layers above use nothing of it but what this
  * file exports.
  */
-export { ReportResolver } from './graphql/report.resolver';
 export { ReportService, type ReportOptions } from './report.service';
+export {
+  ReportBucket,
+  ReportDimension,
+  RoundingDirection,
+  RoundingScope,
+  WeekStart,
+  type ReportRequest,
+  type ReportRoundingRequest,
+  type ReportShiftFilter,
+} from './report-request';
+export type {
+  ReportRefShape,
+  ReportRowShape,
+  ReportShape,
+  ReportSumsShape,
+  ReportUserShape,
+} from './report-result';

@@ -4,13 +4,16 @@
  * GraphQL (with the time fields and punches of Project). Imports accounts, staff, projects and
  * activities. Other modules and the layers above use nothing of it but what this file exports.
  */
-export { ActivityCascadeResolver } from './graphql/activity-cascade.resolver';
-export { ShiftResolver } from './graphql/shift.resolver';
 export { PunchService } from './punch.service';
 export { Shift } from './shift.entity';
 export { isDeletedShiftVisible, isShiftVisible, shiftVisibilitySql } from './shift.policy';
+export {
+  assertMayChangeShift,
+  assertMayLogShiftsOf,
+  mayChangeShift,
+  mayLogShiftsOf,
+} from './shift.policy';
 export { ShiftService } from './shift.service';
-export { ProjectTimeResolver } from './graphql/project-time.resolver';
 export {
   SHIFT_EVENT_KINDS,
   ShiftEvents,
@@ -19,3 +22,4 @@ export {
   type ShiftEventSink,
 } from './shift-events';
 export { ShiftCascadeRecorder } from './shift-cascades';
+export type { NewShift, PunchInFields, ShiftChanges } from './shift.changes';

@@ -17,7 +17,7 @@ import { Shift } from './shift.entity';
 import { shiftsStoppedBy } from './shift.service';
 import { Staff } from '../staff';
 import { Project, type ProjectService } from '../projects';
-import type { PunchInFields } from './graphql/shift.inputs';
+import type { PunchInFields } from './shift.changes';
 
 /** What a punch changed, for the answer: a client cache updates every object in it. */
 export interface PunchResult {

@@ -1,6 +1,13 @@
 import { ArrayType, Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver, Node, offsetSecondsAt, ReadsColumns } from '../common';
+import {
+  DateTimeISOResolver,
+  Declared,
+  DeclaredReference,
+  Node,
+  offsetSecondsAt,
+  ReadsColumns,
+} from '../common';
 import { Activity } from '../activities';
 import { TenantEntity } from '../accounts';
 import { Project } from '../projects';
@@ -15,16 +22,35 @@ export class Shift extends TenantEntity<
   'timeZone' | 'billable' | 'tagList' | 'running' | 'projectLegacyId' | 'activityLegacyId'
 > {
   @ManyToOne(() => Project, { ref: true, deleteRule: 'cascade' })
+  @DeclaredReference({
+    id: 'projectId',
+    legacyId: 'projectLegacyId',
+    of: "the shift's project",
+    order: 'PROJECT_ID',
+  })
   project!: Ref<Project>;
 
   @ManyToOne(() => Staff, { ref: true, deleteRule: 'cascade' })
+  @DeclaredReference({
+    id: 'userId',
+    legacyId: 'userLegacyId',
+    of: 'the user who worked',
+    order: 'USER_ID',
+  })
   user!: Ref<Staff>;
 
   @ManyToOne(() => Activity, { ref: true, nullable: true, deleteRule: 'set null' })
+  @DeclaredReference({
+    id: 'activityId',
+    legacyId: 'activityLegacyId',
+    of: "the shift's activity (`isNull: true`: shifts without one)",
+    order: 'ACTIVITY_ID',
+  })
   activity: Ref<Activity> | null = null;
 
   @Field(() => DateTimeISOResolver, { description: 'When the work started (UTC).' })
   @Property({ type: 'timestamptz' })
+  @Declared({ filter: 'When the shift started.', order: 'START' })
   start!: Date;
 
   @Field(() => DateTimeISOResolver, {
@@ -32,10 +58,15 @@ export class Shift extends TenantEntity<
     description: 'When the work stopped (UTC), after `start`; null while the shift is running.',
   })
   @Property({ type: 'timestamptz', nullable: true })
+  @Declared({
+    filter: 'When the shift stopped; `isNull: true` selects running shifts.',
+    order: 'STOP',
+  })
   stop: Date | null = null;
 
   @Field(() => String, { description: 'The IANA time zone the shift was worked in.' })
   @Property({ type: 'string', length: 64 })
+  @Declared({ filter: "The shift's IANA time zone name.", order: 'TIME_ZONE' })
   timeZone: string = 'UTC';
 
   @Field(() => Boolean, {
@@ -43,6 +74,7 @@ export class Shift extends TenantEntity<
       "Whether the time is billed: counted in reports' `billableSeconds` and `amountCents`.",
   })
   @Property({ type: 'boolean' })
+  @Declared({ filter: 'Whether the shift is billable.', order: 'BILLABLE' })
   billable: boolean = true;
 
   @Field(() => String, {
@@ -50,6 +82,7 @@ export class Shift extends TenantEntity<
     description: 'Free-text notes; a punch-out appends its notes on a new line.',
   })
   @Property({ type: 'text', nullable: true })
+  @Declared({ filter: "The shift's notes.", order: 'NOTES' })
   notes: string | null = null;
 
   @Field(() => [String], {
@@ -63,6 +96,7 @@ export class Shift extends TenantEntity<
     description: 'Where the shift came from, when created on an external site.',
   })
   @Property({ type: 'string', length: 2048, nullable: true })
+  @Declared({ filter: 'Where the shift came from (`externalHref`).', order: 'EXTERNAL_HREF' })
   externalHref: string | null = null;
 
   // Derived fields as getters rather than field resolvers: plain fields skip type-graphql's

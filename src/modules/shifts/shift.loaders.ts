@@ -4,11 +4,10 @@ import {
   type OrderSpec,
   childPage,
   type ChildList,
-  compileFilter,
+  declaredWhere,
   type PageRequest,
 } from '../common';
 import { Shift } from './shift.entity';
-import { SHIFT_FILTER_FIELDS, type ShiftFilter } from './graphql/shift.inputs';
 import { shiftVisibilityWhere } from './shift.policy';
 
 /**
@@ -20,7 +19,7 @@ export async function projectShifts(
   ctx: RequestContext,
   projectId: number,
   page: PageRequest,
-  filter: ShiftFilter | undefined,
+  filter: object | undefined,
   order: OrderSpec[] | undefined,
 ): Promise<ConnectionShape<Shift>> {
   const list: ChildList<Shift> = {
@@ -29,7 +28,7 @@ export async function projectShifts(
     parent: 'project',
     where: {
       $and: [
-        compileFilter<Shift>('Shift', filter, SHIFT_FILTER_FIELDS),
+        declaredWhere(ctx.viewer, 'Shift', Shift, filter, order),
         // The shift list's own rule, not "the parent is visible": a staff member sees a PUBLIC
         // project, and on it their own shifts only.
         await shiftVisibilityWhere(ctx),

@@ -1,6 +1,7 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/request-context';
 import { isManagerOrOwner, isOwner, type Viewer } from '../../core/viewer';
+import { PermissionDeniedError } from '../../core/errors';
 import { TEST_FORM, WHERE_FORM, sqlForm, type RuleForm, type SqlCondition } from '../common';
 import { isProjectUuidVisible, projectVisibilitySql, projectVisibilityWhere } from '../projects';
 
@@ -70,4 +71,43 @@ export function isDeletedShiftVisible(
     own: shift.userId === viewer.id,
     onVisibleProject: projectVisible,
   });
+}
+
+/**
+ * Whose time a caller records (creates, moves, changes or deletes shifts of): the owner's and the
+ * managers' anyone's, a staff member's their own only. Punching in and out is always the caller's
+ * own (PunchService), so needs no rule.
+ */
+export function mayLogShiftsOf(viewer: Viewer, userId: number): boolean {
+  return isManagerOrOwner(viewer) || userId === viewer.id;
+}
+
+/** Refuses a shift for `user` (created, or moved to them) `mayLogShiftsOf` denies. */
+export function assertMayLogShiftsOf(
+  viewer: Viewer,
+  user: { readonly id: number },
+  act: 'create' | 'update',
+): void {
+  if (!mayLogShiftsOf(viewer, user.id))
+    throw new PermissionDeniedError(
+      act,
+      'Shift',
+      `${act === 'create' ? 'Create' : 'Update'} denied: you may only log your own shifts`,
+    );
+}
+
+/** Who changes or deletes a shift: whoever may log the time of its user. */
+export function mayChangeShift(
+  viewer: Viewer,
+  shift: { readonly user: { readonly id: number } },
+): boolean {
+  return mayLogShiftsOf(viewer, shift.user.id);
+}
+
+export function assertMayChangeShift(
+  viewer: Viewer,
+  shift: { readonly user: { readonly id: number } },
+  act: 'update' | 'delete',
+): void {
+  if (!mayChangeShift(viewer, shift)) throw new PermissionDeniedError(act, 'Shift');
 }

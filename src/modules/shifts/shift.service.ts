@@ -1,23 +1,15 @@
 import { ref, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { isManagerOrOwner } from '../../core/viewer';
-import {
-  BLANK,
-  PermissionDeniedError,
-  REQUIRED,
-  ValidationError,
-  type FieldError,
-} from '../../core/errors';
+import { BLANK, REQUIRED, ValidationError, type FieldError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import {
   findByUuids,
   type OrderSpec,
   isRowId,
   isUuid,
-  compileFilter,
+  declaredWhere,
   findPage,
   type PageRequest,
-  parseLocalTime,
   idempotentTransaction,
   assertUuidFree,
   assignDefined,
@@ -29,6 +21,7 @@ import {
   type Locator,
   timeZoneField,
 } from '../common';
+import { parseLocalTime } from './local-time';
 import { assertTimeRoom } from '../accounts';
 import { accountSecondsUsed } from './time-used';
 import { Activity } from '../activities';
@@ -37,12 +30,8 @@ import { Staff } from '../staff';
 import type { ShiftEvents } from './shift-events';
 import { Shift } from './shift.entity';
 import { shiftVisibilityWhere } from './shift.policy';
-import {
-  SHIFT_FILTER_FIELDS,
-  type CreateShiftInput,
-  type ShiftFilter,
-  type ShiftInput,
-} from './graphql/shift.inputs';
+import { assertMayChangeShift, assertMayLogShiftsOf } from './shift.policy';
+import type { NewShift, ShiftChanges } from './shift.changes';
 
 const MIN_DATE = new Date('1970-01-01T00:00:00Z');
 const MAX_DATE = new Date('9999-12-31T23:59:59Z');
@@ -96,7 +85,7 @@ export class ShiftService {
 
   async list(
     ctx: RequestContext,
-    filter: ShiftFilter | undefined,
+    filter: object | undefined,
     order: OrderSpec[] | undefined,
     page: PageRequest,
     projectLocator?: Locator,
@@ -104,7 +93,7 @@ export class ShiftService {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
     const where = {
       $and: [
-        compileFilter<Shift>('Shift', filter, SHIFT_FILTER_FIELDS),
+        declaredWhere(ctx.viewer, 'Shift', Shift, filter, order),
         await shiftVisibilityWhere(ctx),
         project ? { project: project.id } : {},
       ],
@@ -117,7 +106,7 @@ export class ShiftService {
 
   async create(
     ctx: RequestContext,
-    input: CreateShiftInput,
+    input: NewShift,
     projectLocator?: Locator,
   ): Promise<ShiftChange> {
     const data = validate('Shift', createSchema, input);
@@ -172,14 +161,14 @@ export class ShiftService {
   async update(
     ctx: RequestContext,
     locator: Locator,
-    input: ShiftInput,
+    input: ShiftChanges,
     projectLocator?: Locator,
   ): Promise<ShiftChange & { readonly previousProjectId: number }> {
     const data = validate('Shift', updateSchema, input);
     return inTransaction(ctx, async (tx) => {
       const shift = await this.get(tx, locator, projectLocator);
       const previousProjectId = shift.project.id;
-      this.assertMayChange(tx, shift, 'update');
+      assertMayChangeShift(tx.viewer, shift, 'update');
       if (data.projectId != null || data.projectLegacyId != null) {
         shift.project = ref(
           await this.projects.get(
@@ -219,16 +208,11 @@ export class ShiftService {
   async delete(ctx: RequestContext, locator: Locator, projectLocator?: Locator): Promise<Shift> {
     return inTransaction(ctx, async (tx) => {
       const shift = await this.get(tx, locator, projectLocator);
-      this.assertMayChange(tx, shift, 'delete');
+      assertMayChangeShift(tx.viewer, shift, 'delete');
       await this.events.record(tx.em, 'SHIFT_DELETED', shift.id);
       await tx.em.nativeDelete(Shift, { id: shift.id });
       return shift;
     });
-  }
-
-  private assertMayChange(ctx: RequestContext, shift: Shift, act: 'update' | 'delete'): void {
-    if (!isManagerOrOwner(ctx.viewer) && shift.user.id !== ctx.viewer.id)
-      throw new PermissionDeniedError(act, 'Shift');
   }
 
   private async resolveUser(
@@ -240,13 +224,7 @@ export class ShiftService {
     const where = named ? idWhere(data.userId, data.userLegacyId) : { id: ctx.viewer.id };
     const user = where ? await ctx.em.findOne(Staff, where) : null;
     if (!user) throw ValidationError.field('Shift', 'userId', 'is not in your staff list');
-    if (user.id !== ctx.viewer.id && !isManagerOrOwner(ctx.viewer)) {
-      throw new PermissionDeniedError(
-        act,
-        'Shift',
-        `${act === 'create' ? 'Create' : 'Update'} denied: you may only log your own shifts`,
-      );
-    }
+    assertMayLogShiftsOf(ctx.viewer, user, act);
     return user;
   }
 

@@ -5,14 +5,21 @@
  * modules and the layers above use nothing of it but what this file exports.
  */
 export { createAccount } from './account-opening';
-export { AssignableStaffType } from './graphql/staff.inputs';
-export { DeleteStaffPayload } from './graphql/staff.payloads';
-export { StaffResolver } from './graphql/staff.resolver';
-export { AccountResolver, ViewerResolver } from './graphql/viewer.resolver';
+export { AssignableStaffType, type NewStaff, type StaffChanges } from './staff.changes';
 export { replaceMembers, resolveMemberIds } from './member-lists';
 export { createPasswordHasher, type PasswordHasher } from './passwords';
 export { findSignInUser, type SignInUser } from './sign-in-user';
 export { Staff } from './staff.entity';
-export { mayReadStaff } from './staff.policy';
+export {
+  assertMayCreateStaff,
+  assertMayDeleteStaff,
+  assertMayReadStaff,
+  assertMayUpdateStaff,
+  managesStaff,
+  mayCreateStaff,
+  mayDeleteStaff,
+  mayReadStaff,
+  mayUpdateStaff,
+} from './staff.policy';
 export { accountOwner } from './staff.loaders';
 export { StaffService } from './staff.service';

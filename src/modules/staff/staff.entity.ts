@@ -1,7 +1,8 @@
 import { Entity, Enum, Property } from '@mikro-orm/core';
-import { Field, ObjectType } from 'type-graphql';
-import { Node, StaffType } from '../common';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { Declared, Node, StaffType } from '../common';
 import { TenantEntity } from '../accounts';
+import { COSTS_RULE, PERSONAL_RULE, STAFF_RATE_RULE } from './staff-read.policy';
 
 /** A user of an account: its owner, a manager or a staff member. Table `users`. */
 @ObjectType('Staff', {
@@ -12,9 +13,17 @@ import { TenantEntity } from '../accounts';
 export class Staff extends TenantEntity<
   'firstName' | 'lastName' | 'emailAddress' | 'timeZone' | 'active' | 'type'
 > {
-  // The login, e-mail address and rate are personal: StaffResolver exposes them under the staff
-  // policy's field rule (personalField).
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The login; unique across the whole service. Null for a caller who may not read the user (a staff member reading a colleague or the owner), like `emailAddress` and `hourlyRateCents`.',
+  })
   @Property({ type: 'string', length: 255 })
+  @Declared({
+    filter: 'The login (a staff member sees only their own record anyway).',
+    order: 'LOGIN',
+    read: PERSONAL_RULE,
+  })
   login!: string;
 
   /** argon2id; never exposed. */
@@ -23,13 +32,21 @@ export class Staff extends TenantEntity<
 
   @Field(() => String, { description: 'First name; empty when not given.' })
   @Property({ type: 'string', length: 255 })
+  @Declared({ filter: 'The first name.', order: 'FIRST_NAME' })
   firstName: string = '';
 
   @Field(() => String, { description: 'Last name; empty when not given.' })
   @Property({ type: 'string', length: 255 })
+  @Declared({ filter: 'The last name.', order: 'LAST_NAME' })
   lastName: string = '';
 
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The e-mail address. Null for a caller who may not read the user (a staff member reading a colleague or the owner).',
+  })
   @Property({ type: 'string', length: 255 })
+  @Declared({ filter: 'The e-mail address.', order: 'EMAIL_ADDRESS', read: PERSONAL_RULE })
   emailAddress: string = '';
 
   @Field(() => String, {
@@ -37,6 +54,7 @@ export class Staff extends TenantEntity<
       "The user's IANA time zone name: new shifts and reports use it when none is given.",
   })
   @Property({ type: 'string', length: 64 })
+  @Declared({ filter: "The user's IANA time zone name.", order: 'TIME_ZONE' })
   timeZone: string = 'UTC';
 
   @Field(() => Boolean, {
@@ -44,16 +62,33 @@ export class Staff extends TenantEntity<
       'False for a disabled user, who cannot sign in; only active users count towards `staffMax`.',
   })
   @Property({ type: 'boolean' })
+  @Declared({ filter: 'Whether the user is enabled.', order: 'ACTIVE' })
   active: boolean = true;
 
   @Field(() => StaffType, { description: "The user's role." })
   @Enum({ items: () => StaffType })
+  @Declared({ filter: true, order: 'TYPE' })
   type: StaffType = StaffType.STAFF;
 
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "The user's hourly rate in cents, used for shifts on projects without a rate; null when not set, for a caller who may not read the user, or for a staff member while the account keeps money from staff (`Account.staffSeeMoney`).",
+  })
   @Property({ type: 'integer', nullable: true })
+  @Declared({
+    filter: "The user's hourly rate in cents.",
+    order: 'HOURLY_RATE_CENTS',
+    read: STAFF_RATE_RULE,
+  })
   hourlyRateCents: number | null = null;
 
-  /** What an hour of the user's work costs the account (wage and overhead), for profit. */
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "What an hour of the user's work costs the account, in cents: a report's `costCents`. Null when not set, or for a caller who may not read money (a staff member, themself included).",
+  })
   @Property({ type: 'integer', nullable: true })
+  @Declared({ read: COSTS_RULE })
   costRateCents: number | null = null;
 }

@@ -1,6 +1,7 @@
-import { isManagerOrOwner, type Viewer } from '../../core/viewer';
-import { assertMoneyQueryReadable } from '../accounts';
+import { isManagerOrOwner, isOwner, StaffType, type Viewer } from '../../core/viewer';
+import { PermissionDeniedError } from '../../core/errors';
 import type { Staff } from './staff.entity';
+import { mayReadStaff } from './staff-read.policy';
 
 /**
  * Which staff records a caller may read. Owners and managers: the whole account. A staff member:
@@ -12,37 +13,159 @@ export function readableStaffWhere(viewer: Viewer): { id?: number } {
   return isManagerOrOwner(viewer) ? {} : { id: viewer.id };
 }
 
-export function mayReadStaff(viewer: Viewer, staff: Pick<Staff, 'id'>): boolean {
-  return isManagerOrOwner(viewer) || staff.id === viewer.id;
+export { mayReadStaff } from './staff-read.policy';
+
+/** The refusal of a read `mayReadStaff` denies (a lookup's error, or one entry's of `nodes`). */
+export function staffReadDenial(
+  viewer: Viewer,
+  staff: Pick<Staff, 'id'>,
+): PermissionDeniedError | null {
+  return mayReadStaff(viewer, staff) ? null : new PermissionDeniedError('read', 'Staff');
 }
 
-/** The fields of a staff record that are the person's own business. */
-export type PersonalStaffField = 'login' | 'emailAddress' | 'hourlyRateCents';
+export function assertMayReadStaff(viewer: Viewer, staff: Pick<Staff, 'id'>): void {
+  const denial = staffReadDenial(viewer, staff);
+  if (denial) throw denial;
+}
 
 /**
- * A personal field of a staff record: its login (the user name of Basic auth), e-mail address or
- * hourly rate. Wherever the record is reached (the root fields, the account's owner, the CUSTOM
- * member lists of companies and projects, a shift's user) these answer exactly where the record
- * itself may be read (mayReadStaff): for the owner and managers, and for the person themself;
- * anyone else reads null. The record itself stays, with its ids, name, type and state: the legacy
- * interfaces list the owner and the members by uuid (`user_uuids` lists at least the owner).
+ * Whose records a caller manages (their fields, their rates): the owner everyone's; a manager
+ * staff members' and their own, since managers and the owner are the owner's to manage; a staff
+ * member nobody's (they edit parts of their own profile: `mayUpdateStaff`).
  */
-export function personalField<K extends PersonalStaffField>(
-  viewer: Viewer,
-  staff: Pick<Staff, 'id' | K>,
-  field: K,
-): Staff[K] | null {
-  return mayReadStaff(viewer, staff) ? staff[field] : null;
+export function managesStaff(viewer: Viewer, staff: Pick<Staff, 'id' | 'type'>): boolean {
+  if (isOwner(viewer)) return true;
+  return isManagerOrOwner(viewer) && (staff.type === StaffType.STAFF || staff.id === viewer.id);
 }
 
-/** The money fields of a staff record, as named by the filter and the order enum. */
-const STAFF_MONEY_FIELDS: ReadonlySet<string> = new Set(['hourlyRateCents']);
+/** Who may create a user of `type`: the owner anyone; a manager staff members. */
+export function mayCreateStaff(viewer: Viewer, type: StaffType = StaffType.STAFF): boolean {
+  return isOwner(viewer) || (isManagerOrOwner(viewer) && type === StaffType.STAFF);
+}
 
-/** The money rule (accounts/money-visibility.ts) for a query of staff. */
-export function assertStaffQueryReadable(
+/**
+ * Refuses a creation `mayCreateStaff` denies. The service asks twice: by role alone before it
+ * reads the input (a staff member learns nothing of its validity), with the role asked for after.
+ */
+export function assertMayCreateStaff(viewer: Viewer, type?: StaffType): void {
+  if (!isManagerOrOwner(viewer)) throw new PermissionDeniedError('create', 'Staff');
+  if (!mayCreateStaff(viewer, type))
+    throw new PermissionDeniedError(
+      'create',
+      'Staff',
+      'Create denied: only the owner may create managers',
+    );
+}
+
+/**
+ * The refusal of a deletion, or null: the owner and managers delete the users they manage, but
+ * never the account's owner (the account would have none) or themselves.
+ */
+function staffDeletionDenial(
   viewer: Viewer,
-  filter: object | undefined | null,
-  order: readonly { field: string }[] | undefined | null,
+  staff: Pick<Staff, 'id' | 'type'>,
+): PermissionDeniedError | null {
+  if (!isManagerOrOwner(viewer)) return new PermissionDeniedError('delete', 'Staff');
+  if (staff.type === StaffType.OWNER)
+    return new PermissionDeniedError(
+      'delete',
+      'Staff',
+      'Delete denied: the account owner cannot be deleted',
+    );
+  if (staff.id === viewer.id)
+    return new PermissionDeniedError(
+      'delete',
+      'Staff',
+      'Delete denied: you cannot delete yourself',
+    );
+  if (!managesStaff(viewer, staff))
+    return new PermissionDeniedError(
+      'delete',
+      'Staff',
+      'Delete denied: only the owner may delete managers',
+    );
+  return null;
+}
+
+export function mayDeleteStaff(viewer: Viewer, staff: Pick<Staff, 'id' | 'type'>): boolean {
+  return staffDeletionDenial(viewer, staff) === null;
+}
+
+export function assertMayDeleteStaff(viewer: Viewer, staff: Pick<Staff, 'id' | 'type'>): void {
+  const denial = staffDeletionDenial(viewer, staff);
+  if (denial) throw denial;
+}
+
+/** What a staff member may change on their own record. */
+const SELF_EDITABLE: ReadonlySet<string> = new Set([
+  'firstName',
+  'lastName',
+  'emailAddress',
+  'timeZone',
+  'password',
+]);
+
+/**
+ * The refusal of an update of `staff` with `changes` (the record's fields by name; `password`
+ * counts whenever given), or null. Only real changes count: legacy clients PUT back the whole
+ * record they read. A staff member edits the profile fields of their own record; the owner and
+ * managers the records they manage (`managesStaff`), and only the owner makes managers. The owner
+ * stays an active owner, and nobody disables themselves.
+ */
+function staffUpdateDenial(
+  viewer: Viewer,
+  staff: Pick<Staff, 'id' | 'type'>,
+  changes: Readonly<Record<string, unknown>>,
+): PermissionDeniedError | null {
+  const changed = Object.keys(changes).filter(
+    (k) => changes[k] !== undefined && (k === 'password' || changes[k] !== Reflect.get(staff, k)),
+  );
+  if (!isManagerOrOwner(viewer)) {
+    if (staff.id !== viewer.id || changed.some((k) => !SELF_EDITABLE.has(k)))
+      return new PermissionDeniedError('update', 'Staff');
+    return null;
+  }
+  if (!isOwner(viewer)) {
+    const promotes = changed.includes('type') && changes.type === StaffType.MANAGER;
+    if (
+      !managesStaff(viewer, staff) ||
+      promotes ||
+      (staff.id === viewer.id && changed.includes('type'))
+    )
+      return new PermissionDeniedError(
+        'update',
+        'Staff',
+        'Update denied: only the owner may manage managers',
+      );
+  }
+  if (staff.type === StaffType.OWNER && (changed.includes('type') || changes.active === false))
+    return new PermissionDeniedError(
+      'update',
+      'Staff',
+      'Update denied: the owner stays an active owner',
+    );
+  if (staff.id === viewer.id && changes.active === false)
+    return new PermissionDeniedError(
+      'update',
+      'Staff',
+      'Update denied: you cannot disable yourself',
+    );
+  return null;
+}
+
+export function mayUpdateStaff(
+  viewer: Viewer,
+  staff: Pick<Staff, 'id' | 'type'>,
+  changes: Readonly<Record<string, unknown>>,
+): boolean {
+  return staffUpdateDenial(viewer, staff, changes) === null;
+}
+
+export function assertMayUpdateStaff(
+  viewer: Viewer,
+  staff: Pick<Staff, 'id' | 'type'>,
+  changes: Readonly<Record<string, unknown>>,
 ): void {
-  assertMoneyQueryReadable(viewer, 'Staff', STAFF_MONEY_FIELDS, filter, order);
+  const denial = staffUpdateDenial(viewer, staff, changes);
+  if (denial) throw denial;
 }

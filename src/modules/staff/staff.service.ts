@@ -1,14 +1,13 @@
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from './passwords';
-import { isManagerOrOwner, isOwner } from '../../core/viewer';
-import { PermissionDeniedError, ValidationError } from '../../core/errors';
+import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import {
   findByUuids,
   type OrderSpec,
   StaffType,
-  compileFilter,
+  declaredWhere,
   findPage,
   type PageRequest,
   idempotentTransaction,
@@ -25,14 +24,16 @@ import {
 } from '../common';
 import { assertStaffRoom } from './staff-limits';
 import { enqueueConfirmationEmail } from './confirmation-email';
-import {
-  STAFF_FILTER_FIELDS,
-  type CreateStaffInput,
-  type StaffFilter,
-  type StaffInput,
-} from './graphql/staff.inputs';
+import type { NewStaff, StaffChanges } from './staff.changes';
 import { Staff } from './staff.entity';
-import { assertStaffQueryReadable, mayReadStaff, readableStaffWhere } from './staff.policy';
+import { readableStaffWhere } from './staff.policy';
+import {
+  assertMayCreateStaff,
+  assertMayDeleteStaff,
+  assertMayReadStaff,
+  assertMayUpdateStaff,
+  staffReadDenial,
+} from './staff.policy';
 
 const login = fields
   .requiredText(255)
@@ -81,9 +82,6 @@ export interface PasswordChangeListener {
   passwordChanged(em: EntityManager, userId: number): Promise<void>;
 }
 
-/** What a staff member may change on their own record. */
-const SELF_EDITABLE = new Set(['firstName', 'lastName', 'emailAddress', 'timeZone', 'password']);
-
 export class StaffService {
   constructor(
     private readonly hasher: PasswordHasher,
@@ -93,7 +91,7 @@ export class StaffService {
 
   async get(ctx: RequestContext, locator: Locator): Promise<Staff> {
     const staff = await findLocated(ctx.em, Staff, 'Staff', locator);
-    if (!mayReadStaff(ctx.viewer, staff)) throw new PermissionDeniedError('read', 'Staff');
+    assertMayReadStaff(ctx.viewer, staff);
     return staff;
   }
 
@@ -101,39 +99,29 @@ export class StaffService {
   async getMany(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, Staff | Error>> {
     const found = await findByUuids(ctx.em, Staff, ids);
     return new Map(
-      [...found].map(([id, staff]) => [
-        id,
-        mayReadStaff(ctx.viewer, staff) ? staff : new PermissionDeniedError('read', 'Staff'),
-      ]),
+      [...found].map(([id, staff]) => [id, staffReadDenial(ctx.viewer, staff) ?? staff]),
     );
   }
 
   async list(
     ctx: RequestContext,
-    filter: StaffFilter | undefined,
+    filter: object | undefined,
     order: OrderSpec[] | undefined,
     page: PageRequest,
   ) {
-    assertStaffQueryReadable(ctx.viewer, filter, order);
     const where: FilterQuery<Staff> = {
       $and: [
-        compileFilter<Staff>('Staff', filter, STAFF_FILTER_FIELDS),
+        declaredWhere(ctx.viewer, 'Staff', Staff, filter, order),
         readableStaffWhere(ctx.viewer),
       ],
     };
     return findPage(ctx, Staff, 'Staff', where, order, page);
   }
 
-  async create(ctx: RequestContext, input: CreateStaffInput): Promise<Staff> {
-    if (!isManagerOrOwner(ctx.viewer)) throw new PermissionDeniedError('create', 'Staff');
+  async create(ctx: RequestContext, input: NewStaff): Promise<Staff> {
+    assertMayCreateStaff(ctx.viewer);
     const data = validate('Staff', createSchema, input);
-    if (data.type === StaffType.MANAGER && !isOwner(ctx.viewer)) {
-      throw new PermissionDeniedError(
-        'create',
-        'Staff',
-        'Create denied: only the owner may create managers',
-      );
-    }
+    assertMayCreateStaff(ctx.viewer, data.type);
     const passwordHash = await this.hasher.hash(data.password);
     // The password stays out of the stored request hash: a retry is recognised by everything else.
     const act = {
@@ -169,13 +157,13 @@ export class StaffService {
     });
   }
 
-  async update(ctx: RequestContext, locator: Locator, input: StaffInput): Promise<Staff> {
+  async update(ctx: RequestContext, locator: Locator, input: StaffChanges): Promise<Staff> {
     const data = validate('Staff', updateSchema, input);
     const passwordHash =
       data.password !== undefined ? await this.hasher.hash(data.password) : undefined;
     return inTransaction(ctx, async (tx) => {
       const staff = await findLocated(tx.em, Staff, 'Staff', locator);
-      this.assertMayUpdate(tx, staff, data);
+      assertMayUpdateStaff(tx.viewer, staff, data);
       if (data.login !== undefined && data.login.toLowerCase() !== staff.login.toLowerCase()) {
         await assertLoginFree(tx.em, data.login);
       }
@@ -199,7 +187,7 @@ export class StaffService {
   async setActive(ctx: RequestContext, locator: Locator, active: boolean): Promise<Staff> {
     return inTransaction(ctx, async (tx) => {
       const staff = await findLocated(tx.em, Staff, 'Staff', locator);
-      this.assertMayUpdate(tx, staff, { active });
+      assertMayUpdateStaff(tx.viewer, staff, { active });
       const activated =
         active && !staff.active ? await assertStaffRoom(tx.em, tx.viewer.accountId, 1) : undefined;
       staff.active = active;
@@ -216,76 +204,13 @@ export class StaffService {
   ): Promise<{ staff: Staff; cascade: DeletionCascade }> {
     return inTransaction(ctx, async (tx) => {
       const staff = await findLocated(tx.em, Staff, 'Staff', locator);
-      if (!isManagerOrOwner(tx.viewer)) throw new PermissionDeniedError('delete', 'Staff');
-      if (staff.type === StaffType.OWNER)
-        throw new PermissionDeniedError(
-          'delete',
-          'Staff',
-          'Delete denied: the account owner cannot be deleted',
-        );
-      if (staff.id === tx.viewer.id)
-        throw new PermissionDeniedError(
-          'delete',
-          'Staff',
-          'Delete denied: you cannot delete yourself',
-        );
-      if (staff.type === StaffType.MANAGER && !isOwner(tx.viewer))
-        throw new PermissionDeniedError(
-          'delete',
-          'Staff',
-          'Delete denied: only the owner may delete managers',
-        );
+      assertMayDeleteStaff(tx.viewer, staff);
       // Their shifts go with them (ON DELETE CASCADE); each deletion is announced first (events,
       // webhooks), in this transaction.
       const cascade = await this.cascades.deleting(tx, { user: staff.id });
       await tx.em.remove(staff).flush();
       return { staff, cascade };
     });
-  }
-
-  private assertMayUpdate(
-    ctx: RequestContext,
-    staff: Staff,
-    changes: Record<string, unknown>,
-  ): void {
-    // Only real changes count: legacy clients PUT back the whole record they read.
-    const changed = Object.keys(changes).filter(
-      (k) => changes[k] !== undefined && (k === 'password' || changes[k] !== Reflect.get(staff, k)),
-    );
-    if (!isManagerOrOwner(ctx.viewer)) {
-      if (staff.id !== ctx.viewer.id || changed.some((k) => !SELF_EDITABLE.has(k))) {
-        throw new PermissionDeniedError('update', 'Staff');
-      }
-      return;
-    }
-    if (!isOwner(ctx.viewer)) {
-      // A manager manages staff members and their own profile; managers are the owner's to manage.
-      const otherManager = staff.type !== StaffType.STAFF && staff.id !== ctx.viewer.id;
-      const promotes = changed.includes('type') && changes.type === StaffType.MANAGER;
-      if (otherManager || promotes || (staff.id === ctx.viewer.id && changed.includes('type'))) {
-        throw new PermissionDeniedError(
-          'update',
-          'Staff',
-          'Update denied: only the owner may manage managers',
-        );
-      }
-    }
-    if (staff.type === StaffType.OWNER) {
-      if (changed.includes('type') || changes.active === false) {
-        throw new PermissionDeniedError(
-          'update',
-          'Staff',
-          'Update denied: the owner stays an active owner',
-        );
-      }
-    }
-    if (staff.id === ctx.viewer.id && changes.active === false) {
-      throw new PermissionDeniedError(
-        'update',
-        'Staff',
-        'Update denied: you cannot disable yourself',
-      );
-    }
   }
 }
 

@@ -4,5 +4,4 @@
  * projects and shifts policies. Other modules and the layers above use nothing of it but what this
  * file exports.
  */
-export { SyncResolver } from './graphql/sync.resolver';
 export { SyncService } from './sync.service';

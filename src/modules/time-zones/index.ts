@@ -2,5 +2,5 @@
  * The time zone list with its coordinates and offsets, and its GraphQL. Imports common. Other
  * modules and the layers above use nothing of it but what this file exports.
  */
-export { TimeZoneResolver } from './graphql/time-zone.resolver';
 export { TimeZoneService } from './time-zone.service';
+export type { ListedTimeZone } from './listed-time-zone';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DateTime, IANAZone } from 'luxon';
 import type { RequestContext } from '../../core/request-context';
 import { canonicalTimeZone, isValidTimeZone } from '../common';
-import type { TimeZone } from './graphql/time-zone.type';
+import type { ListedTimeZone } from './listed-time-zone';
 
 /** moment-timezone's packed tz data: zones as `name|...`, links as `target|alias`. */
 interface PackedTzData {
@@ -129,7 +129,7 @@ function zoneIndex(): readonly IndexedZone[] {
 
 /** The time zone list: names and places from the tz data, offsets and DST from the runtime's ICU. */
 export class TimeZoneService {
-  list(ctx: Pick<RequestContext, 'now'>, nameContains?: string | null): TimeZone[] {
+  list(ctx: Pick<RequestContext, 'now'>, nameContains?: string | null): ListedTimeZone[] {
     const needle = nameContains?.toLowerCase();
     const at = ctx.now.getTime();
     // Luxon's DST test costs a few offset look-ups; links (about a third of the names) reuse the

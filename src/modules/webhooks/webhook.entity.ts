@@ -2,7 +2,7 @@ import { ArrayType, Entity, Property } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver, Node } from '../common';
 import { TenantEntity } from '../accounts';
-import { ShiftEventKindEnum } from '../events';
+import { ShiftEventKindEnum } from '../events/graphql';
 import type { ShiftEventKind } from '../shifts';
 
 /**

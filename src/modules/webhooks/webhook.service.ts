@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { isOwner } from '../../core/viewer';
-import { NotFoundError, PermissionDeniedError, ValidationError, type Act } from '../../core/errors';
+import { NotFoundError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { Account } from '../accounts';
 import {
@@ -19,7 +18,8 @@ import { SHIFT_EVENT_KINDS } from '../shifts';
 import { OutboxMessage, type WebhookPayload, MAX_ATTEMPTS } from '../outbox';
 import { Webhook, WebhookDelivery, type WebhookWithSecret } from './webhook.entity';
 import { isPublicAddress } from './public-addresses';
-import type { CreateWebhookInput, WebhookInput } from './graphql/webhook.inputs';
+import { assertMayManageWebhooks } from './webhook.policy';
+import type { NewWebhook, WebhookChanges } from './webhook.changes';
 
 /** Per account: enough for every integration a small team runs, few enough to deliver promptly. */
 export const MAX_WEBHOOKS = 20;
@@ -81,23 +81,23 @@ function newSecret(): string {
  */
 export class WebhookService {
   async list(ctx: RequestContext): Promise<Webhook[]> {
-    this.assertOwner(ctx, 'read');
+    assertMayManageWebhooks(ctx.viewer, 'read');
     return ctx.em.find(Webhook, {}, { orderBy: { id: 'asc' } });
   }
 
   async get(ctx: RequestContext, id: string): Promise<Webhook> {
-    this.assertOwner(ctx, 'read');
+    assertMayManageWebhooks(ctx.viewer, 'read');
     return findLocated(ctx.em, Webhook, 'Webhook', { id });
   }
 
   /** The webhooks among `ids` (lower-case uuids) that `get` would answer, in one statement: for `nodes`. */
   async getMany(ctx: RequestContext, ids: readonly string[]): Promise<Map<string, Webhook>> {
-    this.assertOwner(ctx, 'read');
+    assertMayManageWebhooks(ctx.viewer, 'read');
     return findByUuids(ctx.em, Webhook, ids);
   }
 
-  async create(ctx: RequestContext, input: CreateWebhookInput): Promise<WebhookWithSecret> {
-    this.assertOwner(ctx, 'create');
+  async create(ctx: RequestContext, input: NewWebhook): Promise<WebhookWithSecret> {
+    assertMayManageWebhooks(ctx.viewer, 'create');
     const data = validate('Webhook', createSchema, input);
     assertPublicUrl(ctx, data.url);
     return inTransaction(ctx, async (tx) => {
@@ -124,8 +124,8 @@ export class WebhookService {
     });
   }
 
-  async update(ctx: RequestContext, id: string, input: WebhookInput): Promise<Webhook> {
-    this.assertOwner(ctx, 'update');
+  async update(ctx: RequestContext, id: string, input: WebhookChanges): Promise<Webhook> {
+    assertMayManageWebhooks(ctx.viewer, 'update');
     const data = validate('Webhook', updateSchema, input);
     if (data.url) assertPublicUrl(ctx, data.url);
     const webhook = await findLocated(ctx.em, Webhook, 'Webhook', { id });
@@ -141,7 +141,7 @@ export class WebhookService {
 
   /** Deletes the webhook with its deliveries, pending ones included (the outbox rows cascade). */
   async delete(ctx: RequestContext, id: string): Promise<Webhook> {
-    this.assertOwner(ctx, 'delete');
+    assertMayManageWebhooks(ctx.viewer, 'delete');
     const webhook = await findLocated(ctx.em, Webhook, 'Webhook', { id });
     await ctx.em.remove(webhook).flush();
     return webhook;
@@ -149,7 +149,7 @@ export class WebhookService {
 
   /** A new secret at once: deliveries from now on are signed with it, retries included. */
   async rotateSecret(ctx: RequestContext, id: string): Promise<WebhookWithSecret> {
-    this.assertOwner(ctx, 'update');
+    assertMayManageWebhooks(ctx.viewer, 'update');
     const webhook = await findLocated(ctx.em, Webhook, 'Webhook', { id });
     webhook.secret = newSecret();
     await ctx.em.flush();
@@ -184,7 +184,7 @@ export class WebhookService {
    * already has the event can tell.
    */
   async replay(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
-    this.assertOwner(ctx, 'update');
+    assertMayManageWebhooks(ctx.viewer, 'update');
     const message = await this.findDelivery(ctx, deliveryId);
     Object.assign(message, {
       attempts: 0,
@@ -199,7 +199,7 @@ export class WebhookService {
 
   /** One delivery by its id (`node(id:)`), to the owner as the list is. */
   async getDelivery(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
-    this.assertOwner(ctx, 'read');
+    assertMayManageWebhooks(ctx.viewer, 'read');
     return toDelivery(await this.findDelivery(ctx, deliveryId));
   }
 
@@ -208,7 +208,7 @@ export class WebhookService {
     ctx: RequestContext,
     ids: readonly string[],
   ): Promise<Map<string, WebhookDelivery>> {
-    this.assertOwner(ctx, 'read');
+    assertMayManageWebhooks(ctx.viewer, 'read');
     const found = await findByUuids(ctx.em, OutboxMessage, ids, { kind: 'webhook' });
     return new Map([...found].map(([id, message]) => [id, toDelivery(message)]));
   }
@@ -219,15 +219,6 @@ export class WebhookService {
       : null;
     if (!message) throw new NotFoundError('Webhook', 'Webhook delivery not found');
     return message;
-  }
-
-  private assertOwner(ctx: RequestContext, act: Act): void {
-    if (!isOwner(ctx.viewer))
-      throw new PermissionDeniedError(
-        act,
-        'Webhook',
-        `${act[0]!.toUpperCase()}${act.slice(1)} denied: only the account owner manages webhooks`,
-      );
   }
 }
 

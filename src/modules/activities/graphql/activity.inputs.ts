@@ -1,75 +1,14 @@
-import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import {
-  ActivityRef,
-  ProjectRef,
-  DateTimeFilter,
-  COMMON_ORDER_VALUES,
-  FILTER_DESCRIPTIONS,
-  filterTypeDescription,
-  IDFilter,
-  IntFilter,
-  StringFilter,
-  OrderInput,
-  type FilterFields,
-} from '../../common';
+import { Field, ID, InputType, Int } from 'type-graphql';
+import type { ActivityChanges, NewActivity } from '../activity.changes';
+import { ActivityRef, ProjectRef, EntityFilter, EntityOrder } from '../../common';
+import { Activity } from '../activity.entity';
 
-@InputType({ description: filterTypeDescription('activities') })
-export class ActivityFilter {
-  @Field(() => [ActivityFilter], { nullable: true, description: FILTER_DESCRIPTIONS.and })
-  and?: ActivityFilter[];
-  @Field(() => [ActivityFilter], { nullable: true, description: FILTER_DESCRIPTIONS.or })
-  or?: ActivityFilter[];
-  @Field(() => ActivityFilter, { nullable: true, description: FILTER_DESCRIPTIONS.not })
-  not?: ActivityFilter;
-  @Field(() => DateTimeFilter, { nullable: true, description: 'When it was created.' })
-  createdAt?: DateTimeFilter;
-  @Field(() => DateTimeFilter, {
-    nullable: true,
-    description:
-      'When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
-  })
-  updatedAt?: DateTimeFilter;
-  @Field(() => IDFilter, { nullable: true, description: "The activity's uuid." })
-  id?: IDFilter;
-  @Field(() => IntFilter, { nullable: true, description: "The activity's integer id." })
-  legacyId?: IntFilter;
-  @Field(() => StringFilter, { nullable: true, description: "The activity's name." })
-  name?: StringFilter;
-  @Field(() => IDFilter, { nullable: true, description: "The uuid of the activity's project." })
-  projectId?: IDFilter;
-  @Field(() => IntFilter, {
-    nullable: true,
-    description: "The integer id of the activity's project.",
-  })
-  projectLegacyId?: IntFilter;
-}
-
-export const ACTIVITY_FILTER_FIELDS: FilterFields = {
-  createdAt: 'createdAt',
-  updatedAt: 'updatedAt',
-  id: 'uuid',
-  legacyId: 'id',
-  name: 'name',
-  projectId: 'project.uuid',
-  projectLegacyId: 'project.id',
-};
-
-export enum ActivityOrderField {
-  LEGACY_ID = 'id',
-  ID = 'uuid',
-  NAME = 'name',
-  CREATED_AT = 'createdAt',
-  UPDATED_AT = 'updatedAt',
-}
-registerEnumType(ActivityOrderField, {
-  name: 'ActivityOrderField',
-  description: 'What activities can be sorted by.',
-  valuesConfig: { ...COMMON_ORDER_VALUES, NAME: { description: 'By name.' } },
-});
-export const ActivityOrder = OrderInput(ActivityOrderField, 'ActivityOrder');
+export const ActivityFilter = EntityFilter(Activity, 'ActivityFilter', 'activities');
+export type ActivityFilter = InstanceType<typeof ActivityFilter>;
+export const { input: ActivityOrder } = EntityOrder(Activity, 'ActivityOrder', 'activities');
 
 @InputType({ description: 'Omitted fields keep their value on update.' })
-export class ActivityInput {
+export class ActivityInput implements ActivityChanges {
   @Field(() => String, {
     nullable: true,
     description: "The activity's name; not blank, at most 255 characters.",
@@ -81,7 +20,7 @@ export class ActivityInput {
   description:
     'A new activity of a project (owners and managers). Give the project by `projectId` or `projectLegacyId`.',
 })
-export class CreateActivityInput extends ActivityInput {
+export class CreateActivityInput extends ActivityInput implements NewActivity {
   @Field(() => String, { description: "The activity's name; not blank, at most 255 characters." })
   override name!: string;
 

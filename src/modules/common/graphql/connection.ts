@@ -1,8 +1,9 @@
 import { type ClassType, Field, Int, ObjectType } from 'type-graphql';
+import type { ConnectionShape, EdgeShape, PageInfoShape } from '../list-shapes';
 
 /** Relay's page information; the cursors are those of the page's first and last edges. */
 @ObjectType({ description: 'Where this page lies in the list, for reading the pages around it.' })
-export class PageInfo {
+export class PageInfo implements PageInfoShape {
   @Field(() => Boolean, { description: 'Whether rows follow this page (paging forward: exact).' })
   hasNextPage!: boolean;
 
@@ -25,18 +26,7 @@ export class PageInfo {
   endCursor!: string | null;
 }
 
-export interface EdgeShape<T> {
-  node: T;
-  cursor: string;
-}
-
-export interface ConnectionShape<T> {
-  totalCount: number;
-  nodes: T[];
-  /** The nodes with their cursors; made when read, so a query selecting only `nodes` pays nothing. */
-  readonly edges: EdgeShape<T>[];
-  pageInfo: PageInfo;
-}
+export type { ConnectionShape, EdgeShape };
 
 /**
  * A list page as a Relay connection: `edges { cursor node }` and, for clients without a

@@ -1,7 +1,9 @@
 import { registerEnumType } from 'type-graphql';
 import { StaffType } from '../../../core/viewer';
+import { OrderDirection } from '../list-shapes';
+import { Visibility } from '../visibility';
 
-export { StaffType };
+export { OrderDirection, StaffType, Visibility };
 registerEnumType(StaffType, {
   name: 'StaffType',
   description: 'The role of a user: the account owner, a manager, or a staff member.',
@@ -20,11 +22,6 @@ registerEnumType(StaffType, {
   },
 });
 
-export enum Visibility {
-  PUBLIC = 'public',
-  PRIVATE = 'private',
-  CUSTOM = 'custom',
-}
 registerEnumType(Visibility, {
   name: 'Visibility',
   description:
@@ -38,10 +35,6 @@ registerEnumType(Visibility, {
   },
 });
 
-export enum OrderDirection {
-  ASC = 'asc',
-  DESC = 'desc',
-}
 registerEnumType(OrderDirection, {
   name: 'OrderDirection',
   description: 'Which way a sort key sorts.',

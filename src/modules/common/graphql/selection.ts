@@ -9,6 +9,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { PageRequest } from '../list-query';
+import { columnsFor } from './selected-columns';
 
 /**
  * The names of the fields selected at a path below the current field (`nodes` of a connection),
@@ -63,9 +64,11 @@ export function selectedNodeFields(info: GraphQLResolveInfo): Set<string> {
  * with the fields its nodes select.
  */
 export function pageRequest(page: PageRequest, info: GraphQLResolveInfo): PageRequest {
+  const nodeFields = selectedNodeFields(info);
   return {
     ...page,
     countTotal: selectedFields(info).has('totalCount'),
-    nodeFields: selectedNodeFields(info),
+    nodeFields,
+    columnsOf: (metadata, type, also) => columnsFor(metadata, type, nodeFields, also),
   };
 }

@@ -1,143 +1,21 @@
-import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
+import { Field, ID, InputType, Int } from 'type-graphql';
+import type { NewProject, ProjectChanges } from '../project.changes';
 import {
   CompanyRef,
+  EntityFilter,
+  EntityOrder,
   ProjectRef,
-  COMMON_ORDER_VALUES,
-  FILTER_DESCRIPTIONS,
-  filterTypeDescription,
-  BooleanFilter,
-  DateTimeFilter,
-  IDFilter,
-  IntFilter,
-  StringFilter,
-  VisibilityFilter,
-  OrderInput,
   Visibility,
-  type FilterFields,
+  withDeclaredInputs,
 } from '../../common';
+import { Project } from '../project.entity';
 
-@InputType({ description: filterTypeDescription('projects') })
-export class ProjectFilter {
-  @Field(() => [ProjectFilter], { nullable: true, description: FILTER_DESCRIPTIONS.and })
-  and?: ProjectFilter[];
-  @Field(() => [ProjectFilter], { nullable: true, description: FILTER_DESCRIPTIONS.or })
-  or?: ProjectFilter[];
-  @Field(() => ProjectFilter, { nullable: true, description: FILTER_DESCRIPTIONS.not })
-  not?: ProjectFilter;
-  @Field(() => DateTimeFilter, { nullable: true, description: 'When it was created.' })
-  createdAt?: DateTimeFilter;
-  @Field(() => DateTimeFilter, {
-    nullable: true,
-    description:
-      'When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
-  })
-  updatedAt?: DateTimeFilter;
-  @Field(() => IDFilter, { nullable: true, description: "The project's uuid." })
-  id?: IDFilter;
-  @Field(() => IntFilter, { nullable: true, description: "The project's integer id." })
-  legacyId?: IntFilter;
-  @Field(() => StringFilter, { nullable: true, description: "The project's name." })
-  name?: StringFilter;
-  @Field(() => BooleanFilter, {
-    nullable: true,
-    description: 'Whether the project can be punched in to.',
-  })
-  active?: BooleanFilter;
-  @Field(() => VisibilityFilter, { nullable: true, description: "The project's visibility." })
-  visibility?: VisibilityFilter;
-  @Field(() => IDFilter, { nullable: true, description: "The uuid of the project's company." })
-  companyId?: IDFilter;
-  @Field(() => IntFilter, {
-    nullable: true,
-    description: "The integer id of the project's company.",
-  })
-  companyLegacyId?: IntFilter;
-  @Field(() => IntFilter, {
-    nullable: true,
-    description: 'The time limit in seconds (null: none).',
-  })
-  timeLimit?: IntFilter;
-  @Field(() => StringFilter, { nullable: true, description: 'The time limit as entered.' })
-  timeLimitString?: StringFilter;
-  @Field(() => StringFilter, { nullable: true, description: "The project's notes." })
-  notes?: StringFilter;
-  @Field(() => StringFilter, {
-    nullable: true,
-    description: 'The rate as entered; owners and managers only (READ_DENIED for a staff member).',
-  })
-  hourlyRate?: StringFilter;
-  @Field(() => IntFilter, {
-    nullable: true,
-    description:
-      'The hourly rate in cents; owners and managers only (READ_DENIED for a staff member).',
-  })
-  hourlyRateCents?: IntFilter;
-  @Field(() => BooleanFilter, {
-    nullable: true,
-    description: 'Whether new shifts on the project are billable by default.',
-  })
-  billableByDefault?: BooleanFilter;
-}
-
-export const PROJECT_FILTER_FIELDS: FilterFields = {
-  createdAt: 'createdAt',
-  updatedAt: 'updatedAt',
-  id: 'uuid',
-  legacyId: 'id',
-  name: 'name',
-  active: 'active',
-  visibility: 'visibility',
-  companyId: 'company.uuid',
-  companyLegacyId: 'company.id',
-  timeLimit: 'timeLimit',
-  timeLimitString: 'timeLimitString',
-  notes: 'notes',
-  hourlyRate: 'hourlyRate',
-  hourlyRateCents: 'hourlyRateCents',
-  billableByDefault: 'billableByDefault',
-};
-
-export enum ProjectOrderField {
-  LEGACY_ID = 'id',
-  ID = 'uuid',
-  NAME = 'name',
-  ACTIVE = 'active',
-  VISIBILITY = 'visibility',
-  COMPANY_ID = 'company.uuid',
-  TIME_LIMIT = 'timeLimit',
-  TIME_LIMIT_STRING = 'timeLimitString',
-  NOTES = 'notes',
-  HOURLY_RATE = 'hourlyRate',
-  HOURLY_RATE_CENTS = 'hourlyRateCents',
-  BILLABLE_BY_DEFAULT = 'billableByDefault',
-  CREATED_AT = 'createdAt',
-  UPDATED_AT = 'updatedAt',
-}
-registerEnumType(ProjectOrderField, {
-  name: 'ProjectOrderField',
-  description: 'What projects can be sorted by.',
-  valuesConfig: {
-    ...COMMON_ORDER_VALUES,
-    NAME: { description: 'By name.' },
-    ACTIVE: { description: 'By `active` (false first, ascending).' },
-    VISIBILITY: { description: 'By visibility.' },
-    COMPANY_ID: { description: "By the uuid of the project's company." },
-    TIME_LIMIT: { description: 'By time limit in seconds.' },
-    TIME_LIMIT_STRING: { description: 'By the time limit as entered (text).' },
-    NOTES: { description: 'By notes (text).' },
-    HOURLY_RATE: {
-      description: 'By the rate as entered (text); owners and managers only (READ_DENIED).',
-    },
-    HOURLY_RATE_CENTS: {
-      description: 'By hourly rate in cents; owners and managers only (READ_DENIED).',
-    },
-    BILLABLE_BY_DEFAULT: { description: 'By `billableByDefault` (false first, ascending).' },
-  },
-});
-export const ProjectOrder = OrderInput(ProjectOrderField, 'ProjectOrder');
+export const ProjectFilter = EntityFilter(Project, 'ProjectFilter', 'projects');
+export type ProjectFilter = InstanceType<typeof ProjectFilter>;
+export const { input: ProjectOrder } = EntityOrder(Project, 'ProjectOrder', 'projects');
 
 @InputType({ description: 'Omitted fields keep their value on update.' })
-export class ProjectInput {
+export class ProjectInput implements ProjectChanges {
   @Field(() => String, {
     nullable: true,
     description: "The project's name; not blank, at most 255 characters.",
@@ -225,11 +103,13 @@ export class ProjectInput {
   billableByDefault?: boolean;
 }
 
+withDeclaredInputs(ProjectInput, Project);
+
 @InputType({
   description:
     'A new project of a company (owners and managers): give the company by `companyId` or `companyLegacyId`.',
 })
-export class CreateProjectInput extends ProjectInput {
+export class CreateProjectInput extends ProjectInput implements NewProject {
   @Field(() => String, { description: "The project's name; not blank, at most 255 characters." })
   override name!: string;
 

@@ -14,7 +14,7 @@ import {
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { then, type MaybePromise } from '../../../core/loaders';
-import { Account, mayReadMoney } from '../../accounts';
+import { Account } from '../../accounts';
 import {
   FILTER_DESCRIPTIONS,
   loadById,
@@ -208,36 +208,5 @@ export class ProjectResolver {
   })
   users(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Staff[]> {
     return projectUsers(ctx, project.id);
-  }
-
-  // Money: the owner's and the managers', and the staff's where the account lets them (mayReadMoney).
-  @ReadsColumns(Project, 'hourlyRate')
-  @FieldResolver(() => String, {
-    nullable: true,
-    description:
-      'Text form of the rate with a currency symbol, as entered. Null for a staff member unless `Account.staffSeeMoney`, like every money field.',
-  })
-  hourlyRate(@Root() project: Project, @Ctx() ctx: RequestContext): string | null {
-    return mayReadMoney(ctx.viewer) ? project.hourlyRate : null;
-  }
-
-  @ReadsColumns(Project, 'hourlyRateCents')
-  @FieldResolver(() => Int, {
-    nullable: true,
-    description:
-      'The hourly rate in cents. Null for a staff member unless `Account.staffSeeMoney`.',
-  })
-  hourlyRateCents(@Root() project: Project, @Ctx() ctx: RequestContext): number | null {
-    return mayReadMoney(ctx.viewer) ? project.hourlyRateCents : null;
-  }
-
-  @ReadsColumns(Project, 'invoiceAmountCents')
-  @FieldResolver(() => Int, {
-    nullable: true,
-    description:
-      'Amount invoiced for the project, in cents. Null for a staff member unless `Account.staffSeeMoney`.',
-  })
-  invoiceAmountCents(@Root() project: Project, @Ctx() ctx: RequestContext): number | null {
-    return mayReadMoney(ctx.viewer) ? project.invoiceAmountCents : null;
   }
 }

@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { cascadeDescriptions, inOrderOf } from '../../common';
-import { DeleteStaffPayload } from '../../staff';
+import { DeleteStaffPayload } from '../../staff/graphql';
 import { Project } from '../project.entity';
 import type { ProjectService } from '../project.service';
 

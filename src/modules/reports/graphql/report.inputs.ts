@@ -1,17 +1,19 @@
 import { LocalDateResolver } from 'graphql-scalars';
 import { DateTimeISOResolver } from '../../common';
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
+import {
+  ReportBucket,
+  ReportDimension,
+  RoundingDirection,
+  RoundingScope,
+  WeekStart,
+  type ReportRequest,
+  type ReportRoundingRequest,
+  type ReportShiftFilter,
+} from '../report-request';
 
-/** What a report row can be grouped by (besides the time bucket). */
-export enum ReportDimension {
-  COMPANY = 'company',
-  PROJECT = 'project',
-  ACTIVITY = 'activity',
-  USER = 'user',
-  TAG = 'tag',
-  BILLABLE = 'billable',
-  NOTES = 'notes',
-}
+export { ReportBucket, ReportDimension, RoundingDirection, RoundingScope, WeekStart };
+
 registerEnumType(ReportDimension, {
   name: 'ReportDimension',
   description:
@@ -30,13 +32,6 @@ registerEnumType(ReportDimension, {
   },
 });
 
-/** Calendar periods of the report's time zone; the values are PostgreSQL's `date_trunc` units. */
-export enum ReportBucket {
-  DAY = 'day',
-  WEEK = 'week',
-  MONTH = 'month',
-  YEAR = 'year',
-}
 registerEnumType(ReportBucket, {
   name: 'ReportBucket',
   description:
@@ -49,12 +44,6 @@ registerEnumType(ReportBucket, {
   },
 });
 
-/** The first day of a WEEK bucket; the values are the days after Monday it starts on. */
-export enum WeekStart {
-  MONDAY = 0,
-  SUNDAY = 6,
-  SATURDAY = 5,
-}
 registerEnumType(WeekStart, {
   name: 'WeekStart',
   description: "The day a WEEK bucket starts on, at 00:00 of the report's zone.",
@@ -65,12 +54,6 @@ registerEnumType(WeekStart, {
   },
 });
 
-/** Which way a duration is rounded to a multiple of the rounding's minutes. */
-export enum RoundingDirection {
-  UP = 'ceil',
-  DOWN = 'floor',
-  NEAREST = 'round',
-}
 registerEnumType(RoundingDirection, {
   name: 'RoundingDirection',
   description: 'Which way a duration goes to a multiple of `minutes`.',
@@ -81,11 +64,6 @@ registerEnumType(RoundingDirection, {
   },
 });
 
-/** What a rounding applies to. */
-export enum RoundingScope {
-  ENTRY = 'entry',
-  ROW = 'row',
-}
 registerEnumType(RoundingScope, {
   name: 'RoundingScope',
   description: 'What is rounded.',
@@ -102,7 +80,7 @@ registerEnumType(RoundingScope, {
 });
 
 @InputType({ description: 'Rounding of durations, as time trackers bill them.' })
-export class ReportRounding {
+export class ReportRounding implements ReportRoundingRequest {
   @Field(() => Int, { description: 'Round to multiples of this many minutes (1 to 1,440).' })
   minutes!: number;
 
@@ -123,7 +101,7 @@ export class ReportRounding {
   description:
     'Only shifts matching every given condition count; an omitted list or flag does not filter.',
 })
-export class ReportFilter {
+export class ReportFilter implements ReportShiftFilter {
   @Field(() => [ID], {
     nullable: true,
     description: 'Shifts on projects of these companies (uuids).',
@@ -154,7 +132,7 @@ export class ReportFilter {
 }
 
 @InputType({ description: 'A time report: what to count, over which range, grouped how.' })
-export class ReportInput {
+export class ReportInput implements ReportRequest {
   @Field(() => DateTimeISOResolver, {
     nullable: true,
     description:

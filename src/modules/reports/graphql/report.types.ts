@@ -2,6 +2,13 @@ import { SafeIntResolver } from 'graphql-scalars';
 import { DateTimeISOResolver } from '../../common';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ReportBucket, ReportDimension } from './report.inputs';
+import type {
+  ReportRefShape,
+  ReportRowShape,
+  ReportShape,
+  ReportSumsShape,
+  ReportUserShape,
+} from '../report-result';
 
 /*
  * Sums are SafeInt, not Int: GraphQL's Int stops at 2^31 - 1, which is 68 years of seconds or
@@ -19,7 +26,7 @@ import { ReportBucket, ReportDimension } from './report.inputs';
   description:
     "A company, project or activity a report row is grouped by: a value embedded in its row, not the object itself (it has no `id`; `nodeId` is the object's).",
 })
-export class ReportRef {
+export class ReportRef implements ReportRefShape {
   @Field(() => ID, {
     description:
       'The `id` of the Company, Project or Activity referred to: `node(id:)` reads it (when the caller may see it).',
@@ -41,7 +48,7 @@ export class ReportRef {
   description:
     "The user a report row is grouped by: a value embedded in its row (no `id`; `staffId` is the Staff object's).",
 })
-export class ReportUser {
+export class ReportUser implements ReportUserShape {
   @Field(() => ID, { description: 'The `id` of the Staff member: `node(id:)` reads it.' })
   staffId!: string;
 
@@ -59,7 +66,7 @@ export class ReportUser {
 }
 
 @ObjectType({ description: 'Sums of time and money: a value, with no `id`.' })
-export class ReportSums {
+export class ReportSums implements ReportSumsShape {
   @Field(() => SafeIntResolver, {
     description: 'Seconds worked, rounded to the nearest second (halves away from zero).',
   })
@@ -95,7 +102,7 @@ export class ReportSums {
   description:
     'One group of a report: a value, with no `id` (caches embed it in its report). Keys not grouped by are null.',
 })
-export class ReportRow extends ReportSums {
+export class ReportRow extends ReportSums implements ReportRowShape {
   @Field(() => ReportRef, { nullable: true, description: "The project's company." })
   company!: ReportRef | null;
 
@@ -144,7 +151,7 @@ export class ReportRow extends ReportSums {
   description:
     'Time grouped by the requested keys over [from, to), computed in one SQL statement: a value computed for its arguments, with no `id`, which client caches embed under the `report` field (docs/graphql-api.md, "Values have no `id`").',
 })
-export class Report {
+export class Report implements ReportShape {
   @Field(() => DateTimeISOResolver, {
     description: 'The start of the range (inclusive): `from`, or the instant `fromDate` begins.',
   })

@@ -1,6 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { DeleteActivityPayload } from '../../activities';
+import { DeleteActivityPayload } from '../../activities/graphql';
 import { cascadeDescriptions, inOrderOf } from '../../common';
 import { Shift } from '../shift.entity';
 import type { ShiftService } from '../shift.service';

@@ -1,133 +1,21 @@
 import {
-  COMMON_ORDER_VALUES,
-  FILTER_DESCRIPTIONS,
-  filterTypeDescription,
   CompanyRef,
   ProjectRef,
   ShiftRef,
   DateTimeISOResolver,
-  BooleanFilter,
-  DateTimeFilter,
-  IDFilter,
-  IntFilter,
-  StringFilter,
-  OrderInput,
-  type FilterFields,
+  EntityFilter,
+  EntityOrder,
 } from '../../common';
-import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
+import { Shift } from '../shift.entity';
+import { Field, ID, InputType, Int } from 'type-graphql';
+import type { NewShift, PunchInFields, ShiftChanges } from '../shift.changes';
 
-@InputType({ description: filterTypeDescription('shifts') })
-export class ShiftFilter {
-  @Field(() => [ShiftFilter], { nullable: true, description: FILTER_DESCRIPTIONS.and })
-  and?: ShiftFilter[];
-  @Field(() => [ShiftFilter], { nullable: true, description: FILTER_DESCRIPTIONS.or })
-  or?: ShiftFilter[];
-  @Field(() => ShiftFilter, { nullable: true, description: FILTER_DESCRIPTIONS.not })
-  not?: ShiftFilter;
-  @Field(() => DateTimeFilter, { nullable: true, description: 'When it was created.' })
-  createdAt?: DateTimeFilter;
-  @Field(() => DateTimeFilter, {
-    nullable: true,
-    description:
-      'When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
-  })
-  updatedAt?: DateTimeFilter;
-  @Field(() => IDFilter, { nullable: true, description: "The shift's uuid." })
-  id?: IDFilter;
-  @Field(() => IntFilter, { nullable: true, description: "The shift's integer id." })
-  legacyId?: IntFilter;
-  @Field(() => DateTimeFilter, { nullable: true, description: 'When the shift started.' })
-  start?: DateTimeFilter;
-  @Field(() => DateTimeFilter, {
-    nullable: true,
-    description: 'When the shift stopped; `isNull: true` selects running shifts.',
-  })
-  stop?: DateTimeFilter;
-  @Field(() => StringFilter, { nullable: true, description: "The shift's notes." })
-  notes?: StringFilter;
-  @Field(() => StringFilter, { nullable: true, description: "The shift's IANA time zone name." })
-  timeZone?: StringFilter;
-  @Field(() => BooleanFilter, { nullable: true, description: 'Whether the shift is billable.' })
-  billable?: BooleanFilter;
-  @Field(() => IDFilter, { nullable: true, description: "The uuid of the shift's project." })
-  projectId?: IDFilter;
-  @Field(() => IntFilter, { nullable: true, description: "The integer id of the shift's project." })
-  projectLegacyId?: IntFilter;
-  @Field(() => IDFilter, { nullable: true, description: 'The uuid of the user who worked.' })
-  userId?: IDFilter;
-  @Field(() => IntFilter, { nullable: true, description: 'The integer id of the user who worked.' })
-  userLegacyId?: IntFilter;
-  @Field(() => IDFilter, {
-    nullable: true,
-    description: "The uuid of the shift's activity (`isNull: true`: shifts without one).",
-  })
-  activityId?: IDFilter;
-  @Field(() => IntFilter, {
-    nullable: true,
-    description: "The integer id of the shift's activity.",
-  })
-  activityLegacyId?: IntFilter;
-  @Field(() => StringFilter, {
-    nullable: true,
-    description: 'Where the shift came from (`externalHref`).',
-  })
-  externalHref?: StringFilter;
-}
-
-export const SHIFT_FILTER_FIELDS: FilterFields = {
-  createdAt: 'createdAt',
-  updatedAt: 'updatedAt',
-  id: 'uuid',
-  legacyId: 'id',
-  start: 'start',
-  stop: 'stop',
-  notes: 'notes',
-  timeZone: 'timeZone',
-  billable: 'billable',
-  projectId: 'project.uuid',
-  projectLegacyId: 'project.id',
-  userId: 'user.uuid',
-  userLegacyId: 'user.id',
-  activityId: 'activity.uuid',
-  activityLegacyId: 'activity.id',
-  externalHref: 'externalHref',
-};
-
-export enum ShiftOrderField {
-  LEGACY_ID = 'id',
-  ID = 'uuid',
-  START = 'start',
-  STOP = 'stop',
-  NOTES = 'notes',
-  BILLABLE = 'billable',
-  TIME_ZONE = 'timeZone',
-  PROJECT_ID = 'project.uuid',
-  USER_ID = 'user.uuid',
-  ACTIVITY_ID = 'activity.uuid',
-  EXTERNAL_HREF = 'externalHref',
-  CREATED_AT = 'createdAt',
-  UPDATED_AT = 'updatedAt',
-}
-registerEnumType(ShiftOrderField, {
-  name: 'ShiftOrderField',
-  description: 'What shifts can be sorted by.',
-  valuesConfig: {
-    ...COMMON_ORDER_VALUES,
-    START: { description: 'By start.' },
-    STOP: { description: 'By stop (running shifts, with no stop, last ascending).' },
-    NOTES: { description: 'By notes (text).' },
-    BILLABLE: { description: 'By `billable` (false first, ascending).' },
-    TIME_ZONE: { description: 'By time zone name.' },
-    PROJECT_ID: { description: "By the uuid of the shift's project." },
-    USER_ID: { description: 'By the uuid of the user who worked.' },
-    ACTIVITY_ID: { description: "By the uuid of the shift's activity." },
-    EXTERNAL_HREF: { description: 'By `externalHref`.' },
-  },
-});
-export const ShiftOrder = OrderInput(ShiftOrderField, 'ShiftOrder');
+export const ShiftFilter = EntityFilter(Shift, 'ShiftFilter', 'shifts');
+export type ShiftFilter = InstanceType<typeof ShiftFilter>;
+export const { input: ShiftOrder } = EntityOrder(Shift, 'ShiftOrder', 'shifts');
 
 @InputType({ description: 'Omitted fields keep their value on update.' })
-export class ShiftInput {
+export class ShiftInput implements ShiftChanges {
   @Field(() => DateTimeISOResolver, {
     nullable: true,
     description: 'When the shift started; required on create unless `localStartAsString` is given.',
@@ -209,7 +97,7 @@ export class ShiftInput {
   description:
     'A new shift: running when `stop` is omitted or null. Give the project by `projectId` or `projectLegacyId`, and `start` or `localStartAsString`.',
 })
-export class CreateShiftInput extends ShiftInput {
+export class CreateShiftInput extends ShiftInput implements NewShift {
   @Field(() => ID, {
     nullable: true,
     description: 'A uuid of your choice; generated when omitted.',
@@ -228,14 +116,6 @@ export class CreateShiftInput extends ShiftInput {
     description: "The shift's project (integer id); give this or `projectId`.",
   })
   override projectLegacyId?: number;
-}
-
-/** What the running shift starts with; the project and its company are named beside it. */
-export class PunchInFields {
-  activityId?: string | null;
-  activityLegacyId?: number | null;
-  notes?: string | null;
-  tagList?: string[] | null;
 }
 
 @InputType({ description: 'Starts a running shift for the caller on a project.' })

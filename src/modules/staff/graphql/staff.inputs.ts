@@ -1,111 +1,12 @@
 import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import {
-  StaffRef,
-  COMMON_ORDER_VALUES,
-  FILTER_DESCRIPTIONS,
-  filterTypeDescription,
-  BooleanFilter,
-  DateTimeFilter,
-  IDFilter,
-  IntFilter,
-  StaffTypeFilter,
-  StringFilter,
-  OrderInput,
-  type FilterFields,
-} from '../../common';
+import { EntityFilter, EntityOrder, StaffRef } from '../../common';
+import { AssignableStaffType, type NewStaff, type StaffChanges } from '../staff.changes';
+import { Staff } from '../staff.entity';
 
-@InputType({ description: filterTypeDescription('users') })
-export class StaffFilter {
-  @Field(() => [StaffFilter], { nullable: true, description: FILTER_DESCRIPTIONS.and })
-  and?: StaffFilter[];
-  @Field(() => [StaffFilter], { nullable: true, description: FILTER_DESCRIPTIONS.or })
-  or?: StaffFilter[];
-  @Field(() => StaffFilter, { nullable: true, description: FILTER_DESCRIPTIONS.not })
-  not?: StaffFilter;
-  @Field(() => DateTimeFilter, { nullable: true, description: 'When it was created.' })
-  createdAt?: DateTimeFilter;
-  @Field(() => DateTimeFilter, {
-    nullable: true,
-    description:
-      'When it last changed. Incremental sync: `{ gte: <watermark> }` finds what changed since (docs/sync.md).',
-  })
-  updatedAt?: DateTimeFilter;
-  @Field(() => IDFilter, { nullable: true, description: "The user's uuid." })
-  id?: IDFilter;
-  @Field(() => IntFilter, { nullable: true, description: "The user's integer id." })
-  legacyId?: IntFilter;
-  @Field(() => StringFilter, {
-    nullable: true,
-    description: 'The login (a staff member sees only their own record anyway).',
-  })
-  login?: StringFilter;
-  @Field(() => StringFilter, { nullable: true, description: 'The first name.' })
-  firstName?: StringFilter;
-  @Field(() => StringFilter, { nullable: true, description: 'The last name.' })
-  lastName?: StringFilter;
-  @Field(() => StringFilter, { nullable: true, description: 'The e-mail address.' })
-  emailAddress?: StringFilter;
-  @Field(() => StringFilter, { nullable: true, description: "The user's IANA time zone name." })
-  timeZone?: StringFilter;
-  @Field(() => BooleanFilter, { nullable: true, description: 'Whether the user is enabled.' })
-  active?: BooleanFilter;
-  @Field(() => StaffTypeFilter, { nullable: true, description: "The user's role." })
-  type?: StaffTypeFilter;
-  @Field(() => IntFilter, { nullable: true, description: "The user's hourly rate in cents." })
-  hourlyRateCents?: IntFilter;
-}
+export const StaffFilter = EntityFilter(Staff, 'StaffFilter', 'users');
+export type StaffFilter = InstanceType<typeof StaffFilter>;
+export const { input: StaffOrder } = EntityOrder(Staff, 'StaffOrder', 'users');
 
-export const STAFF_FILTER_FIELDS: FilterFields = {
-  createdAt: 'createdAt',
-  updatedAt: 'updatedAt',
-  id: 'uuid',
-  legacyId: 'id',
-  login: 'login',
-  firstName: 'firstName',
-  lastName: 'lastName',
-  emailAddress: 'emailAddress',
-  timeZone: 'timeZone',
-  active: 'active',
-  type: 'type',
-  hourlyRateCents: 'hourlyRateCents',
-};
-
-export enum StaffOrderField {
-  LEGACY_ID = 'id',
-  ID = 'uuid',
-  LOGIN = 'login',
-  FIRST_NAME = 'firstName',
-  LAST_NAME = 'lastName',
-  EMAIL_ADDRESS = 'emailAddress',
-  TIME_ZONE = 'timeZone',
-  ACTIVE = 'active',
-  TYPE = 'type',
-  HOURLY_RATE_CENTS = 'hourlyRateCents',
-  CREATED_AT = 'createdAt',
-  UPDATED_AT = 'updatedAt',
-}
-registerEnumType(StaffOrderField, {
-  name: 'StaffOrderField',
-  description: 'What users can be sorted by.',
-  valuesConfig: {
-    ...COMMON_ORDER_VALUES,
-    LOGIN: { description: 'By login.' },
-    FIRST_NAME: { description: 'By first name.' },
-    LAST_NAME: { description: 'By last name.' },
-    EMAIL_ADDRESS: { description: 'By e-mail address.' },
-    TIME_ZONE: { description: 'By time zone name.' },
-    ACTIVE: { description: 'By `active` (false first, ascending).' },
-    TYPE: { description: 'By role.' },
-    HOURLY_RATE_CENTS: { description: 'By hourly rate in cents.' },
-  },
-});
-export const StaffOrder = OrderInput(StaffOrderField, 'StaffOrder');
-
-/** The roles that may be given; the owner is made with the account. */
-export enum AssignableStaffType {
-  MANAGER = 'manager',
-  STAFF = 'staff',
-}
 registerEnumType(AssignableStaffType, {
   name: 'AssignableStaffType',
   description: 'The roles a user can be given; the owner is made with the account.',
@@ -121,7 +22,7 @@ registerEnumType(AssignableStaffType, {
 @InputType({
   description: 'A new user (owners and managers); only the owner creates managers.',
 })
-export class CreateStaffInput {
+export class CreateStaffInput implements NewStaff {
   @Field(() => ID, {
     nullable: true,
     description: 'A uuid of your choice; generated when omitted.',
@@ -174,7 +75,7 @@ export class CreateStaffInput {
 }
 
 @InputType({ description: 'Omitted fields keep their value.' })
-export class StaffInput {
+export class StaffInput implements StaffChanges {
   @Field(() => String, {
     nullable: true,
     description: 'Not blank, without ":"; unique in the service (any case).',

@@ -1,21 +1,8 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import {
-  Arg,
-  Args,
-  Ctx,
-  Info,
-  FieldResolver,
-  Int,
-  Mutation,
-  Query,
-  Resolver,
-  Root,
-} from 'type-graphql';
+import { Arg, Args, Ctx, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { FILTER_DESCRIPTIONS, Connection, LocatorArgs, PageArgs, pageRequest } from '../../common';
-import { mayReadCosts, mayReadMoney } from '../../accounts';
 import { Staff } from '../staff.entity';
-import { personalField } from '../staff.policy';
 import {
   CreateStaffInput,
   DeleteStaffInput,
@@ -130,44 +117,5 @@ export class StaffResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<StaffPayload> {
     return { staff: await this.service.setActive(ctx, staff, false) };
-  }
-
-  // Personal fields, wherever a record is reached: null unless the caller may read the record
-  // (staff.policy.ts). A staff member reaches colleagues and the owner through member lists and
-  // the account; the root fields give them only their own record.
-  @FieldResolver(() => String, {
-    nullable: true,
-    description:
-      'The login; unique across the whole service. Null for a caller who may not read the user (a staff member reading a colleague or the owner), like `emailAddress` and `hourlyRateCents`.',
-  })
-  login(@Root() staff: Staff, @Ctx() ctx: RequestContext): string | null {
-    return personalField(ctx.viewer, staff, 'login');
-  }
-
-  @FieldResolver(() => String, {
-    nullable: true,
-    description:
-      'The e-mail address. Null for a caller who may not read the user (a staff member reading a colleague or the owner).',
-  })
-  emailAddress(@Root() staff: Staff, @Ctx() ctx: RequestContext): string | null {
-    return personalField(ctx.viewer, staff, 'emailAddress');
-  }
-
-  @FieldResolver(() => Int, {
-    nullable: true,
-    description:
-      "The user's hourly rate in cents, used for shifts on projects without a rate; null when not set, for a caller who may not read the user, or for a staff member while the account keeps money from staff (`Account.staffSeeMoney`).",
-  })
-  hourlyRateCents(@Root() staff: Staff, @Ctx() ctx: RequestContext): number | null {
-    return mayReadMoney(ctx.viewer) ? personalField(ctx.viewer, staff, 'hourlyRateCents') : null;
-  }
-
-  @FieldResolver(() => Int, {
-    nullable: true,
-    description:
-      "What an hour of the user's work costs the account, in cents: a report's `costCents`. Null when not set, or for a caller who may not read money (a staff member, themself included).",
-  })
-  costRateCents(@Root() staff: Staff, @Ctx() ctx: RequestContext): number | null {
-    return mayReadCosts(ctx.viewer) ? staff.costRateCents : null;
   }
 }

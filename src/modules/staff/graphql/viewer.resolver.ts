@@ -12,7 +12,8 @@ import {
 import type { RequestContext } from '../../../core/request-context';
 import { loadById } from '../../common';
 import type { MaybePromise } from '../../../core/loaders';
-import { Account, updateAccount, AccountInput } from '../../accounts';
+import { Account, updateAccount } from '../../accounts';
+import { AccountInput } from '../../accounts/graphql';
 import { Staff } from '../staff.entity';
 import { accountOwner } from '../staff.loaders';
 

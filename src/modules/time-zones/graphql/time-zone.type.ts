@@ -1,9 +1,10 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
+import type { ListedTimeZone } from '../listed-time-zone';
 
 @ObjectType({
   description: 'A zone of the IANA tz database, as it stands at the instant of the request.',
 })
-export class TimeZone {
+export class TimeZone implements ListedTimeZone {
   @Field(() => String, {
     description:
       'The IANA name, e.g. Europe/Berlin; links (US/Eastern) and Etc zones are listed too.',

@@ -1,9 +1,10 @@
 import { Field, ID, InputType } from 'type-graphql';
 import type { ShiftEventKind } from '../../shifts';
-import { ShiftEventKindEnum } from '../../events';
+import { ShiftEventKindEnum } from '../../events/graphql';
+import type { NewWebhook, WebhookChanges } from '../webhook.changes';
 
 @InputType({ description: 'A webhook to register.' })
-export class CreateWebhookInput {
+export class CreateWebhookInput implements NewWebhook {
   @Field(() => String, { description: 'An absolute http(s) URL.' })
   url!: string;
 
@@ -21,7 +22,7 @@ export class CreateWebhookInput {
 }
 
 @InputType({ description: 'Omitted fields keep their value.' })
-export class WebhookInput {
+export class WebhookInput implements WebhookChanges {
   @Field(() => String, {
     nullable: true,
     description: 'An absolute http(s) URL; null keeps the stored one.',

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../../core/request-context';
+import type { RequestContext } from '../../core/request-context';
 
 /**
  * Reads ahead, in one batch, what a field needs for a whole list of its parents (the totals of

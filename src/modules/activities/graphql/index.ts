@@ -1,0 +1,20 @@
+/**
+ * The GraphQL side of activities: the activity resolvers, Project.activities, and the delete
+ * payload shifts/graphql adds the cascade to. The schema assembly (src/graphql/schema.ts) imports
+ * it, and so may another module's graphql/ folder that extends these types; nothing else does.
+ */
+import { ActivityResolver } from './activity.resolver';
+import { ProjectActivitiesResolver } from './project-activities.resolver';
+import type { ResolverRegistration } from '../../common';
+import type { ActivityService } from '../activity.service';
+
+export { DeleteActivityPayload } from './activity.payloads';
+export { ActivityResolver } from './activity.resolver';
+export { ProjectActivitiesResolver } from './project-activities.resolver';
+
+/** Built once per schema from the services they use. */
+export const ACTIVITY_RESOLVERS: readonly ResolverRegistration<{ activities: ActivityService }>[] =
+  [
+    [ActivityResolver, (s) => new ActivityResolver(s.activities)],
+    [ProjectActivitiesResolver, () => new ProjectActivitiesResolver()],
+  ];

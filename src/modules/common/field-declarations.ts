@@ -1,0 +1,164 @@
+import type { ZodType } from 'zod';
+import { type EntityName, PermissionDeniedError } from '../../core/errors';
+import type { Viewer } from '../../core/viewer';
+
+/**
+ * What a field of an entity means to every interface besides its column (MikroORM's `@Property`)
+ * and its GraphQL output (type-graphql's `@Field`), declared once on the entity's own property with
+ * `@Declared`. The GraphQL filter and order types, the filter's property paths, the read rules of
+ * lists and fields, and the input fields of new declarations are derived from these
+ * (graphql/declared-types.ts); the legacy interfaces follow the GraphQL types they generate from.
+ */
+export interface FieldDeclaration {
+  /** Filterable: `true` describes the filter field as the GraphQL field is; a text describes it so. */
+  readonly filter?: true | string;
+  /** Its value in the type's order enum (`NAME`): lists sort by its column. */
+  readonly order?: string;
+  /** What to know of that order besides the field's name ("in PostgreSQL uuid order"). */
+  readonly orderNote?: string;
+  /** Who may read it; a caller the rule refuses reads null and may not filter or order by it. */
+  readonly read?: ReadRule;
+  /**
+   * Writable: what a create or update input accepts (a zod schema: the input limits). The input
+   * field is added to the type's input class unless that class declares it itself.
+   */
+  readonly input?: ZodType;
+}
+
+/**
+ * A rule guarding the reading of fields, written once in the owning module's policy: `row` masks
+ * a field of a row, `query` decides whether a caller may filter or order by it (a filter on a
+ * hidden value finds it by bisection).
+ */
+export interface ReadRule<Row = never> {
+  readonly name: string;
+  /** Who may, for the refusal's message: "only the owner and managers". */
+  readonly refusal: string;
+  query(viewer: Viewer): boolean;
+  row(viewer: Viewer, row: Row): boolean;
+}
+
+/** A declared field as its readers see it: its GraphQL name and the property path it stands for. */
+export interface DeclaredField extends FieldDeclaration {
+  /** The GraphQL name (of the field, the filter field and the input field). */
+  readonly name: string;
+  /** The class property it is declared on. */
+  readonly property: string;
+  /** The entity property path of filters and orders; dots follow a reference (`company.uuid`). */
+  readonly path: string;
+  /** For a reference's ids, which have no `@Field` of their own on the entity: their kind. */
+  readonly reference?: 'id' | 'legacyId';
+  readonly description?: string;
+}
+
+type Constructor = abstract new (...args: never[]) => unknown;
+
+const declaredOn = new Map<object, DeclaredField[]>();
+
+function declare(target: object, field: DeclaredField): void {
+  const type = target.constructor;
+  declaredOn.set(type, [...(declaredOn.get(type) ?? []), field]);
+}
+
+/** Declares what the interfaces need of this property's field (its GraphQL name is the property's). */
+export function Declared(declaration: FieldDeclaration & { name?: string }): PropertyDecorator {
+  return (target, property) => {
+    const name = declaration.name ?? String(property);
+    declare(target, { ...declaration, name, property: String(property), path: String(property) });
+  };
+}
+
+/**
+ * Declares the ids of a reference as filterable fields (`companyId`, `companyLegacyId` of a
+ * project's `company`), ordered by the referenced uuid when `order` is given.
+ */
+export function DeclaredReference(options: {
+  readonly id: string;
+  readonly legacyId?: string;
+  /** "the project's company": the filter fields say "The uuid of the project's company." */
+  readonly of: string;
+  readonly order?: string;
+}): PropertyDecorator {
+  return (target, property) => {
+    const path = String(property);
+    declare(target, {
+      name: options.id,
+      property: path,
+      path: `${path}.uuid`,
+      reference: 'id',
+      filter: `The uuid of ${options.of}.`,
+      ...(options.order ? { order: options.order } : {}),
+    });
+    if (options.legacyId)
+      declare(target, {
+        name: options.legacyId,
+        property: path,
+        path: `${path}.id`,
+        reference: 'legacyId',
+        filter: `The integer id of ${options.of}.`,
+      });
+  };
+}
+
+/** The declared fields of `type`, its parents' first (the columns every tenant row has). */
+export function declaredFields(type: Constructor): readonly DeclaredField[] {
+  const chain: object[] = [];
+  for (let t: unknown = type; typeof t === 'function' && t !== Function.prototype;) {
+    chain.unshift(t);
+    t = Object.getPrototypeOf(t);
+  }
+  return chain.flatMap((t) => declaredOn.get(t) ?? []);
+}
+
+/** GraphQL filter field → entity property path, for compileFilter. */
+export function declaredFilterPaths(type: Constructor): Record<string, string> {
+  return Object.fromEntries(
+    declaredFields(type)
+      .filter((f) => f.filter)
+      .map((f) => [f.name, f.path]),
+  );
+}
+
+/** The zod shape of the declared inputs of `type`: what a create or update may write. */
+export function declaredInputs(type: Constructor): Record<string, ZodType> {
+  return Object.fromEntries(
+    declaredFields(type).flatMap((f) => (f.input ? [[f.name, f.input]] : [])),
+  );
+}
+
+/**
+ * A list's filter and order may name only fields the caller may read: a filter on a hidden value
+ * would find it by bisection (`hourlyRateCents > 4999` lists a row, `> 5000` does not), so they
+ * are refused with READ_DENIED (403 on the legacy interfaces, whose `where` and `order` compile to
+ * these) rather than answered. `order` names paths (the order enum's values).
+ */
+export function assertQueryReadable(
+  viewer: Viewer,
+  entity: EntityName,
+  type: Constructor,
+  filter: object | undefined | null,
+  order: readonly { field: string }[] | undefined | null,
+): void {
+  const guarded = declaredFields(type).filter((f) => f.read && !f.read.query(viewer));
+  if (guarded.length === 0) return;
+  const named = new Set([...filterFieldNames(filter), ...(order ?? []).map((o) => o.field)]);
+  const refused = guarded.find((f) => named.has(f.name) || named.has(f.path));
+  if (refused)
+    throw new PermissionDeniedError(
+      'read',
+      entity,
+      `Read denied: ${refused.read!.refusal} may filter or order by ${refused.name}`,
+    );
+}
+
+/** Every field a filter names, through its `and`, `or` and `not`. */
+function filterFieldNames(filter: object | undefined | null): string[] {
+  if (!filter) return [];
+  return Object.entries(filter).flatMap(([key, value]) => {
+    if (value === undefined || value === null) return [];
+    if (key === 'and' || key === 'or')
+      return (value as object[]).flatMap((part) => filterFieldNames(part));
+    if (key === 'not') return filterFieldNames(value as object);
+    return [key];
+  });
+}

@@ -1,0 +1,18 @@
+/**
+ * The GraphQL side of companies: the company resolvers and the companies a staff deletion cascades
+ * to. The schema assembly (src/graphql/schema.ts) imports it, and so may another module's graphql/
+ * folder that extends these types; nothing else does.
+ */
+import { CompanyResolver } from './company.resolver';
+import { StaffCascadeCompaniesResolver } from './staff-cascade.resolver';
+import type { ResolverRegistration } from '../../common';
+import type { CompanyService } from '../company.service';
+
+export { CompanyResolver } from './company.resolver';
+export { StaffCascadeCompaniesResolver } from './staff-cascade.resolver';
+
+/** Built once per schema from the services they use. */
+export const COMPANY_RESOLVERS: readonly ResolverRegistration<{ companies: CompanyService }>[] = [
+  [CompanyResolver, (s) => new CompanyResolver(s.companies)],
+  [StaffCascadeCompaniesResolver, (s) => new StaffCascadeCompaniesResolver(s.companies)],
+];

@@ -1,0 +1,21 @@
+/**
+ * The GraphQL side of projects: the project resolvers, Company.projects, and the projects a staff
+ * deletion cascades to. The schema assembly (src/graphql/schema.ts) imports it, and so may another
+ * module's graphql/ folder that extends these types; nothing else does.
+ */
+import { ProjectResolver } from './project.resolver';
+import { CompanyProjectsResolver } from './company-projects.resolver';
+import { StaffCascadeProjectsResolver } from './staff-cascade.resolver';
+import type { ResolverRegistration } from '../../common';
+import type { ProjectService } from '../project.service';
+
+export { ProjectResolver } from './project.resolver';
+export { CompanyProjectsResolver } from './company-projects.resolver';
+export { StaffCascadeProjectsResolver } from './staff-cascade.resolver';
+
+/** Built once per schema from the services they use. */
+export const PROJECT_RESOLVERS: readonly ResolverRegistration<{ projects: ProjectService }>[] = [
+  [ProjectResolver, (s) => new ProjectResolver(s.projects)],
+  [CompanyProjectsResolver, () => new CompanyProjectsResolver()],
+  [StaffCascadeProjectsResolver, (s) => new StaffCascadeProjectsResolver(s.projects)],
+];

@@ -1,0 +1,25 @@
+/**
+ * The GraphQL side of shifts: the shift resolvers, the time fields and punches of Project, and the
+ * shifts an activity deletion cascades to. The schema assembly (src/graphql/schema.ts) imports it,
+ * and so may another module's graphql/ folder that extends these types; nothing else does.
+ */
+import { ActivityCascadeResolver } from './activity-cascade.resolver';
+import { ShiftResolver } from './shift.resolver';
+import { ProjectTimeResolver } from './project-time.resolver';
+import type { ResolverRegistration } from '../../common';
+import type { ShiftService } from '../../shifts';
+import type { PunchService } from '../punch.service';
+
+export { ActivityCascadeResolver } from './activity-cascade.resolver';
+export { ShiftResolver } from './shift.resolver';
+export { ProjectTimeResolver } from './project-time.resolver';
+
+/** Built once per schema from the services they use. */
+export const SHIFT_RESOLVERS: readonly ResolverRegistration<{
+  shifts: ShiftService;
+  punches: PunchService;
+}>[] = [
+  [ShiftResolver, (s) => new ShiftResolver(s.shifts)],
+  [ProjectTimeResolver, (s) => new ProjectTimeResolver(s.punches)],
+  [ActivityCascadeResolver, (s) => new ActivityCascadeResolver(s.shifts)],
+];

@@ -1,0 +1,21 @@
+/**
+ * The GraphQL side of staff: the staff and viewer resolvers, and the delete payload
+ * companies/graphql and projects/graphql add cascades to. The schema assembly
+ * (src/graphql/schema.ts) imports it, and so may another module's graphql/ folder that extends
+ * these types; nothing else does.
+ */
+import { StaffResolver } from './staff.resolver';
+import { AccountResolver, ViewerResolver } from './viewer.resolver';
+import type { ResolverRegistration } from '../../common';
+import type { StaffService } from '../../staff';
+
+export { DeleteStaffPayload } from './staff.payloads';
+export { StaffResolver } from './staff.resolver';
+export { AccountResolver, ViewerResolver } from './viewer.resolver';
+
+/** Built once per schema from the services they use. */
+export const STAFF_RESOLVERS: readonly ResolverRegistration<{ staff: StaffService }>[] = [
+  [ViewerResolver, () => new ViewerResolver()],
+  [AccountResolver, () => new AccountResolver()],
+  [StaffResolver, (s) => new StaffResolver(s.staff)],
+];
