@@ -67,12 +67,12 @@ export const SHIFT_EXPORT_COLUMNS = COLUMNS.map(([header]) => header);
  * Typed by the schema's order enum (generated.ts): a new order field of shifts without a key here
  * fails to compile. The instants of the row's own changes are no column of the legacy interface.
  */
-const KEYS: Readonly<
-  Record<
-    Exclude<ShiftOrderField, 'CREATED_AT' | 'UPDATED_AT'>,
-    { filter: string; value: (s: ExportNode) => unknown; nullable?: boolean }
-  >
-> = {
+interface Key {
+  readonly filter: string;
+  readonly value: (s: ExportNode) => unknown;
+  readonly nullable?: boolean;
+}
+const KEYS: Readonly<Record<string, Key>> = {
   ID: { filter: 'id', value: (s) => s.id },
   START: { filter: 'start', value: (s) => s.start },
   STOP: { filter: 'stop', value: (s) => s.stop, nullable: true },
@@ -84,7 +84,7 @@ const KEYS: Readonly<
   ACTIVITY_ID: { filter: 'activityId', value: (s) => s.activityId, nullable: true },
   EXTERNAL_HREF: { filter: 'externalHref', value: (s) => s.externalHref, nullable: true },
   LEGACY_ID: { filter: 'legacyId', value: (s) => s.legacyId },
-};
+} satisfies Record<Exclude<ShiftOrderField, 'CREATED_AT' | 'UPDATED_AT'>, Key>;
 
 /**
  * GET /api/1/shifts.csv (and a project's): every shift the caller can see that matches `where`,
@@ -168,8 +168,8 @@ function after(order: readonly OrderTerm[], last: ExportNode): WhereFilter {
   return lead ? { and: [lead, { or: alternatives }] } : { or: alternatives };
 }
 
-function keyOf(term: OrderTerm): (typeof KEYS)[keyof typeof KEYS] {
-  const key = KEYS[term.field as keyof typeof KEYS] as (typeof KEYS)[keyof typeof KEYS] | undefined;
+function keyOf(term: OrderTerm): Key {
+  const key = KEYS[term.field];
   if (!key) throw new Error(`no keyset for order field ${term.field}`);
   return key;
 }

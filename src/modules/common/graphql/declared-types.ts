@@ -16,6 +16,9 @@ import {
   type ClassType,
 } from 'type-graphql';
 import type { FieldMetadata } from 'type-graphql/build/typings/metadata/definitions';
+
+/** What a `@Field`'s type function answers. */
+type GraphQLTypeValue = ReturnType<FieldMetadata['getType']>;
 import { z, type ZodType } from 'zod';
 import type { RequestContext } from '../../../core/request-context';
 import { declaredFields, type DeclaredField } from '../field-declarations';
@@ -66,7 +69,7 @@ function graphqlFieldOf(type: Entity, field: DeclaredField): FieldMetadata | und
   return undefined;
 }
 
-function graphqlTypeOf(type: Entity, field: DeclaredField): unknown {
+function graphqlTypeOf(type: Entity, field: DeclaredField): GraphQLTypeValue {
   if (field.reference) return field.reference === 'id' ? ID : Int;
   const meta = graphqlFieldOf(type, field);
   if (!meta) throw new Error(`${type.name}.${field.property} is declared without a @Field`);
@@ -92,11 +95,10 @@ function describeOrder(type: Entity, field: DeclaredField): string {
 
 /** The limits a writable field's input schema sets, in words ("At most 32 characters."). */
 function limitsOf(input: ZodType): string | undefined {
-  const schema = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as {
-    maxLength?: number;
-    anyOf?: { maxLength?: number }[];
-  };
-  const max = schema.maxLength ?? schema.anyOf?.find((s) => s.maxLength)?.maxLength;
+  const schema = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' });
+  const max =
+    schema.maxLength ??
+    schema.anyOf?.flatMap((s) => (typeof s === 'object' && s.maxLength) || [])[0];
   return max === undefined ? undefined : `At most ${max.toLocaleString('en')} characters.`;
 }
 
@@ -167,10 +169,10 @@ export function withDeclaredInputs<T extends ClassType>(input: T, type: Entity):
   for (const field of declaredFields(type)) {
     if (!field.input || own.has(field.name)) continue;
     const described = [graphqlFieldOf(type, field)?.description, limitsOf(field.input)];
-    Field(() => graphqlTypeOf(type, field) as ClassType, {
+    Field(() => graphqlTypeOf(type, field), {
       nullable: true,
       description: described.filter(Boolean).join(' '),
-    })(input.prototype as object, field.name);
+    })(input.prototype, field.name);
   }
   return input;
 }
