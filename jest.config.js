@@ -5,6 +5,10 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   setupFiles: ['reflect-metadata'],
+  // One migrated template database per run; each file's database is a copy of it
+  // (test/support/test-database.ts), not initdb plus every migration again.
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // Each test file starts its own database (an embedded one takes a few seconds). The limit is
   // there to end a hung test, not to time one: a busy 2-core CI machine runs several times slower.
   testTimeout: 180_000,

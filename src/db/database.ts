@@ -24,7 +24,8 @@ export interface OpenDatabaseOptions {
   inMemory?: boolean;
   /**
    * Embedded only: a backup tarball to fill the (empty) data directory with before it starts
-   * (`timetrack restore` opens a backup this way, in a directory of its own, to check it).
+   * (`timetrack restore` opens a backup this way, in a directory of its own, to check it); with
+   * `inMemory`, the tarball the in-memory database starts from (the tests' migrated template).
    */
   restoreFrom?: string;
 }
@@ -45,7 +46,7 @@ export async function openDatabase(
   } else {
     embedded = await startEmbeddedPostgres(
       options.inMemory
-        ? 'memory'
+        ? { memory: true, restoreFrom: options.restoreFrom }
         : { dataDir: config.database.dataDir, restoreFrom: options.restoreFrom },
     );
     clientUrl = embedded.url;

@@ -25,26 +25,55 @@ export function runCli(name: string, args: string[], env: NodeJS.ProcessEnv): Sp
   return { name, child, output: () => output, exited };
 }
 
-/** Polls the output until `pattern` shows; fails at once if the process exits first. */
-export async function waitForOutput(
+/**
+ * Resolves as soon as `pattern` shows in the output (checked on each chunk the process prints, not
+ * on a timer); fails at once if the process exits first, or after `timeoutMs`.
+ */
+export function waitForOutput(
   pattern: RegExp,
   spawned: Spawned,
   timeoutMs = 60_000,
 ): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = pattern.exec(spawned.output());
-    if (match) return match;
-    if (spawned.child.exitCode !== null)
-      throw new Error(
-        `${spawned.name} exited (${spawned.child.exitCode}) before ${pattern}; output:\n${spawned.output()}`,
+  const { child } = spawned;
+  return new Promise((resolve, reject) => {
+    const settle = (outcome: () => void) => {
+      clearTimeout(timer);
+      child.stdout.off('data', check);
+      child.stderr.off('data', check);
+      child.off('close', exited);
+      outcome();
+    };
+    // The listeners of runCli append each chunk first (they were added before these).
+    const check = () => {
+      const match = pattern.exec(spawned.output());
+      if (match) settle(() => resolve(match));
+    };
+    const exited = () =>
+      settle(() =>
+        reject(
+          new Error(
+            `${spawned.name} exited (${child.exitCode}) before ${pattern}; output:\n${spawned.output()}`,
+          ),
+        ),
       );
-    if (Date.now() > deadline)
-      throw new Error(
-        `timed out waiting for ${pattern} from ${spawned.name}; output:\n${spawned.output()}`,
-      );
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    const timer = setTimeout(
+      () =>
+        settle(() =>
+          reject(
+            new Error(
+              `timed out waiting for ${pattern} from ${spawned.name}; output:\n${spawned.output()}`,
+            ),
+          ),
+        ),
+      timeoutMs,
+    );
+    child.stdout.on('data', check);
+    child.stderr.on('data', check);
+    // 'close', not 'exit': the last lines printed before the exit have been read by then.
+    child.on('close', exited);
+    check();
+    if (child.exitCode !== null && child.stdout.closed && child.stderr.closed) exited();
+  });
 }
 
 /** SIGTERM, then the exit; SIGKILL if it does not come within `graceMs`. Resolves with the code. */

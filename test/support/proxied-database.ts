@@ -1,6 +1,10 @@
 import { startEmbeddedPostgres } from '../../src/db/embedded/embedded-postgres';
 import { startTcpProxy, throughProxy, type TcpProxy } from './tcp-proxy';
-import { createTestDatabaseTarget, type TestDatabaseTarget } from './test-database';
+import {
+  createTestDatabaseTarget,
+  EMBEDDED_TEMPLATE_ENV,
+  type TestDatabaseTarget,
+} from './test-database';
 
 export interface ProxiedDatabase {
   target: TestDatabaseTarget;
@@ -8,13 +12,13 @@ export interface ProxiedDatabase {
 }
 
 /**
- * A fresh database (the embedded one, or one of TEST_DATABASE_URL) reached only through a TCP
- * proxy the test controls: `proxy.cut()` plays a stopped server, `proxy.blackhole()` a partition.
- * Pass `target` to startTestApp; closing the app drops the database and closes the proxy.
+ * A fresh migrated database (the embedded one, or one of TEST_DATABASE_URL) reached only through a
+ * TCP proxy the test controls: `proxy.cut()` plays a stopped server, `proxy.blackhole()` a
+ * partition. Pass `target` to startTestApp; closing the app drops the database and closes the proxy.
  */
 export async function proxiedDatabase(): Promise<ProxiedDatabase> {
   if (process.env.TEST_DATABASE_URL) {
-    const base = await createTestDatabaseTarget();
+    const base = await createTestDatabaseTarget({ schema: 'migrated' });
     const url = new URL(base.env.DATABASE_URL!);
     const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
     return {
@@ -29,7 +33,11 @@ export async function proxiedDatabase(): Promise<ProxiedDatabase> {
       },
     };
   }
-  const embedded = await startEmbeddedPostgres('memory');
+  const template = process.env[EMBEDDED_TEMPLATE_ENV];
+  const embedded = await startEmbeddedPostgres({
+    memory: true,
+    ...(template ? { restoreFrom: template } : {}),
+  });
   const url = new URL(embedded.url);
   const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
   return {

@@ -84,7 +84,10 @@ export interface TestApp {
 let counter = 0;
 
 export interface StartTestAppOptions {
-  /** The database to use instead of a fresh one of createTestDatabaseTarget (dropped on close). */
+  /**
+   * The database to use instead of a fresh migrated one of createTestDatabaseTarget (dropped on
+   * close).
+   */
   target?: TestDatabaseTarget;
   /** Where the app's log lines go instead of stdout (set LOG_LEVEL too: tests default to silent). */
   logDestination?: { write(line: string): void };
@@ -96,7 +99,7 @@ export async function startTestApp(
   env: Record<string, string> = {},
   options: StartTestAppOptions = {},
 ): Promise<TestApp> {
-  const target = options.target ?? (await createTestDatabaseTarget());
+  const target = options.target ?? (await createTestDatabaseTarget({ schema: 'migrated' }));
   const config = loadConfig({
     NODE_ENV: 'test',
     // Cheap hashes keep the suite fast; production defaults are tested in their own file.
@@ -118,7 +121,10 @@ export async function startTestApp(
     ...target.env,
     ...env,
   });
-  const db = await openDatabase(config, { inMemory: target.inMemory });
+  const db = await openDatabase(config, {
+    inMemory: target.inMemory,
+    ...(target.restoreFrom ? { restoreFrom: target.restoreFrom } : {}),
+  });
   const app = await createApp({
     orm: db.orm,
     config,

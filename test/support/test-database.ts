@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { onDatabaseOf, replicasReplayed, withClient } from '../../bench/postgres-clients';
 
+/** Set by test/support/global-setup.ts: the migrated template's tarball (embedded database). */
+export const EMBEDDED_TEMPLATE_ENV = 'TIMETRACK_TEST_TEMPLATE_TARBALL';
+/** Set by test/support/global-setup.ts: the migrated template database's name (TEST_DATABASE_URL). */
+export const SERVER_TEMPLATE_ENV = 'TIMETRACK_TEST_TEMPLATE_DATABASE';
+
 /**
  * Where a test file's database lives. With TEST_DATABASE_URL (CI: a real PostgreSQL server) each
  * file gets a database of its own, dropped afterwards; without it, an in-memory embedded
@@ -10,14 +15,41 @@ export interface TestDatabaseTarget {
   /** Environment for loadConfig: DATABASE_URL for a server, nothing for embedded. */
   env: Record<string, string>;
   inMemory: boolean;
+  /** Embedded: the tarball the in-memory database starts from (openDatabase's restoreFrom). */
+  restoreFrom?: string;
   drop(): Promise<void>;
 }
 
-export async function createTestDatabaseTarget(): Promise<TestDatabaseTarget> {
+export interface TestDatabaseOptions {
+  /**
+   * `migrated`: a copy of the suite's template, every migration applied (test/support/global-setup.ts
+   * made it once per run), so the file skips initdb and the migrations. `empty` (the default): no
+   * tables yet, for the tests of migrations themselves. Without the template (a jest run without
+   * the global set-up), `migrated` is an empty database that the app migrates as it opens.
+   */
+  schema?: 'empty' | 'migrated';
+}
+
+export async function createTestDatabaseTarget(
+  options: TestDatabaseOptions = {},
+): Promise<TestDatabaseTarget> {
+  const migrated = options.schema === 'migrated';
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) return { env: {}, inMemory: true, drop: async () => {} };
+  if (!serverUrl) {
+    const template = migrated ? process.env[EMBEDDED_TEMPLATE_ENV] : undefined;
+    return {
+      env: {},
+      inMemory: true,
+      ...(template ? { restoreFrom: template } : {}),
+      drop: async () => {},
+    };
+  }
   const name = `timetrack_test_${randomBytes(6).toString('hex')}`;
-  await withClient(serverUrl, (client) => client.query(`create database ${name}`));
+  const template = migrated ? process.env[SERVER_TEMPLATE_ENV] : undefined;
+  // A copy of a migrated database is a file copy on the server; running the migrations is not.
+  await withClient(serverUrl, (client) =>
+    client.query(`create database ${name}${template ? ` template ${template}` : ''}`),
+  );
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {

@@ -21,6 +21,15 @@ export interface EmbeddedLocation {
   readonly restoreFrom?: string;
 }
 
+/**
+ * Tests: a database in the child's memory that dies with it, optionally started from a tarball of
+ * dump() (the test suite's migrated template, so each test file skips initdb and the migrations).
+ */
+export interface InMemoryLocation {
+  readonly memory: true;
+  readonly restoreFrom?: string;
+}
+
 /** The data directory cannot be used as it is: the message says why and what to do. */
 export class DataDirError extends Error {}
 export class DataDirInUseError extends DataDirError {}
@@ -31,24 +40,25 @@ const STOP_TIMEOUT_MS = 15_000;
 
 /**
  * Starts PGlite in a child process. With a directory, data persist there and a lock file keeps a
- * second process off it (two PGlite instances on one directory corrupt it); with `memory`, the
+ * second process off it (two PGlite instances on one directory corrupt it); in memory, the
  * database lives and dies with the child (tests).
  */
 export async function startEmbeddedPostgres(
-  location: EmbeddedLocation | 'memory',
+  location: EmbeddedLocation | InMemoryLocation | 'memory',
 ): Promise<EmbeddedPostgres> {
   let release: (() => Promise<void>) | undefined;
   let pgliteDir = 'memory://';
-  if (location !== 'memory') {
-    fs.mkdirSync(location.dataDir, { recursive: true });
-    release = await lockDataDir(location.dataDir);
-    pgliteDir = pgdataOf(location.dataDir);
+  const onDisk = location !== 'memory' && 'dataDir' in location ? location : undefined;
+  if (onDisk) {
+    fs.mkdirSync(onDisk.dataDir, { recursive: true });
+    release = await lockDataDir(onDisk.dataDir);
+    pgliteDir = pgdataOf(onDisk.dataDir);
   }
   const restoreFrom = location !== 'memory' ? location.restoreFrom : undefined;
 
   let child: ChildProcess;
   try {
-    if (location !== 'memory' && !restoreFrom) refuseInterruptedRestore(location.dataDir);
+    if (onDisk && !restoreFrom) refuseInterruptedRestore(onDisk.dataDir);
     child = fork(SERVER_SCRIPT, [pgliteDir, ...(restoreFrom ? [restoreFrom] : [])], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // The child is plain ESM JavaScript: keep test/ts loaders of the parent out of it.
