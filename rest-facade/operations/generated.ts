@@ -601,9 +601,9 @@ export type ProjectFilter = {
   companyLegacyId?: IntFilter | null | undefined;
   /** When the row was created. */
   createdAt?: DateTimeFilter | null | undefined;
-  /** The rate as entered. Only for whom the money rule lets read it (READ_DENIED for anyone else). */
+  /** The rate as entered. READ_DENIED for a caller the money rule keeps it from. */
   hourlyRate?: StringFilter | null | undefined;
-  /** The hourly rate in cents. Only for whom the money rule lets read it (READ_DENIED for anyone else). */
+  /** The hourly rate in cents. READ_DENIED for a caller the money rule keeps it from. */
   hourlyRateCents?: IntFilter | null | undefined;
   /** The uuid. */
   id?: IdFilter | null | undefined;
@@ -687,9 +687,9 @@ export type ProjectOrderField =
   | 'COMPANY_ID'
   /** By `createdAt`. */
   | 'CREATED_AT'
-  /** By `hourlyRate`. Only for whom the money rule lets read it (READ_DENIED for anyone else). */
+  /** By `hourlyRate`. READ_DENIED for a caller the money rule keeps it from. */
   | 'HOURLY_RATE'
-  /** By `hourlyRateCents`. Only for whom the money rule lets read it (READ_DENIED for anyone else). */
+  /** By `hourlyRateCents`. READ_DENIED for a caller the money rule keeps it from. */
   | 'HOURLY_RATE_CENTS'
   /** By `id` (in PostgreSQL uuid order). */
   | 'ID'
@@ -967,11 +967,11 @@ export type StaffFilter = {
   and?: Array<StaffFilter> | null | undefined;
   /** When the row was created. */
   createdAt?: DateTimeFilter | null | undefined;
-  /** The e-mail address. Only for whom the personal rule lets read it (READ_DENIED for anyone else). */
+  /** The e-mail address. READ_DENIED for a caller the personal rule keeps it from. */
   emailAddress?: StringFilter | null | undefined;
   /** The first name. */
   firstName?: StringFilter | null | undefined;
-  /** The user's hourly rate in cents. Only for whom the money rule lets read it (READ_DENIED for anyone else). */
+  /** The user's hourly rate in cents. READ_DENIED for a caller the money rule keeps it from. */
   hourlyRateCents?: IntFilter | null | undefined;
   /** The uuid. */
   id?: IdFilter | null | undefined;
@@ -979,7 +979,7 @@ export type StaffFilter = {
   lastName?: StringFilter | null | undefined;
   /** The integer id. */
   legacyId?: IntFilter | null | undefined;
-  /** The login (a staff member sees only their own record anyway). Only for whom the personal rule lets read it (READ_DENIED for anyone else). */
+  /** The login (a staff member sees only their own record anyway). READ_DENIED for a caller the personal rule keeps it from. */
   login?: StringFilter | null | undefined;
   /** This filter must not match. */
   not?: StaffFilter | null | undefined;
@@ -1031,11 +1031,11 @@ export type StaffOrderField =
   | 'ACTIVE'
   /** By `createdAt`. */
   | 'CREATED_AT'
-  /** By `emailAddress`. Only for whom the personal rule lets read it (READ_DENIED for anyone else). */
+  /** By `emailAddress`. READ_DENIED for a caller the personal rule keeps it from. */
   | 'EMAIL_ADDRESS'
   /** By `firstName`. */
   | 'FIRST_NAME'
-  /** By `hourlyRateCents`. Only for whom the money rule lets read it (READ_DENIED for anyone else). */
+  /** By `hourlyRateCents`. READ_DENIED for a caller the money rule keeps it from. */
   | 'HOURLY_RATE_CENTS'
   /** By `id` (in PostgreSQL uuid order). */
   | 'ID'
@@ -1043,7 +1043,7 @@ export type StaffOrderField =
   | 'LAST_NAME'
   /** By `legacyId`. */
   | 'LEGACY_ID'
-  /** By `login`. Only for whom the personal rule lets read it (READ_DENIED for anyone else). */
+  /** By `login`. READ_DENIED for a caller the personal rule keeps it from. */
   | 'LOGIN'
   /** By `timeZone`. */
   | 'TIME_ZONE'

@@ -103,7 +103,7 @@ function limitsOf(input: ZodType): string | undefined {
 }
 
 const readNote = (field: DeclaredField) =>
-  `Only for whom the ${field.read!.name} rule lets read it (READ_DENIED for anyone else).`;
+  `READ_DENIED for a caller the ${field.read!.name} rule keeps it from.`;
 
 /**
  * The filter input of an entity (`ProjectFilter`): `and`, `or`, `not` and one comparison field per
