@@ -770,7 +770,7 @@ describe('export', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe(
-      'uuid,legacy_id,start,stop,duration_seconds,time_zone,billable,project_uuid,project_name,user_uuid,user_login,activity_uuid,activity_name,tag_list,notes,external_href',
+      'uuid,legacy_id,start,stop,duration_seconds,time_zone,billable,project_uuid,project_name,user_uuid,user_login,activity_uuid,activity_name,tag_list,notes,external_href,project_code',
     );
     const rows = parse(result.stdout, { columns: true }) as Record<string, string>[];
     expect(rows.map((r) => r.uuid)).toEqual(shifts.map((s) => s.id));
