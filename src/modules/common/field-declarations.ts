@@ -100,14 +100,23 @@ export function DeclaredReference(options: {
   };
 }
 
-/** The declared fields of `type`, its parents' first (the columns every tenant row has). */
+const declaredOf = new WeakMap<object, readonly DeclaredField[]>();
+
+/**
+ * The declared fields of `type`, its parents' first (the columns every tenant row has). Read once
+ * per type: every list asks, and the declarations are complete once the class is defined.
+ */
 export function declaredFields(type: Constructor): readonly DeclaredField[] {
+  const known = declaredOf.get(type);
+  if (known) return known;
   const chain: object[] = [];
   for (let t: unknown = type; typeof t === 'function' && t !== Function.prototype;) {
     chain.unshift(t);
     t = Object.getPrototypeOf(t);
   }
-  return chain.flatMap((t) => declaredOn.get(t) ?? []);
+  const fields = chain.flatMap((t) => declaredOn.get(t) ?? []);
+  declaredOf.set(type, fields);
+  return fields;
 }
 
 /** GraphQL filter field → entity property path, for compileFilter. */

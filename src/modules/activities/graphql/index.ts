@@ -9,8 +9,6 @@ import type { ResolverRegistration } from '../../common';
 import type { ActivityService } from '../activity.service';
 
 export { DeleteActivityPayload } from './activity.payloads';
-export { ActivityResolver } from './activity.resolver';
-export { ProjectActivitiesResolver } from './project-activities.resolver';
 
 /** Built once per schema from the services they use. */
 export const ACTIVITY_RESOLVERS: readonly ResolverRegistration<{ activities: ActivityService }>[] =

@@ -8,9 +8,6 @@ import { StaffCascadeCompaniesResolver } from './staff-cascade.resolver';
 import type { ResolverRegistration } from '../../common';
 import type { CompanyService } from '../company.service';
 
-export { CompanyResolver } from './company.resolver';
-export { StaffCascadeCompaniesResolver } from './staff-cascade.resolver';
-
 /** Built once per schema from the services they use. */
 export const COMPANY_RESOLVERS: readonly ResolverRegistration<{ companies: CompanyService }>[] = [
   [CompanyResolver, (s) => new CompanyResolver(s.companies)],

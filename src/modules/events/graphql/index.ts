@@ -7,7 +7,7 @@ import { ShiftEventResolver } from './shift-event.resolver';
 import type { ResolverRegistration } from '../../common';
 import type { ShiftService } from '../../shifts';
 
-export { registerShiftEventSource, ShiftEventResolver } from './shift-event.resolver';
+export { registerShiftEventSource } from './shift-event.resolver';
 export { ShiftEventKindEnum } from './shift-event.types';
 
 /** Built once per schema from the services they use. */

@@ -8,8 +8,6 @@ import type { ResolverRegistration } from '../../common';
 import type { NodeServices } from '..';
 import { NodeLookup } from '..';
 
-export { NodeResolver } from './node.resolver';
-
 /** Built once per schema: `node(id:)` looks up every type through its own service. */
 export const NODE_RESOLVERS: readonly ResolverRegistration<NodeServices>[] = [
   [NodeResolver, (s) => new NodeResolver(new NodeLookup(s))],

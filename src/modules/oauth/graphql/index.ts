@@ -7,8 +7,6 @@ import { OAuthClientResolver } from './oauth-client.resolver';
 import type { ResolverRegistration } from '../../common';
 import type { OAuthClientService } from '../oauth-client.service';
 
-export { OAuthClientResolver } from './oauth-client.resolver';
-
 /** Built once per schema from the services they use. */
 export const OAUTH_RESOLVERS: readonly ResolverRegistration<{
   oauthClients: OAuthClientService;

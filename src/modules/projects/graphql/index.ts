@@ -9,10 +9,6 @@ import { StaffCascadeProjectsResolver } from './staff-cascade.resolver';
 import type { ResolverRegistration } from '../../common';
 import type { ProjectService } from '../project.service';
 
-export { ProjectResolver } from './project.resolver';
-export { CompanyProjectsResolver } from './company-projects.resolver';
-export { StaffCascadeProjectsResolver } from './staff-cascade.resolver';
-
 /** Built once per schema from the services they use. */
 export const PROJECT_RESOLVERS: readonly ResolverRegistration<{ projects: ProjectService }>[] = [
   [ProjectResolver, (s) => new ProjectResolver(s.projects)],

@@ -14,14 +14,6 @@ import type { ResolverRegistration } from '../../common';
 import type { StaffService } from '../../staff';
 import type { RateService } from '../rate.service';
 
-export {
-  DeleteRatePayloadResolver,
-  ProjectRatesResolver,
-  RateResolver,
-  SetRatePayloadResolver,
-  StaffRatesResolver,
-} from './rate.resolver';
-
 /** Built once per schema from the services they use. */
 export const RATE_RESOLVERS: readonly ResolverRegistration<{
   rates: RateService;

@@ -7,8 +7,6 @@ import { ReportResolver } from './report.resolver';
 import type { ResolverRegistration } from '../../common';
 import type { ReportService } from '../report.service';
 
-export { ReportResolver } from './report.resolver';
-
 /** Built once per schema from the services they use. */
 export const REPORT_RESOLVERS: readonly ResolverRegistration<{ reports: ReportService }>[] = [
   [ReportResolver, (s) => new ReportResolver(s.reports)],

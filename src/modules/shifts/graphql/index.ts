@@ -10,10 +10,6 @@ import type { ResolverRegistration } from '../../common';
 import type { ShiftService } from '../../shifts';
 import type { PunchService } from '../punch.service';
 
-export { ActivityCascadeResolver } from './activity-cascade.resolver';
-export { ShiftResolver } from './shift.resolver';
-export { ProjectTimeResolver } from './project-time.resolver';
-
 /** Built once per schema from the services they use. */
 export const SHIFT_RESOLVERS: readonly ResolverRegistration<{
   shifts: ShiftService;

@@ -10,8 +10,6 @@ import type { ResolverRegistration } from '../../common';
 import type { StaffService } from '../../staff';
 
 export { DeleteStaffPayload } from './staff.payloads';
-export { StaffResolver } from './staff.resolver';
-export { AccountResolver, ViewerResolver } from './viewer.resolver';
 
 /** Built once per schema from the services they use. */
 export const STAFF_RESOLVERS: readonly ResolverRegistration<{ staff: StaffService }>[] = [

@@ -7,8 +7,6 @@ import { SyncResolver } from './sync.resolver';
 import type { ResolverRegistration } from '../../common';
 import type { SyncService } from '../sync.service';
 
-export { SyncResolver } from './sync.resolver';
-
 /** Built once per schema from the services they use. */
 export const SYNC_RESOLVERS: readonly ResolverRegistration<{ sync: SyncService }>[] = [
   [SyncResolver, (s) => new SyncResolver(s.sync)],

@@ -7,8 +7,6 @@ import { TimeZoneResolver } from './time-zone.resolver';
 import type { ResolverRegistration } from '../../common';
 import { TimeZoneService } from '..';
 
-export { TimeZoneResolver } from './time-zone.resolver';
-
 /** Built once per schema: the zone list needs no service of the process. */
 export const TIME_ZONE_RESOLVERS: readonly ResolverRegistration<unknown>[] = [
   [TimeZoneResolver, () => new TimeZoneResolver(new TimeZoneService())],

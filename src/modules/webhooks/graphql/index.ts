@@ -7,8 +7,6 @@ import { WebhookResolver } from './webhook.resolver';
 import type { ResolverRegistration } from '../../common';
 import type { WebhookService } from '../webhook.service';
 
-export { WebhookResolver } from './webhook.resolver';
-
 /** Built once per schema from the services they use. */
 export const WEBHOOK_RESOLVERS: readonly ResolverRegistration<{ webhooks: WebhookService }>[] = [
   [WebhookResolver, (s) => new WebhookResolver(s.webhooks)],
