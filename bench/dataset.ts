@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createPasswordHasher } from '../src/modules/staff/passwords';
-import { seededRandom } from '../src/modules/common/seeded-random';
+import { seededRandom } from '../src/cli/seeded-random';
 
 /**
  * The benchmark dataset: one account with staff, companies, projects, activities and shifts over

@@ -605,7 +605,7 @@ function errorResponses(): Record<string, Json> {
   };
 }
 
-/** The operations an Idempotency-Key makes safe to retry (src/modules/common/idempotency.ts). */
+/** The operations an Idempotency-Key makes safe to retry (src/modules/writes/idempotency.ts). */
 const IDEMPOTENT_OPERATIONS = /^(Create\w+|PunchIn|PunchOut)$/;
 
 const PARAMETERS: Record<string, Json> = {

@@ -1185,7 +1185,7 @@ export type ListActivitiesQueryVariables = Exact<{
 }>;
 
 
-export type ListActivitiesQuery = { activities: { totalCount?: number, nodes: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListActivitiesQuery = { activities: { totalCount?: number, nodes: Array<{ legacyId: number, id: string, name: string, project: { id: string, legacyId: number } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShowActivityQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -1195,28 +1195,28 @@ export type ShowActivityQueryVariables = Exact<{
 }>;
 
 
-export type ShowActivityQuery = { activity: { id: string, legacyId: number, name: string, project: { id: string, legacyId: number } } | null };
+export type ShowActivityQuery = { activity: { legacyId: number, id: string, name: string, project: { id: string, legacyId: number } } | null };
 
 export type CreateActivityMutationVariables = Exact<{
   input: CreateActivityInput;
 }>;
 
 
-export type CreateActivityMutation = { createActivity: { activity: { id: string, legacyId: number, name: string, project: { id: string, legacyId: number } } } };
+export type CreateActivityMutation = { createActivity: { activity: { legacyId: number, id: string, name: string, project: { id: string, legacyId: number } } } };
 
 export type UpdateActivityMutationVariables = Exact<{
   input: UpdateActivityInput;
 }>;
 
 
-export type UpdateActivityMutation = { updateActivity: { activity: { id: string, legacyId: number, name: string, project: { id: string, legacyId: number } } } };
+export type UpdateActivityMutation = { updateActivity: { activity: { legacyId: number, id: string, name: string, project: { id: string, legacyId: number } } } };
 
 export type DeleteActivityMutationVariables = Exact<{
   input: DeleteActivityInput;
 }>;
 
 
-export type DeleteActivityMutation = { deleteActivity: { activity: { id: string, legacyId: number, name: string, project: { id: string, legacyId: number } } } };
+export type DeleteActivityMutation = { deleteActivity: { activity: { legacyId: number, id: string, name: string, project: { id: string, legacyId: number } } } };
 
 export type ListCompaniesQueryVariables = Exact<{
   filter?: CompanyFilter | null | undefined;
@@ -1227,7 +1227,7 @@ export type ListCompaniesQueryVariables = Exact<{
 }>;
 
 
-export type ListCompaniesQuery = { companies: { totalCount?: number, nodes: Array<{ id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListCompaniesQuery = { companies: { totalCount?: number, nodes: Array<{ legacyId: number, id: string, name: string, visibility: Visibility, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShowCompanyQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -1235,28 +1235,28 @@ export type ShowCompanyQueryVariables = Exact<{
 }>;
 
 
-export type ShowCompanyQuery = { company: { id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } | null };
+export type ShowCompanyQuery = { company: { legacyId: number, id: string, name: string, visibility: Visibility, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } | null };
 
 export type CreateCompanyMutationVariables = Exact<{
   input: CreateCompanyInput;
 }>;
 
 
-export type CreateCompanyMutation = { createCompany: { company: { id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } } };
+export type CreateCompanyMutation = { createCompany: { company: { legacyId: number, id: string, name: string, visibility: Visibility, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } } };
 
 export type UpdateCompanyMutationVariables = Exact<{
   input: UpdateCompanyInput;
 }>;
 
 
-export type UpdateCompanyMutation = { updateCompany: { company: { id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } } };
+export type UpdateCompanyMutation = { updateCompany: { company: { legacyId: number, id: string, name: string, visibility: Visibility, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } } };
 
 export type DeleteCompanyMutationVariables = Exact<{
   input: DeleteCompanyInput;
 }>;
 
 
-export type DeleteCompanyMutation = { deleteCompany: { company: { id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } } };
+export type DeleteCompanyMutation = { deleteCompany: { company: { legacyId: number, id: string, name: string, visibility: Visibility, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> } } };
 
 export type ExportShiftsQueryVariables = Exact<{
   projectId?: string | number | null | undefined;
@@ -1266,7 +1266,7 @@ export type ExportShiftsQueryVariables = Exact<{
 }>;
 
 
-export type ExportShiftsQuery = { shifts: { nodes: Array<{ id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, project: { name: string, code: string | null } | null, activity: { name: string } | null, user: { id: string, legacyId: number, login: string | null } }>, pageInfo: { hasNextPage: boolean } } };
+export type ExportShiftsQuery = { shifts: { nodes: Array<{ timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, project: { name: string, code: string | null } | null, activity: { name: string } | null, user: { id: string, legacyId: number, login: string | null } }>, pageInfo: { hasNextPage: boolean } } };
 
 export type ExportReportQueryVariables = Exact<{
   input: ReportInput;
@@ -1277,19 +1277,29 @@ export type ExportReportQueryVariables = Exact<{
 
 export type ExportReportQuery = { report: { totalCount: number, currency: string, timeZone: string, rows: Array<{ tag: string | null, billable: boolean | null, notes: string | null, level: number, subtotal: boolean, bucketStart: string | null, seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null, company: { name: string | null, id: string } | null, project: { name: string | null, id: string } | null, activity: { name: string | null, id: string } | null, user: { login: string, id: string } | null }>, totals: { seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null } } };
 
-export type StaffFieldsFragment = { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null };
+export type StaffFieldsFragment = { legacyId: number, id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, active: boolean, timeZone: string, type: StaffType, hourlyRateCents: number | null };
 
 export type RefFragment = { id: string, legacyId: number };
 
 export type OwnerRefFragment = { owner: { id: string, legacyId: number } };
 
-export type CompanyFieldsFragment = { id: string, legacyId: number, name: string, visibility: Visibility, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> };
+export type CompanyFieldsFragment = { legacyId: number, id: string, name: string, visibility: Visibility, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, notes: string | null, longitude: number | null, latitude: number | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }> };
 
-export type ActivityFieldsFragment = { id: string, legacyId: number, name: string, project: { id: string, legacyId: number } };
+export type ActivityFieldsFragment = { legacyId: number, id: string, name: string, project: { id: string, legacyId: number } };
 
-export type ShiftFieldsFragment = { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } };
+export type ShiftFieldsFragment = { timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, user: { id: string, legacyId: number, login: string | null } };
 
-export type ProjectFieldsFragment = { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null };
+export type ProjectFieldsFragment = { grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, legacyId: number, id: string, name: string, visibility: Visibility, active: boolean, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, notes: string | null, companyId: string, companyLegacyId: number, tagList: Array<string>, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ legacyId: number, id: string, name: string, project: { id: string, legacyId: number } }>, currentShift: { timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, user: { id: string, legacyId: number, login: string | null } } | null };
+
+export type StaffLegacyFragment = { legacyId: number, id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, active: boolean, timeZone: string, type: StaffType, hourlyRateCents: number | null };
+
+export type CompanyLegacyFragment = { legacyId: number, id: string, name: string, visibility: Visibility, website: string | null, mainPhone: string | null, faxPhone: string | null, mainAddress: string | null, mainCity: string | null, mainState: string | null, mainPostcode: string | null, mainCountry: string | null, contactSalutation: string | null, contactFirstName: string | null, contactLastName: string | null, contactEmailAddress: string | null, contactPosition: string | null, contactHomePhone: string | null, contactMobilePhone: string | null, notes: string | null, longitude: number | null, latitude: number | null };
+
+export type ProjectLegacyFragment = { legacyId: number, id: string, name: string, visibility: Visibility, active: boolean, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, notes: string | null, companyId: string, companyLegacyId: number, tagList: Array<string>, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null };
+
+export type ActivityLegacyFragment = { legacyId: number, id: string, name: string };
+
+export type ShiftLegacyFragment = { legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null };
 
 export type ListProjectsQueryVariables = Exact<{
   companyId?: string | number | null | undefined;
@@ -1302,7 +1312,7 @@ export type ListProjectsQueryVariables = Exact<{
 }>;
 
 
-export type ListProjectsQuery = { projects: { totalCount?: number, nodes: Array<{ id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListProjectsQuery = { projects: { totalCount?: number, nodes: Array<{ grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, legacyId: number, id: string, name: string, visibility: Visibility, active: boolean, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, notes: string | null, companyId: string, companyLegacyId: number, tagList: Array<string>, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ legacyId: number, id: string, name: string, project: { id: string, legacyId: number } }>, currentShift: { timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, user: { id: string, legacyId: number, login: string | null } } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShowProjectQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -1312,42 +1322,42 @@ export type ShowProjectQueryVariables = Exact<{
 }>;
 
 
-export type ShowProjectQuery = { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } | null };
+export type ShowProjectQuery = { project: { grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, legacyId: number, id: string, name: string, visibility: Visibility, active: boolean, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, notes: string | null, companyId: string, companyLegacyId: number, tagList: Array<string>, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ legacyId: number, id: string, name: string, project: { id: string, legacyId: number } }>, currentShift: { timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, user: { id: string, legacyId: number, login: string | null } } | null } | null };
 
 export type CreateProjectMutationVariables = Exact<{
   input: CreateProjectInput;
 }>;
 
 
-export type CreateProjectMutation = { createProject: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
+export type CreateProjectMutation = { createProject: { project: { grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, legacyId: number, id: string, name: string, visibility: Visibility, active: boolean, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, notes: string | null, companyId: string, companyLegacyId: number, tagList: Array<string>, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ legacyId: number, id: string, name: string, project: { id: string, legacyId: number } }>, currentShift: { timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type UpdateProjectMutationVariables = Exact<{
   input: UpdateProjectInput;
 }>;
 
 
-export type UpdateProjectMutation = { updateProject: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
+export type UpdateProjectMutation = { updateProject: { project: { grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, legacyId: number, id: string, name: string, visibility: Visibility, active: boolean, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, notes: string | null, companyId: string, companyLegacyId: number, tagList: Array<string>, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ legacyId: number, id: string, name: string, project: { id: string, legacyId: number } }>, currentShift: { timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type DeleteProjectMutationVariables = Exact<{
   input: DeleteProjectInput;
 }>;
 
 
-export type DeleteProjectMutation = { deleteProject: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
+export type DeleteProjectMutation = { deleteProject: { project: { grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, legacyId: number, id: string, name: string, visibility: Visibility, active: boolean, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, notes: string | null, companyId: string, companyLegacyId: number, tagList: Array<string>, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ legacyId: number, id: string, name: string, project: { id: string, legacyId: number } }>, currentShift: { timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type PunchInMutationVariables = Exact<{
   input: PunchInInput;
 }>;
 
 
-export type PunchInMutation = { punchIn: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
+export type PunchInMutation = { punchIn: { project: { grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, legacyId: number, id: string, name: string, visibility: Visibility, active: boolean, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, notes: string | null, companyId: string, companyLegacyId: number, tagList: Array<string>, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ legacyId: number, id: string, name: string, project: { id: string, legacyId: number } }>, currentShift: { timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type PunchOutMutationVariables = Exact<{
   input: PunchOutInput;
 }>;
 
 
-export type PunchOutMutation = { punchOut: { project: { id: string, legacyId: number, name: string, active: boolean, companyId: string, companyLegacyId: number, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, tagList: Array<string>, notes: string | null, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ id: string, legacyId: number, name: string, project: { id: string, legacyId: number } }>, currentShift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
+export type PunchOutMutation = { punchOut: { project: { grandTotal: number, runningTotal: number, running: boolean, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, startedAt: string | null, legacyId: number, id: string, name: string, visibility: Visibility, active: boolean, timeLimit: number | null, timeLimitString: string | null, defaultTagsText: string | null, notes: string | null, companyId: string, companyLegacyId: number, tagList: Array<string>, hourlyRate: string | null, hourlyRateCents: number | null, invoiceAmountCents: number | null, billableByDefault: boolean, code: string | null, account: { owner: { id: string, legacyId: number } }, users: Array<{ id: string, legacyId: number }>, activities: Array<{ legacyId: number, id: string, name: string, project: { id: string, legacyId: number } }>, currentShift: { timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, user: { id: string, legacyId: number, login: string | null } } | null } } };
 
 export type ListShiftsQueryVariables = Exact<{
   projectId?: string | number | null | undefined;
@@ -1360,7 +1370,7 @@ export type ListShiftsQueryVariables = Exact<{
 }>;
 
 
-export type ListShiftsQuery = { shifts: { totalCount?: number, nodes: Array<{ id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListShiftsQuery = { shifts: { totalCount?: number, nodes: Array<{ timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, user: { id: string, legacyId: number, login: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShowShiftQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -1370,28 +1380,28 @@ export type ShowShiftQueryVariables = Exact<{
 }>;
 
 
-export type ShowShiftQuery = { shift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } | null };
+export type ShowShiftQuery = { shift: { timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, user: { id: string, legacyId: number, login: string | null } } | null };
 
 export type CreateShiftMutationVariables = Exact<{
   input: CreateShiftInput;
 }>;
 
 
-export type CreateShiftMutation = { createShift: { shift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } } };
+export type CreateShiftMutation = { createShift: { shift: { timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, user: { id: string, legacyId: number, login: string | null } } } };
 
 export type UpdateShiftMutationVariables = Exact<{
   input: UpdateShiftInput;
 }>;
 
 
-export type UpdateShiftMutation = { updateShift: { shift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } } };
+export type UpdateShiftMutation = { updateShift: { shift: { timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, user: { id: string, legacyId: number, login: string | null } } } };
 
 export type DeleteShiftMutationVariables = Exact<{
   input: DeleteShiftInput;
 }>;
 
 
-export type DeleteShiftMutation = { deleteShift: { shift: { id: string, legacyId: number, start: string, stop: string | null, notes: string | null, timeZone: string, timeZoneOffset: number | null, billable: boolean, tagList: Array<string>, externalHref: string | null, projectId: string, projectLegacyId: number, activityId: string | null, user: { id: string, legacyId: number, login: string | null } } } };
+export type DeleteShiftMutation = { deleteShift: { shift: { timeZoneOffset: number | null, legacyId: number, id: string, start: string, stop: string | null, timeZone: string, notes: string | null, projectId: string, projectLegacyId: number, billable: boolean, tagList: Array<string>, activityId: string | null, externalHref: string | null, user: { id: string, legacyId: number, login: string | null } } } };
 
 export type ListStaffQueryVariables = Exact<{
   filter?: StaffFilter | null | undefined;
@@ -1402,7 +1412,7 @@ export type ListStaffQueryVariables = Exact<{
 }>;
 
 
-export type ListStaffQuery = { staff: { totalCount?: number, nodes: Array<{ id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListStaffQuery = { staff: { totalCount?: number, nodes: Array<{ legacyId: number, id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, active: boolean, timeZone: string, type: StaffType, hourlyRateCents: number | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ShowStaffQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -1410,42 +1420,42 @@ export type ShowStaffQueryVariables = Exact<{
 }>;
 
 
-export type ShowStaffQuery = { staffMember: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } | null };
+export type ShowStaffQuery = { staffMember: { legacyId: number, id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, active: boolean, timeZone: string, type: StaffType, hourlyRateCents: number | null } | null };
 
 export type CreateStaffMutationVariables = Exact<{
   input: CreateStaffInput;
 }>;
 
 
-export type CreateStaffMutation = { createStaff: { staff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } } };
+export type CreateStaffMutation = { createStaff: { staff: { legacyId: number, id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, active: boolean, timeZone: string, type: StaffType, hourlyRateCents: number | null } } };
 
 export type UpdateStaffMutationVariables = Exact<{
   input: UpdateStaffInput;
 }>;
 
 
-export type UpdateStaffMutation = { updateStaff: { staff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } } };
+export type UpdateStaffMutation = { updateStaff: { staff: { legacyId: number, id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, active: boolean, timeZone: string, type: StaffType, hourlyRateCents: number | null } } };
 
 export type DeleteStaffMutationVariables = Exact<{
   input: DeleteStaffInput;
 }>;
 
 
-export type DeleteStaffMutation = { deleteStaff: { staff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } } };
+export type DeleteStaffMutation = { deleteStaff: { staff: { legacyId: number, id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, active: boolean, timeZone: string, type: StaffType, hourlyRateCents: number | null } } };
 
 export type EnableStaffMutationVariables = Exact<{
   input: EnableStaffInput;
 }>;
 
 
-export type EnableStaffMutation = { enableStaff: { staff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } } };
+export type EnableStaffMutation = { enableStaff: { staff: { legacyId: number, id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, active: boolean, timeZone: string, type: StaffType, hourlyRateCents: number | null } } };
 
 export type DisableStaffMutationVariables = Exact<{
   input: DisableStaffInput;
 }>;
 
 
-export type DisableStaffMutation = { disableStaff: { staff: { id: string, legacyId: number, login: string | null, firstName: string, lastName: string, emailAddress: string | null, timeZone: string, active: boolean, type: StaffType, hourlyRateCents: number | null } } };
+export type DisableStaffMutation = { disableStaff: { staff: { legacyId: number, id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, active: boolean, timeZone: string, type: StaffType, hourlyRateCents: number | null } } };
 
 export type ListTimeZonesQueryVariables = Exact<{ [key: string]: never; }>;
 

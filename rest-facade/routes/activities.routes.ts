@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { text, uuid } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
 import {
   createRoute,
@@ -11,34 +10,31 @@ import {
   updateRoute,
   type JsonResource,
 } from '../json/json-routes';
-import { resourceTables } from '../json/resource-fields';
+import { legacyFields, type WireOf } from './legacy-fields';
 import type { ActivityFieldsFragment, ActivityOrderField } from '../operations/generated';
 import { uuidField } from './wire-types';
 
 /** An activity as every activity operation answers it (fragment ActivityFields). */
 export type ActivityNode = ActivityFieldsFragment;
 
+/** The activity's fields as declared (`legacy` of the Activity entity's fields). */
+const ACTIVITY = legacyFields('Activity');
+
 export const activityWire = z
-  .object({ uuid: uuidField, name: z.string(), project_uuid: uuidField })
+  .object({ ...ACTIVITY.jsonShape, project_uuid: uuidField })
   .strict()
   .meta({ id: 'Activity' });
 
-const activityTables = resourceTables(
-  { to: 'id', kind: uuid, column: { type: 'uuid', order: 'ID' } },
-  { name: { to: 'name', kind: text, column: { type: 'string', order: 'NAME' } } },
-);
+export const activityColumns = ACTIVITY.columns;
 
-export const activityColumns = activityTables.columns;
-
-export const renderActivity = (a: ActivityNode): z.infer<typeof activityWire> => ({
-  uuid: a.id,
-  name: a.name,
+export const renderActivity = (a: ActivityNode): WireOf<typeof activityWire> => ({
+  ...ACTIVITY.json(a),
   project_uuid: a.project.id,
 });
 
 export const activityResource: JsonResource<
   ActivityNode,
-  z.infer<typeof activityWire>,
+  WireOf<typeof activityWire>,
   ActivityOrderField,
   'activity'
 > = {
@@ -48,7 +44,9 @@ export const activityResource: JsonResource<
   legacyEntity: 'Project',
   wire: activityWire,
   render: renderActivity,
-  ...activityTables,
+  createFields: ACTIVITY.createFields,
+  updateFields: ACTIVITY.updateFields,
+  columns: ACTIVITY.columns,
 };
 
 export const activityJsonRoutes: JsonRoute[] = [

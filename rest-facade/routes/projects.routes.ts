@@ -1,15 +1,5 @@
 import { z } from 'zod';
-import {
-  boolean,
-  centsFromAmount,
-  integer,
-  tagList,
-  tagText,
-  text,
-  textValue,
-  uuid,
-  uuidList,
-} from '../json/input-fields';
+import { tagList, text, textValue, uuid, uuidList } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
 import {
   actionRoute,
@@ -22,42 +12,24 @@ import {
   updateRoute,
   type JsonResource,
 } from '../json/json-routes';
-import { resourceTables, type ResourceFields } from '../json/resource-fields';
 import type { MappedInput } from '../operation-types';
 import type { ProjectFieldsFragment, ProjectOrderField } from '../operations/generated';
 import type { RouteInput } from '../route-table';
 import { activityWire, renderActivity } from './activities.routes';
-import { VISIBILITY, VISIBILITY_COLUMN } from './companies.routes';
+import { legacyFields, type WireOf } from './legacy-fields';
 import { renderShift, shiftWire } from './shifts.routes';
-import { asStringBoolean, lower, stringBoolean, uuidField, withOwner } from './wire-types';
+import { uuidField, withOwner } from './wire-types';
 
 /** A project as every project operation answers it (fragment ProjectFields). */
 export type ProjectNode = ProjectFieldsFragment;
 
+/** The project's fields as declared (`legacy` of the Project entity's fields). */
+export const PROJECT = legacyFields('Project');
+
 const projectWire = z
   .object({
-    uuid: uuidField,
-    name: z.string(),
-    active: stringBoolean,
-    company_uuid: uuidField,
-    visibility: z.enum(['public', 'private', 'custom']),
+    ...PROJECT.jsonShape,
     user_uuids: z.array(uuidField),
-    time_limit: z.number().int().nullable().meta({ description: 'Seconds' }),
-    time_limit_string: z.string().nullable(),
-    default_tags: z
-      .string()
-      .nullable()
-      .meta({ description: 'Comma-separated, exactly as written' }),
-    tag_list: z.string().meta({ description: 'Comma-separated' }),
-    notes: z.string().nullable(),
-    hourly_rate: z.string().nullable(),
-    hourly_rate_cents: z.number().int().nullable(),
-    invoice_amount: z.number().nullable().meta({ description: 'Currency units, two decimals' }),
-    billable_by_default: z.boolean(),
-    code: z
-      .string()
-      .optional()
-      .meta({ description: 'The short code for invoices and exports; only when set' }),
     activities: z.array(activityWire),
     grand_total: z
       .number()
@@ -88,7 +60,7 @@ const projectWire = z
   .strict()
   .meta({ id: 'Project' });
 
-type ProjectWire = z.infer<typeof projectWire>;
+type ProjectWire = WireOf<typeof projectWire>;
 
 /** The start of the caller's running shift in Unix seconds, as JSON and XML both carry it; null when not running. */
 export const startedAtSeconds = (p: ProjectNode): number | null =>
@@ -96,21 +68,8 @@ export const startedAtSeconds = (p: ProjectNode): number | null =>
 
 function renderProject(p: ProjectNode): ProjectWire {
   const wire: ProjectWire = {
-    uuid: p.id,
-    name: p.name,
-    active: asStringBoolean(p.active),
-    company_uuid: p.companyId,
-    visibility: lower(p.visibility),
+    ...PROJECT.json(p),
     user_uuids: withOwner(p.account.owner, p.users).map((user) => user.id),
-    time_limit: p.timeLimit,
-    time_limit_string: p.timeLimitString,
-    default_tags: p.defaultTagsText,
-    tag_list: p.tagList.join(','),
-    notes: p.notes,
-    hourly_rate: p.hourlyRate,
-    hourly_rate_cents: p.hourlyRateCents,
-    invoice_amount: p.invoiceAmountCents === null ? null : p.invoiceAmountCents / 100,
-    billable_by_default: p.billableByDefault,
     activities: p.activities.map(renderActivity),
     grand_total: p.grandTotal,
     running_total: p.runningTotal,
@@ -119,8 +78,6 @@ function renderProject(p: ProjectNode): ProjectWire {
     overdue: p.overdue,
     nearly_overdue: p.nearlyOverdue,
     started_at: startedAtSeconds(p),
-    // Only when set, so that clients that never set one read the representation they always did.
-    ...(p.code === null ? {} : { code: p.code }),
   };
   const shift = p.currentShift;
   if (!shift) return wire;
@@ -133,47 +90,10 @@ function renderProject(p: ProjectNode): ProjectWire {
   };
 }
 
-/** The fields clients write and query, once each (resource-fields.ts); XML shares some rows. */
-export const PROJECT_FIELDS = {
-  name: { to: 'name', kind: text, column: { type: 'string', order: 'NAME' } },
-  active: { to: 'active', kind: boolean, column: { type: 'string-boolean', order: 'ACTIVE' } },
-  company_uuid: { to: 'companyId', kind: uuid, column: { type: 'uuid', order: 'COMPANY_ID' } },
-  visibility: {
-    to: 'visibility',
-    kind: VISIBILITY,
-    column: { type: VISIBILITY_COLUMN, order: 'VISIBILITY' },
-  },
-  user_uuids: { to: 'userIds', kind: uuidList },
-  time_limit: { to: 'timeLimit', kind: integer, column: { type: 'integer', order: 'TIME_LIMIT' } },
-  time_limit_string: {
-    to: 'timeLimitString',
-    kind: text,
-    column: { type: 'string', order: 'TIME_LIMIT_STRING' },
-  },
-  default_tags: { to: 'defaultTagsText', kind: tagText },
-  tag_list: { to: 'tagList', kind: tagList },
-  notes: { to: 'notes', kind: text, column: { type: 'string', order: 'NOTES' } },
-  hourly_rate: { to: 'hourlyRate', kind: text, column: { type: 'string', order: 'HOURLY_RATE' } },
-  hourly_rate_cents: {
-    to: 'hourlyRateCents',
-    kind: integer,
-    column: { type: 'integer', order: 'HOURLY_RATE_CENTS' },
-  },
-  invoice_amount: { to: 'invoiceAmountCents', kind: centsFromAmount },
-  billable_by_default: {
-    to: 'billableByDefault',
-    kind: boolean,
-    column: { type: 'boolean', order: 'BILLABLE_BY_DEFAULT' },
-  },
-  code: { to: 'code', kind: text, column: { type: 'string', order: 'CODE' } },
-} as const satisfies ResourceFields<ProjectOrderField>;
+export const projectColumns = PROJECT.columns;
 
-const projectTables = resourceTables(
-  { to: 'id', kind: uuid, column: { type: 'uuid', order: 'ID' } },
-  PROJECT_FIELDS,
-);
-
-export const projectColumns = projectTables.columns;
+/** Members are written by uuid; the owner, always one, need not be named. */
+const memberUuids = { user_uuids: { to: 'userIds', kind: uuidList } };
 
 export const projectResource: JsonResource<ProjectNode, ProjectWire, ProjectOrderField, 'project'> =
   {
@@ -183,7 +103,9 @@ export const projectResource: JsonResource<ProjectNode, ProjectWire, ProjectOrde
     legacyEntity: 'Project',
     wire: projectWire,
     render: renderProject,
-    ...projectTables,
+    createFields: { ...PROJECT.createFields, ...memberUuids },
+    updateFields: { ...PROJECT.updateFields, ...memberUuids },
+    columns: PROJECT.columns,
   };
 
 const punchInFields = {

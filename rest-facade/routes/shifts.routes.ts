@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boolean, tagList, text, timestamp, uuid } from '../json/input-fields';
+import { text } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
 import {
   createRoute,
@@ -11,76 +11,40 @@ import {
   updateRoute,
   type JsonResource,
 } from '../json/json-routes';
-import { resourceTables, type ResourceFields } from '../json/resource-fields';
 import type { ShiftFieldsFragment, ShiftOrderField } from '../operations/generated';
-import { dateTime, uuidField, wireTime } from './wire-types';
+import { legacyFields, type WireOf } from './legacy-fields';
 
 /** A shift as every shift operation answers it (fragment ShiftFields). */
 export type ShiftNode = ShiftFieldsFragment;
 
+/** The shift's fields as declared (`legacy` of the Shift entity's fields). */
+export const SHIFT = legacyFields('Shift');
+
 export const shiftWire = z
-  .object({
-    uuid: uuidField,
-    start: dateTime,
-    stop: dateTime.nullable(),
-    notes: z.string().nullable(),
-    time_zone: z.string(),
-    time_zone_offset: z.number().int().nullable(),
-    billable: z.boolean(),
-    project_uuid: uuidField,
-    user_uuid: uuidField,
-    tag_list: z.array(z.string()),
-    activity_uuid: uuidField.nullable(),
-    external_href: z.string().nullable(),
-  })
+  .object({ ...SHIFT.jsonShape, time_zone_offset: z.number().int().nullable() })
   .strict()
   .meta({ id: 'Shift' });
 
-/** The fields clients write and query, once each (resource-fields.ts); XML shares some rows. */
-export const SHIFT_FIELDS = {
-  start: { to: 'start', kind: timestamp, column: { type: 'timestamp', order: 'START' } },
-  stop: { to: 'stop', kind: timestamp, column: { type: 'timestamp', order: 'STOP' } },
-  notes: { to: 'notes', kind: text, column: { type: 'string', order: 'NOTES' } },
-  time_zone: { to: 'timeZone', kind: text, column: { type: 'string', order: 'TIME_ZONE' } },
-  billable: { to: 'billable', kind: boolean, column: { type: 'boolean', order: 'BILLABLE' } },
-  project_uuid: { to: 'projectId', kind: uuid, column: { type: 'uuid', order: 'PROJECT_ID' } },
-  user_uuid: { to: 'userId', kind: uuid, column: { type: 'uuid', order: 'USER_ID' } },
-  tag_list: { to: 'tagList', kind: tagList },
+/**
+ * Wall times a client writes instead of `start` and `stop`, in the shift's own zone; no answer
+ * carries them.
+ */
+const wallTimes = {
   local_start_as_string: { to: 'localStartAsString', kind: text },
   local_stop_as_string: { to: 'localStopAsString', kind: text },
-  activity_uuid: { to: 'activityId', kind: uuid, column: { type: 'uuid', order: 'ACTIVITY_ID' } },
-  external_href: {
-    to: 'externalHref',
-    kind: text,
-    column: { type: 'string', order: 'EXTERNAL_HREF' },
-  },
-} as const satisfies ResourceFields<ShiftOrderField>;
+};
 
-const shiftTables = resourceTables(
-  { to: 'id', kind: uuid, column: { type: 'uuid', order: 'ID' } },
-  SHIFT_FIELDS,
-);
+export const shiftColumns = SHIFT.columns;
 
-export const shiftColumns = shiftTables.columns;
-
-export const renderShift = (s: ShiftNode): z.infer<typeof shiftWire> => ({
-  uuid: s.id,
-  start: wireTime(s.start),
-  stop: s.stop === null ? null : wireTime(s.stop),
-  notes: s.notes,
-  time_zone: s.timeZone,
+export const renderShift = (s: ShiftNode): WireOf<typeof shiftWire> => ({
+  ...SHIFT.json(s),
   time_zone_offset: s.timeZoneOffset,
-  billable: s.billable,
-  project_uuid: s.projectId,
   user_uuid: s.user.id,
-  tag_list: s.tagList,
-  activity_uuid: s.activityId,
-  external_href: s.externalHref,
 });
 
 export const shiftResource: JsonResource<
   ShiftNode,
-  z.infer<typeof shiftWire>,
+  WireOf<typeof shiftWire>,
   ShiftOrderField,
   'shift'
 > = {
@@ -90,7 +54,9 @@ export const shiftResource: JsonResource<
   legacyEntity: 'Shift',
   wire: shiftWire,
   render: renderShift,
-  ...shiftTables,
+  createFields: { ...SHIFT.createFields, ...wallTimes },
+  updateFields: { ...SHIFT.updateFields, ...wallTimes },
+  columns: SHIFT.columns,
 };
 
 export const shiftJsonRoutes: JsonRoute[] = [

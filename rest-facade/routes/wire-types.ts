@@ -3,8 +3,6 @@ import type { RefFragment } from '../operations/generated';
 
 /** Wire building blocks shared by the JSON resources. */
 export const uuidField = z.string().meta({ format: 'uuid' });
-/** `active` is the string "true" or "false" on the legacy wire, never a boolean. */
-export const stringBoolean = z.enum(['true', 'false']);
 /** An instant on the JSON and CSV wire, as docs/json-api.md writes it: `2013-08-16T05:19:26Z`. */
 export const dateTime = z
   .string()
@@ -26,16 +24,12 @@ export const wireTime = (iso: string): string =>
 
 export const asStringBoolean = (value: boolean): 'true' | 'false' => (value ? 'true' : 'false');
 
-// The two casts below only say what the call does: TypeScript's lib types toLowerCase and
-// toUpperCase as returning any string, not the case-changed literal.
+// The cast below only says what the call does: TypeScript's lib types toLowerCase as
+// returning any string, not the case-changed literal.
 
 /** GraphQL enum values (MANAGER) as the legacy wire words (manager). */
 export const lower = <T extends string>(value: T): Lowercase<T> =>
   value.toLowerCase() as Lowercase<T>;
-
-/** Legacy wire names (contact_first_name) as GraphQL enum values (CONTACT_FIRST_NAME). */
-export const upper = <T extends string>(value: T): Uppercase<T> =>
-  value.toUpperCase() as Uppercase<T>;
 
 /** A staff member referred to by another object (fragment Ref). */
 export type Ref = RefFragment;

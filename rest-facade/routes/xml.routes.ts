@@ -1,17 +1,11 @@
-import {
-  FieldProblem,
-  integer as integerField,
-  integerList,
-  text as textField,
-  type FieldKind,
-} from '../json/input-fields';
-import { COMPANY_FIELDS, CONTACT_FIELDS, type CompanyNode } from './companies.routes';
-import { PROJECT_FIELDS, startedAtSeconds, type ProjectNode } from './projects.routes';
-import { SHIFT_FIELDS, type ShiftNode } from './shifts.routes';
-import { readable, STAFF_FIELDS, type StaffNode } from './staff.routes';
+import { integerList } from '../json/input-fields';
+import { COMPANY, type CompanyNode } from './companies.routes';
+import { PROJECT, startedAtSeconds, type ProjectNode } from './projects.routes';
+import { SHIFT, type ShiftNode } from './shifts.routes';
+import { passwordField, STAFF, type StaffNode } from './staff.routes';
 import type { TimeZoneNode } from './time-zones.routes';
-import { lower, withOwner, type Ref } from './wire-types';
-import { formatLegacyTime, parseLegacyTime, type LegacyTime } from '../xml/legacy-dates';
+import { withOwner, type Ref } from './wire-types';
+import type { LegacyTime } from '../xml/legacy-dates';
 import type { XmlRoute } from '../xml/xml-format';
 import {
   legacyId,
@@ -34,17 +28,12 @@ const userIds = (ids: readonly Ref[]): XmlNode =>
     ids.map((user) => integer('user_id', user.legacyId)),
   );
 
-// The XML tables reuse the JSON rows of the fields the two interfaces share (same GraphQL field,
-// same conversion), so a change of one cannot miss the other.
-const userFields = {
-  username: STAFF_FIELDS.login,
-  password: STAFF_FIELDS.password,
-  first_name: STAFF_FIELDS.first_name,
-  last_name: STAFF_FIELDS.last_name,
-  email_address: STAFF_FIELDS.email_address,
-  active: STAFF_FIELDS.active,
-  time_zone: STAFF_FIELDS.time_zone,
-};
+/** Members are written by integer id; the owner, always one, need not be named. */
+const memberIds = { user_ids: { to: 'userLegacyIds', kind: integerList } };
+
+// Every resource's fields are its declared XML fields (legacy-fields.ts), and what no single field
+// declares: members, a project's running state, a shift's user.
+const userFields = { ...STAFF.xmlFields, ...passwordField };
 
 const userResource: XmlResource<StaffNode, 'staff'> = {
   key: 'staff',
@@ -53,50 +42,13 @@ const userResource: XmlResource<StaffNode, 'staff'> = {
   collection: 'users',
   entity: 'Staff',
   legacyEntity: 'User',
-  render: (s: StaffNode) => [
-    integer('id', s.legacyId),
-    text('username', readable(s.login, 'login')),
-    text('first_name', s.firstName),
-    text('last_name', s.lastName),
-    text('email_address', readable(s.emailAddress, 'emailAddress')),
-    // Old clients compare `active` with the string "true": no type attribute.
-    text('active', String(s.active)),
-    text('time_zone', s.timeZone),
-  ],
+  render: (s: StaffNode) => STAFF.xml(s),
   createFields: userFields,
   updateFields: userFields,
   location: (id) => `/staff/${id}.xml`,
 };
 
-/** The XML order of the company's text elements, which differs from the JSON one. */
-const XML_ORDER = [
-  'website',
-  'main_phone',
-  'fax_phone',
-  'main_address',
-  'main_city',
-  'main_state',
-  'main_postcode',
-  'main_country',
-  'contact_salutation',
-  'contact_first_name',
-  'contact_last_name',
-  'contact_email_address',
-  'contact_home_phone',
-  'contact_mobile_phone',
-  'notes',
-] as const;
-const graphqlNameOf = new Map<string, (typeof CONTACT_FIELDS)[number][1]>(CONTACT_FIELDS);
-const COMPANY_TEXT = XML_ORDER.map((xml) => [xml, graphqlNameOf.get(xml)!] as const);
-
-const companyFields = {
-  name: COMPANY_FIELDS.name,
-  visibility: COMPANY_FIELDS.visibility,
-  user_ids: { to: 'userLegacyIds', kind: integerList },
-  ...Object.fromEntries(
-    COMPANY_TEXT.map(([xml, graphql]) => [xml, { to: graphql, kind: textField }]),
-  ),
-};
+const companyFields = { ...COMPANY.xmlFields, ...memberIds };
 
 const companyResource: XmlResource<CompanyNode, 'company'> = {
   key: 'company',
@@ -105,34 +57,16 @@ const companyResource: XmlResource<CompanyNode, 'company'> = {
   collection: 'companies',
   entity: 'Company',
   legacyEntity: 'Company',
-  render: (c: CompanyNode) => [
-    integer('id', c.legacyId),
-    text('name', c.name),
-    text('visibility', lower(c.visibility)),
-    userIds(withOwner(c.account.owner, c.users)),
-    ...COMPANY_TEXT.map(([xml, graphql]) => text(xml, c[graphql])),
-    float('longitude', c.longitude),
-    float('latitude', c.latitude),
-  ],
+  render: (c: CompanyNode) =>
+    COMPANY.xml(c, { visibility: () => [userIds(withOwner(c.account.owner, c.users))] }),
   createFields: companyFields,
   updateFields: companyFields,
   location: (id) => `/company/${id}.xml`,
   legacyNames: { userIds: 'user_ids' },
 };
 
-const projectFields = {
-  name: PROJECT_FIELDS.name,
-  visibility: PROJECT_FIELDS.visibility,
-  user_ids: { to: 'userLegacyIds', kind: integerList },
-  active: PROJECT_FIELDS.active,
-  time_limit_string: PROJECT_FIELDS.time_limit_string,
-  default_tags: PROJECT_FIELDS.default_tags,
-  notes: PROJECT_FIELDS.notes,
-  company_id: { to: 'companyLegacyId', kind: integerField },
-  taglist: PROJECT_FIELDS.tag_list,
-  tag_list: PROJECT_FIELDS.tag_list,
-  code: PROJECT_FIELDS.code,
-};
+// `tag_list` is read too: clients wrote either.
+const projectFields = { ...PROJECT.xmlFields, ...memberIds, tag_list: PROJECT.xmlFields.taglist! };
 
 const projectResource: XmlResource<ProjectNode, 'project'> = {
   key: 'project',
@@ -141,54 +75,20 @@ const projectResource: XmlResource<ProjectNode, 'project'> = {
   collection: 'projects',
   entity: 'Project',
   legacyEntity: 'Project',
-  render: (p: ProjectNode) => [
-    integer('id', p.legacyId),
-    text('name', p.name),
-    text('visibility', lower(p.visibility)),
-    userIds(withOwner(p.account.owner, p.users)),
-    text('active', String(p.active)),
-    text('time_limit_string', p.timeLimitString),
-    text('default_tags', p.defaultTagsText ?? ''),
-    text('notes', p.notes),
-    integer('company_id', p.companyLegacyId),
-    text('taglist', p.tagList.join(',')),
-    // The running state the JSON project has (docs/xml-api.md, "<project>"), last so that
-    // clients reading the older elements by position are undisturbed.
-    boolean('running', p.running),
-    integer('started_at', startedAtSeconds(p)),
-    // Only when set, as in JSON: a client that never sets one reads the document it always did.
-    ...(p.code === null ? [] : [text('code', p.code)]),
-  ],
+  render: (p: ProjectNode) =>
+    PROJECT.xml(p, {
+      visibility: () => [userIds(withOwner(p.account.owner, p.users))],
+      // The running state the JSON project has (docs/xml-api.md, "<project>"), after the older
+      // elements so that clients reading those by position are undisturbed.
+      taglist: () => [boolean('running', p.running), integer('started_at', startedAtSeconds(p))],
+    }),
   createFields: projectFields,
   updateFields: projectFields,
   location: (id) => `/project/${id}.xml`,
   legacyNames: { userIds: 'user_ids', companyId: 'company_id' },
 };
 
-/** `Tue, 17 Mar 2009 10:00:00` with or without GMT; see legacy-dates.ts. */
-const legacyTime: FieldKind = {
-  schema: { type: ['string', 'null'] },
-  convert(value) {
-    if (value === null || value === '') return null;
-    const parsed = typeof value === 'string' ? parseLegacyTime(value) : undefined;
-    if (!parsed)
-      throw new FieldProblem(
-        'must be a time such as "Tue, 17 Mar 2009 10:00:00" (wall time) or "... GMT"',
-      );
-    return parsed;
-  },
-};
-
-const shiftFields = {
-  user_id: { to: 'userLegacyId', kind: integerField },
-  start: { to: 'start', kind: legacyTime },
-  stop: { to: 'stop', kind: legacyTime },
-  time_zone: SHIFT_FIELDS.time_zone,
-  notes: SHIFT_FIELDS.notes,
-  project_id: { to: 'projectLegacyId', kind: integerField },
-  taglist: SHIFT_FIELDS.tag_list,
-  tag_list: SHIFT_FIELDS.tag_list,
-};
+const shiftFields = { ...SHIFT.xmlFields, tag_list: SHIFT.xmlFields.taglist! };
 
 /** A GMT time is an instant; a wall time goes to the service, which knows the shift's zone. */
 function placeTimes(input: Record<string, unknown>): Record<string, unknown> {
@@ -216,17 +116,10 @@ const shiftResource: XmlResource<ShiftNode, 'shift'> = {
   collection: 'shifts',
   entity: 'Shift',
   legacyEntity: 'Shift',
-  render: (s: ShiftNode) => [
-    integer('id', s.legacyId),
-    integer('user_id', s.user.legacyId),
-    text('staff_member', s.user.login),
-    text('start', formatLegacyTime(s.start, s.timeZone)),
-    text('stop', s.stop === null ? null : formatLegacyTime(s.stop, s.timeZone)),
-    text('time_zone', s.timeZone),
-    text('notes', s.notes),
-    integer('project_id', s.projectLegacyId),
-    text('taglist', s.tagList.join(',')),
-  ],
+  render: (s: ShiftNode) =>
+    SHIFT.xml(s, {
+      id: () => [integer('user_id', s.user.legacyId), text('staff_member', s.user.login)],
+    }),
   createFields: shiftFields,
   updateFields: shiftFields,
   location: (id) => `/shift/${id}.xml`,

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { parseInstant } from '../../src/core/instants';
+import { FieldProblem, type FieldKind } from '../json/input-fields';
 
 /**
  * The legacy XML shift time: `Tue, 17 Mar 2009 10:00:00`, optionally followed by `GMT`. Without
@@ -45,3 +46,17 @@ export function parseLegacyTime(text: string): LegacyTime | undefined {
   if (marker) return { kind: 'instant', iso: utc.toISO({ suppressMilliseconds: true })! };
   return { kind: 'wall', local };
 }
+
+/** A time field of an XML body: `Tue, 17 Mar 2009 10:00:00`, with or without GMT. */
+export const legacyTime: FieldKind = {
+  schema: { type: ['string', 'null'] },
+  convert(value) {
+    if (value === null || value === '') return null;
+    const parsed = typeof value === 'string' ? parseLegacyTime(value) : undefined;
+    if (!parsed)
+      throw new FieldProblem(
+        'must be a time such as "Tue, 17 Mar 2009 10:00:00" (wall time) or "... GMT"',
+      );
+    return parsed;
+  },
+};

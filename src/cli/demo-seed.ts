@@ -6,7 +6,8 @@ import type { Database } from '../db/database';
 import { AppError, ValidationError } from '../core/errors';
 import { contextForViewer } from '../graphql/context';
 import { createServices } from '../graphql/services';
-import { Visibility, seededRandom } from '../modules/common';
+import { Visibility } from '../modules/common';
+import { seededRandom } from './seeded-random';
 import { createGeocoder } from '../modules/companies';
 import { webhookSink } from '../modules/webhooks';
 

@@ -1,4 +1,4 @@
-/** The role of a user (registered as the GraphQL enum `StaffType` in modules/common/enums.ts). */
+/** The role of a user (the GraphQL enum `StaffType`, registered in modules/common/graphql/enums.ts). */
 export enum StaffType {
   OWNER = 'owner',
   MANAGER = 'manager',

@@ -10,11 +10,9 @@ import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchema, type ContainerType, type PubSub } from 'type-graphql';
 import { ACTIVITY_RESOLVERS } from '../modules/activities/graphql';
-import {
-  maskDeclaredFields,
-  ONE_OF_INPUT_TYPES,
-  type ResolverRegistration,
-} from '../modules/common';
+import { maskDeclaredFields, ONE_OF_INPUT_TYPES } from '../modules/common';
+import { MODULES, type ModuleName } from '../modules';
+import type { ResolverRegistration } from '../core/module-definition';
 import { COMPANY_RESOLVERS } from '../modules/companies/graphql';
 import { ERROR_CODES, ERROR_MEANINGS, HTTP_STATUS } from '../core/errors';
 import { APOLLO_CODES } from './format-error';
@@ -32,22 +30,34 @@ import { WEBHOOK_RESOLVERS } from '../modules/webhooks/graphql';
 import { forgetReadsAroundMutationFields } from './mutation-freshness';
 import type { Services } from './services';
 
-/** Each module's resolvers, which each module lists itself (its graphql/index.ts). */
-const MODULE_RESOLVERS = [
-  STAFF_RESOLVERS,
-  COMPANY_RESOLVERS,
-  PROJECT_RESOLVERS,
-  ACTIVITY_RESOLVERS,
-  SHIFT_RESOLVERS,
-  RATE_RESOLVERS,
-  REPORT_RESOLVERS,
-  TIME_ZONE_RESOLVERS,
-  OAUTH_RESOLVERS,
-  WEBHOOK_RESOLVERS,
-  EVENT_RESOLVERS,
-  NODE_RESOLVERS,
-  SYNC_RESOLVERS,
-] as const satisfies readonly (readonly ResolverRegistration<Services>[])[];
+/**
+ * Each module's resolvers, as its graphql/index.ts registers them, by the module's name: every
+ * module of src/modules/index.ts has its entry (none for a module without GraphQL), and the
+ * schema takes them in the modules' order.
+ */
+const RESOLVERS_OF: Readonly<Record<ModuleName, readonly ResolverRegistration<Services>[]>> = {
+  ids: [],
+  'rule-forms': [],
+  common: [],
+  paging: [],
+  writes: [],
+  accounts: [],
+  outbox: [],
+  staff: STAFF_RESOLVERS,
+  companies: COMPANY_RESOLVERS,
+  projects: PROJECT_RESOLVERS,
+  rates: RATE_RESOLVERS,
+  activities: ACTIVITY_RESOLVERS,
+  shifts: SHIFT_RESOLVERS,
+  events: EVENT_RESOLVERS,
+  webhooks: WEBHOOK_RESOLVERS,
+  delivery: [],
+  reports: REPORT_RESOLVERS,
+  sync: SYNC_RESOLVERS,
+  oauth: OAUTH_RESOLVERS,
+  'time-zones': TIME_ZONE_RESOLVERS,
+  nodes: NODE_RESOLVERS,
+};
 
 /**
  * Builds the executable schema; resolvers get their services through a small container.
@@ -57,7 +67,9 @@ export async function createSchema(
   services: Services,
   pubSub: PubSub = createPubSub(),
 ): Promise<GraphQLSchema> {
-  const registrations: readonly ResolverRegistration<Services>[] = MODULE_RESOLVERS.flat();
+  const registrations: readonly ResolverRegistration<Services>[] = MODULES.flatMap(
+    (module) => RESOLVERS_OF[module.name],
+  );
   const instances = new Map(registrations.map(([resolver, build]) => [resolver, build(services)]));
   const container: ContainerType = { get: (cls) => instances.get(cls) };
   const [first, ...rest] = registrations.map(([resolver]) => resolver);

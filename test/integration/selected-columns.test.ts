@@ -1,5 +1,5 @@
 import { Shift } from '../../src/modules/shifts/shift.entity';
-import { columnsFor } from '../../src/modules/common/graphql/selected-columns';
+import { columnsFor } from '../../src/modules/paging/graphql/selected-columns';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IANAZone } from 'luxon';
 import request from 'supertest';
-import { canonicalTimeZone } from '../../src/modules/common/zone-names';
+import { canonicalTimeZone } from '../../src/core/zone-names';
 import { parseXml } from '../support/legacy-answers';
 import { codes, startTestApp, type Credentials, type TestApp } from '../support/test-app';
 

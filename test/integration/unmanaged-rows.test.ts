@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { TENANT_FILTER } from '../../src/core/request-context';
 import { Account } from '../../src/modules/accounts/account.entity';
 import { Activity } from '../../src/modules/activities/activity.entity';
-import { findRows } from '../../src/modules/common/unmanaged-rows';
+import { findRows } from '../../src/modules/paging/unmanaged-rows';
 import { Company } from '../../src/modules/companies/company.entity';
 import { Project } from '../../src/modules/projects/project.entity';
 import { Shift } from '../../src/modules/shifts/shift.entity';

@@ -30,7 +30,14 @@ async function globalSetup(): Promise<void> {
 }
 
 const ROOT = path.join(__dirname, '..', '..');
-const MIGRATIONS = path.join(ROOT, 'src', 'db', 'migrations');
+/** Where migrations live: the shared ones in src/db, each module's in its own folder. */
+const MIGRATION_FOLDERS = [
+  path.join('src', 'db', 'migrations'),
+  ...fs
+    .readdirSync(path.join(ROOT, 'src', 'modules'))
+    .sort()
+    .map((module) => path.join('src', 'modules', module, 'migrations')),
+].filter((folder) => fs.existsSync(path.join(ROOT, folder)));
 /** A template of another run (left by a killed one, or of older migrations) goes after this long. */
 const STALE_TEMPLATE_MS = 6 * 60 * 60 * 1000;
 const TEMPLATE_PREFIX = 'timetrack_template_';
@@ -113,10 +120,11 @@ async function embeddedTemplate(): Promise<string> {
 
 function templateKey(): string {
   const hash = createHash('sha256');
-  for (const name of fs.readdirSync(MIGRATIONS).sort()) {
-    hash.update(name);
-    hash.update(fs.readFileSync(path.join(MIGRATIONS, name)));
-  }
+  for (const folder of MIGRATION_FOLDERS)
+    for (const name of fs.readdirSync(path.join(ROOT, folder)).sort()) {
+      hash.update(path.join(folder, name));
+      hash.update(fs.readFileSync(path.join(ROOT, folder, name)));
+    }
   hash.update(
     fs.readFileSync(path.join(ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json')),
   );

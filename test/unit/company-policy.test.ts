@@ -3,7 +3,7 @@ import {
   isListedSnapshotVisible,
   isListedVisible,
   listedVisibilityWhere,
-} from '../../src/modules/common/listed-visibility';
+} from '../../src/modules/rule-forms/listed-visibility';
 import {
   assertMayWriteCompany,
   companyVisibilityWhere,
@@ -20,7 +20,7 @@ import {
 
 /*
  * The company policy (src/modules/companies/company.policy.ts): who writes companies, and who sees
- * them by the rule companies and projects share (common/listed-visibility.ts), in its where-object
+ * them by the rule companies and projects share (rule-forms/listed-visibility.ts), in its where-object
  * and row-test forms. Each form is given the CUSTOM lists naming the caller directly, so no
  * database is read.
  */

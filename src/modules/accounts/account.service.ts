@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../core/request-context';
-import { assignDefined, fields, inTransaction, validate } from '../common';
+import { assignDefined, fields, inTransaction, validate } from '../writes';
 import { Account } from './account.entity';
 import { assertMayChangeAccount } from './account.policy';
 

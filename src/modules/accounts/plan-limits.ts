@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainRuleError } from '../../core/errors';
-import { lockRow } from '../common';
+import { lockRow } from '../writes';
 import { Account } from './account.entity';
 
 /**

@@ -22,7 +22,12 @@ export abstract class TenantEntity<Optional extends string = never> {
     description: 'The integer identifier of the legacy XML API.',
   })
   @PrimaryKey({ type: 'integer', autoincrement: true })
-  @Declared({ name: 'legacyId', filter: 'The integer id.', order: 'LEGACY_ID' })
+  @Declared({
+    name: 'legacyId',
+    filter: 'The integer id.',
+    order: 'LEGACY_ID',
+    legacy: { xml: 'id' },
+  })
   id!: number;
 
   @Field(() => ID, {
@@ -30,7 +35,13 @@ export abstract class TenantEntity<Optional extends string = never> {
     description: 'The UUID: the identifier of GraphQL and the JSON API.',
   })
   @Property({ type: 'uuid', unique: true })
-  @Declared({ name: 'id', filter: 'The uuid.', order: 'ID', orderNote: 'in PostgreSQL uuid order' })
+  @Declared({
+    name: 'id',
+    filter: 'The uuid.',
+    order: 'ID',
+    orderNote: 'in PostgreSQL uuid order',
+    legacy: { json: 'uuid' },
+  })
   uuid: string = randomUUID();
 
   @ManyToOne(() => Account, { ref: true, deleteRule: 'cascade' })

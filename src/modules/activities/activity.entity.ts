@@ -16,6 +16,6 @@ export class Activity extends TenantEntity {
 
   @Field(() => String, { description: 'The name of the kind of work, as entered.' })
   @Property({ type: 'string', length: 255 })
-  @Declared({ filter: "The activity's name.", order: 'NAME' })
+  @Declared({ filter: "The activity's name.", order: 'NAME', legacy: { json: 'name' } })
   name!: string;
 }

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/request-context';
 import type { MaybePromise } from '../../core/loaders';
-import { findRows } from '../common';
+import { findRows } from '../paging';
 import type { Project } from '../projects';
 import { Activity } from './activity.entity';
 

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../core/request-context';
+import type { OrderSpec } from '../../core/list-shapes';
+import { declaredWhere, findPage, type PageRequest } from '../paging';
 import {
   findByUuids,
-  type OrderSpec,
-  declaredWhere,
-  findPage,
-  type PageRequest,
   idempotentTransaction,
   assertUuidFree,
   fields,
@@ -15,7 +13,7 @@ import {
   type Cascaded,
   type Locator,
   type ShiftCascades,
-} from '../common';
+} from '../writes';
 import { projectVisibilityWhere, type ProjectService } from '../projects';
 import { Activity } from './activity.entity';
 import { assertMayWriteActivity } from './activity.policy';

@@ -23,7 +23,39 @@ export interface FieldDeclaration {
    * field is added to the type's input class unless that class declares it itself.
    */
   readonly input?: ZodType;
+  /** Its names and form on the legacy JSON and XML interfaces, when it is on them. */
+  readonly legacy?: LegacyWire;
 }
+
+/**
+ * A field on the legacy interfaces, whose names and forms are a contract with clients that cannot
+ * change (docs/json-api.md, docs/xml-api.md). The facade renders, parses, filters and orders by
+ * these: the value's form follows the GraphQL type (an enum in lower case, an instant as the
+ * wire's time) unless `as` names another. XML elements come in the order of the declarations.
+ */
+export interface LegacyWire {
+  /** Its name in the JSON API (`hourly_rate_cents`). */
+  readonly json?: string;
+  /** Its element in the XML API; `true`: named as in JSON. */
+  readonly xml?: string | true;
+  /** A form the GraphQL type does not say; see LegacyForm. */
+  readonly as?: LegacyForm;
+  /** Added after the legacy clients were written: on their wires only when set, so they read what they always did. */
+  readonly whenSet?: true;
+  /**
+   * Never null on the legacy wires, though GraphQL may withhold it: the legacy routes answer only
+   * records whose reader may read it (a personal field of a staff member).
+   */
+  readonly always?: true;
+}
+
+/**
+ * - `string-boolean`: the text "true" or "false", never a JSON boolean (how the 2009 clients read `active`);
+ * - `comma-text`: a list as one comma-separated text;
+ * - `tag-text`: tags as the client typed them, one text (empty in XML when none);
+ * - `amount`: an integer of cents as currency units with two decimals.
+ */
+export type LegacyForm = 'string-boolean' | 'comma-text' | 'tag-text' | 'amount';
 
 /**
  * A rule guarding the reading of fields, written once in the owning module's policy: `row` masks
@@ -78,6 +110,8 @@ export function DeclaredReference(options: {
   /** "the project's company": the filter fields say "The uuid of the project's company." */
   readonly of: string;
   readonly order?: string;
+  /** The ids on the legacy wires (`company_uuid` in JSON, `company_id` in XML). */
+  readonly legacy?: { readonly id?: LegacyWire; readonly legacyId?: LegacyWire };
 }): PropertyDecorator {
   return (target, property) => {
     const path = String(property);
@@ -88,6 +122,7 @@ export function DeclaredReference(options: {
       reference: 'id',
       filter: `The uuid of ${options.of}.`,
       ...(options.order ? { order: options.order } : {}),
+      ...(options.legacy?.id ? { legacy: options.legacy.id } : {}),
     });
     if (options.legacyId)
       declare(target, {
@@ -96,6 +131,7 @@ export function DeclaredReference(options: {
         path: `${path}.id`,
         reference: 'legacyId',
         filter: `The integer id of ${options.of}.`,
+        ...(options.legacy?.legacyId ? { legacy: options.legacy.legacyId } : {}),
       });
   };
 }

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/request-context';
-import { loadById } from '../common';
+import { loadById } from '../paging';
 import type { Staff } from '../staff';
 import { CompanyMember } from './company-member.entity';
 import { Company } from './company.entity';

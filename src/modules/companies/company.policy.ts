@@ -9,12 +9,12 @@ import {
   type ListedRow,
   whereAsSql,
   type SqlCondition,
-} from '../common';
+} from '../rule-forms';
 import { CompanyMember } from './company-member.entity';
 import { Company } from './company.entity';
 
 /**
- * Which companies a caller sees: the rule of common/listed-visibility.ts over the companies'
+ * Which companies a caller sees: the rule of rule-forms/listed-visibility.ts over the companies'
  * CUSTOM lists. Independent of the projects' rule: a PUBLIC project of a PRIVATE company is
  * visible while the company is not.
  */

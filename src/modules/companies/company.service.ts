@@ -1,14 +1,11 @@
 import { CompanyMember } from './company-member.entity';
 import { z } from 'zod';
 import type { RequestContext } from '../../core/request-context';
+import { Visibility, declaredInputs } from '../common';
+import type { OrderSpec } from '../../core/list-shapes';
+import { declaredWhere, findPage, type PageRequest } from '../paging';
 import {
   findByUuids,
-  type OrderSpec,
-  Visibility,
-  declaredWhere,
-  declaredInputs,
-  findPage,
-  type PageRequest,
   idempotentTransaction,
   assertUuidFree,
   assignDefined,
@@ -20,7 +17,7 @@ import {
   type DeletionCascade,
   type Locator,
   type ShiftCascades,
-} from '../common';
+} from '../writes';
 import { replaceMembers, resolveMemberIds } from '../staff';
 import { companyVisibilityWhere } from './company.policy';
 import { assertMayWriteCompany, mayWriteCompanies } from './company.policy';

@@ -2,7 +2,8 @@ import { NotFoundError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { Account } from '../accounts';
 import type { ActivityService } from '../activities';
-import { loadById, type NodeTypeName, nodeTypesOf } from '../common';
+import { type NodeTypeName, nodeTypesOf } from '../ids';
+import { loadById } from '../paging';
 import type { CompanyService } from '../companies';
 import type { OAuthClientService } from '../oauth';
 import type { ProjectService } from '../projects';
@@ -58,7 +59,7 @@ function noSuchNode(): NotFoundError {
 
 /**
  * Objects by id alone. Each distinct id is looked up once, whatever the list repeats: one
- * statement learns the types of all of them in the caller's account (common/node-ids.ts), then one
+ * statement learns the types of all of them in the caller's account (ids/node-ids.ts), then one
  * statement per type present reads its objects under its policy. So the work of a request grows
  * with the distinct ids it names, which the cost guard counts, and another account's id costs what
  * an unknown one does. Each answer is the object or its refusal, in the order of `ids`.

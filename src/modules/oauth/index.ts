@@ -2,6 +2,9 @@
  * OAuth client registrations and their secrets. Imports accounts and staff. Other modules and the
  * layers above use nothing of it but what this file exports.
  */
+import type { ModuleDefinition } from '../../core/module-definition';
+import { OAuthClient } from './oauth-client.entity';
+import { OAuthTokenLifetimeMigration } from './migrations/20261208120000-oauth-token-lifetime.migration';
 export { OAuthClient, OAuthProtocol } from './oauth-client.entity';
 export {
   OAuthClientService,
@@ -15,3 +18,10 @@ export {
   type ClientAccounts,
 } from './oauth-client.policy';
 export { hashSecret, hashesEqual, newKey, newSecret } from './oauth-secrets';
+
+/** What the module adds to the process (entities and migrations); src/modules/index.ts lists it. */
+export const OAUTH_MODULE = {
+  name: 'oauth',
+  entities: [OAuthClient],
+  migrations: [{ name: '20261208120000-oauth-token-lifetime', class: OAuthTokenLifetimeMigration }],
+} as const satisfies ModuleDefinition;

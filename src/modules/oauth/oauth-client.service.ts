@@ -4,15 +4,9 @@ import { hashSecret, newKey, newSecret } from './oauth-secrets';
 import { assertMayManageOAuthClients } from './oauth-client.policy';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import {
-  fields,
-  findByUuids,
-  findLocated,
-  inTransaction,
-  isUuid,
-  StaffType,
-  validate,
-} from '../common';
+import { StaffType } from '../common';
+import { isUuid } from '../ids';
+import { fields, findByUuids, findLocated, inTransaction, validate } from '../writes';
 import { Account } from '../accounts';
 import { Staff } from '../staff';
 import {

@@ -1,6 +1,7 @@
 import { ArrayType, Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { Declared, DeclaredReference, fields, Node, Visibility } from '../common';
+import { Declared, DeclaredReference, Node, Visibility } from '../common';
+import { fields } from '../writes';
 import { MONEY_RULE, TenantEntity } from '../accounts';
 import { Company } from '../companies';
 import { Staff } from '../staff';
@@ -13,41 +14,32 @@ import { Staff } from '../staff';
 export class Project extends TenantEntity<
   'active' | 'visibility' | 'defaultTags' | 'tagList' | 'billableByDefault'
 > {
-  @ManyToOne(() => Company, { ref: true, deleteRule: 'cascade' })
-  @DeclaredReference({
-    id: 'companyId',
-    legacyId: 'companyLegacyId',
-    of: "the project's company",
-    order: 'COMPANY_ID',
-  })
-  company!: Ref<Company>;
-
+  // The fields of the legacy XML project come in its order (docs/xml-api.md); `code`, added since, last.
   @Field(() => String, { description: "The project's name." })
   @Property({ type: 'string', length: 255 })
-  @Declared({ filter: true, order: 'NAME' })
+  @Declared({ filter: true, order: 'NAME', legacy: { json: 'name', xml: true } })
   name!: string;
-
-  @Field(() => String, {
-    nullable: true,
-    description:
-      'A short code for invoices and exports ("ACME-01"): letters, digits, `-`, `_` and `.`, at most 32; unique within the account.',
-  })
-  @Property({ type: 'string', length: 32, nullable: true })
-  @Declared({ filter: true, order: 'CODE', input: fields.code().nullable() })
-  code: string | null = null;
-
-  @Field(() => Boolean, { description: 'Whether the project can be punched in to.' })
-  @Property({ type: 'boolean' })
-  @Declared({ filter: true, order: 'ACTIVE' })
-  active: boolean = true;
 
   @Field(() => Visibility, {
     description:
       "Who sees the project (whatever its company's visibility): PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the users in `users`.",
   })
   @Enum({ items: () => Visibility })
-  @Declared({ filter: "The project's visibility.", order: 'VISIBILITY' })
+  @Declared({
+    filter: "The project's visibility.",
+    order: 'VISIBILITY',
+    legacy: { json: 'visibility', xml: true },
+  })
   visibility: Visibility = Visibility.PRIVATE;
+
+  @Field(() => Boolean, { description: 'Whether the project can be punched in to.' })
+  @Property({ type: 'boolean' })
+  @Declared({
+    filter: true,
+    order: 'ACTIVE',
+    legacy: { json: 'active', xml: true, as: 'string-boolean' },
+  })
+  active: boolean = true;
 
   @ManyToOne(() => Staff, { ref: true, nullable: true, deleteRule: 'set null' })
   createdBy: Ref<Staff> | null = null;
@@ -58,7 +50,11 @@ export class Project extends TenantEntity<
       "The time budget of the project in seconds (of every user's shifts); null: no limit. Set directly or read from `timeLimitString`.",
   })
   @Property({ type: 'integer', nullable: true })
-  @Declared({ filter: 'The time limit in seconds (null: none).', order: 'TIME_LIMIT' })
+  @Declared({
+    filter: 'The time limit in seconds (null: none).',
+    order: 'TIME_LIMIT',
+    legacy: { json: 'time_limit' },
+  })
   timeLimit: number | null = null;
 
   @Field(() => String, {
@@ -67,7 +63,11 @@ export class Project extends TenantEntity<
       'The time limit as entered ("12h", "2h 30m", "1:30"); it fills `timeLimit` when that is not given.',
   })
   @Property({ type: 'string', length: 255, nullable: true })
-  @Declared({ filter: 'The time limit as entered.', order: 'TIME_LIMIT_STRING' })
+  @Declared({
+    filter: 'The time limit as entered.',
+    order: 'TIME_LIMIT_STRING',
+    legacy: { json: 'time_limit_string', xml: true },
+  })
   timeLimitString: string | null = null;
 
   @Field(() => [String], {
@@ -83,19 +83,35 @@ export class Project extends TenantEntity<
       'The default tags exactly as written, comma-separated (the legacy `default_tags`); `defaultTags` are read from it.',
   })
   @Property({ type: 'text', nullable: true })
+  @Declared({ legacy: { json: 'default_tags', xml: true, as: 'tag-text' } })
   defaultTagsText: string | null = null;
+
+  @Field(() => String, { nullable: true, description: 'Free-text notes.' })
+  @Property({ type: 'text', nullable: true })
+  @Declared({
+    filter: "The project's notes.",
+    order: 'NOTES',
+    legacy: { json: 'notes', xml: true },
+  })
+  notes: string | null = null;
+
+  @ManyToOne(() => Company, { ref: true, deleteRule: 'cascade' })
+  @DeclaredReference({
+    id: 'companyId',
+    legacyId: 'companyLegacyId',
+    of: "the project's company",
+    order: 'COMPANY_ID',
+    legacy: { id: { json: 'company_uuid' }, legacyId: { xml: 'company_id' } },
+  })
+  company!: Ref<Company>;
 
   @Field(() => [String], {
     description:
       'Tags of the project itself; shifts do not get them (they get `defaultTags` on punch-in).',
   })
   @Property({ type: ArrayType })
+  @Declared({ legacy: { json: 'tag_list', xml: 'taglist', as: 'comma-text' } })
   tagList: string[] = [];
-
-  @Field(() => String, { nullable: true, description: 'Free-text notes.' })
-  @Property({ type: 'text', nullable: true })
-  @Declared({ filter: "The project's notes.", order: 'NOTES' })
-  notes: string | null = null;
 
   @Field(() => String, {
     nullable: true,
@@ -103,7 +119,12 @@ export class Project extends TenantEntity<
       'Text form of the rate with a currency symbol, as entered. Null for a staff member unless `Account.staffSeeMoney`, like every money field.',
   })
   @Property({ type: 'string', length: 255, nullable: true })
-  @Declared({ filter: 'The rate as entered.', order: 'HOURLY_RATE', read: MONEY_RULE })
+  @Declared({
+    filter: 'The rate as entered.',
+    order: 'HOURLY_RATE',
+    read: MONEY_RULE,
+    legacy: { json: 'hourly_rate' },
+  })
   hourlyRate: string | null = null;
 
   @Field(() => Int, {
@@ -112,7 +133,12 @@ export class Project extends TenantEntity<
       'The hourly rate in cents. Null for a staff member unless `Account.staffSeeMoney`.',
   })
   @Property({ type: 'integer', nullable: true })
-  @Declared({ filter: 'The hourly rate in cents.', order: 'HOURLY_RATE_CENTS', read: MONEY_RULE })
+  @Declared({
+    filter: 'The hourly rate in cents.',
+    order: 'HOURLY_RATE_CENTS',
+    read: MONEY_RULE,
+    legacy: { json: 'hourly_rate_cents' },
+  })
   hourlyRateCents: number | null = null;
 
   @Field(() => Int, {
@@ -121,7 +147,7 @@ export class Project extends TenantEntity<
       'Amount invoiced for the project, in cents. Null for a staff member unless `Account.staffSeeMoney`.',
   })
   @Property({ type: 'integer', nullable: true })
-  @Declared({ read: MONEY_RULE })
+  @Declared({ read: MONEY_RULE, legacy: { json: 'invoice_amount', as: 'amount' } })
   invoiceAmountCents: number | null = null;
 
   @Field(() => Boolean, {
@@ -131,6 +157,21 @@ export class Project extends TenantEntity<
   @Declared({
     filter: 'Whether new shifts on the project are billable by default.',
     order: 'BILLABLE_BY_DEFAULT',
+    legacy: { json: 'billable_by_default' },
   })
   billableByDefault: boolean = true;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'A short code for invoices and exports ("ACME-01"): letters, digits, `-`, `_` and `.`, at most 32; unique within the account.',
+  })
+  @Property({ type: 'string', length: 32, nullable: true })
+  @Declared({
+    filter: true,
+    order: 'CODE',
+    input: fields.code().nullable(),
+    legacy: { json: 'code', xml: true, whenSet: true },
+  })
+  code: string | null = null;
 }

@@ -1,14 +1,13 @@
 import type { RequestContext } from '../../core/request-context';
+import type { ConnectionShape, OrderSpec } from '../../core/list-shapes';
 import {
-  type ConnectionShape,
   loadById,
   primeById,
-  type OrderSpec,
   childPage,
   type ChildList,
   declaredWhere,
   type PageRequest,
-} from '../common';
+} from '../paging';
 import { then, type MaybePromise } from '../../core/loaders';
 import { Company } from '../companies';
 import type { Staff } from '../staff';

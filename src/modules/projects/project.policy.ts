@@ -9,13 +9,13 @@ import {
   type ListedRow,
   whereAsSql,
   type SqlCondition,
-} from '../common';
+} from '../rule-forms';
 import { ProjectMember } from './project-member.entity';
 import { Project } from './project.entity';
 
 /**
- * Which projects a caller sees: the rule of common/listed-visibility.ts over the projects' CUSTOM
- * lists, whatever the company's visibility. Activities are visible exactly where their project
+ * Which projects a caller sees: the rule of rule-forms/listed-visibility.ts over the projects'
+ * CUSTOM lists, whatever the company's visibility. Activities are visible exactly where their project
  * is; shifts build on it (shifts/shift.policy.ts).
  */
 export function projectVisibilityWhere(ctx: RequestContext): Promise<object> {

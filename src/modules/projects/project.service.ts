@@ -3,14 +3,11 @@ import { ref } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { ValidationError, type EntityName, type FieldError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
+import { Visibility, declaredInputs } from '../common';
+import type { OrderSpec } from '../../core/list-shapes';
+import { declaredWhere, findPage, type PageRequest } from '../paging';
 import {
   findByUuids,
-  type OrderSpec,
-  Visibility,
-  declaredWhere,
-  declaredInputs,
-  findPage,
-  type PageRequest,
   idempotentTransaction,
   assertUuidFree,
   assignDefined,
@@ -21,7 +18,7 @@ import {
   type DeletionCascade,
   type Locator,
   type ShiftCascades,
-} from '../common';
+} from '../writes';
 import { minorUnitDigits } from '../../core/currency-units';
 import { Account } from '../accounts';
 import { Company, companyVisibilityWhere } from '../companies';

@@ -4,6 +4,7 @@
  * them). Imports accounts, staff and projects. Other modules and the layers above use nothing of
  * it but what this file exports.
  */
+import type { ModuleDefinition } from '../../core/module-definition';
 export { RateService } from './rate.service';
 export {
   assertMaySetRateOf,
@@ -13,3 +14,8 @@ export {
   maySetRates,
 } from './rate.policy';
 export { CurrentRateClock } from './current-rate-clock';
+
+/** The module's place in the order of src/modules/index.ts; it adds no entities or migrations. */
+export const RATES_MODULE = {
+  name: 'rates',
+} as const satisfies ModuleDefinition;

@@ -3,6 +3,7 @@
  * staff, companies and shifts. Other modules and the layers above use nothing of it but what this
  * file exports.
  */
+import type { ModuleDefinition } from '../../core/module-definition';
 export { ReportService, type ReportOptions } from './report.service';
 export {
   ReportBucket,
@@ -21,3 +22,8 @@ export type {
   ReportSumsShape,
   ReportUserShape,
 } from './report-result';
+
+/** The module's place in the order of src/modules/index.ts; it adds no entities or migrations. */
+export const REPORTS_MODULE = {
+  name: 'reports',
+} as const satisfies ModuleDefinition;

@@ -4,6 +4,10 @@
  * GraphQL (with the time fields and punches of Project). Imports accounts, staff, projects and
  * activities. Other modules and the layers above use nothing of it but what this file exports.
  */
+import type { ModuleDefinition } from '../../core/module-definition';
+import { Shift } from './shift.entity';
+import { ProjectTotalsMigration } from './migrations/20261124000000-project-totals.migration';
+import { TimeRollupsMigration } from './migrations/20261204000000-time-rollups.migration';
 export { PunchService } from './punch.service';
 export { Shift } from './shift.entity';
 export { isDeletedShiftVisible, isShiftVisible, shiftVisibilitySql } from './shift.policy';
@@ -23,3 +27,13 @@ export {
 } from './shift-events';
 export { ShiftCascadeRecorder } from './shift-cascades';
 export type { NewShift, PunchInFields, ShiftChanges } from './shift.changes';
+
+/** What the module adds to the process (entities and migrations); src/modules/index.ts lists it. */
+export const SHIFTS_MODULE = {
+  name: 'shifts',
+  entities: [Shift],
+  migrations: [
+    { name: '20261124000000-project-totals', class: ProjectTotalsMigration },
+    { name: '20261204000000-time-rollups', class: TimeRollupsMigration },
+  ],
+} as const satisfies ModuleDefinition;

@@ -11,7 +11,7 @@ import {
   locatorWhere,
   validate,
   type Locator,
-} from '../common';
+} from '../writes';
 import type { ShiftEvents } from './shift-events';
 import { Shift } from './shift.entity';
 import { shiftsStoppedBy } from './shift.service';

@@ -1,16 +1,14 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/request-context';
+import { isListedSnapshotVisible, type ListedSnapshot, type SqlCondition } from '../rule-forms';
+import { intArray } from '../paging';
 import {
   CASCADE_LIST_MAX,
-  intArray,
-  isListedSnapshotVisible,
   type Cascaded,
   type DeletionCascade,
-  type ListedSnapshot,
   type ShiftCascadeRoot,
   type ShiftCascades,
-  type SqlCondition,
-} from '../common';
+} from '../writes';
 import { companyVisibilitySql } from '../companies';
 import { projectVisibilitySql } from '../projects';
 import { parseListed, type ShiftEvents, type SnapshotRow } from './shift-events';

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { intArray, type ListedSnapshot } from '../common';
+import type { ListedSnapshot } from '../rule-forms';
+import { intArray } from '../paging';
 
 /** What can happen to a shift that apps (subscriptions) and integrations (webhooks) hear about. */
 export const SHIFT_EVENT_KINDS = [

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/request-context';
-import { primeById } from '../common';
+import { primeById } from '../paging';
 import { Activity } from '../activities';
 import { Project, primeVisibleProjects } from '../projects';
 import { Staff } from '../staff';

@@ -1,13 +1,8 @@
 import { ArrayType, Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
-import {
-  DateTimeISOResolver,
-  Declared,
-  DeclaredReference,
-  Node,
-  offsetSecondsAt,
-  ReadsColumns,
-} from '../common';
+import { DateTimeISOResolver, Declared, DeclaredReference, Node } from '../common';
+import { offsetSecondsAt } from '../../core/zone-names';
+import { ReadsColumns } from '../paging/graphql';
 import { Activity } from '../activities';
 import { TenantEntity } from '../accounts';
 import { Project } from '../projects';
@@ -21,36 +16,14 @@ import { Staff } from '../staff';
 export class Shift extends TenantEntity<
   'timeZone' | 'billable' | 'tagList' | 'running' | 'projectLegacyId' | 'activityLegacyId'
 > {
-  @ManyToOne(() => Project, { ref: true, deleteRule: 'cascade' })
-  @DeclaredReference({
-    id: 'projectId',
-    legacyId: 'projectLegacyId',
-    of: "the shift's project",
-    order: 'PROJECT_ID',
-  })
-  project!: Ref<Project>;
-
-  @ManyToOne(() => Staff, { ref: true, deleteRule: 'cascade' })
-  @DeclaredReference({
-    id: 'userId',
-    legacyId: 'userLegacyId',
-    of: 'the user who worked',
-    order: 'USER_ID',
-  })
-  user!: Ref<Staff>;
-
-  @ManyToOne(() => Activity, { ref: true, nullable: true, deleteRule: 'set null' })
-  @DeclaredReference({
-    id: 'activityId',
-    legacyId: 'activityLegacyId',
-    of: "the shift's activity (`isNull: true`: shifts without one)",
-    order: 'ACTIVITY_ID',
-  })
-  activity: Ref<Activity> | null = null;
-
+  // The fields of the legacy XML shift come in its order (docs/xml-api.md).
   @Field(() => DateTimeISOResolver, { description: 'When the work started (UTC).' })
   @Property({ type: 'timestamptz' })
-  @Declared({ filter: 'When the shift started.', order: 'START' })
+  @Declared({
+    filter: 'When the shift started.',
+    order: 'START',
+    legacy: { json: 'start', xml: true },
+  })
   start!: Date;
 
   @Field(() => DateTimeISOResolver, {
@@ -61,42 +34,86 @@ export class Shift extends TenantEntity<
   @Declared({
     filter: 'When the shift stopped; `isNull: true` selects running shifts.',
     order: 'STOP',
+    legacy: { json: 'stop', xml: true },
   })
   stop: Date | null = null;
 
   @Field(() => String, { description: 'The IANA time zone the shift was worked in.' })
   @Property({ type: 'string', length: 64 })
-  @Declared({ filter: "The shift's IANA time zone name.", order: 'TIME_ZONE' })
-  timeZone: string = 'UTC';
-
-  @Field(() => Boolean, {
-    description:
-      "Whether the time is billed: counted in reports' `billableSeconds` and `amountCents`.",
+  @Declared({
+    filter: "The shift's IANA time zone name.",
+    order: 'TIME_ZONE',
+    legacy: { json: 'time_zone', xml: true },
   })
-  @Property({ type: 'boolean' })
-  @Declared({ filter: 'Whether the shift is billable.', order: 'BILLABLE' })
-  billable: boolean = true;
+  timeZone: string = 'UTC';
 
   @Field(() => String, {
     nullable: true,
     description: 'Free-text notes; a punch-out appends its notes on a new line.',
   })
   @Property({ type: 'text', nullable: true })
-  @Declared({ filter: "The shift's notes.", order: 'NOTES' })
+  @Declared({ filter: "The shift's notes.", order: 'NOTES', legacy: { json: 'notes', xml: true } })
   notes: string | null = null;
+
+  @ManyToOne(() => Project, { ref: true, deleteRule: 'cascade' })
+  @DeclaredReference({
+    id: 'projectId',
+    legacyId: 'projectLegacyId',
+    of: "the shift's project",
+    order: 'PROJECT_ID',
+    legacy: { id: { json: 'project_uuid' }, legacyId: { xml: 'project_id' } },
+  })
+  project!: Ref<Project>;
+
+  @ManyToOne(() => Staff, { ref: true, deleteRule: 'cascade' })
+  @DeclaredReference({
+    id: 'userId',
+    legacyId: 'userLegacyId',
+    of: 'the user who worked',
+    order: 'USER_ID',
+    legacy: { id: { json: 'user_uuid' }, legacyId: { xml: 'user_id' } },
+  })
+  user!: Ref<Staff>;
+
+  @Field(() => Boolean, {
+    description:
+      "Whether the time is billed: counted in reports' `billableSeconds` and `amountCents`.",
+  })
+  @Property({ type: 'boolean' })
+  @Declared({
+    filter: 'Whether the shift is billable.',
+    order: 'BILLABLE',
+    legacy: { json: 'billable' },
+  })
+  billable: boolean = true;
 
   @Field(() => [String], {
     description: "The shift's tags; a punch-in starts with the project's `defaultTags`.",
   })
   @Property({ type: ArrayType })
+  @Declared({ legacy: { json: 'tag_list', xml: 'taglist' } })
   tagList: string[] = [];
+
+  @ManyToOne(() => Activity, { ref: true, nullable: true, deleteRule: 'set null' })
+  @DeclaredReference({
+    id: 'activityId',
+    legacyId: 'activityLegacyId',
+    of: "the shift's activity (`isNull: true`: shifts without one)",
+    order: 'ACTIVITY_ID',
+    legacy: { id: { json: 'activity_uuid' } },
+  })
+  activity: Ref<Activity> | null = null;
 
   @Field(() => String, {
     nullable: true,
     description: 'Where the shift came from, when created on an external site.',
   })
   @Property({ type: 'string', length: 2048, nullable: true })
-  @Declared({ filter: 'Where the shift came from (`externalHref`).', order: 'EXTERNAL_HREF' })
+  @Declared({
+    filter: 'Where the shift came from (`externalHref`).',
+    order: 'EXTERNAL_HREF',
+    legacy: { json: 'external_href' },
+  })
   externalHref: string | null = null;
 
   // Derived fields as getters rather than field resolvers: plain fields skip type-graphql's

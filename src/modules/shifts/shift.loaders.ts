@@ -1,12 +1,6 @@
 import type { RequestContext } from '../../core/request-context';
-import {
-  type ConnectionShape,
-  type OrderSpec,
-  childPage,
-  type ChildList,
-  declaredWhere,
-  type PageRequest,
-} from '../common';
+import type { ConnectionShape, OrderSpec } from '../../core/list-shapes';
+import { childPage, type ChildList, declaredWhere, type PageRequest } from '../paging';
 import { Shift } from './shift.entity';
 import { shiftVisibilityWhere } from './shift.policy';
 

@@ -2,7 +2,7 @@ import type { Knex } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/request-context';
 import { isManagerOrOwner, isOwner, type Viewer } from '../../core/viewer';
 import { PermissionDeniedError } from '../../core/errors';
-import { TEST_FORM, WHERE_FORM, sqlForm, type RuleForm, type SqlCondition } from '../common';
+import { TEST_FORM, WHERE_FORM, sqlForm, type RuleForm, type SqlCondition } from '../rule-forms';
 import { isProjectUuidVisible, projectVisibilitySql, projectVisibilityWhere } from '../projects';
 
 /**

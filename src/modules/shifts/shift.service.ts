@@ -2,14 +2,12 @@ import { ref, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { BLANK, REQUIRED, ValidationError, type FieldError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
+import type { OrderSpec } from '../../core/list-shapes';
+import { timeZoneField } from '../../core/zone-names';
+import { isRowId, isUuid } from '../ids';
+import { declaredWhere, findPage, type PageRequest } from '../paging';
 import {
   findByUuids,
-  type OrderSpec,
-  isRowId,
-  isUuid,
-  declaredWhere,
-  findPage,
-  type PageRequest,
   idempotentTransaction,
   assertUuidFree,
   assignDefined,
@@ -19,8 +17,7 @@ import {
   lockRow,
   validate,
   type Locator,
-  timeZoneField,
-} from '../common';
+} from '../writes';
 import { parseLocalTime } from './local-time';
 import { assertTimeRoom } from '../accounts';
 import { accountSecondsUsed } from './time-used';

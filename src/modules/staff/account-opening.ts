@@ -2,7 +2,9 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from './passwords';
 import { ValidationError } from '../../core/errors';
-import { StaffType, fields, validate, timeZoneField } from '../common';
+import { StaffType } from '../common';
+import { timeZoneField } from '../../core/zone-names';
+import { fields, validate } from '../writes';
 import { Staff } from './staff.entity';
 import { Account } from '../accounts';
 

@@ -4,6 +4,8 @@
  * the e-mail that asks an owner to confirm a paid activation. Imports accounts and outbox. Other
  * modules and the layers above use nothing of it but what this file exports.
  */
+import type { ModuleDefinition } from '../../core/module-definition';
+import { Staff } from './staff.entity';
 export { createAccount } from './account-opening';
 export { AssignableStaffType, type NewStaff, type StaffChanges } from './staff.changes';
 export { replaceMembers, resolveMemberIds } from './member-lists';
@@ -23,3 +25,9 @@ export {
 } from './staff.policy';
 export { accountOwner } from './staff.loaders';
 export { StaffService } from './staff.service';
+
+/** What the module adds to the process (entities); src/modules/index.ts lists it. */
+export const STAFF_MODULE = {
+  name: 'staff',
+  entities: [Staff],
+} as const satisfies ModuleDefinition;

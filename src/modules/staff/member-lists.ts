@@ -1,7 +1,7 @@
 import type { EntityClass, EntityManager } from '@mikro-orm/postgresql';
 import { DomainRuleError, type EntityName } from '../../core/errors';
 import { Staff } from './staff.entity';
-import { isRowId, isUuid } from '../common';
+import { isRowId, isUuid } from '../ids';
 
 /**
  * Resolves the users named for a CUSTOM list (by uuid or integer id) within the caller's account.

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainRuleError } from '../../core/errors';
 import { Account } from '../accounts';
-import { StaffType, lockRow } from '../common';
+import { StaffType } from '../common';
+import { lockRow } from '../writes';
 import { Staff } from './staff.entity';
 
 /**

@@ -23,6 +23,7 @@ export class Staff extends TenantEntity<
     filter: 'The login (a staff member sees only their own record anyway).',
     order: 'LOGIN',
     read: PERSONAL_RULE,
+    legacy: { json: 'login', xml: 'username', always: true },
   })
   login!: string;
 
@@ -32,12 +33,20 @@ export class Staff extends TenantEntity<
 
   @Field(() => String, { description: 'First name; empty when not given.' })
   @Property({ type: 'string', length: 255 })
-  @Declared({ filter: 'The first name.', order: 'FIRST_NAME' })
+  @Declared({
+    filter: 'The first name.',
+    order: 'FIRST_NAME',
+    legacy: { json: 'first_name', xml: true },
+  })
   firstName: string = '';
 
   @Field(() => String, { description: 'Last name; empty when not given.' })
   @Property({ type: 'string', length: 255 })
-  @Declared({ filter: 'The last name.', order: 'LAST_NAME' })
+  @Declared({
+    filter: 'The last name.',
+    order: 'LAST_NAME',
+    legacy: { json: 'last_name', xml: true },
+  })
   lastName: string = '';
 
   @Field(() => String, {
@@ -46,28 +55,42 @@ export class Staff extends TenantEntity<
       'The e-mail address. Null for a caller who may not read the user (a staff member reading a colleague or the owner).',
   })
   @Property({ type: 'string', length: 255 })
-  @Declared({ filter: 'The e-mail address.', order: 'EMAIL_ADDRESS', read: PERSONAL_RULE })
-  emailAddress: string = '';
-
-  @Field(() => String, {
-    description:
-      "The user's IANA time zone name: new shifts and reports use it when none is given.",
+  @Declared({
+    filter: 'The e-mail address.',
+    order: 'EMAIL_ADDRESS',
+    read: PERSONAL_RULE,
+    legacy: { json: 'email_address', xml: true, always: true },
   })
-  @Property({ type: 'string', length: 64 })
-  @Declared({ filter: "The user's IANA time zone name.", order: 'TIME_ZONE' })
-  timeZone: string = 'UTC';
+  emailAddress: string = '';
 
   @Field(() => Boolean, {
     description:
       'False for a disabled user, who cannot sign in; only active users count towards `staffMax`.',
   })
   @Property({ type: 'boolean' })
-  @Declared({ filter: 'Whether the user is enabled.', order: 'ACTIVE' })
+  @Declared({
+    filter: 'Whether the user is enabled.',
+    order: 'ACTIVE',
+    legacy: { json: 'active', xml: true, as: 'string-boolean' },
+  })
   active: boolean = true;
+
+  // The legacy XML user has `active` before `time_zone`: the declarations keep the wire's order.
+  @Field(() => String, {
+    description:
+      "The user's IANA time zone name: new shifts and reports use it when none is given.",
+  })
+  @Property({ type: 'string', length: 64 })
+  @Declared({
+    filter: "The user's IANA time zone name.",
+    order: 'TIME_ZONE',
+    legacy: { json: 'time_zone', xml: true },
+  })
+  timeZone: string = 'UTC';
 
   @Field(() => StaffType, { description: "The user's role." })
   @Enum({ items: () => StaffType })
-  @Declared({ filter: true, order: 'TYPE' })
+  @Declared({ filter: true, order: 'TYPE', legacy: { json: 'type' } })
   type: StaffType = StaffType.STAFF;
 
   @Field(() => Int, {
@@ -80,6 +103,7 @@ export class Staff extends TenantEntity<
     filter: "The user's hourly rate in cents.",
     order: 'HOURLY_RATE_CENTS',
     read: STAFF_RATE_RULE,
+    legacy: { json: 'hourly_rate_cents' },
   })
   hourlyRateCents: number | null = null;
 

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../core/request-context';
 import type { MaybePromise } from '../../core/loaders';
-import { StaffType, findRows } from '../common';
+import { StaffType } from '../common';
+import { findRows } from '../paging';
 import { Staff } from './staff.entity';
 
 /** The owner of an account; every project of a list renders it, so it is read once per request. */

@@ -3,13 +3,12 @@ import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from './passwords';
 import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
+import { StaffType } from '../common';
+import type { OrderSpec } from '../../core/list-shapes';
+import { timeZoneField } from '../../core/zone-names';
+import { declaredWhere, findPage, type PageRequest } from '../paging';
 import {
   findByUuids,
-  type OrderSpec,
-  StaffType,
-  declaredWhere,
-  findPage,
-  type PageRequest,
   idempotentTransaction,
   assertUuidFree,
   assignDefined,
@@ -20,8 +19,7 @@ import {
   type DeletionCascade,
   type Locator,
   type ShiftCascades,
-  timeZoneField,
-} from '../common';
+} from '../writes';
 import { assertStaffRoom } from './staff-limits';
 import { enqueueConfirmationEmail } from './confirmation-email';
 import type { NewStaff, StaffChanges } from './staff.changes';

@@ -1,11 +1,8 @@
 import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import {
-  type ConnectionShape,
-  type ListedSnapshot,
-  type PageRequest,
-  pageOfSortedList,
-} from '../common';
+import type { ConnectionShape } from '../../core/list-shapes';
+import type { ListedSnapshot } from '../rule-forms';
+import { type PageRequest, pageOfSortedList } from '../paging';
 import { isTombstoneVisible, type Tombstone, type TombstonedType } from './tombstone.policy';
 
 interface TombstoneRow {

@@ -1,5 +1,5 @@
 import type { Viewer } from '../../core/viewer';
-import { isListedSnapshotVisible, type ListedSnapshot } from '../common';
+import { isListedSnapshotVisible, type ListedSnapshot } from '../rule-forms';
 import { isDeletedShiftVisible } from '../shifts';
 import { mayReadStaff } from '../staff';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DateTime, IANAZone } from 'luxon';
 import type { RequestContext } from '../../core/request-context';
-import { canonicalTimeZone, isValidTimeZone } from '../common';
+import { canonicalTimeZone, isValidTimeZone } from '../../core/zone-names';
 import type { ListedTimeZone } from './listed-time-zone';
 
 /** moment-timezone's packed tz data: zones as `name|...`, links as `target|alias`. */

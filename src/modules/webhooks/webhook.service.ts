@@ -4,16 +4,16 @@ import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { Account } from '../accounts';
+import { isUuid } from '../ids';
 import {
   findByUuids,
-  isUuid,
   assignDefined,
   fields,
   findLocated,
   inTransaction,
   lockRow,
   validate,
-} from '../common';
+} from '../writes';
 import { SHIFT_EVENT_KINDS } from '../shifts';
 import { OutboxMessage, type WebhookPayload, MAX_ATTEMPTS } from '../outbox';
 import { Webhook, WebhookDelivery, type WebhookWithSecret } from './webhook.entity';

@@ -1,5 +1,6 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { cascadeDescriptions as d, type Cascaded } from '../../common';
+import type { Cascaded } from '../../writes';
+import { cascadeDescriptions as d } from '../../writes/graphql';
 import { Activity } from '../activity.entity';
 
 @ObjectType({ description: 'What creating an activity changed.' })

@@ -13,15 +13,9 @@ import {
   Root,
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import {
-  Connection,
-  FILTER_DESCRIPTIONS,
-  loadById,
-  LocatorArgs,
-  optionalLocator,
-  PageArgs,
-  pageRequest,
-} from '../../common';
+import { FILTER_DESCRIPTIONS, LocatorArgs, optionalLocator, PageArgs } from '../../common';
+import { loadById } from '../../paging';
+import { Connection, pageRequest } from '../../paging/graphql';
 import type { MaybePromise } from '../../../core/loaders';
 import { Project } from '../../projects';
 import { Activity } from '../activity.entity';

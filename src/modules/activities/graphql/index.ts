@@ -5,7 +5,7 @@
  */
 import { ActivityResolver } from './activity.resolver';
 import { ProjectActivitiesResolver } from './project-activities.resolver';
-import type { ResolverRegistration } from '../../common';
+import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ActivityService } from '../activity.service';
 
 export { DeleteActivityPayload } from './activity.payloads';

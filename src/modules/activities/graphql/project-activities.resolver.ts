@@ -1,7 +1,8 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import type { MaybePromise } from '../../../core/loaders';
-import { listComplexity, ReadsAhead, ReadsColumns } from '../../common';
+import { ReadsAhead } from '../../paging';
+import { listComplexity, ReadsColumns } from '../../paging/graphql';
 import { Project } from '../../projects';
 import { Activity } from '../activity.entity';
 import { projectActivities, readProjectActivities } from '../activity.loaders';

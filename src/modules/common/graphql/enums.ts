@@ -1,7 +1,7 @@
 import { registerEnumType } from 'type-graphql';
 import { StaffType } from '../../../core/viewer';
-import { OrderDirection } from '../list-shapes';
-import { Visibility } from '../visibility';
+import { OrderDirection } from '../../../core/list-shapes';
+import { Visibility } from '../../../core/visibility';
 
 export { OrderDirection, StaffType, Visibility };
 registerEnumType(StaffType, {

@@ -64,7 +64,7 @@ export function OrderInput<F extends string>(fieldEnum: Record<string, F>, name:
   return OrderInputClass;
 }
 
-export type { OrderSpec } from '../list-shapes';
+export type { OrderSpec } from '../../../core/list-shapes';
 
 /** The parent of a nested route (`/companies/:id/projects`): named by uuid or integer id, or absent. */
 export function optionalLocator(

@@ -3,7 +3,7 @@ import { Field, ID, InterfaceType } from 'type-graphql';
 /**
  * Relay's global object identification: every object that stands for a stored row implements
  * `Node`, and `node(id:)` finds it by `id` alone. The `id` is the row's UUID, the id of the JSON
- * interface too; ids are unique across types (common/node-ids.ts).
+ * interface too; ids are unique across types (ids/node-ids.ts).
  */
 @InterfaceType('Node', {
   description:

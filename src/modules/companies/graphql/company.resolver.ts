@@ -1,15 +1,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, Info, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import {
-  FILTER_DESCRIPTIONS,
-  loadById,
-  Connection,
-  LocatorArgs,
-  PageArgs,
-  listComplexity,
-  pageRequest,
-} from '../../common';
+import { FILTER_DESCRIPTIONS, LocatorArgs, PageArgs } from '../../common';
+import { loadById } from '../../paging';
+import { Connection, listComplexity, pageRequest } from '../../paging/graphql';
 import { Account } from '../../accounts';
 import { Staff } from '../../staff';
 import { companyUsers } from '../company.loaders';

@@ -5,7 +5,7 @@
  */
 import { CompanyResolver } from './company.resolver';
 import { StaffCascadeCompaniesResolver } from './staff-cascade.resolver';
-import type { ResolverRegistration } from '../../common';
+import type { ResolverRegistration } from '../../../core/module-definition';
 import type { CompanyService } from '../company.service';
 
 /** Built once per schema from the services they use. */

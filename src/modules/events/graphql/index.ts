@@ -4,7 +4,7 @@
  * may another module's graphql/ folder that extends these types; nothing else does.
  */
 import { ShiftEventResolver } from './shift-event.resolver';
-import type { ResolverRegistration } from '../../common';
+import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ShiftService } from '../../shifts';
 
 export { registerShiftEventSource } from './shift-event.resolver';

@@ -14,7 +14,7 @@ import {
 import { NotFoundError } from '../../../core/errors';
 import { renewedContext, type RequestContext } from '../../../core/request-context';
 import { Project, visibleProject, type ProjectService } from '../../projects';
-import { isListedSnapshotVisible } from '../../common';
+import { isListedSnapshotVisible } from '../../rule-forms';
 import {
   isDeletedShiftVisible,
   isShiftVisible,

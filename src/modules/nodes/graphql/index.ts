@@ -4,7 +4,7 @@
  * these types; nothing else does.
  */
 import { NodeResolver } from './node.resolver';
-import type { ResolverRegistration } from '../../common';
+import type { ResolverRegistration } from '../../../core/module-definition';
 import type { NodeServices } from '..';
 import { NodeLookup } from '..';
 

@@ -4,7 +4,7 @@
  * these types; nothing else does.
  */
 import { OAuthClientResolver } from './oauth-client.resolver';
-import type { ResolverRegistration } from '../../common';
+import type { ResolverRegistration } from '../../../core/module-definition';
 import type { OAuthClientService } from '../oauth-client.service';
 
 /** Built once per schema from the services they use. */

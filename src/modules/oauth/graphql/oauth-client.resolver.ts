@@ -18,7 +18,7 @@ import {
   RegisteredOAuthClient,
 } from '../oauth-client.entity';
 import type { OAuthClientService, RegisterOAuthClientInput } from '../oauth-client.service';
-import { listComplexity } from '../../common';
+import { listComplexity } from '../../paging/graphql';
 
 @InputType('RegisterOAuthClientInput', { description: 'An application to register.' })
 export class RegisterOAuthClientArgs implements RegisterOAuthClientInput {

@@ -1,7 +1,8 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { FILTER_DESCRIPTIONS, PageArgs, pageRequest } from '../../common';
+import { FILTER_DESCRIPTIONS, PageArgs } from '../../common';
+import { pageRequest } from '../../paging/graphql';
 import { Company } from '../../companies';
 import { companyProjects } from '../project.loaders';
 import { ProjectFilter, ProjectOrder } from './project.inputs';

@@ -6,7 +6,7 @@
 import { ProjectResolver } from './project.resolver';
 import { CompanyProjectsResolver } from './company-projects.resolver';
 import { StaffCascadeProjectsResolver } from './staff-cascade.resolver';
-import type { ResolverRegistration } from '../../common';
+import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ProjectService } from '../project.service';
 
 /** Built once per schema from the services they use. */

@@ -1,5 +1,5 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { cascadeDescriptions as d } from '../../common';
+import { cascadeDescriptions as d } from '../../writes/graphql';
 import { Project } from '../project.entity';
 
 @ObjectType({ description: 'What creating a project changed.' })

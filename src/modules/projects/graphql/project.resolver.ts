@@ -15,19 +15,9 @@ import {
 import type { RequestContext } from '../../../core/request-context';
 import { then, type MaybePromise } from '../../../core/loaders';
 import { Account } from '../../accounts';
-import {
-  FILTER_DESCRIPTIONS,
-  loadById,
-  primeById,
-  Connection,
-  listComplexity,
-  LocatorArgs,
-  optionalLocator,
-  PageArgs,
-  pageRequest,
-  ReadsAhead,
-  ReadsColumns,
-} from '../../common';
+import { FILTER_DESCRIPTIONS, LocatorArgs, optionalLocator, PageArgs } from '../../common';
+import { loadById, primeById, ReadsAhead } from '../../paging';
+import { Connection, listComplexity, pageRequest, ReadsColumns } from '../../paging/graphql';
 import { Company, visibleCompany } from '../../companies';
 import { Staff } from '../../staff';
 import { Project } from '../project.entity';

@@ -1,6 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { cascadeDescriptions, inOrderOf } from '../../common';
+import { inOrderOf } from '../../writes';
+import { cascadeDescriptions } from '../../writes/graphql';
 import { DeleteStaffPayload } from '../../staff/graphql';
 import { Project } from '../project.entity';
 import type { ProjectService } from '../project.service';

@@ -10,7 +10,7 @@ import {
   SetRatePayloadResolver,
   StaffRatesResolver,
 } from './rate.resolver';
-import type { ResolverRegistration } from '../../common';
+import type { ResolverRegistration } from '../../../core/module-definition';
 import type { StaffService } from '../../staff';
 import type { RateService } from '../rate.service';
 

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { ReadsColumns } from '../../common';
+import { ReadsColumns } from '../../paging/graphql';
 import { Project, visibleProject } from '../../projects';
 import { Staff, type StaffService } from '../../staff';
 import type { RateChange, RateService } from '../rate.service';

@@ -4,7 +4,7 @@
  * does.
  */
 import { ReportResolver } from './report.resolver';
-import type { ResolverRegistration } from '../../common';
+import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ReportService } from '../report.service';
 
 /** Built once per schema from the services they use. */

@@ -1,7 +1,8 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { DeleteActivityPayload } from '../../activities/graphql';
-import { cascadeDescriptions, inOrderOf } from '../../common';
+import { inOrderOf } from '../../writes';
+import { cascadeDescriptions } from '../../writes/graphql';
 import { Shift } from '../shift.entity';
 import type { ShiftService } from '../shift.service';
 

@@ -6,7 +6,7 @@
 import { ActivityCascadeResolver } from './activity-cascade.resolver';
 import { ShiftResolver } from './shift.resolver';
 import { ProjectTimeResolver } from './project-time.resolver';
-import type { ResolverRegistration } from '../../common';
+import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ShiftService } from '../../shifts';
 import type { PunchService } from '../punch.service';
 

@@ -4,15 +4,9 @@ import { Arg, Args, Ctx, FieldResolver, Info, Mutation, Resolver, Root } from 't
 import type { RequestContext } from '../../../core/request-context';
 import { then, type MaybePromise } from '../../../core/loaders';
 import { Account } from '../../accounts';
-import {
-  FILTER_DESCRIPTIONS,
-  loadById,
-  PageArgs,
-  DateTimeISOResolver,
-  pageRequest,
-  ReadsAhead,
-  ReadsColumns,
-} from '../../common';
+import { FILTER_DESCRIPTIONS, PageArgs, DateTimeISOResolver } from '../../common';
+import { loadById, ReadsAhead } from '../../paging';
+import { pageRequest, ReadsColumns } from '../../paging/graphql';
 import { Project } from '../../projects';
 import { projectTotals, readProjectTotals, viewerRunningShift } from '../project-time.loaders';
 import type { PunchResult, PunchService } from '../punch.service';

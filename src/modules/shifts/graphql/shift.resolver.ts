@@ -13,17 +13,9 @@ import {
   Root,
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import {
-  FILTER_DESCRIPTIONS,
-  Connection,
-  loadById,
-  pageRequest,
-  ReadsAhead,
-  ReadsColumns,
-  LocatorArgs,
-  optionalLocator,
-  PageArgs,
-} from '../../common';
+import { FILTER_DESCRIPTIONS, LocatorArgs, optionalLocator, PageArgs } from '../../common';
+import { loadById, ReadsAhead } from '../../paging';
+import { Connection, pageRequest, ReadsColumns } from '../../paging/graphql';
 import { then, type MaybePromise } from '../../../core/loaders';
 import { Activity } from '../../activities';
 import { Project, visibleProject } from '../../projects';

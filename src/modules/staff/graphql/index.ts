@@ -6,7 +6,7 @@
  */
 import { StaffResolver } from './staff.resolver';
 import { AccountResolver, ViewerResolver } from './viewer.resolver';
-import type { ResolverRegistration } from '../../common';
+import type { ResolverRegistration } from '../../../core/module-definition';
 import type { StaffService } from '../../staff';
 
 export { DeleteStaffPayload } from './staff.payloads';

@@ -1,5 +1,6 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { cascadeDescriptions as d, type DeletionCascade } from '../../common';
+import type { DeletionCascade } from '../../writes';
+import { cascadeDescriptions as d } from '../../writes/graphql';
 import { Staff } from '../staff.entity';
 
 /** The payload of a mutation that changes one user and nothing else. */

@@ -1,7 +1,8 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { FILTER_DESCRIPTIONS, Connection, LocatorArgs, PageArgs, pageRequest } from '../../common';
+import { FILTER_DESCRIPTIONS, LocatorArgs, PageArgs } from '../../common';
+import { Connection, pageRequest } from '../../paging/graphql';
 import { Staff } from '../staff.entity';
 import {
   CreateStaffInput,

@@ -10,7 +10,7 @@ import {
   Root,
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { loadById } from '../../common';
+import { loadById } from '../../paging';
 import type { MaybePromise } from '../../../core/loaders';
 import { Account, updateAccount } from '../../accounts';
 import { AccountInput } from '../../accounts/graphql';

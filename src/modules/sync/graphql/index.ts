@@ -4,7 +4,7 @@
  * these types; nothing else does.
  */
 import { SyncResolver } from './sync.resolver';
-import type { ResolverRegistration } from '../../common';
+import type { ResolverRegistration } from '../../../core/module-definition';
 import type { SyncService } from '../sync.service';
 
 /** Built once per schema from the services they use. */

@@ -1,6 +1,7 @@
 import { Arg, Args, Ctx, Field, ID, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { Connection, DateTimeISOResolver, PageArgs } from '../../common';
+import { DateTimeISOResolver, PageArgs } from '../../common';
+import { Connection } from '../../paging/graphql';
 import type { SyncService } from '../sync.service';
 import type { Tombstone } from '../tombstone.policy';
 

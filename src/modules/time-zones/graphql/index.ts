@@ -4,7 +4,7 @@
  * does.
  */
 import { TimeZoneResolver } from './time-zone.resolver';
-import type { ResolverRegistration } from '../../common';
+import type { ResolverRegistration } from '../../../core/module-definition';
 import { TimeZoneService } from '..';
 
 /** Built once per schema: the zone list needs no service of the process. */

@@ -2,7 +2,7 @@ import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import type { TimeZoneService } from '../time-zone.service';
 import { TimeZone } from './time-zone.type';
-import { listComplexity } from '../../common';
+import { listComplexity } from '../../paging/graphql';
 
 @Resolver(() => TimeZone)
 export class TimeZoneResolver {

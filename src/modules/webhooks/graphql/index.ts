@@ -4,7 +4,7 @@
  * does.
  */
 import { WebhookResolver } from './webhook.resolver';
-import type { ResolverRegistration } from '../../common';
+import type { ResolverRegistration } from '../../../core/module-definition';
 import type { WebhookService } from '../webhook.service';
 
 /** Built once per schema from the services they use. */

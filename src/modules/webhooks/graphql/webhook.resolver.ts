@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
-import { listComplexity } from '../../common';
+import { listComplexity } from '../../paging/graphql';
 import { Webhook, WebhookDelivery, type WebhookWithSecret } from '../webhook.entity';
 import {
   CreateWebhookInput,

@@ -1,7 +1,7 @@
 import type { EntityManager, EntityProperty } from '@mikro-orm/postgresql';
 import { type EntityName, ValidationError } from '../../core/errors';
-import type { OrderSpec } from './list-shapes';
-import { isUuid } from './identifiers';
+import type { OrderSpec } from '../../core/list-shapes';
+import { isUuid } from '../ids';
 
 /**
  * Keyset cursors (issue 21 item 5). A cursor names a position in one order: the values of the

@@ -1,8 +1,8 @@
 /**
- * The shapes of a list as the list queries (list-query.ts, keyset-cursors.ts) take and give them:
- * the order and a Relay page. Plain types, so the rules need nothing of GraphQL; the GraphQL
- * types in graphql/connection.ts and graphql/list-args.ts implement them and graphql/enums.ts
- * registers the enum.
+ * The shapes of a list as the list queries (modules/paging: list-query.ts, keyset-cursors.ts) take
+ * and give them: the order and a Relay page. Plain types, so the rules need nothing of GraphQL;
+ * the GraphQL types in paging/graphql/connection.ts and common/graphql/list-args.ts implement them
+ * and common/graphql/enums.ts registers the enum.
  */
 
 /** Which way a sort key sorts. */

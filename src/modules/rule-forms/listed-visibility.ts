@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/request-context';
 import { isOwner, type Viewer } from '../../core/viewer';
-import { Visibility } from './visibility';
+import { Visibility } from '../../core/visibility';
 import { TEST_FORM, WHERE_FORM, type RuleForm } from './rule-forms';
 
 /**

@@ -8,8 +8,7 @@ import {
   ValidationError,
 } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { isRowId, isUuid } from './identifiers';
-import { nodeTypesOf } from './node-ids';
+import { isRowId, isUuid, nodeTypesOf } from '../ids';
 
 export interface Locator {
   id?: string | null;
@@ -101,7 +100,7 @@ export async function findByUuids<T extends { uuid: string }>(
 
 /**
  * A supplied uuid must be new in the whole service, in every table of an API type (ids are unique
- * across types: common/node-ids.ts): creating never overwrites anything, and no id names two
+ * across types: ids/node-ids.ts): creating never overwrites anything, and no id names two
  * objects. A transaction lock on the uuid keeps two creates of it in different tables from both
  * passing; within one table, its unique index does that.
  */

@@ -6,11 +6,11 @@ import {
   type QueryOrderMap,
 } from '@mikro-orm/postgresql';
 import { type EntityName, ValidationError } from '../../core/errors';
-import type { ConnectionShape, OrderSpec } from './list-shapes';
+import type { ConnectionShape, OrderSpec } from '../../core/list-shapes';
 import type { RequestContext } from '../../core/request-context';
 import type { Viewer } from '../../core/viewer';
-import { assertQueryReadable, declaredFilterPaths } from './field-declarations';
-import { isUuid } from './identifiers';
+import { assertQueryReadable, declaredFilterPaths } from '../common';
+import { isUuid } from '../ids';
 import { findRows, intArray } from './unmanaged-rows';
 import { loadById, primeById, rememberRows } from './entity-loaders';
 import { readAhead } from './read-ahead';

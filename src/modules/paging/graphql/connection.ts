@@ -1,5 +1,5 @@
 import { type ClassType, Field, Int, ObjectType } from 'type-graphql';
-import type { ConnectionShape, EdgeShape, PageInfoShape } from '../list-shapes';
+import type { ConnectionShape, EdgeShape, PageInfoShape } from '../../../core/list-shapes';
 
 /** Relay's page information; the cursors are those of the page's first and last edges. */
 @ObjectType({ description: 'Where this page lies in the list, for reading the pages around it.' })
@@ -31,7 +31,7 @@ export type { ConnectionShape, EdgeShape };
 /**
  * A list page as a Relay connection: `edges { cursor node }` and, for clients without a
  * normalised cache, the same nodes as `nodes`. Cursors are keyset positions
- * (common/keyset-cursors.ts): they stay valid when rows are added before them.
+ * (paging/keyset-cursors.ts): they stay valid when rows are added before them.
  */
 export function Connection<T extends object>(node: ClassType<T>, name: string) {
   const nodeName = name.replace(/Connection$/, '');

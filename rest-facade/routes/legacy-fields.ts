@@ -1,0 +1,275 @@
+import { z } from 'zod';
+import {
+  boolean,
+  centsFromAmount,
+  decimal,
+  integer,
+  oneOf,
+  tagList,
+  tagText,
+  text,
+  timestamp,
+  uuid,
+  type FieldKind,
+  type InputTable,
+} from '../json/input-fields';
+import type { ColumnTable, ColumnType } from '../query/columns';
+import { LEGACY_FIELDS } from '../operations/legacy-fields.generated';
+import { formatLegacyTime, legacyTime } from '../xml/legacy-dates';
+import * as xml from '../xml/xml-writer';
+import { asStringBoolean, dateTime, lower, uuidField, wireTime } from './wire-types';
+
+/**
+ * A type's fields on the legacy wires, as its declarations give them (`legacy` of @Declared on
+ * the entity, written out by `npm run schema:emit` into operations/legacy-fields.generated.ts):
+ * the JSON fields and their OpenAPI shape, the XML elements, what create and update read from
+ * each wire, and the columns `where` and `order` may name. A resource adds by hand only what no
+ * single field declares (its members with the owner first, nested objects, running totals).
+ */
+export type LegacyTypeName = keyof typeof LEGACY_FIELDS;
+
+type Row = (typeof LEGACY_FIELDS)[LegacyTypeName][number];
+
+/**
+ * A wire object: the fields a resource writes itself, typed by its schema, beside the declared
+ * ones (whose names and values the generated table, not the compiler, knows).
+ */
+export type WireOf<Schema extends z.ZodType> = z.infer<Schema> & Record<string, unknown>;
+
+/** A GraphQL answer holding the type's fragment `<Type>Legacy` (its declared fields). */
+type Answer = Readonly<Record<string, unknown>>;
+
+/** Elements a resource writes itself, after the declared element that names them. */
+export type XmlInserts<Node> = Readonly<Record<string, (node: Node) => readonly xml.XmlNode[]>>;
+
+export interface LegacyFields<Order extends string> {
+  /** The JSON fields the declarations give, in declaration order. */
+  json(node: Answer): Record<string, unknown>;
+  /** Their OpenAPI shapes. */
+  readonly jsonShape: Readonly<Record<string, z.ZodType>>;
+  /** The XML elements, in declaration order, with a resource's own after the ones they name. */
+  xml<Node extends Answer>(node: Node, inserts?: XmlInserts<Node>): xml.XmlNode[];
+  /** What a JSON create and update read (the client-chosen `uuid` on create only). */
+  readonly createFields: InputTable;
+  readonly updateFields: InputTable;
+  /** What an XML create and update read. */
+  readonly xmlFields: InputTable;
+  /** The JSON fields `where` and `order` may name. */
+  readonly columns: ColumnTable<Order>;
+}
+
+/** The order values a type's legacy columns carry: a resource's table is typed by its order enum. */
+type OrdersOf<T extends LegacyTypeName> = Extract<
+  (typeof LEGACY_FIELDS)[T][number],
+  { order: string }
+>['order'];
+
+export function legacyFields<T extends LegacyTypeName>(type: T): LegacyFields<OrdersOf<T>> {
+  return build<OrdersOf<T>>(LEGACY_FIELDS[type]);
+}
+
+function build<Order extends string>(rows: readonly Row[]): LegacyFields<Order> {
+  const json = rows.filter((r): r is Row & { json: string } => 'json' in r);
+  const writable = json.filter((r) => 'input' in r);
+  const createFields = inputTable(writable, 'json', jsonKind);
+  return {
+    json: (node) => {
+      const wire: Record<string, unknown> = {};
+      for (const row of json) {
+        if ('unread' in row) continue;
+        const value = valueOf(row, node);
+        if (value === null && 'whenSet' in row) continue;
+        wire[row.json] = jsonValue(row, value);
+      }
+      return wire;
+    },
+    jsonShape: Object.fromEntries(json.map((r) => [r.json, wireShape(r)])),
+    xml: (node, inserts = {}) =>
+      rows.flatMap((row) => {
+        if (!('xml' in row) || 'unread' in row) return [];
+        const value = valueOf(row, node);
+        const own = value === null && 'whenSet' in row ? [] : [xmlElement(row, value, node)];
+        return [...own, ...(inserts[row.xml]?.(node) ?? [])];
+      }),
+    createFields,
+    updateFields: inputTable(
+      writable.filter((r) => r.field !== 'id'),
+      'json',
+      jsonKind,
+    ),
+    xmlFields: inputTable(
+      rows.filter((r): r is Row & { xml: string } => 'xml' in r && 'input' in r),
+      'xml',
+      xmlKind,
+    ),
+    columns: Object.fromEntries(
+      json.flatMap((r) =>
+        'filter' in r
+          ? [
+              [
+                r.json,
+                {
+                  filter: r.field,
+                  type: columnType(r),
+                  ...('order' in r ? { order: r.order as Order } : {}),
+                },
+              ],
+            ]
+          : [],
+      ),
+    ),
+  };
+}
+
+/** The field's value; null where GraphQL withheld it from a field the legacy wire always has. */
+function valueOf(row: Row, node: Answer): unknown {
+  const value = node[row.field] ?? null;
+  if (value === null && 'always' in row)
+    // The legacy routes answer only records whose reader may read them whole (the staff policy),
+    // so null here is a broken invariant, never something to render.
+    throw new Error(`${row.field} was withheld from a record a legacy route answers`);
+  return value;
+}
+
+function jsonValue(row: Row, value: unknown): unknown {
+  if (value === null) return null;
+  if ('as' in row) {
+    if (row.as === 'string-boolean') return asStringBoolean(value as boolean);
+    if (row.as === 'comma-text') return (value as string[]).join(',');
+    if (row.as === 'amount') return (value as number) / 100;
+    return value;
+  }
+  if (row.type === 'DateTimeISO') return wireTime(value as string);
+  if ('values' in row) return lower(value as string);
+  return value;
+}
+
+function wireShape(row: Row & { json: string }): z.ZodType {
+  let shape = baseShape(row);
+  if ('nullable' in row && !('always' in row) && !('whenSet' in row)) shape = shape.nullable();
+  if ('whenSet' in row) shape = shape.optional();
+  const notes = [
+    'description' in row ? row.description : undefined,
+    'whenSet' in row ? 'Only when set.' : undefined,
+  ].filter((note) => note !== undefined);
+  return notes.length ? shape.meta({ description: notes.join(' ') }) : shape;
+}
+
+function baseShape(row: Row): z.ZodType {
+  if ('as' in row) {
+    // `active` is the string "true" or "false" on the legacy wire, never a boolean.
+    if (row.as === 'string-boolean') return z.enum(['true', 'false']);
+    if (row.as === 'amount') return z.number();
+    return z.string();
+  }
+  const one = scalarShape(row);
+  return 'list' in row ? z.array(one) : one;
+}
+
+function scalarShape(row: Row): z.ZodType {
+  if ('values' in row) return z.enum(row.values.map((v) => v.toLowerCase()) as [string]);
+  switch (row.type) {
+    case 'ID':
+      return uuidField;
+    case 'Int':
+      return z.number().int();
+    case 'Float':
+      return z.number();
+    case 'Boolean':
+      return z.boolean();
+    case 'DateTimeISO':
+      return dateTime;
+    default:
+      return z.string();
+  }
+}
+
+function xmlElement(row: Row & { xml: string }, value: unknown, node: Answer): xml.XmlNode {
+  const name = row.xml;
+  if ('as' in row && row.as === 'string-boolean')
+    return xml.text(name, value === null ? null : String(value));
+  if ('as' in row && row.as === 'tag-text') return xml.text(name, (value as string | null) ?? '');
+  if ('list' in row) return xml.text(name, value === null ? null : (value as string[]).join(','));
+  if ('values' in row) return xml.text(name, value === null ? null : lower(value as string));
+  switch (row.type) {
+    case 'Int':
+      return xml.integer(name, value as number | null);
+    case 'Float':
+      return xml.float(name, value as number | null);
+    case 'Boolean':
+      return xml.boolean(name, value as boolean | null);
+    case 'DateTimeISO':
+      // A shift's wall time in its own zone, as the 2009 clients read it.
+      return xml.text(
+        name,
+        value === null ? null : formatLegacyTime(value as string, node.timeZone as string),
+      );
+    default:
+      return xml.text(name, value as string | null);
+  }
+}
+
+function inputTable<R extends Row>(
+  rows: readonly R[],
+  wire: 'json' | 'xml',
+  kind: (row: R) => FieldKind,
+): InputTable {
+  return Object.fromEntries(
+    rows.map((r) => [
+      (r as Record<string, unknown>)[wire] as string,
+      { to: r.field, kind: kind(r) },
+    ]),
+  );
+}
+
+function jsonKind(row: Row): FieldKind {
+  if ('as' in row) {
+    if (row.as === 'amount') return centsFromAmount;
+    if (row.as === 'tag-text') return tagText;
+    if (row.as === 'comma-text') return tagList;
+  }
+  if ('list' in row) return tagList;
+  if ('values' in row) {
+    const values: readonly string[] = 'input' in row && row.input !== true ? row.input : row.values;
+    return oneOf(Object.fromEntries(values.map((v) => [v.toLowerCase(), v])));
+  }
+  switch (row.type) {
+    case 'ID':
+      return uuid;
+    case 'Int':
+      return integer;
+    case 'Float':
+      return decimal;
+    case 'Boolean':
+      return boolean;
+    case 'DateTimeISO':
+      return timestamp;
+    default:
+      return text;
+  }
+}
+
+/** XML reads what JSON does, but times in the legacy XML form (wall time unless GMT). */
+function xmlKind(row: Row): FieldKind {
+  return row.type === 'DateTimeISO' ? legacyTime : jsonKind(row);
+}
+
+function columnType(row: Row): ColumnType {
+  if ('as' in row && row.as === 'string-boolean') return 'string-boolean';
+  if ('values' in row)
+    return { enum: Object.fromEntries(row.values.map((v) => [v.toLowerCase(), v])) };
+  switch (row.type) {
+    case 'ID':
+      return 'uuid';
+    case 'Int':
+      return 'integer';
+    case 'Float':
+      return 'float';
+    case 'Boolean':
+      return 'boolean';
+    case 'DateTimeISO':
+      return 'timestamp';
+    default:
+      return 'string';
+  }
+}
