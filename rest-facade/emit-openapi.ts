@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CSV_ROUTES } from './csv/csv-routes';
+import { CSV_ROUTES } from './downloads/download-routes';
 import { JSON_ROUTES } from './index';
 import { buildOpenApiDocument, formatOpenApiDocument } from './openapi';
 

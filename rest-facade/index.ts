@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { ContextFactory, RequestContext } from '../src/core/request-context';
 import type { Executor } from '../src/graphql/executor';
-import { createCsvRouter } from './csv/csv-routes';
+import { createCsvRouter } from './downloads/download-routes';
 import { writeShiftsCsv, type ShiftExportQuery } from './csv/shift-export';
 import { createDispatcher } from './dispatcher';
 import { jsonFormat, type JsonRoute } from './json/json-format';

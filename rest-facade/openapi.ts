@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../src/core/errors';
 import { LEGACY_ERRORS } from './errors';
-import type { CsvRoute } from './csv/csv-routes';
+import type { CsvRoute } from './downloads/download-routes';
 import { CSV } from './csv/csv-download';
 import { JSON_DOWNLOAD } from './csv/json-download';
 import type { InputTable } from './json/input-fields';

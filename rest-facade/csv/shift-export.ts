@@ -12,8 +12,8 @@ import { compileOrderText, type OrderTerm } from '../query/order-parser';
 import { compileWhere, type WhereFilter } from '../query/where-compiler';
 import type { RootOf } from '../operation-types';
 import type { ShiftOrderField } from '../operations/generated';
-import { shiftColumns } from '../routes/shifts.routes';
-import { wireTime } from '../routes/wire-types';
+import type { JsonNameOf } from '../routes/legacy-fields';
+import { SHIFT, shiftColumns } from '../routes/shifts.routes';
 
 /**
  * Rows per operation: well inside the cost limit, few enough that a page is small in memory, and
@@ -33,29 +33,37 @@ export const SHIFT_EXPORT_PARAMETERS = queryParameters(shiftColumns);
 /** A shift as ExportShifts answers it: the fields of the JSON shift, and the names. */
 type ExportNode = RootOf<typeof SHIFT_EXPORT_OPERATION>['nodes'][number];
 
-/** The columns of the file: the JSON wire fields, plus names and the duration a spreadsheet wants. */
+/** A column that is a field of the JSON shift, written in its declared form. */
+const wire = (name: JsonNameOf<'Shift'>): CsvColumn<ExportNode> => [
+  name,
+  (s) => SHIFT.cell(name, s),
+];
+
+/**
+ * The columns of the file: the fields of the JSON shift, plus names and the duration a spreadsheet
+ * wants. A layout, in the order sheets read by position rely on: new columns go last.
+ */
 const COLUMNS: readonly CsvColumn<ExportNode>[] = [
-  ['uuid', (s) => s.id],
+  wire('uuid'),
   ['legacy_id', (s) => s.legacyId],
-  ['start', (s) => wireTime(s.start)],
-  ['stop', (s) => (s.stop === null ? null : wireTime(s.stop))],
+  wire('start'),
+  wire('stop'),
   [
     'duration_seconds',
     (s) => (s.stop === null ? null : Math.round((Date.parse(s.stop) - Date.parse(s.start)) / 1000)),
   ],
-  ['time_zone', (s) => s.timeZone],
-  ['billable', (s) => String(s.billable)],
-  ['project_uuid', (s) => s.projectId],
+  wire('time_zone'),
+  wire('billable'),
+  wire('project_uuid'),
   // Empty for a project the caller may not see (their own shift on a PRIVATE project).
   ['project_name', (s) => s.project?.name ?? null],
   ['user_uuid', (s) => s.user.id],
   ['user_login', (s) => s.user.login],
-  ['activity_uuid', (s) => s.activityId],
+  wire('activity_uuid'),
   ['activity_name', (s) => s.activity?.name ?? null],
-  ['tag_list', (s) => s.tagList.join(',')],
-  ['notes', (s) => s.notes],
-  ['external_href', (s) => s.externalHref],
-  // Added after the columns of shifts.json, so that a sheet reading them by position still can.
+  wire('tag_list'),
+  wire('notes'),
+  wire('external_href'),
   ['project_code', (s) => s.project?.code ?? null],
 ];
 

@@ -42,9 +42,20 @@ type Answer = Readonly<Record<string, unknown>>;
 /** Elements a resource writes itself, after the declared element that names them. */
 export type XmlInserts<Node> = Readonly<Record<string, (node: Node) => readonly xml.XmlNode[]>>;
 
-export interface LegacyFields<Order extends string> {
+/** The JSON names a type's declarations give its fields. */
+export type JsonNameOf<T extends LegacyTypeName> = Extract<
+  (typeof LEGACY_FIELDS)[T][number],
+  { json: string }
+>['json'];
+
+export interface LegacyFields<Order extends string, JsonName extends string = string> {
   /** The JSON fields the declarations give, in declaration order. */
   json(node: Answer): Record<string, unknown>;
+  /**
+   * One declared field as a cell of a download (CSV, XLSX): its JSON value, a list as
+   * comma-separated text and a boolean as `true` or `false`.
+   */
+  cell(name: JsonName, node: Answer): string | number | null;
   /** Their OpenAPI shapes. */
   readonly jsonShape: Readonly<Record<string, z.ZodType>>;
   /** The XML elements, in declaration order, with a resource's own after the ones they name. */
@@ -64,12 +75,17 @@ type OrdersOf<T extends LegacyTypeName> = Extract<
   { order: string }
 >['order'];
 
-export function legacyFields<T extends LegacyTypeName>(type: T): LegacyFields<OrdersOf<T>> {
-  return build<OrdersOf<T>>(LEGACY_FIELDS[type]);
+export function legacyFields<T extends LegacyTypeName>(
+  type: T,
+): LegacyFields<OrdersOf<T>, JsonNameOf<T>> {
+  return build<OrdersOf<T>, JsonNameOf<T>>(LEGACY_FIELDS[type]);
 }
 
-function build<Order extends string>(rows: readonly Row[]): LegacyFields<Order> {
+function build<Order extends string, JsonName extends string>(
+  rows: readonly Row[],
+): LegacyFields<Order, JsonName> {
   const json = rows.filter((r): r is Row & { json: string } => 'json' in r);
+  const byJsonName = new Map(json.map((r) => [r.json, r]));
   const writable = json.filter((r) => 'input' in r);
   const createFields = inputTable(writable, 'json', jsonKind);
   return {
@@ -82,6 +98,12 @@ function build<Order extends string>(rows: readonly Row[]): LegacyFields<Order> 
         wire[row.json] = jsonValue(row, value);
       }
       return wire;
+    },
+    cell: (name, node) => {
+      const row = byJsonName.get(name)!;
+      const value = jsonValue(row, valueOf(row, node));
+      if (Array.isArray(value)) return value.join(',');
+      return typeof value === 'boolean' ? String(value) : (value as string | number | null);
     },
     jsonShape: Object.fromEntries(json.map((r) => [r.json, wireShape(r)])),
     xml: (node, inserts = {}) =>
@@ -98,7 +120,9 @@ function build<Order extends string>(rows: readonly Row[]): LegacyFields<Order> 
       jsonKind,
     ),
     xmlFields: inputTable(
-      rows.filter((r): r is Row & { xml: string } => 'xml' in r && 'input' in r),
+      rows.filter(
+        (r): r is Row & { xml: string } => 'xml' in r && 'input' in r && !('xmlReadOnly' in r),
+      ),
       'xml',
       xmlKind,
     ),

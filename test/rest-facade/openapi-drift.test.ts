@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { JSON_ROUTES } from '../../rest-facade';
-import { CSV_ROUTES } from '../../rest-facade/csv/csv-routes';
+import { CSV_ROUTES } from '../../rest-facade/downloads/download-routes';
 import { jsonErrorBody } from '../../rest-facade/json/json-format';
 import { LEGACY_ERRORS, type FacadeError } from '../../rest-facade/errors';
 import {

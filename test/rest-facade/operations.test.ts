@@ -12,7 +12,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { JSON_ROUTES } from '../../rest-facade';
-import { CSV_OPERATIONS } from '../../rest-facade/csv/csv-routes';
+import { CSV_OPERATIONS } from '../../rest-facade/downloads/download-routes';
 import type { InputTable } from '../../rest-facade/json/input-fields';
 import { OperationRegistry } from '../../rest-facade/operation-registry';
 import type { RouteInput } from '../../rest-facade/route-table';

@@ -8,20 +8,20 @@ import {
   type CsvDownloadDeps,
   type CsvRequest,
   type DownloadFormat,
-} from './csv-download';
+} from '../csv/csv-download';
 import {
   REPORT_EXPORT_OPERATION,
   REPORT_EXPORT_PARAMETERS,
   REPORT_EXPORT_PATH,
   reportDownload,
-} from './report-export';
+} from '../csv/report-export';
 import {
   SHIFT_EXPORT_COLUMNS,
   SHIFT_EXPORT_OPERATION,
   SHIFT_EXPORT_PARAMETERS,
   shiftDownload,
-} from './shift-export';
-import { JSON_DOWNLOAD } from './json-download';
+} from '../csv/shift-export';
+import { JSON_DOWNLOAD } from '../csv/json-download';
 import { PDF } from '../pdf/pdf-table';
 import { REPORT_SUMMARY_PATH, reportSummary } from '../pdf/report-summary';
 
