@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { uuidList } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
 import {
   createRoute,
@@ -11,7 +10,7 @@ import {
 } from '../json/json-routes';
 import type { CompanyFieldsFragment, CompanyOrderField } from '../operations/generated';
 import { legacyFields, type WireOf } from './legacy-fields';
-import { uuidField, withOwner } from './wire-types';
+import { memberUuids, uuidField, withOwner } from './wire-types';
 
 /** The company's fields as declared (`legacy` of the Company entity's fields). */
 export const COMPANY = legacyFields('Company');
@@ -23,9 +22,6 @@ const companyWire = z
   .object({ ...COMPANY.jsonShape, user_uuids: z.array(uuidField) })
   .strict()
   .meta({ id: 'Company' });
-
-/** Members are written by uuid; the owner, always one, need not be named. */
-const memberUuids = { user_uuids: { to: 'userIds', kind: uuidList } };
 
 export const companyColumns = COMPANY.columns;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { tagList, text, textValue, uuid, uuidList } from '../json/input-fields';
+import { tagList, text, textValue, uuid } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
 import {
   actionRoute,
@@ -18,7 +18,7 @@ import type { RouteInput } from '../route-table';
 import { activityWire, renderActivity } from './activities.routes';
 import { legacyFields, type WireOf } from './legacy-fields';
 import { renderShift, shiftWire } from './shifts.routes';
-import { uuidField, withOwner } from './wire-types';
+import { memberUuids, uuidField, withOwner } from './wire-types';
 
 /** A project as every project operation answers it (fragment ProjectFields). */
 export type ProjectNode = ProjectFieldsFragment;
@@ -91,9 +91,6 @@ function renderProject(p: ProjectNode): ProjectWire {
 }
 
 export const projectColumns = PROJECT.columns;
-
-/** Members are written by uuid; the owner, always one, need not be named. */
-const memberUuids = { user_uuids: { to: 'userIds', kind: uuidList } };
 
 export const projectResource: JsonResource<ProjectNode, ProjectWire, ProjectOrderField, 'project'> =
   {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuidList } from '../json/input-fields';
 import type { RefFragment } from '../operations/generated';
 
 /** Wire building blocks shared by the JSON resources. */
@@ -38,3 +39,6 @@ export type Ref = RefFragment;
 export function withOwner(owner: Ref, users: readonly Ref[]): Ref[] {
   return [owner, ...users.filter((user) => user.id !== owner.id)];
 }
+
+/** Members of a company or project are written by uuid; the owner, always one, need not be named. */
+export const memberUuids = { user_uuids: { to: 'userIds', kind: uuidList } };
