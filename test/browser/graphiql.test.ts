@@ -169,9 +169,18 @@ describeInBrowser('GraphiQL browser test')('GraphiQL in headless Chromium', () =
     await page.keyboard.type(operation, { delay: 20 });
     await page.keyboard.press('Escape');
     expect(await editorText(queryEditor)).toBe(operation);
-    // A person's pause before reaching for the button: GraphiQL parses the document 100 ms after
-    // the last keystroke, and only a parsed subscription goes over the WebSocket.
-    await page.waitForTimeout(1_000);
+    // GraphiQL parses the document 100 ms after the last keystroke (onto the editor's CodeMirror
+    // instance, as `documentAST`), and only a parsed subscription goes over the WebSocket: the
+    // button is pressed once the parse of this very text is there, not after a guessed pause.
+    await page.waitForFunction(
+      ({ element, text }) =>
+        (
+          element as unknown as {
+            CodeMirror: { documentAST?: { loc?: { source: { body: string } } } | null };
+          }
+        ).CodeMirror.documentAST?.loc?.source.body === text,
+      { element: await queryEditor.elementHandle(), text: operation },
+    );
     await page.getByRole('button', { name: /Execute query/ }).click();
   }
 

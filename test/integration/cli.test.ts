@@ -8,10 +8,14 @@ import { createApp } from '../../src/http/app';
 import { runCli } from '../../src/cli';
 import { loadConfig } from '../../src/core/config';
 import { openDatabase } from '../../src/db/database';
+import {
+  startEmbeddedPostgres,
+  type EmbeddedPostgres,
+} from '../../src/db/embedded/embedded-postgres';
 import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/test-database';
 
-// Each command opens the database and runs the migrations (on the embedded database it boots one
-// first): seconds on an idle machine, over a minute on a saturated 2-core CI machine.
+// Each command opens the database and runs the migrations (on the embedded database in DATA_DIR it
+// boots one first): seconds on an idle machine, over a minute on a saturated 2-core CI machine.
 jest.setTimeout(240_000);
 
 /**
@@ -49,19 +53,31 @@ async function runCliCapturing(args: string[], env: Record<string, string>) {
 }
 
 let target: TestDatabaseTarget;
+let embedded: EmbeddedPostgres | undefined;
 let env: Record<string, string>;
 beforeAll(async () => {
   target = await createTestDatabaseTarget();
-  // Without a server the CLI uses an embedded database in a directory of its own.
+  // Without a server, one embedded database, started here, serves every command of the file over
+  // its URL as a server would (one connection and no LISTEN, as test/support/proxied-database.ts
+  // sets for it): a command in DATA_DIR would boot its own embedded database first, seconds each
+  // time for some sixty commands, when what this file tests is the commands. Booting from
+  // DATA_DIR is what backup and restore are about: their tests below run in one.
+  if (target.inMemory) embedded = await startEmbeddedPostgres('memory');
   env = {
-    PASSWORD_HASH_MEMORY_KIB: '1024',
+    PASSWORD_HASH_MEMORY_KIB: '8',
     ...target.env,
-    ...(target.inMemory
-      ? { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-cli-')) }
+    ...(embedded
+      ? {
+          DATABASE_URL: embedded.url,
+          DB_POOL_MAX: '1',
+          DB_LISTEN: 'false',
+          DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-cli-')),
+        }
       : {}),
   };
 });
 afterAll(async () => {
+  await embedded?.stop();
   await target?.drop();
   if (env?.DATA_DIR) fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
 });
@@ -858,21 +874,31 @@ embeddedOnly(
   "backup and restore of the embedded database (skipped with TEST_DATABASE_URL: they copy DATA_DIR, a server is pg_dump's)",
   () => {
     let dir: string;
-    beforeAll(() => {
+    /** The embedded database in a DATA_DIR of its own, with the demo's data: what these copy. */
+    let dataEnv: Record<string, string>;
+    beforeAll(async () => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-backup-'));
+      dataEnv = {
+        PASSWORD_HASH_MEMORY_KIB: '8',
+        DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-cli-data-')),
+      };
+      expect((await cli(['seed', '--demo'], dataEnv)).code).toBe(0);
+    }, 180_000);
+    afterAll(() => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      if (dataEnv?.DATA_DIR) fs.rmSync(dataEnv.DATA_DIR, { recursive: true, force: true });
     });
-    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     test('backup, change, restore: the change is gone and the backed-up data are back', async () => {
       const file = path.join(dir, 'timetrack.tar.gz');
-      const backup = await cli(['backup', file], env);
+      const backup = await cli(['backup', file], dataEnv);
       expect(backup.stderr).toBe('');
       expect(backup.code).toBe(0);
       expect(backup.stdout).toMatch(/^backed up .* to .*timetrack\.tar\.gz \(\d+\.\d MB\)\n$/);
       expect(fs.readdirSync(dir)).toEqual(['timetrack.tar.gz']);
 
       // An existing backup is not overwritten by accident.
-      const again = await cli(['backup', file], env);
+      const again = await cli(['backup', file], dataEnv);
       expect(again).toMatchObject({
         code: 2,
         stderr: expect.stringMatching(/exists: pass --force/),
@@ -891,40 +917,42 @@ embeddedOnly(
               '--email',
               'a@example.com',
             ],
-            env,
+            dataEnv,
           )
         ).code,
       ).toBe(0);
 
-      const refused = await cli(['restore', file], env);
+      const refused = await cli(['restore', file], dataEnv);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/already holds a database: pass --force/);
 
-      const restored = await cli(['restore', file, '--force'], env);
+      const restored = await cli(['restore', file, '--force'], dataEnv);
       expect(restored.stderr).toBe('');
       expect(restored.code).toBe(0);
       expect(restored.stdout).toMatch(
         /^restored .* \(\d+ account\(s\); the previous database is gone\)\n$/,
       );
       // Nothing left over beside the database and the lock's directory.
-      expect(fs.readdirSync(env.DATA_DIR!).filter((f) => /restore-|replaced-/.test(f))).toEqual([]);
+      expect(fs.readdirSync(dataEnv.DATA_DIR!).filter((f) => /restore-|replaced-/.test(f))).toEqual(
+        [],
+      );
 
       // The account made after the backup is gone (its login is free again); the demo is back.
-      expect((await cli(['export', '--owner', 'after-backup'], env)).stderr).toBe(
+      expect((await cli(['export', '--owner', 'after-backup'], dataEnv)).stderr).toBe(
         'error: No account owner has the login after-backup\n',
       );
-      const exported = await cli(['export', '--owner', 'demo'], env);
+      const exported = await cli(['export', '--owner', 'demo'], dataEnv);
       expect(exported.code).toBe(0);
       expect((parse(exported.stdout, { columns: true }) as unknown[]).length).toBeGreaterThan(100);
 
       // Into an empty data directory no --force is needed.
       const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-restored-'));
       try {
-        expect((await cli(['restore', file], { ...env, DATA_DIR: fresh })).code).toBe(0);
+        expect((await cli(['restore', file], { ...dataEnv, DATA_DIR: fresh })).code).toBe(0);
         expect(
           (
             await cli(['export', '--owner', 'demo', '--where', 'billable = true'], {
-              ...env,
+              ...dataEnv,
               DATA_DIR: fresh,
             })
           ).code,
@@ -937,13 +965,13 @@ embeddedOnly(
     test('a file that is no backup is refused and the database stays as it was', async () => {
       const junk = path.join(dir, 'junk.tar.gz');
       fs.writeFileSync(junk, 'not a tarball');
-      const result = await cli(['restore', junk, '--force'], env);
+      const result = await cli(['restore', junk, '--force'], dataEnv);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/does not open as a timetrack backup; nothing was changed/);
       expect(
-        (await cli(['export', '--owner', 'demo', '--where', 'billable = false'], env)).code,
+        (await cli(['export', '--owner', 'demo', '--where', 'billable = false'], dataEnv)).code,
       ).toBe(0);
-      const missing = await cli(['restore', path.join(dir, 'nope.tar.gz')], env);
+      const missing = await cli(['restore', path.join(dir, 'nope.tar.gz')], dataEnv);
       expect(missing).toMatchObject({
         code: 2,
         stderr: expect.stringMatching(/There is no backup file at/),
@@ -951,12 +979,12 @@ embeddedOnly(
     }, 180_000);
 
     test('after a restore killed between its renames, nothing starts on an empty database; moved back, all is there', async () => {
-      expect((await cli(['migrate'], env)).code).toBe(0);
-      const pgdata = path.join(env.DATA_DIR!, 'pgdata');
+      expect((await cli(['migrate'], dataEnv)).code).toBe(0);
+      const pgdata = path.join(dataEnv.DATA_DIR!, 'pgdata');
       const aside = `${pgdata}.replaced-1764000000000`;
       fs.renameSync(pgdata, aside); // what the kill leaves: the old database aside, no new one
       try {
-        const refused = await cli(['migrate'], env);
+        const refused = await cli(['migrate'], dataEnv);
         expect(refused.code).toBe(2);
         expect(refused.stderr).toMatch(
           /pgdata\.replaced-1764000000000 from an interrupted restore and no pgdata: rename it back to pgdata/,
@@ -965,16 +993,19 @@ embeddedOnly(
       } finally {
         fs.renameSync(aside, pgdata);
       }
-      expect((await cli(['migrate'], env)).code).toBe(0);
+      expect((await cli(['migrate'], dataEnv)).code).toBe(0);
     }, 120_000);
 
     test('backup and restore refuse while a running process holds the data directory', async () => {
-      const running = await openDatabase(loadConfig(env));
+      const running = await openDatabase(loadConfig(dataEnv));
       try {
-        const backup = await cli(['backup', path.join(dir, 'while-running.tar.gz')], env);
+        const backup = await cli(['backup', path.join(dir, 'while-running.tar.gz')], dataEnv);
         expect(backup.code).toBe(2);
         expect(backup.stderr).toMatch(/is in use by another timetrack process/);
-        const restore = await cli(['restore', path.join(dir, 'timetrack.tar.gz'), '--force'], env);
+        const restore = await cli(
+          ['restore', path.join(dir, 'timetrack.tar.gz'), '--force'],
+          dataEnv,
+        );
         expect(restore.code).toBe(2);
         expect(restore.stderr).toMatch(/is in use by another timetrack process/);
         expect(fs.existsSync(path.join(dir, 'while-running.tar.gz'))).toBe(false);

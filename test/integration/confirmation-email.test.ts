@@ -21,6 +21,8 @@ interface Received {
 class TestSmtpServer {
   readonly received: Received[] = [];
   rejectNext = 0;
+  /** Woken on each message received. */
+  private readonly arrivals: (() => void)[] = [];
   readonly server = new SMTPServer({
     // No TLS on loopback: nodemailer would otherwise upgrade and refuse the self-signed certificate.
     disabledCommands: ['STARTTLS'],
@@ -54,10 +56,17 @@ class TestSmtpServer {
             .toString('utf8')
             .replace(/=\r?\n/g, ''),
         });
+        for (const wake of this.arrivals.splice(0)) wake();
         callback();
       });
     },
   });
+
+  /** Resolves once a message that `matches` has been received (at once if one has). */
+  async arrived(matches: (message: Received) => boolean): Promise<void> {
+    while (!this.received.some(matches))
+      await new Promise<void>((resolve) => this.arrivals.push(resolve));
+  }
 
   async listen(): Promise<number> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -317,13 +326,8 @@ test('startServer runs the sender in the background and stops it with the server
       }),
     });
     expect(res.status).toBe(200);
-    const deadline = Date.now() + 15_000;
-    while (
-      !smtp.received.some((m) => m.rcptTo.includes(`${login}@example.com`)) &&
-      Date.now() < deadline
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    // The background sender polls the outbox; the message's arrival is awaited, not a pause.
+    await smtp.arrived((m) => m.rcptTo.includes(`${login}@example.com`));
     expect(smtp.received.filter((m) => m.rcptTo.includes(`${login}@example.com`))).toHaveLength(1);
   } finally {
     await server.stop();

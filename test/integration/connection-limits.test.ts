@@ -3,6 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/core/config';
+import { startEmbeddedPostgres } from '../../src/db/embedded/embedded-postgres';
 import { startServer, type RunningServer } from '../../src/server';
 import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/test-database';
 
@@ -23,16 +24,31 @@ interface Started {
 }
 
 async function start(env: Record<string, string>): Promise<Started> {
-  const target: TestDatabaseTarget = await createTestDatabaseTarget();
+  const target: TestDatabaseTarget = await createTestDatabaseTarget({ schema: 'migrated' });
+  // Without a server: a copy of the suite's migrated template, served over its URL as a server
+  // would be (one connection, no LISTEN, as test/support/proxied-database.ts sets it), not initdb
+  // and every migration in a new DATA_DIR: what this file tests is the HTTP server's connections.
+  const embedded = target.inMemory
+    ? await startEmbeddedPostgres({
+        memory: true,
+        ...(target.restoreFrom ? { restoreFrom: target.restoreFrom } : {}),
+      })
+    : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-connections-'));
+  const drop = async () => {
+    await embedded?.stop();
+    await target.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
   try {
     const server = await startServer(
       loadConfig({
         NODE_ENV: 'test',
         PORT: '0',
         DATA_DIR: dataDir,
-        PASSWORD_HASH_MEMORY_KIB: '1024',
+        PASSWORD_HASH_MEMORY_KIB: '8',
         ...target.env,
+        ...(embedded ? { DATABASE_URL: embedded.url, DB_POOL_MAX: '1', DB_LISTEN: 'false' } : {}),
         ...env,
       }),
     );
@@ -41,13 +57,11 @@ async function start(env: Record<string, string>): Promise<Started> {
       port: Number(new URL(server.url).port),
       stop: async () => {
         await server.stop();
-        await target.drop();
-        fs.rmSync(dataDir, { recursive: true, force: true });
+        await drop();
       },
     };
   } catch (error) {
-    await target.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await drop();
     throw error;
   }
 }

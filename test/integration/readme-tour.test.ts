@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { waitForOutput } from '../support/cli-process';
 
 jest.setTimeout(300_000);
 
@@ -75,21 +76,22 @@ test('the setup block seeds the demo account and starts the service', async () =
   const seeded = await run('bash', ['-euo', 'pipefail', '-c', lines[0]!], { cwd: ROOT, env });
   expect(seeded.stdout).toMatch(/demo/);
 
-  server = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js'), 'serve'], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js'), 'serve'], {
     cwd: ROOT,
     env: { ...env, PORT: '0' },
   });
+  server = child;
   let output = '';
-  server.stdout!.on('data', (d) => (output += d));
-  server.stderr!.on('data', (d) => (output += d));
-  const deadline = Date.now() + 60_000;
-  let url: string | undefined;
-  while (!(url = /listening on (http:\/\/[^\s"]+)/.exec(output)?.[1])) {
-    if (server.exitCode !== null || Date.now() > deadline)
-      throw new Error(`the service did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  baseUrl = url.replace(/\/$/, '');
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  // Awaited on each chunk it prints (and failed at once if it exits first), not on a timer.
+  const [, url] = await waitForOutput(/listening on (http:\/\/[^\s"]+)/, {
+    name: 'the service',
+    child,
+    output: () => output,
+    exited: new Promise((resolve) => child.on('exit', resolve)),
+  });
+  baseUrl = url!.replace(/\/$/, '');
 });
 
 test('every request of the tour answers as the README says', async () => {

@@ -200,11 +200,12 @@ maybe('behind PgBouncer with a streaming replica', () => {
       await replica.query('select pg_wal_replay_pause()');
       try {
         await addShift(writer);
-        // Two checks apart: the first samples the primary past the replica, the second finds that
-        // sample older than the limit.
-        await replicas.refresh();
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        await replicas.refresh();
+        // Checks until one finds the replica lagging: the first samples the primary past the
+        // replica, a later one finds that sample older than the 1 ms limit (a check's round trips
+        // take that long). Polled, as lag is measured against the clock; the deadline ends a hang.
+        const deadline = Date.now() + 30_000;
+        do await replicas.refresh();
+        while (replicas.statuses()[0]?.state !== 'lagging' && Date.now() < deadline);
         expect(replicas.statuses()[0]).toMatchObject({ state: 'lagging' });
         expect(replicas.statuses()[0]!.lagMs).toBeGreaterThan(1);
         const ready = await request(strict.app.express).get('/readyz');
@@ -228,12 +229,14 @@ maybe('behind PgBouncer with a streaming replica', () => {
     const expected = await reportSeconds(owner);
     let stopping = true;
     const answers: number[] = [];
+    const answered: (() => void)[] = [];
     const reader = async () => {
       while (stopping) {
         const res = await t.gql(owner, REPORT, { from: '2026-03-01T00:00:00Z' });
         expect(res.errors).toBeUndefined();
         expect(res.status).toBe(200);
         answers.push(res.data!.report.totals.seconds);
+        for (const wake of answered.splice(0)) wake();
       }
     };
     const readers = [reader(), reader(), reader()];
@@ -241,7 +244,7 @@ maybe('behind PgBouncer with a streaming replica', () => {
       await promisify(execFile)('pg_ctlcluster', [...CLUSTER!.split(' '), 'stop', '-m', 'fast']);
       // A few reads after the stop too, then the readers finish.
       const after = answers.length + 9;
-      while (answers.length < after) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (answers.length < after) await new Promise<void>((resolve) => answered.push(resolve));
     } finally {
       stopping = false;
       await Promise.allSettled(readers);

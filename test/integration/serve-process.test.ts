@@ -4,6 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { waitForOutput, type Spawned } from '../support/cli-process';
 import { createTestDatabaseTarget } from '../support/test-database';
 
 /**
@@ -28,31 +29,16 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 // seconds on an idle machine, over a minute on a saturated 2-core CI machine.
 jest.setTimeout(240_000);
 
-function run(
-  args: string[],
-  extraEnv: Record<string, string> = {},
-): { child: ChildProcessWithoutNullStreams; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...env, ...extraEnv } });
+/** Starts `timetrack <args>`; its output is awaited with waitForOutput (on each chunk, not a timer). */
+function run(args: string[], extraEnv: Record<string, string> = {}): Spawned {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [MAIN, ...args], {
+    env: { ...env, ...extraEnv },
+  });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitFor(
-  pattern: RegExp,
-  output: () => string,
-  timeoutMs = 30_000,
-): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = pattern.exec(output());
-    if (match) return match;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${pattern}; output:\n${output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return { name: `timetrack ${args.join(' ')}`, child, output: () => output, exited };
 }
 
 test.each(['SIGTERM', 'SIGINT'] as const)(
@@ -71,7 +57,7 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
     expect(await create.exited).toBe(0);
 
     const server = run(['serve']);
-    const [, url] = await waitFor(/listening on (http:\/\/[^ ]+)/, server.output);
+    const [, url] = await waitForOutput(/listening on (http:\/\/[^ ]+)/, server);
     const response = await fetch(`${url}/graphql`, {
       method: 'POST',
       headers: {
@@ -121,7 +107,7 @@ describe('SIGTERM drains requests in flight', () => {
     );
     expect(await create.exited).toBe(0);
     const server = run(['serve'], extraEnv);
-    const [, url] = await waitFor(/listening on (http:\/\/[^ ]+)/, server.output);
+    const [, url] = await waitForOutput(/listening on (http:\/\/[^ ]+)/, server);
     return { server, url: url!, port: Number(new URL(url!).port) };
   }
 
@@ -132,21 +118,33 @@ describe('SIGTERM drains requests in flight', () => {
   /**
    * A POST /graphql written by hand: the headers and the first half of the body now; `finish()`
    * sends the rest. The server has the request (and counts it in flight) but cannot answer yet.
+   * `Expect: 100-continue` makes the server say when it has the request: Node writes the interim
+   * `100 Continue` and emits 'request' (where the server counts it in flight) in the same turn, so
+   * once `inFlight` resolves the request is counted, with no pause guessed. `received()` is what
+   * came after the interim answer.
    */
   function slowRequest(port: number, login: string) {
     const socket = net.connect(port, '127.0.0.1');
+    const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
     let received = '';
-    socket.on('data', (d) => (received += d));
+    let onInFlight!: () => void;
+    const inFlight = new Promise<void>((resolve) => (onInFlight = resolve));
+    socket.on('data', (d) => {
+      received += d;
+      if (received.startsWith(CONTINUE)) onInFlight();
+    });
     socket.on('error', () => {});
     const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
     const half = Math.floor(query.length / 2);
     socket.write(
       `POST /graphql HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\n` +
-        `authorization: ${basic(login)}\r\ncontent-length: ${Buffer.byteLength(query)}\r\n\r\n${query.slice(0, half)}`,
+        `authorization: ${basic(login)}\r\ncontent-length: ${Buffer.byteLength(query)}\r\n` +
+        `expect: 100-continue\r\n\r\n${query.slice(0, half)}`,
     );
     return {
+      inFlight,
       closed,
-      received: () => received,
+      received: () => (received.startsWith(CONTINUE) ? received.slice(CONTINUE.length) : received),
       finish: () => socket.write(query.slice(half)),
     };
   }
@@ -198,12 +196,12 @@ describe('SIGTERM drains requests in flight', () => {
       );
 
       const slow = slowRequest(port, login);
-      await new Promise((r) => setTimeout(r, 300));
+      await slow.inFlight;
       const signalledAt = Date.now();
       server.child.kill('SIGTERM');
-      await waitFor(
+      await waitForOutput(
         /SIGTERM received: shutting down; new connections refused, 1 request\(s\) in flight/,
-        server.output,
+        server,
       );
 
       // The idle connection goes at once: it closes while the request in flight is still unfinished
@@ -247,12 +245,12 @@ describe('SIGTERM drains requests in flight', () => {
         SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
       });
       const stuck = slowRequest(port, login);
-      await new Promise((r) => setTimeout(r, 300));
+      await stuck.inFlight;
       const signalledAt = Date.now();
       server.child.kill('SIGTERM');
-      await waitFor(
+      await waitForOutput(
         /SIGTERM received: shutting down; new connections refused, 1 request\(s\) in flight/,
-        server.output,
+        server,
       );
       expect(await refused(port)).toBe('ECONNREFUSED');
 

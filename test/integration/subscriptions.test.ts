@@ -7,11 +7,11 @@
  * "Nothing arrived" is shown by making a later change the subscriber may see and asserting that it
  * is the next event. Waits are hang detectors only.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import path from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
 import request from 'supertest';
 import WebSocket from 'ws';
+import { SHIFT_EVENTS_TOPIC } from '../../src/modules/events/live-shift-events';
+import { runCli, stopCli, waitForOutput } from '../support/cli-process';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 const EVENT_FIELDS =
@@ -31,6 +31,35 @@ interface Event {
   };
 }
 
+/**
+ * The server holds a subscription once it registers it with its pub/sub; a change committed before
+ * that is never delivered. The app's pub/sub (@graphql-yoga/subscription) registers a subscription
+ * by adding a listener for `SHIFT_EVENTS:<account>` to an EventTarget: observing those calls makes
+ * the registration an event the test can wait for (the listener is added unchanged).
+ */
+const registration = {
+  count: 0,
+  /** Subscribers whose ready() was called: each registers once. */
+  awaited: 0,
+  waiting: [] as (() => void)[],
+};
+const addEventListener = EventTarget.prototype.addEventListener;
+beforeAll(() => {
+  EventTarget.prototype.addEventListener = function (
+    this: EventTarget,
+    ...args: Parameters<EventTarget['addEventListener']>
+  ) {
+    addEventListener.apply(this, args);
+    if (args[0].startsWith(`${SHIFT_EVENTS_TOPIC}:`)) {
+      registration.count += 1;
+      for (const wake of registration.waiting.splice(0)) wake();
+    }
+  };
+});
+afterAll(() => {
+  EventTarget.prototype.addEventListener = addEventListener;
+});
+
 /** A graphql-ws subscriber whose events queue up until the test takes them. */
 class Subscriber {
   private readonly events: Event[] = [];
@@ -39,6 +68,7 @@ class Subscriber {
   private stopIterating: (() => void) | undefined;
   readonly closed: Promise<{ code: number; reason: string }>;
   errors: unknown[] = [];
+  private readonly onError: (() => void)[] = [];
 
   constructor(
     url: string,
@@ -65,14 +95,20 @@ class Subscriber {
       { query },
       {
         next: (result) => {
-          if (result.errors) this.errors.push(...result.errors);
+          if (result.errors) {
+            this.errors.push(...result.errors);
+            for (const wake of this.onError.splice(0)) wake();
+          }
           const event = result.data?.shiftEvents;
           if (!event) return;
           const waiter = this.waiting.shift();
           if (waiter) waiter(event);
           else this.events.push(event);
         },
-        error: (error) => this.errors.push(error),
+        error: (error) => {
+          this.errors.push(error);
+          for (const wake of this.onError.splice(0)) wake();
+        },
         complete: () => undefined,
       },
     );
@@ -87,9 +123,20 @@ class Subscriber {
         resolve();
       });
     });
-    // The subscribe message follows the acknowledgement on the same socket; give the server a
-    // moment to register it with the pub/sub.
-    await new Promise((r) => setTimeout(r, 300));
+    // The subscribe message follows the acknowledgement on the same socket; the server registers
+    // it with the pub/sub after checking it. Every subscriber made ready registers once, so once
+    // as many registrations happened as ready() calls, this one's has (whichever came first).
+    registration.awaited += 1;
+    const needed = registration.awaited;
+    while (registration.count < needed)
+      await new Promise<void>((resolve) => registration.waiting.push(resolve));
+  }
+
+  /** Resolves with the errors once the server has refused the subscription. */
+  async refused(): Promise<unknown[]> {
+    while (this.errors.length === 0)
+      await new Promise<void>((resolve) => this.onError.push(resolve));
+    return this.errors;
   }
 
   next(): Promise<Event> {
@@ -304,9 +351,7 @@ test('a subscription posted over HTTP is a 400 that says where subscriptions liv
 test('subscriptions pass the same guards as queries', async () => {
   const aliases = Array.from({ length: 40 }, (_, i) => `a${i}: kind`).join(' ');
   const greedy = subscribe(owner, `subscription { shiftEvents { ${aliases} } }`);
-  await greedy.ready();
-  await new Promise((r) => setTimeout(r, 200));
-  expect(JSON.stringify(greedy.errors)).toMatch(/alias/i);
+  expect(JSON.stringify(await greedy.refused())).toMatch(/alias/i);
 });
 
 // A second server process on the same PostgreSQL: the punch is made there, heard here.
@@ -314,31 +359,16 @@ test('subscriptions pass the same guards as queries', async () => {
   'a punch made on another server process arrives through LISTEN/NOTIFY',
   async () => {
     const dbUrl = (t.config.database as { url: string }).url;
-    const child: ChildProcessWithoutNullStreams = spawn(
-      process.execPath,
-      [path.join(__dirname, '..', '..', 'dist', 'src', 'main.js'), 'serve'],
-      {
-        env: {
-          ...process.env,
-          DATABASE_URL: dbUrl,
-          PORT: '0',
-          HOST: '127.0.0.1',
-          NODE_ENV: 'test',
-          PASSWORD_HASH_MEMORY_KIB: '1024',
-        },
-      },
-    );
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
+    const second = runCli('second server', ['serve'], {
+      ...process.env,
+      DATABASE_URL: dbUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      NODE_ENV: 'test',
+      PASSWORD_HASH_MEMORY_KIB: '1024',
+    });
     try {
-      const deadline = Date.now() + 60_000;
-      let other: string | undefined;
-      while (!(other = /listening on (http:\/\/[^ \s]+)/.exec(output)?.[1])) {
-        if (child.exitCode !== null || Date.now() > deadline)
-          throw new Error(`second server did not start:\n${output}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const [, other] = await waitForOutput(/listening on (http:\/\/[^ \s]+)/, second);
       const owners = subscribe(owner);
       await owners.ready();
       const res = await fetch(`${other}/api/1/projects/${project.id}/punch_in.json`, {
@@ -353,8 +383,7 @@ test('subscriptions pass the same guards as queries', async () => {
         shift: { projectId: project.id, userId: owner.ownerId },
       });
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await stopCli(second, 30_000);
     }
   },
 );

@@ -45,7 +45,10 @@ function run(name: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
   return s;
 }
 
-/** Polls `check` until it answers something other than undefined, up to a deadline. */
+/**
+ * Polls `check` until it answers something other than undefined, up to a deadline: for a state
+ * with no event to wait for (rows another process writes); output and messages are awaited.
+ */
 async function eventually<T>(
   what: string,
   check: () => T | undefined | Promise<T | undefined>,
@@ -123,6 +126,8 @@ let project: string;
 const workerPids: number[] = [];
 const knownWorkerPids = new Set<number>();
 const mails: { messageId: string }[] = [];
+/** Woken on each mail received. */
+const mailArrivals: (() => void)[] = [];
 let requests = 0;
 
 interface Answer {
@@ -182,16 +187,16 @@ function send(
   });
 }
 
-/** The worker that answered: the pid of the access line with this request id. */
-function answeredBy(requestId: string): Promise<number> {
-  return eventually(`the access line of ${requestId}`, () => {
-    const line = primary
-      .output()
-      .split('\n')
-      .find((l) => l.includes(`"reqId":"${requestId}"`) && l.includes('"msg":"request completed"'));
-    const pid = line && /"pid":(\d+)/.exec(line)?.[1];
-    return pid ? Number(pid) : undefined;
-  });
+/** The worker that answered: the pid of the access line with this request id (awaited as printed). */
+async function answeredBy(requestId: string): Promise<number> {
+  const id = requestId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // One line with both the request id and the message, in any order; the pid's digits end at a
+  // delimiter, so a line still arriving in pieces never yields half a pid.
+  const line = new RegExp(
+    `^(?=.*"reqId":"${id}")(?=.*"msg":"request completed").*?"pid":(\\d+)[,}]`,
+    'm',
+  );
+  return Number((await waitForOutput(line, primary))[1]);
 }
 
 async function request(
@@ -259,6 +264,7 @@ maybe('serve --workers 2 %s', (_setup, databaseEnv) => {
         stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
         stream.on('end', () => {
           mails.push({ messageId: /^Message-ID: *(.+)$/im.exec(raw)?.[1]?.trim() ?? '' });
+          for (const wake of mailArrivals.splice(0)) wake();
           callback();
         });
       },
@@ -404,9 +410,7 @@ maybe('serve --workers 2 %s', (_setup, databaseEnv) => {
         const notes = `live-${i}`;
         const res = await gql(CREATE_SHIFT, { input: shiftInput(notes) });
         expect(res).toMatchObject({ status: 200, body: { data: { createShift: {} } } });
-        const event = await eventually(`the event of ${notes}`, () =>
-          live.received.find((e) => e.shift.notes === notes),
-        );
+        const event = await live.heard((e) => e.shift.notes === notes);
         expect(event).toMatchObject({
           kind: 'SHIFT_CREATED',
           shift: { id: res.body.data.createShift.shift.id },
@@ -446,7 +450,7 @@ maybe('serve --workers 2 %s', (_setup, databaseEnv) => {
         ? rows.rows
         : undefined;
     });
-    await eventually('every e-mail received', () => (mails.length >= EMAILS ? true : undefined));
+    while (mails.length < EMAILS) await new Promise<void>((resolve) => mailArrivals.push(resolve));
     expect(mails.map((m) => m.messageId).sort()).toEqual(
       sent.map((r) => `<${r.uuid}@timetrack.outbox>`).sort(),
     );
@@ -468,10 +472,12 @@ maybe('serve --workers 2 %s', (_setup, databaseEnv) => {
     expect(during.status).toBe(200);
     expect(during.pid).not.toBe(victim);
 
-    const started = await eventually('a new worker', () =>
-      [...primary.output().matchAll(/worker (\d+): timetrack listening on (\S+)/g)].find(
-        (m) => !knownWorkerPids.has(Number(m[1])),
+    // The announcement of a worker whose pid is none of those known so far.
+    const started = await waitForOutput(
+      new RegExp(
+        `worker (?!(?:${[...knownWorkerPids].join('|')})\\b)(\\d+): timetrack listening on (\\S+)`,
       ),
+      primary,
     );
     const replacement = Number(started[1]);
     knownWorkerPids.add(replacement);
