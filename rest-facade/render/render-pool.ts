@@ -23,6 +23,8 @@ export type ToWorker =
 
 /** From a worker to the pool. */
 export type FromWorker =
+  /** The thread has started and loaded its entry: from here on, the pool times its answers. */
+  | { readonly type: 'ready' }
   | { readonly type: 'pull'; readonly job: number }
   | { readonly type: 'chunk'; readonly job: number; readonly bytes: Uint8Array }
   | { readonly type: 'done'; readonly job: number }
@@ -186,6 +188,11 @@ interface Slot {
   timer: NodeJS.Timeout | undefined;
   /** Left the pool (died, stopped, or timed out); its remaining events are ignored. */
   gone: boolean;
+  /**
+   * Started and ready to work. A new thread's start (a V8 isolate, the entry's modules) is no
+   * renderer being slow: on a busy machine it took longer than a short timeout, and the job failed.
+   */
+  ready: boolean;
 }
 
 /**
@@ -274,7 +281,7 @@ export class RenderPool {
     });
     // An idle worker never keeps the process alive (a CLI command, a test that forgot to stop).
     worker.unref();
-    const slot: Slot = { worker, job: undefined, timer: undefined, gone: false };
+    const slot: Slot = { worker, job: undefined, timer: undefined, gone: false, ready: false };
     worker.on('message', (message: FromWorker) => this.receive(slot, message));
     worker.on('error', (error) => this.lose(slot, 'its renderer stopped', error));
     worker.on('exit', (code) => this.lose(slot, 'its renderer stopped', { exitCode: code }));
@@ -283,6 +290,11 @@ export class RenderPool {
   }
 
   private receive(slot: Slot, message: FromWorker): void {
+    if (message.type === 'ready') {
+      slot.ready = true;
+      if (slot.job && !slot.gone) this.arm(slot);
+      return;
+    }
     const job = slot.job;
     if (slot.gone || !job || message.job !== job.id) return;
     switch (message.type) {
@@ -332,7 +344,8 @@ export class RenderPool {
   }
 
   private send(slot: Slot, message: ToWorker): void {
-    this.arm(slot);
+    // A thread still starting is timed from when it is ready (the 'ready' message arms it).
+    if (slot.ready) this.arm(slot);
     slot.worker.postMessage(message);
   }
 

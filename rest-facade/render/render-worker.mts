@@ -31,6 +31,9 @@ port.on('message', (message: ToWorker) => {
   resolve(message);
 });
 
+// Last of the entry's own work: the pool times the jobs of this thread from here.
+send({ type: 'ready' });
+
 async function run(job: number, renderer: string): Promise<void> {
   const output = new Output((bytes) => send({ type: 'chunk', job, bytes }, [bytes.buffer]));
   try {
