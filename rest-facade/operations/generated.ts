@@ -67,7 +67,7 @@ export type ActivityFilter = {
 
 /** Omitted fields keep their value on update. */
 export type ActivityInput = {
-  /** The activity's name; not blank, at most 255 characters. */
+  /** The name of the kind of work, as entered. Not blank, at most 255 characters. */
   name?: string | null | undefined;
 };
 
@@ -192,9 +192,9 @@ export type CompanyInput = {
   contactSalutation?: string | null | undefined;
   /** The company's fax number. At most 255 characters. */
   faxPhone?: string | null | undefined;
-  /** Degrees, -90 to 90 (north positive). When both are left empty and all five address fields are filled, a save that sets the address looks them up. */
+  /** Degrees, north positive. When both are left empty and all five address fields are filled, a save that sets the address looks them up. From -90 to 90. */
   latitude?: number | null | undefined;
-  /** Degrees, -180 to 180 (east positive); looked up like `latitude`. */
+  /** Degrees, east positive; looked up like `latitude`. From -180 to 180. */
   longitude?: number | null | undefined;
   /** The street address of the company's main office. At most 255 characters. */
   mainAddress?: string | null | undefined;
@@ -208,7 +208,7 @@ export type CompanyInput = {
   mainPostcode?: string | null | undefined;
   /** The state or region of the company's main office. At most 255 characters. */
   mainState?: string | null | undefined;
-  /** The company's name; not blank, at most 255 characters. */
+  /** The company's name. Not blank, at most 255 characters. */
   name?: string | null | undefined;
   /** Free-text notes. At most 10,000 characters. */
   notes?: string | null | undefined;
@@ -292,7 +292,7 @@ export type CompanyRef =
 export type CreateActivityInput = {
   /** A uuid of your choice; generated when omitted. */
   id?: string | number | null | undefined;
-  /** The activity's name; not blank, at most 255 characters. */
+  /** The name of the kind of work, as entered. Not blank, at most 255 characters. */
   name: string;
   /** The activity's project (uuid); give this or `projectLegacyId`. */
   projectId?: string | number | null | undefined;
@@ -320,9 +320,9 @@ export type CreateCompanyInput = {
   faxPhone?: string | null | undefined;
   /** A uuid of your choice; generated when omitted. */
   id?: string | number | null | undefined;
-  /** Degrees, -90 to 90 (north positive). When both are left empty and all five address fields are filled, a save that sets the address looks them up. */
+  /** Degrees, north positive. When both are left empty and all five address fields are filled, a save that sets the address looks them up. From -90 to 90. */
   latitude?: number | null | undefined;
-  /** Degrees, -180 to 180 (east positive); looked up like `latitude`. */
+  /** Degrees, east positive; looked up like `latitude`. From -180 to 180. */
   longitude?: number | null | undefined;
   /** The street address of the company's main office. At most 255 characters. */
   mainAddress?: string | null | undefined;
@@ -336,7 +336,7 @@ export type CreateCompanyInput = {
   mainPostcode?: string | null | undefined;
   /** The state or region of the company's main office. At most 255 characters. */
   mainState?: string | null | undefined;
-  /** The company's name; not blank, at most 255 characters. */
+  /** The company's name. Not blank, at most 255 characters. */
   name: string;
   /** Free-text notes. At most 10,000 characters. */
   notes?: string | null | undefined;
@@ -362,27 +362,27 @@ export type CreateProjectInput = {
   companyId?: string | number | null | undefined;
   /** The project's company (integer id); give this or `companyId`. */
   companyLegacyId?: number | null | undefined;
-  /** Tags copied onto each new running shift on punch-in; at most 50 of up to 64 characters. Give this or `defaultTagsText`. */
+  /** Tags copied onto each new running shift on punch-in. Give this or `defaultTagsText`. At most 50 of up to 64 characters. */
   defaultTags?: Array<string> | null | undefined;
-  /** Comma-separated, kept as written; sets `defaultTags`. Give this or `defaultTags`. */
+  /** Comma-separated, kept as written; sets `defaultTags`. Give this or `defaultTags`. At most 4,096 characters. */
   defaultTagsText?: string | null | undefined;
-  /** The hourly rate as written ("$85", "$12.50"); fills `hourlyRateCents` when that is omitted or null. */
+  /** The hourly rate as written ("$85", "$12.50"); fills `hourlyRateCents` when that is omitted or null. At most 255 characters. */
   hourlyRate?: string | null | undefined;
-  /** The hourly rate in cents; not negative. */
+  /** The hourly rate in cents. Not negative, at most 2,000,000,000. */
   hourlyRateCents?: number | null | undefined;
   /** A uuid of your choice; generated when omitted. */
   id?: string | number | null | undefined;
-  /** The amount invoiced for the project, in cents. */
+  /** The amount invoiced for the project, in cents. From -2,000,000,000 to 2,000,000,000. */
   invoiceAmountCents?: number | null | undefined;
-  /** The project's name; not blank, at most 255 characters. */
+  /** The project's name. Not blank, at most 255 characters. */
   name: string;
-  /** Free-text notes, at most 10,000 characters. */
+  /** Free-text notes. At most 10,000 characters. */
   notes?: string | null | undefined;
-  /** Tags of the project itself (shifts do not get them); at most 50 of up to 64 characters. */
+  /** Tags of the project itself; shifts do not get them (they get `defaultTags` on punch-in). At most 50 of up to 64 characters. */
   tagList?: Array<string> | null | undefined;
-  /** Seconds. */
+  /** The time budget of the project in seconds (of every user's shifts); null: no limit. Set directly or read from `timeLimitString`. Not negative, at most 2,000,000,000. */
   timeLimit?: number | null | undefined;
-  /** The time limit as written ("12h", "2h 30m", "1:30"); fills `timeLimit` when that is omitted or null. */
+  /** The time limit as entered ("12h", "2h 30m", "1:30"); it fills `timeLimit` when that is not given. At most 255 characters. */
   timeLimitString?: string | null | undefined;
   /** Users of CUSTOM visibility, by uuid; replaces the list. */
   userIds?: Array<string | number> | null | undefined;
@@ -400,7 +400,7 @@ export type CreateShiftInput = {
   activityLegacyId?: number | null | undefined;
   /** The project's billableByDefault when omitted. */
   billable?: boolean | null | undefined;
-  /** Where the shift came from, when created on an external site; at most 2048 characters. */
+  /** Where the shift came from, when created on an external site. At most 2,048 characters. */
   externalHref?: string | null | undefined;
   /** A uuid of your choice; generated when omitted. */
   id?: string | number | null | undefined;
@@ -408,7 +408,7 @@ export type CreateShiftInput = {
   localStartAsString?: string | null | undefined;
   /** Human-readable wall time in the shift's zone; overrides stop. */
   localStopAsString?: string | null | undefined;
-  /** Free-text notes, at most 10,000 characters. */
+  /** Free-text notes; a punch-out appends its notes on a new line. At most 10,000 characters. */
   notes?: string | null | undefined;
   /** The shift's project (uuid); give this or `projectLegacyId`. */
   projectId?: string | number | null | undefined;
@@ -418,7 +418,7 @@ export type CreateShiftInput = {
   start?: string | null | undefined;
   /** Null or omitted on create: the shift is running. */
   stop?: string | null | undefined;
-  /** The shift's tags; at most 50 of up to 64 characters. None when omitted on create. */
+  /** The shift's tags; none when omitted on create. At most 50 of up to 64 characters. */
   tagList?: Array<string> | null | undefined;
   /** IANA zone; the user's zone when omitted on create. */
   timeZone?: string | null | undefined;
@@ -432,19 +432,19 @@ export type CreateShiftInput = {
 export type CreateStaffInput = {
   /** Whether the user may sign in; true when omitted on create. Enabling a user counts against the plan's staff maximum. */
   active?: boolean | null | undefined;
-  /** What an hour of the user's work costs, in cents (owner and managers); not negative. */
+  /** What an hour of the user's work costs, in cents (owner and managers). Not negative, at most 2,000,000,000. */
   costRateCents?: number | null | undefined;
-  /** The e-mail address (or empty); empty when omitted on create. */
+  /** The e-mail address (or empty); empty when omitted on create. At most 255 characters. */
   emailAddress?: string | null | undefined;
-  /** The first name; empty when omitted on create. */
+  /** The first name; empty when omitted on create. At most 255 characters. */
   firstName?: string | null | undefined;
-  /** The user's hourly rate in cents; not negative. */
+  /** The user's hourly rate in cents. Not negative, at most 2,000,000,000. */
   hourlyRateCents?: number | null | undefined;
   /** A uuid of your choice; generated when omitted. */
   id?: string | number | null | undefined;
-  /** The last name; empty when omitted on create. */
+  /** The last name; empty when omitted on create. At most 255 characters. */
   lastName?: string | null | undefined;
-  /** Not blank, without ":"; unique in the service (any case). */
+  /** Without ":"; unique in the service (any case). Not blank, at most 255 characters. */
   login: string;
   /** Write-only; at least 8 characters. */
   password: string;
@@ -639,25 +639,25 @@ export type ProjectInput = {
   companyId?: string | number | null | undefined;
   /** Moves the project to another company (integer id). */
   companyLegacyId?: number | null | undefined;
-  /** Tags copied onto each new running shift on punch-in; at most 50 of up to 64 characters. Give this or `defaultTagsText`. */
+  /** Tags copied onto each new running shift on punch-in. Give this or `defaultTagsText`. At most 50 of up to 64 characters. */
   defaultTags?: Array<string> | null | undefined;
-  /** Comma-separated, kept as written; sets `defaultTags`. Give this or `defaultTags`. */
+  /** Comma-separated, kept as written; sets `defaultTags`. Give this or `defaultTags`. At most 4,096 characters. */
   defaultTagsText?: string | null | undefined;
-  /** The hourly rate as written ("$85", "$12.50"); fills `hourlyRateCents` when that is omitted or null. */
+  /** The hourly rate as written ("$85", "$12.50"); fills `hourlyRateCents` when that is omitted or null. At most 255 characters. */
   hourlyRate?: string | null | undefined;
-  /** The hourly rate in cents; not negative. */
+  /** The hourly rate in cents. Not negative, at most 2,000,000,000. */
   hourlyRateCents?: number | null | undefined;
-  /** The amount invoiced for the project, in cents. */
+  /** The amount invoiced for the project, in cents. From -2,000,000,000 to 2,000,000,000. */
   invoiceAmountCents?: number | null | undefined;
-  /** The project's name; not blank, at most 255 characters. */
+  /** The project's name. Not blank, at most 255 characters. */
   name?: string | null | undefined;
-  /** Free-text notes, at most 10,000 characters. */
+  /** Free-text notes. At most 10,000 characters. */
   notes?: string | null | undefined;
-  /** Tags of the project itself (shifts do not get them); at most 50 of up to 64 characters. */
+  /** Tags of the project itself; shifts do not get them (they get `defaultTags` on punch-in). At most 50 of up to 64 characters. */
   tagList?: Array<string> | null | undefined;
-  /** Seconds. */
+  /** The time budget of the project in seconds (of every user's shifts); null: no limit. Set directly or read from `timeLimitString`. Not negative, at most 2,000,000,000. */
   timeLimit?: number | null | undefined;
-  /** The time limit as written ("12h", "2h 30m", "1:30"); fills `timeLimit` when that is omitted or null. */
+  /** The time limit as entered ("12h", "2h 30m", "1:30"); it fills `timeLimit` when that is not given. At most 255 characters. */
   timeLimitString?: string | null | undefined;
   /** Users of CUSTOM visibility, by uuid; replaces the list. */
   userIds?: Array<string | number> | null | undefined;
@@ -723,11 +723,11 @@ export type PunchInInput = {
   activityLegacyId?: number | null | undefined;
   /** Only if the project belongs to this company. */
   inCompany?: CompanyRef | null | undefined;
-  /** The running shift's notes. */
+  /** The running shift's notes. At most 10,000 characters. */
   notes?: string | null | undefined;
   /** The project to punch in to. */
   project: ProjectRef;
-  /** Tags of the running shift, added to the project's default tags. */
+  /** Tags of the running shift, added to the project's default tags. At most 50 of up to 64 characters. */
   tagList?: Array<string> | null | undefined;
 };
 
@@ -735,7 +735,7 @@ export type PunchInInput = {
 export type PunchOutInput = {
   /** Only if the project belongs to this company. */
   inCompany?: CompanyRef | null | undefined;
-  /** Appended to the stopped shift's notes on a line of their own. */
+  /** Appended to the stopped shift's notes on a line of their own. At most 10,000 characters. */
   notes?: string | null | undefined;
   /** The project to punch out of. */
   project: ProjectRef;
@@ -889,13 +889,13 @@ export type ShiftInput = {
   activityLegacyId?: number | null | undefined;
   /** The project's billableByDefault when omitted. */
   billable?: boolean | null | undefined;
-  /** Where the shift came from, when created on an external site; at most 2048 characters. */
+  /** Where the shift came from, when created on an external site. At most 2,048 characters. */
   externalHref?: string | null | undefined;
   /** Human-readable wall time in the shift's zone; overrides start. */
   localStartAsString?: string | null | undefined;
   /** Human-readable wall time in the shift's zone; overrides stop. */
   localStopAsString?: string | null | undefined;
-  /** Free-text notes, at most 10,000 characters. */
+  /** Free-text notes; a punch-out appends its notes on a new line. At most 10,000 characters. */
   notes?: string | null | undefined;
   /** Moves the shift to another project (uuid). */
   projectId?: string | number | null | undefined;
@@ -905,7 +905,7 @@ export type ShiftInput = {
   start?: string | null | undefined;
   /** Null or omitted on create: the shift is running. */
   stop?: string | null | undefined;
-  /** The shift's tags; at most 50 of up to 64 characters. None when omitted on create. */
+  /** The shift's tags; none when omitted on create. At most 50 of up to 64 characters. */
   tagList?: Array<string> | null | undefined;
   /** IANA zone; the user's zone when omitted on create. */
   timeZone?: string | null | undefined;
@@ -997,17 +997,17 @@ export type StaffFilter = {
 export type StaffInput = {
   /** Whether the user may sign in; true when omitted on create. Enabling a user counts against the plan's staff maximum. */
   active?: boolean | null | undefined;
-  /** What an hour of the user's work costs, in cents (owner and managers); not negative. */
+  /** What an hour of the user's work costs, in cents (owner and managers). Not negative, at most 2,000,000,000. */
   costRateCents?: number | null | undefined;
-  /** The e-mail address (or empty); empty when omitted on create. */
+  /** The e-mail address (or empty); empty when omitted on create. At most 255 characters. */
   emailAddress?: string | null | undefined;
-  /** The first name; empty when omitted on create. */
+  /** The first name; empty when omitted on create. At most 255 characters. */
   firstName?: string | null | undefined;
-  /** The user's hourly rate in cents; not negative. */
+  /** The user's hourly rate in cents. Not negative, at most 2,000,000,000. */
   hourlyRateCents?: number | null | undefined;
-  /** The last name; empty when omitted on create. */
+  /** The last name; empty when omitted on create. At most 255 characters. */
   lastName?: string | null | undefined;
-  /** Not blank, without ":"; unique in the service (any case). */
+  /** Without ":"; unique in the service (any case). Not blank, at most 255 characters. */
   login?: string | null | undefined;
   /** Write-only; takes effect at once. */
   password?: string | null | undefined;

@@ -36,6 +36,7 @@ interface WireRow {
   readonly as?: string;
   readonly whenSet?: true;
   readonly always?: true;
+  readonly xmlReadOnly?: true;
   /** The values a create or update may write, when they are fewer than the field's. */
   readonly input?: true | readonly string[];
   readonly filter?: true;
@@ -90,6 +91,7 @@ function wireRow(schema: GraphQLSchema, typeName: string, f: DeclaredField): Wir
     ...(legacy.as ? { as: legacy.as } : {}),
     ...(legacy.whenSet ? { whenSet: true } : {}),
     ...(legacy.always ? { always: true } : {}),
+    ...(legacy.xmlReadOnly ? { xmlReadOnly: true } : {}),
     ...(input
       ? { input: inputValues && inputValues.length < (values?.length ?? 0) ? inputValues : true }
       : {}),

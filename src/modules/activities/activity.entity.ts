@@ -1,6 +1,7 @@
 import { Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import { Declared, DeclaredReference, Node } from '../common';
+import { fields } from '../writes';
 import { TenantEntity } from '../accounts';
 import { Project } from '../projects';
 
@@ -16,6 +17,11 @@ export class Activity extends TenantEntity {
 
   @Field(() => String, { description: 'The name of the kind of work, as entered.' })
   @Property({ type: 'string', length: 255 })
-  @Declared({ filter: "The activity's name.", order: 'NAME', legacy: { json: 'name' } })
+  @Declared({
+    filter: "The activity's name.",
+    order: 'NAME',
+    input: fields.requiredText(),
+    legacy: { json: 'name' },
+  })
   name!: string;
 }

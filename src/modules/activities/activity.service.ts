@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../core/request-context';
 import type { OrderSpec } from '../../core/list-shapes';
+import { declaredInputs } from '../common';
 import { declaredWhere, findPage, type PageRequest } from '../paging';
 import {
   findByUuids,
@@ -19,10 +20,11 @@ import { Activity } from './activity.entity';
 import { assertMayWriteActivity } from './activity.policy';
 import type { ActivityChanges, NewActivity } from './activity.changes';
 
-const updateSchema = z.object({ name: fields.requiredText().optional() });
+const { name } = declaredInputs(Activity, ['name']);
+const updateSchema = z.object({ name: name.optional() });
 const createSchema = z.object({
   id: fields.uuid().nullish(),
-  name: fields.requiredText(),
+  name,
   projectId: z.string().nullish(),
   projectLegacyId: z.number().nullish(),
 });

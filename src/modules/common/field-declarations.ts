@@ -38,6 +38,8 @@ export interface LegacyWire {
   readonly json?: string;
   /** Its element in the XML API; `true`: named as in JSON. */
   readonly xml?: string | true;
+  /** Shown but not written through the XML API, as its guide says (a company's coordinates). */
+  readonly xmlReadOnly?: true;
   /** A form the GraphQL type does not say; see LegacyForm. */
   readonly as?: LegacyForm;
   /** Added after the legacy clients were written: on their wires only when set, so they read what they always did. */
@@ -164,10 +166,31 @@ export function declaredFilterPaths(type: Constructor): Record<string, string> {
   );
 }
 
-/** The zod shape of the declared inputs of `type`: what a create or update may write. */
-export function declaredInputs(type: Constructor): Record<string, ZodType> {
-  return Object.fromEntries(
+/**
+ * The zod shape of the declared inputs of `type`: what a create or update may write. With
+ * `names`, those only (an operation that writes some of the fields: a punch-in's notes and tags),
+ * typed by the entity's properties (what an input gives and what it writes); each must be
+ * declared writable.
+ */
+export function declaredInputs(type: Constructor): Record<string, ZodType>;
+export function declaredInputs<T, const K extends keyof T & string>(
+  type: abstract new (...args: never[]) => T,
+  names: readonly K[],
+): { [P in K]: ZodType<T[P], T[P]> };
+export function declaredInputs(
+  type: Constructor,
+  names?: readonly string[],
+): Record<string, ZodType> {
+  const inputs = Object.fromEntries(
     declaredFields(type).flatMap((f) => (f.input ? [[f.name, f.input]] : [])),
+  );
+  if (!names) return inputs;
+  return Object.fromEntries(
+    names.map((name) => {
+      const input = inputs[name];
+      if (!input) throw new Error(`${type.name}.${name} declares no input`);
+      return [name, input];
+    }),
   );
 }
 

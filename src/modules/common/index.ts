@@ -17,6 +17,7 @@ export {
   type ReadRule,
 } from './field-declarations';
 export {
+  DeclaredInput,
   EntityFilter,
   EntityOrder,
   maskDeclaredFields,

@@ -1,5 +1,6 @@
 import { Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Float, ObjectType } from 'type-graphql';
+import { z } from 'zod';
 import { Declared, Node, Visibility } from '../common';
 import { fields } from '../writes';
 import { TenantEntity } from '../accounts';
@@ -10,7 +11,12 @@ import { Staff } from '../staff';
 export class Company extends TenantEntity<'visibility'> {
   @Field(() => String, { description: "The company's name." })
   @Property({ type: 'string', length: 255 })
-  @Declared({ filter: true, order: 'NAME', legacy: { json: 'name', xml: true } })
+  @Declared({
+    filter: true,
+    order: 'NAME',
+    input: fields.requiredText(),
+    legacy: { json: 'name', xml: true },
+  })
   name!: string;
 
   @Field(() => Visibility, {
@@ -21,6 +27,7 @@ export class Company extends TenantEntity<'visibility'> {
   @Declared({
     filter: true,
     order: 'VISIBILITY',
+    input: z.enum(Visibility),
     legacy: { json: 'visibility', xml: true },
   })
   visibility: Visibility = Visibility.PRIVATE;
@@ -243,7 +250,12 @@ export class Company extends TenantEntity<'visibility'> {
       'Longitude of the main office in degrees (-180 to 180, east positive): as given, or looked up from the address like `latitude`; null when neither.',
   })
   @Property({ type: 'double', nullable: true })
-  @Declared({ filter: true, order: 'LONGITUDE', legacy: { json: 'longitude', xml: true } })
+  @Declared({
+    filter: true,
+    order: 'LONGITUDE',
+    input: z.number().min(-180).max(180).nullable(),
+    legacy: { json: 'longitude', xml: true, xmlReadOnly: true },
+  })
   longitude: number | null = null;
 
   @Field(() => Float, {
@@ -252,6 +264,11 @@ export class Company extends TenantEntity<'visibility'> {
       'Latitude of the main office in degrees (-90 to 90, north positive): as given, or looked up from the address when both coordinates are left empty and the street, city, state, postcode and country are all filled; null when neither.',
   })
   @Property({ type: 'double', nullable: true })
-  @Declared({ filter: true, order: 'LATITUDE', legacy: { json: 'latitude', xml: true } })
+  @Declared({
+    filter: true,
+    order: 'LATITUDE',
+    input: z.number().min(-90).max(90).nullable(),
+    legacy: { json: 'latitude', xml: true, xmlReadOnly: true },
+  })
   latitude: number | null = null;
 }

@@ -1,7 +1,7 @@
 import { CompanyMember } from './company-member.entity';
 import { z } from 'zod';
 import type { RequestContext } from '../../core/request-context';
-import { Visibility, declaredInputs } from '../common';
+import { declaredInputs } from '../common';
 import type { OrderSpec } from '../../core/list-shapes';
 import { declaredWhere, findPage, type PageRequest } from '../paging';
 import {
@@ -25,14 +25,24 @@ import { Company } from './company.entity';
 import type { CompanyChanges, NewCompany } from './company.changes';
 import { isCoordinates, type Coordinates, type GeocodableAddress, type Geocoder } from './geocoder';
 
+const typed = declaredInputs(Company, ['name', 'visibility', 'latitude', 'longitude']);
+/** The contact fields and notes: texts the service stores as given. */
+const {
+  name: _n,
+  visibility: _v,
+  latitude: _la,
+  longitude: _lo,
+  ...contact
+} = declaredInputs(Company);
+// A 422 lists its field errors in this order.
 const companyFields = {
-  ...declaredInputs(Company),
-  name: fields.requiredText(),
-  visibility: z.enum(Visibility),
+  ...contact,
+  name: typed.name,
+  visibility: typed.visibility,
   userIds: z.array(z.string()).nullish(),
   userLegacyIds: z.array(z.number()).nullish(),
-  latitude: z.number().min(-90).max(90).nullable(),
-  longitude: z.number().min(-180).max(180).nullable(),
+  latitude: typed.latitude,
+  longitude: typed.longitude,
 };
 const updateSchema = z.object(companyFields).partial();
 const createSchema = updateSchema.extend({ id: fields.uuid().nullish(), name: companyFields.name });

@@ -1,5 +1,6 @@
 import { ArrayType, Entity, Enum, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
+import { z } from 'zod';
 import { Declared, DeclaredReference, Node, Visibility } from '../common';
 import { fields } from '../writes';
 import { MONEY_RULE, TenantEntity } from '../accounts';
@@ -17,7 +18,12 @@ export class Project extends TenantEntity<
   // The fields of the legacy XML project come in its order (docs/xml-api.md); `code`, added since, last.
   @Field(() => String, { description: "The project's name." })
   @Property({ type: 'string', length: 255 })
-  @Declared({ filter: true, order: 'NAME', legacy: { json: 'name', xml: true } })
+  @Declared({
+    filter: true,
+    order: 'NAME',
+    input: fields.requiredText(),
+    legacy: { json: 'name', xml: true },
+  })
   name!: string;
 
   @Field(() => Visibility, {
@@ -28,6 +34,7 @@ export class Project extends TenantEntity<
   @Declared({
     filter: "The project's visibility.",
     order: 'VISIBILITY',
+    input: z.enum(Visibility),
     legacy: { json: 'visibility', xml: true },
   })
   visibility: Visibility = Visibility.PRIVATE;
@@ -37,6 +44,7 @@ export class Project extends TenantEntity<
   @Declared({
     filter: true,
     order: 'ACTIVE',
+    input: z.boolean(),
     legacy: { json: 'active', xml: true, as: 'string-boolean' },
   })
   active: boolean = true;
@@ -53,6 +61,7 @@ export class Project extends TenantEntity<
   @Declared({
     filter: 'The time limit in seconds (null: none).',
     order: 'TIME_LIMIT',
+    input: z.number().int().min(0).max(2_000_000_000).nullable(),
     legacy: { json: 'time_limit' },
   })
   timeLimit: number | null = null;
@@ -66,6 +75,7 @@ export class Project extends TenantEntity<
   @Declared({
     filter: 'The time limit as entered.',
     order: 'TIME_LIMIT_STRING',
+    input: fields.text().nullable(),
     legacy: { json: 'time_limit_string', xml: true },
   })
   timeLimitString: string | null = null;
@@ -75,6 +85,7 @@ export class Project extends TenantEntity<
       'Tags copied onto every new running shift on punch-in: those of `defaultTagsText`.',
   })
   @Property({ type: ArrayType })
+  @Declared({ input: fields.tags() })
   defaultTags: string[] = [];
 
   @Field(() => String, {
@@ -83,7 +94,10 @@ export class Project extends TenantEntity<
       'The default tags exactly as written, comma-separated (the legacy `default_tags`); `defaultTags` are read from it.',
   })
   @Property({ type: 'text', nullable: true })
-  @Declared({ legacy: { json: 'default_tags', xml: true, as: 'tag-text' } })
+  @Declared({
+    input: fields.text(4096).nullable(),
+    legacy: { json: 'default_tags', xml: true, as: 'tag-text' },
+  })
   defaultTagsText: string | null = null;
 
   @Field(() => String, { nullable: true, description: 'Free-text notes.' })
@@ -91,6 +105,7 @@ export class Project extends TenantEntity<
   @Declared({
     filter: "The project's notes.",
     order: 'NOTES',
+    input: fields.text(10_000).nullable(),
     legacy: { json: 'notes', xml: true },
   })
   notes: string | null = null;
@@ -110,7 +125,10 @@ export class Project extends TenantEntity<
       'Tags of the project itself; shifts do not get them (they get `defaultTags` on punch-in).',
   })
   @Property({ type: ArrayType })
-  @Declared({ legacy: { json: 'tag_list', xml: 'taglist', as: 'comma-text' } })
+  @Declared({
+    input: fields.tags(),
+    legacy: { json: 'tag_list', xml: 'taglist', as: 'comma-text' },
+  })
   tagList: string[] = [];
 
   @Field(() => String, {
@@ -123,6 +141,7 @@ export class Project extends TenantEntity<
     filter: 'The rate as entered.',
     order: 'HOURLY_RATE',
     read: MONEY_RULE,
+    input: fields.text().nullable(),
     legacy: { json: 'hourly_rate' },
   })
   hourlyRate: string | null = null;
@@ -137,6 +156,7 @@ export class Project extends TenantEntity<
     filter: 'The hourly rate in cents.',
     order: 'HOURLY_RATE_CENTS',
     read: MONEY_RULE,
+    input: fields.cents().nullable(),
     legacy: { json: 'hourly_rate_cents' },
   })
   hourlyRateCents: number | null = null;
@@ -147,7 +167,11 @@ export class Project extends TenantEntity<
       'Amount invoiced for the project, in cents. Null for a staff member unless `Account.staffSeeMoney`.',
   })
   @Property({ type: 'integer', nullable: true })
-  @Declared({ read: MONEY_RULE, legacy: { json: 'invoice_amount', as: 'amount' } })
+  @Declared({
+    read: MONEY_RULE,
+    input: z.number().int().min(-2_000_000_000).max(2_000_000_000).nullable(),
+    legacy: { json: 'invoice_amount', as: 'amount' },
+  })
   invoiceAmountCents: number | null = null;
 
   @Field(() => Boolean, {
@@ -157,6 +181,7 @@ export class Project extends TenantEntity<
   @Declared({
     filter: 'Whether new shifts on the project are billable by default.',
     order: 'BILLABLE_BY_DEFAULT',
+    input: z.boolean(),
     legacy: { json: 'billable_by_default' },
   })
   billableByDefault: boolean = true;

@@ -3,7 +3,7 @@ import { ref } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { ValidationError, type EntityName, type FieldError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { Visibility, declaredInputs } from '../common';
+import { declaredInputs } from '../common';
 import type { OrderSpec } from '../../core/list-shapes';
 import { declaredWhere, findPage, type PageRequest } from '../paging';
 import {
@@ -29,25 +29,29 @@ import { parseHourlyRate, parseTimeLimit } from './human-values';
 import { Project } from './project.entity';
 import type { NewProject, ProjectChanges } from './project.changes';
 
+// A 422 lists its field errors in this order.
 const projectFields = {
-  ...declaredInputs(Project),
-  name: fields.requiredText(),
+  ...declaredInputs(Project, ['code', 'name']),
   companyId: z.string().optional(),
   companyLegacyId: z.number().optional(),
-  active: z.boolean(),
-  visibility: z.enum(Visibility),
+  ...declaredInputs(Project, ['active', 'visibility']),
   userIds: z.array(z.string()).nullish(),
   userLegacyIds: z.array(z.number()).nullish(),
-  timeLimit: z.number().int().min(0).max(2_000_000_000).nullable(),
-  timeLimitString: fields.text().nullable(),
-  defaultTags: fields.tags(),
-  defaultTagsText: fields.text(4096).nullable(),
-  tagList: fields.tags(),
-  notes: fields.text(10_000).nullable(),
-  hourlyRate: fields.text().nullable(),
-  hourlyRateCents: fields.cents().nullable(),
-  invoiceAmountCents: z.number().int().min(-2_000_000_000).max(2_000_000_000).nullable(),
-  billableByDefault: z.boolean(),
+  ...declaredInputs(Project, [
+    'timeLimit',
+    'timeLimitString',
+    'defaultTags',
+    'defaultTagsText',
+    'tagList',
+    'notes',
+    'hourlyRate',
+    'hourlyRateCents',
+    'invoiceAmountCents',
+    'billableByDefault',
+  ]),
+  // A field declared writable since: written as given (create and update spread what they do not
+  // name), its errors after these. The fields named above keep their places.
+  ...declaredInputs(Project),
 };
 const updateSchema = z.object(projectFields).partial();
 const createSchema = updateSchema.extend({ id: fields.uuid().nullish(), name: projectFields.name });
@@ -237,7 +241,7 @@ async function fillFromText<T extends ProjectChanges>(ctx: RequestContext, data:
         field: 'defaultTagsText',
         message: 'give either defaultTags or defaultTagsText',
       });
-    const tags = fields.tags().safeParse(splitTags(data.defaultTagsText ?? ''));
+    const tags = projectFields.defaultTags.safeParse(splitTags(data.defaultTagsText ?? ''));
     if (tags.success) data.defaultTags = tags.data;
     else {
       const [issue] = tags.error.issues;

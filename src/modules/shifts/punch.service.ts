@@ -4,14 +4,8 @@ import type { RequestContext } from '../../core/request-context';
 import { assertTimeRoom } from '../accounts';
 import { accountSecondsUsed } from './time-used';
 import { Activity } from '../activities';
-import {
-  idempotentTransaction,
-  fields,
-  lockRow,
-  locatorWhere,
-  validate,
-  type Locator,
-} from '../writes';
+import { declaredInputs } from '../common';
+import { idempotentTransaction, lockRow, locatorWhere, validate, type Locator } from '../writes';
 import type { ShiftEvents } from './shift-events';
 import { Shift } from './shift.entity';
 import { shiftsStoppedBy } from './shift.service';
@@ -29,13 +23,15 @@ export interface PunchResult {
   readonly stoppedShifts: readonly Shift[];
 }
 
+/** What a punch writes of the shift: its notes and, punching in, its tags. */
+const punched = declaredInputs(Shift, ['notes', 'tagList']);
 const punchInSchema = z.object({
   activityId: z.string().nullish(),
   activityLegacyId: z.number().nullish(),
-  notes: fields.text(10_000).nullish(),
-  tagList: fields.tags().nullish(),
+  notes: punched.notes.nullish(),
+  tagList: punched.tagList.nullish(),
 });
-const notesSchema = fields.text(10_000).nullish();
+const notesSchema = punched.notes.nullish();
 
 /**
  * Punching in starts a running shift for the caller and stops their other running shift at the

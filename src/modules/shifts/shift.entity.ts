@@ -1,7 +1,9 @@
 import { ArrayType, Entity, ManyToOne, Property, type Ref } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
+import { z } from 'zod';
 import { DateTimeISOResolver, Declared, DeclaredReference, Node } from '../common';
-import { offsetSecondsAt } from '../../core/zone-names';
+import { offsetSecondsAt, timeZoneField } from '../../core/zone-names';
+import { fields } from '../writes';
 import { ReadsColumns } from '../paging/graphql';
 import { Activity } from '../activities';
 import { TenantEntity } from '../accounts';
@@ -22,6 +24,7 @@ export class Shift extends TenantEntity<
   @Declared({
     filter: 'When the shift started.',
     order: 'START',
+    input: fields.instant(),
     legacy: { json: 'start', xml: true },
   })
   start!: Date;
@@ -34,6 +37,7 @@ export class Shift extends TenantEntity<
   @Declared({
     filter: 'When the shift stopped; `isNull: true` selects running shifts.',
     order: 'STOP',
+    input: fields.instant().nullable(),
     legacy: { json: 'stop', xml: true },
   })
   stop: Date | null = null;
@@ -43,6 +47,7 @@ export class Shift extends TenantEntity<
   @Declared({
     filter: "The shift's IANA time zone name.",
     order: 'TIME_ZONE',
+    input: timeZoneField(),
     legacy: { json: 'time_zone', xml: true },
   })
   timeZone: string = 'UTC';
@@ -52,7 +57,12 @@ export class Shift extends TenantEntity<
     description: 'Free-text notes; a punch-out appends its notes on a new line.',
   })
   @Property({ type: 'text', nullable: true })
-  @Declared({ filter: "The shift's notes.", order: 'NOTES', legacy: { json: 'notes', xml: true } })
+  @Declared({
+    filter: "The shift's notes.",
+    order: 'NOTES',
+    input: fields.text(10_000).nullable(),
+    legacy: { json: 'notes', xml: true },
+  })
   notes: string | null = null;
 
   @ManyToOne(() => Project, { ref: true, deleteRule: 'cascade' })
@@ -83,6 +93,7 @@ export class Shift extends TenantEntity<
   @Declared({
     filter: 'Whether the shift is billable.',
     order: 'BILLABLE',
+    input: z.boolean(),
     legacy: { json: 'billable' },
   })
   billable: boolean = true;
@@ -91,7 +102,7 @@ export class Shift extends TenantEntity<
     description: "The shift's tags; a punch-in starts with the project's `defaultTags`.",
   })
   @Property({ type: ArrayType })
-  @Declared({ legacy: { json: 'tag_list', xml: 'taglist' } })
+  @Declared({ input: fields.tags(), legacy: { json: 'tag_list', xml: 'taglist' } })
   tagList: string[] = [];
 
   @ManyToOne(() => Activity, { ref: true, nullable: true, deleteRule: 'set null' })
@@ -112,6 +123,7 @@ export class Shift extends TenantEntity<
   @Declared({
     filter: 'Where the shift came from (`externalHref`).',
     order: 'EXTERNAL_HREF',
+    input: fields.text(2048).nullable(),
     legacy: { json: 'external_href' },
   })
   externalHref: string | null = null;

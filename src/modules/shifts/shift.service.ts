@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { BLANK, REQUIRED, ValidationError, type FieldError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import type { OrderSpec } from '../../core/list-shapes';
-import { timeZoneField } from '../../core/zone-names';
 import { isRowId, isUuid } from '../ids';
+import { declaredInputs } from '../common';
 import { declaredWhere, findPage, type PageRequest } from '../paging';
 import {
   findByUuids,
@@ -30,19 +30,12 @@ import { shiftVisibilityWhere } from './shift.policy';
 import { assertMayChangeShift, assertMayLogShiftsOf } from './shift.policy';
 import type { NewShift, ShiftChanges } from './shift.changes';
 
-const MIN_DATE = new Date('1970-01-01T00:00:00Z');
-const MAX_DATE = new Date('9999-12-31T23:59:59Z');
-const instant = z.date().min(MIN_DATE, 'is before 1970').max(MAX_DATE, 'is after 9999');
+// A 422 lists its field errors in this order.
 const shiftFields = {
-  start: instant,
-  stop: instant.nullable(),
+  ...declaredInputs(Shift, ['start', 'stop']),
   localStartAsString: fields.text().nullable(),
   localStopAsString: fields.text().nullable(),
-  timeZone: timeZoneField(),
-  notes: fields.text(10_000).nullable(),
-  billable: z.boolean(),
-  tagList: fields.tags(),
-  externalHref: fields.text(2048).nullable(),
+  ...declaredInputs(Shift, ['timeZone', 'notes', 'billable', 'tagList', 'externalHref']),
   activityId: z.string().nullable(),
   activityLegacyId: z.number().nullable(),
   projectId: z.string().nullable(),
@@ -281,7 +274,8 @@ export class ShiftService {
       ['localStartAsString', data.localStartAsString ? start : undefined],
       ['localStopAsString', data.localStopAsString ? stop : undefined],
     ] as const) {
-      const range = value ? instant.safeParse(value) : undefined;
+      // A wall time read in the zone keeps to the limits of the instant it stands for.
+      const range = value ? shiftFields.start.safeParse(value) : undefined;
       if (range && !range.success) errors.push({ field, message: range.error.issues[0]!.message });
     }
     if (start && stop && stop.getTime() <= start.getTime())

@@ -2,11 +2,13 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from './passwords';
 import { ValidationError } from '../../core/errors';
-import { StaffType } from '../common';
-import { timeZoneField } from '../../core/zone-names';
+import { StaffType, declaredInputs } from '../common';
 import { fields, validate } from '../writes';
 import { Staff } from './staff.entity';
 import { Account } from '../accounts';
+
+/** The owner's profile, as a staff member's create writes it. */
+const owner = declaredInputs(Staff, ['firstName', 'lastName', 'timeZone']);
 
 export const createAccountSchema = z.object({
   login: fields.requiredText().refine((s) => !s.includes(':'), 'must not contain ":"'),
@@ -17,9 +19,9 @@ export const createAccountSchema = z.object({
   email: fields
     .requiredText()
     .refine((s) => /^[^\s@]+@[^\s@]+$/.test(s), 'is not an e-mail address'),
-  firstName: fields.text().default(''),
-  lastName: fields.text().default(''),
-  timeZone: timeZoneField().default('UTC'),
+  firstName: owner.firstName.default(''),
+  lastName: owner.lastName.default(''),
+  timeZone: owner.timeZone.default('UTC'),
   staffMax: z.number().int().min(0).max(1_000_000).nullable().default(null),
   timeMaxHours: z.number().min(0).max(500_000).nullable().default(null),
   name: fields.text().optional(),

@@ -1,6 +1,9 @@
 import { Entity, Enum, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
+import { z } from 'zod';
 import { Declared, Node, StaffType } from '../common';
+import { timeZoneField } from '../../core/zone-names';
+import { fields } from '../writes';
 import { TenantEntity } from '../accounts';
 import { COSTS_RULE, PERSONAL_RULE, STAFF_RATE_RULE } from './staff-read.policy';
 
@@ -23,6 +26,12 @@ export class Staff extends TenantEntity<
     filter: 'The login (a staff member sees only their own record anyway).',
     order: 'LOGIN',
     read: PERSONAL_RULE,
+    input: fields
+      .requiredText(255)
+      .refine(
+        (s) => !s.includes(':'),
+        'must not contain ":" (it separates login and password in Basic auth)',
+      ),
     legacy: { json: 'login', xml: 'username', always: true },
   })
   login!: string;
@@ -36,6 +45,7 @@ export class Staff extends TenantEntity<
   @Declared({
     filter: 'The first name.',
     order: 'FIRST_NAME',
+    input: fields.text(),
     legacy: { json: 'first_name', xml: true },
   })
   firstName: string = '';
@@ -45,6 +55,7 @@ export class Staff extends TenantEntity<
   @Declared({
     filter: 'The last name.',
     order: 'LAST_NAME',
+    input: fields.text(),
     legacy: { json: 'last_name', xml: true },
   })
   lastName: string = '';
@@ -59,6 +70,9 @@ export class Staff extends TenantEntity<
     filter: 'The e-mail address.',
     order: 'EMAIL_ADDRESS',
     read: PERSONAL_RULE,
+    input: fields
+      .text()
+      .refine((s) => s === '' || /^[^\s@]+@[^\s@]+$/.test(s), 'is not an e-mail address'),
     legacy: { json: 'email_address', xml: true, always: true },
   })
   emailAddress: string = '';
@@ -71,6 +85,7 @@ export class Staff extends TenantEntity<
   @Declared({
     filter: 'Whether the user is enabled.',
     order: 'ACTIVE',
+    input: z.boolean(),
     legacy: { json: 'active', xml: true, as: 'string-boolean' },
   })
   active: boolean = true;
@@ -84,13 +99,20 @@ export class Staff extends TenantEntity<
   @Declared({
     filter: "The user's IANA time zone name.",
     order: 'TIME_ZONE',
+    input: timeZoneField(),
     legacy: { json: 'time_zone', xml: true },
   })
   timeZone: string = 'UTC';
 
   @Field(() => StaffType, { description: "The user's role." })
   @Enum({ items: () => StaffType })
-  @Declared({ filter: true, order: 'TYPE', legacy: { json: 'type' } })
+  @Declared({
+    filter: true,
+    order: 'TYPE',
+    // The owner is made with the account: a create or update gives one of the others.
+    input: z.enum([StaffType.MANAGER, StaffType.STAFF]),
+    legacy: { json: 'type' },
+  })
   type: StaffType = StaffType.STAFF;
 
   @Field(() => Int, {
@@ -103,6 +125,7 @@ export class Staff extends TenantEntity<
     filter: "The user's hourly rate in cents.",
     order: 'HOURLY_RATE_CENTS',
     read: STAFF_RATE_RULE,
+    input: fields.cents().nullable(),
     legacy: { json: 'hourly_rate_cents' },
   })
   hourlyRateCents: number | null = null;
@@ -113,6 +136,6 @@ export class Staff extends TenantEntity<
       "What an hour of the user's work costs the account, in cents: a report's `costCents`. Null when not set, or for a caller who may not read money (a staff member, themself included).",
   })
   @Property({ type: 'integer', nullable: true })
-  @Declared({ read: COSTS_RULE })
+  @Declared({ read: COSTS_RULE, input: fields.cents().nullable() })
   costRateCents: number | null = null;
 }

@@ -3,9 +3,8 @@ import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from './passwords';
 import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
-import { StaffType } from '../common';
+import { StaffType, declaredInputs } from '../common';
 import type { OrderSpec } from '../../core/list-shapes';
-import { timeZoneField } from '../../core/zone-names';
 import { declaredWhere, findPage, type PageRequest } from '../paging';
 import {
   findByUuids,
@@ -33,30 +32,22 @@ import {
   staffReadDenial,
 } from './staff.policy';
 
-const login = fields
-  .requiredText(255)
-  .refine(
-    (s) => !s.includes(':'),
-    'must not contain ":" (it separates login and password in Basic auth)',
-  );
+const { login, ...profile } = declaredInputs(Staff, [
+  'login',
+  'firstName',
+  'lastName',
+  'emailAddress',
+  'timeZone',
+  'type',
+  'active',
+  'hourlyRateCents',
+  'costRateCents',
+]);
 const password = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`)
   .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
-const timeZone = timeZoneField();
-const profile = {
-  firstName: fields.text(),
-  lastName: fields.text(),
-  emailAddress: fields
-    .text()
-    .refine((s) => s === '' || /^[^\s@]+@[^\s@]+$/.test(s), 'is not an e-mail address'),
-  timeZone,
-  type: z.enum([StaffType.MANAGER, StaffType.STAFF]),
-  active: z.boolean(),
-  hourlyRateCents: fields.cents().nullable(),
-  costRateCents: fields.cents().nullable(),
-};
 const optionalProfile = z.object(profile).partial().shape;
 const createSchema = z.object({
   id: fields.uuid().nullish(),

@@ -150,6 +150,8 @@ export function validate<S extends z.ZodType>(
   );
 }
 
+const MIN_DATE = new Date('1970-01-01T00:00:00Z');
+const MAX_DATE = new Date('9999-12-31T23:59:59Z');
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 /** Field rules shared by every input. */
@@ -159,16 +161,20 @@ export const fields = {
       .string()
       .max(max, `must be at most ${max} characters`)
       .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters'),
+  /** Trimmed, and not blank (`notBlank`: GraphQL input descriptions say so). */
   requiredText: (max = 255) =>
     fields
       .text(max)
       .transform((s) => s.trim())
-      .refine((s) => s.length > 0, BLANK),
+      .refine((s) => s.length > 0, BLANK)
+      .meta({ notBlank: true }),
   uuid: () =>
     z
       .string()
       .refine(isUuid, 'is not a valid id')
       .transform((s) => s.toLowerCase()),
+  /** An instant from 1970 to 9999 (a shift's start and stop). */
+  instant: () => z.date().min(MIN_DATE, 'is before 1970').max(MAX_DATE, 'is after 9999'),
   rowId: () => z.number().int().refine(isRowId, 'is not a valid id'),
   cents: () =>
     z.number().int('must be a whole number').min(0, 'must not be negative').max(2_000_000_000),

@@ -1,6 +1,13 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
 import type { ActivityChanges, NewActivity } from '../activity.changes';
-import { ActivityRef, ProjectRef, EntityFilter, EntityOrder } from '../../common';
+import {
+  ActivityRef,
+  DeclaredInput,
+  EntityFilter,
+  EntityOrder,
+  ProjectRef,
+  withDeclaredInputs,
+} from '../../common';
 import { Activity } from '../activity.entity';
 
 export const ActivityFilter = EntityFilter(Activity, 'ActivityFilter', 'activities');
@@ -9,19 +16,18 @@ export const { input: ActivityOrder } = EntityOrder(Activity, 'ActivityOrder', '
 
 @InputType({ description: 'Omitted fields keep their value on update.' })
 export class ActivityInput implements ActivityChanges {
-  @Field(() => String, {
-    nullable: true,
-    description: "The activity's name; not blank, at most 255 characters.",
-  })
+  // Added by withDeclaredInputs (below), described as the output field.
   name?: string;
 }
+
+withDeclaredInputs(ActivityInput, Activity);
 
 @InputType({
   description:
     'A new activity of a project (owners and managers). Give the project by `projectId` or `projectLegacyId`.',
 })
 export class CreateActivityInput extends ActivityInput implements NewActivity {
-  @Field(() => String, { description: "The activity's name; not blank, at most 255 characters." })
+  @DeclaredInput(Activity, { nullable: false })
   override name!: string;
 
   @Field(() => ID, {

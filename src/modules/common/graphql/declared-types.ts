@@ -76,6 +76,12 @@ function graphqlTypeOf(type: Entity, field: DeclaredField): GraphQLTypeValue {
   return meta.getType();
 }
 
+/** The GraphQL type of a declared field's input: its output field's, a list when that is one. */
+function inputTypeOf(type: Entity, field: DeclaredField): GraphQLTypeValue | [GraphQLTypeValue] {
+  const named = graphqlTypeOf(type, field);
+  return graphqlFieldOf(type, field)?.typeOptions.array ? [named] : named;
+}
+
 /** What the field is, in a description: the `@Field`'s own, and what guards its reading. */
 function describe(type: Entity, field: DeclaredField): string {
   const own =
@@ -93,14 +99,59 @@ function describeOrder(type: Entity, field: DeclaredField): string {
   return field.read ? `${by} ${readNote(field)}` : by;
 }
 
-/** The limits a writable field's input schema sets, in words ("At most 32 characters."). */
+/**
+ * The limits a writable field's input schema sets, in words ("Not blank, at most 255
+ * characters."), read from its JSON Schema: lengths, counts and ranges, and `notBlank` (metadata
+ * of `fields.requiredText`). What it cannot read (a pattern, a refinement) the description says.
+ */
 function limitsOf(input: ZodType): string | undefined {
-  const schema = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' });
-  const max =
-    schema.maxLength ??
-    schema.anyOf?.flatMap((s) => (typeof s === 'object' && s.maxLength) || [])[0];
-  return max === undefined ? undefined : `At most ${max.toLocaleString('en')} characters.`;
+  const json = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' });
+  const schema = (json.anyOf?.find((s) => typeof s === 'object' && s.type !== 'null') ??
+    json) as JSONSchemaOf;
+  const words = [...(schema.notBlank ? ['not blank'] : []), ...rangeOf(schema)].join(', ');
+  return words ? `${words[0]!.toUpperCase()}${words.slice(1)}.` : undefined;
 }
+
+interface JSONSchemaOf {
+  type?: string;
+  notBlank?: true;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  maxItems?: number;
+  items?: { maxLength?: number };
+}
+
+/** A text's length, a list's count (and its items' length), or a number's range, in words. */
+function rangeOf(schema: JSONSchemaOf): string[] {
+  const { minimum: min, maximum: max } = schema;
+  switch (schema.type) {
+    case 'string':
+      return schema.maxLength === undefined
+        ? []
+        : [`at most ${amount(schema.maxLength)} characters`];
+    case 'array': {
+      const each = schema.items?.maxLength;
+      if (schema.maxItems === undefined) return [];
+      return [
+        `at most ${amount(schema.maxItems)}${each === undefined ? '' : ` of up to ${amount(each)} characters`}`,
+      ];
+    }
+    case 'integer':
+    case 'number':
+      if (min === 0)
+        return ['not negative', ...(max === undefined ? [] : [`at most ${amount(max)}`])];
+      if (min !== undefined && max !== undefined) return [`from ${amount(min)} to ${amount(max)}`];
+      return [
+        ...(min === undefined ? [] : [`at least ${amount(min)}`]),
+        ...(max === undefined ? [] : [`at most ${amount(max)}`]),
+      ];
+    default:
+      return [];
+  }
+}
+
+const amount = (n: number) => n.toLocaleString('en');
 
 const readNote = (field: DeclaredField) =>
   `READ_DENIED for a caller the ${field.read!.name} rule keeps it from.`;
@@ -158,7 +209,8 @@ export function EntityOrder(type: Entity, name: string, noun: string) {
 
 /**
  * Adds to an input class (`ProjectInput`) a nullable field for each declared writable field it
- * does not declare itself; its description is the output field's.
+ * does not declare itself; its description is the output field's, then the limits of its declared
+ * input in words.
  */
 export function withDeclaredInputs<T extends ClassType>(input: T, type: Entity): T {
   const own = new Set(
@@ -168,13 +220,41 @@ export function withDeclaredInputs<T extends ClassType>(input: T, type: Entity):
   );
   for (const field of declaredFields(type)) {
     if (!field.input || own.has(field.name)) continue;
-    const described = [graphqlFieldOf(type, field)?.description, limitsOf(field.input)];
-    Field(() => graphqlTypeOf(type, field), {
+    Field(() => inputTypeOf(type, field), {
       nullable: true,
-      description: described.filter(Boolean).join(' '),
+      description: describeInput(type, field),
     })(input.prototype, field.name);
   }
   return input;
+}
+
+/**
+ * The input field of a declared writable field of `type`, for an input that says what the field
+ * means to its operation (a text, or `description`: a punch-out appends its notes, an update keeps
+ * an omitted value): the declared field's GraphQL type, the description (the output field's when
+ * none is given), then the declared limits in words, so that the limits are written once, on the
+ * entity. Nullable unless `nullable: false` (a create's required name).
+ */
+export function DeclaredInput(
+  type: Entity,
+  options: string | { readonly description?: string; readonly nullable?: false } = {},
+): PropertyDecorator {
+  const { description, nullable } =
+    typeof options === 'string' ? { description: options } : options;
+  return (target, property) => {
+    const field = declaredFields(type).find((f) => f.name === property && f.input);
+    if (!field) throw new Error(`${type.name}.${String(property)} declares no input`);
+    Field(() => inputTypeOf(type, field), {
+      nullable: nullable ?? true,
+      description: describeInput(type, field, description),
+    })(target, property);
+  };
+}
+
+/** An input field's description: its own or the output field's, then the limits in words. */
+function describeInput(type: Entity, field: DeclaredField, own?: string): string {
+  const described = [own ?? graphqlFieldOf(type, field)?.description, limitsOf(field.input!)];
+  return described.filter(Boolean).join(' ');
 }
 
 /**

@@ -1,7 +1,8 @@
-import { Field, Float, ID, InputType, Int } from 'type-graphql';
+import { Field, ID, InputType, Int } from 'type-graphql';
 import type { CompanyChanges, NewCompany } from '../company.changes';
 import {
   CompanyRef,
+  DeclaredInput,
   EntityFilter,
   EntityOrder,
   Visibility,
@@ -15,31 +16,24 @@ export const { input: CompanyOrder } = EntityOrder(Company, 'CompanyOrder', 'com
 
 @InputType({ description: 'Omitted fields keep their value on update.' })
 export class CompanyInput implements CompanyChanges {
-  @Field(() => String, {
-    nullable: true,
-    description: "The company's name; not blank, at most 255 characters.",
-  })
+  // name, the contact fields and notes: added by withDeclaredInputs (below), described as the
+  // output fields.
   name?: string;
-  @Field(() => Visibility, {
-    nullable: true,
-    description:
-      'Who sees the company: PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the listed users. PRIVATE when omitted on create.',
-  })
+  @DeclaredInput(
+    Company,
+    'Who sees the company: PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the listed users. PRIVATE when omitted on create.',
+  )
   visibility?: Visibility;
   @Field(() => [ID], { nullable: true, description: 'Users of CUSTOM visibility, by uuid.' })
   userIds?: string[] | null;
   @Field(() => [Int], { nullable: true, description: 'Users of CUSTOM visibility, by integer id.' })
   userLegacyIds?: number[] | null;
-  @Field(() => Float, {
-    nullable: true,
-    description:
-      'Degrees, -90 to 90 (north positive). When both are left empty and all five address fields are filled, a save that sets the address looks them up.',
-  })
+  @DeclaredInput(
+    Company,
+    'Degrees, north positive. When both are left empty and all five address fields are filled, a save that sets the address looks them up.',
+  )
   latitude?: number | null;
-  @Field(() => Float, {
-    nullable: true,
-    description: 'Degrees, -180 to 180 (east positive); looked up like `latitude`.',
-  })
+  @DeclaredInput(Company, 'Degrees, east positive; looked up like `latitude`.')
   longitude?: number | null;
 }
 
@@ -47,7 +41,7 @@ withDeclaredInputs(CompanyInput, Company);
 
 @InputType({ description: 'A new company (owners and managers).' })
 export class CreateCompanyInput extends CompanyInput implements NewCompany {
-  @Field(() => String, { description: "The company's name; not blank, at most 255 characters." })
+  @DeclaredInput(Company, { nullable: false })
   override name!: string;
 
   @Field(() => ID, {

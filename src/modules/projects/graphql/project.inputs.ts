@@ -2,6 +2,7 @@ import { Field, ID, InputType, Int } from 'type-graphql';
 import type { NewProject, ProjectChanges } from '../project.changes';
 import {
   CompanyRef,
+  DeclaredInput,
   EntityFilter,
   EntityOrder,
   ProjectRef,
@@ -16,10 +17,8 @@ export const { input: ProjectOrder } = EntityOrder(Project, 'ProjectOrder', 'pro
 
 @InputType({ description: 'Omitted fields keep their value on update.' })
 export class ProjectInput implements ProjectChanges {
-  @Field(() => String, {
-    nullable: true,
-    description: "The project's name; not blank, at most 255 characters.",
-  })
+  // name, timeLimit, timeLimitString, tagList and notes (and code): added by withDeclaredInputs
+  // (below), described as the output fields.
   name?: string;
   @Field(() => ID, { nullable: true, description: 'Moves the project to another company (uuid).' })
   companyId?: string;
@@ -28,16 +27,12 @@ export class ProjectInput implements ProjectChanges {
     description: 'Moves the project to another company (integer id).',
   })
   companyLegacyId?: number;
-  @Field(() => Boolean, {
-    nullable: true,
-    description: 'Whether the project can be punched in to; true when omitted on create.',
-  })
+  @DeclaredInput(Project, 'Whether the project can be punched in to; true when omitted on create.')
   active?: boolean;
-  @Field(() => Visibility, {
-    nullable: true,
-    description:
-      "Who sees the project (whatever its company's visibility): PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the listed users. PRIVATE when omitted on create.",
-  })
+  @DeclaredInput(
+    Project,
+    "Who sees the project (whatever its company's visibility): PUBLIC everyone in the account, PRIVATE the owner and its creator, CUSTOM those and the listed users. PRIVATE when omitted on create.",
+  )
   visibility?: Visibility;
   @Field(() => [ID], {
     nullable: true,
@@ -49,57 +44,33 @@ export class ProjectInput implements ProjectChanges {
     description: 'Users of CUSTOM visibility, by integer id; replaces the list.',
   })
   userLegacyIds?: number[] | null;
-  @Field(() => Int, { nullable: true, description: 'Seconds.' }) timeLimit?: number | null;
-  @Field(() => String, {
-    nullable: true,
-    description:
-      'The time limit as written ("12h", "2h 30m", "1:30"); fills `timeLimit` when that is omitted or null.',
-  })
+  timeLimit?: number | null;
   timeLimitString?: string | null;
-  @Field(() => [String], {
-    nullable: true,
-    description:
-      'Tags copied onto each new running shift on punch-in; at most 50 of up to 64 characters. Give this or `defaultTagsText`.',
-  })
+  @DeclaredInput(
+    Project,
+    'Tags copied onto each new running shift on punch-in. Give this or `defaultTagsText`.',
+  )
   defaultTags?: string[];
-  @Field(() => String, {
-    nullable: true,
-    description:
-      'Comma-separated, kept as written; sets `defaultTags`. Give this or `defaultTags`.',
-  })
+  @DeclaredInput(
+    Project,
+    'Comma-separated, kept as written; sets `defaultTags`. Give this or `defaultTags`.',
+  )
   defaultTagsText?: string | null;
-  @Field(() => [String], {
-    nullable: true,
-    description:
-      'Tags of the project itself (shifts do not get them); at most 50 of up to 64 characters.',
-  })
   tagList?: string[];
-  @Field(() => String, {
-    nullable: true,
-    description: 'Free-text notes, at most 10,000 characters.',
-  })
   notes?: string | null;
-  @Field(() => String, {
-    nullable: true,
-    description:
-      'The hourly rate as written ("$85", "$12.50"); fills `hourlyRateCents` when that is omitted or null.',
-  })
+  @DeclaredInput(
+    Project,
+    'The hourly rate as written ("$85", "$12.50"); fills `hourlyRateCents` when that is omitted or null.',
+  )
   hourlyRate?: string | null;
-  @Field(() => Int, {
-    nullable: true,
-    description: 'The hourly rate in cents; not negative.',
-  })
+  @DeclaredInput(Project, 'The hourly rate in cents.')
   hourlyRateCents?: number | null;
-  @Field(() => Int, {
-    nullable: true,
-    description: 'The amount invoiced for the project, in cents.',
-  })
+  @DeclaredInput(Project, 'The amount invoiced for the project, in cents.')
   invoiceAmountCents?: number | null;
-  @Field(() => Boolean, {
-    nullable: true,
-    description:
-      'The default of `billable` for new shifts on the project; true when omitted on create.',
-  })
+  @DeclaredInput(
+    Project,
+    'The default of `billable` for new shifts on the project; true when omitted on create.',
+  )
   billableByDefault?: boolean;
 }
 
@@ -110,7 +81,7 @@ withDeclaredInputs(ProjectInput, Project);
     'A new project of a company (owners and managers): give the company by `companyId` or `companyLegacyId`.',
 })
 export class CreateProjectInput extends ProjectInput implements NewProject {
-  @Field(() => String, { description: "The project's name; not blank, at most 255 characters." })
+  @DeclaredInput(Project, { nullable: false })
   override name!: string;
 
   @Field(() => ID, {

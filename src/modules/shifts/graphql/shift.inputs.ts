@@ -1,10 +1,11 @@
 import {
   CompanyRef,
-  ProjectRef,
-  ShiftRef,
-  DateTimeISOResolver,
+  DeclaredInput,
   EntityFilter,
   EntityOrder,
+  ProjectRef,
+  ShiftRef,
+  withDeclaredInputs,
 } from '../../common';
 import { Shift } from '../shift.entity';
 import { Field, ID, InputType, Int } from 'type-graphql';
@@ -16,15 +17,12 @@ export const { input: ShiftOrder } = EntityOrder(Shift, 'ShiftOrder', 'shifts');
 
 @InputType({ description: 'Omitted fields keep their value on update.' })
 export class ShiftInput implements ShiftChanges {
-  @Field(() => DateTimeISOResolver, {
-    nullable: true,
-    description: 'When the shift started; required on create unless `localStartAsString` is given.',
-  })
+  @DeclaredInput(
+    Shift,
+    'When the shift started; required on create unless `localStartAsString` is given.',
+  )
   start?: Date;
-  @Field(() => DateTimeISOResolver, {
-    nullable: true,
-    description: 'Null or omitted on create: the shift is running.',
-  })
+  @DeclaredInput(Shift, 'Null or omitted on create: the shift is running.')
   stop?: Date | null;
   @Field(() => String, {
     nullable: true,
@@ -36,32 +34,14 @@ export class ShiftInput implements ShiftChanges {
     description: "Human-readable wall time in the shift's zone; overrides stop.",
   })
   localStopAsString?: string | null;
-  @Field(() => String, {
-    nullable: true,
-    description: "IANA zone; the user's zone when omitted on create.",
-  })
+  @DeclaredInput(Shift, "IANA zone; the user's zone when omitted on create.")
   timeZone?: string;
-  @Field(() => String, {
-    nullable: true,
-    description: 'Free-text notes, at most 10,000 characters.',
-  })
+  // notes and externalHref: added by withDeclaredInputs (below), described as the output fields.
   notes?: string | null;
-  @Field(() => Boolean, {
-    nullable: true,
-    description: "The project's billableByDefault when omitted.",
-  })
+  @DeclaredInput(Shift, "The project's billableByDefault when omitted.")
   billable?: boolean;
-  @Field(() => [String], {
-    nullable: true,
-    description:
-      "The shift's tags; at most 50 of up to 64 characters. None when omitted on create.",
-  })
+  @DeclaredInput(Shift, "The shift's tags; none when omitted on create.")
   tagList?: string[];
-  @Field(() => String, {
-    nullable: true,
-    description:
-      'Where the shift came from, when created on an external site; at most 2048 characters.',
-  })
   externalHref?: string | null;
   @Field(() => ID, {
     nullable: true,
@@ -92,6 +72,8 @@ export class ShiftInput implements ShiftChanges {
   })
   userLegacyId?: number;
 }
+
+withDeclaredInputs(ShiftInput, Shift);
 
 @InputType({
   description:
@@ -141,13 +123,10 @@ export class PunchInInput implements PunchInFields {
   })
   activityLegacyId?: number | null;
 
-  @Field(() => String, { nullable: true, description: "The running shift's notes." })
+  @DeclaredInput(Shift, "The running shift's notes.")
   notes?: string | null;
 
-  @Field(() => [String], {
-    nullable: true,
-    description: "Tags of the running shift, added to the project's default tags.",
-  })
+  @DeclaredInput(Shift, "Tags of the running shift, added to the project's default tags.")
   tagList?: string[] | null;
 }
 
@@ -162,10 +141,7 @@ export class PunchOutInput {
   })
   inCompany?: CompanyRef | null;
 
-  @Field(() => String, {
-    nullable: true,
-    description: "Appended to the stopped shift's notes on a line of their own.",
-  })
+  @DeclaredInput(Shift, "Appended to the stopped shift's notes on a line of their own.")
   notes?: string | null;
 }
 

@@ -1,5 +1,11 @@
-import { Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
-import { EntityFilter, EntityOrder, StaffRef } from '../../common';
+import { Field, ID, InputType, registerEnumType } from 'type-graphql';
+import {
+  DeclaredInput,
+  EntityFilter,
+  EntityOrder,
+  StaffRef,
+  withDeclaredInputs,
+} from '../../common';
 import { AssignableStaffType, type NewStaff, type StaffChanges } from '../staff.changes';
 import { Staff } from '../staff.entity';
 
@@ -19,113 +25,57 @@ registerEnumType(AssignableStaffType, {
   },
 });
 
+const LOGIN = 'Without ":"; unique in the service (any case).';
+
+@InputType({ description: 'Omitted fields keep their value.' })
+export class StaffInput implements StaffChanges {
+  @DeclaredInput(Staff, LOGIN)
+  login?: string;
+  @Field(() => String, { nullable: true, description: 'Write-only; takes effect at once.' })
+  password?: string;
+  @DeclaredInput(Staff, 'The first name; empty when omitted on create.')
+  firstName?: string;
+  @DeclaredInput(Staff, 'The last name; empty when omitted on create.')
+  lastName?: string;
+  @DeclaredInput(Staff, 'The e-mail address (or empty); empty when omitted on create.')
+  emailAddress?: string;
+  @DeclaredInput(Staff, 'IANA time zone name.')
+  timeZone?: string;
+  // Of the roles a user can be given (the declared input admits no other).
+  @Field(() => AssignableStaffType, {
+    nullable: true,
+    description:
+      'The role; STAFF when omitted on create. Only the owner makes or changes managers.',
+  })
+  type?: AssignableStaffType;
+  @DeclaredInput(
+    Staff,
+    "Whether the user may sign in; true when omitted on create. Enabling a user counts against the plan's staff maximum.",
+  )
+  active?: boolean;
+  @DeclaredInput(Staff, "The user's hourly rate in cents.")
+  hourlyRateCents?: number | null;
+  @DeclaredInput(Staff, "What an hour of the user's work costs, in cents (owner and managers).")
+  costRateCents?: number | null;
+}
+
+withDeclaredInputs(StaffInput, Staff);
+
 @InputType({
   description: 'A new user (owners and managers); only the owner creates managers.',
 })
-export class CreateStaffInput implements NewStaff {
+export class CreateStaffInput extends StaffInput implements NewStaff {
   @Field(() => ID, {
     nullable: true,
     description: 'A uuid of your choice; generated when omitted.',
   })
   id?: string | null;
-  @Field(() => String, { description: 'Not blank, without ":"; unique in the service (any case).' })
-  login!: string;
+  @DeclaredInput(Staff, { description: LOGIN, nullable: false })
+  override login!: string;
   @Field(() => String, { description: 'Write-only; at least 8 characters.' })
-  password!: string;
-  @Field(() => String, {
-    nullable: true,
-    description: 'The first name; empty when omitted on create.',
-  })
-  firstName?: string;
-  @Field(() => String, {
-    nullable: true,
-    description: 'The last name; empty when omitted on create.',
-  })
-  lastName?: string;
-  @Field(() => String, {
-    nullable: true,
-    description: 'The e-mail address (or empty); empty when omitted on create.',
-  })
-  emailAddress?: string;
-  @Field(() => String, { nullable: true, description: 'IANA time zone; UTC when omitted.' })
-  timeZone?: string;
-  @Field(() => AssignableStaffType, {
-    nullable: true,
-    description:
-      'The role; STAFF when omitted on create. Only the owner makes or changes managers.',
-  })
-  type?: AssignableStaffType;
-  @Field(() => Boolean, {
-    nullable: true,
-    description:
-      "Whether the user may sign in; true when omitted on create. Enabling a user counts against the plan's staff maximum.",
-  })
-  active?: boolean;
-  @Field(() => Int, {
-    nullable: true,
-    description: "The user's hourly rate in cents; not negative.",
-  })
-  hourlyRateCents?: number | null;
-  @Field(() => Int, {
-    nullable: true,
-    description:
-      "What an hour of the user's work costs, in cents (owner and managers); not negative.",
-  })
-  costRateCents?: number | null;
-}
-
-@InputType({ description: 'Omitted fields keep their value.' })
-export class StaffInput implements StaffChanges {
-  @Field(() => String, {
-    nullable: true,
-    description: 'Not blank, without ":"; unique in the service (any case).',
-  })
-  login?: string;
-  @Field(() => String, { nullable: true, description: 'Write-only; takes effect at once.' })
-  password?: string;
-  @Field(() => String, {
-    nullable: true,
-    description: 'The first name; empty when omitted on create.',
-  })
-  firstName?: string;
-  @Field(() => String, {
-    nullable: true,
-    description: 'The last name; empty when omitted on create.',
-  })
-  lastName?: string;
-  @Field(() => String, {
-    nullable: true,
-    description: 'The e-mail address (or empty); empty when omitted on create.',
-  })
-  emailAddress?: string;
-  @Field(() => String, {
-    nullable: true,
-    description: 'IANA time zone name.',
-  })
-  timeZone?: string;
-  @Field(() => AssignableStaffType, {
-    nullable: true,
-    description:
-      'The role; STAFF when omitted on create. Only the owner makes or changes managers.',
-  })
-  type?: AssignableStaffType;
-  @Field(() => Boolean, {
-    nullable: true,
-    description:
-      "Whether the user may sign in; true when omitted on create. Enabling a user counts against the plan's staff maximum.",
-  })
-  active?: boolean;
-  @Field(() => Int, {
-    nullable: true,
-    description: "The user's hourly rate in cents; not negative.",
-  })
-  hourlyRateCents?: number | null;
-  @Field(() => Int, {
-    nullable: true,
-    description:
-      "What an hour of the user's work costs, in cents (owner and managers); not negative.",
-  })
-  costRateCents?: number | null;
+  override password!: string;
+  @DeclaredInput(Staff, 'IANA time zone; UTC when omitted.')
+  override timeZone?: string;
 }
 
 @InputType({ description: 'Changes a user (the user, or an owner or manager).' })
