@@ -113,6 +113,7 @@ async function heardDuring(
   subscription: LiveSubscription<HeardEvent>,
   change: () => Promise<unknown>,
 ): Promise<HeardEvent[]> {
+  await settled();
   const from = subscription.received.length;
   await change();
   const notes = await marker();
@@ -120,6 +121,20 @@ async function heardDuring(
   return subscription.received
     .slice(from)
     .filter((event) => event.snapshot.shiftId !== primerShift.id);
+}
+
+/**
+ * Both subscribers have heard every change made so far: events reach a socket a little after
+ * their change answers, so a test that counts what a later change sends starts from a marker
+ * made after them, which each subscriber hears after them.
+ */
+async function settled(): Promise<void> {
+  const notes = await marker();
+  await Promise.all(
+    [ownerEvents, managerEvents].map((events) =>
+      events.heard((event) => event.snapshot.notes === notes),
+    ),
+  );
 }
 
 /** Everything the outbox holds, delivered to the receiver; answers the bodies, markers left out. */
@@ -165,6 +180,7 @@ describe('deletions that cascade to shifts', () => {
     await delivered(); // the creations' own webhooks
 
     let payload: Record<string, unknown> = {};
+    await settled();
     const fromManager = managerEvents.received.length;
     const heard = await heardDuring(ownerEvents, async () => {
       payload = (
@@ -257,6 +273,7 @@ describe('deletions that cascade to shifts', () => {
     await delivered();
 
     let payload: Record<string, unknown> = {};
+    await settled();
     const fromManager = managerEvents.received.length;
     const heard = await heardDuring(ownerEvents, async () => {
       payload = (
