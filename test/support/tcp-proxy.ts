@@ -19,8 +19,6 @@ export interface TcpProxy {
   readonly accepted: number;
   /** Connections open right now. */
   readonly open: number;
-  /** Calls `listener` each time a connection closes (after `open` counts it no more). */
-  onConnectionClosed(listener: () => void): void;
   /** Forward again, on the same port. */
   restore(): Promise<void>;
   /** Destroys every connection and refuses new ones, as a stopped server does. */
@@ -39,7 +37,6 @@ export async function startTcpProxy(upstream: { host: string; port: number }): P
   let mode: ProxyMode = 'open';
   let accepted = 0;
   const pairs = new Set<Pair>();
-  const closedListeners: (() => void)[] = [];
   let server: Server | undefined;
   let port = 0;
   const host = '127.0.0.1';
@@ -60,7 +57,6 @@ export async function startTcpProxy(upstream: { host: string; port: number }): P
     client.on('close', () => {
       pair.upstream?.destroy();
       pairs.delete(pair);
-      for (const listener of closedListeners) listener();
     });
     if (mode === 'blackhole') {
       // Swallow whatever the client sends; never answer.
@@ -113,9 +109,6 @@ export async function startTcpProxy(upstream: { host: string; port: number }): P
     },
     get open() {
       return pairs.size;
-    },
-    onConnectionClosed: (listener) => {
-      closedListeners.push(listener);
     },
     restore: async () => {
       if (mode === 'blackhole') destroyAll();
