@@ -85,14 +85,16 @@ function build<Order extends string, JsonName extends string>(
   rows: readonly Row[],
 ): LegacyFields<Order, JsonName> {
   const json = rows.filter((r): r is Row & { json: string } => 'json' in r);
+  // What a node renders, chosen once per type rather than on every node of every list.
+  const rendered = json.filter((r) => !('unread' in r));
+  const inXml = rows.filter((r): r is Row & { xml: string } => 'xml' in r && !('unread' in r));
   const byJsonName = new Map(json.map((r) => [r.json, r]));
   const writable = json.filter((r) => 'input' in r);
   const createFields = inputTable(writable, 'json', jsonKind);
   return {
     json: (node) => {
       const wire: Record<string, unknown> = {};
-      for (const row of json) {
-        if ('unread' in row) continue;
+      for (const row of rendered) {
         const value = valueOf(row, node);
         if (value === null && 'whenSet' in row) continue;
         wire[row.json] = jsonValue(row, value);
@@ -107,8 +109,7 @@ function build<Order extends string, JsonName extends string>(
     },
     jsonShape: Object.fromEntries(json.map((r) => [r.json, wireShape(r)])),
     xml: (node, inserts = {}) =>
-      rows.flatMap((row) => {
-        if (!('xml' in row) || 'unread' in row) return [];
+      inXml.flatMap((row) => {
         const value = valueOf(row, node);
         const own = value === null && 'whenSet' in row ? [] : [xmlElement(row, value, node)];
         return [...own, ...(inserts[row.xml]?.(node) ?? [])];

@@ -182,7 +182,8 @@ function beyondValue(
   return towardsNulls ? { $or: [beyond, nest(term.path, { $eq: null })] } : beyond;
 }
 
-function nest(path: string, condition: unknown): Record<string, unknown> {
+/** `condition` on the property `path` names, nested along its dots (`company.uuid`). */
+export function nest(path: string, condition: unknown): Record<string, unknown> {
   return path
     .split('.')
     .reverse()

@@ -19,6 +19,7 @@ import {
   decodeCursor,
   encodeCursor,
   keysetWhere,
+  nest,
   type OrderTerm,
   orderTerms,
   readCursor,
@@ -158,16 +159,6 @@ function checkOperand(entity: EntityName, at: string, path: string, operand: unk
         throw ValidationError.field(entity, at, 'is not a valid id');
     }
   }
-}
-
-function nest(path: string, condition: unknown): Record<string, unknown> {
-  return path
-    .split('.')
-    .reverse()
-    .reduce<unknown>((inner, segment) => ({ [segment]: inner }), condition) as Record<
-    string,
-    unknown
-  >;
 }
 
 /** An order's terms as MikroORM orderBy, in reverse when reading a page backwards. */
