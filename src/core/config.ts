@@ -85,6 +85,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_ALIASES: intFrom(0, 10_000).default(30),
   GRAPHQL_MAX_TOKENS: intFrom(10, 1_000_000).default(5_000),
   GRAPHQL_MAX_COST: intFrom(1, 1_000_000_000).default(500_000),
+  GRAPHQL_COMPILED_READS: z.enum(['true', 'false']).default('true'),
   // Cost budgets (leaky buckets, src/auth/cost-budget.ts): points held full (0 turns one off) and
   // points restored a second. A budget that is on holds at least GRAPHQL_MAX_COST (checked below).
   GRAPHQL_COST_BUDGET_PER_USER: intFrom(0, 1_000_000_000_000).default(1_000_000),
@@ -281,6 +282,12 @@ export interface Config {
     readonly maxAliases: number;
     readonly maxTokens: number;
     readonly maxCost: number;
+    /**
+     * Whether reads whose selection compiles are answered by one SQL statement that writes their
+     * JSON (src/graphql/compiled-reads); off, the executor answers every field (the differential
+     * test's other side).
+     */
+    readonly compiledReads: boolean;
   };
   /**
    * Each user's and each account's budget of GraphQL cost points (Shopify's leaky bucket): holds up
@@ -448,6 +455,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAliases: e.GRAPHQL_MAX_ALIASES,
       maxTokens: e.GRAPHQL_MAX_TOKENS,
       maxCost: e.GRAPHQL_MAX_COST,
+      compiledReads: e.GRAPHQL_COMPILED_READS === 'true',
     }),
     costBudgets: Object.freeze({
       perUser: e.GRAPHQL_COST_BUDGET_PER_USER,

@@ -17,11 +17,15 @@ export function declaredSql(
 ): Readonly<Record<string, string>> {
   const meta = metadata.get(type.name);
   return Object.fromEntries(
-    declaredFields(type).map((field) => [field.name, sqlOf(meta, field.path, alias)]),
+    declaredFields(type).map((field) => [field.name, pathSql(meta, field.path, alias)]),
   );
 }
 
-function sqlOf(meta: EntityMetadata, path: string, alias: string): string {
+/**
+ * The SQL of an entity property path over one row aliased `alias`: a column, or through a reference
+ * (`project.uuid`) the referenced row's column.
+ */
+export function pathSql(meta: EntityMetadata, path: string, alias: string): string {
   const [name, through] = path.split('.') as [string, string | undefined];
   const property = propertyOf(meta, name);
   const column = `${quote(alias)}.${quote(columnOf(property))}`;
@@ -34,6 +38,15 @@ function sqlOf(meta: EntityMetadata, path: string, alias: string): string {
   return `(select ${quote(columnOf(propertyOf(target, through)))} from ${quote(target.tableName)} where ${quote(key)} = ${column})`;
 }
 
+/** The property a path ends in (`project.uuid`: the project's `uuid`). */
+export function pathProperty(meta: EntityMetadata, path: string): EntityProperty {
+  const [name, through] = path.split('.') as [string, string | undefined];
+  const property = propertyOf(meta, name);
+  if (through === undefined) return property;
+  if (!property.targetMeta) throw new Error(`${meta.className}.${name} is no reference`);
+  return propertyOf(property.targetMeta, through);
+}
+
 function propertyOf(meta: EntityMetadata, name: string): EntityProperty {
   const property = meta.properties[name as keyof typeof meta.properties] as
     EntityProperty | undefined;
@@ -41,10 +54,10 @@ function propertyOf(meta: EntityMetadata, name: string): EntityProperty {
   return property;
 }
 
-function columnOf(property: EntityProperty): string {
+export function columnOf(property: EntityProperty): string {
   const [column, ...more] = property.fieldNames;
   if (!column || more.length > 0) throw new Error(`${property.name} is not one column`);
   return column;
 }
 
-const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+export const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;

@@ -17,6 +17,7 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { withCompiledReads } from './compiled-reads';
 import { requiredFieldsCheck } from './required-input-fields';
 
 /**
@@ -71,7 +72,9 @@ export function jitGateway(schema: GraphQLSchema, around?: ExecutionAround): Gat
     const key = operationName ?? '';
     let runner = byName.get(key);
     if (!runner) {
-      runner = compile(schema, jitSchema, document, operationName);
+      runner = withCompiledReads(schema, document, operationName, (executed) =>
+        compile(schema, jitSchema, executed, operationName),
+      );
       byName.set(key, runner);
     }
     return runner;

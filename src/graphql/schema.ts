@@ -9,24 +9,26 @@ import {
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchema, type ContainerType, type PubSub } from 'type-graphql';
-import { ACTIVITY_RESOLVERS } from '../modules/activities/graphql';
+import { ACTIVITY_LISTS, ACTIVITY_RESOLVERS } from '../modules/activities/graphql';
 import { maskDeclaredFields, ONE_OF_INPUT_TYPES } from '../modules/common';
 import { MODULES, type ModuleName } from '../modules';
 import type { ResolverRegistration } from '../core/module-definition';
-import { COMPANY_RESOLVERS } from '../modules/companies/graphql';
+import { COMPANY_LISTS, COMPANY_RESOLVERS } from '../modules/companies/graphql';
 import { ERROR_CODES, ERROR_MEANINGS, HTTP_STATUS } from '../core/errors';
 import { APOLLO_CODES } from './format-error';
 import { EVENT_RESOLVERS, registerShiftEventSource } from '../modules/events/graphql';
 import { NODE_RESOLVERS } from '../modules/nodes/graphql';
 import { SYNC_RESOLVERS } from '../modules/sync/graphql';
 import { OAUTH_RESOLVERS } from '../modules/oauth/graphql';
-import { PROJECT_RESOLVERS } from '../modules/projects/graphql';
+import { PROJECT_LISTS, PROJECT_RESOLVERS } from '../modules/projects/graphql';
 import { RATE_RESOLVERS } from '../modules/rates/graphql';
 import { REPORT_RESOLVERS } from '../modules/reports/graphql';
-import { SHIFT_RESOLVERS } from '../modules/shifts/graphql';
-import { STAFF_RESOLVERS } from '../modules/staff/graphql';
+import { SHIFT_LISTS, SHIFT_RESOLVERS } from '../modules/shifts/graphql';
+import { STAFF_LISTS, STAFF_RESOLVERS } from '../modules/staff/graphql';
 import { TIME_ZONE_RESOLVERS } from '../modules/time-zones/graphql';
 import { WEBHOOK_RESOLVERS } from '../modules/webhooks/graphql';
+import type { ListRegistration } from '../modules/paging/graphql';
+import { registerCompiledLists } from './compiled-reads';
 import { forgetReadsAroundMutationFields } from './mutation-freshness';
 import type { Services } from './services';
 
@@ -59,6 +61,15 @@ const RESOLVERS_OF: Readonly<Record<ModuleName, readonly ResolverRegistration<Se
   nodes: NODE_RESOLVERS,
 };
 
+/** The root lists reads compiled to SQL answer (src/graphql/compiled-reads), as the modules name them. */
+const COMPILED_LISTS: readonly ListRegistration<Services>[] = [
+  ...STAFF_LISTS,
+  ...COMPANY_LISTS,
+  ...PROJECT_LISTS,
+  ...ACTIVITY_LISTS,
+  ...SHIFT_LISTS,
+];
+
 /**
  * Builds the executable schema; resolvers get their services through a small container.
  * Subscriptions listen on `pubSub` (the app's live shift events; without one, nothing is heard).
@@ -82,6 +93,10 @@ export async function createSchema(
   });
   const schema = describeRootTypes(
     forgetReadsAroundMutationFields(withErrorCodes(withOneOfInputs(maskDeclaredFields(built)))),
+  );
+  registerCompiledLists(
+    schema,
+    new Map(COMPILED_LISTS.map(([field, build]) => [field, build(services)] as const)),
   );
   // Last: the event source is found by the schema object that serves the subscriptions.
   registerShiftEventSource(schema, { pubSub, projects: services.projects });

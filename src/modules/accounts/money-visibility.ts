@@ -27,4 +27,5 @@ export const MONEY_RULE: ReadRule = {
   refusal: 'only the owner and managers',
   query: mayReadMoney,
   row: mayReadMoney,
+  sql: mayReadMoney,
 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RequestContext } from '../../core/request-context';
 import type { OrderSpec } from '../../core/list-shapes';
 import { declaredInputs } from '../common';
-import { declaredWhere, findPage, type PageRequest } from '../paging';
+import { declaredWhere, findPage, type ListSource, type PageRequest } from '../paging';
 import {
   findByUuids,
   idempotentTransaction,
@@ -50,13 +50,13 @@ export class ActivityService {
     return findByUuids(ctx.em, Activity, ids, { project: await projectVisibilityWhere(ctx) });
   }
 
-  async list(
+  /** The activities the caller may list by the filter and order (and project), before paging. */
+  async listSource(
     ctx: RequestContext,
     filter: object | undefined,
     order: OrderSpec[] | undefined,
-    page: PageRequest,
     projectLocator?: Locator,
-  ) {
+  ): Promise<ListSource<Activity>> {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
     const where = {
       $and: [
@@ -64,7 +64,18 @@ export class ActivityService {
         project ? { project: project.id } : { project: await projectVisibilityWhere(ctx) },
       ],
     };
-    return findPage<Activity>(ctx, Activity, 'Activity', where, order, page);
+    return { entityClass: Activity, entity: 'Activity', where, order };
+  }
+
+  async list(
+    ctx: RequestContext,
+    filter: object | undefined,
+    order: OrderSpec[] | undefined,
+    page: PageRequest,
+    projectLocator?: Locator,
+  ) {
+    const source = await this.listSource(ctx, filter, order, projectLocator);
+    return findPage(ctx, source, page);
   }
 
   async create(ctx: RequestContext, input: NewActivity): Promise<Activity> {

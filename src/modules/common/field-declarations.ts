@@ -70,6 +70,11 @@ export interface ReadRule<Row = never> {
   readonly refusal: string;
   query(viewer: Viewer): boolean;
   row(viewer: Viewer, row: Row): boolean;
+  /**
+   * `row` as SQL, for reads compiled to SQL: true or false when the viewer alone decides, else a
+   * condition over the row's integer id (`row.id`, an SQL expression).
+   */
+  sql(viewer: Viewer, row: { readonly id: string }): boolean | string;
 }
 
 /** A declared field as its readers see it: its GraphQL name and the property path it stands for. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RequestContext } from '../../core/request-context';
 import { declaredInputs } from '../common';
 import type { OrderSpec } from '../../core/list-shapes';
-import { declaredWhere, findPage, type PageRequest } from '../paging';
+import { declaredWhere, findPage, type ListSource, type PageRequest } from '../paging';
 import {
   findByUuids,
   idempotentTransaction,
@@ -81,19 +81,29 @@ export class CompanyService {
     return findByUuids(ctx.em, Company, ids, await companyVisibilityWhere(ctx));
   }
 
-  async list(
+  /** The companies the caller may list by the filter and order, before paging. */
+  async listSource(
     ctx: RequestContext,
     filter: object | undefined,
     order: OrderSpec[] | undefined,
-    page: PageRequest,
-  ) {
+  ): Promise<ListSource<Company>> {
     const where = {
       $and: [
         declaredWhere(ctx.viewer, 'Company', Company, filter, order),
         await companyVisibilityWhere(ctx),
       ],
     };
-    return findPage(ctx, Company, 'Company', where, order, page);
+    return { entityClass: Company, entity: 'Company', where, order };
+  }
+
+  async list(
+    ctx: RequestContext,
+    filter: object | undefined,
+    order: OrderSpec[] | undefined,
+    page: PageRequest,
+  ) {
+    const source = await this.listSource(ctx, filter, order);
+    return findPage(ctx, source, page);
   }
 
   async create(ctx: RequestContext, input: NewCompany): Promise<Company> {

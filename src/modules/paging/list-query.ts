@@ -201,7 +201,33 @@ export interface PageRequest {
   ) => string[] | undefined;
 }
 
-interface PageWindow {
+/**
+ * What a list reads before it is paged: its rows (the filter and every policy as one where-object)
+ * and its order. A service answers it once, and both the executor (`findPage`) and reads compiled
+ * to SQL (`listWindow`) page it, so the two read the same rows.
+ */
+export interface ListSource<T extends object> {
+  readonly entityClass: new () => T;
+  readonly entity: EntityName;
+  readonly where: FilterQuery<T>;
+  readonly order: OrderSpec[] | null | undefined;
+}
+
+/**
+ * The page of `source` a request asks for, as `findPage` reads it: the order's terms, the size and
+ * direction, the cursors (a bad one is the caller's VALIDATION error), and the rows' where-object
+ * with the cursors' conditions.
+ */
+export function listWindow<T extends object>(
+  ctx: RequestContext,
+  source: ListSource<T>,
+  page: PageRequest,
+): PageWindow & { readonly pageWhere: FilterQuery<T> } {
+  const window = pageWindow(ctx, source.entityClass, source.entity, source.order, page);
+  return { ...window, pageWhere: whereOfWindow(source.where, window) };
+}
+
+export interface PageWindow {
   readonly terms: OrderTerm[];
   readonly limit: number;
   /** Reading the `last` rows: the query runs in the reversed order, the page is turned back. */
@@ -510,15 +536,12 @@ function whereOfWindow<T>(where: FilterQuery<T>, window: PageWindow): FilterQuer
  */
 export async function findPage<T extends { id: number }>(
   ctx: RequestContext,
-  entityClass: new () => T,
-  entity: EntityName,
-  where: FilterQuery<T>,
-  order: OrderSpec[] | null | undefined,
+  source: ListSource<T>,
   page: PageRequest,
   options: { unmanaged?: boolean; selectedColumns?: boolean } = {},
 ): Promise<ConnectionShape<T>> {
-  const window = pageWindow(ctx, entityClass, entity, order, page);
-  const pageWhere = whereOfWindow(where, window);
+  const { entityClass, where } = source;
+  const { pageWhere, ...window } = listWindow(ctx, source, page);
   const read = { orderBy: orderByOf<T>(window.terms, window.backwards), limit: window.limit + 1 };
   const columns =
     options.unmanaged && options.selectedColumns && page.nodeFields

@@ -5,7 +5,7 @@ import { ValidationError, type EntityName, type FieldError } from '../../core/er
 import type { RequestContext } from '../../core/request-context';
 import { declaredInputs } from '../common';
 import type { OrderSpec } from '../../core/list-shapes';
-import { declaredWhere, findPage, type PageRequest } from '../paging';
+import { declaredWhere, findPage, type ListSource, type PageRequest } from '../paging';
 import {
   findByUuids,
   idempotentTransaction,
@@ -59,13 +59,13 @@ const createSchema = updateSchema.extend({ id: fields.uuid().nullish(), name: pr
 export class ProjectService {
   constructor(private readonly cascades: ShiftCascades) {}
 
-  async list(
+  /** The projects the caller may list by the filter and order (and company), before paging. */
+  async listSource(
     ctx: RequestContext,
     filter: object | undefined,
     order: OrderSpec[] | undefined,
-    page: PageRequest,
     companyLocator?: Locator,
-  ) {
+  ): Promise<ListSource<Project>> {
     const company = companyLocator ? await this.findCompany(ctx, companyLocator) : undefined;
     const where = {
       $and: [
@@ -74,9 +74,18 @@ export class ProjectService {
         company ? { company: company.id } : {},
       ],
     };
-    return findPage<Project>(ctx, Project, 'Project', where, order, page, {
-      unmanaged: true,
-    });
+    return { entityClass: Project, entity: 'Project', where, order };
+  }
+
+  async list(
+    ctx: RequestContext,
+    filter: object | undefined,
+    order: OrderSpec[] | undefined,
+    page: PageRequest,
+    companyLocator?: Locator,
+  ) {
+    const source = await this.listSource(ctx, filter, order, companyLocator);
+    return findPage(ctx, source, page, { unmanaged: true });
   }
 
   async create(ctx: RequestContext, input: NewProject): Promise<Project> {

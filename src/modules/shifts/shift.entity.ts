@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DateTimeISOResolver, Declared, DeclaredReference, Node } from '../common';
 import { offsetSecondsAt, timeZoneField } from '../../core/zone-names';
 import { fields } from '../writes';
-import { ReadsColumns } from '../paging/graphql';
+import { ComputedSql, ReadsColumns } from '../paging/graphql';
 import { Activity } from '../activities';
 import { TenantEntity } from '../accounts';
 import { Project } from '../projects';
@@ -131,6 +131,12 @@ export class Shift extends TenantEntity<
   // Derived fields as getters rather than field resolvers: plain fields skip type-graphql's
   // resolver wrapper, which on a list of a thousand shifts costs more than the values.
   @ReadsColumns(Shift, 'timeZone', 'start')
+  // Minutes, as the zone data of Intl gives them; PostgreSQL's tz data names the same zones.
+  @ComputedSql(
+    Shift,
+    (c) =>
+      `(round(extract(epoch from (${c('start')} at time zone ${c('timeZone')}) - (${c('start')} at time zone 'UTC')) / 60) * 60)::int`,
+  )
   @Field(() => Int, {
     nullable: true,
     description:
@@ -141,6 +147,7 @@ export class Shift extends TenantEntity<
   }
 
   @ReadsColumns(Shift, 'stop')
+  @ComputedSql(Shift, (c) => `${c('stop')} is null`)
   @Field(() => Boolean, { description: 'True while `stop` is null.' })
   get running(): boolean {
     return this.stop === null;
@@ -149,12 +156,14 @@ export class Shift extends TenantEntity<
   // Which project and activity the shift is on, by integer id, whoever may see them (an id
   // reveals nothing); the uuids and the objects are ShiftResolver's.
   @ReadsColumns(Shift)
+  @ComputedSql(Shift, (c) => c('project'))
   @Field(() => Int, { description: "The integer id of the shift's project." })
   get projectLegacyId(): number {
     return this.project.id;
   }
 
   @ReadsColumns(Shift)
+  @ComputedSql(Shift, (c) => c('activity'))
   @Field(() => Int, { nullable: true, description: "The integer id of the shift's activity." })
   get activityLegacyId(): number | null {
     return this.activity?.id ?? null;

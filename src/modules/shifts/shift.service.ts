@@ -5,7 +5,7 @@ import type { RequestContext } from '../../core/request-context';
 import type { OrderSpec } from '../../core/list-shapes';
 import { isRowId, isUuid } from '../ids';
 import { declaredInputs } from '../common';
-import { declaredWhere, findPage, type PageRequest } from '../paging';
+import { declaredWhere, findPage, type ListSource, type PageRequest } from '../paging';
 import {
   findByUuids,
   idempotentTransaction,
@@ -73,13 +73,13 @@ export class ShiftService {
     return findByUuids(ctx.em, Shift, ids, await shiftVisibilityWhere(ctx));
   }
 
-  async list(
+  /** The shifts the caller may list by the filter and order (and project), before paging. */
+  async listSource(
     ctx: RequestContext,
     filter: object | undefined,
     order: OrderSpec[] | undefined,
-    page: PageRequest,
     projectLocator?: Locator,
-  ) {
+  ): Promise<ListSource<Shift>> {
     const project = projectLocator ? await this.projects.get(ctx, projectLocator) : undefined;
     const where = {
       $and: [
@@ -88,7 +88,18 @@ export class ShiftService {
         project ? { project: project.id } : {},
       ],
     };
-    return findPage<Shift>(ctx, Shift, 'Shift', where, order, page, {
+    return { entityClass: Shift, entity: 'Shift', where, order };
+  }
+
+  async list(
+    ctx: RequestContext,
+    filter: object | undefined,
+    order: OrderSpec[] | undefined,
+    page: PageRequest,
+    projectLocator?: Locator,
+  ) {
+    const source = await this.listSource(ctx, filter, order, projectLocator);
+    return findPage(ctx, source, page, {
       unmanaged: true,
       selectedColumns: true,
     });

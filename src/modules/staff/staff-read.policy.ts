@@ -11,6 +11,11 @@ export function mayReadStaff(viewer: Viewer, staff: { readonly id: number }): bo
   return isManagerOrOwner(viewer) || staff.id === viewer.id;
 }
 
+/** `mayReadStaff` over a row whose integer id is the SQL expression `staff.id`. */
+function mayReadStaffSql(viewer: Viewer, staff: { readonly id: string }): boolean | string {
+  return isManagerOrOwner(viewer) || `${staff.id} = ${Number(viewer.id)}`;
+}
+
 /**
  * A personal field of a staff record (its login, the user name of Basic auth, and its e-mail
  * address): wherever the record is reached (the root fields, the account's owner, the CUSTOM member
@@ -24,6 +29,7 @@ export const PERSONAL_RULE: ReadRule<{ readonly id: number }> = {
   refusal: 'only whoever may read the record',
   query: () => true,
   row: mayReadStaff,
+  sql: mayReadStaffSql,
 };
 
 /** A user's own rate: personal, and money (the account's money rule) besides. */
@@ -32,6 +38,7 @@ export const STAFF_RATE_RULE: ReadRule<{ readonly id: number }> = {
   refusal: 'only the owner and managers',
   query: mayReadMoney,
   row: (viewer, staff) => mayReadMoney(viewer) && mayReadStaff(viewer, staff),
+  sql: (viewer, staff) => mayReadMoney(viewer) && mayReadStaffSql(viewer, staff),
 };
 
 /** What a user's work costs the account: the owner's and the managers' only, never the user's. */
@@ -40,4 +47,5 @@ export const COSTS_RULE: ReadRule = {
   refusal: 'only the owner and managers',
   query: mayReadCosts,
   row: mayReadCosts,
+  sql: mayReadCosts,
 };

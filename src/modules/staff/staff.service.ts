@@ -5,7 +5,7 @@ import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { StaffType, declaredInputs } from '../common';
 import type { OrderSpec } from '../../core/list-shapes';
-import { declaredWhere, findPage, type PageRequest } from '../paging';
+import { declaredWhere, findPage, type ListSource, type PageRequest } from '../paging';
 import {
   findByUuids,
   idempotentTransaction,
@@ -92,19 +92,29 @@ export class StaffService {
     );
   }
 
-  async list(
+  /** The staff records the caller may list by the filter and order, before paging. */
+  async listSource(
     ctx: RequestContext,
     filter: object | undefined,
     order: OrderSpec[] | undefined,
-    page: PageRequest,
-  ) {
+  ): Promise<ListSource<Staff>> {
     const where: FilterQuery<Staff> = {
       $and: [
         declaredWhere(ctx.viewer, 'Staff', Staff, filter, order),
         readableStaffWhere(ctx.viewer),
       ],
     };
-    return findPage(ctx, Staff, 'Staff', where, order, page);
+    return { entityClass: Staff, entity: 'Staff', where, order };
+  }
+
+  async list(
+    ctx: RequestContext,
+    filter: object | undefined,
+    order: OrderSpec[] | undefined,
+    page: PageRequest,
+  ) {
+    const source = await this.listSource(ctx, filter, order);
+    return findPage(ctx, source, page);
   }
 
   async create(ctx: RequestContext, input: NewStaff): Promise<Staff> {

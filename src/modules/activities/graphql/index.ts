@@ -7,6 +7,8 @@ import { ActivityResolver } from './activity.resolver';
 import { ProjectActivitiesResolver } from './project-activities.resolver';
 import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ActivityService } from '../activity.service';
+import { optionalLocator } from '../../common';
+import type { ListRegistration } from '../../paging/graphql';
 
 export { DeleteActivityPayload } from './activity.payloads';
 
@@ -16,3 +18,17 @@ export const ACTIVITY_RESOLVERS: readonly ResolverRegistration<{ activities: Act
     [ActivityResolver, (s) => new ActivityResolver(s.activities)],
     [ProjectActivitiesResolver, () => new ProjectActivitiesResolver()],
   ];
+
+/** The lists reads compiled to SQL answer, by their resolver's service method. */
+export const ACTIVITY_LISTS: readonly ListRegistration<{ activities: ActivityService }>[] = [
+  [
+    'Query.activities',
+    (s) => (ctx, args) =>
+      s.activities.listSource(
+        ctx,
+        args.filter,
+        args.order,
+        optionalLocator(args.projectId as string, args.projectLegacyId as number),
+      ),
+  ],
+];

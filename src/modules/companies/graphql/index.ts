@@ -7,9 +7,15 @@ import { CompanyResolver } from './company.resolver';
 import { StaffCascadeCompaniesResolver } from './staff-cascade.resolver';
 import type { ResolverRegistration } from '../../../core/module-definition';
 import type { CompanyService } from '../company.service';
+import type { ListRegistration } from '../../paging/graphql';
 
 /** Built once per schema from the services they use. */
 export const COMPANY_RESOLVERS: readonly ResolverRegistration<{ companies: CompanyService }>[] = [
   [CompanyResolver, (s) => new CompanyResolver(s.companies)],
   [StaffCascadeCompaniesResolver, (s) => new StaffCascadeCompaniesResolver(s.companies)],
+];
+
+/** The lists reads compiled to SQL answer, by their resolver's service method. */
+export const COMPANY_LISTS: readonly ListRegistration<{ companies: CompanyService }>[] = [
+  ['Query.companies', (s) => (ctx, args) => s.companies.listSource(ctx, args.filter, args.order)],
 ];

@@ -6,3 +6,5 @@ export { listComplexity } from './complexity';
 export { Connection } from './connection';
 export { ReadsColumns } from './selected-columns';
 export { pageRequest, selectedFields, selectedNodeFields } from './selection';
+export type { CompiledList, ListArgs, ListRegistration } from './list-sources';
+export { ComputedSql, ReferenceSql, sqlFormOf, type SqlForm } from './sql-forms';

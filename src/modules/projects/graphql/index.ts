@@ -8,10 +8,26 @@ import { CompanyProjectsResolver } from './company-projects.resolver';
 import { StaffCascadeProjectsResolver } from './staff-cascade.resolver';
 import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ProjectService } from '../project.service';
+import { optionalLocator } from '../../common';
+import type { ListRegistration } from '../../paging/graphql';
 
 /** Built once per schema from the services they use. */
 export const PROJECT_RESOLVERS: readonly ResolverRegistration<{ projects: ProjectService }>[] = [
   [ProjectResolver, (s) => new ProjectResolver(s.projects)],
   [CompanyProjectsResolver, () => new CompanyProjectsResolver()],
   [StaffCascadeProjectsResolver, (s) => new StaffCascadeProjectsResolver(s.projects)],
+];
+
+/** The lists reads compiled to SQL answer, by their resolver's service method. */
+export const PROJECT_LISTS: readonly ListRegistration<{ projects: ProjectService }>[] = [
+  [
+    'Query.projects',
+    (s) => (ctx, args) =>
+      s.projects.listSource(
+        ctx,
+        args.filter,
+        args.order,
+        optionalLocator(args.companyId as string, args.companyLegacyId as number),
+      ),
+  ],
 ];

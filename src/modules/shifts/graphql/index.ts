@@ -9,6 +9,8 @@ import { ProjectTimeResolver } from './project-time.resolver';
 import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ShiftService } from '../../shifts';
 import type { PunchService } from '../punch.service';
+import { optionalLocator } from '../../common';
+import type { ListRegistration } from '../../paging/graphql';
 
 /** Built once per schema from the services they use. */
 export const SHIFT_RESOLVERS: readonly ResolverRegistration<{
@@ -18,4 +20,18 @@ export const SHIFT_RESOLVERS: readonly ResolverRegistration<{
   [ShiftResolver, (s) => new ShiftResolver(s.shifts)],
   [ProjectTimeResolver, (s) => new ProjectTimeResolver(s.punches)],
   [ActivityCascadeResolver, (s) => new ActivityCascadeResolver(s.shifts)],
+];
+
+/** The lists reads compiled to SQL answer, by their resolver's service method. */
+export const SHIFT_LISTS: readonly ListRegistration<{ shifts: ShiftService }>[] = [
+  [
+    'Query.shifts',
+    (s) => (ctx, args) =>
+      s.shifts.listSource(
+        ctx,
+        args.filter,
+        args.order,
+        optionalLocator(args.projectId as string, args.projectLegacyId as number),
+      ),
+  ],
 ];

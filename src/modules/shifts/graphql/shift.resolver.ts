@@ -15,10 +15,10 @@ import {
 import type { RequestContext } from '../../../core/request-context';
 import { FILTER_DESCRIPTIONS, LocatorArgs, optionalLocator, PageArgs } from '../../common';
 import { loadById, ReadsAhead } from '../../paging';
-import { Connection, pageRequest, ReadsColumns } from '../../paging/graphql';
+import { Connection, pageRequest, ReadsColumns, ReferenceSql } from '../../paging/graphql';
 import { then, type MaybePromise } from '../../../core/loaders';
 import { Activity } from '../../activities';
-import { Project, visibleProject } from '../../projects';
+import { Project, projectVisibilitySql, visibleProject } from '../../projects';
 import { Staff } from '../../staff';
 import { readActivities, readProjects, readUsers, readVisibleProjects } from '../shift-relations';
 import { Shift } from '../shift.entity';
@@ -154,6 +154,7 @@ export class ShiftResolver {
   // shift on a PRIVATE project). Their ids answer always: an id reveals nothing.
   @ReadsAhead(Shift, readVisibleProjects)
   @ReadsColumns(Shift)
+  @ReferenceSql(Shift, 'project', projectVisibilitySql)
   @FieldResolver(() => Project, {
     nullable: true,
     description:
@@ -172,6 +173,7 @@ export class ShiftResolver {
 
   @ReadsAhead(Shift, readUsers)
   @ReadsColumns(Shift)
+  @ReferenceSql(Shift, 'user')
   @FieldResolver(() => Staff, { description: 'The user who worked.' })
   user(@Root() shift: Shift, @Ctx() ctx: RequestContext): MaybePromise<Staff> {
     return loadById(ctx, Staff, shift.user.id) as MaybePromise<Staff>;

@@ -8,6 +8,7 @@ import { StaffResolver } from './staff.resolver';
 import { AccountResolver, ViewerResolver } from './viewer.resolver';
 import type { ResolverRegistration } from '../../../core/module-definition';
 import type { StaffService } from '../../staff';
+import type { ListRegistration } from '../../paging/graphql';
 
 export { DeleteStaffPayload } from './staff.payloads';
 
@@ -16,4 +17,9 @@ export const STAFF_RESOLVERS: readonly ResolverRegistration<{ staff: StaffServic
   [ViewerResolver, () => new ViewerResolver()],
   [AccountResolver, () => new AccountResolver()],
   [StaffResolver, (s) => new StaffResolver(s.staff)],
+];
+
+/** The lists reads compiled to SQL answer, by their resolver's service method. */
+export const STAFF_LISTS: readonly ListRegistration<{ staff: StaffService }>[] = [
+  ['Query.staffList', (s) => (ctx, args) => s.staff.listSource(ctx, args.filter, args.order)],
 ];

@@ -1,0 +1,156 @@
+import type { EntityMetadata } from '@mikro-orm/core';
+import type { QBFilterQuery } from '@mikro-orm/postgresql';
+import {
+  getNamedType,
+  isObjectType,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLObjectType,
+} from 'graphql';
+import { pathProperty, pathSql, quote } from '../../db/declared-sql';
+import { listWindow, type ListSource, type PageRequest } from '../../modules/paging';
+import { isoText } from './json-values';
+import { objectJson, subfields, type CompileScope } from './object-json';
+import { fromKnex, join, literal, objectText, param, raw, sql, type Sql } from './sql-text';
+
+/** The rows of a page, numbered in the order they are read (`__n`), as the statement's CTE. */
+const PAGE = '"page"';
+const ROW = 'p';
+
+/**
+ * The JSON of a list's connection (`totalCount`, `nodes`, `edges`, `pageInfo`) as one statement:
+ * the page of `source` the arguments ask for, read as `findPage` reads it (the same where-object,
+ * order and cursors, one row more than the page), and written by PostgreSQL. Undefined when the
+ * selection has a field without an SQL form.
+ */
+export async function connectionStatement(
+  scope: CompileScope,
+  field: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  source: ListSource<object>,
+  page: PageRequest,
+): Promise<Sql | undefined> {
+  const connection = getNamedType(field.type) as GraphQLObjectType;
+  const selected = subfields(scope, connection, nodes);
+  const window = listWindow(scope.ctx, { ...source }, page);
+  const meta = scope.metadata.get(source.entityClass.name);
+  const emitted = window.backwards ? 'desc' : 'asc';
+  const inPage = sql`${quote(ROW)}."__n" <= ${param(window.limit)}`;
+  const cursor = cursorText(meta, window.terms, ROW);
+  const rows = (json: Sql, order = emitted) =>
+    sql`coalesce((select string_agg(${json}, ',' order by ${quote(ROW)}."__n" ${order}) from ${PAGE} as ${quote(ROW)} where ${inPage}), '')`;
+  const edgeAt = (order: 'asc' | 'desc') =>
+    sql`coalesce((select '"' || ${cursor} || '"' from ${PAGE} as ${quote(ROW)} where ${inPage} order by ${quote(ROW)}."__n" ${order} limit 1), 'null')`;
+  const hasMore = sql`case when (select count(*) from ${PAGE}) > ${param(window.limit)} then 'true' else 'false' end`;
+  const given = (cursorGiven: boolean) => raw(cursorGiven ? `'true'` : `'false'`);
+
+  const members: (readonly [string, Sql])[] = [];
+  for (const [key, fieldNodes] of selected) {
+    const name = fieldNodes[0]!.name.value;
+    const type = connection.getFields()[name]?.type;
+    const object = type && getNamedType(type);
+    let json: Sql | undefined;
+    if (name === '__typename') json = raw(literal(JSON.stringify(connection.name)));
+    else if (name === 'totalCount')
+      json = sql`(select count(*) from (${await base(scope, source, source.where)}) as "all")::text`;
+    else if (name === 'nodes' && isObjectType(object)) {
+      const node = await objectJson(scope, object, fieldNodes, ROW);
+      json = node && sql`'[' || ${rows(node)} || ']'`;
+    } else if (name === 'edges' && isObjectType(object)) {
+      const edge = await edgeJson(scope, object, fieldNodes, cursor);
+      json = edge && sql`'[' || ${rows(edge)} || ']'`;
+    } else if (name === 'pageInfo' && isObjectType(object)) {
+      const info: (readonly [string, Sql])[] = [];
+      for (const [infoKey, infoNodes] of subfields(scope, object, fieldNodes)) {
+        const infoName = infoNodes[0]!.name.value;
+        info.push([
+          infoKey,
+          infoName === '__typename'
+            ? raw(literal(JSON.stringify(object.name)))
+            : infoName === 'hasNextPage'
+              ? window.backwards
+                ? given(window.before !== undefined)
+                : hasMore
+              : infoName === 'hasPreviousPage'
+                ? window.backwards
+                  ? hasMore
+                  : given(window.after !== undefined)
+                : infoName === 'startCursor'
+                  ? edgeAt(emitted)
+                  : edgeAt(emitted === 'asc' ? 'desc' : 'asc'),
+        ]);
+      }
+      json = objectText(info);
+    }
+    if (!json) return undefined;
+    members.push([key, json]);
+  }
+
+  // The order of the read: the list's, reversed when reading backwards; ties end in the id.
+  const order = window.terms
+    .map((t) => `${pathSql(meta, t.path, 'x')} ${t.desc !== window.backwards ? 'desc' : 'asc'}`)
+    .join(', ');
+  return sql`with ${PAGE} as (select "x".*, row_number() over (order by ${order}) as "__n" from (${await base(scope, source, window.pageWhere)}) as "x" order by ${order} limit ${param(window.limit + 1)}) select ${objectText(members)} as "json"`;
+}
+
+/** The rows of `source` under `where` and the tenant filter, every column: the page's input. */
+async function base(scope: CompileScope, source: ListSource<object>, where: object): Promise<Sql> {
+  const qb = scope.ctx.em
+    .createQueryBuilder(source.entityClass)
+    .select('*')
+    .where(where as QBFilterQuery<object>);
+  await qb.applyFilters();
+  return fromKnex(qb.getKnexQuery().toSQL());
+}
+
+async function edgeJson(
+  scope: CompileScope,
+  edge: GraphQLObjectType,
+  nodes: readonly FieldNode[],
+  cursor: Sql,
+): Promise<Sql | undefined> {
+  const members: (readonly [string, Sql])[] = [];
+  for (const [key, fieldNodes] of subfields(scope, edge, nodes)) {
+    const name = fieldNodes[0]!.name.value;
+    const node = getNamedType(edge.getFields()[name]!.type);
+    const json =
+      name === '__typename'
+        ? raw(literal(JSON.stringify(edge.name)))
+        : name === 'cursor'
+          ? sql`'"' || ${cursor} || '"'`
+          : isObjectType(node)
+            ? await objectJson(scope, node, fieldNodes, ROW)
+            : undefined;
+    if (!json) return undefined;
+    members.push([key, json]);
+  }
+  return objectText(members);
+}
+
+/**
+ * A row's keyset cursor, as `encodeCursor` writes it: base64url of `["<order>",[values…]]`, the
+ * values as JSON (instants as ISO text with milliseconds, numeric text as text).
+ */
+function cursorText(
+  meta: EntityMetadata,
+  terms: readonly { readonly path: string; readonly desc: boolean }[],
+  alias: string,
+): Sql {
+  const key = terms.map((t) => `${t.path}:${t.desc ? 'desc' : 'asc'}`).join(',');
+  const values = terms.map((t) => {
+    const expr = pathSql(meta, t.path, alias);
+    const runtime = pathProperty(meta, t.path).runtimeType;
+    const json =
+      runtime === 'Date'
+        ? `'"' || ${isoText(expr)} || '"'`
+        : runtime === 'number' || runtime === 'boolean'
+          ? `to_json(${expr})::text`
+          : `to_json((${expr})::text)::text`;
+    return raw(`coalesce(${json}, 'null')`);
+  });
+  const text = join(
+    [raw(literal(`[${JSON.stringify(key)},[`)), join(values, ` || ',' || `), raw(`']]'`)],
+    ' || ',
+  );
+  return sql`translate(encode(convert_to(${text}, 'UTF8'), 'base64'), '+/=' || chr(10), '-_')`;
+}
