@@ -63,8 +63,9 @@ test('a JSON list longer than a page comes whole, in order, up to the cap, with 
   expect(res!.headers['transfer-encoding']).toBe('chunked');
   expect(res!.headers['content-length']).toBeUndefined();
   expect(res!.text).toBe(JSON.stringify(res!.body));
-  // Three pages (1,000 + 1,000 + 200), counted once.
-  expect(statements.filter((sql) => /^select count\(\*\)/.test(sql))).toHaveLength(1);
+  // Three pages (1,000 + 1,000 + 200), counted once (by the executor's own statement, or inside
+  // the first page's when the read is compiled to SQL).
+  expect(statements.filter((sql) => /count\(\*\)/.test(sql))).toHaveLength(1);
   expect(
     statements.filter((sql) => /from "shifts" as "s0" where/.test(sql) && / limit /.test(sql)),
   ).toHaveLength(3);

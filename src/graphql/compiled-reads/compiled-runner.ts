@@ -13,8 +13,9 @@ import {
 import { collectFields } from 'graphql/execution/collectFields';
 import type { RequestContext } from '../../core/request-context';
 import type { CompiledList, ListArgs } from '../../modules/paging/graphql';
-import { connectionStatement } from './connection-json';
-import type { CompileScope } from './object-json';
+import { connectionJson, type PageArgs } from './connection-json';
+import { sql } from './sql-text';
+import { inExecutorOrder, type CompileScope } from './object-json';
 
 /** Runs one operation with a context and variables (graphql/jit-gateway.ts's runner). */
 export type Runner = (
@@ -72,7 +73,12 @@ export function withCompiledReads(
     if (!ctx.config.graphql.compiledReads) return whole(context, variables);
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
     if (coerced.errors) return whole(context, variables);
-    const fields = collectFields(schema, fragments, coerced.coerced, query, operation.selectionSet);
+    const fields = inExecutorOrder(
+      { schema, fragments },
+      query,
+      [operation.selectionSet],
+      collectFields(schema, fragments, coerced.coerced, query, operation.selectionSet),
+    );
     let aliases = 0;
     const scope: CompileScope = {
       schema,
@@ -81,6 +87,7 @@ export function withCompiledReads(
       ctx,
       metadata: ctx.em.getMetadata(),
       knex: ctx.em.getKnex(),
+      lists,
       alias: () => `r${aliases++}`,
     };
     const answers = new Map<string, unknown>();
@@ -116,12 +123,8 @@ async function compiledField(
   try {
     const args = getArgumentValues(field, nodes[0]!, scope.variables) as ListArgs & PageArgs;
     const source = await list(scope.ctx, args);
-    statement = await connectionStatement(scope, field, nodes, source, {
-      first: args.first,
-      last: args.last,
-      after: args.after,
-      before: args.before,
-    });
+    const json = await connectionJson(scope, field, nodes, source, args);
+    statement = json && sql`select ${json} as "json"`;
   } catch {
     // Arguments the list refuses: the executor answers with that error, at the field's path.
     counts.refused += 1;
@@ -153,13 +156,6 @@ async function compiledField(
  * test reads it to know that the compiled path answered what it compared.
  */
 export const counts = { compiled: 0, refused: 0, uncompiled: 0, failed: 0 };
-
-interface PageArgs {
-  readonly first?: number | null;
-  readonly last?: number | null;
-  readonly after?: string | null;
-  readonly before?: string | null;
-}
 
 /** The operation with only the root fields of these response keys (and every fragment). */
 function onlyFields(

@@ -13,26 +13,36 @@ import { isoText } from './json-values';
 import { objectJson, subfields, type CompileScope } from './object-json';
 import { fromKnex, join, literal, objectText, param, raw, sql, type Sql } from './sql-text';
 
-/** The rows of a page, numbered in the order they are read (`__n`), as the statement's CTE. */
-const PAGE = '"page"';
-const ROW = 'p';
+/** A connection's page arguments. */
+export interface PageArgs {
+  readonly first?: number | null;
+  readonly last?: number | null;
+  readonly after?: string | null;
+  readonly before?: string | null;
+}
 
 /**
- * The JSON of a list's connection (`totalCount`, `nodes`, `edges`, `pageInfo`) as one statement:
- * the page of `source` the arguments ask for, read as `findPage` reads it (the same where-object,
- * order and cursors, one row more than the page), and written by PostgreSQL. Undefined when the
- * selection has a field without an SQL form.
+ * The JSON of a list's connection (`totalCount`, `nodes`, `edges`, `pageInfo`) as one SQL
+ * expression: the page of `source` the arguments ask for, read as `findPage` and `childPage` read
+ * it (the same where-object, order and cursors, one row more than the page), and written by
+ * PostgreSQL. A nested list's rows are those whose `parent.column` is the parent row's id
+ * (`parent.id`, an SQL expression), a page per parent. Undefined when the selection has a field
+ * without an SQL form.
  */
-export async function connectionStatement(
+export async function connectionJson(
   scope: CompileScope,
   field: GraphQLField<unknown, unknown>,
   nodes: readonly FieldNode[],
   source: ListSource<object>,
-  page: PageRequest,
+  page: PageArgs,
+  parent?: { readonly column: string; readonly id: string },
 ): Promise<Sql | undefined> {
   const connection = getNamedType(field.type) as GraphQLObjectType;
   const selected = subfields(scope, connection, nodes);
-  const window = listWindow(scope.ctx, { ...source }, page);
+  const window = listWindow(scope.ctx, source, pageRequest(page));
+  // The rows of the page, numbered in the order they are read (`__n`), as a CTE of its own.
+  const ROW = scope.alias();
+  const PAGE = quote(`${ROW}_page`);
   const meta = scope.metadata.get(source.entityClass.name);
   const emitted = window.backwards ? 'desc' : 'asc';
   const inPage = sql`${quote(ROW)}."__n" <= ${param(window.limit)}`;
@@ -41,7 +51,7 @@ export async function connectionStatement(
     sql`coalesce((select string_agg(${json}, ',' order by ${quote(ROW)}."__n" ${order}) from ${PAGE} as ${quote(ROW)} where ${inPage}), '')`;
   const edgeAt = (order: 'asc' | 'desc') =>
     sql`coalesce((select '"' || ${cursor} || '"' from ${PAGE} as ${quote(ROW)} where ${inPage} order by ${quote(ROW)}."__n" ${order} limit 1), 'null')`;
-  const hasMore = sql`case when (select count(*) from ${PAGE}) > ${param(window.limit)} then 'true' else 'false' end`;
+  const hasMore = sql`case when exists (select from ${PAGE} where "__n" > ${param(window.limit)}) then 'true' else 'false' end`;
   const given = (cursorGiven: boolean) => raw(cursorGiven ? `'true'` : `'false'`);
 
   const members: (readonly [string, Sql])[] = [];
@@ -52,12 +62,12 @@ export async function connectionStatement(
     let json: Sql | undefined;
     if (name === '__typename') json = raw(literal(JSON.stringify(connection.name)));
     else if (name === 'totalCount')
-      json = sql`(select count(*) from (${await base(scope, source, source.where)}) as "all")::text`;
+      json = sql`(select count(*) from (${await base(scope, source, source.where, parent)}) as "all")::text`;
     else if (name === 'nodes' && isObjectType(object)) {
       const node = await objectJson(scope, object, fieldNodes, ROW);
       json = node && sql`'[' || ${rows(node)} || ']'`;
     } else if (name === 'edges' && isObjectType(object)) {
-      const edge = await edgeJson(scope, object, fieldNodes, cursor);
+      const edge = await edgeJson(scope, object, fieldNodes, cursor, ROW);
       json = edge && sql`'[' || ${rows(edge)} || ']'`;
     } else if (name === 'pageInfo' && isObjectType(object)) {
       const info: (readonly [string, Sql])[] = [];
@@ -90,17 +100,30 @@ export async function connectionStatement(
   const order = window.terms
     .map((t) => `${pathSql(meta, t.path, 'x')} ${t.desc !== window.backwards ? 'desc' : 'asc'}`)
     .join(', ');
-  return sql`with ${PAGE} as (select "x".*, row_number() over (order by ${order}) as "__n" from (${await base(scope, source, window.pageWhere)}) as "x" order by ${order} limit ${param(window.limit + 1)}) select ${objectText(members)} as "json"`;
+  return sql`(with ${PAGE} as (select "x".*, row_number() over (order by ${order}) as "__n" from (${await base(scope, source, window.pageWhere, parent)}) as "x" order by ${order} limit ${param(window.limit + 1)}) select ${objectText(members)})`;
 }
 
-/** The rows of `source` under `where` and the tenant filter, every column: the page's input. */
-async function base(scope: CompileScope, source: ListSource<object>, where: object): Promise<Sql> {
+/**
+ * The rows of `source` under `where` and the tenant filter (of one parent, for a nested list),
+ * every column: the page's input.
+ */
+async function base(
+  scope: CompileScope,
+  source: ListSource<object>,
+  where: object,
+  parent: { readonly column: string; readonly id: string } | undefined,
+): Promise<Sql> {
   const qb = scope.ctx.em
     .createQueryBuilder(source.entityClass)
     .select('*')
     .where(where as QBFilterQuery<object>);
+  if (parent) qb.andWhere(`${qb.alias}.${quote(parent.column)} = ${parent.id}`);
   await qb.applyFilters();
   return fromKnex(qb.getKnexQuery().toSQL());
+}
+
+function pageRequest({ first, last, after, before }: PageArgs): PageRequest {
+  return { first, last, after, before };
 }
 
 async function edgeJson(
@@ -108,6 +131,7 @@ async function edgeJson(
   edge: GraphQLObjectType,
   nodes: readonly FieldNode[],
   cursor: Sql,
+  row: string,
 ): Promise<Sql | undefined> {
   const members: (readonly [string, Sql])[] = [];
   for (const [key, fieldNodes] of subfields(scope, edge, nodes)) {
@@ -119,7 +143,7 @@ async function edgeJson(
         : name === 'cursor'
           ? sql`'"' || ${cursor} || '"'`
           : isObjectType(node)
-            ? await objectJson(scope, node, fieldNodes, ROW)
+            ? await objectJson(scope, node, fieldNodes, row)
             : undefined;
     if (!json) return undefined;
     members.push([key, json]);

@@ -36,7 +36,8 @@ function nullableLeafJson(type: GraphQLOutputType, expr: string): string | undef
       : undefined;
   }
   if (type === GraphQLString || type === GraphQLID) return `to_json((${expr})::text)::text`;
-  if (type === GraphQLInt || type === GraphQLBoolean) return `to_json(${expr})::text`;
+  if (type === GraphQLInt || type === GraphQLBoolean || ('name' in type && type.name === 'SafeInt'))
+    return `to_json(${expr})::text`;
   // numeric columns read as text in JavaScript and are written as numbers: 12.50 is 12.5.
   if (type === GraphQLFloat) return `to_json((${expr})::float8)::text`;
   if ('name' in type && type.name === 'DateTimeISO') return `'"' || ${isoText(expr)} || '"'`;

@@ -1,10 +1,18 @@
 import type { EntityMetadata, MetadataStorage } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/postgresql';
 import {
+  getArgumentValues,
   getNamedType,
+  getNullableType,
   isLeafType,
+  isAbstractType,
+  isListType,
   isObjectType,
+  Kind,
   type FieldNode,
+  type NamedTypeNode,
+  type SelectionSetNode,
+  type GraphQLOutputType,
   type FragmentDefinitionNode,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -14,7 +22,14 @@ import { getMetadataStorage } from 'type-graphql';
 import type { RequestContext } from '../../core/request-context';
 import { columnOf, pathSql, quote } from '../../db/declared-sql';
 import { declaredFields } from '../../modules/common';
-import { sqlFormOf } from '../../modules/paging/graphql';
+import {
+  sqlFormOf,
+  type CompiledList,
+  type ListArgs,
+  type SqlForm,
+  type SqlRow,
+} from '../../modules/paging/graphql';
+import { connectionJson, type PageArgs } from './connection-json';
 import { leafJson } from './json-values';
 import { fromKnex, literal, objectText, raw, sql, type Sql } from './sql-text';
 
@@ -28,6 +43,8 @@ export interface CompileScope {
   readonly ctx: RequestContext;
   readonly metadata: MetadataStorage;
   readonly knex: Knex;
+  /** The lists that compile, by field (`Query.shifts`, `Company.projects`). */
+  readonly lists: ReadonlyMap<string, CompiledList>;
   /** A table alias not used yet in the statement. */
   alias(): string;
 }
@@ -49,7 +66,49 @@ export function subfields(
   type: GraphQLObjectType,
   nodes: readonly FieldNode[],
 ): Map<string, readonly FieldNode[]> {
-  return collectSubfields(scope.schema, scope.fragments, scope.variables, type, nodes);
+  return inExecutorOrder(
+    scope,
+    type,
+    nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : [])),
+    collectSubfields(scope.schema, scope.fragments, scope.variables, type, nodes),
+  );
+}
+
+/**
+ * Collected fields in the order the executor (graphql-jit) writes them: each response key where it
+ * first appears in the document, whether or not `@skip`/`@include` keeps that appearance
+ * (graphql-js orders by the first appearance kept, which differs only when a field skipped in one
+ * place is selected in another). The compiled answer must be the executor's to the byte.
+ */
+export function inExecutorOrder(
+  scope: Pick<CompileScope, 'schema' | 'fragments'>,
+  type: GraphQLObjectType,
+  selectionSets: readonly SelectionSetNode[],
+  collected: Map<string, readonly FieldNode[]>,
+): Map<string, readonly FieldNode[]> {
+  const order = new Map<string, number>();
+  const visited = new Set<string>();
+  const matches = (condition: NamedTypeNode | undefined) => {
+    if (!condition) return true;
+    const named = scope.schema.getType(condition.name.value);
+    return named === type || (isAbstractType(named) && scope.schema.isSubType(named, type));
+  };
+  const walk = (set: SelectionSetNode) => {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const key = selection.alias?.value ?? selection.name.value;
+        if (!order.has(key)) order.set(key, order.size);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        if (matches(selection.typeCondition)) walk(selection.selectionSet);
+      } else if (!visited.has(selection.name.value)) {
+        visited.add(selection.name.value);
+        const fragment = scope.fragments[selection.name.value];
+        if (fragment && matches(fragment.typeCondition)) walk(fragment.selectionSet);
+      }
+    }
+  };
+  selectionSets.forEach(walk);
+  return new Map([...collected].sort(([a], [b]) => order.get(a)! - order.get(b)!));
 }
 
 /**
@@ -86,7 +145,20 @@ async function fieldJson(
   const name = nodes[0]!.name.value;
   if (name === '__typename') return raw(literal(JSON.stringify(type.name)));
   const field = type.getFields()[name];
-  if (!field || field.args.length > 0) return undefined;
+  if (!field) return undefined;
+  const list = scope.lists.get(`${type.name}.${name}`);
+  if (list) {
+    const args = getArgumentValues(field, nodes[0]!, scope.variables) as ListArgs & PageArgs;
+    const source = await list(scope.ctx, args);
+    const child = scope.metadata.get(source.entityClass.name);
+    const parent = source.parent && child.properties[source.parent as never];
+    if (!parent) throw new Error(`${type.name}.${name} names no parent reference`);
+    return connectionJson(scope, field, nodes, source, args, {
+      column: columnOf(parent),
+      id: `${quote(alias)}."id"`,
+    });
+  }
+  if (field.args.length > 0) return undefined;
   const declared = declaredFields(entity).find((f) => f.name === name);
   if (declared) {
     if (!isLeafType(getNamedType(field.type))) return undefined;
@@ -99,10 +171,11 @@ async function fieldJson(
   }
   const form = sqlFormOf(entity, name);
   if (form?.kind === 'expression') {
-    const column = (property: string) =>
-      `${quote(alias)}.${quote(columnOf(meta.properties[property as never]))}`;
-    return leafJson(field.type, form.sql(column));
+    const { row, params } = sqlRow(scope, meta, alias);
+    const json = leafJson(field.type, form.sql(row));
+    return json && { text: json.text, params };
   }
+  if (form?.kind === 'rows') return rowsJson(scope, form, field.type, nodes, meta, alias);
   if (form?.kind === 'reference') {
     const target = getNamedType(field.type);
     const property = meta.properties[form.property as never];
@@ -116,5 +189,74 @@ async function fieldJson(
     const table = quote(property.targetMeta.tableName);
     return sql`coalesce((select ${object} from ${table} as ${quote(row)} where ${id} = ${quote(alias)}.${quote(columnOf(property))}${condition}), 'null')`;
   }
-  return undefined;
+  const column = plainColumn(entity, meta, name);
+  return column ? leafJson(field.type, `${quote(alias)}.${quote(column)}`) : undefined;
+}
+
+/**
+ * The column of a field that is an entity's persisted property as it is (`@Field` on a
+ * `@Property`, no field resolver, no declaration): what the executor answers is the column's value.
+ */
+function plainColumn(entity: Entity, meta: EntityMetadata, name: string): string | undefined {
+  const storage = getMetadataStorage();
+  const chain = new Set<unknown>();
+  for (let t: unknown = entity; typeof t === 'function' && t !== Function.prototype;)
+    (chain.add(t), (t = Object.getPrototypeOf(t)));
+  const field = storage.fields.find((f) => chain.has(f.target) && f.schemaName === name);
+  const resolved = storage.fieldResolvers.some(
+    (r) => r.schemaName === name && chain.has(r.getObjectType?.()),
+  );
+  const property = field && meta.properties[field.name as never];
+  if (!property || resolved || property.kind !== 'scalar' || property.persist === false)
+    return undefined;
+  return property.fieldNames.length === 1 ? property.fieldNames[0] : undefined;
+}
+
+/**
+ * A row for an SQL form: its columns by property, and placeholders for the request's values,
+ * whose values `params` collects in the order the form calls `param` (the order its text reads).
+ */
+function sqlRow(
+  scope: CompileScope,
+  meta: EntityMetadata,
+  alias: string,
+  params: unknown[] = [],
+): { row: SqlRow; params: unknown[] } {
+  const row: SqlRow = {
+    column: (property) => `${quote(alias)}.${quote(columnOf(meta.properties[property as never]))}`,
+    param: (value) => {
+      params.push(value);
+      return '?';
+    },
+    request: { viewerId: scope.ctx.viewer.id, now: scope.ctx.now },
+  };
+  return { row, params };
+}
+
+/** A `rows` form: the JSON list (or the one object) of the rows it picks over the parent row. */
+async function rowsJson(
+  scope: CompileScope,
+  form: Extract<SqlForm, { kind: 'rows' }>,
+  type: GraphQLOutputType,
+  nodes: readonly FieldNode[],
+  parentMeta: EntityMetadata,
+  parentAlias: string,
+): Promise<Sql | undefined> {
+  const target = getNamedType(type);
+  const list = isListType(getNullableType(type));
+  if (!isObjectType(target) || (list && !form.order)) return undefined;
+  const alias = scope.alias();
+  const meta = scope.metadata.get(form.entity().name);
+  const object = await objectJson(scope, target, nodes, alias);
+  if (!object) return undefined;
+  // Each text with the parameters its placeholders read, in order.
+  const over = (text: (parent: SqlRow, row: SqlRow) => string): Sql => {
+    const params: unknown[] = [];
+    const parent = sqlRow(scope, parentMeta, parentAlias, params).row;
+    return { text: text(parent, sqlRow(scope, meta, alias, params).row), params };
+  };
+  const table = `${quote(meta.tableName)} as ${quote(alias)}`;
+  const where = over(form.where);
+  if (!list) return sql`coalesce((select ${object} from ${table} where ${where}), 'null')`;
+  return sql`'[' || coalesce((select string_agg(${object}, ',' order by ${over(form.order!)}) from ${table} where ${where}), '') || ']'`;
 }

@@ -92,7 +92,23 @@ export async function companyProjects(
   filter: object | undefined,
   order: OrderSpec[] | undefined,
 ): Promise<ConnectionShape<Project>> {
-  const list: ChildList<Project> = {
+  const list = await companyProjectList(ctx, filter, order);
+  return childPage(
+    ctx,
+    list,
+    `companyProjects:${JSON.stringify([filter, order])}`,
+    companyId,
+    page,
+  );
+}
+
+/** The projects `Company.projects` lists, of any company, before paging (reads compiled to SQL page it too). */
+export async function companyProjectList(
+  ctx: RequestContext,
+  filter: object | undefined,
+  order: OrderSpec[] | undefined,
+): Promise<ChildList<Project>> {
+  return {
     entity: 'Project',
     entityClass: Project,
     parent: 'company',
@@ -104,11 +120,4 @@ export async function companyProjects(
     },
     order,
   };
-  return childPage(
-    ctx,
-    list,
-    `companyProjects:${JSON.stringify([filter, order])}`,
-    companyId,
-    page,
-  );
 }

@@ -34,11 +34,7 @@ function totalsBatch(ctx: RequestContext) {
       .getConnection()
       .execute(
         `select project_id, coalesce(sum(seconds), 0)::bigint as grand, coalesce(sum(seconds) filter (where user_id = ?), 0)::bigint as mine
-           from (select project_id, user_id, stopped_seconds as seconds from project_user_totals
-                  where account_id = ? and project_id = any(?::int[])
-                 union all
-                 select project_id, user_id, greatest(0, extract(epoch from (?::timestamptz - start))) from shifts
-                  where account_id = ? and stop is null and project_id = any(?::int[])) parts
+           from (${timeParts('account_id = ? and project_id = any(?::int[])', '?')}) parts
           group by project_id`,
         [ctx.viewer.id, ctx.viewer.accountId, projects, ctx.now, ctx.viewer.accountId, projects],
         'all',
@@ -50,6 +46,27 @@ function totalsBatch(ctx: RequestContext) {
       return { grandTotal: Number(row?.grand ?? 0), runningTotal: Number(row?.mine ?? 0) };
     });
   };
+}
+
+/**
+ * The seconds worked on each project by each user, as SQL rows (`project_id`, `user_id`,
+ * `seconds`) of the projects `condition` picks (it reads the columns of both tables, and its
+ * parameters come twice): the kept sums of stopped shifts and the running shifts up to `now`.
+ */
+function timeParts(condition: string, now: string): string {
+  return `select project_id, user_id, stopped_seconds as seconds from project_user_totals where ${condition}
+          union all
+          select project_id, user_id, greatest(0, extract(epoch from (${now}::timestamptz - start))) from shifts where stop is null and ${condition}`;
+}
+
+/**
+ * A project's total in seconds as an SQL expression over its id (`project`), by every user or by
+ * `userId` only, up to `now` (an SQL expression): `grandTotal` and `runningTotal` in reads
+ * compiled to SQL, the same sums the batch above reads.
+ */
+export function projectSecondsSql(project: string, now: string, userId?: number): string {
+  const user = userId === undefined ? '' : ` and user_id = ${Number(userId)}`;
+  return `(select coalesce(sum(seconds), 0)::bigint from (${timeParts(`project_id = ${project}${user}`, now)}) parts)`;
 }
 
 /** The viewer's running shift, if any: one query per request, whatever the number of projects. */

@@ -134,7 +134,7 @@ export class Shift extends TenantEntity<
   // Minutes, as the zone data of Intl gives them; PostgreSQL's tz data names the same zones.
   @ComputedSql(
     Shift,
-    (c) =>
+    ({ column: c }) =>
       `(round(extract(epoch from (${c('start')} at time zone ${c('timeZone')}) - (${c('start')} at time zone 'UTC')) / 60) * 60)::int`,
   )
   @Field(() => Int, {
@@ -147,7 +147,7 @@ export class Shift extends TenantEntity<
   }
 
   @ReadsColumns(Shift, 'stop')
-  @ComputedSql(Shift, (c) => `${c('stop')} is null`)
+  @ComputedSql(Shift, (r) => `${r.column('stop')} is null`)
   @Field(() => Boolean, { description: 'True while `stop` is null.' })
   get running(): boolean {
     return this.stop === null;
@@ -156,14 +156,14 @@ export class Shift extends TenantEntity<
   // Which project and activity the shift is on, by integer id, whoever may see them (an id
   // reveals nothing); the uuids and the objects are ShiftResolver's.
   @ReadsColumns(Shift)
-  @ComputedSql(Shift, (c) => c('project'))
+  @ComputedSql(Shift, (r) => r.column('project'))
   @Field(() => Int, { description: "The integer id of the shift's project." })
   get projectLegacyId(): number {
     return this.project.id;
   }
 
   @ReadsColumns(Shift)
-  @ComputedSql(Shift, (c) => c('activity'))
+  @ComputedSql(Shift, (r) => r.column('activity'))
   @Field(() => Int, { nullable: true, description: "The integer id of the shift's activity." })
   get activityLegacyId(): number | null {
     return this.activity?.id ?? null;

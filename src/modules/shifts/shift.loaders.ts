@@ -16,7 +16,17 @@ export async function projectShifts(
   filter: object | undefined,
   order: OrderSpec[] | undefined,
 ): Promise<ConnectionShape<Shift>> {
-  const list: ChildList<Shift> = {
+  const list = await projectShiftList(ctx, filter, order);
+  return childPage(ctx, list, `projectShifts:${JSON.stringify([filter, order])}`, projectId, page);
+}
+
+/** The shifts `Project.shifts` lists, of any project, before paging (reads compiled to SQL page it too). */
+export async function projectShiftList(
+  ctx: RequestContext,
+  filter: object | undefined,
+  order: OrderSpec[] | undefined,
+): Promise<ChildList<Shift>> {
+  return {
     entity: 'Shift',
     entityClass: Shift,
     parent: 'project',
@@ -31,5 +41,4 @@ export async function projectShifts(
     order,
     selectedColumns: true,
   };
-  return childPage(ctx, list, `projectShifts:${JSON.stringify([filter, order])}`, projectId, page);
 }

@@ -15,7 +15,7 @@ import {
 import type { RequestContext } from '../../../core/request-context';
 import { FILTER_DESCRIPTIONS, LocatorArgs, optionalLocator, PageArgs } from '../../common';
 import { loadById } from '../../paging';
-import { Connection, pageRequest } from '../../paging/graphql';
+import { Connection, pageRequest, ReferenceSql } from '../../paging/graphql';
 import type { MaybePromise } from '../../../core/loaders';
 import { Project } from '../../projects';
 import { Activity } from '../activity.entity';
@@ -141,6 +141,7 @@ export class ActivityResolver {
     };
   }
 
+  @ReferenceSql(Activity, 'project')
   @FieldResolver(() => Project, {
     description: 'The project the activity belongs to (always visible where the activity is).',
   })

@@ -3,7 +3,13 @@ import { Arg, Args, Ctx, Info, FieldResolver, Mutation, Query, Resolver, Root } 
 import type { RequestContext } from '../../../core/request-context';
 import { FILTER_DESCRIPTIONS, LocatorArgs, PageArgs } from '../../common';
 import { loadById } from '../../paging';
-import { Connection, listComplexity, pageRequest } from '../../paging/graphql';
+import {
+  Connection,
+  listComplexity,
+  pageRequest,
+  ReferenceSql,
+  RowsSql,
+} from '../../paging/graphql';
 import { Account } from '../../accounts';
 import { Staff } from '../../staff';
 import { companyUsers } from '../company.loaders';
@@ -99,11 +105,20 @@ export class CompanyResolver {
     };
   }
 
+  @ReferenceSql(Company, 'account')
   @FieldResolver(() => Account, { description: 'The account it belongs to.' })
   async account(@Root() company: Company, @Ctx() ctx: RequestContext): Promise<Account> {
     return (await loadById(ctx, Account, company.account.id))!;
   }
 
+  @RowsSql(
+    Company,
+    () => Staff,
+    (c, u) =>
+      `${u.column('id')} in (select user_id from company_members where company_id = ${c.column('id')})`,
+    (c, u) =>
+      `(select min(id) from company_members where company_id = ${c.column('id')} and user_id = ${u.column('id')})`,
+  )
   @FieldResolver(() => [Staff], {
     description: 'The users listed for CUSTOM visibility.',
     complexity: listComplexity(20),

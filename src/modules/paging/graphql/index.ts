@@ -7,4 +7,11 @@ export { Connection } from './connection';
 export { ReadsColumns } from './selected-columns';
 export { pageRequest, selectedFields, selectedNodeFields } from './selection';
 export type { CompiledList, ListArgs, ListRegistration } from './list-sources';
-export { ComputedSql, ReferenceSql, sqlFormOf, type SqlForm } from './sql-forms';
+export {
+  ComputedSql,
+  ReferenceSql,
+  RowsSql,
+  sqlFormOf,
+  type SqlForm,
+  type SqlRow,
+} from './sql-forms';

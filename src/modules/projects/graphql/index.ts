@@ -10,6 +10,7 @@ import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ProjectService } from '../project.service';
 import { optionalLocator } from '../../common';
 import type { ListRegistration } from '../../paging/graphql';
+import { companyProjectList } from '../project.loaders';
 
 /** Built once per schema from the services they use. */
 export const PROJECT_RESOLVERS: readonly ResolverRegistration<{ projects: ProjectService }>[] = [
@@ -30,4 +31,5 @@ export const PROJECT_LISTS: readonly ListRegistration<{ projects: ProjectService
         optionalLocator(args.companyId as string, args.companyLegacyId as number),
       ),
   ],
+  ['Company.projects', () => (ctx, args) => companyProjectList(ctx, args.filter, args.order)],
 ];

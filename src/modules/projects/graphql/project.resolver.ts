@@ -17,8 +17,15 @@ import { then, type MaybePromise } from '../../../core/loaders';
 import { Account } from '../../accounts';
 import { FILTER_DESCRIPTIONS, LocatorArgs, optionalLocator, PageArgs } from '../../common';
 import { loadById, primeById, ReadsAhead } from '../../paging';
-import { Connection, listComplexity, pageRequest, ReadsColumns } from '../../paging/graphql';
-import { Company, visibleCompany } from '../../companies';
+import {
+  Connection,
+  listComplexity,
+  pageRequest,
+  ReadsColumns,
+  ReferenceSql,
+  RowsSql,
+} from '../../paging/graphql';
+import { Company, companyVisibilitySql, visibleCompany } from '../../companies';
 import { Staff } from '../../staff';
 import { Project } from '../project.entity';
 import { projectUsers, readCompanies, readProjectUsers } from '../project.loaders';
@@ -175,6 +182,7 @@ export class ProjectResolver {
 
   @ReadsAhead(Project, readCompanies)
   @ReadsColumns(Project)
+  @ReferenceSql(Project, 'company', companyVisibilitySql)
   @FieldResolver(() => Company, {
     nullable: true,
     description: 'The company, when the caller may see it.',
@@ -185,6 +193,7 @@ export class ProjectResolver {
 
   @ReadsAhead(Project, readAccounts)
   @ReadsColumns(Project)
+  @ReferenceSql(Project, 'account')
   @FieldResolver(() => Account, { description: 'The account it belongs to.' })
   account(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<Account> {
     return loadById(ctx, Account, project.account.id) as MaybePromise<Account>;
@@ -192,6 +201,14 @@ export class ProjectResolver {
 
   @ReadsAhead(Project, readProjectUsers)
   @ReadsColumns(Project)
+  @RowsSql(
+    Project,
+    () => Staff,
+    (p, u) =>
+      `${u.column('id')} in (select user_id from project_members where project_id = ${p.column('id')})`,
+    (p, u) =>
+      `(select min(id) from project_members where project_id = ${p.column('id')} and user_id = ${u.column('id')})`,
+  )
   @FieldResolver(() => [Staff], {
     description: 'The users listed for CUSTOM visibility.',
     complexity: listComplexity(20),

@@ -11,6 +11,7 @@ import type { ShiftService } from '../../shifts';
 import type { PunchService } from '../punch.service';
 import { optionalLocator } from '../../common';
 import type { ListRegistration } from '../../paging/graphql';
+import { projectShiftList } from '../shift.loaders';
 
 /** Built once per schema from the services they use. */
 export const SHIFT_RESOLVERS: readonly ResolverRegistration<{
@@ -34,4 +35,5 @@ export const SHIFT_LISTS: readonly ListRegistration<{ shifts: ShiftService }>[] 
         optionalLocator(args.projectId as string, args.projectLegacyId as number),
       ),
   ],
+  ['Project.shifts', () => (ctx, args) => projectShiftList(ctx, args.filter, args.order)],
 ];

@@ -6,9 +6,14 @@ import { then, type MaybePromise } from '../../../core/loaders';
 import { Account } from '../../accounts';
 import { FILTER_DESCRIPTIONS, PageArgs, DateTimeISOResolver } from '../../common';
 import { loadById, ReadsAhead } from '../../paging';
-import { pageRequest, ReadsColumns } from '../../paging/graphql';
+import { ComputedSql, pageRequest, ReadsColumns, RowsSql, type SqlRow } from '../../paging/graphql';
 import { Project } from '../../projects';
-import { projectTotals, readProjectTotals, viewerRunningShift } from '../project-time.loaders';
+import {
+  projectSecondsSql,
+  projectTotals,
+  readProjectTotals,
+  viewerRunningShift,
+} from '../project-time.loaders';
 import type { PunchResult, PunchService } from '../punch.service';
 import { Shift } from '../shift.entity';
 import { projectShifts } from '../shift.loaders';
@@ -78,6 +83,7 @@ export class ProjectTimeResolver {
 
   @ReadsAhead(Project, readProjectTotals)
   @ReadsColumns(Project)
+  @ComputedSql(Project, grandTotalSql)
   @FieldResolver(() => SafeIntResolver, {
     description:
       'Seconds of every shift on the project, by all users, whoever may see them; running shifts count up to the instant of the request.',
@@ -88,6 +94,9 @@ export class ProjectTimeResolver {
 
   @ReadsAhead(Project, readProjectTotals)
   @ReadsColumns(Project)
+  @ComputedSql(Project, (p) =>
+    projectSecondsSql(p.column('id'), p.param(p.request.now), p.request.viewerId),
+  )
   @FieldResolver(() => SafeIntResolver, {
     description:
       "Seconds of the caller's own shifts on the project; a running shift counts up to the instant of the request.",
@@ -98,6 +107,7 @@ export class ProjectTimeResolver {
 
   @ReadsAhead(Project, viewerRunningShift)
   @ReadsColumns(Project)
+  @ComputedSql(Project, (p) => `exists (select 1 from shifts where ${viewerRunningOn(p)})`)
   @FieldResolver(() => Boolean, { description: 'Whether the caller is punched in to the project.' })
   running(@Root() project: Project, @Ctx() ctx: RequestContext): MaybePromise<boolean> {
     return then(viewerRunningShift(ctx), (shift) => shift?.project.id === project.id);
@@ -105,6 +115,12 @@ export class ProjectTimeResolver {
 
   @ReadsAhead(Project, viewerRunningShift)
   @ReadsColumns(Project)
+  @RowsSql(
+    Project,
+    () => Shift,
+    (p, s) =>
+      `${s.column('user')} = ${Number(p.request.viewerId)} and ${s.column('stop')} is null and ${s.column('project')} = ${p.column('id')}`,
+  )
   @FieldResolver(() => Shift, {
     nullable: true,
     description: "The caller's running shift on the project; null when not punched in to it.",
@@ -117,6 +133,7 @@ export class ProjectTimeResolver {
 
   @ReadsAhead(Project, viewerRunningShift)
   @ReadsColumns(Project)
+  @ComputedSql(Project, (p) => `(select start from shifts where ${viewerRunningOn(p)})`)
   @FieldResolver(() => DateTimeISOResolver, {
     nullable: true,
     description: 'The start of `currentShift`; null when the caller is not punched in to it.',
@@ -127,6 +144,7 @@ export class ProjectTimeResolver {
 
   @ReadsAhead(Project, readProjectTotals)
   @ReadsColumns(Project, 'timeLimit')
+  @ComputedSql(Project, (p) => `${p.column('timeLimit')} - ${grandTotalSql(p)}`)
   @FieldResolver(() => SafeIntResolver, {
     nullable: true,
     description:
@@ -139,6 +157,7 @@ export class ProjectTimeResolver {
 
   @ReadsAhead(Project, readProjectTotals)
   @ReadsColumns(Project, 'timeLimit')
+  @ComputedSql(Project, (p) => `${grandTotalSql(p)} > ${p.column('timeLimit')}`)
   @FieldResolver(() => Boolean, {
     nullable: true,
     description: 'True once `grandTotal` exceeds `timeLimit`; null without a limit.',
@@ -150,6 +169,12 @@ export class ProjectTimeResolver {
 
   @ReadsAhead(Project, readProjectTotals, readViewerAccount)
   @ReadsColumns(Project, 'timeLimit')
+  // Both sides compare doubles, as JavaScript does: int × double is a double in PostgreSQL too.
+  @ComputedSql(
+    Project,
+    (p) =>
+      `${grandTotalSql(p)} <= ${p.column('timeLimit')} and ${grandTotalSql(p)} >= ${p.column('timeLimit')} * (select nearly_overdue_ratio from accounts where id = ${p.column('account')})`,
+  )
   @FieldResolver(() => Boolean, {
     nullable: true,
     description:
@@ -168,4 +193,14 @@ export class ProjectTimeResolver {
       ),
     );
   }
+}
+
+/** `grandTotal` in SQL: every user's seconds up to the request's instant. */
+function grandTotalSql(p: SqlRow): string {
+  return projectSecondsSql(p.column('id'), p.param(p.request.now));
+}
+
+/** The caller's running shift on the project, as a condition on `shifts` (at most one row). */
+function viewerRunningOn(p: SqlRow): string {
+  return `user_id = ${Number(p.request.viewerId)} and stop is null and project_id = ${p.column('id')}`;
 }

@@ -181,6 +181,9 @@ export class ShiftResolver {
 
   @ReadsAhead(Shift, readVisibleProjects, readActivities)
   @ReadsColumns(Shift)
+  @ReferenceSql(Shift, 'activity', (ctx, knex, id) =>
+    projectVisibilitySql(ctx, knex, `(select project_id from activities where id = ${id})`),
+  )
   @FieldResolver(() => Activity, {
     nullable: true,
     description: 'The activity, when the shift names one and the caller may see its project.',

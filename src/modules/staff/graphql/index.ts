@@ -21,5 +21,5 @@ export const STAFF_RESOLVERS: readonly ResolverRegistration<{ staff: StaffServic
 
 /** The lists reads compiled to SQL answer, by their resolver's service method. */
 export const STAFF_LISTS: readonly ListRegistration<{ staff: StaffService }>[] = [
-  ['Query.staffList', (s) => (ctx, args) => s.staff.listSource(ctx, args.filter, args.order)],
+  ['Query.staff', (s) => (ctx, args) => s.staff.listSource(ctx, args.filter, args.order)],
 ];

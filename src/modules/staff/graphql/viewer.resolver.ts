@@ -11,6 +11,8 @@ import {
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { loadById } from '../../paging';
+import { RowsSql } from '../../paging/graphql';
+import { StaffType } from '../../common';
 import type { MaybePromise } from '../../../core/loaders';
 import { Account, updateAccount } from '../../accounts';
 import { AccountInput } from '../../accounts/graphql';
@@ -58,6 +60,12 @@ export class ViewerResolver {
 
 @Resolver(() => Account)
 export class AccountResolver {
+  @RowsSql(
+    Account,
+    () => Staff,
+    (a, u) =>
+      `${u.column('account')} = ${a.column('id')} and ${u.column('type')} = '${StaffType.OWNER}'`,
+  )
   @FieldResolver(() => Staff, {
     description: 'The account owner, who sees and may do everything in the account.',
   })
