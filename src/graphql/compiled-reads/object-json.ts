@@ -200,8 +200,7 @@ async function fieldJson(
 function plainColumn(entity: Entity, meta: EntityMetadata, name: string): string | undefined {
   const storage = getMetadataStorage();
   const chain = new Set<unknown>();
-  for (let t: unknown = entity; typeof t === 'function' && t !== Function.prototype;)
-    (chain.add(t), (t = Object.getPrototypeOf(t)));
+  for (let t: unknown = entity; typeof t === 'function'; t = Object.getPrototypeOf(t)) chain.add(t);
   const field = storage.fields.find((f) => chain.has(f.target) && f.schemaName === name);
   const resolved = storage.fieldResolvers.some(
     (r) => r.schemaName === name && chain.has(r.getObjectType?.()),
