@@ -13,9 +13,9 @@ import {
 import { collectFields } from 'graphql/execution/collectFields';
 import type { RequestContext } from '../../core/request-context';
 import type { CompiledList, ListArgs } from '../../modules/paging/graphql';
-import { connectionJson, type PageArgs } from './connection-json';
+import { connectionJson } from './connection-json';
 import { sql } from './sql-text';
-import { inExecutorOrder, type CompileScope } from './object-json';
+import { inExecutorOrder, type CompileScope, type PageArgs } from './object-json';
 
 /** Runs one operation with a context and variables (graphql/jit-gateway.ts's runner). */
 export type Runner = (
@@ -88,6 +88,7 @@ export function withCompiledReads(
       metadata: ctx.em.getMetadata(),
       knex: ctx.em.getKnex(),
       lists,
+      connection: connectionJson,
       alias: () => `r${aliases++}`,
     };
     const answers = new Map<string, unknown>();

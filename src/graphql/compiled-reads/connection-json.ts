@@ -10,16 +10,8 @@ import {
 import { pathProperty, pathSql, quote } from '../../db/declared-sql';
 import { listWindow, type ListSource, type PageRequest } from '../../modules/paging';
 import { isoText } from './json-values';
-import { objectJson, subfields, type CompileScope } from './object-json';
+import { objectJson, subfields, type CompileScope, type PageArgs } from './object-json';
 import { fromKnex, join, literal, objectText, param, raw, sql, type Sql } from './sql-text';
-
-/** A connection's page arguments. */
-export interface PageArgs {
-  readonly first?: number | null;
-  readonly last?: number | null;
-  readonly after?: string | null;
-  readonly before?: string | null;
-}
 
 /**
  * The JSON of a list's connection (`totalCount`, `nodes`, `edges`, `pageInfo`) as one SQL

@@ -12,6 +12,7 @@ import {
   type FieldNode,
   type NamedTypeNode,
   type SelectionSetNode,
+  type GraphQLField,
   type GraphQLOutputType,
   type FragmentDefinitionNode,
   type GraphQLObjectType,
@@ -22,6 +23,7 @@ import { getMetadataStorage } from 'type-graphql';
 import type { RequestContext } from '../../core/request-context';
 import { columnOf, pathSql, quote } from '../../db/declared-sql';
 import { declaredFields } from '../../modules/common';
+import type { ListSource } from '../../modules/paging';
 import {
   sqlFormOf,
   type CompiledList,
@@ -29,7 +31,6 @@ import {
   type SqlForm,
   type SqlRow,
 } from '../../modules/paging/graphql';
-import { connectionJson, type PageArgs } from './connection-json';
 import { leafJson } from './json-values';
 import { fromKnex, literal, objectText, raw, sql, type Sql } from './sql-text';
 
@@ -45,8 +46,25 @@ export interface CompileScope {
   readonly knex: Knex;
   /** The lists that compile, by field (`Query.shifts`, `Company.projects`). */
   readonly lists: ReadonlyMap<string, CompiledList>;
+  /** connection-json.ts's `connectionJson`, which compiles the objects of its pages with this file. */
+  readonly connection: (
+    scope: CompileScope,
+    field: GraphQLField<unknown, unknown>,
+    nodes: readonly FieldNode[],
+    source: ListSource<object>,
+    page: PageArgs,
+    parent?: { readonly column: string; readonly id: string },
+  ) => Promise<Sql | undefined>;
   /** A table alias not used yet in the statement. */
   alias(): string;
+}
+
+/** A connection's page arguments. */
+export interface PageArgs {
+  readonly first?: number | null;
+  readonly last?: number | null;
+  readonly after?: string | null;
+  readonly before?: string | null;
 }
 
 const entitiesByType = new Map<string, Entity>();
@@ -153,7 +171,7 @@ async function fieldJson(
     const child = scope.metadata.get(source.entityClass.name);
     const parent = source.parent && child.properties[source.parent as never];
     if (!parent) throw new Error(`${type.name}.${name} names no parent reference`);
-    return connectionJson(scope, field, nodes, source, args, {
+    return scope.connection(scope, field, nodes, source, args, {
       column: columnOf(parent),
       id: `${quote(alias)}."id"`,
     });
