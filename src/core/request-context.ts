@@ -67,6 +67,12 @@ export interface RequestContext {
    * when the request writes.
    */
   readonly readSource?: { name?: string; seen?: bigint };
+
+  /**
+   * Only on a request of /graphql over HTTP: takes JSON text into the answer as it is (a read
+   * compiled to SQL, which PostgreSQL wrote), giving the value that stands in for it in the data.
+   */
+  readonly rawJson?: { placeholder(text: string): unknown } | undefined;
 }
 
 /**
@@ -192,6 +198,8 @@ export interface RequestOptions {
    * a cost budget: an HTTP request puts the last it heard in its answer's headers.
    */
   readonly onRateLimit?: ((status: RateLimitHeaderValues) => void) | undefined;
+  /** See RequestContext.rawJson. */
+  readonly rawJson?: RequestContext['rawJson'];
 }
 
 /** The request options of an Express request. */

@@ -243,5 +243,6 @@ export function contextForViewer(
     idempotencyKey: options.idempotencyKey,
     log: options.log ?? currentLogger(),
     readSource: {},
+    ...(options.rawJson ? { rawJson: options.rawJson } : {}),
   };
 }

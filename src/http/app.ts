@@ -40,6 +40,7 @@ import { createExecutor, type Executor } from '../graphql/executor';
 import { contextFailureError } from '../graphql/format-error';
 import { createGraphiQLRouter } from './graphiql-page';
 import { operationGuards } from '../graphql/operation-guards';
+import { rawJsonAnswers, rawJsonOf } from '../graphql/raw-json-answers';
 import { attachSubscriptionServer, type SubscriptionServer } from '../graphql/subscription-server';
 import { createSchema } from '../graphql/schema';
 import { createServices } from '../graphql/services';
@@ -179,8 +180,9 @@ export async function createApp(deps: {
   app.use(
     '/graphql',
     express.json({ limit: config.bodyLimitBytes }),
+    rawJsonAnswers,
     expressMiddleware(apollo, {
-      context: async ({ req }) => {
+      context: async ({ req, res }) => {
         try {
           // Before the credentials are checked, as for every cross-site refusal.
           const refusal = graphqlRequestRefusal(
@@ -188,7 +190,10 @@ export async function createApp(deps: {
             originPolicy,
           );
           if (refusal) throw refusal;
-          return await createContext(credentialsOf(req), requestOptionsOf(req));
+          return await createContext(credentialsOf(req), {
+            ...requestOptionsOf(req),
+            rawJson: rawJsonOf(res),
+          });
         } catch (error) {
           throw contextFailureError(error, loggerOf(req));
         }

@@ -95,7 +95,9 @@ export function withCompiledReads(
     for (const [key, nodes] of fields) {
       const list = lists.get(`Query.${nodes[0]!.name.value}`);
       const json = list && (await compiledField(scope, list, nodes));
-      if (json !== undefined) answers.set(key, JSON.parse(json));
+      // Over HTTP the text goes into the answer as PostgreSQL wrote it; elsewhere (the facade, a
+      // WebSocket) the caller reads values.
+      if (json !== undefined) answers.set(key, ctx.rawJson?.placeholder(json) ?? JSON.parse(json));
     }
     if (answers.size === 0) return whole(context, variables);
     const executed = [...fields.keys()].filter((key) => !answers.has(key));
