@@ -10,7 +10,13 @@ import {
 import { pathProperty, pathSql, quote } from '../../db/declared-sql';
 import { listWindow, type ListSource, type PageRequest } from '../../modules/paging';
 import { isoText } from './json-values';
-import { objectJson, subfields, type CompileScope, type PageArgs } from './object-json';
+import {
+  objectJson,
+  subfields,
+  type CompileScope,
+  type ObjectJson,
+  type PageArgs,
+} from './object-json';
 import { fromKnex, join, literal, objectText, param, raw, sql, type Sql } from './sql-text';
 
 /**
@@ -39,8 +45,8 @@ export async function connectionJson(
   const emitted = window.backwards ? 'desc' : 'asc';
   const inPage = sql`${quote(ROW)}."__n" <= ${param(window.limit)}`;
   const cursor = cursorText(meta, window.terms, ROW);
-  const rows = (json: Sql, order = emitted) =>
-    sql`coalesce((select string_agg(${json}, ',' order by ${quote(ROW)}."__n" ${order}) from ${PAGE} as ${quote(ROW)} where ${inPage}), '')`;
+  const rows = ({ json, joins }: ObjectJson, order = emitted) =>
+    sql`coalesce((select string_agg(${json}, ',' order by ${quote(ROW)}."__n" ${order}) from ${PAGE} as ${quote(ROW)}${joins} where ${inPage}), '')`;
   const edgeAt = (order: 'asc' | 'desc') =>
     sql`coalesce((select '"' || ${cursor} || '"' from ${PAGE} as ${quote(ROW)} where ${inPage} order by ${quote(ROW)}."__n" ${order} limit 1), 'null')`;
   const hasMore = sql`case when exists (select from ${PAGE} where "__n" > ${param(window.limit)}) then 'true' else 'false' end`;
@@ -124,23 +130,24 @@ async function edgeJson(
   nodes: readonly FieldNode[],
   cursor: Sql,
   row: string,
-): Promise<Sql | undefined> {
+): Promise<ObjectJson | undefined> {
   const members: (readonly [string, Sql])[] = [];
+  const joins: Sql[] = [];
   for (const [key, fieldNodes] of subfields(scope, edge, nodes)) {
     const name = fieldNodes[0]!.name.value;
     const node = getNamedType(edge.getFields()[name]!.type);
-    const json =
-      name === '__typename'
-        ? raw(literal(JSON.stringify(edge.name)))
-        : name === 'cursor'
-          ? sql`'"' || ${cursor} || '"'`
-          : isObjectType(node)
-            ? await objectJson(scope, node, fieldNodes, row)
-            : undefined;
+    let json: Sql | undefined;
+    if (name === '__typename') json = raw(literal(JSON.stringify(edge.name)));
+    else if (name === 'cursor') json = sql`'"' || ${cursor} || '"'`;
+    else if (isObjectType(node)) {
+      const object = await objectJson(scope, node, fieldNodes, row);
+      if (object) joins.push(object.joins);
+      json = object?.json;
+    }
     if (!json) return undefined;
     members.push([key, json]);
   }
-  return objectText(members);
+  return { json: objectText(members), joins: join(joins, '') };
 }
 
 /**

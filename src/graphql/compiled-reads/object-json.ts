@@ -32,7 +32,7 @@ import {
   type SqlRow,
 } from '../../modules/paging/graphql';
 import { leafJson } from './json-values';
-import { fromKnex, literal, objectText, raw, sql, type Sql } from './sql-text';
+import { fromKnex, join, literal, objectText, raw, sql, type Sql } from './sql-text';
 
 type Entity = abstract new () => unknown;
 
@@ -130,36 +130,55 @@ export function inExecutorOrder(
 }
 
 /**
+ * An object's JSON text over its row, and the LATERAL subqueries its fields read (values computed
+ * once per row, `SqlRow.lateral`), to join after the row: `from <rows> as "r1"${joins}`.
+ */
+export interface ObjectJson {
+  readonly json: Sql;
+  readonly joins: Sql;
+}
+
+/** The row an object is read from: its alias, its entity's metadata, its LATERAL values by key. */
+interface RowScope {
+  readonly alias: string;
+  readonly meta: EntityMetadata;
+  readonly laterals: Map<string, { readonly alias: string; readonly select: Sql }>;
+}
+
+/**
  * The JSON text of the object of entity type `type` in the row aliased `alias`, with the fields
  * `nodes` select; undefined when one of them has no SQL form (declared fields, `@ComputedSql`,
- * `@ReferenceSql` and `__typename` have one).
+ * `@ReferenceSql`, `@RowsSql`, plain columns and `__typename` have one).
  */
 export async function objectJson(
   scope: CompileScope,
   type: GraphQLObjectType,
   nodes: readonly FieldNode[],
   alias: string,
-): Promise<Sql | undefined> {
+): Promise<ObjectJson | undefined> {
   const entity = entityOf(scope, type);
   if (!entity) return undefined;
-  const meta = scope.metadata.get(entity.name);
+  const row: RowScope = { alias, meta: scope.metadata.get(entity.name), laterals: new Map() };
   const members: (readonly [string, Sql])[] = [];
   for (const [key, fieldNodes] of subfields(scope, type, nodes)) {
-    const json = await fieldJson(scope, type, entity, meta, fieldNodes, alias);
+    const json = await fieldJson(scope, type, entity, row, fieldNodes);
     if (!json) return undefined;
     members.push([key, json]);
   }
-  return objectText(members);
+  const joins = [...row.laterals.values()].map(
+    (l) => sql` cross join lateral (${l.select}) as ${quote(l.alias)}`,
+  );
+  return { json: objectText(members), joins: join(joins, '') };
 }
 
 async function fieldJson(
   scope: CompileScope,
   type: GraphQLObjectType,
   entity: Entity,
-  meta: EntityMetadata,
+  row: RowScope,
   nodes: readonly FieldNode[],
-  alias: string,
 ): Promise<Sql | undefined> {
+  const { alias, meta } = row;
   const name = nodes[0]!.name.value;
   if (name === '__typename') return raw(literal(JSON.stringify(type.name)));
   const field = type.getFields()[name];
@@ -189,23 +208,23 @@ async function fieldJson(
   }
   const form = sqlFormOf(entity, name);
   if (form?.kind === 'expression') {
-    const { row, params } = sqlRow(scope, meta, alias);
-    const json = leafJson(field.type, form.sql(row));
+    const params: unknown[] = [];
+    const json = leafJson(field.type, form.sql(sqlRow(scope, row, params)));
     return json && { text: json.text, params };
   }
-  if (form?.kind === 'rows') return rowsJson(scope, form, field.type, nodes, meta, alias);
+  if (form?.kind === 'rows') return rowsJson(scope, form, field.type, nodes, row);
   if (form?.kind === 'reference') {
     const target = getNamedType(field.type);
     const property = meta.properties[form.property as never];
     if (!isObjectType(target) || !property?.targetMeta) return undefined;
-    const row = scope.alias();
-    const object = await objectJson(scope, target, nodes, row);
+    const referenced = scope.alias();
+    const object = await objectJson(scope, target, nodes, referenced);
     if (!object) return undefined;
-    const id = `${quote(row)}."id"`;
+    const id = `${quote(referenced)}."id"`;
     const visible = form.visible && (await form.visible(scope.ctx, scope.knex, id));
     const condition = visible ? sql` and ${fromKnex(visible.condition.toSQL())}` : '';
     const table = quote(property.targetMeta.tableName);
-    return sql`coalesce((select ${object} from ${table} as ${quote(row)} where ${id} = ${quote(alias)}.${quote(columnOf(property))}${condition}), 'null')`;
+    return sql`coalesce((select ${object.json} from ${table} as ${quote(referenced)}${object.joins} where ${id} = ${quote(alias)}.${quote(columnOf(property))}${condition}), 'null')`;
   }
   const column = plainColumn(entity, meta, name);
   return column ? leafJson(field.type, `${quote(alias)}.${quote(column)}`) : undefined;
@@ -230,24 +249,30 @@ function plainColumn(entity: Entity, meta: EntityMetadata, name: string): string
 }
 
 /**
- * A row for an SQL form: its columns by property, and placeholders for the request's values,
- * whose values `params` collects in the order the form calls `param` (the order its text reads).
+ * A row for an SQL form: its columns by property, placeholders for the request's values (whose
+ * values `params` collects in the order the form calls `param`, the order its text reads), and
+ * values computed once per row, joined LATERAL after it.
  */
-function sqlRow(
-  scope: CompileScope,
-  meta: EntityMetadata,
-  alias: string,
-  params: unknown[] = [],
-): { row: SqlRow; params: unknown[] } {
-  const row: SqlRow = {
-    column: (property) => `${quote(alias)}.${quote(columnOf(meta.properties[property as never]))}`,
+function sqlRow(scope: CompileScope, row: RowScope, params: unknown[]): SqlRow {
+  return {
+    column: (property) =>
+      `${quote(row.alias)}.${quote(columnOf(row.meta.properties[property as never]))}`,
     param: (value) => {
       params.push(value);
       return '?';
     },
+    lateral: (key, select) => {
+      let lateral = row.laterals.get(key);
+      if (!lateral) {
+        const own: unknown[] = [];
+        const text = select(sqlRow(scope, row, own));
+        lateral = { alias: scope.alias(), select: { text, params: own } };
+        row.laterals.set(key, lateral);
+      }
+      return quote(lateral.alias);
+    },
     request: { viewerId: scope.ctx.viewer.id, now: scope.ctx.now },
   };
-  return { row, params };
 }
 
 /** A `rows` form: the JSON list (or the one object) of the rows it picks over the parent row. */
@@ -256,24 +281,26 @@ async function rowsJson(
   form: Extract<SqlForm, { kind: 'rows' }>,
   type: GraphQLOutputType,
   nodes: readonly FieldNode[],
-  parentMeta: EntityMetadata,
-  parentAlias: string,
+  parent: RowScope,
 ): Promise<Sql | undefined> {
   const target = getNamedType(type);
   const list = isListType(getNullableType(type));
   if (!isObjectType(target) || (list && !form.order)) return undefined;
   const alias = scope.alias();
-  const meta = scope.metadata.get(form.entity().name);
   const object = await objectJson(scope, target, nodes, alias);
   if (!object) return undefined;
+  const own: RowScope = {
+    alias,
+    meta: scope.metadata.get(form.entity().name),
+    laterals: new Map(),
+  };
   // Each text with the parameters its placeholders read, in order.
   const over = (text: (parent: SqlRow, row: SqlRow) => string): Sql => {
     const params: unknown[] = [];
-    const parent = sqlRow(scope, parentMeta, parentAlias, params).row;
-    return { text: text(parent, sqlRow(scope, meta, alias, params).row), params };
+    return { text: text(sqlRow(scope, parent, params), sqlRow(scope, own, params)), params };
   };
-  const table = `${quote(meta.tableName)} as ${quote(alias)}`;
+  const from = sql`${quote(own.meta.tableName)} as ${quote(alias)}${object.joins}`;
   const where = over(form.where);
-  if (!list) return sql`coalesce((select ${object} from ${table} where ${where}), 'null')`;
-  return sql`'[' || coalesce((select string_agg(${object}, ',' order by ${over(form.order!)}) from ${table} where ${where}), '') || ']'`;
+  if (!list) return sql`coalesce((select ${object.json} from ${from} where ${where}), 'null')`;
+  return sql`'[' || coalesce((select string_agg(${object.json}, ',' order by ${over(form.order!)}) from ${from} where ${where}), '') || ']'`;
 }

@@ -60,13 +60,13 @@ function timeParts(condition: string, now: string): string {
 }
 
 /**
- * A project's total in seconds as an SQL expression over its id (`project`), by every user or by
- * `userId` only, up to `now` (an SQL expression): `grandTotal` and `runningTotal` in reads
- * compiled to SQL, the same sums the batch above reads.
+ * A project's totals as an SQL select list over its id (`project`): `grand`, every user's
+ * seconds, and `mine`, those of `userId`, up to `now` (an SQL expression). What `grandTotal` and
+ * `runningTotal` read in reads compiled to SQL: the sums the batch above reads, for one project.
  */
-export function projectSecondsSql(project: string, now: string, userId?: number): string {
-  const user = userId === undefined ? '' : ` and user_id = ${Number(userId)}`;
-  return `(select coalesce(sum(seconds), 0)::bigint from (${timeParts(`project_id = ${project}${user}`, now)}) parts)`;
+export function projectTotalsSql(project: string, now: string, userId: number): string {
+  return `select coalesce(sum(seconds), 0)::bigint as grand, coalesce(sum(seconds) filter (where user_id = ${Number(userId)}), 0)::bigint as mine
+            from (${timeParts(`project_id = ${project}`, now)}) parts`;
 }
 
 /** The viewer's running shift, if any: one query per request, whatever the number of projects. */

@@ -42,6 +42,12 @@ export type SqlOverRow = (row: SqlRow) => string;
 export interface SqlRow {
   column(property: string): string;
   param(value: unknown): string;
+  /**
+   * Values computed once per row however many fields read them: `select` (a select list over
+   * the row, `grand`, `mine`) runs as a LATERAL subquery named by `key`; the answer is its alias,
+   * for `${alias}."grand"`.
+   */
+  lateral(key: string, select: (row: SqlRow) => string): string;
   readonly request: { readonly viewerId: number; readonly now: Date };
 }
 

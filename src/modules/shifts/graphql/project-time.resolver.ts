@@ -9,7 +9,7 @@ import { loadById, ReadsAhead } from '../../paging';
 import { ComputedSql, pageRequest, ReadsColumns, RowsSql, type SqlRow } from '../../paging/graphql';
 import { Project } from '../../projects';
 import {
-  projectSecondsSql,
+  projectTotalsSql,
   projectTotals,
   readProjectTotals,
   viewerRunningShift,
@@ -94,9 +94,7 @@ export class ProjectTimeResolver {
 
   @ReadsAhead(Project, readProjectTotals)
   @ReadsColumns(Project)
-  @ComputedSql(Project, (p) =>
-    projectSecondsSql(p.column('id'), p.param(p.request.now), p.request.viewerId),
-  )
+  @ComputedSql(Project, (p) => `${totals(p)}."mine"`)
   @FieldResolver(() => SafeIntResolver, {
     description:
       "Seconds of the caller's own shifts on the project; a running shift counts up to the instant of the request.",
@@ -195,9 +193,16 @@ export class ProjectTimeResolver {
   }
 }
 
+/** The project's totals (`grand`, `mine`), computed once per project row however many fields read them. */
+function totals(p: SqlRow): string {
+  return p.lateral('totals', (row) =>
+    projectTotalsSql(row.column('id'), row.param(row.request.now), row.request.viewerId),
+  );
+}
+
 /** `grandTotal` in SQL: every user's seconds up to the request's instant. */
 function grandTotalSql(p: SqlRow): string {
-  return projectSecondsSql(p.column('id'), p.param(p.request.now));
+  return `${totals(p)}."grand"`;
 }
 
 /** The caller's running shift on the project, as a condition on `shifts` (at most one row). */
