@@ -109,15 +109,15 @@ function shiftJson(s: Row) {
     uuid: s.uuid,
     start: wholeSeconds(s.start as Date),
     stop: s.stop === null ? null : wholeSeconds(s.stop as Date),
-    notes: s.notes,
     time_zone: s.time_zone,
-    time_zone_offset: offsetSeconds(s.time_zone as string, s.start as Date),
-    billable: s.billable,
+    notes: s.notes,
     project_uuid: s.project_uuid,
-    user_uuid: s.user_uuid,
+    billable: s.billable,
     tag_list: s.tag_list,
     activity_uuid: s.activity_uuid,
     external_href: s.external_href,
+    time_zone_offset: offsetSeconds(s.time_zone as string, s.start as Date),
+    user_uuid: s.user_uuid,
   };
 }
 
@@ -132,22 +132,22 @@ function projectJson(
   const json: Row = {
     uuid: p.uuid,
     name: p.name,
-    active: String(p.active),
-    company_uuid: p.company_uuid,
     visibility: p.visibility,
-    user_uuids: [viewer.uuid, ...(p.members as string[]).filter((u) => u !== viewer.uuid)],
+    active: String(p.active),
     time_limit: limit,
     time_limit_string: p.time_limit_string,
     default_tags: (p.default_tags as string[]).length
       ? (p.default_tags as string[]).join(',')
       : null,
-    tag_list: (p.tag_list as string[]).join(','),
     notes: p.notes,
+    company_uuid: p.company_uuid,
+    tag_list: (p.tag_list as string[]).join(','),
     hourly_rate: p.hourly_rate,
     hourly_rate_cents: p.hourly_rate_cents,
     invoice_amount:
       p.invoice_amount_cents === null ? null : (p.invoice_amount_cents as number) / 100,
     billable_by_default: p.billable_by_default,
+    user_uuids: [viewer.uuid, ...(p.members as string[]).filter((u) => u !== viewer.uuid)],
     activities: p.activities,
     grand_total: grand,
     running_total: Number(p.mine),
