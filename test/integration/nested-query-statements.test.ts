@@ -212,3 +212,44 @@ test('the legacy project lists (JSON and XML) issue the same number of statement
     expect(counts[`large ${path}`]).toBe(counts[`small ${path}`]);
   }
 });
+
+test('compiled to SQL, a read is the sign-in and one statement per root list, whatever the rows', async () => {
+  const small = await seedAccount(3);
+  const large = await seedAccount(30);
+  const http = request(t.app.express);
+  const reads: Record<string, (who: Credentials) => Promise<unknown>> = {
+    'nested pages (scenario n)': (who) => t.gqlOk(who, NESTED),
+    'a dashboard (scenario c)': (who) =>
+      t.gqlOk(
+        who,
+        '{ companies(first: 50) { nodes { id name projects(first: 100) { nodes { id name grandTotal activities { id name } } } } } }',
+      ),
+    'two lists in one operation': (who) =>
+      t.gqlOk(who, '{ shifts(first: 100) { nodes { id } } projects { totalCount } }'),
+    'the legacy shift list (scenario a)': (who) =>
+      http.get('/api/1/shifts.json').auth(who.login, who.password),
+    'the legacy project list (scenario b)': (who) =>
+      http.get('/api/1/projects.json').auth(who.login, who.password),
+  };
+  const lists: Record<string, number> = {
+    'nested pages (scenario n)': 1,
+    'a dashboard (scenario c)': 1,
+    'two lists in one operation': 2,
+    'the legacy shift list (scenario a)': 1,
+    'the legacy project list (scenario b)': 1,
+  };
+  for (const [name, read] of Object.entries(reads)) {
+    await read(small);
+    const counts = [];
+    for (const who of [small, large]) {
+      const statements = await t.recordStatements(() => read(who));
+      // Past the sign-in (its user's row), only compiled statements.
+      expect(statements.filter((sql) => !/^select id, uuid, login/.test(sql))).toHaveLength(
+        lists[name]!,
+      );
+      expect(statements.filter((sql) => /^select \(with /.test(sql))).toHaveLength(lists[name]!);
+      counts.push(statements.length);
+    }
+    expect(counts[1]).toBe(counts[0]);
+  }
+});
