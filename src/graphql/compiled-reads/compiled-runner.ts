@@ -14,7 +14,8 @@ import { collectFields } from 'graphql/execution/collectFields';
 import type { RequestContext } from '../../core/request-context';
 import type { CompiledList, ListArgs } from '../../modules/paging/graphql';
 import { connectionJson } from './connection-json';
-import { sql } from './sql-text';
+import { connectionRows } from './connection-rows';
+import type { LeafValue } from './json-values';
 import { inExecutorOrder, type CompileScope, type PageArgs } from './object-json';
 
 /** Runs one operation with a context and variables (graphql/jit-gateway.ts's runner). */
@@ -122,28 +123,32 @@ async function compiledField(
 ): Promise<string | undefined> {
   const query = scope.schema.getQueryType()!;
   const field = query.getFields()[nodes[0]!.name.value]!;
-  let statement;
+  let plan;
   try {
     const args = getArgumentValues(field, nodes[0]!, scope.variables) as ListArgs & PageArgs;
     const source = await list(scope.ctx, args);
-    const json = await connectionJson(scope, field, nodes, source, args);
-    statement = json && sql`select ${json} as "json"`;
+    plan = await connectionRows(scope, field, nodes, source, args);
   } catch {
     // Arguments the list refuses: the executor answers with that error, at the field's path.
     counts.refused += 1;
     return undefined;
   }
-  if (!statement) {
+  if (!plan) {
     counts.uncompiled += 1;
     return undefined;
   }
   const { em, log } = scope.ctx;
   try {
-    const row = await em.getConnection().execute<{
-      json: string;
-    }>(statement.text, [...statement.params], 'get', em.getTransactionContext());
+    const rows = await em
+      .getConnection()
+      .execute<Record<string, LeafValue>[]>(
+        plan.statement.text,
+        [...plan.statement.params],
+        'all',
+        em.getTransactionContext(),
+      );
     counts.compiled += 1;
-    return row.json;
+    return plan.write(rows);
   } catch (error) {
     // A statement that fails is a bug of the compiler or an outage; the executor meets the
     // outage again and answers it as it always does.

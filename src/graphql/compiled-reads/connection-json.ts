@@ -60,7 +60,7 @@ export async function connectionJson(
     let json: Sql | undefined;
     if (name === '__typename') json = raw(literal(JSON.stringify(connection.name)));
     else if (name === 'totalCount')
-      json = sql`(select count(*) from (${await base(scope, source, source.where, parent)}) as "all")::text`;
+      json = sql`(select count(*) from (${await pageBase(scope, source, source.where, parent)}) as "all")::text`;
     else if (name === 'nodes' && isObjectType(object)) {
       const node = await objectJson(scope, object, fieldNodes, ROW);
       json = node && sql`'[' || ${rows(node)} || ']'`;
@@ -98,14 +98,14 @@ export async function connectionJson(
   const order = window.terms
     .map((t) => `${pathSql(meta, t.path, 'x')} ${t.desc !== window.backwards ? 'desc' : 'asc'}`)
     .join(', ');
-  return sql`(with ${PAGE} as (select "x".*, row_number() over (order by ${order}) as "__n" from (${await base(scope, source, window.pageWhere, parent)}) as "x" order by ${order} limit ${param(window.limit + 1)}) select ${objectText(members)})`;
+  return sql`(with ${PAGE} as (select "x".*, row_number() over (order by ${order}) as "__n" from (${await pageBase(scope, source, window.pageWhere, parent)}) as "x" order by ${order} limit ${param(window.limit + 1)}) select ${objectText(members)})`;
 }
 
 /**
  * The rows of `source` under `where` and the tenant filter (of one parent, for a nested list),
  * every column: the page's input.
  */
-async function base(
+export async function pageBase(
   scope: CompileScope,
   source: ListSource<object>,
   where: object,

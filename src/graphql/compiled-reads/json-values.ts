@@ -10,44 +10,86 @@ import {
   isNonNullType,
   type GraphQLOutputType,
 } from 'graphql';
-import { literal, raw, type Sql } from './sql-text';
+import { literal } from './sql-text';
 
 /** An instant as the DateTimeISO scalar writes it: `toISOString()`, milliseconds and `Z`. */
 export const isoText = (expr: string) =>
   `to_char((${expr}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/** A value PostgreSQL sends for a leaf column: text, a number, a boolean or NULL. */
+export type LeafValue = string | number | boolean | null;
+
 /**
- * The JSON text of a leaf value of GraphQL type `type` computed by `expr`, as the executor would
- * serialize it (`'null'` for NULL); undefined for a type with no SQL form here (the field then runs
- * on the executor).
+ * How a leaf value of a GraphQL type is written as the executor writes it: by PostgreSQL (`json`,
+ * its JSON text, `'null'` for NULL), or by JavaScript from a column PostgreSQL sends (`column`,
+ * then `write`). Both give the same text.
  */
-export function leafJson(type: GraphQLOutputType, expr: string): Sql | undefined {
-  const json = nullableLeafJson(getNullableType(type), expr);
-  return json === undefined ? undefined : raw(`coalesce(${json}, 'null')`);
+export interface LeafForm {
+  json(expr: string): string;
+  column(expr: string): string;
+  write(value: LeafValue): string;
 }
 
-function nullableLeafJson(type: GraphQLOutputType, expr: string): string | undefined {
+const orNull = (write: (value: string | number | boolean) => string) => (value: LeafValue) =>
+  value === null ? 'null' : write(value);
+
+/** The leaf form of GraphQL type `type`; undefined for a type with no SQL form here. */
+export function leafForm(type: GraphQLOutputType): LeafForm | undefined {
+  const form = nullableLeafForm(getNullableType(type));
+  return form && { ...form, json: (expr) => `coalesce(${form.json(expr)}, 'null')` };
+}
+
+function nullableLeafForm(type: GraphQLOutputType): LeafForm | undefined {
+  const text = (column: (expr: string) => string, json: (expr: string) => string) => ({
+    column,
+    json,
+    write: orNull((v) => JSON.stringify(v)),
+  });
   if (isListType(type)) {
     const item = type.ofType as GraphQLOutputType;
     const named = isNonNullType(item) ? item.ofType : item;
     // text[] and int[] columns: array_to_json writes them as JSON.stringify does.
-    return [GraphQLString, GraphQLID, GraphQLInt, GraphQLBoolean].includes(named as never)
-      ? `array_to_json(${expr})::text`
-      : undefined;
+    if (![GraphQLString, GraphQLID, GraphQLInt, GraphQLBoolean].includes(named as never))
+      return undefined;
+    const json = (expr: string) => `array_to_json(${expr})::text`;
+    return { json, column: json, write: orNull(String) };
   }
-  if (type === GraphQLString || type === GraphQLID) return `to_json((${expr})::text)::text`;
+  if (type === GraphQLString || type === GraphQLID)
+    return text(
+      (expr) => `(${expr})::text`,
+      (expr) => `to_json((${expr})::text)::text`,
+    );
+  // int8 (a SafeInt total) arrives as text of digits, int4 as a number, booleans as booleans.
   if (type === GraphQLInt || type === GraphQLBoolean || ('name' in type && type.name === 'SafeInt'))
-    return `to_json(${expr})::text`;
+    return {
+      column: (expr) => expr,
+      json: (expr) => `to_json(${expr})::text`,
+      write: orNull(String),
+    };
   // numeric columns read as text in JavaScript and are written as numbers: 12.50 is 12.5.
-  if (type === GraphQLFloat) return `to_json((${expr})::float8)::text`;
-  if ('name' in type && type.name === 'DateTimeISO') return `'"' || ${isoText(expr)} || '"'`;
+  if (type === GraphQLFloat)
+    return text(
+      (expr) => `(${expr})::float8`,
+      (expr) => `to_json((${expr})::float8)::text`,
+    );
+  if ('name' in type && type.name === 'DateTimeISO')
+    return {
+      column: isoText,
+      json: (expr) => `'"' || ${isoText(expr)} || '"'`,
+      write: orNull((v) => `"${String(v)}"`),
+    };
   if (isEnumType(type)) {
     const values = type.getValues();
     if (values.some((v) => typeof v.value !== 'string')) return undefined;
+    const names = new Map(values.map((v) => [v.value as string, JSON.stringify(v.name)]));
     const cases = values.map(
       (v) => `when ${literal(v.value as string)} then ${literal(JSON.stringify(v.name))}`,
     );
-    return `case (${expr})::text ${cases.join(' ')} end`;
+    return {
+      column: (expr) => `(${expr})::text`,
+      json: (expr) => `case (${expr})::text ${cases.join(' ')} end`,
+      write: orNull((v) => names.get(String(v)) ?? 'null'),
+    };
   }
   return undefined;
 }

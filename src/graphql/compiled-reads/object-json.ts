@@ -31,7 +31,7 @@ import {
   type SqlForm,
   type SqlRow,
 } from '../../modules/paging/graphql';
-import { leafJson } from './json-values';
+import { leafForm, type LeafForm } from './json-values';
 import { fromKnex, join, literal, objectText, raw, sql, type Sql } from './sql-text';
 
 type Entity = abstract new () => unknown;
@@ -156,33 +156,74 @@ export async function objectJson(
   nodes: readonly FieldNode[],
   alias: string,
 ): Promise<ObjectJson | undefined> {
+  const columns = await objectColumns(scope, type, nodes, alias);
+  if (!columns) return undefined;
+  return {
+    json: objectText(columns.members.map(([key, field]) => [key, fieldJson(field)])),
+    joins: columns.joins,
+  };
+}
+
+/**
+ * A field in SQL: its JSON text (an object, a list, a nested page), or a leaf's value with the
+ * form that writes it, so that a row read by JavaScript can take the value as a column.
+ */
+export type FieldSql =
+  | { readonly json: Sql }
+  | { readonly leaf: LeafForm; readonly value: Sql }
+  | { readonly constant: string };
+
+/** A field's JSON text in SQL. */
+export function fieldJson(field: FieldSql): Sql {
+  if ('json' in field) return field.json;
+  if ('constant' in field) return raw(literal(field.constant));
+  return { text: field.leaf.json(field.value.text), params: field.value.params };
+}
+
+/**
+ * The fields `nodes` select of the object of entity type `type` in the row aliased `alias`, each
+ * in SQL, with the LATERAL joins they read; undefined when one of them has no SQL form.
+ */
+export async function objectColumns(
+  scope: CompileScope,
+  type: GraphQLObjectType,
+  nodes: readonly FieldNode[],
+  alias: string,
+): Promise<{ members: (readonly [string, FieldSql])[]; joins: Sql } | undefined> {
   const entity = entityOf(scope, type);
   if (!entity) return undefined;
   const row: RowScope = { alias, meta: scope.metadata.get(entity.name), laterals: new Map() };
-  const members: (readonly [string, Sql])[] = [];
+  const members: (readonly [string, FieldSql])[] = [];
   for (const [key, fieldNodes] of subfields(scope, type, nodes)) {
-    const json = await fieldJson(scope, type, entity, row, fieldNodes);
-    if (!json) return undefined;
-    members.push([key, json]);
+    const field = await fieldSql(scope, type, entity, row, fieldNodes);
+    if (!field) return undefined;
+    members.push([key, field]);
   }
   const joins = [...row.laterals.values()].map(
     (l) => sql` cross join lateral (${l.select}) as ${quote(l.alias)}`,
   );
-  return { json: objectText(members), joins: join(joins, '') };
+  return { members, joins: join(joins, '') };
 }
 
-async function fieldJson(
+async function fieldSql(
   scope: CompileScope,
   type: GraphQLObjectType,
   entity: Entity,
   row: RowScope,
   nodes: readonly FieldNode[],
-): Promise<Sql | undefined> {
+): Promise<FieldSql | undefined> {
   const { alias, meta } = row;
   const name = nodes[0]!.name.value;
-  if (name === '__typename') return raw(literal(JSON.stringify(type.name)));
+  if (name === '__typename') return { constant: JSON.stringify(type.name) };
   const field = type.getFields()[name];
   if (!field) return undefined;
+  const leaf = (value: Sql | string | undefined) => {
+    const form = leafForm(field.type);
+    return form && value !== undefined
+      ? { leaf: form, value: typeof value === 'string' ? raw(value) : value }
+      : undefined;
+  };
+  const json = (value: Sql | undefined) => value && { json: value };
   const list = scope.lists.get(`${type.name}.${name}`);
   if (list) {
     const args = getArgumentValues(field, nodes[0]!, scope.variables) as ListArgs & PageArgs;
@@ -190,29 +231,30 @@ async function fieldJson(
     const child = scope.metadata.get(source.entityClass.name);
     const parent = source.parent && child.properties[source.parent as never];
     if (!parent) throw new Error(`${type.name}.${name} names no parent reference`);
-    return scope.connection(scope, field, nodes, source, args, {
-      column: columnOf(parent),
-      id: `${quote(alias)}."id"`,
-    });
+    return json(
+      await scope.connection(scope, field, nodes, source, args, {
+        column: columnOf(parent),
+        id: `${quote(alias)}."id"`,
+      }),
+    );
   }
   if (field.args.length > 0) return undefined;
   const declared = declaredFields(entity).find((f) => f.name === name);
   if (declared) {
     if (!isLeafType(getNamedType(field.type))) return undefined;
-    const json = leafJson(field.type, pathSql(meta, declared.path, alias));
-    if (!json || !declared.read) return json;
+    const value = pathSql(meta, declared.path, alias);
+    if (!declared.read) return leaf(value);
     const readable = declared.read.sql(scope.ctx.viewer, { id: `${quote(alias)}."id"` });
-    if (readable === true) return json;
-    if (readable === false) return raw(`'null'`);
-    return sql`case when ${readable} then ${json} else 'null' end`;
+    if (readable === true) return leaf(value);
+    if (readable === false) return leafForm(field.type) && { constant: 'null' };
+    return leaf(`case when ${readable} then ${value} end`);
   }
   const form = sqlFormOf(entity, name);
   if (form?.kind === 'expression') {
     const params: unknown[] = [];
-    const json = leafJson(field.type, form.sql(sqlRow(scope, row, params)));
-    return json && { text: json.text, params };
+    return leaf({ text: form.sql(sqlRow(scope, row, params)), params });
   }
-  if (form?.kind === 'rows') return rowsJson(scope, form, field.type, nodes, row);
+  if (form?.kind === 'rows') return json(await rowsJson(scope, form, field.type, nodes, row));
   if (form?.kind === 'reference') {
     const target = getNamedType(field.type);
     const property = meta.properties[form.property as never];
@@ -224,10 +266,12 @@ async function fieldJson(
     const visible = form.visible && (await form.visible(scope.ctx, scope.knex, id));
     const condition = visible ? sql` and ${fromKnex(visible.condition.toSQL())}` : '';
     const table = quote(property.targetMeta.tableName);
-    return sql`coalesce((select ${object.json} from ${table} as ${quote(referenced)}${object.joins} where ${id} = ${quote(alias)}.${quote(columnOf(property))}${condition}), 'null')`;
+    return json(
+      sql`coalesce((select ${object.json} from ${table} as ${quote(referenced)}${object.joins} where ${id} = ${quote(alias)}.${quote(columnOf(property))}${condition}), 'null')`,
+    );
   }
   const column = plainColumn(entity, meta, name);
-  return column ? leafJson(field.type, `${quote(alias)}.${quote(column)}`) : undefined;
+  return column ? leaf(`${quote(alias)}.${quote(column)}`) : undefined;
 }
 
 /**

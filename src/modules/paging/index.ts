@@ -20,6 +20,7 @@ export {
   type FilterFields,
   type PageRequest,
 } from './list-query';
+export { encodeCursor } from './keyset-cursors';
 export { readAhead, ReadsAhead, type ReadAhead } from './read-ahead';
 export { findRows, intArray } from './unmanaged-rows';
 
