@@ -35,12 +35,15 @@ const REPORT = `query($input: ReportInput!) { report(input: $input, first: 10000
   rows { company { id: nodeId name } project { id: nodeId name } user { id: staffId login } bucketStart level subtotal
          seconds billableSeconds amountCents costCents profitCents } } }`;
 
-/** The same report from both apps, as JSON. */
-async function bothAnswers(input: Record<string, unknown>): Promise<[unknown, unknown]> {
+/** The same report from both apps, as JSON, asked by the owner or `who`. */
+async function bothAnswers(
+  input: Record<string, unknown>,
+  who: Credentials = owner,
+): Promise<[unknown, unknown]> {
   const ask = async (express: App['express']) => {
     const res = await request(express)
       .post('/graphql')
-      .auth(owner.login, owner.password)
+      .auth(who.login, who.password)
       .send({ query: REPORT, variables: { input } });
     expect(res.body.errors).toBeUndefined();
     return res.body.data.report;
@@ -400,4 +403,47 @@ test('a report the rollups answer reads them: a changed rollup row changes its a
       [ids.atlas],
     );
   }
+});
+
+test('a manager and a staff member read the rollups of the time they see, as the shifts answer it', async () => {
+  // The first test deleted some of the fixtures; North's Atlas and the staff member remain.
+  const manager = await t.newStaff(owner, { type: 'MANAGER', hourlyRateCents: 5000 });
+  const someone = await t.newStaff(owner);
+  // A project the manager cannot see, with their own time on it (which they see) and another's
+  // (which they do not).
+  const hidden = (
+    await t.create(owner, 'createProject', {
+      name: 'Hidden',
+      companyId: (await t.create(owner, 'createCompany', { name: 'West', visibility: 'PUBLIC' }))
+        .id,
+      visibility: 'PRIVATE',
+      hourlyRateCents: 7000,
+    })
+  ).id;
+  for (const [projectId, userId, start, stop] of [
+    [hidden, manager.id, '2025-03-30T23:30:00Z', '2025-03-31T02:00:00Z'],
+    [hidden, someone.id, '2025-06-10T08:00:00Z', '2025-06-10T12:00:00Z'],
+    [ids.atlas, someone.id, '2025-08-10T08:00:00Z', '2025-08-11T12:00:00Z'],
+    [ids.atlas, manager.id, '2025-06-30T20:00:00Z', '2025-07-01T03:00:00Z'],
+    [ids.atlas, staff.id, '2025-12-31T18:00:00Z', '2026-01-01T01:00:00Z'],
+  ] as const)
+    await shift({ projectId, userId, start, stop });
+  const viewers = [manager, staff];
+  for (const who of viewers)
+    for (const input of ZONES.flatMap(reportsIn)) {
+      const [fromRollups, fromShifts] = await bothAnswers(input, who);
+      expect({ input, report: fromRollups }).toEqual({ input, report: fromShifts });
+    }
+  // And they are read from the rollups: the manager's by project, the staff member's by user.
+  const read = async (who: Credentials, groupBy: string[]) =>
+    (
+      await t.recordStatements(() =>
+        bothAnswers(
+          { timeZone: 'UTC', fromDate: '2025-01-01', toDate: '2026-01-01', groupBy },
+          who,
+        ),
+      )
+    ).join('\n');
+  expect(await read(manager, ['PROJECT'])).toMatch(/from project_time_rollups r/);
+  expect(await read(staff, ['USER'])).toMatch(/from user_time_rollups r/);
 });

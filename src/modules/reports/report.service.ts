@@ -9,7 +9,7 @@ import { fields } from '../writes';
 import { companyVisibilitySql } from '../companies';
 import { mayReadCosts, mayReadMoney } from '../accounts';
 import { projectVisibilitySql } from '../projects';
-import { shiftVisibilitySql } from '../shifts';
+import { shiftScope, shiftVisibilitySql } from '../shifts';
 import { Staff } from '../staff';
 import { DateTime } from 'luxon';
 import {
@@ -354,12 +354,12 @@ export class ReportService {
   /**
    * Whether a report can be read from the time rollups (the time-rollups migration): grouped by
    * nothing but projects and companies (the project rollups) or by nothing but users (the user
-   * rollups), filtered by those only, rounded per row if at all, for a viewer who sees every
-   * shift of the account. Anything else adds up the shifts themselves.
+   * rollups), filtered by those only, rounded per row if at all. Anything else adds up the shifts
+   * themselves.
    */
-  private rollupFor(q: Checked, visible: SqlCondition): Rollup | undefined {
+  private rollupFor(q: Checked): Rollup | undefined {
     const f = q.filter ?? {};
-    if (!this.options.rollups || visible) return undefined;
+    if (!this.options.rollups) return undefined;
     if (f.activityIds || f.tags?.length || f.billable != null) return undefined;
     if (q.rounding && (q.rounding.scope ?? RoundingScope.ENTRY) === RoundingScope.ENTRY)
       return undefined;
@@ -369,6 +369,48 @@ export class ReportService {
     const byProject = only(ReportDimension.COMPANY, ReportDimension.PROJECT) && !f.userIds;
     // The user rollups are the smaller where both would do (a few dozen staff, hundreds of projects).
     return byUser ? USER_ROLLUP : byProject ? PROJECT_ROLLUP : undefined;
+  }
+
+  /**
+   * What of the rollups a caller may read (the shift visibility rule as conditions on rollup
+   * rows, `shiftScope`), or undefined when the rollups cannot give their time:
+   * - who sees every shift reads every row;
+   * - who sees every shift of the projects they see (a manager) reads the project rollups' rows of
+   *   those projects, and their own shifts on other projects from the shifts (`remainder`);
+   * - who sees their own shifts only (a staff member) reads their own user rollup's rows.
+   * The edges and running shifts come from the shifts of the rows' population (`population`).
+   */
+  private async rollupRead(
+    ctx: RequestContext,
+    knex: Knex,
+    q: Checked,
+  ): Promise<RollupPlan | undefined> {
+    const rollup = this.rollupFor(q);
+    if (!rollup) return undefined;
+    const scope = await shiftScope(ctx.viewer);
+    const every = { rollup, rows: [] };
+    if (scope.every) return every;
+    const me = ctx.viewer.id;
+    if (scope.visibleProjects) {
+      const population = await projectVisibilitySql(ctx, knex, 's.project_id');
+      if (!population) return every;
+      if (rollup !== PROJECT_ROLLUP) return undefined;
+      const rows = (await projectVisibilitySql(ctx, knex, 'r.project_id'))!;
+      return {
+        rollup,
+        rows: [rows.condition],
+        population: population.condition,
+        ...(scope.own
+          ? { remainder: knex.raw('(s.user_id = ? and not ?)', [me, population.condition]) }
+          : {}),
+      };
+    }
+    if (!scope.own || rollup !== USER_ROLLUP) return undefined;
+    return {
+      rollup,
+      rows: [knex.raw('r.user_id = ?', [me])],
+      population: knex.raw('s.user_id = ?', [me]),
+    };
   }
 
   /**
@@ -388,12 +430,25 @@ export class ReportService {
     const sql = sqlParts(knex);
     const account = ctx.viewer.accountId;
     const { keyFilters, filters } = shiftFilters(sql, q, account);
-    const visible = await shiftVisibilitySql(ctx, knex, 's');
-    if (visible) filters.push(visible.condition);
-    const rollup = this.rollupFor(q, visible);
+    const read = await this.rollupRead(ctx, knex, q);
+    const rollup = read?.rollup;
+    if (!read) {
+      const visible = await shiftVisibilitySql(ctx, knex, 's');
+      if (visible) filters.push(visible.condition);
+    }
+    // Read from the rollups: the edges and the running shifts of the rows' population, and the
+    // caller's own time outside it whole.
+    const populationFilters = read?.population ? [...filters, read.population] : filters;
     const carried = carriedColumns(q);
     const rates = maskedRates(sql, await projectVisibilitySql(ctx, knex, 'p.id'));
-    const pieces = shiftPieces(sql, q, ctx.now, { carried, rates, filters, runningOnly: !!rollup });
+    const pieces = shiftPieces(sql, q, ctx.now, {
+      carried,
+      rates,
+      filters: read?.remainder
+        ? [...filters, sql.raw('((? and s.stop is null) or ?)', [read.population!, read.remainder])]
+        : populationFilters,
+      runningOnly: !!read && !read.remainder,
+    });
     const split = periodSplit(sql, q, carried, pieces);
     const dims = groupKeys(q);
     const { columns, groupBy } = groupColumns(dims);
@@ -403,8 +458,8 @@ export class ReportService {
           q,
           rollup,
           account,
-          filters,
-          keyFilters,
+          filters: populationFilters,
+          keyFilters: [...keyFilters, ...read!.rows],
           shiftColumns: carried.shiftColumns,
           columns,
           groupBy,
@@ -1008,6 +1063,18 @@ function nameJoins(q: Checked): string {
     .filter(([dimension]) => q.groupBy.includes(dimension))
     .map(([, join]) => join)
     .join('\n');
+}
+
+/**
+ * The rollup a report reads for its caller: its rows the caller may read (conditions on `r`), the
+ * shifts those rows hold (a condition on `s`, for their edges and running shifts), and the
+ * caller's own shifts outside them, read from the shifts whole.
+ */
+interface RollupPlan {
+  readonly rollup: Rollup;
+  readonly rows: readonly Knex.Raw[];
+  readonly population?: Knex.Raw;
+  readonly remainder?: Knex.Raw;
 }
 
 /** What the rollups' sums are read with: the request, its rollup, and the shifts' filters. */

@@ -10,7 +10,13 @@ import { ProjectTotalsMigration } from './migrations/20261124000000-project-tota
 import { TimeRollupsMigration } from './migrations/20261204000000-time-rollups.migration';
 export { PunchService } from './punch.service';
 export { Shift } from './shift.entity';
-export { isDeletedShiftVisible, isShiftVisible, shiftVisibilitySql } from './shift.policy';
+export {
+  isDeletedShiftVisible,
+  isShiftVisible,
+  shiftScope,
+  shiftVisibilitySql,
+  type ShiftScope,
+} from './shift.policy';
 export {
   assertMayChangeShift,
   assertMayLogShiftsOf,

@@ -41,6 +41,43 @@ export function shiftVisibilitySql(
 }
 
 /**
+ * Whose time a caller sees, as the time rollups can give it (reports/report.service.ts): every
+ * shift; or the shifts of the projects the caller sees (each project's every shift) and, besides,
+ * their own. The rule above, read as which parts it is made of rather than as a condition.
+ */
+export interface ShiftScope {
+  readonly every: boolean;
+  readonly visibleProjects: boolean;
+  readonly own: boolean;
+}
+
+const NO_SHIFT: ShiftScope = { every: false, visibleProjects: false, own: false };
+
+const SCOPE_FORM: RuleForm<ShiftScope> = {
+  always: () => ({ every: true, visibleProjects: true, own: true }),
+  async anyOf(first, ...more) {
+    let scope = first;
+    for (const lazy of more) {
+      const part = typeof lazy === 'function' ? await lazy() : lazy;
+      if (part)
+        scope = {
+          every: scope.every || part.every,
+          visibleProjects: scope.visibleProjects || part.visibleProjects,
+          own: scope.own || part.own,
+        };
+    }
+    return scope;
+  },
+};
+
+export function shiftScope(viewer: Viewer): Promise<ShiftScope> {
+  return shiftVisibility(viewer, SCOPE_FORM, {
+    own: { ...NO_SHIFT, own: true },
+    onVisibleProject: () => Promise.resolve({ ...NO_SHIFT, visibleProjects: true }),
+  });
+}
+
+/**
  * The rule for a shift known by the uuids of its user and project (a shift event's snapshot).
  * The project's visibility is read, only when needed, on the context `reading` gives: a caller
  * that lives long (a subscription) renews it there, so a manager who loses a project stops
