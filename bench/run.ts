@@ -36,7 +36,7 @@ const program = new Command('bench')
     'a Node 20 binary for a second service target (skipped when it is not Node 20)',
     '/usr/bin/node',
   )
-  .option('--only <scenarios>', 'comma-separated scenario ids (a,b,c,da,db,e,f,n,r,w)');
+  .option('--only <scenarios>', 'comma-separated scenario ids (a,b,c,da,db,e,f,n,r,rm,w)');
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -171,6 +171,18 @@ async function main(): Promise<void> {
       spec: (kind: TargetKind) =>
         kind === 'service'
           ? graphqlSpec('/graphql', REPORT_QUERY, REPORT_VARIABLES, { authorization: owner })
+          : undefined,
+    },
+    {
+      id: 'rm',
+      title:
+        '(r) asked by a manager: the projects they see (all 400 are PUBLIC) and their own time',
+      spec: (kind: TargetKind) =>
+        kind === 'service'
+          ? graphqlSpec('/graphql', REPORT_QUERY, REPORT_VARIABLES, {
+              // The dataset's first five staff are managers.
+              authorization: basic(manifest.staffLogins[0]!),
+            })
           : undefined,
     },
     {
