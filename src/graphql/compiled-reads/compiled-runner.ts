@@ -95,10 +95,9 @@ export function withCompiledReads(
     const answers = new Map<string, unknown>();
     for (const [key, nodes] of fields) {
       const list = lists.get(`Query.${nodes[0]!.name.value}`);
-      const json = list && (await compiledField(scope, list, nodes));
-      // Over HTTP the text goes into the answer as PostgreSQL wrote it; elsewhere (the facade, a
-      // WebSocket) the caller reads values.
-      if (json !== undefined) answers.set(key, ctx.rawJson?.placeholder(json) ?? JSON.parse(json));
+      const answer = list && (await compiledField(scope, list, nodes));
+      if (answer)
+        answers.set(key, 'json' in answer ? ctx.rawJson!.placeholder(answer.json) : answer.value);
     }
     if (answers.size === 0) return whole(context, variables);
     const executed = [...fields.keys()].filter((key) => !answers.has(key));
@@ -120,7 +119,7 @@ async function compiledField(
   scope: CompileScope,
   list: CompiledList,
   nodes: readonly FieldNode[],
-): Promise<string | undefined> {
+): Promise<{ readonly json: string } | { readonly value: unknown } | undefined> {
   const query = scope.schema.getQueryType()!;
   const field = query.getFields()[nodes[0]!.name.value]!;
   let plan;
@@ -148,7 +147,9 @@ async function compiledField(
         em.getTransactionContext(),
       );
     counts.compiled += 1;
-    return plan.write(rows);
+    // Over HTTP the text goes into the answer as it is; a caller in the process (the facade, a
+    // WebSocket) reads values.
+    return scope.ctx.rawJson ? { json: plan.write(rows) } : { value: plan.read(rows) };
   } catch (error) {
     // A statement that fails is a bug of the compiler or an outage; the executor meets the
     // outage again and answers it as it always does.

@@ -19,24 +19,40 @@ import {
 } from './object-json';
 import { join, param, raw, sql, type Sql } from './sql-text';
 
-/** A root list read as rows: its statement, and how its rows become the connection's JSON. */
+/**
+ * A root list read as rows: its statement, and how its rows become the connection: its JSON text
+ * (for an answer written as text) or its value (for a caller in the process).
+ */
 export interface RowsPlan {
   readonly statement: Sql;
   write(rows: readonly Row[]): string;
+  read(rows: readonly Row[]): unknown;
 }
 
 type Row = Readonly<Record<string, LeafValue>>;
 
-/** Writes one object of a row: its members' JSON after their keys. */
-type ObjectWriter = (row: Row) => string;
+/** A part of the answer made from `T`: as JSON text, and as the value JSON.parse would give. */
+interface Emit<T> {
+  text(from: T): string;
+  value(from: T): unknown;
+}
+
+/** The page the connection's members are made from. */
+interface Page {
+  /** Its rows in the order they are shown. */
+  readonly rows: readonly Row[];
+  readonly total: string;
+  /** Whether rows follow in the direction of reading. */
+  readonly more: boolean;
+}
 
 /**
  * A root list's connection read as rows: PostgreSQL reads the page, one row per node with each
  * leaf value as a column (objects, child rows and nested pages as their JSON text), and
- * JavaScript writes the connection's JSON from them with writers made once per selection. V8
- * writes a long flat list several times faster than PostgreSQL concatenates it, and a statement's
- * own work is what a request waits for at low load; the nested parts stay PostgreSQL's, one
- * expression per row. The rows, cursors and `pageInfo` are those `connectionJson` writes.
+ * JavaScript makes the connection from them with emitters made once per selection. V8 writes a
+ * long flat list several times faster than PostgreSQL concatenates it, and a statement's own work
+ * is what a request waits for at low load; the nested parts stay PostgreSQL's, one expression per
+ * row. The rows, cursors and `pageInfo` are those `connectionJson` writes.
  */
 export async function connectionRows(
   scope: CompileScope,
@@ -55,35 +71,41 @@ export async function connectionRows(
   const objectOf = async (
     type: GraphQLObjectType,
     fieldNodes: readonly FieldNode[],
-  ): Promise<ObjectWriter | undefined> => {
+  ): Promise<Emit<Row> | undefined> => {
     const object = await objectColumns(scope, type, fieldNodes, row);
     if (!object) return undefined;
     joins.push(object.joins);
-    return objectWriter(object.members.map(([key, member]) => [key, column(member)]));
+    return objectEmit(object.members.map(([key, member]) => [key, column(member)]));
   };
-  const column = (member: FieldSql): ((row: Row) => string) => {
-    if ('constant' in member) return () => member.constant;
+  const column = (member: FieldSql): Emit<Row> => {
+    if ('constant' in member) return constant(member.constant);
     const name = `c${columns.length}`;
     if ('json' in member) {
       columns.push(sql`${member.json} as ${quote(name)}`);
-      return (r) => r[name] as string;
+      return { text: (r) => r[name] as string, value: (r) => JSON.parse(r[name] as string) };
     }
     columns.push(
       sql`${{ text: member.leaf.column(member.value.text), params: member.value.params }} as ${quote(name)}`,
     );
-    return (r) => member.leaf.write(r[name]!);
+    return { text: (r) => member.leaf.write(r[name]!), value: (r) => member.leaf.read(r[name]!) };
   };
-  const typename = (type: GraphQLObjectType) => () => JSON.stringify(type.name);
-
-  // What the connection's members write from the page: its rows in the order they are shown,
-  // the count, whether more rows follow.
-  type Page = { readonly rows: readonly Row[]; readonly total: string; readonly more: boolean };
-  const members: (readonly [string, (p: Page) => string])[] = [];
+  const typename = (type: GraphQLObjectType) => constant(JSON.stringify(type.name));
   const cursorOf = (r: Row) =>
-    `"${encodeCursor(
+    encodeCursor(
       window.terms,
       window.terms.map((_t, i) => r[`k${i}`]),
-    )}"`;
+    );
+  const cursor: Emit<Row> = { text: (r) => `"${cursorOf(r)}"`, value: cursorOf };
+  const flag = (of: (p: Page) => boolean): Emit<Page> => ({
+    text: (p) => String(of(p)),
+    value: of,
+  });
+  const cursorAt = (i: number): Emit<Page> => ({
+    text: (p) => (p.rows.length > 0 ? cursor.text(p.rows.at(i)!) : 'null'),
+    value: (p) => (p.rows.length > 0 ? cursor.value(p.rows.at(i)!) : null),
+  });
+
+  const members: (readonly [string, Emit<Page>])[] = [];
   let counted = false;
   for (const [key, fieldNodes] of subfields(scope, connection, nodes)) {
     const name = fieldNodes[0]!.name.value;
@@ -92,49 +114,44 @@ export async function connectionRows(
     if (name === '__typename') members.push([key, typename(connection)]);
     else if (name === 'totalCount') {
       counted = true;
-      members.push([key, (p) => p.total]);
+      members.push([key, { text: (p) => p.total, value: (p) => Number(p.total) }]);
     } else if (name === 'nodes' && isObjectType(object)) {
-      const write = await objectOf(object, fieldNodes);
-      if (!write) return undefined;
-      members.push([key, (p) => `[${p.rows.map(write).join(',')}]`]);
+      const node = await objectOf(object, fieldNodes);
+      if (!node) return undefined;
+      members.push([key, listEmit(node)]);
     } else if (name === 'edges' && isObjectType(object)) {
-      const edge: (readonly [string, (r: Row) => string])[] = [];
+      const edge: (readonly [string, Emit<Row>])[] = [];
       for (const [edgeKey, edgeNodes] of subfields(scope, object, fieldNodes)) {
         const edgeField = edgeNodes[0]!.name.value;
         const node = getNamedType(object.getFields()[edgeField]!.type);
-        const write =
+        const emit =
           edgeField === '__typename'
             ? typename(object)
             : edgeField === 'cursor'
-              ? cursorOf
+              ? cursor
               : isObjectType(node)
                 ? await objectOf(node, edgeNodes)
                 : undefined;
-        if (!write) return undefined;
-        edge.push([edgeKey, write]);
+        if (!emit) return undefined;
+        edge.push([edgeKey, emit]);
       }
-      const write = objectWriter(edge);
-      members.push([key, (p) => `[${p.rows.map(write).join(',')}]`]);
+      members.push([key, listEmit(objectEmit(edge))]);
     } else if (name === 'pageInfo' && isObjectType(object)) {
-      const flag = (value: boolean) => String(value);
-      const info: (readonly [string, (p: Page) => string])[] = [];
+      const info: (readonly [string, Emit<Page>])[] = [];
       for (const [infoKey, infoNodes] of subfields(scope, object, fieldNodes)) {
         const infoName = infoNodes[0]!.name.value;
-        const at = (p: Page, i: number) => (p.rows.length > 0 ? cursorOf(p.rows.at(i)!) : 'null');
         info.push([
           infoKey,
           infoName === '__typename'
             ? typename(object)
             : infoName === 'hasNextPage'
-              ? (p) => flag(window.backwards ? window.before !== undefined : p.more)
+              ? flag((p) => (window.backwards ? window.before !== undefined : p.more))
               : infoName === 'hasPreviousPage'
-                ? (p) => flag(window.backwards ? p.more : window.after !== undefined)
-                : infoName === 'startCursor'
-                  ? (p) => at(p, 0)
-                  : (p) => at(p, -1),
+                ? flag((p) => (window.backwards ? p.more : window.after !== undefined))
+                : cursorAt(infoName === 'startCursor' ? 0 : -1),
         ]);
       }
-      members.push([key, objectWriter(info)]);
+      members.push([key, objectEmit(info)]);
     } else return undefined;
   }
 
@@ -148,30 +165,49 @@ export async function connectionRows(
     : raw(`''`);
   const PAGE = quote(`${row}_page`);
   const statement = sql`with ${PAGE} as (select "x".*, row_number() over (order by ${order}) as "__n" from (${await pageBase(scope, source, window.pageWhere, undefined)}) as "x" order by ${order} limit ${param(window.limit + 1)}) select "t"."__total", "r".* from (select ${total} as "__total") as "t" left join lateral (select ${quote(row)}."__n", ${join([...keys, ...columns], ', ')} from ${PAGE} as ${quote(row)}${join(joins, '')}) as "r" on true order by "r"."__n"`;
-  const write = objectWriter(members);
+  const emit = objectEmit(members);
+  const pageOf = (rows: readonly Row[]): Page => {
+    const read = rows.filter((r) => r.__n !== null);
+    const shown = read.slice(0, window.limit);
+    if (window.backwards) shown.reverse();
+    return { rows: shown, total: String(rows[0]?.__total ?? ''), more: read.length > window.limit };
+  };
   return {
     statement,
-    write: (rows) => {
-      const read = rows.filter((r) => r.__n !== null);
-      const shown = read.slice(0, window.limit);
-      if (window.backwards) shown.reverse();
-      return write({
-        rows: shown,
-        total: String(rows[0]?.__total ?? ''),
-        more: read.length > window.limit,
-      });
+    write: (rows) => emit.text(pageOf(rows)),
+    read: (rows) => emit.value(pageOf(rows)),
+  };
+}
+
+const constant = (json: string): Emit<unknown> => {
+  const value: unknown = JSON.parse(json);
+  return { text: () => json, value: () => value };
+};
+
+/** An object of members, each after its key: written as JSON.stringify writes one. */
+function objectEmit<T>(members: readonly (readonly [string, Emit<T>])[]): Emit<T> {
+  const keys = members.map(([key], i) => `${i === 0 ? '' : ','}${JSON.stringify(key)}:`);
+  const names = members.map(([key]) => key);
+  const emits = members.map(([, emit]) => emit);
+  return {
+    text: (from) => {
+      let text = '{';
+      for (let i = 0; i < emits.length; i++) text += keys[i]! + emits[i]!.text(from);
+      return `${text}}`;
+    },
+    value: (from) => {
+      const object: Record<string, unknown> = {};
+      for (let i = 0; i < emits.length; i++) object[names[i]!] = emits[i]!.value(from);
+      return object;
     },
   };
 }
 
-/** Writes an object from its members' writers, each after its key, as JSON.stringify would. */
-function objectWriter<T>(members: readonly (readonly [string, (value: T) => string])[]) {
-  const keys = members.map(([key], i) => `${i === 0 ? '' : ','}${JSON.stringify(key)}:`);
-  const writers = members.map(([, write]) => write);
-  return (value: T): string => {
-    let text = '{';
-    for (let i = 0; i < writers.length; i++) text += keys[i]! + writers[i]!(value);
-    return `${text}}`;
+/** A page's rows, each as `item`. */
+function listEmit(item: Emit<Row>): Emit<Page> {
+  return {
+    text: (p) => `[${p.rows.map(item.text).join(',')}]`,
+    value: (p) => p.rows.map(item.value),
   };
 }
 

@@ -28,10 +28,18 @@ export interface LeafForm {
   json(expr: string): string;
   column(expr: string): string;
   write(value: LeafValue): string;
+  /** The value as the executor's answer holds it (what JSON.parse of `write` gives). */
+  read(value: LeafValue): unknown;
 }
 
-const orNull = (write: (value: string | number | boolean) => string) => (value: LeafValue) =>
-  value === null ? 'null' : write(value);
+const orNull =
+  <T>(write: (value: string | number | boolean) => T) =>
+  (value: LeafValue): T | 'null' =>
+    value === null ? 'null' : write(value);
+
+/** Reads a value as it is, or as a number where PostgreSQL sends an int8 as text. */
+const asIs = (value: LeafValue) => value;
+const asNumber = (value: LeafValue) => (typeof value === 'string' ? Number(value) : value);
 
 /** The leaf form of GraphQL type `type`; undefined for a type with no SQL form here. */
 export function leafForm(type: GraphQLOutputType): LeafForm | undefined {
@@ -44,6 +52,7 @@ function nullableLeafForm(type: GraphQLOutputType): LeafForm | undefined {
     column,
     json,
     write: orNull((v) => JSON.stringify(v)),
+    read: asIs,
   });
   if (isListType(type)) {
     const item = type.ofType as GraphQLOutputType;
@@ -52,7 +61,12 @@ function nullableLeafForm(type: GraphQLOutputType): LeafForm | undefined {
     if (![GraphQLString, GraphQLID, GraphQLInt, GraphQLBoolean].includes(named as never))
       return undefined;
     const json = (expr: string) => `array_to_json(${expr})::text`;
-    return { json, column: json, write: orNull(String) };
+    return {
+      json,
+      column: json,
+      write: orNull(String),
+      read: (value) => (value === null ? null : (JSON.parse(String(value)) as unknown)),
+    };
   }
   if (type === GraphQLString || type === GraphQLID)
     return text(
@@ -65,6 +79,7 @@ function nullableLeafForm(type: GraphQLOutputType): LeafForm | undefined {
       column: (expr) => expr,
       json: (expr) => `to_json(${expr})::text`,
       write: orNull(String),
+      read: asNumber,
     };
   // numeric columns read as text in JavaScript and are written as numbers: 12.50 is 12.5.
   if (type === GraphQLFloat)
@@ -77,18 +92,23 @@ function nullableLeafForm(type: GraphQLOutputType): LeafForm | undefined {
       column: isoText,
       json: (expr) => `'"' || ${isoText(expr)} || '"'`,
       write: orNull((v) => `"${String(v)}"`),
+      read: asIs,
     };
   if (isEnumType(type)) {
     const values = type.getValues();
     if (values.some((v) => typeof v.value !== 'string')) return undefined;
-    const names = new Map(values.map((v) => [v.value as string, JSON.stringify(v.name)]));
+    const names = new Map(values.map((v) => [v.value as string, v.name]));
     const cases = values.map(
       (v) => `when ${literal(v.value as string)} then ${literal(JSON.stringify(v.name))}`,
     );
     return {
       column: (expr) => `(${expr})::text`,
       json: (expr) => `case (${expr})::text ${cases.join(' ')} end`,
-      write: orNull((v) => names.get(String(v)) ?? 'null'),
+      write: (value) => {
+        const name = value === null ? undefined : names.get(String(value));
+        return name === undefined ? 'null' : JSON.stringify(name);
+      },
+      read: (value) => (value === null ? null : (names.get(String(value)) ?? null)),
     };
   }
   return undefined;
