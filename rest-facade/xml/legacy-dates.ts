@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 import { parseInstant } from '../../src/core/instants';
 import { FieldProblem, type FieldKind } from '../json/input-fields';
 
@@ -11,11 +11,30 @@ const LEGACY =
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const FORMAT = 'ccc, dd LLL yyyy HH:mm:ss';
 
-/** Writes an instant as the shift's wall time, the way old clients read it. */
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTH_NAMES = MONTHS.map((m) => m[0]!.toUpperCase() + m.slice(1));
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * Writes an instant as the shift's wall time, the way old clients read it: moved by the zone's
+ * offset at that instant (luxon's, as `setZone` moves it) and written field by field, which on a
+ * list of thousands of shifts costs a fraction of formatting each through luxon's tokens.
+ */
 export function formatLegacyTime(iso: string, zone: string): string {
+  const instant = Date.parse(iso);
+  const iana = IANAZone.create(zone);
+  const offset = iana.isValid ? iana.offset(instant) : NaN;
+  const wall = new Date(instant + offset * 60_000);
+  const year = wall.getUTCFullYear();
+  // A wall time past year 9999 has no four-digit form; the instant with GMT is still legacy.
+  if (Number.isNaN(offset) || year < 1 || year > 9999) return luxonLegacyTime(iso, zone);
+  return `${DAYS[wall.getUTCDay()]}, ${two(wall.getUTCDate())} ${MONTH_NAMES[wall.getUTCMonth()]} ${String(year).padStart(4, '0')} ${two(wall.getUTCHours())}:${two(wall.getUTCMinutes())}:${two(wall.getUTCSeconds())}`;
+}
+
+/** `formatLegacyTime` through luxon, for what the fast way does not write (a zone it does not know). */
+function luxonLegacyTime(iso: string, zone: string): string {
   const utc = DateTime.fromISO(iso, { zone: 'utc' }).setLocale('en-US');
   const wall = utc.setZone(zone);
-  // A wall time past year 9999 has no four-digit form; the instant with GMT is still legacy.
   return wall.year >= 1 && wall.year <= 9999
     ? wall.toFormat(FORMAT)
     : `${utc.toFormat(FORMAT)} GMT`;
