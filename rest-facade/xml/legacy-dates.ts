@@ -22,13 +22,37 @@ const two = (n: number) => String(n).padStart(2, '0');
  */
 export function formatLegacyTime(iso: string, zone: string): string {
   const instant = Date.parse(iso);
-  const iana = IANAZone.create(zone);
-  const offset = iana.isValid ? iana.offset(instant) : NaN;
+  const offset = offsetAt(zone, instant);
   const wall = new Date(instant + offset * 60_000);
   const year = wall.getUTCFullYear();
   // A wall time past year 9999 has no four-digit form; the instant with GMT is still legacy.
   if (Number.isNaN(offset) || year < 1 || year > 9999) return luxonLegacyTime(iso, zone);
   return `${DAYS[wall.getUTCDay()]}, ${two(wall.getUTCDate())} ${MONTH_NAMES[wall.getUTCMonth()]} ${String(year).padStart(4, '0')} ${two(wall.getUTCHours())}:${two(wall.getUTCMinutes())}:${two(wall.getUTCSeconds())}`;
+}
+
+/** Offsets of the quarter hours already seen, by zone: null where one changes inside its quarter. */
+const QUARTER = 900_000;
+const quarters = new Map<string, Map<number, number | null>>();
+
+/**
+ * The zone's offset at an instant in minutes (NaN for a zone luxon does not know), as luxon's
+ * `offset`, which asks Intl each time; kept per quarter hour whose start and end agree, so a list
+ * of shifts asks a few times rather than twice per shift.
+ */
+function offsetAt(zone: string, instant: number): number {
+  const iana = IANAZone.create(zone);
+  if (!iana.isValid) return NaN;
+  let seen = quarters.get(zone);
+  if (!seen) quarters.set(zone, (seen = new Map()));
+  const quarter = Math.floor(instant / QUARTER);
+  let known = seen.get(quarter);
+  if (known === undefined) {
+    const start = iana.offset(quarter * QUARTER);
+    known = start === iana.offset((quarter + 1) * QUARTER - 1) ? start : null;
+    if (seen.size > 100_000) seen.clear();
+    seen.set(quarter, known);
+  }
+  return known ?? iana.offset(instant);
 }
 
 /** `formatLegacyTime` through luxon, for what the fast way does not write (a zone it does not know). */
