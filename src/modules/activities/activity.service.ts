@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RequestContext } from '../../core/request-context';
 import type { OrderSpec } from '../../core/list-shapes';
 import { declaredInputs } from '../common';
-import { declaredWhere, findPage, type ListSource, type PageRequest } from '../paging';
+import { declaredWhere, type ListSource } from '../paging';
 import {
   findByUuids,
   idempotentTransaction,
@@ -65,17 +65,6 @@ export class ActivityService {
       ],
     };
     return { entityClass: Activity, entity: 'Activity', where, order };
-  }
-
-  async list(
-    ctx: RequestContext,
-    filter: object | undefined,
-    order: OrderSpec[] | undefined,
-    page: PageRequest,
-    projectLocator?: Locator,
-  ) {
-    const source = await this.listSource(ctx, filter, order, projectLocator);
-    return findPage(ctx, source, page);
   }
 
   async create(ctx: RequestContext, input: NewActivity): Promise<Activity> {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RequestContext } from '../../core/request-context';
 import { declaredInputs } from '../common';
 import type { OrderSpec } from '../../core/list-shapes';
-import { declaredWhere, findPage, type ListSource, type PageRequest } from '../paging';
+import { declaredWhere, type ListSource } from '../paging';
 import {
   findByUuids,
   idempotentTransaction,
@@ -94,16 +94,6 @@ export class CompanyService {
       ],
     };
     return { entityClass: Company, entity: 'Company', where, order };
-  }
-
-  async list(
-    ctx: RequestContext,
-    filter: object | undefined,
-    order: OrderSpec[] | undefined,
-    page: PageRequest,
-  ) {
-    const source = await this.listSource(ctx, filter, order);
-    return findPage(ctx, source, page);
   }
 
   async create(ctx: RequestContext, input: NewCompany): Promise<Company> {

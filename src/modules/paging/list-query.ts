@@ -211,6 +211,8 @@ export interface ListSource<T extends object> {
   readonly entity: EntityName;
   readonly where: FilterQuery<T>;
   readonly order: OrderSpec[] | null | undefined;
+  /** How the executor reads its rows (`findPage`'s `unmanaged` and `selectedColumns`). */
+  readonly rows?: { readonly unmanaged?: boolean; readonly selectedColumns?: boolean };
 }
 
 /**
@@ -538,9 +540,8 @@ export async function findPage<T extends { id: number }>(
   ctx: RequestContext,
   source: ListSource<T>,
   page: PageRequest,
-  options: { unmanaged?: boolean; selectedColumns?: boolean } = {},
 ): Promise<ConnectionShape<T>> {
-  const { entityClass, where } = source;
+  const { entityClass, where, rows: options = {} } = source;
   const { pageWhere, ...window } = listWindow(ctx, source, page);
   const read = { orderBy: orderByOf<T>(window.terms, window.backwards), limit: window.limit + 1 };
   const columns =

@@ -5,7 +5,7 @@ import { ValidationError, type EntityName, type FieldError } from '../../core/er
 import type { RequestContext } from '../../core/request-context';
 import { declaredInputs } from '../common';
 import type { OrderSpec } from '../../core/list-shapes';
-import { declaredWhere, findPage, type ListSource, type PageRequest } from '../paging';
+import { declaredWhere, type ListSource } from '../paging';
 import {
   findByUuids,
   idempotentTransaction,
@@ -74,18 +74,7 @@ export class ProjectService {
         company ? { company: company.id } : {},
       ],
     };
-    return { entityClass: Project, entity: 'Project', where, order };
-  }
-
-  async list(
-    ctx: RequestContext,
-    filter: object | undefined,
-    order: OrderSpec[] | undefined,
-    page: PageRequest,
-    companyLocator?: Locator,
-  ) {
-    const source = await this.listSource(ctx, filter, order, companyLocator);
-    return findPage(ctx, source, page, { unmanaged: true });
+    return { entityClass: Project, entity: 'Project', where, order, rows: { unmanaged: true } };
   }
 
   async create(ctx: RequestContext, input: NewProject): Promise<Project> {

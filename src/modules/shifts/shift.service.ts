@@ -5,7 +5,7 @@ import type { RequestContext } from '../../core/request-context';
 import type { OrderSpec } from '../../core/list-shapes';
 import { isRowId, isUuid } from '../ids';
 import { declaredInputs } from '../common';
-import { declaredWhere, findPage, type ListSource, type PageRequest } from '../paging';
+import { declaredWhere, type ListSource } from '../paging';
 import {
   findByUuids,
   idempotentTransaction,
@@ -88,21 +88,13 @@ export class ShiftService {
         project ? { project: project.id } : {},
       ],
     };
-    return { entityClass: Shift, entity: 'Shift', where, order };
-  }
-
-  async list(
-    ctx: RequestContext,
-    filter: object | undefined,
-    order: OrderSpec[] | undefined,
-    page: PageRequest,
-    projectLocator?: Locator,
-  ) {
-    const source = await this.listSource(ctx, filter, order, projectLocator);
-    return findPage(ctx, source, page, {
-      unmanaged: true,
-      selectedColumns: true,
-    });
+    return {
+      entityClass: Shift,
+      entity: 'Shift',
+      where,
+      order,
+      rows: { unmanaged: true, selectedColumns: true },
+    };
   }
 
   async create(

@@ -5,7 +5,7 @@ import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { StaffType, declaredInputs } from '../common';
 import type { OrderSpec } from '../../core/list-shapes';
-import { declaredWhere, findPage, type ListSource, type PageRequest } from '../paging';
+import { declaredWhere, type ListSource } from '../paging';
 import {
   findByUuids,
   idempotentTransaction,
@@ -105,16 +105,6 @@ export class StaffService {
       ],
     };
     return { entityClass: Staff, entity: 'Staff', where, order };
-  }
-
-  async list(
-    ctx: RequestContext,
-    filter: object | undefined,
-    order: OrderSpec[] | undefined,
-    page: PageRequest,
-  ) {
-    const source = await this.listSource(ctx, filter, order);
-    return findPage(ctx, source, page);
   }
 
   async create(ctx: RequestContext, input: NewStaff): Promise<Staff> {

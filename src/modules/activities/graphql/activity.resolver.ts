@@ -14,7 +14,7 @@ import {
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { FILTER_DESCRIPTIONS, LocatorArgs, optionalLocator, PageArgs } from '../../common';
-import { loadById } from '../../paging';
+import { findPage, loadById } from '../../paging';
 import { Connection, pageRequest, ReferenceSql } from '../../paging/graphql';
 import type { MaybePromise } from '../../../core/loaders';
 import { Project } from '../../projects';
@@ -63,7 +63,7 @@ export class ActivityResolver {
   @Query(() => ActivityConnection, {
     description: 'Activities of the projects the caller can see, optionally of one project.',
   })
-  activities(
+  async activities(
     @Args() page: PageArgs,
     @Arg('filter', () => ActivityFilter, {
       nullable: true,
@@ -89,13 +89,13 @@ export class ActivityResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return this.service.list(
+    const source = await this.service.listSource(
       ctx,
       filter,
       order,
-      pageRequest(page, info),
       optionalLocator(projectId, projectLegacyId),
     );
+    return findPage(ctx, source, pageRequest(page, info));
   }
 
   @Mutation(() => CreateActivityPayload, {

@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, Info, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { FILTER_DESCRIPTIONS, LocatorArgs, PageArgs } from '../../common';
-import { loadById } from '../../paging';
+import { findPage, loadById } from '../../paging';
 import {
   Connection,
   listComplexity,
@@ -46,7 +46,7 @@ export class CompanyResolver {
     description:
       'The companies the caller can see: the owner every one; others PUBLIC ones, those they created and CUSTOM ones listing them.',
   })
-  companies(
+  async companies(
     @Args() page: PageArgs,
     @Arg('filter', () => CompanyFilter, {
       nullable: true,
@@ -61,7 +61,11 @@ export class CompanyResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return this.service.list(ctx, filter, order, pageRequest(page, info));
+    return findPage(
+      ctx,
+      await this.service.listSource(ctx, filter, order),
+      pageRequest(page, info),
+    );
   }
 
   @Mutation(() => CreateCompanyPayload, { description: 'Creates a company.' })

@@ -16,7 +16,7 @@ import type { RequestContext } from '../../../core/request-context';
 import { then, type MaybePromise } from '../../../core/loaders';
 import { Account } from '../../accounts';
 import { FILTER_DESCRIPTIONS, LocatorArgs, optionalLocator, PageArgs } from '../../common';
-import { loadById, primeById, ReadsAhead } from '../../paging';
+import { findPage, loadById, primeById, ReadsAhead } from '../../paging';
 import {
   Connection,
   listComplexity,
@@ -112,13 +112,13 @@ export class ProjectResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return this.service.list(
+    const source = await this.service.listSource(
       ctx,
       filter,
       order,
-      pageRequest(page, info),
       optionalLocator(companyId, companyLegacyId),
     );
+    return findPage(ctx, source, pageRequest(page, info));
   }
 
   @Mutation(() => CreateProjectPayload, { description: 'Creates a project of a company.' })

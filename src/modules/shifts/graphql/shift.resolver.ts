@@ -14,7 +14,7 @@ import {
 } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { FILTER_DESCRIPTIONS, LocatorArgs, optionalLocator, PageArgs } from '../../common';
-import { loadById, ReadsAhead } from '../../paging';
+import { findPage, loadById, ReadsAhead } from '../../paging';
 import { Connection, pageRequest, ReadsColumns, ReferenceSql } from '../../paging/graphql';
 import { then, type MaybePromise } from '../../../core/loaders';
 import { Activity } from '../../activities';
@@ -86,13 +86,13 @@ export class ShiftResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return this.service.list(
+    const source = await this.service.listSource(
       ctx,
       filter,
       order,
-      pageRequest(page, info),
       optionalLocator(projectId, projectLegacyId),
     );
+    return findPage(ctx, source, pageRequest(page, info));
   }
 
   @Mutation(() => CreateShiftPayload, {

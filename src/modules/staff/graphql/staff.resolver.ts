@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../../core/request-context';
 import { FILTER_DESCRIPTIONS, LocatorArgs, PageArgs } from '../../common';
+import { findPage } from '../../paging';
 import { Connection, pageRequest } from '../../paging/graphql';
 import { Staff } from '../staff.entity';
 import {
@@ -44,7 +45,7 @@ export class StaffResolver {
     description:
       'The users of the account, the caller included; a staff member gets only their own record.',
   })
-  staffList(
+  async staffList(
     @Args() page: PageArgs,
     @Arg('filter', () => StaffFilter, {
       nullable: true,
@@ -56,7 +57,11 @@ export class StaffResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return this.service.list(ctx, filter, order, pageRequest(page, info));
+    return findPage(
+      ctx,
+      await this.service.listSource(ctx, filter, order),
+      pageRequest(page, info),
+    );
   }
 
   @Mutation(() => CreateStaffPayload, {
