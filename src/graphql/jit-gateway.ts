@@ -17,7 +17,7 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { withCompiledReads } from './compiled-reads';
+import { withCompiledReads, type Runner } from './compiled-reads';
 import { requiredFieldsCheck } from './required-input-fields';
 
 /**
@@ -33,11 +33,6 @@ export type ExecutionAround = (
   },
   run: (context: unknown) => Promise<ExecutionResult>,
 ) => Promise<ExecutionResult>;
-
-type Runner = (
-  context: unknown,
-  variables: Record<string, unknown>,
-) => Promise<ExecutionResult> | ExecutionResult;
 
 /**
  * Runs operations with graphql-jit instead of graphql-js, through Apollo's gateway hook: Apollo

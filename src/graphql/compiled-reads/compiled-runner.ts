@@ -114,7 +114,10 @@ export function withCompiledReads(
   };
 }
 
-/** The JSON text of one compiled root list, or undefined for the executor to answer it. */
+/**
+ * The answer of one compiled root list (its JSON text over HTTP, its value in the process), or
+ * undefined for the executor to answer it.
+ */
 async function compiledField(
   scope: CompileScope,
   list: CompiledList,

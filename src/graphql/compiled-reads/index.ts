@@ -8,4 +8,5 @@ export {
   counts as compiledReadCounts,
   registerCompiledLists,
   withCompiledReads,
+  type Runner,
 } from './compiled-runner';
