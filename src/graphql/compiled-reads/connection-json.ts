@@ -45,8 +45,8 @@ export async function connectionJson(
   const emitted = window.backwards ? 'desc' : 'asc';
   const inPage = sql`${quote(ROW)}."__n" <= ${param(window.limit)}`;
   const cursor = cursorText(meta, window.terms, ROW);
-  const rows = ({ json, joins }: ObjectJson, order = emitted) =>
-    sql`coalesce((select string_agg(${json}, ',' order by ${quote(ROW)}."__n" ${order}) from ${PAGE} as ${quote(ROW)}${joins} where ${inPage}), '')`;
+  const rows = ({ json, joins }: ObjectJson) =>
+    sql`coalesce((select string_agg(${json}, ',' order by ${quote(ROW)}."__n" ${emitted}) from ${PAGE} as ${quote(ROW)}${joins} where ${inPage}), '')`;
   const edgeAt = (order: 'asc' | 'desc') =>
     sql`coalesce((select '"' || ${cursor} || '"' from ${PAGE} as ${quote(ROW)} where ${inPage} order by ${quote(ROW)}."__n" ${order} limit 1), 'null')`;
   const hasMore = sql`case when exists (select from ${PAGE} where "__n" > ${param(window.limit)}) then 'true' else 'false' end`;
@@ -120,7 +120,8 @@ export async function pageBase(
   return fromKnex(qb.getKnexQuery().toSQL());
 }
 
-function pageRequest({ first, last, after, before }: PageArgs): PageRequest {
+/** The page arguments of a list's arguments. */
+export function pageRequest({ first, last, after, before }: PageArgs): PageRequest {
   return { first, last, after, before };
 }
 

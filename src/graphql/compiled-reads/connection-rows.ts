@@ -8,7 +8,7 @@ import {
 } from 'graphql';
 import { pathProperty, pathSql, quote } from '../../db/declared-sql';
 import { encodeCursor, listWindow, type ListSource } from '../../modules/paging';
-import { pageBase } from './connection-json';
+import { pageBase, pageRequest } from './connection-json';
 import { isoText, type LeafValue } from './json-values';
 import {
   objectColumns,
@@ -62,7 +62,7 @@ export async function connectionRows(
   page: PageArgs,
 ): Promise<RowsPlan | undefined> {
   const connection = getNamedType(field.type) as GraphQLObjectType;
-  const window = listWindow(scope.ctx, source, { ...page });
+  const window = listWindow(scope.ctx, source, pageRequest(page));
   const meta = scope.metadata.get(source.entityClass.name);
   const row = scope.alias();
   const columns: Sql[] = [];
