@@ -10,10 +10,12 @@ import type { NextFunction, Request, Response } from 'express';
  */
 export class RawJsonAnswers {
   private readonly texts: string[] = [];
-  private readonly nonce = randomBytes(9).toString('base64url');
+  // Drawn on the first placeholder: most answers (mutations, lookups) hold none.
+  private nonce = '';
 
   /** A stand-in for `text` in the answer's data. */
   placeholder(text: string): unknown {
+    this.nonce ||= randomBytes(9).toString('base64url');
     const marker = `\u0000${this.nonce}:${this.texts.push(text) - 1}`;
     return { toJSON: () => marker };
   }

@@ -8,7 +8,12 @@ import {
   type GraphQLObjectType,
 } from 'graphql';
 import { pathProperty, pathSql, quote } from '../../db/declared-sql';
-import { listWindow, type ListSource, type PageRequest } from '../../modules/paging';
+import {
+  listWindow,
+  type ListSource,
+  type PageRequest,
+  type PageWindow,
+} from '../../modules/paging';
 import { isoText } from './json-values';
 import {
   objectJson,
@@ -59,8 +64,7 @@ export async function connectionJson(
     const object = type && getNamedType(type);
     let json: Sql | undefined;
     if (name === '__typename') json = raw(literal(JSON.stringify(connection.name)));
-    else if (name === 'totalCount')
-      json = sql`(select count(*) from (${await pageBase(scope, source, source.where, parent)}) as "all")::text`;
+    else if (name === 'totalCount') json = await countSql(scope, source, parent);
     else if (name === 'nodes' && isObjectType(object)) {
       const node = await objectJson(scope, object, fieldNodes, ROW);
       json = node && sql`'[' || ${rows(node)} || ']'`;
@@ -94,18 +98,42 @@ export async function connectionJson(
     members.push([key, json]);
   }
 
-  // The order of the read: the list's, reversed when reading backwards; ties end in the id.
+  return sql`(with ${await pageCte(scope, source, window, PAGE, parent)} select ${objectText(members)})`;
+}
+
+/**
+ * The CTE `name` of a page: the rows of the window's where (of one parent, for a nested list) in
+ * the list's order, reversed when reading backwards, numbered (`__n`), one more than the page.
+ */
+export async function pageCte(
+  scope: CompileScope,
+  source: ListSource<object>,
+  window: PageWindow & { readonly pageWhere: object },
+  name: string,
+  parent?: { readonly column: string; readonly id: string },
+): Promise<Sql> {
+  const meta = scope.metadata.get(source.entityClass.name);
+  // Ties end in the id: every order's last term.
   const order = window.terms
     .map((t) => `${pathSql(meta, t.path, 'x')} ${t.desc !== window.backwards ? 'desc' : 'asc'}`)
     .join(', ');
-  return sql`(with ${PAGE} as (select "x".*, row_number() over (order by ${order}) as "__n" from (${await pageBase(scope, source, window.pageWhere, parent)}) as "x" order by ${order} limit ${param(window.limit + 1)}) select ${objectText(members)})`;
+  return sql`${name} as (select "x".*, row_number() over (order by ${order}) as "__n" from (${await pageBase(scope, source, window.pageWhere, parent)}) as "x" order by ${order} limit ${param(window.limit + 1)})`;
+}
+
+/** How many rows the list has (of one parent, for a nested list), whatever the page: `totalCount`. */
+export async function countSql(
+  scope: CompileScope,
+  source: ListSource<object>,
+  parent?: { readonly column: string; readonly id: string },
+): Promise<Sql> {
+  return sql`(select count(*) from (${await pageBase(scope, source, source.where, parent)}) as "all")::text`;
 }
 
 /**
  * The rows of `source` under `where` and the tenant filter (of one parent, for a nested list),
  * every column: the page's input.
  */
-export async function pageBase(
+async function pageBase(
   scope: CompileScope,
   source: ListSource<object>,
   where: object,

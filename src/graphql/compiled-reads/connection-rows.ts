@@ -8,7 +8,7 @@ import {
 } from 'graphql';
 import { pathProperty, pathSql, quote } from '../../db/declared-sql';
 import { encodeCursor, listWindow, type ListSource } from '../../modules/paging';
-import { pageBase, pageRequest } from './connection-json';
+import { countSql, pageCte, pageRequest } from './connection-json';
 import { isoText, type LeafValue } from './json-values';
 import {
   objectColumns,
@@ -17,7 +17,7 @@ import {
   type FieldSql,
   type PageArgs,
 } from './object-json';
-import { join, param, raw, sql, type Sql } from './sql-text';
+import { join, raw, sql, type Sql } from './sql-text';
 
 /**
  * A root list read as rows: its statement, and how its rows become the connection: its JSON text
@@ -155,16 +155,10 @@ export async function connectionRows(
     } else return undefined;
   }
 
-  // The order of the read: the list's, reversed when reading backwards; ties end in the id.
-  const order = window.terms
-    .map((t) => `${pathSql(meta, t.path, 'x')} ${t.desc !== window.backwards ? 'desc' : 'asc'}`)
-    .join(', ');
   const keys = cursorColumns(meta, window.terms, row);
-  const total = counted
-    ? sql`(select count(*) from (${await pageBase(scope, source, source.where, undefined)}) as "all")::text`
-    : raw(`''`);
+  const total = counted ? await countSql(scope, source) : raw(`''`);
   const PAGE = quote(`${row}_page`);
-  const statement = sql`with ${PAGE} as (select "x".*, row_number() over (order by ${order}) as "__n" from (${await pageBase(scope, source, window.pageWhere, undefined)}) as "x" order by ${order} limit ${param(window.limit + 1)}) select "t"."__total", "r".* from (select ${total} as "__total") as "t" left join lateral (select ${quote(row)}."__n", ${join([...keys, ...columns], ', ')} from ${PAGE} as ${quote(row)}${join(joins, '')}) as "r" on true order by "r"."__n"`;
+  const statement = sql`with ${await pageCte(scope, source, window, PAGE)} select "t"."__total", "r".* from (select ${total} as "__total") as "t" left join lateral (select ${quote(row)}."__n", ${join([...keys, ...columns], ', ')} from ${PAGE} as ${quote(row)}${join(joins, '')}) as "r" on true order by "r"."__n"`;
   const emit = objectEmit(members);
   const pageOf = (rows: readonly Row[]): Page => {
     const read = rows.filter((r) => r.__n !== null);

@@ -41,10 +41,20 @@ const orNull =
 const asIs = (value: LeafValue) => value;
 const asNumber = (value: LeafValue) => (typeof value === 'string' ? Number(value) : value);
 
-/** The leaf form of GraphQL type `type`; undefined for a type with no SQL form here. */
+const forms = new WeakMap<GraphQLOutputType, LeafForm | null>();
+
+/**
+ * The leaf form of GraphQL type `type`; undefined for a type with no SQL form here. Made once per
+ * type of the schema: every field of every compiled request asks.
+ */
 export function leafForm(type: GraphQLOutputType): LeafForm | undefined {
-  const form = nullableLeafForm(getNullableType(type));
-  return form && { ...form, json: (expr) => `coalesce(${form.json(expr)}, 'null')` };
+  let known = forms.get(type);
+  if (known === undefined) {
+    const form = nullableLeafForm(getNullableType(type));
+    known = form ? { ...form, json: (expr) => `coalesce(${form.json(expr)}, 'null')` } : null;
+    forms.set(type, known);
+  }
+  return known ?? undefined;
 }
 
 function nullableLeafForm(type: GraphQLOutputType): LeafForm | undefined {

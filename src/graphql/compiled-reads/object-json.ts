@@ -22,7 +22,7 @@ import { collectSubfields } from 'graphql/execution/collectFields';
 import { getMetadataStorage } from 'type-graphql';
 import type { RequestContext } from '../../core/request-context';
 import { columnOf, pathSql, quote } from '../../db/declared-sql';
-import { declaredFields } from '../../modules/common';
+import { classChain, declaredFields } from '../../modules/common';
 import type { ListSource } from '../../modules/paging';
 import {
   sqlFormOf,
@@ -279,18 +279,26 @@ async function fieldSql(
  * `@Property`, no field resolver, no declaration): what the executor answers is the column's value.
  */
 function plainColumn(entity: Entity, meta: EntityMetadata, name: string): string | undefined {
-  const storage = getMetadataStorage();
-  const chain = new Set<unknown>();
-  for (let t: unknown = entity; typeof t === 'function'; t = Object.getPrototypeOf(t)) chain.add(t);
-  const field = storage.fields.find((f) => chain.has(f.target) && f.schemaName === name);
-  const resolved = storage.fieldResolvers.some(
-    (r) => r.schemaName === name && chain.has(r.getObjectType?.()),
-  );
-  const property = field && meta.properties[field.name as never];
-  if (!property || resolved || property.kind !== 'scalar' || property.persist === false)
-    return undefined;
-  return property.fieldNames.length === 1 ? property.fieldNames[0] : undefined;
+  const key = `${meta.className}.${name}`;
+  if (!plainColumns.has(key)) {
+    const storage = getMetadataStorage();
+    const chain = new Set(classChain(entity));
+    const field = storage.fields.find((f) => chain.has(f.target) && f.schemaName === name);
+    const resolved = storage.fieldResolvers.some(
+      (r) => r.schemaName === name && chain.has(r.getObjectType?.() as object),
+    );
+    const property = field && meta.properties[field.name as never];
+    const plain = property && !resolved && property.kind === 'scalar' && property.persist !== false;
+    plainColumns.set(
+      key,
+      plain && property.fieldNames.length === 1 ? property.fieldNames[0] : undefined,
+    );
+  }
+  return plainColumns.get(key);
 }
+
+/** `plainColumn`'s answers by `Entity.field`: the metadata it reads is fixed once the schema is built. */
+const plainColumns = new Map<string, string | undefined>();
 
 /**
  * A row for an SQL form: its columns by property, placeholders for the request's values (whose

@@ -145,6 +145,16 @@ export function DeclaredReference(options: {
 
 const declaredOf = new WeakMap<object, readonly DeclaredField[]>();
 
+/** A class and the classes it extends, the root first: what its decorators were spread over. */
+export function classChain(type: Constructor): readonly object[] {
+  const chain: object[] = [];
+  for (let t: unknown = type; typeof t === 'function' && t !== Function.prototype;) {
+    chain.unshift(t);
+    t = Object.getPrototypeOf(t);
+  }
+  return chain;
+}
+
 /**
  * The declared fields of `type`, its parents' first (the columns every tenant row has). Read once
  * per type: every list asks, and the declarations are complete once the class is defined.
@@ -152,12 +162,7 @@ const declaredOf = new WeakMap<object, readonly DeclaredField[]>();
 export function declaredFields(type: Constructor): readonly DeclaredField[] {
   const known = declaredOf.get(type);
   if (known) return known;
-  const chain: object[] = [];
-  for (let t: unknown = type; typeof t === 'function' && t !== Function.prototype;) {
-    chain.unshift(t);
-    t = Object.getPrototypeOf(t);
-  }
-  const fields = chain.flatMap((t) => declaredOn.get(t) ?? []);
+  const fields = classChain(type).flatMap((t) => declaredOn.get(t) ?? []);
   declaredOf.set(type, fields);
   return fields;
 }

@@ -7,6 +7,7 @@
 import type { ModuleDefinition } from '../../core/module-definition';
 export {
   assertQueryReadable,
+  classChain,
   Declared,
   DeclaredReference,
   declaredFields,

@@ -156,14 +156,12 @@ export class Shift extends TenantEntity<
   // Which project and activity the shift is on, by integer id, whoever may see them (an id
   // reveals nothing); the uuids and the objects are ShiftResolver's.
   @ReadsColumns(Shift)
-  @ComputedSql(Shift, (r) => r.column('project'))
   @Field(() => Int, { description: "The integer id of the shift's project." })
   get projectLegacyId(): number {
     return this.project.id;
   }
 
   @ReadsColumns(Shift)
-  @ComputedSql(Shift, (r) => r.column('activity'))
   @Field(() => Int, { nullable: true, description: "The integer id of the shift's activity." })
   get activityLegacyId(): number | null {
     return this.activity?.id ?? null;

@@ -1,5 +1,6 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../core/request-context';
+import { classChain } from '../../common';
 import type { SqlCondition } from '../../rule-forms';
 
 /**
@@ -105,10 +106,8 @@ export function RowsSql<P, T>(
 
 /** The SQL form of a field of `type` (or of a parent class), if it has one. */
 export function sqlFormOf(type: abstract new () => unknown, field: string): SqlForm | undefined {
-  for (let t: unknown = type; typeof t === 'function' && t !== Function.prototype;) {
-    const form = formsOf.get(t)?.get(field);
-    if (form) return form;
-    t = Object.getPrototypeOf(t);
-  }
-  return undefined;
+  // The class's own form before a parent's.
+  return classChain(type)
+    .map((t) => formsOf.get(t)?.get(field))
+    .findLast((form) => form !== undefined);
 }
