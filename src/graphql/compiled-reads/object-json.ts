@@ -199,8 +199,10 @@ export async function objectColumns(
     if (!field) return undefined;
     members.push([key, field]);
   }
+  // LEFT JOIN LATERAL, not a subquery in the select list: PostgreSQL pulls a simple one (a
+  // reference's row) up into a join it can hash, instead of running it once per row.
   const joins = [...row.laterals.values()].map(
-    (l) => sql` cross join lateral (${l.select}) as ${quote(l.alias)}`,
+    (l) => sql` left join lateral (${l.select}) as ${quote(l.alias)} on true`,
   );
   return { members, joins: join(joins, '') };
 }
@@ -242,7 +244,7 @@ async function fieldSql(
   const declared = declaredFields(entity).find((f) => f.name === name);
   if (declared) {
     if (!isLeafType(getNamedType(field.type))) return undefined;
-    const value = pathSql(meta, declared.path, alias);
+    const value = declaredPath(scope, row, declared.path);
     if (!declared.read) return leaf(value);
     const readable = declared.read.sql(scope.ctx.viewer, { id: `${quote(alias)}."id"` });
     if (readable === true) return leaf(value);
@@ -266,12 +268,47 @@ async function fieldSql(
     const visible = form.visible && (await form.visible(scope.ctx, scope.knex, id));
     const condition = visible ? sql` and ${fromKnex(visible.condition.toSQL())}` : '';
     const table = quote(property.targetMeta.tableName);
-    return json(
-      sql`coalesce((select ${object.json} from ${table} as ${quote(referenced)}${object.joins} where ${id} = ${quote(alias)}.${quote(columnOf(property))}${condition}), 'null')`,
+    const joined = joinRow(
+      scope,
+      row,
+      referenced,
+      () =>
+        sql`select ${object.json} as "json" from ${table} as ${quote(referenced)}${object.joins} where ${id} = ${quote(alias)}.${quote(columnOf(property))}${condition}`,
     );
+    return json(raw(`coalesce(${joined}."json", 'null')`));
   }
   const column = plainColumn(entity, meta, name);
   return column ? leaf(`${quote(alias)}.${quote(column)}`) : undefined;
+}
+
+/**
+ * A declared field's path in SQL: a column of the row, or of the row it references
+ * (`project.uuid`), read from that row joined once after this one however many fields read it.
+ */
+function declaredPath(scope: CompileScope, row: RowScope, path: string): string {
+  const [name, through] = path.split('.') as [string, string | undefined];
+  const property = row.meta.properties[name as never];
+  const target = through === undefined ? undefined : property.targetMeta;
+  const key = target && columnOf(target.properties[target.primaryKeys[0] as never]);
+  const column = target && columnOf(target.properties[through as never]);
+  // A path to the referenced id is the reference's own column.
+  if (!target || column === key) return pathSql(row.meta, path, row.alias);
+  const joined = joinRow(scope, row, `reference:${name}`, () =>
+    raw(
+      `select * from ${quote(target.tableName)} where ${quote(key!)} = ${quote(row.alias)}.${quote(columnOf(property))}`,
+    ),
+  );
+  return `${joined}.${quote(column!)}`;
+}
+
+/** The alias of the row `select` reads, joined LATERAL after `row` once per key. */
+function joinRow(scope: CompileScope, row: RowScope, key: string, select: () => Sql): string {
+  let lateral = row.laterals.get(key);
+  if (!lateral) {
+    lateral = { alias: scope.alias(), select: select() };
+    row.laterals.set(key, lateral);
+  }
+  return quote(lateral.alias);
 }
 
 /**
@@ -313,16 +350,11 @@ function sqlRow(scope: CompileScope, row: RowScope, params: unknown[]): SqlRow {
       params.push(value);
       return '?';
     },
-    lateral: (key, select) => {
-      let lateral = row.laterals.get(key);
-      if (!lateral) {
+    lateral: (key, select) =>
+      joinRow(scope, row, key, () => {
         const own: unknown[] = [];
-        const text = select(sqlRow(scope, row, own));
-        lateral = { alias: scope.alias(), select: { text, params: own } };
-        row.laterals.set(key, lateral);
-      }
-      return quote(lateral.alias);
-    },
+        return { text: select(sqlRow(scope, row, own)), params: own };
+      }),
     request: { viewerId: scope.ctx.viewer.id, now: scope.ctx.now },
   };
 }
