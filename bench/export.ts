@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { scaledSize } from './dataset';
 import { ensureServerDataset, serverVersion } from './run';
-import { quiesce, ROOT, startTarget, treeRssMb } from './targets';
+import { quiesce, ROOT, SERVICE, startTarget, treeRssMb } from './targets';
 
 /**
  * `npm run bench:export`: one full CSV export of every shift (GET /api/1/shifts.csv as the owner)
@@ -82,12 +82,9 @@ async function exportOnce(
   shifts: number,
   order: string,
 ): Promise<ExportResult> {
-  const target = await startTarget(
-    'service (PostgreSQL)',
-    path.join(ROOT, 'dist', 'src', 'main.js'),
-    () => ['serve'],
-    { DATABASE_URL: url },
-  );
+  const target = await startTarget('service (PostgreSQL)', SERVICE, () => ['serve'], {
+    DATABASE_URL: url,
+  });
   try {
     await quiesce(target.pid);
     const idleRssMb = treeRssMb(target.pid);

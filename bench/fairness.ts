@@ -16,7 +16,7 @@ import {
   REPORT_VARIABLES,
   serverVersion,
 } from './run';
-import { quiesce, ROOT, startTarget } from './targets';
+import { quiesce, ROOT, SERVICE, startTarget } from './targets';
 
 /**
  * `npm run bench:fairness` (issue 20, finding 4): does one account's flood slow another account
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
       for (const share of shares) {
         const target = await startTarget(
           `service (${setup.database}, fair share ${share})`,
-          path.join(ROOT, 'dist', 'src', 'main.js'),
+          SERVICE,
           () => ['serve'],
           // A and B are two tenants with clients of their own: each has its own address (through
           // X-Forwarded-For from a trusted loopback proxy). From one address they would also share
@@ -354,7 +354,7 @@ function createAccountB(env: Record<string, string>): void {
     execFileSync(
       process.execPath,
       [
-        path.join(ROOT, 'dist', 'src', 'main.js'),
+        SERVICE,
         'account',
         'create',
         '--login',

@@ -15,7 +15,7 @@ import {
   REPORT_VARIABLES,
   serverVersion,
 } from './run';
-import { ROOT, startTarget, type Target } from './targets';
+import { ROOT, SERVICE, startTarget, type Target } from './targets';
 
 /**
  * `npm run bench:replicas` (issue 24): the report scenario (r: a year by project × month, 4,800
@@ -39,8 +39,6 @@ const program = new Command('bench:replicas')
   .option('--primary-data <dir>', "the primary's data directory", '/var/lib/postgresql/15/main')
   .option('--replica-data <dir>', "the replica's data directory", '/var/lib/postgresql/15/replica')
   .option('--out <dir>', 'where the report goes', path.join(ROOT, 'bench', 'results'));
-
-const SERVICE = path.join(ROOT, 'dist', 'src', 'main.js');
 
 interface Phase {
   readonly setup: string;

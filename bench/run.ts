@@ -12,7 +12,15 @@ import { openDatabase, type Database } from '../src/db/database';
 import { loadDataset, scaledSize, type DatasetManifest } from './dataset';
 import type { LoadResult, LoadSpec } from './load';
 import { writeReport, type Measurement, type NestedPlan, type RunInfo } from './report';
-import { nodeVersion, quiesce, ROOT, startTarget, treeRssMb, type Target } from './targets';
+import {
+  nodeVersion,
+  quiesce,
+  ROOT,
+  SERVICE,
+  startTarget,
+  treeRssMb,
+  type Target,
+} from './targets';
 
 /**
  * `npm run bench`: loads the dataset (once per scale; reused after), starts the service on
@@ -41,7 +49,6 @@ const program = new Command('bench')
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /** The built service; plain JS, so it runs on Node 20 as well as on the runner's Node. */
-const SERVICE = path.join(ROOT, 'dist', 'src', 'main.js');
 
 /** One request of a scenario, relative to a target's address. */
 type RequestSpec = Omit<LoadSpec, 'url' | 'connections' | 'durationSeconds'> & {

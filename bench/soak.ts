@@ -15,7 +15,7 @@ import {
   serverVersion,
 } from './run';
 import type { Lane, Slice, SliceStats, SoakSpec, Summary, WorkerMessage } from './soak-load';
-import { quiesce, ROOT, startTarget, treeRssMb, type Target } from './targets';
+import { quiesce, ROOT, SERVICE, startTarget, treeRssMb, type Target } from './targets';
 
 /**
  * `npm run soak`: minutes of mixed load (reads, GraphQL, punches, creates and updates, XML) against
@@ -181,12 +181,9 @@ async function main(): Promise<void> {
       title,
     }));
 
-    target = await startTarget(
-      'service (PostgreSQL)',
-      path.join(ROOT, 'dist', 'src', 'main.js'),
-      () => ['serve'],
-      { DATABASE_URL: copy.url },
-    );
+    target = await startTarget('service (PostgreSQL)', SERVICE, () => ['serve'], {
+      DATABASE_URL: copy.url,
+    });
     await preflight(target.url, lanes);
     await quiesce(target.pid);
     const idle = treeRssMb(target.pid);

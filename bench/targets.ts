@@ -15,6 +15,25 @@ export interface Target {
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
+/** The service's entry, `timetrack` itself. */
+export const SERVICE = path.join(ROOT, 'dist', 'src', 'main.js');
+
+/**
+ * The Node flags `npm start` runs the service with (package.json's start script: its V8 heap
+ * limits, docs/scaling.md): every service target starts as `npm start` starts it.
+ */
+export const SERVICE_NODE_FLAGS: readonly string[] = (() => {
+  const scripts = (
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
+  const flags = /^node ((?:--\S+ )*)dist\/src\/main\.js serve$/.exec(scripts.start!);
+  if (!flags)
+    throw new Error(`package.json's start script is not \`node [flags] dist/src/main.js serve\``);
+  return flags[1]!.split(' ').filter(Boolean);
+})();
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
@@ -35,7 +54,7 @@ export function nodeVersion(binary: string): string | undefined {
 
 /**
  * Starts `node <script> [args]` with a PORT of its own and waits until it answers HTTP. `node` is
- * the binary to run it on: the runner's own by default.
+ * the binary to run it on: the runner's own by default. The service runs with `npm start`'s flags.
  */
 export async function startTarget(
   name: string,
@@ -45,7 +64,8 @@ export async function startTarget(
   node = process.execPath,
 ): Promise<Target> {
   const port = await freePort();
-  const child: ChildProcess = spawn(node, [script, ...args(port)], {
+  const flags = script === SERVICE ? SERVICE_NODE_FLAGS : [];
+  const child: ChildProcess = spawn(node, [...flags, script, ...args(port)], {
     cwd: ROOT,
     env: {
       // The scenarios drive one user as hard as the service answers: the cost budgets (a few

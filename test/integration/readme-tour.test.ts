@@ -3,9 +3,10 @@
  * work on a fresh embedded database. The blocks are read from README.md (the code fence after
  * `<!-- tour:setup -->` and after `<!-- tour:requests -->`) and run with bash from the repository
  * root, as a person would. Two liberties, both forced by running inside a test suite:
- * - `npm start` is `npm run build` then `node dist/src/main.js serve`; `npm test` has built dist/
- *   already, so the test starts that server directly (in the background, as the README's second
- *   terminal implies) instead of building again;
+ * - `npm start` is `npm run build` then `node <heap flags> dist/src/main.js serve`; `npm test` has
+ *   built dist/ already, so the test starts that server directly, with the start script's own
+ *   command (in the background, as the README's second terminal implies) instead of building
+ *   again;
  * - the server gets a free port and its own DATA_DIR, and `http://127.0.0.1:3000` in the commands
  *   is replaced by its address, so the test never collides with a service a developer runs.
  */
@@ -15,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { waitForOutput } from '../support/cli-process';
+import packageJson from '../../package.json';
 
 jest.setTimeout(300_000);
 
@@ -76,10 +78,17 @@ test('the setup block seeds the demo account and starts the service', async () =
   const seeded = await run('bash', ['-euo', 'pipefail', '-c', lines[0]!], { cwd: ROOT, env });
   expect(seeded.stdout).toMatch(/demo/);
 
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js'), 'serve'], {
-    cwd: ROOT,
-    env: { ...env, PORT: '0' },
-  });
+  const start = /^node ((?:--\S+ )*)dist\/src\/main\.js serve$/.exec(packageJson.scripts.start);
+  expect(start).not.toBeNull();
+  const flags = start![1]!.split(' ').filter(Boolean);
+  const child = spawn(
+    process.execPath,
+    [...flags, path.join(ROOT, 'dist', 'src', 'main.js'), 'serve'],
+    {
+      cwd: ROOT,
+      env: { ...env, PORT: '0' },
+    },
+  );
   server = child;
   let output = '';
   child.stdout.on('data', (d) => (output += d));
