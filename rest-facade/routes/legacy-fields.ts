@@ -87,7 +87,9 @@ function build<Order extends string, JsonName extends string>(
   const json = rows.filter((r): r is Row & { json: string } => 'json' in r);
   // What a node renders, chosen once per type rather than on every node of every list.
   const rendered = json.filter((r) => !('unread' in r));
-  const inXml = rows.filter((r): r is Row & { xml: string } => 'xml' in r && !('unread' in r));
+  const xmlElements = rows
+    .filter((r): r is Row & { xml: string } => 'xml' in r && !('unread' in r))
+    .map((row) => ({ row, element: xmlElement(row), whenSet: 'whenSet' in row }));
   const byJsonName = new Map(json.map((r) => [r.json, r]));
   const writable = json.filter((r) => 'input' in r);
   const createFields = inputTable(writable, 'json', jsonKind);
@@ -108,12 +110,16 @@ function build<Order extends string, JsonName extends string>(
       return typeof value === 'boolean' ? String(value) : (value as string | number | null);
     },
     jsonShape: Object.fromEntries(json.map((r) => [r.json, wireShape(r)])),
-    xml: (node, inserts = {}) =>
-      inXml.flatMap((row) => {
+    xml: (node, inserts = {}) => {
+      const elements: xml.XmlNode[] = [];
+      for (const { row, element, whenSet } of xmlElements) {
         const value = valueOf(row, node);
-        const own = value === null && 'whenSet' in row ? [] : [xmlElement(row, value, node)];
-        return [...own, ...(inserts[row.xml]?.(node) ?? [])];
-      }),
+        if (value !== null || !whenSet) elements.push(element(value, node));
+        const own = inserts[row.xml];
+        if (own) elements.push(...own(node));
+      }
+      return elements;
+    },
     createFields,
     updateFields: inputTable(
       writable.filter((r) => r.field !== 'id'),
@@ -209,28 +215,33 @@ function scalarShape(row: Row): z.ZodType {
   }
 }
 
-function xmlElement(row: Row & { xml: string }, value: unknown, node: Answer): xml.XmlNode {
+/** How a row's value becomes its element, chosen once per row rather than on every node. */
+function xmlElement(row: Row & { xml: string }): (value: unknown, node: Answer) => xml.XmlNode {
   const name = row.xml;
   if ('as' in row && row.as === 'string-boolean')
-    return xml.text(name, value === null ? null : String(value));
-  if ('as' in row && row.as === 'tag-text') return xml.text(name, (value as string | null) ?? '');
-  if ('list' in row) return xml.text(name, value === null ? null : (value as string[]).join(','));
-  if ('values' in row) return xml.text(name, value === null ? null : lower(value as string));
+    return (value) => xml.text(name, value === null ? null : String(value));
+  if ('as' in row && row.as === 'tag-text')
+    return (value) => xml.text(name, (value as string | null) ?? '');
+  if ('list' in row)
+    return (value) => xml.text(name, value === null ? null : (value as string[]).join(','));
+  if ('values' in row)
+    return (value) => xml.text(name, value === null ? null : lower(value as string));
   switch (row.type) {
     case 'Int':
-      return xml.integer(name, value as number | null);
+      return (value) => xml.integer(name, value as number | null);
     case 'Float':
-      return xml.float(name, value as number | null);
+      return (value) => xml.float(name, value as number | null);
     case 'Boolean':
-      return xml.boolean(name, value as boolean | null);
+      return (value) => xml.boolean(name, value as boolean | null);
     case 'DateTimeISO':
       // A shift's wall time in its own zone, as the 2009 clients read it.
-      return xml.text(
-        name,
-        value === null ? null : formatLegacyTime(value as string, node.timeZone as string),
-      );
+      return (value, node) =>
+        xml.text(
+          name,
+          value === null ? null : formatLegacyTime(value as string, node.timeZone as string),
+        );
     default:
-      return xml.text(name, value as string | null);
+      return (value) => xml.text(name, value as string | null);
   }
 }
 

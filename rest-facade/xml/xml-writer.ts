@@ -66,15 +66,22 @@ function xmlAttribute(value: string): string {
   return xmlText(value).replace(/"/g, '&quot;');
 }
 
+/** The attributes of a typed value and of nil, written once per kind (they never vary). */
+const TYPED = { integer: ' type="integer"', float: ' type="float"', boolean: ' type="boolean"' };
+const TYPED_NIL = {
+  integer: ' type="integer" nil="true"',
+  float: ' type="float" nil="true"',
+  boolean: ' type="boolean" nil="true"',
+};
+
 function attributesOf(node: XmlNode): string {
-  let attributes: Readonly<Record<string, string>>;
-  if (node.kind === 'array') attributes = { type: 'array' };
-  else if (node.kind === 'element') return '';
-  else if (node.value === null)
-    attributes = node.kind === 'text' ? { nil: 'true' } : { type: node.kind, nil: 'true' };
-  else attributes = node.kind === 'text' ? (node.attributes ?? {}) : { type: node.kind };
+  if (node.kind === 'array') return ' type="array"';
+  if (node.kind === 'element') return '';
+  if (node.kind !== 'text') return node.value === null ? TYPED_NIL[node.kind] : TYPED[node.kind];
+  if (node.value === null) return ' nil="true"';
+  if (!node.attributes) return '';
   let written = '';
-  for (const [name, value] of Object.entries(attributes))
+  for (const [name, value] of Object.entries(node.attributes))
     written += ` ${name}="${xmlAttribute(value)}"`;
   return written;
 }
