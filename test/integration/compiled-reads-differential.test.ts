@@ -44,7 +44,15 @@ const TIMERS = [
 let t: TestApp;
 let executed: App;
 const viewers: Record<string, Credentials> = {};
-const ids: { company: string; project: string; projectLegacy: number; shift: string }[] = [];
+const ids: {
+  company: string;
+  companyLegacy: number;
+  project: string;
+  projectLegacy: number;
+  activity: string;
+  shift: string;
+  shiftLegacy: number;
+}[] = [];
 
 beforeAll(async () => {
   // Running shifts count up to the request's instant: both apps must answer at the same one.
@@ -111,9 +119,12 @@ beforeAll(async () => {
         });
         ids.push({
           company: company.id,
+          companyLegacy: company.legacyId,
           project: project.id,
           projectLegacy: project.legacyId,
+          activity: activity.id,
           shift: shift.id,
+          shiftLegacy: shift.legacyId,
         });
       }
     }
@@ -309,28 +320,71 @@ test('arguments the lists refuse answer the executor’s errors, compiled fields
     '{ projects { nodes { id hourlyRateCents hourlyRate invoiceAmountCents } } }',
     '{ staffList { nodes { id login email } } }',
     '{ shifts(first: 3) { nodes { id } } nodes: shifts(last: 2) { nodes { id } } viewer { login } }',
+    // Lookups: found, missing, hidden from some viewers, a locator refused, beside a list.
+    `{ a: shift(id: "${ids[0]!.shift}") { id notes project { name } user { login } } b: shifts(first: 1) { nodes { id } } }`,
+    `{ shift(id: "${ids[0]!.shift}", legacyId: ${ids[0]!.shiftLegacy}) { id } }`,
+    '{ shift(legacyId: 2147483647) { id } }',
+    `{ shift(id: "${ids[0]!.shift}", projectId: "${ids[ids.length - 1]!.project}") { id } }`,
+    `{ project(id: "${ids[ids.length - 1]!.project}") { id name hourlyRateCents invoiceAmountCents } }`,
+    `{ company(legacyId: ${ids[ids.length - 1]!.companyLegacy}) { id name projects(first: 2) { totalCount nodes { id } } } }`,
+    `{ activity(id: "${ids[0]!.activity}", projectId: "${ids[0]!.project}") { id name project { id } } }`,
+    '{ staffMember(legacyId: 1) { id login } }',
   ];
   for (const query of queries)
     for (const who of Object.values(viewers)) await same(who, graphql(query));
 });
 
-test('every read route of the legacy facade answers the same bytes', async () => {
-  const { project, projectLegacy, shift, company } = ids[0]!;
+test('every read route of the legacy facade answers the same bytes, and every answer it finds is compiled', async () => {
+  const manager = viewers.manager as Credentials & { id: string; legacyId: number };
+  const missing = '00000000-0000-4000-8000-000000000000';
   const routes = [
     '/api/1/shifts.json',
     `/api/1/shifts.json?where=${encodeURIComponent('billable = true')}&order=${encodeURIComponent('start desc')}`,
-    `/api/1/projects/${project}/shifts.json`,
-    `/api/1/shifts/${shift}.json`,
     '/api/1/projects.json',
-    `/api/1/companies/${company}/projects.json`,
     '/api/1/companies.json',
     '/api/1/staff.json',
+    `/api/1/staff/${manager.id}.json`,
+    `/api/1/shifts/${missing}.json`,
     '/shifts.xml',
-    `/project/${projectLegacy}/shifts.xml`,
     '/projects.xml',
     '/companies.xml',
     '/staff.xml',
+    `/staff/${manager.legacyId}.xml`,
+    '/shift/2147483647.xml',
+    // The first object (a public company's public project) and the last (a custom project every
+    // viewer but the owner and its member is refused), each through every route that shows it.
+    ...[ids[0]!, ids[ids.length - 1]!].flatMap((o) => [
+      `/api/1/projects/${o.project}/shifts.json`,
+      `/api/1/shifts/${o.shift}.json`,
+      `/api/1/projects/${o.project}/shifts/${o.shift}.json`,
+      `/api/1/projects/${o.project}.json`,
+      `/api/1/companies/${o.company}/projects.json`,
+      `/api/1/companies/${o.company}/projects/${o.project}.json`,
+      `/api/1/companies/${o.company}.json`,
+      `/api/1/projects/${o.project}/activities.json`,
+      `/api/1/projects/${o.project}/activities/${o.activity}.json`,
+      `/project/${o.projectLegacy}/shifts.xml`,
+      `/shift/${o.shiftLegacy}.xml`,
+      `/project/${o.projectLegacy}.xml`,
+      `/company/${o.companyLegacy}.xml`,
+    ]),
   ];
+  const before = { ...compiledReadCounts };
+  let found = 0;
   for (const route of routes)
-    for (const who of Object.values(viewers)) await same(who, (r) => r.get(route));
+    for (const who of Object.values(viewers)) {
+      const compiled = compiledReadCounts.compiled;
+      const { status } = await same(who, (r) => r.get(route));
+      if (status === 200) {
+        found += 1;
+        // Every facade read of an object it shows ran on the compiled path.
+        expect({ route, compiled: compiledReadCounts.compiled > compiled }).toEqual({
+          route,
+          compiled: true,
+        });
+      }
+    }
+  expect(found).toBeGreaterThan(routes.length);
+  expect(compiledReadCounts.uncompiled).toBe(before.uncompiled);
+  expect(compiledReadCounts.failed).toBe(before.failed);
 });

@@ -1,6 +1,8 @@
 import {
   getArgumentValues,
+  getNamedType,
   getOperationAST,
+  isObjectType,
   getVariableValues,
   Kind,
   type DocumentNode,
@@ -14,9 +16,9 @@ import { collectFields } from 'graphql/execution/collectFields';
 import type { RequestContext } from '../../core/request-context';
 import type { CompiledList, ListArgs } from '../../modules/paging/graphql';
 import { connectionJson } from './connection-json';
-import { connectionRows } from './connection-rows';
+import { connectionRows, objectRows } from './connection-rows';
 import type { LeafValue } from './json-values';
-import { inExecutorOrder, type CompileScope, type PageArgs } from './object-json';
+import { entityOf, inExecutorOrder, type CompileScope, type PageArgs } from './object-json';
 
 /** Runs one operation with a context and variables (graphql/jit-gateway.ts's runner). */
 export type Runner = (
@@ -129,7 +131,12 @@ async function compiledField(
   try {
     const args = getArgumentValues(field, nodes[0]!, scope.variables) as ListArgs & PageArgs;
     const source = await list(scope.ctx, args);
-    plan = await connectionRows(scope, field, nodes, source, args);
+    // A lookup answers an object of an entity type; a list, its connection.
+    const type = getNamedType(field.type);
+    plan =
+      isObjectType(type) && entityOf(scope, type)
+        ? await objectRows(scope, field, nodes, source)
+        : await connectionRows(scope, field, nodes, source, args);
   } catch {
     // Arguments the list refuses: the executor answers with that error, at the field's path.
     counts.refused += 1;
@@ -149,10 +156,17 @@ async function compiledField(
         'all',
         em.getTransactionContext(),
       );
-    counts.compiled += 1;
     // Over HTTP the text goes into the answer as it is; a caller in the process (the facade, a
     // WebSocket) reads values.
-    return scope.ctx.rawJson ? { json: plan.write(rows) } : { value: plan.read(rows) };
+    const json = scope.ctx.rawJson ? plan.write(rows) : undefined;
+    const value = scope.ctx.rawJson ? undefined : plan.read(rows);
+    if (json === undefined && value === undefined) {
+      // A lookup that found nothing: the executor answers it with its error.
+      counts.refused += 1;
+      return undefined;
+    }
+    counts.compiled += 1;
+    return json === undefined ? { value } : { json };
   } catch (error) {
     // A statement that fails is a bug of the compiler or an outage; the executor meets the
     // outage again and answers it as it always does.

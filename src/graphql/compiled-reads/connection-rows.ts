@@ -20,12 +20,13 @@ import {
 import { join, raw, sql, type Sql } from './sql-text';
 
 /**
- * A root list read as rows: its statement, and how its rows become the connection: its JSON text
- * (for an answer written as text) or its value (for a caller in the process).
+ * A root field read as rows: its statement, and how its rows become the answer: its JSON text
+ * (for an answer written as text) or its value (for a caller in the process); undefined when
+ * the rows hold no answer (a lookup that found nothing), for the executor to give.
  */
 export interface RowsPlan {
   readonly statement: Sql;
-  write(rows: readonly Row[]): string;
+  write(rows: readonly Row[]): string | undefined;
   read(rows: readonly Row[]): unknown;
 }
 
@@ -65,30 +66,7 @@ export async function connectionRows(
   const window = listWindow(scope.ctx, source, pageRequest(page));
   const meta = scope.metadata.get(source.entityClass.name);
   const row = scope.alias();
-  const columns: Sql[] = [];
-  const joins: Sql[] = [];
-  // Each member of an object as a column of the row, named by its place.
-  const objectOf = async (
-    type: GraphQLObjectType,
-    fieldNodes: readonly FieldNode[],
-  ): Promise<Emit<Row> | undefined> => {
-    const object = await objectColumns(scope, type, fieldNodes, row);
-    if (!object) return undefined;
-    joins.push(object.joins);
-    return objectEmit(object.members.map(([key, member]) => [key, column(member)]));
-  };
-  const column = (member: FieldSql): Emit<Row> => {
-    if ('constant' in member) return constant(member.constant);
-    const name = `c${columns.length}`;
-    if ('json' in member) {
-      columns.push(sql`${member.json} as ${quote(name)}`);
-      return { text: (r) => r[name] as string, value: (r) => JSON.parse(r[name] as string) };
-    }
-    columns.push(
-      sql`${{ text: member.leaf.column(member.value.text), params: member.value.params }} as ${quote(name)}`,
-    );
-    return { text: (r) => member.leaf.write(r[name]!), value: (r) => member.leaf.read(r[name]!) };
-  };
+  const { columns, joins, objectOf } = rowColumns(scope, row);
   const typename = (type: GraphQLObjectType) => constant(JSON.stringify(type.name));
   const cursorOf = (r: Row) =>
     encodeCursor(
@@ -171,6 +149,61 @@ export async function connectionRows(
     write: (rows) => emit.text(pageOf(rows)),
     read: (rows) => emit.value(pageOf(rows)),
   };
+}
+
+/**
+ * A lookup's one object (`shift(id:)`) read as a row, as a root list's nodes are: undefined when
+ * the statement finds no row, for the executor to answer (with its NOT_FOUND or refusal).
+ */
+export async function objectRows(
+  scope: CompileScope,
+  field: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  source: ListSource<object>,
+): Promise<RowsPlan | undefined> {
+  const window = listWindow(scope.ctx, source, pageRequest({ first: 1 }));
+  const row = scope.alias();
+  const { columns, joins, objectOf } = rowColumns(scope, row);
+  const object = await objectOf(getNamedType(field.type) as GraphQLObjectType, nodes);
+  if (!object) return undefined;
+  const PAGE = quote(`${row}_page`);
+  const statement = sql`with ${await pageCte(scope, source, window, PAGE)} select ${join(columns, ', ')} from ${PAGE} as ${quote(row)}${join(joins, '')} where ${quote(row)}."__n" = 1`;
+  return {
+    statement,
+    write: (rows) => (rows[0] ? object.text(rows[0]) : undefined),
+    read: (rows) => (rows[0] ? object.value(rows[0]) : undefined),
+  };
+}
+
+/**
+ * The columns a row of the statement carries (`c0`, `c1`, …), each member of an object as a
+ * column named by its place, with the joins they read, and how an object is made from them.
+ */
+function rowColumns(scope: CompileScope, row: string) {
+  const columns: Sql[] = [];
+  const joins: Sql[] = [];
+  const column = (member: FieldSql): Emit<Row> => {
+    if ('constant' in member) return constant(member.constant);
+    const name = `c${columns.length}`;
+    if ('json' in member) {
+      columns.push(sql`${member.json} as ${quote(name)}`);
+      return { text: (r) => r[name] as string, value: (r) => JSON.parse(r[name] as string) };
+    }
+    columns.push(
+      sql`${{ text: member.leaf.column(member.value.text), params: member.value.params }} as ${quote(name)}`,
+    );
+    return { text: (r) => member.leaf.write(r[name]!), value: (r) => member.leaf.read(r[name]!) };
+  };
+  const objectOf = async (
+    type: GraphQLObjectType,
+    fieldNodes: readonly FieldNode[],
+  ): Promise<Emit<Row> | undefined> => {
+    const object = await objectColumns(scope, type, fieldNodes, row);
+    if (!object) return undefined;
+    joins.push(object.joins);
+    return objectEmit(object.members.map(([key, member]) => [key, column(member)]));
+  };
+  return { columns, joins, objectOf };
 }
 
 const constant = (json: string): Emit<unknown> => {

@@ -8,7 +8,8 @@ import { ProjectActivitiesResolver } from './project-activities.resolver';
 import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ActivityService } from '../activity.service';
 import { optionalLocator } from '../../common';
-import type { ListRegistration } from '../../paging/graphql';
+import { lookupOf, type CompiledList, type ListRegistration } from '../../paging/graphql';
+import { locatorWhere } from '../../writes';
 
 export { DeleteActivityPayload } from './activity.payloads';
 
@@ -20,15 +21,17 @@ export const ACTIVITY_RESOLVERS: readonly ResolverRegistration<{ activities: Act
   ];
 
 /** The lists reads compiled to SQL answer, by their resolver's service method. */
+const activityList =
+  (s: { activities: ActivityService }): CompiledList =>
+  (ctx, args) =>
+    s.activities.listSource(
+      ctx,
+      args.filter,
+      args.order,
+      optionalLocator(args.projectId as string, args.projectLegacyId as number),
+    );
+
 export const ACTIVITY_LISTS: readonly ListRegistration<{ activities: ActivityService }>[] = [
-  [
-    'Query.activities',
-    (s) => (ctx, args) =>
-      s.activities.listSource(
-        ctx,
-        args.filter,
-        args.order,
-        optionalLocator(args.projectId as string, args.projectLegacyId as number),
-      ),
-  ],
+  ['Query.activities', activityList],
+  ['Query.activity', (s) => lookupOf(activityList(s), (args) => locatorWhere('Activity', args))],
 ];

@@ -7,7 +7,8 @@ import { CompanyResolver } from './company.resolver';
 import { StaffCascadeCompaniesResolver } from './staff-cascade.resolver';
 import type { ResolverRegistration } from '../../../core/module-definition';
 import type { CompanyService } from '../company.service';
-import type { ListRegistration } from '../../paging/graphql';
+import { lookupOf, type CompiledList, type ListRegistration } from '../../paging/graphql';
+import { locatorWhere } from '../../writes';
 
 /** Built once per schema from the services they use. */
 export const COMPANY_RESOLVERS: readonly ResolverRegistration<{ companies: CompanyService }>[] = [
@@ -16,6 +17,12 @@ export const COMPANY_RESOLVERS: readonly ResolverRegistration<{ companies: Compa
 ];
 
 /** The lists reads compiled to SQL answer, by their resolver's service method. */
+const companyList =
+  (s: { companies: CompanyService }): CompiledList =>
+  (ctx, args) =>
+    s.companies.listSource(ctx, args.filter, args.order);
+
 export const COMPANY_LISTS: readonly ListRegistration<{ companies: CompanyService }>[] = [
-  ['Query.companies', (s) => (ctx, args) => s.companies.listSource(ctx, args.filter, args.order)],
+  ['Query.companies', companyList],
+  ['Query.company', (s) => lookupOf(companyList(s), (args) => locatorWhere('Company', args))],
 ];

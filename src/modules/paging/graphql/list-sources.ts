@@ -28,3 +28,20 @@ export interface ListArgs {
   readonly order?: OrderSpec[];
   readonly [parent: string]: unknown;
 }
+
+/**
+ * A lookup (`Query.shift`) as reads compiled to SQL read it: the list its type's policy gives
+ * (`Query.shifts`, scoped by the same parent arguments) narrowed to the one row its `id` or
+ * `legacyId` names (`located`: the lookup's own where, which refuses a locator it would refuse).
+ * No row, and the executor answers (its NOT_FOUND, or its refusal).
+ */
+export function lookupOf(
+  list: CompiledList,
+  located: (locator: { id?: string | null; legacyId?: number | null }) => object,
+): CompiledList {
+  return async (ctx, args) => {
+    const source = await list(ctx, args);
+    const locator = { id: args.id as string | null, legacyId: args.legacyId as number | null };
+    return { ...source, where: { $and: [source.where, located(locator)] } };
+  };
+}

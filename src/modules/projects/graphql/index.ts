@@ -9,7 +9,8 @@ import { StaffCascadeProjectsResolver } from './staff-cascade.resolver';
 import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ProjectService } from '../project.service';
 import { optionalLocator } from '../../common';
-import type { ListRegistration } from '../../paging/graphql';
+import { lookupOf, type CompiledList, type ListRegistration } from '../../paging/graphql';
+import { locatorWhere } from '../../writes';
 import { companyProjectList } from '../project.loaders';
 
 /** Built once per schema from the services they use. */
@@ -20,16 +21,18 @@ export const PROJECT_RESOLVERS: readonly ResolverRegistration<{ projects: Projec
 ];
 
 /** The lists reads compiled to SQL answer, by their resolver's service method. */
+const projectList =
+  (s: { projects: ProjectService }): CompiledList =>
+  (ctx, args) =>
+    s.projects.listSource(
+      ctx,
+      args.filter,
+      args.order,
+      optionalLocator(args.companyId as string, args.companyLegacyId as number),
+    );
+
 export const PROJECT_LISTS: readonly ListRegistration<{ projects: ProjectService }>[] = [
-  [
-    'Query.projects',
-    (s) => (ctx, args) =>
-      s.projects.listSource(
-        ctx,
-        args.filter,
-        args.order,
-        optionalLocator(args.companyId as string, args.companyLegacyId as number),
-      ),
-  ],
+  ['Query.projects', projectList],
+  ['Query.project', (s) => lookupOf(projectList(s), (args) => locatorWhere('Project', args))],
   ['Company.projects', () => (ctx, args) => companyProjectList(ctx, args.filter, args.order)],
 ];

@@ -10,7 +10,8 @@ import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ShiftService } from '../../shifts';
 import type { PunchService } from '../punch.service';
 import { optionalLocator } from '../../common';
-import type { ListRegistration } from '../../paging/graphql';
+import { lookupOf, type CompiledList, type ListRegistration } from '../../paging/graphql';
+import { locatorWhere } from '../../writes';
 import { projectShiftList } from '../shift.loaders';
 
 /** Built once per schema from the services they use. */
@@ -24,16 +25,18 @@ export const SHIFT_RESOLVERS: readonly ResolverRegistration<{
 ];
 
 /** The lists reads compiled to SQL answer, by their resolver's service method. */
+const shiftList =
+  (s: { shifts: ShiftService }): CompiledList =>
+  (ctx, args) =>
+    s.shifts.listSource(
+      ctx,
+      args.filter,
+      args.order,
+      optionalLocator(args.projectId as string, args.projectLegacyId as number),
+    );
+
 export const SHIFT_LISTS: readonly ListRegistration<{ shifts: ShiftService }>[] = [
-  [
-    'Query.shifts',
-    (s) => (ctx, args) =>
-      s.shifts.listSource(
-        ctx,
-        args.filter,
-        args.order,
-        optionalLocator(args.projectId as string, args.projectLegacyId as number),
-      ),
-  ],
+  ['Query.shifts', shiftList],
+  ['Query.shift', (s) => lookupOf(shiftList(s), (args) => locatorWhere('Shift', args))],
   ['Project.shifts', () => (ctx, args) => projectShiftList(ctx, args.filter, args.order)],
 ];

@@ -8,7 +8,8 @@ import { StaffResolver } from './staff.resolver';
 import { AccountResolver, ViewerResolver } from './viewer.resolver';
 import type { ResolverRegistration } from '../../../core/module-definition';
 import type { StaffService } from '../../staff';
-import type { ListRegistration } from '../../paging/graphql';
+import { lookupOf, type CompiledList, type ListRegistration } from '../../paging/graphql';
+import { locatorWhere } from '../../writes';
 
 export { DeleteStaffPayload } from './staff.payloads';
 
@@ -20,6 +21,12 @@ export const STAFF_RESOLVERS: readonly ResolverRegistration<{ staff: StaffServic
 ];
 
 /** The lists reads compiled to SQL answer, by their resolver's service method. */
+const staffList =
+  (s: { staff: StaffService }): CompiledList =>
+  (ctx, args) =>
+    s.staff.listSource(ctx, args.filter, args.order);
+
 export const STAFF_LISTS: readonly ListRegistration<{ staff: StaffService }>[] = [
-  ['Query.staff', (s) => (ctx, args) => s.staff.listSource(ctx, args.filter, args.order)],
+  ['Query.staff', staffList],
+  ['Query.staffMember', (s) => lookupOf(staffList(s), (args) => locatorWhere('Staff', args))],
 ];
