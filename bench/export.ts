@@ -159,7 +159,7 @@ function write(
     ),
     '',
     'RSS is the service process tree, sampled every 200 ms. The export runs one GraphQL operation per',
-    'page of 1,000 rows with keyset paging, so memory holds a page at a time: the peak should barely',
+    'page of 250 rows with keyset paging, so memory holds a page at a time: the peak should barely',
     'move between the sizes, while the time grows with the rows.',
     '',
   ].join('\n');
