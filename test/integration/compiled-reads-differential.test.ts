@@ -45,6 +45,8 @@ let t: TestApp;
 let executed: App;
 const viewers: Record<string, Credentials> = {};
 const ids: {
+  /** Its project's place in projectInputs: 0 and 3 public, 1 private, 2 custom. */
+  projectIndex: number;
   company: string;
   companyLegacy: number;
   project: string;
@@ -118,6 +120,7 @@ beforeAll(async () => {
           ...(n % 4 === 0 ? { activityId: activity.id } : {}),
         });
         ids.push({
+          projectIndex: i,
           company: company.id,
           companyLegacy: company.legacyId,
           project: project.id,
@@ -307,6 +310,8 @@ test(`a corpus of ${CORPUS} generated queries answers the same bytes compiled, a
 });
 
 test('arguments the lists refuse answer the executor’s errors, compiled fields beside them', async () => {
+  const hidden = ids.find((o) => o.projectIndex === 1)!;
+  const custom = ids.find((o) => o.projectIndex === 2)!;
   const queries = [
     '{ shifts(first: 1, last: 1) { nodes { id } } }',
     '{ shifts(after: "not-a-cursor") { nodes { id } } }',
@@ -324,9 +329,10 @@ test('arguments the lists refuse answer the executor’s errors, compiled fields
     `{ a: shift(id: "${ids[0]!.shift}") { id notes project { name } user { login } } b: shifts(first: 1) { nodes { id } } }`,
     `{ shift(id: "${ids[0]!.shift}", legacyId: ${ids[0]!.shiftLegacy}) { id } }`,
     '{ shift(legacyId: 2147483647) { id } }',
-    `{ shift(id: "${ids[0]!.shift}", projectId: "${ids[ids.length - 1]!.project}") { id } }`,
-    `{ project(id: "${ids[ids.length - 1]!.project}") { id name hourlyRateCents invoiceAmountCents } }`,
-    `{ company(legacyId: ${ids[ids.length - 1]!.companyLegacy}) { id name projects(first: 2) { totalCount nodes { id } } } }`,
+    `{ shift(id: "${ids[0]!.shift}", projectId: "${custom.project}") { id } }`,
+    `{ project(id: "${custom.project}") { id name hourlyRateCents invoiceAmountCents } }`,
+    `{ company(legacyId: ${custom.companyLegacy}) { id name projects(first: 2) { totalCount nodes { id } } } }`,
+    `{ shift(legacyId: ${custom.shiftLegacy}) { id notes } project(id: "${hidden.project}") { id } }`,
     `{ activity(id: "${ids[0]!.activity}", projectId: "${ids[0]!.project}") { id name project { id } } }`,
     '{ staffMember(legacyId: 1) { id login } }',
   ];
@@ -351,23 +357,26 @@ test('every read route of the legacy facade answers the same bytes, and every an
     '/staff.xml',
     `/staff/${manager.legacyId}.xml`,
     '/shift/2147483647.xml',
-    // The first object (a public company's public project) and the last (a custom project every
-    // viewer but the owner and its member is refused), each through every route that shows it.
-    ...[ids[0]!, ids[ids.length - 1]!].flatMap((o) => [
-      `/api/1/projects/${o.project}/shifts.json`,
-      `/api/1/shifts/${o.shift}.json`,
-      `/api/1/projects/${o.project}/shifts/${o.shift}.json`,
-      `/api/1/projects/${o.project}.json`,
-      `/api/1/companies/${o.company}/projects.json`,
-      `/api/1/companies/${o.company}/projects/${o.project}.json`,
-      `/api/1/companies/${o.company}.json`,
-      `/api/1/projects/${o.project}/activities.json`,
-      `/api/1/projects/${o.project}/activities/${o.activity}.json`,
-      `/project/${o.projectLegacy}/shifts.xml`,
-      `/shift/${o.shiftLegacy}.xml`,
-      `/project/${o.projectLegacy}.xml`,
-      `/company/${o.companyLegacy}.xml`,
-    ]),
+    // A public project of a public company, a private one of a private company, and a custom one
+    // (its member the staff member) of a custom company (its member the manager), each through
+    // every route that shows it: each viewer finds some, and is refused others.
+    ...[0, 1, 2]
+      .map((i) => ids.find((o) => o.projectIndex === i)!)
+      .flatMap((o) => [
+        `/api/1/projects/${o.project}/shifts.json`,
+        `/api/1/shifts/${o.shift}.json`,
+        `/api/1/projects/${o.project}/shifts/${o.shift}.json`,
+        `/api/1/projects/${o.project}.json`,
+        `/api/1/companies/${o.company}/projects.json`,
+        `/api/1/companies/${o.company}/projects/${o.project}.json`,
+        `/api/1/companies/${o.company}.json`,
+        `/api/1/projects/${o.project}/activities.json`,
+        `/api/1/projects/${o.project}/activities/${o.activity}.json`,
+        `/project/${o.projectLegacy}/shifts.xml`,
+        `/shift/${o.shiftLegacy}.xml`,
+        `/project/${o.projectLegacy}.xml`,
+        `/company/${o.companyLegacy}.xml`,
+      ]),
   ];
   const before = { ...compiledReadCounts };
   let found = 0;

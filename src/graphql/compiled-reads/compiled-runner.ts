@@ -2,8 +2,8 @@ import {
   getArgumentValues,
   getNamedType,
   getOperationAST,
-  isObjectType,
   getVariableValues,
+  isObjectType,
   Kind,
   type DocumentNode,
   type ExecutionResult,
@@ -158,15 +158,14 @@ async function compiledField(
       );
     // Over HTTP the text goes into the answer as it is; a caller in the process (the facade, a
     // WebSocket) reads values.
-    const json = scope.ctx.rawJson ? plan.write(rows) : undefined;
-    const value = scope.ctx.rawJson ? undefined : plan.read(rows);
-    if (json === undefined && value === undefined) {
+    const answer = scope.ctx.rawJson ? plan.write(rows) : plan.read(rows);
+    if (answer === undefined) {
       // A lookup that found nothing: the executor answers it with its error.
       counts.refused += 1;
       return undefined;
     }
     counts.compiled += 1;
-    return json === undefined ? { value } : { json };
+    return scope.ctx.rawJson ? { json: answer as string } : { value: answer };
   } catch (error) {
     // A statement that fails is a bug of the compiler or an outage; the executor meets the
     // outage again and answers it as it always does.

@@ -20,7 +20,7 @@ export const ACTIVITY_RESOLVERS: readonly ResolverRegistration<{ activities: Act
     [ProjectActivitiesResolver, () => new ProjectActivitiesResolver()],
   ];
 
-/** The lists reads compiled to SQL answer, by their resolver's service method. */
+/** What the root list pages, by its resolver's service method; its lookup reads one row of it. */
 const activityList =
   (s: { activities: ActivityService }): CompiledList =>
   (ctx, args) =>
@@ -31,6 +31,7 @@ const activityList =
       optionalLocator(args.projectId as string, args.projectLegacyId as number),
     );
 
+/** The lists reads compiled to SQL answer, by their resolver's service method. */
 export const ACTIVITY_LISTS: readonly ListRegistration<{ activities: ActivityService }>[] = [
   ['Query.activities', activityList],
   ['Query.activity', (s) => lookupOf(activityList(s), (args) => locatorWhere('Activity', args))],

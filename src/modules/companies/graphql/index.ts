@@ -16,12 +16,13 @@ export const COMPANY_RESOLVERS: readonly ResolverRegistration<{ companies: Compa
   [StaffCascadeCompaniesResolver, (s) => new StaffCascadeCompaniesResolver(s.companies)],
 ];
 
-/** The lists reads compiled to SQL answer, by their resolver's service method. */
+/** What the root list pages, by its resolver's service method; its lookup reads one row of it. */
 const companyList =
   (s: { companies: CompanyService }): CompiledList =>
   (ctx, args) =>
     s.companies.listSource(ctx, args.filter, args.order);
 
+/** The lists reads compiled to SQL answer, by their resolver's service method. */
 export const COMPANY_LISTS: readonly ListRegistration<{ companies: CompanyService }>[] = [
   ['Query.companies', companyList],
   ['Query.company', (s) => lookupOf(companyList(s), (args) => locatorWhere('Company', args))],

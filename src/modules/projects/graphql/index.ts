@@ -20,7 +20,7 @@ export const PROJECT_RESOLVERS: readonly ResolverRegistration<{ projects: Projec
   [StaffCascadeProjectsResolver, (s) => new StaffCascadeProjectsResolver(s.projects)],
 ];
 
-/** The lists reads compiled to SQL answer, by their resolver's service method. */
+/** What the root list pages, by its resolver's service method; its lookup reads one row of it. */
 const projectList =
   (s: { projects: ProjectService }): CompiledList =>
   (ctx, args) =>
@@ -31,6 +31,7 @@ const projectList =
       optionalLocator(args.companyId as string, args.companyLegacyId as number),
     );
 
+/** The lists reads compiled to SQL answer, by their resolver's service method. */
 export const PROJECT_LISTS: readonly ListRegistration<{ projects: ProjectService }>[] = [
   ['Query.projects', projectList],
   ['Query.project', (s) => lookupOf(projectList(s), (args) => locatorWhere('Project', args))],

@@ -24,7 +24,7 @@ export const SHIFT_RESOLVERS: readonly ResolverRegistration<{
   [ActivityCascadeResolver, (s) => new ActivityCascadeResolver(s.shifts)],
 ];
 
-/** The lists reads compiled to SQL answer, by their resolver's service method. */
+/** What the root list pages, by its resolver's service method; its lookup reads one row of it. */
 const shiftList =
   (s: { shifts: ShiftService }): CompiledList =>
   (ctx, args) =>
@@ -35,6 +35,7 @@ const shiftList =
       optionalLocator(args.projectId as string, args.projectLegacyId as number),
     );
 
+/** The lists reads compiled to SQL answer, by their resolver's service method. */
 export const SHIFT_LISTS: readonly ListRegistration<{ shifts: ShiftService }>[] = [
   ['Query.shifts', shiftList],
   ['Query.shift', (s) => lookupOf(shiftList(s), (args) => locatorWhere('Shift', args))],

@@ -20,12 +20,13 @@ export const STAFF_RESOLVERS: readonly ResolverRegistration<{ staff: StaffServic
   [StaffResolver, (s) => new StaffResolver(s.staff)],
 ];
 
-/** The lists reads compiled to SQL answer, by their resolver's service method. */
+/** What the root list pages, by its resolver's service method; its lookup reads one row of it. */
 const staffList =
   (s: { staff: StaffService }): CompiledList =>
   (ctx, args) =>
     s.staff.listSource(ctx, args.filter, args.order);
 
+/** The lists reads compiled to SQL answer, by their resolver's service method. */
 export const STAFF_LISTS: readonly ListRegistration<{ staff: StaffService }>[] = [
   ['Query.staff', staffList],
   ['Query.staffMember', (s) => lookupOf(staffList(s), (args) => locatorWhere('Staff', args))],
