@@ -14,7 +14,8 @@ import type { OperationRegistry } from './operation-registry';
 import type { OperationName, VariablesOf } from './operation-types';
 import { RouteMatcher } from './route-matcher';
 import type { Route, RouteInput } from './route-table';
-import { runOperation, type OperationRunner } from './run-operation';
+import { pageWithinCost } from './list-pages';
+import { runOperation, type OperationOutcome, type OperationRunner } from './run-operation';
 
 /** Writes answers in one wire format (JSON, JSONP, XML). */
 export interface Responder<R> {
@@ -147,8 +148,7 @@ async function answerRoute<R, N extends OperationName>(
 ): Promise<
   { readonly rendered: R; readonly more?: AsyncIterable<R> } | { readonly error: FacadeError }
 > {
-  const variables = route.variables(input);
-  const outcome = await runOperation(runner, route.operation, variables, input.ctx);
+  const { variables, outcome } = await runPage(runner, route, route.variables(input), input.ctx);
   if ('error' in outcome) return outcome;
   const rendered = route.render(outcome.root);
   const paging = route.paging;
@@ -169,20 +169,34 @@ async function* laterPages<R, N extends OperationName>(
   first: VariablesOf<N>,
   read: number,
 ): AsyncIterable<R> {
-  for (let variables: VariablesOf<N> | undefined = first; variables;) {
-    const outcome = await runOperation(
-      runner,
-      route.operation,
-      variables,
-      renewedContext(input.ctx),
-    );
+  for (let asked: VariablesOf<N> | undefined = first; asked;) {
+    const { variables, outcome } = await runPage(runner, route, asked, renewedContext(input.ctx));
     if ('error' in outcome)
       throw new Error(
         `a later page of ${route.operation} failed: ${outcome.error.code} ${outcome.error.message}`,
       );
     yield route.render(outcome.root);
     read += paging.rows(outcome.root);
-    variables = paging.next(input, variables, outcome.root, read);
+    asked = paging.next(input, variables, outcome.root, read);
+  }
+}
+
+/**
+ * Runs a route's operation; a list's page the per-operation cost limit refuses is asked again,
+ * smaller, until it fits. Answers the variables the outcome was read with.
+ */
+async function runPage<R, N extends OperationName>(
+  runner: OperationRunner,
+  route: Route<R, N>,
+  asked: VariablesOf<N>,
+  ctx: RequestContext,
+): Promise<{ variables: VariablesOf<N>; outcome: OperationOutcome<N> }> {
+  for (let variables = asked; ;) {
+    const outcome = await runOperation(runner, route.operation, variables, ctx);
+    const smaller =
+      route.paging && 'error' in outcome ? pageWithinCost(variables, outcome.error) : undefined;
+    if (!smaller) return { variables, outcome };
+    variables = smaller;
   }
 }
 

@@ -153,6 +153,13 @@ export function fromGraphQLError(error: GraphQLFormattedError): FacadeError {
     unknown
   >;
   if (code === 'BAD_USER_INPUT') return { code: 'VALIDATION_FAILED', message: error.message };
+  // The per-operation cost limit (GRAPHQL_MAX_COST): a list page the facade asks for smaller.
+  if (typeof rest.cost === 'number' && typeof rest.maxCost === 'number')
+    return {
+      code: 'VALIDATION_FAILED',
+      message: error.message,
+      details: { cost: rest.cost, maxCost: rest.maxCost },
+    };
   if (typeof code !== 'string' || !KNOWN_CODES.has(code)) {
     return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' };
   }

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
+import type { FacadeError } from './errors';
 import type { ListPaging, RouteInput } from './route-table';
 
 /**
@@ -36,11 +37,29 @@ export function listPaging<V extends object>(): ListPaging<V, ListPage<unknown>>
         return undefined;
       return {
         ...variables,
-        first: Math.min(LIST_PAGE_SIZE, left),
+        // The size of the page before, which the cost limit may have made smaller.
+        first: Math.min((variables as { first: number }).first, left),
         after: root.pageInfo.endCursor,
         counted: false,
       };
     },
+  };
+}
+
+/**
+ * The page to ask for instead of one the per-operation cost limit refused (an operator may set
+ * GRAPHQL_MAX_COST below what LIST_PAGE_SIZE rows cost): smaller in proportion to the estimate
+ * over the limit, and by one row at least, so that asking again comes within it. Undefined for
+ * any other error, or for a page of one row.
+ */
+export function pageWithinCost<V>(variables: V, error: FacadeError): V | undefined {
+  const { cost, maxCost } = error.details ?? {};
+  const { first } = variables as { first?: number };
+  if (typeof cost !== 'number' || typeof maxCost !== 'number' || !first || first <= 1)
+    return undefined;
+  return {
+    ...variables,
+    first: Math.max(1, Math.min(first - 1, Math.floor((first * maxCost) / cost))),
   };
 }
 

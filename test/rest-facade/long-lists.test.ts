@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { createApp } from '../../src/http/app';
 import { hashSecret } from '../../src/modules/oauth';
 import { list, parseXml } from '../support/legacy-answers';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
@@ -116,6 +117,35 @@ test('an XML list longer than a page is one document with every shift up to the 
   const ids = root.children.map((s) => Number(s.children.find((c) => c.name === 'id')!.text));
   expect(ids).toEqual([...ids].sort((a, b) => a - b));
   expect(new Set(ids).size).toBe(CAP);
+});
+
+test('pages over the per-operation cost limit are asked for smaller: the same answer, whole', async () => {
+  // An operator's GRAPHQL_MAX_COST below what a page of 1,000 shifts costs.
+  const limited = await createApp({
+    orm: t.db.orm,
+    config: { ...t.config, graphql: { ...t.config.graphql, maxCost: 2_000 } },
+  });
+  try {
+    for (const path of [
+      `/api/1/projects/${project.id}/shifts.json`,
+      `/project/${project.legacyId}/shifts.xml`,
+    ]) {
+      const whole = await get(path);
+      let paged: request.Response | undefined;
+      const statements = await t.recordStatements(async () => {
+        paged = await request(limited.express).get(path).auth(owner.login, owner.password);
+      });
+      expect(paged!.status).toBe(200);
+      expect(paged!.text).toBe(whole.text);
+      // More, smaller pages than the three of 1,000 rows: each within the limit.
+      expect(
+        statements.filter((sql) => /from "shifts" as "s0" where/.test(sql) && / limit /.test(sql))
+          .length,
+      ).toBeGreaterThan(3);
+    }
+  } finally {
+    await limited.stop();
+  }
 });
 
 test('a list within one page is answered whole, with its length, as before', async () => {
