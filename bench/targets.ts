@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { startFlags } from './start-flags';
 
 /** A server under test, running as a child process of the runner. */
 export interface Target {
@@ -22,17 +23,13 @@ export const SERVICE = path.join(ROOT, 'dist', 'src', 'main.js');
  * The Node flags `npm start` runs the service with (package.json's start script: its V8 heap
  * limits, docs/scaling.md): every service target starts as `npm start` starts it.
  */
-export const SERVICE_NODE_FLAGS: readonly string[] = (() => {
-  const scripts = (
+export const SERVICE_NODE_FLAGS: readonly string[] = startFlags(
+  (
     JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-      scripts: Record<string, string>;
+      scripts: { start: string };
     }
-  ).scripts;
-  const flags = /^node ((?:--\S+ )*)dist\/src\/main\.js serve$/.exec(scripts.start!);
-  if (!flags)
-    throw new Error(`package.json's start script is not \`node [flags] dist/src/main.js serve\``);
-  return flags[1]!.split(' ').filter(Boolean);
-})();
+  ).scripts.start,
+);
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {

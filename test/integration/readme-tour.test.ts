@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { waitForOutput } from '../support/cli-process';
+import { startFlags } from '../../bench/start-flags';
 import packageJson from '../../package.json';
 
 jest.setTimeout(300_000);
@@ -78,9 +79,7 @@ test('the setup block seeds the demo account and starts the service', async () =
   const seeded = await run('bash', ['-euo', 'pipefail', '-c', lines[0]!], { cwd: ROOT, env });
   expect(seeded.stdout).toMatch(/demo/);
 
-  const start = /^node ((?:--\S+ )*)dist\/src\/main\.js serve$/.exec(packageJson.scripts.start);
-  expect(start).not.toBeNull();
-  const flags = start![1]!.split(' ').filter(Boolean);
+  const flags = startFlags(packageJson.scripts.start);
   const child = spawn(
     process.execPath,
     [...flags, path.join(ROOT, 'dist', 'src', 'main.js'), 'serve'],
