@@ -6,13 +6,12 @@ import type { ListPaging, RouteInput } from './route-table';
 
 /**
  * Legacy lists know no paging: a client gets every matching row, up to the server's cap
- * (PAGE_SIZE_MAX). The facade reads them a page at a time and writes each page as it comes, so a
- * request holds one page of rows, not the whole list. A list that fits in one page is answered
- * whole, as before (with its Content-Length and ETag); a longer one is written in chunks.
+ * (PAGE_SIZE_MAX). The facade asks for all of them in one operation, which the cost budget charges
+ * for the rows it read (`actualQueryCost`), not for the cap. Only when the per-operation cost limit
+ * (GRAPHQL_MAX_COST) refuses that page does it read smaller ones and write each as it comes: a
+ * list read in one page is answered whole (with its Content-Length and ETag), a longer one in
+ * chunks.
  */
-
-/** Rows per operation: most lists fit in one, and one is small in memory. */
-export const LIST_PAGE_SIZE = 1000;
 
 /** What a list operation's root field answers: every List* operation selects these. */
 export interface ListPage<Node> {
@@ -22,9 +21,9 @@ export interface ListPage<Node> {
   readonly pageInfo: { readonly hasNextPage: boolean; readonly endCursor: string | null };
 }
 
-/** The first page's variables: at most a page, counted when the answer shows the count. */
+/** The first page's variables: the whole list, counted when the answer shows the count. */
 export function firstPage(input: RouteInput, counted: boolean) {
-  return { first: Math.min(LIST_PAGE_SIZE, input.ctx.config.pageSize.max), counted };
+  return { first: input.ctx.config.pageSize.max, counted };
 }
 
 /** Paging over `after` cursors up to the server's cap, counting only the first page. */
@@ -48,7 +47,7 @@ export function listPaging<V extends object>(): ListPaging<V, ListPage<unknown>>
 
 /**
  * The page to ask for instead of one the per-operation cost limit refused (an operator may set
- * GRAPHQL_MAX_COST below what LIST_PAGE_SIZE rows cost): smaller in proportion to the estimate
+ * GRAPHQL_MAX_COST below what PAGE_SIZE_MAX rows cost): smaller in proportion to the estimate
  * over the limit, and by one row at least, so that asking again comes within it. Undefined for
  * any other error, or for a page of one row.
  */

@@ -127,6 +127,31 @@ export class CostBudget {
     };
   }
 
+  /**
+   * Gives `points` back to both of the payer's budgets: what an operation was charged up front
+   * past what it read (Shopify's `actualQueryCost`). Answers where the tighter budget stands.
+   */
+  async refund(payer: CostPayer, points: number): Promise<ThrottleStatus> {
+    const buckets = this.bucketsOf(payer);
+    const now = Math.round(this.clock() * 1000);
+    // A budget is never fuller than full: an instant already past is as good as now.
+    const result = await this.knex.raw<{ rows: { key: string; expire: string }[] }>(
+      `update rate_limits set expire = greatest(expire - case key ${buckets.map(() => 'when ? then ?::bigint').join(' ')} end, ?::bigint)
+       where key in (${buckets.map(() => '?').join(', ')}) returning key, expire`,
+      [
+        // Rounded down, never more than the charge (rounded up) took.
+        ...buckets.flatMap((bucket) => [
+          bucket.key,
+          Math.floor((points * 1_000_000) / bucket.restoreRate),
+        ]),
+        now,
+        ...buckets.map((bucket) => bucket.key),
+      ],
+    );
+    const fullAt = new Map(result.rows.map((row) => [row.key, Number(row.expire)]));
+    return tightest(buckets.map((bucket) => statusOf(bucket, fullAt.get(bucket.key) ?? now, now)));
+  }
+
   private bucketsOf(payer: CostPayer): Bucket[] {
     const buckets: Bucket[] = [];
     const { perUser, perAccount, userRestoreRate, accountRestoreRate } = this.limits;

@@ -54,10 +54,16 @@ export interface RequestContext {
    * refused it stands and the TOO_MANY_REQUESTS refusal (with how long to wait); sets the answer's
    * RateLimit headers to that status. Only the first operation of a request can be refused (a
    * request's later ones, such as the pages of a download already under way, are charged all the
-   * same). Absent where nothing is charged (the CLI, budgets off).
+   * same). Absent where nothing is charged (the CLI, budgets off). A charge taken gives back what
+   * the operation did not read (`refund`), and sets the headers again.
    */
   readonly throttle?:
-    ((cost: number) => Promise<{ status: ThrottleStatus; refusal?: AppError }>) | undefined;
+    | ((cost: number) => Promise<{
+        status: ThrottleStatus;
+        refusal?: AppError;
+        refund?: (points: number) => Promise<ThrottleStatus>;
+      }>)
+    | undefined;
 
   /**
    * Where this request's reads that may go to a read replica went first (the replica's name, or
@@ -72,7 +78,7 @@ export interface RequestContext {
    * Only on a request of /graphql over HTTP: takes JSON text into the answer as it is (a read
    * compiled to SQL, which PostgreSQL wrote), giving the value that stands in for it in the data.
    */
-  readonly rawJson?: { placeholder(text: string): unknown } | undefined;
+  readonly rawJson?: { placeholder(text: string, shown?: number): unknown } | undefined;
 }
 
 /**

@@ -18,7 +18,6 @@ import {
   type RequestContext,
   type RequestCredentials,
   type RequestOptions,
-  type ThrottleStatus,
 } from '../core/request-context';
 import type { Viewer } from '../core/viewer';
 import { mapDatabaseError } from '../db/database-errors';
@@ -199,14 +198,18 @@ function throttleOf(
 ): RequestContext['throttle'] {
   if (!budget.enabled) return undefined;
   let operations = 0;
-  return async (cost: number): Promise<{ status: ThrottleStatus; refusal?: AppError }> => {
+  const payer = { userId: viewer.id, accountId: viewer.accountId };
+  const refund = async (points: number) => {
+    const status = await catalogued(() => budget.refund(payer, points));
+    heard?.(throttleHeaderValues(status));
+    return status;
+  };
+  return async (cost) => {
     const first = operations === 0;
     operations += 1;
-    const charge = await catalogued(() =>
-      budget.charge({ userId: viewer.id, accountId: viewer.accountId }, cost, { force: !first }),
-    );
+    const charge = await catalogued(() => budget.charge(payer, cost, { force: !first }));
     heard?.(throttleHeaderValues(charge.status));
-    if (charge.allowed) return { status: charge.status };
+    if (charge.allowed) return { status: charge.status, refund };
     const { retryAfterSeconds: wait, status } = charge;
     const whose = status.scope === 'USER' ? "this user's" : "this account's";
     const refusal = new TooManyRequestsError(

@@ -24,6 +24,7 @@ import {
   fieldExtensionsEstimator,
   getComplexity,
   type ComplexityEstimator,
+  type ComplexityEstimatorArgs,
 } from 'graphql-query-complexity';
 import type { Config } from '../core/config';
 import { AppError, HTTP_STATUS } from '../core/errors';
@@ -60,6 +61,12 @@ export interface OperationGuards {
     operationName: string | null | undefined,
     variables: Record<string, unknown> | undefined,
   ): number | undefined;
+  /** The estimate with the root pages it counted, to price what the answer read. */
+  price(
+    document: DocumentNode,
+    operationName: string | null | undefined,
+    variables: Record<string, unknown> | undefined,
+  ): Price | undefined;
   /**
    * Everything above for a transport that executes with graphql-js itself: parses, validates and
    * prices one request, and answers its document and operation or the errors Apollo would give
@@ -92,26 +99,32 @@ export function operationGuards(
   const report = (context: ValidationContext | null, error: GraphQLError) =>
     context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, '')));
   const armor = { exposeLimits: true, propagateOnRejection: false, onReject: [report] };
-  const estimators = [
-    fieldExtensionsEstimator(),
-    connectionEstimator(config.pageSize),
-    objectEstimator,
-  ];
-  const cost: OperationGuards['cost'] = (document, operationName, variables) => {
+  const query = schema.getQueryType();
+  const price: OperationGuards['price'] = (document, operationName, variables) => {
+    const pages = new Map<string, RootPage>();
+    const estimators = [
+      fieldExtensionsEstimator(),
+      connectionEstimator(config.pageSize, (args, page) => {
+        if (args.type === query) pages.set(args.node.alias?.value ?? args.node.name.value, page);
+      }),
+      objectEstimator,
+    ];
     try {
-      return getComplexity({
+      const cost = getComplexity({
         schema,
         query: document,
         variables: variables ?? {},
         estimators,
         ...(operationName ? { operationName } : {}),
       });
+      return { cost, pages };
     } catch (error) {
       // Invalid variables: execution refuses them with its own, better message.
       if (error instanceof GraphQLError) return undefined;
       throw error;
     }
   };
+  const cost: OperationGuards['cost'] = (...args) => price(...args)?.cost;
 
   const overCost = (estimate: number | undefined): GraphQLError | undefined => {
     if (estimate === undefined || estimate <= limits.maxCost) return undefined;
@@ -155,6 +168,7 @@ export function operationGuards(
 
   return {
     cost,
+    price,
     parseOptions,
     validationRules,
     prepare: ({ query, operationName, variables }) => {
@@ -187,8 +201,10 @@ export function operationGuards(
     },
     plugin: {
       async requestDidStart() {
-        let requestedQueryCost: number | undefined;
+        let requested: Price | undefined;
+        let actualQueryCost: number | undefined;
         let throttleStatus: ThrottleStatus | undefined;
+        let refund: ((points: number) => Promise<ThrottleStatus>) | undefined;
         return {
           async validationDidStart() {
             return async (errors) => {
@@ -210,26 +226,46 @@ export function operationGuards(
               const fields = rootFieldNames(operation, document);
               if (fields.length > 1) throw keyedRequestOfManyFields(fields);
             }
-            requestedQueryCost = cost(document, operationName, request.variables);
-            const refusal = overCost(requestedQueryCost);
+            requested = price(document, operationName, request.variables);
+            const refusal = overCost(requested?.cost);
             if (refusal) throw refusal;
             // Then its cost comes out of the caller's budgets (invalid variables: execution
             // refuses the operation, which costs nothing).
             const throttle = (contextValue as Partial<RequestContext>).throttle;
-            if (throttle && requestedQueryCost !== undefined) {
-              const charged = await throttle(requestedQueryCost).catch((error: unknown) => {
+            if (throttle && requested !== undefined) {
+              const charged = await throttle(requested.cost).catch((error: unknown) => {
                 // A database that cannot answer: SERVICE_UNAVAILABLE, as in the context.
                 throw error instanceof AppError ? refusalError(error) : error;
               });
               throttleStatus = charged.status;
+              refund = charged.refund;
               if (charged.refusal) throw refusalError(charged.refusal);
             }
           },
-          async willSendResponse({ response }) {
+          async willSendResponse({ response, contextValue }) {
             if (response.body.kind !== 'single') return;
-            const extensions = costExtension(requestedQueryCost, limits.maxCost, throttleStatus);
-            if (!extensions) return;
             const result = response.body.singleResult;
+            // What the answer read; the rest of the charge is given back. A refund the database
+            // fails to take is lost to the caller, never to the answer.
+            if (requested && 'data' in result) {
+              actualQueryCost = actualCost(requested, result.data);
+              const unread = requested.cost - actualQueryCost;
+              if (refund && unread > 0)
+                throttleStatus = await refund(unread).catch((error: unknown) => {
+                  (contextValue as Partial<RequestContext>).log?.warn(
+                    { err: error },
+                    'cost refund failed',
+                  );
+                  return throttleStatus;
+                });
+            }
+            const extensions = costExtension(
+              requested?.cost,
+              actualQueryCost,
+              limits.maxCost,
+              throttleStatus,
+            );
+            if (!extensions) return;
             result.extensions = { ...result.extensions, cost: extensions };
           },
         };
@@ -281,28 +317,77 @@ function keyedRequestOfManyFields(fields: readonly string[]): GraphQLError {
 
 /**
  * `extensions.cost` of an answer, shaped like Shopify's: what the operation was estimated to cost
- * (the same estimate the cost limit refuses by, `maximumQueryCost` for one operation) and where the
- * caller's cost budget stands once it was charged (or refused): a leaky bucket of
+ * (the same estimate the cost limit refuses by, `maximumQueryCost` for one operation), what it
+ * cost once answered (`actualQueryCost`: its root pages at the rows they showed) and where the
+ * caller's cost budget stands once charged that (or refused): a leaky bucket of
  * `maximumAvailable` points restoring `restoreRate` a second, the user's or the account's,
- * whichever has less left (`scope`). The same numbers are in the RateLimit headers. No
- * `actualQueryCost`: nothing measures what execution really read, so the estimate is what is
- * charged.
+ * whichever has less left (`scope`). The same numbers are in the RateLimit headers.
  */
 function costExtension(
   requestedQueryCost: number | undefined,
+  actualQueryCost: number | undefined,
   maximumQueryCost: number,
   throttleStatus: ThrottleStatus | undefined,
 ): Record<string, unknown> | undefined {
   if (requestedQueryCost === undefined && !throttleStatus) return undefined;
   return {
-    ...(requestedQueryCost === undefined ? {} : { requestedQueryCost, maximumQueryCost }),
+    ...(requestedQueryCost === undefined ? {} : { requestedQueryCost }),
+    ...(actualQueryCost === undefined ? {} : { actualQueryCost }),
+    ...(requestedQueryCost === undefined ? {} : { maximumQueryCost }),
     ...(throttleStatus ? { throttleStatus } : {}),
   };
 }
 
-/** A connection (a field with `first` returning `…Connection`) holds up to a page of its selection. */
-function connectionEstimator(pageSize: Config['pageSize']): ComplexityEstimator {
-  return ({ field, args, childComplexity }) => {
+/** A root connection the estimate counted at `first` rows of `child` points each. */
+interface RootPage {
+  readonly first: number;
+  readonly child: number;
+}
+
+/** An operation's estimate, with the root pages it counted by their response keys. */
+export interface Price {
+  readonly cost: number;
+  readonly pages: ReadonlyMap<string, RootPage>;
+}
+
+/**
+ * What an answer cost (Shopify's `actualQueryCost`): the estimate less, for each root page, the
+ * rows it did not fill. Nested pages stay at their estimate: the answer is not walked for them
+ * (a compiled one is text), so the charge is never below what was read.
+ */
+export function actualCost(price: Price, data: Record<string, unknown> | null | undefined): number {
+  let cost = price.cost;
+  for (const [key, page] of price.pages) {
+    const shown = pageLength(data?.[key]);
+    if (shown !== undefined && shown < page.first) cost -= (page.first - shown) * page.child;
+  }
+  return cost;
+}
+
+/**
+ * The rows a root connection's value shows: its nodes or edges, or what a compiled answer's
+ * placeholder counted; none for null (the field failed). Undefined when its selection shows no
+ * rows to count (then its estimate stands).
+ */
+function pageLength(value: unknown): number | undefined {
+  if (value === null) return 0;
+  if (typeof value !== 'object' || value === undefined) return undefined;
+  const { nodes, edges, shown } = value as { nodes?: unknown; edges?: unknown; shown?: unknown };
+  if (Array.isArray(nodes)) return nodes.length;
+  if (Array.isArray(edges)) return edges.length;
+  return typeof shown === 'number' ? shown : undefined;
+}
+
+/**
+ * A connection (a field with `first` returning `…Connection`) holds up to a page of its selection;
+ * `counted` hears each page it prices.
+ */
+function connectionEstimator(
+  pageSize: Config['pageSize'],
+  counted: (args: ComplexityEstimatorArgs, page: RootPage) => void,
+): ComplexityEstimator {
+  return (estimated) => {
+    const { field, args, childComplexity } = estimated;
     if (
       !field.args.some((a) => a.name === 'first') ||
       !getNamedType(field.type).name.endsWith('Connection')
@@ -312,6 +397,7 @@ function connectionEstimator(pageSize: Config['pageSize']): ComplexityEstimator 
     const size = typeof args.first === 'number' ? args.first : args.last;
     const first =
       typeof size === 'number' && size > 0 ? Math.min(size, pageSize.max) : pageSize.default;
+    counted(estimated, { first, child: childComplexity });
     return 1 + first * childComplexity;
   };
 }

@@ -13,11 +13,14 @@ export class RawJsonAnswers {
   // Drawn on the first placeholder: most answers (mutations, lookups) hold none.
   private nonce = '';
 
-  /** A stand-in for `text` in the answer's data. */
-  placeholder(text: string): unknown {
+  /**
+   * A stand-in for `text` in the answer's data, carrying how many rows of a page the text lists
+   * (what the operation's cost counts as read, `pageLength` of operation-guards.ts).
+   */
+  placeholder(text: string, shown?: number): RawJsonPlaceholder {
     this.nonce ||= randomBytes(9).toString('base64url');
     const marker = `\u0000${this.nonce}:${this.texts.push(text) - 1}`;
-    return { toJSON: () => marker };
+    return { toJSON: () => marker, shown };
   }
 
   /** The answer's text with each marker replaced by its JSON text. */
@@ -28,6 +31,12 @@ export class RawJsonAnswers {
       (_marker, i: string) => this.texts[Number(i)]!,
     );
   }
+}
+
+/** What stands in the data for a text: written as its marker. */
+export interface RawJsonPlaceholder {
+  toJSON(): string;
+  readonly shown: number | undefined;
 }
 
 /** Before Apollo on /graphql: gives the request its RawJsonAnswers and fills its answer. */

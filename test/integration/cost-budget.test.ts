@@ -11,8 +11,9 @@ import { startTestApp, type Credentials, type TestApp } from '../support/test-ap
 /**
  * The cost budgets (issue 34, item 5): each user and each account has a leaky bucket of cost
  * points (Shopify's), which an operation's estimated cost comes out of and which fills up again at
- * its restore rate. The budgets' clock is held still here and moved by hand, so no refill happens
- * between two requests unless a test says so: the numbers are exact on any machine.
+ * its restore rate; once answered, what its root pages did not fill is given back (issue 36,
+ * `actualQueryCost`). The budgets' clock is held still here and moved by hand, so no refill
+ * happens between two requests unless a test says so: the numbers are exact on any machine.
  *
  * Small budgets: a user holds 300 points and gets 10 back a second; an account holds 500 and gets
  * 250 back a second (so an account's budget refills fast enough to leave a user's to be seen).
@@ -43,7 +44,23 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const CHEAP = '{ viewer { staff { id } } }';
-const PAGE = 'query($n: Int) { projects(first: $n) { nodes { id company { id } } } }';
+/**
+ * An operation that costs what it is estimated to: its root page is full (the account's one
+ * company, `budgetedAccount`) and a nested page is charged at its estimate.
+ */
+const PAGE =
+  'query($n: Int) { companies(first: 1) { nodes { projects(first: $n) { nodes { id company { id } } } } } }';
+
+/** A new account with the one company PAGE reads, its budgets full again. */
+async function budgetedAccount() {
+  const owner = await t.newAccount();
+  const company = await t.create(owner, 'createCompany', {
+    name: 'Budgeted',
+    visibility: 'PUBLIC',
+  });
+  now += 60_000;
+  return { ...owner, companyId: company.id };
+}
 
 function graphql(
   who: Credentials,
@@ -83,7 +100,7 @@ function pageCosting(points: number): { variables: { n: number }; cost: number }
 }
 
 test('two operations take exactly their costs from the budget, reported alike in extensions.cost and the RateLimit headers', async () => {
-  const owner = await t.newAccount();
+  const owner = await budgetedAccount();
   const cheap = cost(CHEAP);
   const page = { variables: { n: 20 }, cost: cost(PAGE, { n: 20 }) };
   expect(page.cost).toBeGreaterThan(20);
@@ -97,6 +114,7 @@ test('two operations take exactly their costs from the budget, reported alike in
   const left = USER.maximumAvailable - cheap - page.cost;
   expect(first.body.extensions.cost).toEqual({
     requestedQueryCost: cheap,
+    actualQueryCost: cheap,
     maximumQueryCost: 100,
     throttleStatus: {
       scope: 'USER',
@@ -128,7 +146,7 @@ test('two operations take exactly their costs from the budget, reported alike in
 });
 
 test('an operation costing more than is left is refused with 429, TOO_MANY_REQUESTS and how many seconds until enough has flowed back', async () => {
-  const owner = await t.newAccount();
+  const owner = await budgetedAccount();
   const big = pageCosting(100);
   // Spend the user's budget down to less than one more big operation.
   let available = USER.maximumAvailable;
@@ -170,7 +188,7 @@ test('an operation costing more than is left is refused with 429, TOO_MANY_REQUE
 });
 
 test("an account's budget is shared by its users, reported when it is the tighter, and a refusal by it gives the user's points back", async () => {
-  const owner = await t.newAccount();
+  const owner = await budgetedAccount();
   const staff = await t.newStaff(owner);
   // Creating the staff member cost the owner and the account something: a minute later both are
   // full again.
@@ -230,7 +248,7 @@ test('server processes share the budgets: concurrent operations through two apps
     await createApp({ orm: t.db.orm, config: t.config, clock: () => now }),
   ];
   try {
-    const owner = await t.newAccount();
+    const owner = await budgetedAccount();
     const page = pageCosting(30);
     const fits = Math.floor(USER.maximumAvailable / page.cost);
     // Eight at once through each (an account's places in flight in a process).
@@ -261,8 +279,9 @@ test('a budget must hold the largest operation allowed, or be 0 (off)', async ()
 });
 
 test('the legacy interfaces take from the same budget: their RateLimit headers carry it, and a refusal is their 429 with Retry-After', async () => {
-  // The facade asks for its largest page (a listing of projects costs 28,001): a budget that holds
-  // one listing, with a limit per operation that lets it through.
+  // The facade asks for a whole list in one operation (5,000 projects would cost 140,001, which
+  // this limit per operation refuses, so it asks again for fewer) and is charged for the rows it
+  // read. Two full pages take the budget down past what the facade's page costs up front.
   const config = {
     ...t.config,
     graphql: { ...t.config.graphql, maxCost: 30_000 },
@@ -270,25 +289,78 @@ test('the legacy interfaces take from the same budget: their RateLimit headers c
   };
   const app = await createApp({ orm: t.db.orm, config, clock: () => now });
   try {
-    const owner = await t.newAccount();
+    const owner = await budgetedAccount();
     const get = (path: string) => request(app.express).get(path).auth(owner.login, owner.password);
     const listed = await get('/api/1/projects.json');
     expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({ count: 0, response: [] });
     const { limit, remaining } = headersOf(listed);
     expect(limit).toBe(30_000);
-    const listingCost = limit - remaining;
-    expect(listingCost).toBeGreaterThan(remaining);
+    // An empty list: its page and count, nothing of the thousand rows it could have held.
+    expect(limit - remaining).toBeLessThanOrEqual(2);
 
-    const wait = Math.ceil((listingCost - remaining) / 1_000);
+    const big = { n: 4_900 };
+    for (const _ of [1, 2]) expect((await graphql(owner, PAGE, big, app)).status).toBe(200);
+    const left = remaining - 2 * cost(PAGE, big);
     for (const refused of [await get('/api/1/projects.json'), await get('/projects.xml')]) {
       expect(refused.status).toBe(429);
+      const asked = Number(/costs (\d+) points/.exec(refused.text)?.[1]);
+      expect(asked).toBeGreaterThan(left);
+      expect(asked).toBeLessThanOrEqual(30_000);
+      const wait = Math.ceil((asked - left) / 1_000);
       expect(refused.headers['retry-after']).toBe(String(wait));
-      expect(headersOf(refused)).toMatchObject({ limit: 30_000, remaining });
+      expect(headersOf(refused)).toMatchObject({ limit: 30_000, remaining: left });
       expect(refused.text).toContain(`try again in ${wait} seconds`);
     }
-    now += wait * 1_000;
+    now += 30_000;
     expect((await get('/projects.xml')).status).toBe(200);
   } finally {
     await app.stop();
   }
+});
+
+test("what an operation's root pages did not fill is given back once answered: actualQueryCost, the budget and the headers", async () => {
+  const owner = await budgetedAccount();
+  for (const name of ['One', 'Two', 'Three'])
+    await t.create(owner, 'createProject', { name, companyId: owner.companyId });
+  now += 60_000;
+  const query = 'query($n: Int) { projects(first: $n) { nodes { id company { id } } } }';
+  const asked = cost(query, { n: 20 });
+  const perRow = cost(query, { n: 21 }) - asked;
+  expect(perRow).toBeGreaterThan(0);
+
+  const res = await graphql(owner, query, { n: 20 });
+  expect(res.status).toBe(200);
+  expect(res.body.data.projects.nodes).toHaveLength(3);
+  const read = asked - 17 * perRow;
+  expect(res.body.extensions.cost).toMatchObject({
+    requestedQueryCost: asked,
+    actualQueryCost: read,
+  });
+  expect(throttleOf(res).currentlyAvailable).toBe(USER.maximumAvailable - read);
+  expect(headersOf(res).remaining).toBe(USER.maximumAvailable - read);
+
+  // A full page, or one the nested pages make, costs what it was estimated to.
+  const full = await graphql(owner, query, { n: 3 });
+  expect(full.body.extensions.cost.actualQueryCost).toBe(cost(query, { n: 3 }));
+  const nested = await graphql(owner, PAGE, { n: 20 });
+  expect(nested.body.extensions.cost.actualQueryCost).toBe(cost(PAGE, { n: 20 }));
+  expect(throttleOf(nested).currentlyAvailable).toBe(
+    USER.maximumAvailable - read - cost(query, { n: 3 }) - cost(PAGE, { n: 20 }),
+  );
+
+  // Up front the whole estimate must fit: the refund follows the answer.
+  now += 60_000;
+  const big = pageCosting(100);
+  let left = USER.maximumAvailable;
+  while (left >= big.cost) {
+    const spent = await graphql(owner, PAGE, big.variables);
+    left = throttleOf(spent).currentlyAvailable;
+  }
+  let most = 1;
+  while (cost(query, { n: most + 1 }) <= 100) most += 1;
+  expect(cost(query, { n: most })).toBeGreaterThan(left);
+  const refused = await graphql(owner, query, { n: most });
+  expect(refused.status).toBe(429);
+  expect(throttleOf(refused).currentlyAvailable).toBe(left);
 });

@@ -99,7 +99,10 @@ export function withCompiledReads(
       const list = lists.get(`Query.${nodes[0]!.name.value}`);
       const answer = list && (await compiledField(scope, list, nodes));
       if (answer)
-        answers.set(key, 'json' in answer ? ctx.rawJson!.placeholder(answer.json) : answer.value);
+        answers.set(
+          key,
+          'json' in answer ? ctx.rawJson!.placeholder(answer.json, answer.shown) : answer.value,
+        );
     }
     if (answers.size === 0) return whole(context, variables);
     const executed = [...fields.keys()].filter((key) => !answers.has(key));
@@ -124,7 +127,11 @@ async function compiledField(
   scope: CompileScope,
   list: CompiledList,
   nodes: readonly FieldNode[],
-): Promise<{ readonly json: string } | { readonly value: unknown } | undefined> {
+): Promise<
+  | { readonly json: string; readonly shown: number | undefined }
+  | { readonly value: unknown }
+  | undefined
+> {
   const query = scope.schema.getQueryType()!;
   const field = query.getFields()[nodes[0]!.name.value]!;
   let plan;
@@ -165,7 +172,9 @@ async function compiledField(
       return undefined;
     }
     counts.compiled += 1;
-    return scope.ctx.rawJson ? { json: answer as string } : { value: answer };
+    return scope.ctx.rawJson
+      ? { json: answer as string, shown: plan.shown?.(rows) }
+      : { value: answer };
   } catch (error) {
     // A statement that fails is a bug of the compiler or an outage; the executor meets the
     // outage again and answers it as it always does.

@@ -28,6 +28,11 @@ export interface RowsPlan {
   readonly statement: Sql;
   write(rows: readonly Row[]): string | undefined;
   read(rows: readonly Row[]): unknown;
+  /**
+   * How many rows a connection's page shows, where its answer lists them under `nodes` or `edges`
+   * (where the executor's answer would show them too): what its cost counts as read.
+   */
+  shown?(rows: readonly Row[]): number;
 }
 
 type Row = Readonly<Record<string, LeafValue>>;
@@ -85,10 +90,13 @@ export async function connectionRows(
 
   const members: (readonly [string, Emit<Page>])[] = [];
   let counted = false;
+  let listed = false;
   for (const [key, fieldNodes] of subfields(scope, connection, nodes)) {
     const name = fieldNodes[0]!.name.value;
     const type = connection.getFields()[name]?.type;
     const object = type && getNamedType(type);
+    if ((name === 'nodes' || name === 'edges') && (key === 'nodes' || key === 'edges'))
+      listed = true;
     if (name === '__typename') members.push([key, typename(connection)]);
     else if (name === 'totalCount') {
       counted = true;
@@ -148,6 +156,7 @@ export async function connectionRows(
     statement,
     write: (rows) => emit.text(pageOf(rows)),
     read: (rows) => emit.value(pageOf(rows)),
+    ...(listed ? { shown: (rows: readonly Row[]) => pageOf(rows).rows.length } : {}),
   };
 }
 
