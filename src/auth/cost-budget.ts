@@ -8,9 +8,16 @@ export interface CostPayer {
   readonly accountId: number;
 }
 
-/** What charging an operation did: its budgets' state, and when refused how long to wait. */
+/**
+ * What charging an operation did: its budgets' state, and when refused how long to wait. An
+ * allowed charge can give points back (`refund`), answering the budgets' state after it.
+ */
 export type Charge =
-  | { readonly allowed: true; readonly status: ThrottleStatus }
+  | {
+      readonly allowed: true;
+      readonly status: ThrottleStatus;
+      refund(points: number): ThrottleStatus;
+    }
   | {
       readonly allowed: false;
       readonly status: ThrottleStatus;
@@ -47,11 +54,18 @@ interface Bucket {
  * concurrent operations of every process never take more than a budget holds. The account's
  * budget is charged only when the user's was; when the account's then refuses, the user's charge
  * is given back (a second statement, on refusals only).
+ *
+ * What an answer did not read is given back (`refund`, Shopify's `actualQueryCost`) without a
+ * statement of its own: this process owes it to the budget and takes it off at its next charge
+ * of that budget, in the same upsert. The answer reports the budget with the refund; until that
+ * next charge other processes see the points as spent, which is never more than a budget holds.
  */
 export class CostBudget {
   private readonly knex: Knex;
   private readonly limits: Config['costBudgets'];
   private readonly clock: () => number;
+  /** Microseconds this process owes each budget (by key) back, taken off at its next charge. */
+  private readonly owed = new Map<string, number>();
 
   constructor(knex: Knex, limits: Config['costBudgets'], clock: () => number = Date.now) {
     this.knex = knex;
@@ -75,6 +89,9 @@ export class CostBudget {
     const now = Math.round(this.clock() * 1000);
     const increments = buckets.map((bucket) => microsecondsFor(bucket, cost));
     const tolerances = buckets.map((bucket) => microsecondsFor(bucket, bucket.maximum));
+    // Taken out before the statement, so that a concurrent charge does not take it too; put back
+    // for a budget this charge does not reach.
+    const owed = buckets.map((bucket) => this.take(bucket.key));
     // Bucket i is charged only if bucket i-1 was (`exists (select from charged_{i-1})`), so the
     // first refusal stops the chain; the plain reads see the rows as they were before this
     // statement (one snapshot), which is the state of the budget that refused.
@@ -84,16 +101,16 @@ export class CostBudget {
         insert into rate_limits as b (key, points, expire)
         select ?, 0, ?::bigint + ?::bigint ${after}
         on conflict (key) do update
-          set expire = greatest(coalesce(b.expire, 0), ?::bigint) + ?::bigint
+          set expire = greatest(coalesce(b.expire, 0) - ?::bigint, ?::bigint) + ?::bigint
           where ?::boolean
-            or greatest(coalesce(b.expire, 0), ?::bigint) + ?::bigint - ?::bigint <= ?::bigint
+            or greatest(coalesce(b.expire, 0) - ?::bigint, ?::bigint) + ?::bigint - ?::bigint <= ?::bigint
         returning expire
       )`;
     });
     const bindings = buckets.flatMap((bucket, i) => {
-      const inc = increments[i]!;
+      const [inc, back] = [increments[i]!, owed[i]!];
       const force = options.force === true;
-      return [bucket.key, now, inc, now, inc, force, now, inc, now, tolerances[i]!];
+      return [bucket.key, now, inc, back, now, inc, force, back, now, inc, now, tolerances[i]!];
     });
     const columns = buckets.map(
       (_, i) =>
@@ -107,9 +124,23 @@ export class CostBudget {
     const row = result.rows[0]!;
     const full = (value: string | null | undefined) => (value == null ? now : Number(value));
     const refusedAt = buckets.findIndex((_, i) => row[`charged_${i}`] == null);
+    for (let i = refusedAt < 0 ? buckets.length : refusedAt; i < buckets.length; i += 1)
+      this.owe(buckets[i]!.key, owed[i]!);
     if (refusedAt < 0) {
-      const statuses = buckets.map((bucket, i) => statusOf(bucket, full(row[`charged_${i}`]), now));
-      return { allowed: true, status: tightest(statuses) };
+      const fullAt = buckets.map((_, i) => full(row[`charged_${i}`]));
+      return {
+        allowed: true,
+        status: tightest(buckets.map((bucket, i) => statusOf(bucket, fullAt[i]!, now))),
+        refund: (points) => {
+          const back = buckets.map((bucket) =>
+            Math.floor((points * 1_000_000) / bucket.restoreRate),
+          );
+          buckets.forEach((bucket, i) => this.owe(bucket.key, back[i]!));
+          return tightest(
+            buckets.map((bucket, i) => statusOf(bucket, Math.max(now, fullAt[i]! - back[i]!), now)),
+          );
+        },
+      };
     }
     // The budgets charged before the refusing one get their points back.
     for (let i = 0; i < refusedAt; i += 1)
@@ -127,29 +158,22 @@ export class CostBudget {
     };
   }
 
+  /** What this process owes a budget back, no longer owed. */
+  private take(key: string): number {
+    const owed = this.owed.get(key) ?? 0;
+    this.owed.delete(key);
+    return owed;
+  }
+
   /**
-   * Gives `points` back to both of the payer's budgets: what an operation was charged up front
-   * past what it read (Shopify's `actualQueryCost`). Answers where the tighter budget stands.
+   * Owes a budget `microseconds` more (rounded down from points: never more than a charge, rounded
+   * up, took). Past 100,000 budgets owed a new one's refund is dropped: that budget then holds
+   * less than it could, never more.
    */
-  async refund(payer: CostPayer, points: number): Promise<ThrottleStatus> {
-    const buckets = this.bucketsOf(payer);
-    const now = Math.round(this.clock() * 1000);
-    // A budget is never fuller than full: an instant already past is as good as now.
-    const result = await this.knex.raw<{ rows: { key: string; expire: string }[] }>(
-      `update rate_limits set expire = greatest(expire - case key ${buckets.map(() => 'when ? then ?::bigint').join(' ')} end, ?::bigint)
-       where key in (${buckets.map(() => '?').join(', ')}) returning key, expire`,
-      [
-        // Rounded down, never more than the charge (rounded up) took.
-        ...buckets.flatMap((bucket) => [
-          bucket.key,
-          Math.floor((points * 1_000_000) / bucket.restoreRate),
-        ]),
-        now,
-        ...buckets.map((bucket) => bucket.key),
-      ],
-    );
-    const fullAt = new Map(result.rows.map((row) => [row.key, Number(row.expire)]));
-    return tightest(buckets.map((bucket) => statusOf(bucket, fullAt.get(bucket.key) ?? now, now)));
+  private owe(key: string, microseconds: number): void {
+    if (microseconds <= 0) return;
+    if (!this.owed.has(key) && this.owed.size >= 100_000) return;
+    this.owed.set(key, (this.owed.get(key) ?? 0) + microseconds);
   }
 
   private bucketsOf(payer: CostPayer): Bucket[] {

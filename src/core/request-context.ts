@@ -55,13 +55,14 @@ export interface RequestContext {
    * RateLimit headers to that status. Only the first operation of a request can be refused (a
    * request's later ones, such as the pages of a download already under way, are charged all the
    * same). Absent where nothing is charged (the CLI, budgets off). A charge taken gives back what
-   * the operation did not read (`refund`), and sets the headers again.
+   * the operation did not read (`refund`, taken off at the next charge) and sets the headers
+   * again.
    */
   readonly throttle?:
     | ((cost: number) => Promise<{
         status: ThrottleStatus;
         refusal?: AppError;
-        refund?: (points: number) => Promise<ThrottleStatus>;
+        refund?: (points: number) => ThrottleStatus;
       }>)
     | undefined;
 

@@ -199,17 +199,20 @@ function throttleOf(
   if (!budget.enabled) return undefined;
   let operations = 0;
   const payer = { userId: viewer.id, accountId: viewer.accountId };
-  const refund = async (points: number) => {
-    const status = await catalogued(() => budget.refund(payer, points));
-    heard?.(throttleHeaderValues(status));
-    return status;
-  };
   return async (cost) => {
     const first = operations === 0;
     operations += 1;
     const charge = await catalogued(() => budget.charge(payer, cost, { force: !first }));
     heard?.(throttleHeaderValues(charge.status));
-    if (charge.allowed) return { status: charge.status, refund };
+    if (charge.allowed)
+      return {
+        status: charge.status,
+        refund: (points) => {
+          const status = charge.refund(points);
+          heard?.(throttleHeaderValues(status));
+          return status;
+        },
+      };
     const { retryAfterSeconds: wait, status } = charge;
     const whose = status.scope === 'USER' ? "this user's" : "this account's";
     const refusal = new TooManyRequestsError(

@@ -204,7 +204,7 @@ export function operationGuards(
         let requested: Price | undefined;
         let actualQueryCost: number | undefined;
         let throttleStatus: ThrottleStatus | undefined;
-        let refund: ((points: number) => Promise<ThrottleStatus>) | undefined;
+        let refund: ((points: number) => ThrottleStatus) | undefined;
         return {
           async validationDidStart() {
             return async (errors) => {
@@ -242,22 +242,14 @@ export function operationGuards(
               if (charged.refusal) throw refusalError(charged.refusal);
             }
           },
-          async willSendResponse({ response, contextValue }) {
+          async willSendResponse({ response }) {
             if (response.body.kind !== 'single') return;
             const result = response.body.singleResult;
-            // What the answer read; the rest of the charge is given back. A refund the database
-            // fails to take is lost to the caller, never to the answer.
+            // What the answer read; the rest of the charge is given back.
             if (requested && 'data' in result) {
               actualQueryCost = actualCost(requested, result.data);
               const unread = requested.cost - actualQueryCost;
-              if (refund && unread > 0)
-                throttleStatus = await refund(unread).catch((error: unknown) => {
-                  (contextValue as Partial<RequestContext>).log?.warn(
-                    { err: error },
-                    'cost refund failed',
-                  );
-                  return throttleStatus;
-                });
+              if (refund && unread > 0) throttleStatus = refund(unread);
             }
             const extensions = costExtension(
               requested?.cost,

@@ -340,13 +340,27 @@ test("what an operation's root pages did not fill is given back once answered: a
   expect(throttleOf(res).currentlyAvailable).toBe(USER.maximumAvailable - read);
   expect(headersOf(res).remaining).toBe(USER.maximumAvailable - read);
 
+  // Given back with this process's next charge of the budget, in the same statement: another
+  // process sees the points spent until then, never more than the budget holds.
+  const other = await createApp({ orm: t.db.orm, config: t.config, clock: () => now });
+  try {
+    const elsewhere = await graphql(owner, CHEAP, {}, other);
+    expect(throttleOf(elsewhere).currentlyAvailable).toBe(
+      USER.maximumAvailable - asked - cost(CHEAP),
+    );
+  } finally {
+    await other.stop();
+  }
+  const next = await graphql(owner, CHEAP);
+  expect(throttleOf(next).currentlyAvailable).toBe(USER.maximumAvailable - read - 2 * cost(CHEAP));
+
   // A full page, or one the nested pages make, costs what it was estimated to.
   const full = await graphql(owner, query, { n: 3 });
   expect(full.body.extensions.cost.actualQueryCost).toBe(cost(query, { n: 3 }));
   const nested = await graphql(owner, PAGE, { n: 20 });
   expect(nested.body.extensions.cost.actualQueryCost).toBe(cost(PAGE, { n: 20 }));
   expect(throttleOf(nested).currentlyAvailable).toBe(
-    USER.maximumAvailable - read - cost(query, { n: 3 }) - cost(PAGE, { n: 20 }),
+    USER.maximumAvailable - read - 2 * cost(CHEAP) - cost(query, { n: 3 }) - cost(PAGE, { n: 20 }),
   );
 
   // Up front the whole estimate must fit: the refund follows the answer.
