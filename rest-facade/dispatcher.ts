@@ -182,8 +182,9 @@ async function* laterPages<R, N extends OperationName>(
 }
 
 /**
- * Runs a route's operation; a list's page the per-operation cost limit refuses is asked again,
- * smaller, until it fits. Answers the variables the outcome was read with.
+ * Runs a route's operation, with the JSON its nodes are written in where it gives one; a list's
+ * page the per-operation cost limit refuses is asked again, smaller, until it fits. Answers the
+ * variables the outcome was read with.
  */
 async function runPage<R, N extends OperationName>(
   runner: OperationRunner,
@@ -191,8 +192,9 @@ async function runPage<R, N extends OperationName>(
   asked: VariablesOf<N>,
   ctx: RequestContext,
 ): Promise<{ variables: VariablesOf<N>; outcome: OperationOutcome<N> }> {
+  const context = route.nodeWire ? { ...ctx, nodeWire: route.nodeWire } : ctx;
   for (let variables = asked; ;) {
-    const outcome = await runOperation(runner, route.operation, variables, ctx);
+    const outcome = await runOperation(runner, route.operation, variables, context);
     const smaller =
       route.paging && 'error' in outcome ? pageWithinCost(variables, outcome.error) : undefined;
     if (!smaller) return { variables, outcome };

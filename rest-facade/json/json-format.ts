@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { AppError, BadRequestError, errorHeadersOf, HttpRefusalError } from '../../src/core/errors';
+import { JsonText } from '../../src/core/node-wire';
 import { credentialsOf } from '../../src/core/request-context';
 import type { Responder, WireFormat } from '../dispatcher';
 import { LEGACY_ERRORS, type FacadeError } from '../errors';
@@ -7,10 +8,20 @@ import { hasBody, runBodyParser } from '../body-reading';
 import { writeChunks } from '../list-pages';
 import type { Route } from '../route-table';
 
-/** What a JSON route renders: the envelope's `response`, and `count` for lists. */
+/**
+ * What a JSON route renders: the envelope's `response` (a list's nodes may be written already),
+ * and `count` for lists.
+ */
 export interface JsonAnswer {
   readonly response: unknown;
   readonly count?: number;
+}
+
+/** The text of an answer, as `JSON.stringify` writes it, with nodes written already put in as they are. */
+function answerText(answer: JsonAnswer): string {
+  const { response, count } = answer;
+  if (!(response instanceof JsonText)) return JSON.stringify(answer);
+  return `{"response":${response.text}${count === undefined ? '' : `,"count":${count}`}}`;
 }
 
 /** A route of the JSON table. */
@@ -56,17 +67,19 @@ async function* jsonListText(
   first: JsonAnswer,
   rest: AsyncIterable<JsonAnswer>,
 ): AsyncIterable<string> {
-  const items = (page: JsonAnswer) =>
-    (page.response as readonly unknown[]).map((item) => JSON.stringify(item)).join(',');
+  const items = ({ response }: JsonAnswer) =>
+    response instanceof JsonText
+      ? response.text.slice(1, -1)
+      : (response as readonly unknown[]).map((item) => JSON.stringify(item)).join(',');
   yield `{"response":[${items(first)}`;
   for await (const page of rest)
-    if ((page.response as readonly unknown[]).length > 0) yield `,${items(page)}`;
+    if ((page.response as { length: number }).length > 0) yield `,${items(page)}`;
   yield first.count === undefined ? ']}' : `],"count":${first.count}}`;
 }
 
 export const jsonResponder: Responder<JsonAnswer> = {
   success(res, status, answer) {
-    res.status(status).json(answer);
+    res.status(status).type('application/json').send(answerText(answer));
   },
   async pages(res, status, first, rest) {
     res.status(status).type('application/json; charset=utf-8');
@@ -90,10 +103,10 @@ function jsonpResponder(callback: string): Responder<JsonAnswer> {
       .setHeader('X-Content-Type-Options', 'nosniff');
   // The comment keeps a response from starting with bytes an attacker chose (Rosetta Flash).
   const prefix = `/**/ typeof ${callback} === 'function' && ${callback}(`;
-  const send = (res: Response, status: number, value: unknown) =>
-    open(res, status).send(`${prefix}${safe(JSON.stringify(value))});`);
+  const send = (res: Response, status: number, text: string) =>
+    open(res, status).send(`${prefix}${safe(text)});`);
   return {
-    success: (res, status, answer) => send(res, status, answer),
+    success: (res, status, answer) => send(res, status, answerText(answer)),
     async pages(res, status, first, rest) {
       open(res, status);
       await writeChunks(
@@ -109,7 +122,7 @@ function jsonpResponder(callback: string): Responder<JsonAnswer> {
       send(
         res.set(errorHeadersOf(error, { challenge: false })),
         LEGACY_ERRORS[error.code].status,
-        jsonErrorBody(error, route),
+        JSON.stringify(jsonErrorBody(error, route)),
       ),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JsonText, type NodeWire } from '../../src/core/node-wire';
 import type { EntityName } from '../../src/core/errors';
 import type { LegacyEntity } from '../errors';
 import type { ColumnTable } from '../query/columns';
@@ -36,16 +37,24 @@ export interface JsonResource<
    * its fragment (operations/fragments.graphql), so it can read only fields the fragment selects.
    */
   readonly render: (node: Node) => Wire;
+  /**
+   * `render` as the members of the wire object, where that is all it does: a list's nodes are
+   * then written straight from the rows of a read compiled to SQL (`RequestContext.nodeWire`).
+   */
+  readonly nodeWire?: NodeWire;
   readonly createFields: InputTable;
   readonly updateFields: InputTable;
   /** `Order` is the generated order enum of the resource's list. */
   readonly columns: ColumnTable<Order>;
 }
 
-/** A list's page as every list operation selects it; counted on the first page. */
+/**
+ * A list's page as every list operation selects it; counted on the first page. Its nodes are
+ * written already where the resource gave its `nodeWire` and the read compiled.
+ */
 interface Connection<Node> {
   readonly totalCount?: number;
-  readonly nodes: readonly Node[];
+  readonly nodes: readonly Node[] | JsonText;
 }
 
 /** Routes nested under a project or a company pass the parent to the operation. */
@@ -133,10 +142,11 @@ export function listRoute<Node, W, O extends string, N extends OperationName, S 
     },
     variables,
     render: ({ nodes, totalCount }: Connection<Node>) => ({
-      response: nodes.map((node) => resource.render(node)),
+      response: nodes instanceof JsonText ? nodes : nodes.map((node) => resource.render(node)),
       count: totalCount,
     }),
     paging: listPaging<ReturnType<typeof variables>>(),
+    ...(resource.nodeWire ? { nodeWire: resource.nodeWire } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wireObject, type NodeWire } from '../../src/core/node-wire';
 import {
   boolean,
   centsFromAmount,
@@ -51,6 +52,8 @@ export type JsonNameOf<T extends LegacyTypeName> = Extract<
 export interface LegacyFields<Order extends string, JsonName extends string = string> {
   /** The JSON fields the declarations give, in declaration order. */
   json(node: Answer): Record<string, unknown>;
+  /** The same as members of a node's wire object, for a resource to write beside its own. */
+  readonly members: NodeWire;
   /**
    * One declared field as a cell of a download (CSV, XLSX): its JSON value, a list as
    * comma-separated text and a boolean as `true` or `false`.
@@ -93,16 +96,22 @@ function build<Order extends string, JsonName extends string>(
   const byJsonName = new Map(json.map((r) => [r.json, r]));
   const writable = json.filter((r) => 'input' in r);
   const createFields = inputTable(writable, 'json', jsonKind);
+  const members: NodeWire = rendered.map((row) => {
+    const write = jsonWrite(row);
+    return {
+      key: row.json,
+      path: [row.field],
+      ...(write ? { write } : {}),
+      ...('whenSet' in row ? { omitNull: true } : {}),
+    };
+  });
+  const always = rendered.filter((row) => 'always' in row);
   return {
     json: (node) => {
-      const wire: Record<string, unknown> = {};
-      for (const row of rendered) {
-        const value = valueOf(row, node);
-        if (value === null && 'whenSet' in row) continue;
-        wire[row.json] = jsonValue(row, value);
-      }
-      return wire;
+      for (const row of always) valueOf(row, node);
+      return wireObject(members, node);
     },
+    members,
     cell: (name, node) => {
       const row = byJsonName.get(name)!;
       const value = jsonValue(row, valueOf(row, node));
@@ -163,16 +172,21 @@ function valueOf(row: Row, node: Answer): unknown {
 }
 
 function jsonValue(row: Row, value: unknown): unknown {
-  if (value === null) return null;
+  const write = jsonWrite(row);
+  return value === null || !write ? value : write(value);
+}
+
+/** How a field's value (never null) is written on the JSON wire; none: as it is. */
+function jsonWrite(row: Row): ((value: unknown) => unknown) | undefined {
   if ('as' in row) {
-    if (row.as === 'string-boolean') return asStringBoolean(value as boolean);
-    if (row.as === 'comma-text') return (value as string[]).join(',');
-    if (row.as === 'amount') return (value as number) / 100;
-    return value;
+    if (row.as === 'string-boolean') return (value) => asStringBoolean(value as boolean);
+    if (row.as === 'comma-text') return (value) => (value as string[]).join(',');
+    if (row.as === 'amount') return (value) => (value as number) / 100;
+    return undefined;
   }
-  if (row.type === 'DateTimeISO') return wireTime(value as string);
-  if ('values' in row) return lower(value as string);
-  return value;
+  if (row.type === 'DateTimeISO') return (value) => wireTime(value as string);
+  if ('values' in row) return (value) => lower(value as string);
+  return undefined;
 }
 
 function wireShape(row: Row & { json: string }): z.ZodType {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wireObject, type NodeWire } from '../../src/core/node-wire';
 import { text } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
 import {
@@ -36,11 +37,15 @@ const wallTimes = {
 
 export const shiftColumns = SHIFT.columns;
 
-export const renderShift = (s: ShiftNode): WireOf<typeof shiftWire> => ({
-  ...SHIFT.json(s),
-  time_zone_offset: s.timeZoneOffset,
-  user_uuid: s.user.id,
-});
+/** A shift's JSON object: its declared fields, then its zone's offset and its user's uuid. */
+const shiftMembers: NodeWire = [
+  ...SHIFT.members,
+  { key: 'time_zone_offset', path: ['timeZoneOffset'] },
+  { key: 'user_uuid', path: ['user', 'id'] },
+];
+
+export const renderShift = (s: ShiftNode) =>
+  wireObject(shiftMembers, s) as WireOf<typeof shiftWire>;
 
 export const shiftResource: JsonResource<
   ShiftNode,
@@ -54,6 +59,7 @@ export const shiftResource: JsonResource<
   legacyEntity: 'Shift',
   wire: shiftWire,
   render: renderShift,
+  nodeWire: shiftMembers,
   createFields: { ...SHIFT.createFields, ...wallTimes },
   updateFields: { ...SHIFT.updateFields, ...wallTimes },
   columns: SHIFT.columns,

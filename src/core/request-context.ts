@@ -4,6 +4,7 @@ import type { Config } from './config';
 import type { AppError } from './errors';
 import { currentLogger, type Logger } from './logger';
 import { Loaders } from './loaders';
+import type { NodeWire } from './node-wire';
 import type { Viewer } from './viewer';
 
 /**
@@ -80,6 +81,12 @@ export interface RequestContext {
    * compiled to SQL, which PostgreSQL wrote), giving the value that stands in for it in the data.
    */
   readonly rawJson?: { placeholder(text: string, shown?: number): unknown } | undefined;
+
+  /**
+   * Only on a facade's list operation: the JSON it writes of each node of the root list. Where the
+   * read compiles, the nodes come as that text (`JsonText`), written straight from the rows.
+   */
+  readonly nodeWire?: NodeWire | undefined;
 }
 
 /**

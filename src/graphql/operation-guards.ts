@@ -27,6 +27,7 @@ import {
   type ComplexityEstimatorArgs,
 } from 'graphql-query-complexity';
 import type { Config } from '../core/config';
+import { JsonText } from '../core/node-wire';
 import { AppError, HTTP_STATUS } from '../core/errors';
 import { refusalError } from './format-error';
 import type { RequestContext, ThrottleStatus } from '../core/request-context';
@@ -357,15 +358,15 @@ export function actualCost(price: Price, data: Record<string, unknown> | null | 
 }
 
 /**
- * The rows a root connection's value shows: its nodes or edges, or what a compiled answer's
- * placeholder counted; none for null (the field failed). Undefined when its selection shows no
+ * The rows a root connection's value shows: its nodes (as values, or written already for an
+ * in-process caller) or edges, or what a compiled answer's placeholder counted; none for null (the field failed). Undefined when its selection shows no
  * rows to count (then its estimate stands).
  */
 function pageLength(value: unknown): number | undefined {
   if (value === null) return 0;
   if (typeof value !== 'object' || value === undefined) return undefined;
   const { nodes, edges, shown } = value as { nodes?: unknown; edges?: unknown; shown?: unknown };
-  if (Array.isArray(nodes)) return nodes.length;
+  if (Array.isArray(nodes) || nodes instanceof JsonText) return nodes.length;
   if (Array.isArray(edges)) return edges.length;
   return typeof shown === 'number' ? shown : undefined;
 }

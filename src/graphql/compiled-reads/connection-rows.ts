@@ -6,6 +6,7 @@ import {
   type GraphQLField,
   type GraphQLObjectType,
 } from 'graphql';
+import { JsonText, valueAt, type NodeWire } from '../../core/node-wire';
 import { pathProperty, pathSql, quote } from '../../db/declared-sql';
 import { encodeCursor, listWindow, type ListSource } from '../../modules/paging';
 import { countSql, pageCte, pageRequest } from './connection-json';
@@ -104,7 +105,9 @@ export async function connectionRows(
     } else if (name === 'nodes' && isObjectType(object)) {
       const node = await objectOf(object, fieldNodes);
       if (!node) return undefined;
-      members.push([key, listEmit(node)]);
+      // A caller that writes its own JSON of the nodes gets that text, made from the rows.
+      const wire = key === 'nodes' && scope.ctx.nodeWire && wireEmit(scope.ctx.nodeWire, node);
+      members.push([key, wire ? writtenList(wire) : listEmit(node)]);
     } else if (name === 'edges' && isObjectType(object)) {
       const edge: (readonly [string, Emit<Row>])[] = [];
       for (const [edgeKey, edgeNodes] of subfields(scope, object, fieldNodes)) {
@@ -206,7 +209,7 @@ function rowColumns(scope: CompileScope, row: string) {
   const objectOf = async (
     type: GraphQLObjectType,
     fieldNodes: readonly FieldNode[],
-  ): Promise<Emit<Row> | undefined> => {
+  ): Promise<ObjectEmit<Row> | undefined> => {
     const object = await objectColumns(scope, type, fieldNodes, row);
     if (!object) return undefined;
     joins.push(object.joins);
@@ -220,12 +223,18 @@ const constant = (json: string): Emit<unknown> => {
   return { text: () => json, value: () => value };
 };
 
+/** An object's emitter, with the emitters of its members by key. */
+interface ObjectEmit<T> extends Emit<T> {
+  readonly members: ReadonlyMap<string, Emit<T>>;
+}
+
 /** An object of members, each after its key: written as JSON.stringify writes one. */
-function objectEmit<T>(members: readonly (readonly [string, Emit<T>])[]): Emit<T> {
+function objectEmit<T>(members: readonly (readonly [string, Emit<T>])[]): ObjectEmit<T> {
   const keys = members.map(([key], i) => `${i === 0 ? '' : ','}${JSON.stringify(key)}:`);
   const names = members.map(([key]) => key);
   const emits = members.map(([, emit]) => emit);
   return {
+    members: new Map(members),
     text: (from) => {
       let text = '{';
       for (let i = 0; i < emits.length; i++) text += keys[i]! + emits[i]!.text(from);
@@ -237,6 +246,44 @@ function objectEmit<T>(members: readonly (readonly [string, Emit<T>])[]): Emit<T
       return object;
     },
   };
+}
+
+/**
+ * A node as the caller's `NodeWire` writes it, from the emitters of the node's members: a member
+ * read as it is is the member's own text (the JSON of its value), any other is its value, followed
+ * and converted, then written. Undefined when a member reads a field the node does not select.
+ */
+function wireEmit(wire: NodeWire, node: ObjectEmit<Row>): ((row: Row) => string) | undefined {
+  const parts: ((row: Row) => string | undefined)[] = [];
+  for (const member of wire) {
+    const field = node.members.get(member.path[0]);
+    if (!field) return undefined;
+    const key = `${JSON.stringify(member.key)}:`;
+    const rest = member.path.slice(1);
+    parts.push(
+      member.path.length === 1 && !member.write && !member.omitNull
+        ? (row) => key + field.text(row)
+        : (row) => {
+            const value = valueAt(field.value(row), rest);
+            if (value === null) return member.omitNull ? undefined : `${key}null`;
+            return key + JSON.stringify(member.write ? member.write(value) : value);
+          },
+    );
+  }
+  return (row) => {
+    let text = '';
+    for (const part of parts) {
+      const written = part(row);
+      if (written !== undefined) text += (text ? ',' : '') + written;
+    }
+    return `{${text}}`;
+  };
+}
+
+/** A page's rows written by `item`: as text, or as that text for the caller to write as it is. */
+function writtenList(item: (row: Row) => string): Emit<Page> {
+  const text = (p: Page) => `[${p.rows.map(item).join(',')}]`;
+  return { text, value: (p) => new JsonText(text(p), p.rows.length) };
 }
 
 /** A page's rows, each as `item`. */
