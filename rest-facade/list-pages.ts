@@ -49,9 +49,9 @@ export function listPaging<V extends object>(): ListPaging<V, ListPage<unknown>>
 
 /**
  * The page to ask for instead of one the per-operation cost limit refused (an operator may set
- * GRAPHQL_MAX_COST below what PAGE_SIZE_MAX rows cost): smaller in proportion to the estimate
- * over the limit, and by one row at least, so that asking again comes within it. Undefined for
- * any other error, or for a page of one row.
+ * GRAPHQL_MAX_COST below what a legacy list's or a download's page costs): smaller in proportion
+ * to the estimate over the limit, and by one row at least, so that asking again comes within it.
+ * Undefined for any other error, or for a page of one row.
  */
 export function pageWithinCost<V>(variables: V, error: FacadeError): V | undefined {
   const { cost, maxCost } = error.details ?? {};

@@ -13,6 +13,7 @@ import { AppError } from '../../src/core/errors';
 import { firstValues, toFacadeError } from '../dispatcher';
 import type { FacadeError } from '../errors';
 import { jsonResponder } from '../json/json-format';
+import { pageWithinCost } from '../list-pages';
 import type { OperationName, RootOf, VariablesOf } from '../operation-types';
 import { runOperation, type OperationRunner } from '../run-operation';
 import { cellParts } from '../render/cell-parts';
@@ -296,10 +297,29 @@ export const XLSX: DownloadFormat = {
   write: writeXlsx,
 };
 
+/**
+ * Runs a download's pages. A page the per-operation cost limit refuses (GRAPHQL_MAX_COST set below
+ * what an export page costs) is asked again smaller, as a legacy list's is, and the pages after it
+ * keep that size: the pages follow the rows read (keyset or offset), so the file is the same.
+ */
 function runner(deps: CsvOperations, ctx: RequestContext): RunOperation {
+  let within: number | undefined;
   return async (name, variables) => {
-    const outcome = await runOperation(deps, name, variables, renewedContext(ctx));
-    if ('error' in outcome) throw new OperationFailed(outcome.error);
-    return outcome.root;
+    for (let asked = pageOfAtMost(variables, within); ;) {
+      const outcome = await runOperation(deps, name, asked, renewedContext(ctx));
+      if (!('error' in outcome)) return outcome.root;
+      const smaller = pageWithinCost(asked, outcome.error);
+      if (!smaller) throw new OperationFailed(outcome.error);
+      within = (smaller as { first?: number }).first;
+      asked = smaller;
+    }
   };
+}
+
+/** The variables with `first` no larger than `size`. */
+function pageOfAtMost<V>(variables: V, size: number | undefined): V {
+  const { first } = variables as { first?: number };
+  return size !== undefined && first !== undefined && first > size
+    ? { ...variables, first: size }
+    : variables;
 }

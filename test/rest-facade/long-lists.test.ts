@@ -149,6 +149,39 @@ test('pages over the per-operation cost limit are asked for smaller: the same an
   }
 });
 
+test('downloads under a low per-operation cost limit read smaller pages: the same files', async () => {
+  // An export page of 250 shifts costs 1,251 and one of 10,000 report rows 30,001.
+  const limited = await createApp({
+    orm: t.db.orm,
+    config: { ...t.config, graphql: { ...t.config.graphql, maxCost: 500 } },
+  });
+  try {
+    const report =
+      'from=2025-01-01T00:00:00Z&to=2025-06-01T00:00:00Z&group_by=project,user&bucket=day';
+    for (const path of [
+      `/api/1/projects/${project.id}/shifts.csv`,
+      `/api/1/report.csv?${report}`,
+      `/api/1/report.json?${report}`,
+    ]) {
+      const whole = await get(path);
+      expect(whole.status).toBe(200);
+      let paged: request.Response | undefined;
+      const statements = await t.recordStatements(async () => {
+        paged = await request(limited.express).get(path).auth(owner.login, owner.password);
+      });
+      expect(paged!.status).toBe(200);
+      expect(paged!.text).toBe(whole.text);
+      expect(statements.length).toBeGreaterThan(3);
+    }
+    const workbook = await request(limited.express)
+      .get(`/api/1/projects/${project.id}/shifts.xlsx`)
+      .auth(owner.login, owner.password);
+    expect(workbook.status).toBe(200);
+  } finally {
+    await limited.stop();
+  }
+});
+
 test('a short list is answered whole, with its length, as before', async () => {
   const res = await get('/api/1/projects.json');
   expect(list(res).items).toHaveLength(1);
