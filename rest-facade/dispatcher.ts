@@ -182,7 +182,7 @@ async function* laterPages<R, N extends OperationName>(
 }
 
 /**
- * Runs a route's operation, with the JSON its nodes are written in where it gives one; a list's
+ * Runs a route's operation, with how it writes its nodes where it says; a list's
  * page the per-operation cost limit refuses is asked again, smaller, until it fits. Answers the
  * variables the outcome was read with.
  */
@@ -192,7 +192,7 @@ async function runPage<R, N extends OperationName>(
   asked: VariablesOf<N>,
   ctx: RequestContext,
 ): Promise<{ variables: VariablesOf<N>; outcome: OperationOutcome<N> }> {
-  const context = route.nodeWire ? { ...ctx, nodeWire: route.nodeWire } : ctx;
+  const context = route.nodeWriter ? { ...ctx, nodeWriter: route.nodeWriter } : ctx;
   for (let variables = asked; ;) {
     const outcome = await runOperation(runner, route.operation, variables, context);
     const smaller =

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
-import type { JsonText } from '../src/core/node-wire';
+import type { WrittenNodes } from '../src/core/node-writer';
 import type { FacadeError } from './errors';
 import type { ListPaging, RouteInput } from './route-table';
 
@@ -18,8 +18,8 @@ import type { ListPaging, RouteInput } from './route-table';
 export interface ListPage<Node> {
   /** Selected on the first page only (`$counted`). */
   readonly totalCount?: number;
-  /** Written already where the route gave its `nodeWire` and the read compiled. */
-  readonly nodes: readonly Node[] | JsonText;
+  /** Written already where the route gave its `nodeWriter` and the read compiled. */
+  readonly nodes: readonly Node[] | WrittenNodes;
   readonly pageInfo: { readonly hasNextPage: boolean; readonly endCursor: string | null };
 }
 

@@ -1,4 +1,4 @@
-import type { NodeWire } from '../src/core/node-wire';
+import type { NodeWriter } from '../src/core/node-writer';
 import type { RequestContext } from '../src/core/request-context';
 import type { LegacyEntity } from './errors';
 import type { OperationName, RootOf, VariablesOf } from './operation-types';
@@ -64,8 +64,8 @@ export interface RouteOf<R, N extends string, V, Root> {
   readonly render: (root: Root) => R;
   /** A list read a page at a time (list-pages.ts); the variables give the first page. */
   readonly paging?: ListPaging<V, Root>;
-  /** The JSON a list route writes of each node, for a compiled read to write it from the rows. */
-  readonly nodeWire?: NodeWire;
+  /** How a list route writes its nodes, for a compiled read to write them from the rows. */
+  readonly nodeWriter?: NodeWriter;
   readonly docs: RouteDocs;
   /** The legacy name of a GraphQL input field, for the field errors of an answer. */
   readonly legacyFieldName?: (graphqlField: string) => string;

@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { AppError, BadRequestError, errorHeadersOf, HttpRefusalError } from '../../src/core/errors';
-import { JsonText } from '../../src/core/node-wire';
+import { WrittenNodes } from '../../src/core/node-writer';
 import { credentialsOf } from '../../src/core/request-context';
 import type { Responder, WireFormat } from '../dispatcher';
 import { LEGACY_ERRORS, type FacadeError } from '../errors';
@@ -20,7 +20,7 @@ export interface JsonAnswer {
 /** The text of an answer, as `JSON.stringify` writes it, with nodes written already put in as they are. */
 function answerText(answer: JsonAnswer): string {
   const { response, count } = answer;
-  if (!(response instanceof JsonText)) return JSON.stringify(answer);
+  if (!(response instanceof WrittenNodes)) return JSON.stringify(answer);
   return `{"response":${response.text}${count === undefined ? '' : `,"count":${count}`}}`;
 }
 
@@ -68,7 +68,7 @@ async function* jsonListText(
   rest: AsyncIterable<JsonAnswer>,
 ): AsyncIterable<string> {
   const items = ({ response }: JsonAnswer) =>
-    response instanceof JsonText
+    response instanceof WrittenNodes
       ? response.text.slice(1, -1)
       : (response as readonly unknown[]).map((item) => JSON.stringify(item)).join(',');
   yield `{"response":[${items(first)}`;

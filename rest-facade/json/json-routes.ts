@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { JsonText, type NodeWire } from '../../src/core/node-wire';
+import { WrittenNodes } from '../../src/core/node-writer';
+import { jsonNodeWriter, type JsonMembers } from './json-members';
 import type { EntityName } from '../../src/core/errors';
 import type { LegacyEntity } from '../errors';
 import type { ColumnTable } from '../query/columns';
@@ -39,9 +40,9 @@ export interface JsonResource<
   readonly render: (node: Node) => Wire;
   /**
    * `render` as the members of the wire object, where that is all it does: a list's nodes are
-   * then written straight from the rows of a read compiled to SQL (`RequestContext.nodeWire`).
+   * then written straight from the rows of a read compiled to SQL (`jsonNodeWriter`).
    */
-  readonly nodeWire?: NodeWire;
+  readonly members?: JsonMembers;
   readonly createFields: InputTable;
   readonly updateFields: InputTable;
   /** `Order` is the generated order enum of the resource's list. */
@@ -50,11 +51,11 @@ export interface JsonResource<
 
 /**
  * A list's page as every list operation selects it; counted on the first page. Its nodes are
- * written already where the resource gave its `nodeWire` and the read compiled.
+ * written already where the resource gave its members and the read compiled.
  */
 interface Connection<Node> {
   readonly totalCount?: number;
-  readonly nodes: readonly Node[] | JsonText;
+  readonly nodes: readonly Node[] | WrittenNodes;
 }
 
 /** Routes nested under a project or a company pass the parent to the operation. */
@@ -142,11 +143,11 @@ export function listRoute<Node, W, O extends string, N extends OperationName, S 
     },
     variables,
     render: ({ nodes, totalCount }: Connection<Node>) => ({
-      response: nodes instanceof JsonText ? nodes : nodes.map((node) => resource.render(node)),
+      response: nodes instanceof WrittenNodes ? nodes : nodes.map((node) => resource.render(node)),
       count: totalCount,
     }),
     paging: listPaging<ReturnType<typeof variables>>(),
-    ...(resource.nodeWire ? { nodeWire: resource.nodeWire } : {}),
+    ...(resource.members ? { nodeWriter: jsonNodeWriter(resource.members) } : {}),
   };
 }
 

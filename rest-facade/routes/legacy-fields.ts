@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { wireObject, type NodeWire } from '../../src/core/node-wire';
+import type { NodeWriter } from '../../src/core/node-writer';
+import { wireObject, type JsonMembers } from '../json/json-members';
 import {
   boolean,
   centsFromAmount,
@@ -53,7 +54,7 @@ export interface LegacyFields<Order extends string, JsonName extends string = st
   /** The JSON fields the declarations give, in declaration order. */
   json(node: Answer): Record<string, unknown>;
   /** The same as members of a node's wire object, for a resource to write beside its own. */
-  readonly members: NodeWire;
+  readonly members: JsonMembers;
   /**
    * One declared field as a cell of a download (CSV, XLSX): its JSON value, a list as
    * comma-separated text and a boolean as `true` or `false`.
@@ -63,6 +64,16 @@ export interface LegacyFields<Order extends string, JsonName extends string = st
   readonly jsonShape: Readonly<Record<string, z.ZodType>>;
   /** The XML elements, in declaration order, with a resource's own after the ones they name. */
   xml<Node extends Answer>(node: Node, inserts?: XmlInserts<Node>): xml.XmlNode[];
+  /**
+   * The same elements of a list's items written as text from a reader of the node's fields (a
+   * compiled read's rows), each item `<element>` with its elements and the resource's own
+   * (`inserts`, given a node of the fields `insertFields` names).
+   */
+  xmlWriter<Node extends Answer>(
+    element: string,
+    inserts?: XmlInserts<Node>,
+    insertFields?: readonly (keyof Node & string)[],
+  ): NodeWriter;
   /** What a JSON create and update read (the client-chosen `uuid` on create only). */
   readonly createFields: InputTable;
   readonly updateFields: InputTable;
@@ -92,11 +103,13 @@ function build<Order extends string, JsonName extends string>(
   const rendered = json.filter((r) => !('unread' in r));
   const xmlElements = rows
     .filter((r): r is Row & { xml: string } => 'xml' in r && !('unread' in r))
-    .map((row) => ({ row, element: xmlElement(row), whenSet: 'whenSet' in row }));
+    .map((row) => ({ row, ...xmlElement(row), whenSet: 'whenSet' in row }));
+  // A wall time is written in its shift's zone.
+  const zoned = xmlElements.some(({ row }) => row.type === 'DateTimeISO');
   const byJsonName = new Map(json.map((r) => [r.json, r]));
   const writable = json.filter((r) => 'input' in r);
   const createFields = inputTable(writable, 'json', jsonKind);
-  const members: NodeWire = rendered.map((row) => {
+  const members: JsonMembers = rendered.map((row) => {
     const write = jsonWrite(row);
     return {
       key: row.json,
@@ -121,13 +134,48 @@ function build<Order extends string, JsonName extends string>(
     jsonShape: Object.fromEntries(json.map((r) => [r.json, wireShape(r)])),
     xml: (node, inserts = {}) => {
       const elements: xml.XmlNode[] = [];
-      for (const { row, element, whenSet } of xmlElements) {
+      for (const { row, kind, convert, whenSet } of xmlElements) {
         const value = valueOf(row, node);
-        if (value !== null || !whenSet) elements.push(element(value, node));
+        if (value !== null || !whenSet)
+          elements.push(xml.leaf(row.xml, kind, convert(value, node.timeZone)));
         const own = inserts[row.xml];
         if (own) elements.push(...own(node));
       }
       return elements;
+    },
+    xmlWriter: (element, inserts = {}, insertFields = []) => {
+      const [open, close] = [`  <${element}>\n`, `\n  </${element}>`];
+      return {
+        fields: [
+          ...new Set([
+            ...xmlElements.map(({ row }) => row.field),
+            ...(zoned ? ['timeZone'] : []),
+            ...insertFields,
+          ]),
+        ],
+        node: (read) => {
+          const lines: string[] = [];
+          for (const { row, kind, convert, whenSet } of xmlElements) {
+            const value = read.value(row.field) ?? null;
+            if (value !== null || !whenSet)
+              lines.push(
+                xml.leafText(
+                  '    ',
+                  row.xml,
+                  kind,
+                  convert(value, zoned ? read.value('timeZone') : undefined),
+                ),
+              );
+            const own = inserts[row.xml];
+            if (own) {
+              const node = Object.fromEntries(insertFields.map((f) => [f, read.value(f)]));
+              for (const inserted of own(node as never)) lines.push(leafLine(inserted));
+            }
+          }
+          return lines.length ? open + lines.join('\n') + close : `  <${element}/>`;
+        },
+        list: (nodes) => nodes.join('\n'),
+      };
     },
     createFields,
     updateFields: inputTable(
@@ -229,34 +277,54 @@ function scalarShape(row: Row): z.ZodType {
   }
 }
 
-/** How a row's value becomes its element, chosen once per row rather than on every node. */
-function xmlElement(row: Row & { xml: string }): (value: unknown, node: Answer) => xml.XmlNode {
-  const name = row.xml;
-  if ('as' in row && row.as === 'string-boolean')
-    return (value) => xml.text(name, value === null ? null : String(value));
+/**
+ * A declared field's XML element, chosen once per field rather than on every node: its kind
+ * (typed or text) and its value as the element holds it, given the node's time zone for a wall
+ * time.
+ */
+function xmlElement(row: Row & { xml: string }): {
+  kind: xml.XmlLeafKind;
+  convert: (value: unknown, timeZone: unknown) => string | number | boolean | null;
+} {
+  const as = <T>(convert: (value: T) => string) => ({
+    kind: 'text' as const,
+    convert: (value: unknown) => (value === null ? null : convert(value as T)),
+  });
+  if ('as' in row && row.as === 'string-boolean') return as<boolean>(String);
   if ('as' in row && row.as === 'tag-text')
-    return (value) => xml.text(name, (value as string | null) ?? '');
-  if ('list' in row)
-    return (value) => xml.text(name, value === null ? null : (value as string[]).join(','));
-  if ('values' in row)
-    return (value) => xml.text(name, value === null ? null : lower(value as string));
+    return { kind: 'text', convert: (value) => (value as string | null) ?? '' };
+  if ('list' in row) return as<string[]>((value) => value.join(','));
+  if ('values' in row) return as<string>(lower);
   switch (row.type) {
     case 'Int':
-      return (value) => xml.integer(name, value as number | null);
+      return { kind: 'integer', convert: (value) => value as number | null };
     case 'Float':
-      return (value) => xml.float(name, value as number | null);
+      return { kind: 'float', convert: (value) => value as number | null };
     case 'Boolean':
-      return (value) => xml.boolean(name, value as boolean | null);
+      return { kind: 'boolean', convert: (value) => value as boolean | null };
     case 'DateTimeISO':
       // A shift's wall time in its own zone, as the 2009 clients read it.
-      return (value, node) =>
-        xml.text(
-          name,
-          value === null ? null : formatLegacyTime(value as string, node.timeZone as string),
-        );
+      return {
+        kind: 'text',
+        convert: (value, timeZone) =>
+          value === null ? null : formatLegacyTime(value as string, timeZone as string),
+      };
     default:
-      return (value) => xml.text(name, value as string | null);
+      return { kind: 'text', convert: (value) => value as string | null };
   }
+}
+
+/** A resource's own element of a list item, as its line. */
+function leafLine(node: xml.XmlNode): string {
+  if (node.kind === 'array' || node.kind === 'element')
+    throw new Error(`<${node.name}> is not an element that holds a value`);
+  return xml.leafText(
+    '    ',
+    node.name,
+    node.kind,
+    node.value,
+    node.kind === 'text' ? node.attributes : undefined,
+  );
 }
 
 function inputTable<R extends Row>(

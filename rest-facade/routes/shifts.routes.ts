@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { wireObject, type NodeWire } from '../../src/core/node-wire';
 import { text } from '../json/input-fields';
 import type { JsonRoute } from '../json/json-format';
 import {
@@ -13,6 +12,7 @@ import {
   type JsonResource,
 } from '../json/json-routes';
 import type { ShiftFieldsFragment, ShiftOrderField } from '../operations/generated';
+import { wireObject, type JsonMembers } from '../json/json-members';
 import { legacyFields, type WireOf } from './legacy-fields';
 
 /** A shift as every shift operation answers it (fragment ShiftFields). */
@@ -38,7 +38,7 @@ const wallTimes = {
 export const shiftColumns = SHIFT.columns;
 
 /** A shift's JSON object: its declared fields, then its zone's offset and its user's uuid. */
-const shiftMembers: NodeWire = [
+const shiftMembers: JsonMembers = [
   ...SHIFT.members,
   { key: 'time_zone_offset', path: ['timeZoneOffset'] },
   { key: 'user_uuid', path: ['user', 'id'] },
@@ -59,7 +59,7 @@ export const shiftResource: JsonResource<
   legacyEntity: 'Shift',
   wire: shiftWire,
   render: renderShift,
-  nodeWire: shiftMembers,
+  members: shiftMembers,
   createFields: { ...SHIFT.createFields, ...wallTimes },
   updateFields: { ...SHIFT.updateFields, ...wallTimes },
   columns: SHIFT.columns,

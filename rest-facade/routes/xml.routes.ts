@@ -5,6 +5,7 @@ import { SHIFT, type ShiftNode } from './shifts.routes';
 import { passwordField, STAFF, type StaffNode } from './staff.routes';
 import type { TimeZoneNode } from './time-zones.routes';
 import { withOwner, type Ref } from './wire-types';
+import type { XmlInserts } from './legacy-fields';
 import type { LegacyTime } from '../xml/legacy-dates';
 import type { XmlRoute } from '../xml/xml-format';
 import {
@@ -109,6 +110,11 @@ function placeTimes(input: Record<string, unknown>): Record<string, unknown> {
   return placed;
 }
 
+/** After a shift's id: its user's, and the user's login. */
+const shiftInserts: XmlInserts<Pick<ShiftNode, 'user'>> = {
+  id: (s) => [integer('user_id', s.user.legacyId), text('staff_member', s.user.login)],
+};
+
 const shiftResource: XmlResource<ShiftNode, 'shift'> = {
   key: 'shift',
   named: (value) => ({ shift: value }),
@@ -116,10 +122,8 @@ const shiftResource: XmlResource<ShiftNode, 'shift'> = {
   collection: 'shifts',
   entity: 'Shift',
   legacyEntity: 'Shift',
-  render: (s: ShiftNode) =>
-    SHIFT.xml(s, {
-      id: () => [integer('user_id', s.user.legacyId), text('staff_member', s.user.login)],
-    }),
+  render: (s: ShiftNode) => SHIFT.xml(s, shiftInserts),
+  writer: SHIFT.xmlWriter('shift', shiftInserts, ['user']),
   createFields: shiftFields,
   updateFields: shiftFields,
   location: (id) => `/shift/${id}.xml`,

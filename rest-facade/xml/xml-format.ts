@@ -7,13 +7,24 @@ import { hasBody, runBodyParser } from '../body-reading';
 import { writeChunks } from '../list-pages';
 import type { Route } from '../route-table';
 import { parseXmlBody } from './xml-body';
-import { element, renderXml, renderXmlList, text, type XmlNode } from './xml-writer';
+import type { WrittenNodes } from '../../src/core/node-writer';
+import {
+  element,
+  itemsText,
+  listDocument,
+  renderXml,
+  renderXmlList,
+  text,
+  type XmlNode,
+} from './xml-writer';
 
-/** What an XML route renders: the document's root element, and where a created object lives. */
-export interface XmlAnswer {
-  readonly node: XmlNode;
-  readonly location?: string;
-}
+/**
+ * What an XML route renders: the document's root element, and where a created object lives; or a
+ * list whose items are written already (`<shifts type="array">` of a read compiled to SQL).
+ */
+export type XmlAnswer =
+  | { readonly node: XmlNode; readonly location?: string }
+  | { readonly collection: string; readonly items: WrittenNodes };
 
 /** A route of the XML table. */
 export type XmlRoute = Route<XmlAnswer>;
@@ -38,14 +49,20 @@ export function xmlErrorNode(error: FacadeError, route: XmlRoute | undefined): X
   );
 }
 
-/** The items of a list page's root (`<shifts type="array">`). */
-function itemsOf(answer: XmlAnswer): readonly XmlNode[] {
+/** A list page's name (`shifts`) and its items' text. */
+function listOf(answer: XmlAnswer): { readonly name: string; readonly items: string } {
+  if ('items' in answer) return { name: answer.collection, items: answer.items.text };
   if (answer.node.kind !== 'array') throw new Error(`<${answer.node.name}> is not a list`);
-  return answer.node.items;
+  return { name: answer.node.name, items: itemsText(answer.node.items) };
 }
 
 const responder: Responder<XmlAnswer> = {
   success(res, status, answer) {
+    if ('items' in answer) {
+      const { name, items } = listOf(answer);
+      res.status(status).type(XML_TYPE).send(listDocument(name, items));
+      return;
+    }
     if (answer.location) res.setHeader('Location', answer.location);
     send(res, status, answer.node);
   },
@@ -54,10 +71,10 @@ const responder: Responder<XmlAnswer> = {
     await writeChunks(
       res,
       renderXmlList(
-        first.node.name,
+        listOf(first).name,
         (async function* () {
-          yield itemsOf(first);
-          for await (const page of rest) yield itemsOf(page);
+          yield listOf(first).items;
+          for await (const page of rest) yield listOf(page).items;
         })(),
       ),
     );

@@ -1,4 +1,5 @@
 import { AppError, type EntityName } from '../../src/core/errors';
+import { WrittenNodes, type NodeWriter } from '../../src/core/node-writer';
 import type { LegacyEntity } from '../errors';
 import { INT32_MAX } from '../int32';
 import { legacyFieldName, mapInput, type InputTable } from '../json/input-fields';
@@ -37,6 +38,11 @@ export interface XmlResource<
   readonly legacyEntity: LegacyEntity;
   /** The object's child elements, in the legacy order. */
   readonly render: (node: Node) => XmlNode[];
+  /**
+   * The same as a list's items written from a reader of the node's fields, where the resource
+   * gives it: a list's items are then written straight from the rows of a read compiled to SQL.
+   */
+  readonly writer?: NodeWriter;
   readonly createFields: InputTable;
   readonly updateFields: InputTable;
   /** The path of one object, for the Location header of a create. */
@@ -120,13 +126,17 @@ export function xmlList<Node extends LegacyObject, N extends OperationName, S>(
   return {
     ...base(resource, 'GET', path, operation, summary),
     variables,
-    render: ({ nodes }: { readonly nodes: readonly Node[] }) => ({
-      node: array(
-        resource.collection,
-        nodes.map((node) => objectOf(resource, node)),
-      ),
-    }),
+    render: ({ nodes }: { readonly nodes: readonly Node[] | WrittenNodes }) =>
+      nodes instanceof WrittenNodes
+        ? { collection: resource.collection, items: nodes }
+        : {
+            node: array(
+              resource.collection,
+              nodes.map((node) => objectOf(resource, node)),
+            ),
+          },
     paging: listPaging<ReturnType<typeof variables>>(),
+    ...(resource.writer ? { nodeWriter: resource.writer } : {}),
   };
 }
 

@@ -35,6 +35,12 @@ export const boolean = (name: string, value: boolean | null): XmlNode => ({
   kind: 'boolean',
   value,
 });
+/** An element holding a value of its kind. */
+export const leaf = (
+  name: string,
+  kind: XmlLeafKind,
+  value: string | number | boolean | null,
+): XmlNode => ({ name, kind, value }) as XmlNode;
 export const array = (name: string, items: readonly XmlNode[]): XmlNode => ({
   name,
   kind: 'array',
@@ -74,23 +80,35 @@ const TYPED_NIL = {
   boolean: ' type="boolean" nil="true"',
 };
 
-function attributesOf(node: XmlNode): string {
-  if (node.kind === 'array') return ' type="array"';
-  if (node.kind === 'element') return '';
-  if (node.kind !== 'text') return node.value === null ? TYPED_NIL[node.kind] : TYPED[node.kind];
-  if (node.value === null) return ' nil="true"';
-  if (!node.attributes) return '';
-  let written = '';
-  for (const [name, value] of Object.entries(node.attributes))
-    written += ` ${name}="${xmlAttribute(value)}"`;
-  return written;
+/** The kinds of an element that holds a value. */
+export type XmlLeafKind = 'text' | 'integer' | 'float' | 'boolean';
+
+/**
+ * One element holding a value, as a line indented by `indent`: typed as its kind says, nil when
+ * null, empty (`<name/>`) when its text is.
+ */
+export function leafText(
+  indent: string,
+  name: string,
+  kind: XmlLeafKind,
+  value: string | number | boolean | null,
+  attributes?: Readonly<Record<string, string>>,
+): string {
+  let open = `${indent}<${name}`;
+  if (kind !== 'text') open += value === null ? TYPED_NIL[kind] : TYPED[kind];
+  else if (value === null) open += ' nil="true"';
+  else if (attributes)
+    for (const [attribute, text] of Object.entries(attributes))
+      open += ` ${attribute}="${xmlAttribute(text)}"`;
+  const content = value === null ? '' : xmlText(String(value));
+  return content === '' ? `${open}/>` : `${open}>${content}</${name}>`;
 }
 
 /** Appends `node` as lines indented by `indent`, two spaces per level (Rails' `to_xml` layout). */
 function write(node: XmlNode, indent: string, lines: string[]): void {
-  const open = `${indent}<${node.name}${attributesOf(node)}`;
   if (node.kind === 'element' || node.kind === 'array') {
     const children = node.kind === 'element' ? node.children : node.items;
+    const open = `${indent}<${node.name}${node.kind === 'array' ? ' type="array"' : ''}`;
     if (children.length === 0) {
       lines.push(`${open}/>`);
       return;
@@ -100,9 +118,18 @@ function write(node: XmlNode, indent: string, lines: string[]): void {
     lines.push(`${indent}</${node.name}>`);
     return;
   }
-  const content = node.value === null ? '' : xmlText(String(node.value));
-  lines.push(content === '' ? `${open}/>` : `${open}>${content}</${node.name}>`);
+  lines.push(
+    leafText(
+      indent,
+      node.name,
+      node.kind,
+      node.value,
+      node.kind === 'text' ? node.attributes : undefined,
+    ),
+  );
 }
+
+const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
 /**
  * A whole document, pretty-printed as the legacy service wrote it. Written here rather than by an
@@ -112,24 +139,37 @@ function write(node: XmlNode, indent: string, lines: string[]): void {
  * to xmlbuilder2's byte for byte; request bodies are parsed by saxes (xml-body.ts).
  */
 export function renderXml(root: XmlNode): string {
-  const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  const lines = [DECLARATION];
   write(root, '', lines);
   return lines.join('\n');
 }
 
+/** A list's items as the lines a list document holds them in. */
+export function itemsText(items: readonly XmlNode[]): string {
+  const lines: string[] = [];
+  for (const item of items) write(item, '  ', lines);
+  return lines.join('\n');
+}
+
 /**
- * A list (`<shifts type="array">`) written a page of items at a time: the same text as
- * `renderXml(array(name, every item))` for a list that is not empty.
+ * A list document (`<shifts type="array">`) of its items' text (`itemsText`, or the same written
+ * by a NodeWriter): the text of `renderXml(array(name, items))`.
+ */
+export function listDocument(name: string, items: string): string {
+  return items
+    ? `${DECLARATION}\n<${name} type="array">\n${items}\n</${name}>`
+    : `${DECLARATION}\n<${name} type="array"/>`;
+}
+
+/**
+ * A list written a page of items at a time, each page its items' text: the same text as
+ * `listDocument(name, every item)` for a list that is not empty.
  */
 export async function* renderXmlList(
   name: string,
-  pages: AsyncIterable<readonly XmlNode[]>,
+  pages: AsyncIterable<string>,
 ): AsyncIterable<string> {
-  yield `<?xml version="1.0" encoding="UTF-8"?>\n<${name} type="array">`;
-  for await (const items of pages) {
-    const lines: string[] = [];
-    for (const item of items) write(item, '  ', lines);
-    if (lines.length > 0) yield `\n${lines.join('\n')}`;
-  }
+  yield `${DECLARATION}\n<${name} type="array">`;
+  for await (const items of pages) if (items) yield `\n${items}`;
   yield `\n</${name}>`;
 }

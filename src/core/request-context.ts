@@ -4,7 +4,7 @@ import type { Config } from './config';
 import type { AppError } from './errors';
 import { currentLogger, type Logger } from './logger';
 import { Loaders } from './loaders';
-import type { NodeWire } from './node-wire';
+import type { NodeWriter } from './node-writer';
 import type { Viewer } from './viewer';
 
 /**
@@ -83,10 +83,10 @@ export interface RequestContext {
   readonly rawJson?: { placeholder(text: string, shown?: number): unknown } | undefined;
 
   /**
-   * Only on a facade's list operation: the JSON it writes of each node of the root list. Where the
-   * read compiles, the nodes come as that text (`JsonText`), written straight from the rows.
+   * Only on a facade's list operation: how it writes the nodes of the root list. Where the read
+   * compiles, the nodes come written (`WrittenNodes`), straight from the rows.
    */
-  readonly nodeWire?: NodeWire | undefined;
+  readonly nodeWriter?: NodeWriter | undefined;
 }
 
 /**

@@ -27,7 +27,7 @@ import {
   type ComplexityEstimatorArgs,
 } from 'graphql-query-complexity';
 import type { Config } from '../core/config';
-import { JsonText } from '../core/node-wire';
+import { WrittenNodes } from '../core/node-writer';
 import { AppError, HTTP_STATUS } from '../core/errors';
 import { refusalError } from './format-error';
 import type { RequestContext, ThrottleStatus } from '../core/request-context';
@@ -366,7 +366,7 @@ function pageLength(value: unknown): number | undefined {
   if (value === null) return 0;
   if (typeof value !== 'object' || value === undefined) return undefined;
   const { nodes, edges, shown } = value as { nodes?: unknown; edges?: unknown; shown?: unknown };
-  if (Array.isArray(nodes) || nodes instanceof JsonText) return nodes.length;
+  if (Array.isArray(nodes) || nodes instanceof WrittenNodes) return nodes.length;
   if (Array.isArray(edges)) return edges.length;
   return typeof shown === 'number' ? shown : undefined;
 }

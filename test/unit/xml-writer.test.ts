@@ -8,6 +8,8 @@ import {
   integer,
   renderXml,
   renderXmlList,
+  itemsText,
+  listDocument,
   text,
   type XmlNode,
 } from '../../rest-facade/xml/xml-writer';
@@ -97,9 +99,15 @@ test('a list written a page at a time is the document written at once', async ()
   for await (const chunk of renderXmlList(
     'shifts',
     (async function* () {
-      yield* pages;
+      for (const page of pages) yield itemsText(page);
     })(),
   ))
     written += chunk;
   expect(written).toBe(reference(array('shifts', pages.flat())));
+});
+
+test("a list document of its items' text is the document written whole, empty or not", () => {
+  const shifts = [1, 2].map((id) => element('shift', [integer('id', id), text('notes', null)]));
+  for (const items of [shifts, []])
+    expect(listDocument('shifts', itemsText(items))).toBe(reference(array('shifts', items)));
 });

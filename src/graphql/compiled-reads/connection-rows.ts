@@ -6,7 +6,7 @@ import {
   type GraphQLField,
   type GraphQLObjectType,
 } from 'graphql';
-import { JsonText, valueAt, type NodeWire } from '../../core/node-wire';
+import { WrittenNodes, type FieldReader, type NodeWriter } from '../../core/node-writer';
 import { pathProperty, pathSql, quote } from '../../db/declared-sql';
 import { encodeCursor, listWindow, type ListSource } from '../../modules/paging';
 import { countSql, pageCte, pageRequest } from './connection-json';
@@ -105,9 +105,10 @@ export async function connectionRows(
     } else if (name === 'nodes' && isObjectType(object)) {
       const node = await objectOf(object, fieldNodes);
       if (!node) return undefined;
-      // A caller that writes its own JSON of the nodes gets that text, made from the rows.
-      const wire = key === 'nodes' && scope.ctx.nodeWire && wireEmit(scope.ctx.nodeWire, node);
-      members.push([key, wire ? writtenList(wire) : listEmit(node)]);
+      // A caller that writes the nodes itself gets them written, from the rows.
+      const writer = scope.ctx.nodeWriter;
+      const written = key === 'nodes' && writer && writer.fields.every((f) => node.members.has(f));
+      members.push([key, written ? writtenList(writer, node) : listEmit(node)]);
     } else if (name === 'edges' && isObjectType(object)) {
       const edge: (readonly [string, Emit<Row>])[] = [];
       for (const [edgeKey, edgeNodes] of subfields(scope, object, fieldNodes)) {
@@ -249,41 +250,24 @@ function objectEmit<T>(members: readonly (readonly [string, Emit<T>])[]): Object
 }
 
 /**
- * A node as the caller's `NodeWire` writes it, from the emitters of the node's members: a member
- * read as it is is the member's own text (the JSON of its value), any other is its value, followed
- * and converted, then written. Undefined when a member reads a field the node does not select.
+ * A page's rows as the caller's `writer` writes them, reading each row's fields through the node's
+ * emitters (a field's JSON text is the column's own); as text, or as `WrittenNodes` for the caller
+ * to put in its answer as they are.
  */
-function wireEmit(wire: NodeWire, node: ObjectEmit<Row>): ((row: Row) => string) | undefined {
-  const parts: ((row: Row) => string | undefined)[] = [];
-  for (const member of wire) {
-    const field = node.members.get(member.path[0]);
-    if (!field) return undefined;
-    const key = `${JSON.stringify(member.key)}:`;
-    const rest = member.path.slice(1);
-    parts.push(
-      member.path.length === 1 && !member.write && !member.omitNull
-        ? (row) => key + field.text(row)
-        : (row) => {
-            const value = valueAt(field.value(row), rest);
-            if (value === null) return member.omitNull ? undefined : `${key}null`;
-            return key + JSON.stringify(member.write ? member.write(value) : value);
-          },
-    );
-  }
-  return (row) => {
-    let text = '';
-    for (const part of parts) {
-      const written = part(row);
-      if (written !== undefined) text += (text ? ',' : '') + written;
-    }
-    return `{${text}}`;
+function writtenList(writer: NodeWriter, node: ObjectEmit<Row>): Emit<Page> {
+  let row: Row;
+  const read: FieldReader = {
+    value: (field) => node.members.get(field)!.value(row),
+    json: (field) => node.members.get(field)!.text(row),
   };
-}
-
-/** A page's rows written by `item`: as text, or as that text for the caller to write as it is. */
-function writtenList(item: (row: Row) => string): Emit<Page> {
-  const text = (p: Page) => `[${p.rows.map(item).join(',')}]`;
-  return { text, value: (p) => new JsonText(text(p), p.rows.length) };
+  const text = (p: Page) =>
+    writer.list(
+      p.rows.map((r) => {
+        row = r;
+        return writer.node(read);
+      }),
+    );
+  return { text, value: (p) => new WrittenNodes(text(p), p.rows.length) };
 }
 
 /** A page's rows, each as `item`. */
