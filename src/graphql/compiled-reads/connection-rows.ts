@@ -146,8 +146,8 @@ export async function connectionRows(
   }
 
   const keys = cursorColumns(meta, window.terms, row);
-  const total = counted ? await countSql(scope, source) : raw(`''`);
   const PAGE = quote(`${row}_page`);
+  const total = counted ? await totalSql(scope, source, window, PAGE) : raw(`''`);
   const statement = sql`with ${await pageCte(scope, source, window, PAGE)} select "t"."__total", "r".* from (select ${total} as "__total") as "t" left join lateral (select ${quote(row)}."__n", ${join([...keys, ...columns], ', ')} from ${PAGE} as ${quote(row)}${join(joins, '')}) as "r" on true order by "r"."__n"`;
   const emit = objectEmit(members);
   const pageOf = (rows: readonly Row[]): Page => {
@@ -162,6 +162,24 @@ export async function connectionRows(
     read: (rows) => emit.value(pageOf(rows)),
     ...(listed ? { shown: (rows: readonly Row[]) => pageOf(rows).rows.length } : {}),
   };
+}
+
+/**
+ * The list's `totalCount` as text. A first page (no cursor) that is not full holds every row, so
+ * its own count is the total and the count over the whole list is not run: PostgreSQL runs the
+ * subquery of a CASE branch only when the branch is taken. A legacy list, read whole, is such a
+ * page.
+ */
+async function totalSql(
+  scope: CompileScope,
+  source: ListSource<object>,
+  window: { readonly limit: number; readonly after?: unknown; readonly before?: unknown },
+  page: string,
+): Promise<Sql> {
+  const count = await countSql(scope, source);
+  if (window.after !== undefined || window.before !== undefined) return count;
+  const limit = raw(String(window.limit));
+  return sql`(select case when count(*) <= ${limit} then count(*)::text else ${count} end from ${raw(page)})`;
 }
 
 /**
