@@ -5,6 +5,7 @@ import { examples } from './command-support';
 import {
   checkWorkerCount,
   isServeWorker,
+  parseWorkerCount,
   reportServing,
   serveLinePrefix,
   serveWorkers,
@@ -98,7 +99,8 @@ async function serve(workersOption: number | undefined): Promise<number> {
 }
 
 function workerCount(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_WORKERS)
+  const count = parseWorkerCount(value);
+  if (count === undefined)
     throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_WORKERS}`);
-  return Number(value);
+  return count;
 }

@@ -1,7 +1,8 @@
+import { fork as forkProcess } from 'node:child_process';
 import cluster, { type Worker } from 'node:cluster';
+import { once } from 'node:events';
 import path from 'node:path';
-import { ConfigError, type Config } from '../core/config';
-import { openDatabase } from '../db/database';
+import { ConfigError, MAX_WORKERS, loadConfig, type Config } from '../core/config';
 
 /**
  * `timetrack serve --workers N` (WORKERS): a primary process that forks N server processes
@@ -9,12 +10,51 @@ import { openDatabase } from '../db/database';
  * (cli.ts); everything the processes must agree on already lives in PostgreSQL.
  */
 
+/** The built entry point, whoever started the primary. */
+const MAIN = path.join(__dirname, '..', 'main.js');
+
 /** Exits counted for the restart back-off: those within this long before the latest. */
 const CRASH_WINDOW_MS = 60_000;
 const FIRST_RESTART_DELAY_MS = 500;
 const MAX_RESTART_DELAY_MS = 30_000;
 /** How long past SHUTDOWN_TIMEOUT_MS a stopping worker gets before it is killed. */
 const STOP_GRACE_MS = 10_000;
+
+/** A `--workers` value as a count of workers, or undefined when it is not one. */
+export function parseWorkerCount(value: string): number | undefined {
+  const count = /^\d+$/.test(value) ? Number(value) : NaN;
+  return count >= 1 && count <= MAX_WORKERS ? count : undefined;
+}
+
+/**
+ * The primary of `serve` with several workers, started without the rest of the CLI: it serves
+ * nothing (it migrates through a child process, forks the workers and watches them), so it loads
+ * the configuration and node:cluster only, not the service's 2,600 modules that every worker holds
+ * (a third copy: about 150 MB instead of 60). Undefined for any other command line, or one the
+ * CLI must refuse (a bad count, a bad configuration): the CLI answers those with its own messages.
+ */
+export function workersPrimary(args: readonly string[]): (() => Promise<number>) | undefined {
+  if (!cluster.isPrimary) return undefined;
+  const [command, ...options] = args.length > 0 ? args : ['serve'];
+  if (command !== 'serve') return undefined;
+  const value =
+    options.length === 2 && options[0] === '--workers'
+      ? options[1]!
+      : options.length === 1 && options[0]!.startsWith('--workers=')
+        ? options[0]!.slice('--workers='.length)
+        : undefined;
+  if (options.length > 0 && value === undefined) return undefined;
+  const option = value === undefined ? undefined : parseWorkerCount(value);
+  if (value !== undefined && option === undefined) return undefined;
+  try {
+    const config = loadConfig();
+    const workers = option ?? config.workers;
+    checkWorkerCount(config, workers, option === undefined ? 'WORKERS' : '--workers');
+    return workers > 1 ? () => serveWorkers(config, workers) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Whether this process is a worker forked by a `serve --workers` primary. */
 export function isServeWorker(): boolean {
@@ -181,14 +221,19 @@ export async function serveWorkers(config: Config, count: number): Promise<numbe
   cluster.on('message', onMessage);
   cluster.on('exit', onExit);
   try {
-    // Migrated here, once, before any worker opens the database: MikroORM's migrator takes no
-    // lock, so N workers starting together would race to apply the same migration.
-    const db = await openDatabase(config);
-    await db.close();
+    // Migrated once, before any worker opens the database: MikroORM's migrator takes no lock,
+    // so N workers starting together would race to apply the same migration. By `timetrack
+    // migrate` in a child, so that the primary never loads the database layer; a signal to the
+    // primary lets it finish, as it always did.
+    const migrate = forkProcess(MAIN, ['migrate']);
+    const [code] = (await once(migrate, 'exit')) as [number | null];
+    if (code !== 0) {
+      complain(`the database could not be migrated (timetrack migrate exited with ${code})`);
+      return 1;
+    }
     if (!stopSignal) {
-      // The built entry point, whoever started the primary; a worker knows itself by
-      // cluster.isWorker and serves, whatever WORKERS says.
-      cluster.setupPrimary({ exec: path.join(__dirname, '..', 'main.js'), args: ['serve'] });
+      // A worker knows itself by cluster.isWorker and serves, whatever WORKERS says.
+      cluster.setupPrimary({ exec: MAIN, args: ['serve'] });
       for (let i = 0; i < count; i++) fork();
     }
     await allGone;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { restartDelayMs } from '../../src/cli/serve-workers';
+import { restartDelayMs, workersPrimary } from '../../src/cli/serve-workers';
 import { basicAuthorization, GraphQLSocket } from '../support/graphql-ws-session';
 import { runCli, stopCli, waitForOutput, type Spawned } from '../support/cli-process';
 import {
@@ -112,6 +112,33 @@ test.each([
 
 test('a worker that keeps dying is restarted later and later, at most every 30 s', () => {
   expect([1, 2, 3, 4, 7, 20].map(restartDelayMs)).toEqual([500, 1000, 2000, 4000, 30_000, 30_000]);
+});
+
+test('the primary of several workers starts without the CLI; every other command line goes to the CLI', () => {
+  const saved = { ...process.env };
+  try {
+    process.env.DATABASE_URL = 'postgres://nobody@127.0.0.1:1/none';
+    delete process.env.WORKERS;
+    expect(workersPrimary(['serve', '--workers', '2'])).toBeInstanceOf(Function);
+    expect(workersPrimary(['serve', '--workers=3'])).toBeInstanceOf(Function);
+    expect(workersPrimary([])).toBeUndefined();
+    process.env.WORKERS = '2';
+    expect(workersPrimary([])).toBeInstanceOf(Function);
+    expect(workersPrimary(['serve'])).toBeInstanceOf(Function);
+    // One worker, a bad count, another command or option, a refused configuration: the CLI's.
+    for (const args of [
+      ['serve', '--workers', '1'],
+      ['serve', '--workers', 'two'],
+      ['serve', '--workers'],
+      ['serve', '--help'],
+      ['migrate'],
+    ])
+      expect(workersPrimary(args)).toBeUndefined();
+    delete process.env.DATABASE_URL;
+    expect(workersPrimary(['serve'])).toBeUndefined();
+  } finally {
+    process.env = saved;
+  }
 });
 
 // ---------------------------------------------------------------------------------------------
