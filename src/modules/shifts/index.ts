@@ -8,6 +8,7 @@ import type { ModuleDefinition } from '../../core/module-definition';
 import { Shift } from './shift.entity';
 import { ProjectTotalsMigration } from './migrations/20261124000000-project-totals.migration';
 import { TimeRollupsMigration } from './migrations/20261204000000-time-rollups.migration';
+import { ProjectTotalsCoveringMigration } from './migrations/20261210000000-project-totals-covering.migration';
 export { PunchService } from './punch.service';
 export { Shift } from './shift.entity';
 export {
@@ -41,5 +42,6 @@ export const SHIFTS_MODULE = {
   migrations: [
     { name: '20261124000000-project-totals', class: ProjectTotalsMigration },
     { name: '20261204000000-time-rollups', class: TimeRollupsMigration },
+    { name: '20261210000000-project-totals-covering', class: ProjectTotalsCoveringMigration },
   ],
 } as const satisfies ModuleDefinition;
