@@ -38,6 +38,7 @@ const STORED_NAMES = [
   '20261207000000-credentials-version',
   '20261208120000-oauth-token-lifetime',
   '20261209000000-project-code',
+  '20261210000000-project-totals-covering',
 ];
 
 function filesUnder(dir: string): string[] {
