@@ -14,7 +14,7 @@ import type { OperationRegistry } from './operation-registry';
 import type { OperationName, VariablesOf } from './operation-types';
 import { RouteMatcher } from './route-matcher';
 import type { Route, RouteInput } from './route-table';
-import { pageWithinCost } from './list-pages';
+import { runWithinCost } from './list-pages';
 import { runOperation, type OperationOutcome, type OperationRunner } from './run-operation';
 
 /** Writes answers in one wire format (JSON, JSONP, XML). */
@@ -182,24 +182,19 @@ async function* laterPages<R, N extends OperationName>(
 }
 
 /**
- * Runs a route's operation, with how it writes its nodes where it says; a list's
- * page the per-operation cost limit refuses is asked again, smaller, until it fits. Answers the
- * variables the outcome was read with.
+ * Runs a route's operation, with how it writes its nodes where it says; a list's page the
+ * per-operation cost limit refuses is asked again, smaller, until it fits (`runWithinCost`).
  */
-async function runPage<R, N extends OperationName>(
+function runPage<R, N extends OperationName>(
   runner: OperationRunner,
   route: Route<R, N>,
   asked: VariablesOf<N>,
   ctx: RequestContext,
 ): Promise<{ variables: VariablesOf<N>; outcome: OperationOutcome<N> }> {
   const context = route.nodeWriter ? { ...ctx, nodeWriter: route.nodeWriter } : ctx;
-  for (let variables = asked; ;) {
-    const outcome = await runOperation(runner, route.operation, variables, context);
-    const smaller =
-      route.paging && 'error' in outcome ? pageWithinCost(variables, outcome.error) : undefined;
-    if (!smaller) return { variables, outcome };
-    variables = smaller;
-  }
+  return runWithinCost(asked, (variables) =>
+    runOperation(runner, route.operation, variables, context),
+  );
 }
 
 /** Query parameters as single strings: the first of repeated ones, nested forms ignored. */

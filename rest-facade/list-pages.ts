@@ -53,7 +53,7 @@ export function listPaging<V extends object>(): ListPaging<V, ListPage<unknown>>
  * to the estimate over the limit, and by one row at least, so that asking again comes within it.
  * Undefined for any other error, or for a page of one row.
  */
-export function pageWithinCost<V>(variables: V, error: FacadeError): V | undefined {
+function pageWithinCost<V>(variables: V, error: FacadeError): V | undefined {
   const { cost, maxCost } = error.details ?? {};
   const { first } = variables as { first?: number };
   if (typeof cost !== 'number' || typeof maxCost !== 'number' || !first || first <= 1)
@@ -62,6 +62,23 @@ export function pageWithinCost<V>(variables: V, error: FacadeError): V | undefin
     ...variables,
     first: Math.max(1, Math.min(first - 1, Math.floor((first * maxCost) / cost))),
   };
+}
+
+/**
+ * Runs a page's operation, asking again smaller (`pageWithinCost`) while the per-operation cost
+ * limit refuses it. Answers the variables the outcome was read with, for the pages after it to
+ * keep that size.
+ */
+export async function runWithinCost<V, T extends object>(
+  asked: V,
+  run: (variables: V) => Promise<T | { readonly error: FacadeError }>,
+): Promise<{ variables: V; outcome: T | { readonly error: FacadeError } }> {
+  for (let variables = asked; ;) {
+    const outcome = await run(variables);
+    const smaller = 'error' in outcome ? pageWithinCost(variables, outcome.error) : undefined;
+    if (!smaller) return { variables, outcome };
+    variables = smaller;
+  }
 }
 
 /**

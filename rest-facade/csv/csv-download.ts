@@ -13,7 +13,7 @@ import { AppError } from '../../src/core/errors';
 import { firstValues, toFacadeError } from '../dispatcher';
 import type { FacadeError } from '../errors';
 import { jsonResponder } from '../json/json-format';
-import { pageWithinCost } from '../list-pages';
+import { runWithinCost } from '../list-pages';
 import type { OperationName, RootOf, VariablesOf } from '../operation-types';
 import { runOperation, type OperationRunner } from '../run-operation';
 import { cellParts } from '../render/cell-parts';
@@ -304,15 +304,13 @@ export const XLSX: DownloadFormat = {
  */
 function runner(deps: CsvOperations, ctx: RequestContext): RunOperation {
   let within: number | undefined;
-  return async (name, variables) => {
-    for (let asked = pageOfAtMost(variables, within); ;) {
-      const outcome = await runOperation(deps, name, asked, renewedContext(ctx));
-      if (!('error' in outcome)) return outcome.root;
-      const smaller = pageWithinCost(asked, outcome.error);
-      if (!smaller) throw new OperationFailed(outcome.error);
-      within = (smaller as { first?: number }).first;
-      asked = smaller;
-    }
+  return async (name, asked) => {
+    const { variables, outcome } = await runWithinCost(pageOfAtMost(asked, within), (page) =>
+      runOperation(deps, name, page, renewedContext(ctx)),
+    );
+    if ('error' in outcome) throw new OperationFailed(outcome.error);
+    within = (variables as { first?: number }).first;
+    return outcome.root;
   };
 }
 

@@ -106,7 +106,7 @@ function build<Order extends string, JsonName extends string>(
     .map((row) => ({ row, ...xmlElement(row), whenSet: 'whenSet' in row }));
   // A wall time is written in its shift's zone.
   const zoned = xmlElements.some(({ row }) => row.type === 'DateTimeISO');
-  const byJsonName = new Map(json.map((r) => [r.json, r]));
+  const byJsonName = new Map(json.map((row) => [row.json, { row, write: jsonWrite(row) }]));
   const writable = json.filter((r) => 'input' in r);
   const createFields = inputTable(writable, 'json', jsonKind);
   const members: JsonMembers = rendered.map((row) => {
@@ -126,8 +126,9 @@ function build<Order extends string, JsonName extends string>(
     },
     members,
     cell: (name, node) => {
-      const row = byJsonName.get(name)!;
-      const value = jsonValue(row, valueOf(row, node));
+      const { row, write } = byJsonName.get(name)!;
+      const read = valueOf(row, node);
+      const value = read === null || !write ? read : write(read);
       if (Array.isArray(value)) return value.join(',');
       return typeof value === 'boolean' ? String(value) : (value as string | number | null);
     },
@@ -217,11 +218,6 @@ function valueOf(row: Row, node: Answer): unknown {
     // so null here is a broken invariant, never something to render.
     throw new Error(`${row.field} was withheld from a record a legacy route answers`);
   return value;
-}
-
-function jsonValue(row: Row, value: unknown): unknown {
-  const write = jsonWrite(row);
-  return value === null || !write ? value : write(value);
 }
 
 /** How a field's value (never null) is written on the JSON wire; none: as it is. */

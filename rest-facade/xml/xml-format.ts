@@ -68,12 +68,13 @@ const responder: Responder<XmlAnswer> = {
   },
   async pages(res, status, first, rest) {
     res.status(status).type(XML_TYPE);
+    const { name, items } = listOf(first);
     await writeChunks(
       res,
       renderXmlList(
-        listOf(first).name,
+        name,
         (async function* () {
-          yield listOf(first).items;
+          yield items;
           for await (const page of rest) yield listOf(page).items;
         })(),
       ),

@@ -7,9 +7,7 @@ import { ActivityResolver } from './activity.resolver';
 import { ProjectActivitiesResolver } from './project-activities.resolver';
 import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ActivityService } from '../activity.service';
-import { optionalLocator } from '../../common';
-import { lookupOf, type CompiledList, type ListRegistration } from '../../paging/graphql';
-import { locatorWhere } from '../../writes';
+import { lookupOf, rootList, type ListRegistration } from '../../paging/graphql';
 
 export { DeleteActivityPayload } from './activity.payloads';
 
@@ -21,18 +19,11 @@ export const ACTIVITY_RESOLVERS: readonly ResolverRegistration<{ activities: Act
   ];
 
 /** What the root list pages, by its resolver's service method; its lookup reads one row of it. */
-const activityList =
-  (s: { activities: ActivityService }): CompiledList =>
-  (ctx, args) =>
-    s.activities.listSource(
-      ctx,
-      args.filter,
-      args.order,
-      optionalLocator(args.projectId as string, args.projectLegacyId as number),
-    );
+const activityList = (s: { activities: ActivityService }) =>
+  rootList(s.activities.listSource.bind(s.activities), 'project');
 
 /** The lists reads compiled to SQL answer, by their resolver's service method. */
 export const ACTIVITY_LISTS: readonly ListRegistration<{ activities: ActivityService }>[] = [
   ['Query.activities', activityList],
-  ['Query.activity', (s) => lookupOf(activityList(s), (args) => locatorWhere('Activity', args))],
+  ['Query.activity', (s) => lookupOf(activityList(s), 'Activity')],
 ];

@@ -7,8 +7,7 @@ import { CompanyResolver } from './company.resolver';
 import { StaffCascadeCompaniesResolver } from './staff-cascade.resolver';
 import type { ResolverRegistration } from '../../../core/module-definition';
 import type { CompanyService } from '../company.service';
-import { lookupOf, type CompiledList, type ListRegistration } from '../../paging/graphql';
-import { locatorWhere } from '../../writes';
+import { lookupOf, rootList, type ListRegistration } from '../../paging/graphql';
 
 /** Built once per schema from the services they use. */
 export const COMPANY_RESOLVERS: readonly ResolverRegistration<{ companies: CompanyService }>[] = [
@@ -17,13 +16,11 @@ export const COMPANY_RESOLVERS: readonly ResolverRegistration<{ companies: Compa
 ];
 
 /** What the root list pages, by its resolver's service method; its lookup reads one row of it. */
-const companyList =
-  (s: { companies: CompanyService }): CompiledList =>
-  (ctx, args) =>
-    s.companies.listSource(ctx, args.filter, args.order);
+const companyList = (s: { companies: CompanyService }) =>
+  rootList(s.companies.listSource.bind(s.companies));
 
 /** The lists reads compiled to SQL answer, by their resolver's service method. */
 export const COMPANY_LISTS: readonly ListRegistration<{ companies: CompanyService }>[] = [
   ['Query.companies', companyList],
-  ['Query.company', (s) => lookupOf(companyList(s), (args) => locatorWhere('Company', args))],
+  ['Query.company', (s) => lookupOf(companyList(s), 'Company')],
 ];

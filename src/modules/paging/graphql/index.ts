@@ -6,7 +6,13 @@ export { listComplexity } from './complexity';
 export { Connection } from './connection';
 export { ReadsColumns } from './selected-columns';
 export { pageRequest, selectedFields, selectedNodeFields } from './selection';
-export { lookupOf, type CompiledList, type ListArgs, type ListRegistration } from './list-sources';
+export {
+  lookupOf,
+  rootList,
+  type CompiledList,
+  type ListArgs,
+  type ListRegistration,
+} from './list-sources';
 export {
   ComputedSql,
   ReferenceSql,

@@ -1,5 +1,8 @@
+import type { EntityName } from '../../../core/errors';
 import type { OrderSpec } from '../../../core/list-shapes';
 import type { RequestContext } from '../../../core/request-context';
+import { optionalLocator } from '../../common';
+import { locatorWhere, type Locator } from '../../writes';
 import type { ListSource } from '../list-query';
 
 /**
@@ -29,19 +32,41 @@ export interface ListArgs {
   readonly [parent: string]: unknown;
 }
 
+/** A service's `listSource`: the rows its list field pages, of one parent where one is named. */
+type ServiceListSource = (
+  ctx: RequestContext,
+  filter: object | undefined,
+  order: OrderSpec[] | undefined,
+  parent?: Locator,
+) => Promise<ListSource<object>>;
+
+/**
+ * A root list as its resolver pages it: by the service's `listSource`, scoped to the parent its
+ * `<parent>Id` or `<parent>LegacyId` argument names (`projectId` for `Query.shifts`), if any.
+ */
+export function rootList(
+  listSource: ServiceListSource,
+  parent?: 'project' | 'company',
+): CompiledList {
+  return (ctx, args) =>
+    listSource(
+      ctx,
+      args.filter,
+      args.order,
+      parent && optionalLocator(args[`${parent}Id`] as string, args[`${parent}LegacyId`] as number),
+    );
+}
+
 /**
  * A lookup (`Query.shift`) as reads compiled to SQL read it: the list its type's policy gives
  * (`Query.shifts`, scoped by the same parent arguments) narrowed to the one row its `id` or
- * `legacyId` names (`located`: the lookup's own where, which refuses a locator it would refuse).
+ * `legacyId` names, by the lookup's own where (which refuses a locator the lookup would refuse).
  * No row, and the executor answers (its NOT_FOUND, or its refusal).
  */
-export function lookupOf(
-  list: CompiledList,
-  located: (locator: { id?: string | null; legacyId?: number | null }) => object,
-): CompiledList {
+export function lookupOf(list: CompiledList, entity: EntityName): CompiledList {
   return async (ctx, args) => {
     const source = await list(ctx, args);
     const locator = { id: args.id as string | null, legacyId: args.legacyId as number | null };
-    return { ...source, where: { $and: [source.where, located(locator)] } };
+    return { ...source, where: { $and: [source.where, locatorWhere(entity, locator)] } };
   };
 }

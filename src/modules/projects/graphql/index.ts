@@ -8,9 +8,7 @@ import { CompanyProjectsResolver } from './company-projects.resolver';
 import { StaffCascadeProjectsResolver } from './staff-cascade.resolver';
 import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ProjectService } from '../project.service';
-import { optionalLocator } from '../../common';
-import { lookupOf, type CompiledList, type ListRegistration } from '../../paging/graphql';
-import { locatorWhere } from '../../writes';
+import { lookupOf, rootList, type ListRegistration } from '../../paging/graphql';
 import { companyProjectList } from '../project.loaders';
 
 /** Built once per schema from the services they use. */
@@ -21,19 +19,12 @@ export const PROJECT_RESOLVERS: readonly ResolverRegistration<{ projects: Projec
 ];
 
 /** What the root list pages, by its resolver's service method; its lookup reads one row of it. */
-const projectList =
-  (s: { projects: ProjectService }): CompiledList =>
-  (ctx, args) =>
-    s.projects.listSource(
-      ctx,
-      args.filter,
-      args.order,
-      optionalLocator(args.companyId as string, args.companyLegacyId as number),
-    );
+const projectList = (s: { projects: ProjectService }) =>
+  rootList(s.projects.listSource.bind(s.projects), 'company');
 
 /** The lists reads compiled to SQL answer, by their resolver's service method. */
 export const PROJECT_LISTS: readonly ListRegistration<{ projects: ProjectService }>[] = [
   ['Query.projects', projectList],
-  ['Query.project', (s) => lookupOf(projectList(s), (args) => locatorWhere('Project', args))],
+  ['Query.project', (s) => lookupOf(projectList(s), 'Project')],
   ['Company.projects', () => (ctx, args) => companyProjectList(ctx, args.filter, args.order)],
 ];

@@ -9,9 +9,7 @@ import { ProjectTimeResolver } from './project-time.resolver';
 import type { ResolverRegistration } from '../../../core/module-definition';
 import type { ShiftService } from '../../shifts';
 import type { PunchService } from '../punch.service';
-import { optionalLocator } from '../../common';
-import { lookupOf, type CompiledList, type ListRegistration } from '../../paging/graphql';
-import { locatorWhere } from '../../writes';
+import { lookupOf, rootList, type ListRegistration } from '../../paging/graphql';
 import { projectShiftList } from '../shift.loaders';
 
 /** Built once per schema from the services they use. */
@@ -25,19 +23,12 @@ export const SHIFT_RESOLVERS: readonly ResolverRegistration<{
 ];
 
 /** What the root list pages, by its resolver's service method; its lookup reads one row of it. */
-const shiftList =
-  (s: { shifts: ShiftService }): CompiledList =>
-  (ctx, args) =>
-    s.shifts.listSource(
-      ctx,
-      args.filter,
-      args.order,
-      optionalLocator(args.projectId as string, args.projectLegacyId as number),
-    );
+const shiftList = (s: { shifts: ShiftService }) =>
+  rootList(s.shifts.listSource.bind(s.shifts), 'project');
 
 /** The lists reads compiled to SQL answer, by their resolver's service method. */
 export const SHIFT_LISTS: readonly ListRegistration<{ shifts: ShiftService }>[] = [
   ['Query.shifts', shiftList],
-  ['Query.shift', (s) => lookupOf(shiftList(s), (args) => locatorWhere('Shift', args))],
+  ['Query.shift', (s) => lookupOf(shiftList(s), 'Shift')],
   ['Project.shifts', () => (ctx, args) => projectShiftList(ctx, args.filter, args.order)],
 ];

@@ -8,8 +8,7 @@ import { StaffResolver } from './staff.resolver';
 import { AccountResolver, ViewerResolver } from './viewer.resolver';
 import type { ResolverRegistration } from '../../../core/module-definition';
 import type { StaffService } from '../../staff';
-import { lookupOf, type CompiledList, type ListRegistration } from '../../paging/graphql';
-import { locatorWhere } from '../../writes';
+import { lookupOf, rootList, type ListRegistration } from '../../paging/graphql';
 
 export { DeleteStaffPayload } from './staff.payloads';
 
@@ -21,13 +20,10 @@ export const STAFF_RESOLVERS: readonly ResolverRegistration<{ staff: StaffServic
 ];
 
 /** What the root list pages, by its resolver's service method; its lookup reads one row of it. */
-const staffList =
-  (s: { staff: StaffService }): CompiledList =>
-  (ctx, args) =>
-    s.staff.listSource(ctx, args.filter, args.order);
+const staffList = (s: { staff: StaffService }) => rootList(s.staff.listSource.bind(s.staff));
 
 /** The lists reads compiled to SQL answer, by their resolver's service method. */
 export const STAFF_LISTS: readonly ListRegistration<{ staff: StaffService }>[] = [
   ['Query.staff', staffList],
-  ['Query.staffMember', (s) => lookupOf(staffList(s), (args) => locatorWhere('Staff', args))],
+  ['Query.staffMember', (s) => lookupOf(staffList(s), 'Staff')],
 ];
