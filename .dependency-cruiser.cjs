@@ -25,6 +25,21 @@ module.exports = {
       to: { path: '^(src|rest-facade)(/|$)', circular: true },
     },
     {
+      name: 'web-app-is-a-client',
+      comment:
+        'The web app uses the public interfaces only (OAuth 2.0, /graphql, graphql-ws): it imports nothing of the service, and the service nothing of it.',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^(src|rest-facade|test|bench)/' },
+    },
+    {
+      name: 'service-imports-no-web-app',
+      comment: 'The service serves the built app as files; it never imports its code.',
+      severity: 'error',
+      from: { path: '^(src|rest-facade)/' },
+      to: { path: '^web/' },
+    },
+    {
       name: 'core-imports-nothing-else',
       comment: 'src/core is the bottom layer: it imports libraries only.',
       severity: 'error',

@@ -39,6 +39,7 @@ import {
 import { createExecutor, type Executor } from '../graphql/executor';
 import { contextFailureError } from '../graphql/format-error';
 import { createGraphiQLRouter } from './graphiql-page';
+import { createWebAppRouter } from './web-app';
 import { operationGuards } from '../graphql/operation-guards';
 import { rawJsonAnswers, rawJsonOf } from '../graphql/raw-json-answers';
 import { attachSubscriptionServer, type SubscriptionServer } from '../graphql/subscription-server';
@@ -177,6 +178,7 @@ export async function createApp(deps: {
   );
   // Before Apollo: a browser's GET /graphql gets the IDE, every GraphQL request passes through.
   app.use(createGraphiQLRouter(config));
+  app.use(createWebAppRouter());
   app.use(
     '/graphql',
     express.json({ limit: config.bodyLimitBytes }),

@@ -425,6 +425,8 @@ describe('the migration of existing applications', () => {
       { client_key: OFFICIAL_ID, serves_every_account: true },
       { client_key: GENERATED_KEY, serves_every_account: false },
       { client_key: CONSUMER_KEY, serves_every_account: false },
+      // The web app's own client, registered by its migration under the first account.
+      { client_key: 'timetrack-web', serves_every_account: true },
     ]);
     const http = request(app.express);
     const login = async (token: string) => {

@@ -20,7 +20,7 @@ const [configuration] = process.argv.slice(2);
 const options = await extractDepcruiseOptions(path.resolve(configuration));
 const tsConfig = extractTSConfig(options.tsConfig.fileName);
 const rules = options.ruleSet.forbidden.map((rule) => rule.name);
-const ROOTS = ['src', 'rest-facade'];
+const ROOTS = ['src', 'rest-facade', 'web'];
 
 const files = ROOTS.flatMap((root) =>
   readdirSync(root, { recursive: true, withFileTypes: true })

@@ -65,6 +65,8 @@ const REFUSED: Record<string, [from: string, to: string][]> = {
   'only-http-imports-facade': [
     ['src/graphql/only-http-imports-facade.ts', 'rest-facade/xml/xml-writer.ts'],
   ],
+  'web-app-is-a-client': [['web/src/web-app-is-a-client.ts', 'src/core/errors.ts']],
+  'service-imports-no-web-app': [['src/http/service-imports-no-web-app.ts', 'web/src/main.ts']],
   'runtime-imports-are-dependencies': [
     ['src/http/runtime-imports-are-dependencies.ts', 'supertest'],
   ],

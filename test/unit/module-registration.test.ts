@@ -39,6 +39,7 @@ const STORED_NAMES = [
   '20261208120000-oauth-token-lifetime',
   '20261209000000-project-code',
   '20261210000000-project-totals-covering',
+  '20261211000000-web-app-client',
 ];
 
 function filesUnder(dir: string): string[] {

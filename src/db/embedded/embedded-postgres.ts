@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { packageRoot } from '../../core/package-root';
 
 export interface EmbeddedPostgres {
   /** A postgres:// URL for the ordinary `pg` driver. */
@@ -192,15 +193,4 @@ function stopChild(child: ChildProcess): Promise<void> {
     if (child.connected) child.send({ type: 'stop' });
     else child.kill('SIGTERM');
   });
-}
-
-/** The folder holding package.json, from src/ (ts-jest) and from dist/src/ (built) alike. */
-function packageRoot(): string {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('package.json not found above ' + __dirname);
-    dir = parent;
-  }
-  return dir;
 }

@@ -5,6 +5,7 @@
 import type { ModuleDefinition } from '../../core/module-definition';
 import { OAuthClient } from './oauth-client.entity';
 import { OAuthTokenLifetimeMigration } from './migrations/20261208120000-oauth-token-lifetime.migration';
+import { WebAppClientMigration } from './migrations/20261211000000-web-app-client.migration';
 export { OAuthClient, OAuthProtocol } from './oauth-client.entity';
 export {
   OAuthClientService,
@@ -17,11 +18,15 @@ export {
   servesAccount,
   type ClientAccounts,
 } from './oauth-client.policy';
+export { WEB_APP_CLIENT } from './web-app-client';
 export { hashSecret, hashesEqual, newKey, newSecret } from './oauth-secrets';
 
 /** What the module adds to the process (entities and migrations); src/modules/index.ts lists it. */
 export const OAUTH_MODULE = {
   name: 'oauth',
   entities: [OAuthClient],
-  migrations: [{ name: '20261208120000-oauth-token-lifetime', class: OAuthTokenLifetimeMigration }],
+  migrations: [
+    { name: '20261208120000-oauth-token-lifetime', class: OAuthTokenLifetimeMigration },
+    { name: '20261211000000-web-app-client', class: WebAppClientMigration },
+  ],
 } as const satisfies ModuleDefinition;

@@ -1,0 +1,399 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { DateTime } from 'luxon';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import request from 'supertest';
+import { describeInBrowser, launchChromium } from '../support/headless-chromium';
+import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+
+/**
+ * The web app at `/` in headless Chromium, as its people use it, on the public interfaces only:
+ * an owner signs in through the approval page (OAuth 2.0 code flow with PKCE) and sets up a
+ * company, a project with a rate and a staff member; the staff member punches in, watches the
+ * timer tick and sees it stop when the JSON API punches out, then edits the shift in the week; a
+ * manager's dashboard shows the `report` query's totals, and its CSV download opens. Every page
+ * passes axe-core without a serious or critical violation.
+ *
+ * The screenshots of docs/images/ are these tests' (UPDATE_SCREENSHOTS=1 writes them there; every
+ * run writes them to test-artifacts/).
+ */
+
+const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
+const DOC_IMAGES = path.resolve(__dirname, '../../docs/images');
+const STAFF_ZONE = 'Europe/Berlin';
+
+let t: TestApp;
+let base: string;
+let owner: Credentials;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const outsideRequests: string[] = [];
+const pageErrors: string[] = [];
+
+async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  contexts.push(context);
+  // Works on a closed network: anything not from the service is refused and noted.
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${base}/`) || url.startsWith('blob:')) return route.continue();
+    outsideRequests.push(url);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return page;
+}
+
+/** Through the approval page, as a person does: Sign in, then login, password and Allow. */
+async function signIn(page: Page, who: Credentials): Promise<void> {
+  await page.goto(`${base}/`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/oauth\/authorize\?/);
+  await page.getByLabel('Login').fill(who.login);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+async function expectAccessible(page: Page, what: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const grave = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${what}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+  expect(grave).toEqual([]);
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
+  if (process.env.UPDATE_SCREENSHOTS === '1')
+    await page.screenshot({ path: path.join(DOC_IMAGES, name), fullPage: true });
+}
+
+function sessionToken(page: Page): Promise<string> {
+  return page.evaluate("JSON.parse(sessionStorage.getItem('timetrack.session')).accessToken");
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  base = await t.listen();
+  // Fixed logins (each test file has a database of its own) keep the screenshots readable.
+  owner = await t.newAccount({ login: 'olivia', firstName: 'Olivia', lastName: 'Owner' });
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('GET / (the web app page)', () => {
+  test('is the app: its files from the service, no inline script or style, nothing cached but its hashed files', async () => {
+    const res = await request(t.app.express).get('/').set('accept', 'text/html');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const csp = res.headers['content-security-policy'];
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("style-src 'self';");
+    expect(csp).toContain("connect-src 'self'");
+    expect(res.text).not.toMatch(/https?:/);
+    expect(res.text).not.toMatch(/<script>|<style>|style="/);
+    const files = [...res.text.matchAll(/(?:src|href)="(\/app\/assets\/[^"]+)"/g)].map(
+      (m) => m[1]!,
+    );
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    for (const file of files) {
+      const asset = await request(t.app.express).get(file);
+      expect(asset.status).toBe(200);
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(asset.headers['x-content-type-options']).toBe('nosniff');
+    }
+    expect((await request(t.app.express).get('/app/assets/missing-0000.js')).status).toBe(404);
+  });
+});
+
+describeInBrowser('web app browser test')('the web app in headless Chromium', () => {
+  let staff: Credentials & { id: string };
+  let projectId: string;
+  let companyId: string;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 180_000);
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    expect(outsideRequests).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('an owner signs in, creates a company, a project with a rate and limit, and a staff member; signing out revokes the token', async () => {
+    const page = await newPage();
+    await signIn(page, owner);
+    await expectAccessible(page, 'timer (no projects)');
+
+    await page.getByRole('link', { name: 'Projects & staff' }).click();
+    await page.getByRole('heading', { name: 'Projects, companies and staff' }).waitFor();
+    const companies = page.getByRole('region', { name: 'Companies', exact: true });
+    await companies.getByLabel('Name', { exact: true }).fill('Acme Corporation');
+    await companies.getByLabel('City').fill('Lyon');
+    await companies.getByRole('button', { name: 'Create company' }).click();
+    await companies.getByRole('status').getByText('Acme Corporation created.').waitFor();
+
+    const projects = page.getByRole('region', { name: 'Projects', exact: true });
+    await projects.getByLabel('Name', { exact: true }).fill('Website');
+    await projects.getByLabel('Company').selectOption({ label: 'Acme Corporation' });
+    await projects.getByLabel('Time limit').fill('10h');
+    await projects.getByLabel('Hourly rate').fill('$85');
+    await projects.getByRole('button', { name: 'Create project' }).click();
+    await projects.getByRole('status').getByText('Website created.').waitFor();
+
+    const people = page.getByRole('region', { name: 'Staff', exact: true });
+    await people.getByLabel('Login', { exact: true }).fill('sam');
+    await people.getByLabel('Password').fill('sam-password');
+    await people.getByLabel('First name').fill('Sam');
+    await people.getByLabel('Last name').fill('Staff');
+    await people.getByLabel('Time zone').fill(STAFF_ZONE);
+    await people.getByRole('button', { name: 'Add person' }).click();
+    await people.getByRole('status').getByText('Sam Staff created.').waitFor();
+
+    // An API refusal is shown where it belongs: a second "sam" is refused on its field.
+    await people.getByLabel('Login', { exact: true }).fill('sam');
+    await people.getByLabel('Password').fill('sam-password');
+    await people.getByRole('button', { name: 'Add person' }).click();
+    await people.getByRole('alert').getByText(/login/i).first().waitFor();
+    await expectAccessible(page, 'projects and staff');
+
+    const stored = await t.gqlOk(
+      owner,
+      '{ projects(first: 5) { nodes { id name timeLimit hourlyRateCents company { id name } } } staff(first: 5, filter: { login: { eq: "sam" } }) { nodes { id timeZone type } } }',
+    );
+    expect(stored.projects.nodes).toEqual([
+      {
+        id: expect.any(String),
+        name: 'Website',
+        timeLimit: 36_000,
+        hourlyRateCents: 8_500,
+        company: { id: expect.any(String), name: 'Acme Corporation' },
+      },
+    ]);
+    expect(stored.staff.nodes).toEqual([
+      { id: expect.any(String), timeZone: STAFF_ZONE, type: 'STAFF' },
+    ]);
+    projectId = stored.projects.nodes[0].id;
+    companyId = stored.projects.nodes[0].company.id;
+    staff = { login: 'sam', password: 'sam-password', id: stored.staff.nodes[0].id };
+
+    // Signing out revokes the token the tab held.
+    const token = await sessionToken(page);
+    const before = await request(t.app.express)
+      .post('/graphql')
+      .set('authorization', `Bearer ${token}`)
+      .send({ query: '{ viewer { staff { login } } }' });
+    expect(before.body.data.viewer.staff.login).toBe('olivia');
+    await Promise.all([
+      page.waitForResponse(`${base}/oauth/revoke`),
+      page.getByRole('button', { name: 'Sign out' }).click(),
+    ]);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    const after = await request(t.app.express)
+      .post('/graphql')
+      .set('authorization', `Bearer ${token}`)
+      .send({ query: '{ viewer { staff { login } } }' });
+    expect(after.status).toBe(401);
+    expect(await page.evaluate("sessionStorage.getItem('timetrack.session')")).toBeNull();
+  });
+
+  test('a staff member punches in, the timer ticks, and it stops when the JSON API punches out', async () => {
+    const page = await newPage();
+    await page.clock.install();
+    await signIn(page, staff);
+    await page.getByRole('heading', { name: 'Timer' }).waitFor();
+    await page.getByLabel('Project').selectOption({ label: 'Acme Corporation – Website' });
+    await page.getByLabel('Notes').fill('Home page');
+    await page.getByRole('button', { name: 'Punch in', exact: true }).click();
+    await page.getByRole('status').getByText('Punched in to Website.').waitFor();
+
+    // The clock is the page's own (Playwright's), so the tick is measured, not waited for.
+    const elapsed = page.getByTestId('elapsed');
+    await page.clock.pauseAt(Date.now() + 60_000);
+    const first = seconds(await elapsed.innerText());
+    await page.clock.runFor(5_000);
+    expect(seconds(await elapsed.innerText())).toBe(first + 5);
+    // A screenshot waits for animation frames, which a paused clock holds back.
+    await page.clock.resume();
+    await screenshot(page, 'web-timer.png');
+    await expectAccessible(page, 'timer (running)');
+
+    // Elsewhere (an old client on the JSON API): the running shift stops, the page follows live.
+    const out = await request(t.app.express)
+      .post(`/api/1/projects/${projectId}/punch_out.json`)
+      .auth(staff.login, staff.password);
+    expect(out.status).toBe(200);
+    await page.getByRole('status').getByText('Website changed elsewhere.').waitFor();
+    await page.getByRole('button', { name: 'Punch in', exact: true }).waitFor();
+    expect(await elapsed.count()).toBe(0);
+    await page.close();
+  });
+
+  test('the staff member edits the shift in the week view: times in their zone, stored as instants', async () => {
+    const page = await newPage();
+    await signIn(page, staff);
+    await page.getByRole('link', { name: 'Week' }).click();
+    await page.getByRole('heading', { name: 'Week', exact: true }).waitFor();
+    const shifts = page.getByRole('table', { name: 'Shifts' });
+    await shifts.getByRole('button', { name: /^Edit:/ }).click();
+    const editor = page.getByRole('form', { name: 'Edit shift' });
+    const date = await editor.getByLabel('Date').inputValue();
+    await editor.getByLabel('Start', { exact: true }).fill('09:00');
+    await editor.getByLabel('Stop', { exact: true }).fill('11:30');
+    await editor.getByLabel('Notes').fill('Home page, reviewed');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').getByText('Shift saved.').waitFor();
+    await page
+      .getByRole('table', { name: 'Hours by project and day' })
+      .getByText('2:30')
+      .first()
+      .waitFor();
+
+    const { shifts: stored } = await t.gqlOk(
+      staff,
+      '{ shifts(first: 5) { nodes { start stop notes timeZone } } }',
+    );
+    const local = (time: string) =>
+      DateTime.fromISO(`${date}T${time}`, { zone: STAFF_ZONE }).toMillis();
+    expect(stored.nodes).toHaveLength(1);
+    expect(Date.parse(stored.nodes[0].start)).toBe(local('09:00'));
+    expect(Date.parse(stored.nodes[0].stop)).toBe(local('11:30'));
+    expect(stored.nodes[0]).toMatchObject({ notes: 'Home page, reviewed', timeZone: STAFF_ZONE });
+
+    // A shift the API refuses (notes over 10,000 characters) shows the refusal on its field.
+    await page.getByRole('button', { name: 'Add shift' }).click();
+    const adding = page.getByRole('form', { name: 'New shift' });
+    await adding.getByLabel('Date').fill(date);
+    await adding.getByLabel('Notes').fill('x'.repeat(10_001));
+    await adding.getByRole('button', { name: 'Save' }).click();
+    await adding.getByRole('alert').getByText('notes', { exact: true }).waitFor();
+    await adding.getByRole('button', { name: 'Cancel' }).click();
+    expect((await t.gqlOk(staff, '{ shifts(first: 5) { totalCount } }')).shifts.totalCount).toBe(1);
+
+    await screenshot(page, 'web-week.png');
+    await expectAccessible(page, 'week');
+    await page.close();
+  });
+
+  test("a manager's dashboard shows the report query's totals beside its charts, and its CSV download opens", async () => {
+    const manager = await t.newStaff(owner, {
+      type: 'MANAGER',
+      login: 'mia',
+      firstName: 'Mia',
+      lastName: 'Manager',
+    });
+    const other = await t.create(owner, 'createProject', {
+      name: 'Intranet',
+      companyId,
+      timeLimit: 50 * 3600,
+    });
+    // Time spread over weeks of a fixed range, by two people, on both projects.
+    for (const [i, project] of [projectId, other.id, projectId, other.id, projectId].entries()) {
+      await t.gqlOk(
+        owner,
+        'mutation($input: CreateShiftInput!) { createShift(input: $input) { shift { id } } }',
+        {
+          input: {
+            projectId: project,
+            userId: i % 2 ? manager.id : staff.id,
+            start: `2026-0${1 + (i % 3)}-${10 + i}T08:00:00Z`,
+            stop: `2026-0${1 + (i % 3)}-${10 + i}T1${i}:15:00Z`,
+            billable: i !== 3,
+          },
+        },
+      );
+    }
+    const page = await newPage();
+    await signIn(page, manager);
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByLabel('From').fill('2026-01-05');
+    await page.getByLabel('To (exclusive)').fill('2026-04-06');
+    await page.getByLabel('Per', { exact: true }).selectOption('WEEK');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('region', { name: 'Hours by project' }).waitFor();
+
+    const { report } = await t.gqlOk(
+      manager,
+      `{ report(input: { fromDate: "2026-01-05", toDate: "2026-04-06", groupBy: [USER] }) {
+           totals { seconds billableSeconds amountCents }
+           rows { user { login } seconds } } }`,
+    );
+    const totals = page.getByTestId('totals');
+    await expect(
+      totals
+        .getByRole('row', { name: /^Hours/ })
+        .locator('td')
+        .getAttribute('data-seconds'),
+    ).resolves.toBe(String(report.totals.seconds));
+    await expect(
+      totals
+        .getByRole('row', { name: /^Billable hours/ })
+        .locator('td')
+        .getAttribute('data-seconds'),
+    ).resolves.toBe(String(report.totals.billableSeconds));
+    await expect(
+      totals
+        .getByRole('row', { name: /^Amount/ })
+        .locator('td')
+        .getAttribute('data-cents'),
+    ).resolves.toBe(String(report.totals.amountCents));
+    // The per-person table beside its chart holds the query's rows.
+    const perPerson = page.getByTestId('per-person-table');
+    for (const row of report.rows) {
+      const name = row.user.login === 'mia' ? 'Mia Manager' : 'Sam Staff';
+      await expect(
+        perPerson.getByRole('row', { name }).locator('td').first().innerText(),
+      ).resolves.toBe((row.seconds / 3600).toFixed(2));
+    }
+    // The stacked chart's table adds up to the total too.
+    const cells = await page.getByTestId('by-project-table').locator('tbody td').allInnerTexts();
+    expect(cells.reduce((sum, cell) => sum + Number(cell), 0)).toBeCloseTo(
+      report.totals.seconds / 3600,
+      1,
+    );
+    await screenshot(page, 'web-dashboard.png');
+    await expectAccessible(page, 'dashboard');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'CSV' }).click(),
+    ]);
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\n');
+    expect(csv[0]).toMatch(/^row_type,project_uuid,project_name,bucket_start,seconds,/);
+    expect(csv.at(-1)).toMatch(
+      new RegExp(`^total,,,,${report.totals.seconds},${report.totals.billableSeconds},`),
+    );
+    await page.close();
+  });
+
+  test('at phone width the timer is usable and passes axe-core', async () => {
+    const page = await newPage({ width: 375, height: 740 });
+    await signIn(page, staff);
+    await page.getByRole('button', { name: 'Punch in', exact: true }).waitFor();
+    const overflow = await page.evaluate(
+      'document.documentElement.scrollWidth - window.innerWidth',
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectAccessible(page, 'timer at phone width');
+    await page.close();
+  });
+});
+
+/** "1:02:03" as seconds. */
+function seconds(clock: string): number {
+  const [h, m, s] = clock.split(':').map(Number);
+  return h! * 3600 + m! * 60 + s!;
+}

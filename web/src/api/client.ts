@@ -1,0 +1,107 @@
+import { Client, fetchExchange, type CombinedError } from '@urql/core';
+import { createClient as createLiveClient } from 'graphql-ws';
+import { accessToken, refresh } from '../auth/oauth-session';
+import type { TypedDocumentString } from './generated';
+
+/**
+ * The app's one way to the API: /graphql over HTTP (urql) and graphql-ws on the same URL for live
+ * events, both with the OAuth bearer token, as any other client would.
+ */
+
+/** A refusal of the API, with its `extensions.code` and the fields it names. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly fieldErrors: readonly { field: string; message: string }[] = [],
+  ) {
+    super(message);
+  }
+}
+
+const http = new Client({
+  url: '/graphql',
+  exchanges: [fetchExchange],
+  requestPolicy: 'network-only',
+  preferGetMethod: false,
+  fetchOptions: () => ({ headers: { authorization: `Bearer ${accessToken() ?? ''}` } }),
+});
+
+const live = createLiveClient({
+  url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
+  lazy: true,
+  // Read at each connection, so a reconnection after a refresh carries the new token.
+  connectionParams: () => ({ authorization: `Bearer ${accessToken() ?? ''}` }),
+  retryAttempts: Number.MAX_SAFE_INTEGER,
+  shouldRetry: () => true,
+});
+
+/** Runs a query or mutation; after a 401 it refreshes the token once and tries again. */
+export async function run<Result, Variables extends object>(
+  document: TypedDocumentString<Result, Variables>,
+  variables: Variables,
+): Promise<Result> {
+  for (let attempt = 0; ; attempt++) {
+    const isMutation = /^\s*mutation\b/.test(String(document));
+    const query = String(document);
+    const result = isMutation
+      ? await http.mutation<Result>(query, variables).toPromise()
+      : await http.query<Result>(query, variables).toPromise();
+    if (result.error) {
+      if (attempt === 0 && unauthenticated(result.error) && (await refresh())) continue;
+      throw apiError(result.error);
+    }
+    return result.data as Result;
+  }
+}
+
+/** Subscribes to a live operation; answers the function that ends it. */
+export function subscribe<Result, Variables extends object>(
+  document: TypedDocumentString<Result, Variables>,
+  variables: Variables,
+  onData: (data: Result) => void,
+): () => void {
+  return live.subscribe<Result>(
+    { query: String(document), variables: variables as Record<string, unknown> },
+    {
+      next: (message) => message.data && onData(message.data),
+      error: () => undefined,
+      complete: () => undefined,
+    },
+  );
+}
+
+/** The bearer token for a download of the legacy API (report.csv, .xlsx, .pdf). */
+export async function download(path: string, fileName: string): Promise<void> {
+  let res = await fetch(path, { headers: { authorization: `Bearer ${accessToken() ?? ''}` } });
+  if (res.status === 401 && (await refresh()))
+    res = await fetch(path, { headers: { authorization: `Bearer ${accessToken() ?? ''}` } });
+  if (!res.ok) {
+    const body = (await res.json().catch(() => undefined)) as
+      { error?: { message?: string } } | undefined;
+    throw new ApiError(body?.error?.message ?? `HTTP ${res.status}`, undefined);
+  }
+  const url = URL.createObjectURL(await res.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+function unauthenticated(error: CombinedError): boolean {
+  return (
+    error.response?.status === 401 ||
+    error.graphQLErrors.some((e) => e.extensions?.code === 'UNAUTHENTICATED')
+  );
+}
+
+function apiError(error: CombinedError): ApiError {
+  const first = error.graphQLErrors[0];
+  if (!first) return new ApiError(error.networkError?.message ?? error.message, undefined);
+  const extensions = first.extensions as {
+    code?: string;
+    fieldErrors?: { field: string; message: string }[];
+  };
+  return new ApiError(first.message, extensions.code, extensions.fieldErrors ?? []);
+}

@@ -1,0 +1,179 @@
+/**
+ * Signing in as the service's own first-party OAuth 2.0 client: the authorization code flow with
+ * PKCE (RFC 7636) through the service's approval page, like any other public client. Tokens live in
+ * memory and in this tab's session storage (so a reload keeps the session, a new tab signs in
+ * again), the access token is refreshed a minute before it expires, and signing out revokes it.
+ */
+
+/** Registered by the service's migration (src/modules/oauth/web-app-client.ts). */
+export const CLIENT_ID = 'timetrack-web';
+
+const STORE = 'timetrack.session';
+const PENDING = 'timetrack.pending-sign-in';
+const REFRESH_AHEAD_MS = 60_000;
+
+interface Tokens {
+  accessToken: string;
+  refreshToken: string;
+  /** Epoch ms. */
+  expiresAt: number;
+}
+
+interface TokenAnswer {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+}
+
+export class SignInError extends Error {}
+
+let tokens: Tokens | undefined = readStored();
+let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+let refreshing: Promise<string | undefined> | undefined;
+const listeners = new Set<() => void>();
+
+export function accessToken(): string | undefined {
+  return tokens?.accessToken;
+}
+
+export function isSignedIn(): boolean {
+  return tokens !== undefined;
+}
+
+/** Called when the session starts or ends (signed out, refresh refused). */
+export function onSessionChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Sends the browser to the approval page with a fresh PKCE pair and state. */
+export async function beginSignIn(): Promise<void> {
+  if (!crypto.subtle) throw new SignInError('insecure');
+  const verifier = randomToken(48);
+  const state = randomToken(24);
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
+  sessionStorage.setItem(PENDING, JSON.stringify({ verifier, state, back: location.hash }));
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: CLIENT_ID,
+    state,
+    code_challenge: base64Url(new Uint8Array(digest)),
+    code_challenge_method: 'S256',
+  });
+  location.assign(`/oauth/authorize?${query}`);
+}
+
+/**
+ * On load: the approval page sent the browser back with `?code=&state=` (or `?error=`). Exchanges
+ * the code once, then removes it from the address. Resolves false when this load is no such return.
+ */
+export async function completeSignIn(): Promise<boolean> {
+  const params = new URLSearchParams(location.search);
+  if (!params.has('code') && !params.has('error')) return false;
+  const pending = JSON.parse(sessionStorage.getItem(PENDING) ?? 'null') as {
+    verifier: string;
+    state: string;
+    back: string;
+  } | null;
+  sessionStorage.removeItem(PENDING);
+  history.replaceState(null, '', `/${pending?.back ?? ''}`);
+  if (!pending || params.get('state') !== pending.state) throw new SignInError('state');
+  const error = params.get('error');
+  if (error) throw new SignInError(params.get('error_description') ?? error);
+  await tokenRequest({
+    grant_type: 'authorization_code',
+    code: params.get('code')!,
+    code_verifier: pending.verifier,
+  });
+  return true;
+}
+
+/** A new access token (the refresh token rotates); undefined when the session has ended. */
+export function refresh(): Promise<string | undefined> {
+  if (!tokens) return Promise.resolve(undefined);
+  refreshing ??= tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken })
+    .then(() => tokens?.accessToken)
+    .catch(() => {
+      end();
+      return undefined;
+    })
+    .finally(() => (refreshing = undefined));
+  return refreshing;
+}
+
+/** Revokes the tokens (either ends both) and forgets them, even when the service is unreachable. */
+export async function signOut(): Promise<void> {
+  const held = tokens;
+  end();
+  if (!held) return;
+  await fetch('/oauth/revoke', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token: held.refreshToken, client_id: CLIENT_ID }),
+  }).catch(() => undefined);
+}
+
+/** Starts the refresh timer of a session restored from session storage. */
+export function resume(): void {
+  if (tokens) schedule();
+}
+
+async function tokenRequest(fields: Record<string, string>): Promise<void> {
+  const res = await fetch('/oauth/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ ...fields, client_id: CLIENT_ID }),
+  });
+  const body = (await res.json().catch(() => ({}))) as Partial<TokenAnswer> & {
+    error_description?: string;
+    error?: string;
+  };
+  if (!res.ok || !body.access_token || !body.refresh_token)
+    throw new SignInError(body.error_description ?? body.error ?? `HTTP ${res.status}`);
+  tokens = {
+    accessToken: body.access_token,
+    refreshToken: body.refresh_token,
+    expiresAt: Date.now() + (body.expires_in ?? 3600) * 1000,
+  };
+  sessionStorage.setItem(STORE, JSON.stringify(tokens));
+  schedule();
+  notify();
+}
+
+function schedule(): void {
+  clearTimeout(refreshTimer);
+  if (!tokens) return;
+  const wait = Math.max(0, tokens.expiresAt - Date.now() - REFRESH_AHEAD_MS);
+  refreshTimer = setTimeout(() => void refresh(), wait);
+}
+
+function end(): void {
+  clearTimeout(refreshTimer);
+  tokens = undefined;
+  sessionStorage.removeItem(STORE);
+  notify();
+}
+
+function notify(): void {
+  for (const listener of listeners) listener();
+}
+
+function readStored(): Tokens | undefined {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(STORE) ?? 'null') as Tokens | null;
+    return stored?.accessToken && stored.refreshToken ? stored : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function randomToken(bytes: number): string {
+  return base64Url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+function base64Url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
