@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { AxeBuilder } from '@axe-core/playwright';
 import { DateTime } from 'luxon';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -113,6 +114,18 @@ describe('GET / (the web app page)', () => {
       expect(asset.headers['x-content-type-options']).toBe('nosniff');
     }
     expect((await request(t.app.express).get('/app/assets/missing-0000.js')).status).toBe(404);
+  });
+
+  test('its first load is at most 200 KB of gzipped JavaScript, without the chart library', async () => {
+    const page = await request(t.app.express).get('/');
+    const scripts = [...page.text.matchAll(/<script[^>]* src="(\/app\/assets\/[^"]+\.js)"/g)].map(
+      (m) => m[1]!,
+    );
+    expect(scripts).toHaveLength(1);
+    const entry = (await request(t.app.express).get(scripts[0]!)).text;
+    expect(gzipSync(entry, { level: 9 }).length).toBeLessThanOrEqual(200 * 1024);
+    // uPlot's own class names: its code comes with the dashboard's chunk only.
+    expect(entry).not.toContain('u-over');
   });
 });
 

@@ -460,3 +460,33 @@ describe('the migration of existing applications', () => {
     expect((await refresh('generated-alpha-refresh')).status).toBe(200);
   });
 });
+
+test("the web app's client: registered when the first account opened, for every account; once revoked, another account's opening leaves it so", async () => {
+  const sql = t.db.orm.em.getConnection();
+  const webClient = () =>
+    sql.execute<
+      {
+        account_id: number;
+        serves_every_account: boolean;
+        redirect_uris: string[];
+        secret_hash: string | null;
+      }[]
+    >(
+      `select account_id, serves_every_account, redirect_uris, secret_hash from oauth_clients where client_key = 'timetrack-web'`,
+    );
+  expect(await webClient()).toEqual([
+    {
+      account_id: alpha.accountId,
+      serves_every_account: true,
+      redirect_uris: ['/'],
+      secret_hash: null,
+    },
+  ]);
+  const listed = await t.gqlOk(alpha, '{ oauthClients { key } }');
+  expect(listed.oauthClients.map((c: { key: string }) => c.key)).not.toContain('timetrack-web');
+
+  // What `timetrack oauth client revoke` does to it; then a new account opens.
+  await sql.execute(`delete from oauth_clients where client_key = 'timetrack-web'`);
+  await t.newAccount();
+  expect(await webClient()).toEqual([]);
+});

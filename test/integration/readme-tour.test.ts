@@ -102,6 +102,27 @@ test('the setup block seeds the demo account and starts the service', async () =
   baseUrl = url!.replace(/\/$/, '');
 });
 
+test('the started build serves the web app at /, and its client asks the demo owner for approval', async () => {
+  expect(baseUrl).toBeDefined();
+  const page = await fetch(`${baseUrl}/`, { headers: { accept: 'text/html' } });
+  expect(page.status).toBe(200);
+  expect(await page.text()).toMatch(
+    /<script type="module" crossorigin src="\/app\/assets\/[^"]+\.js">/,
+  );
+  // The seed opened the first account, which registered the web app's client.
+  const approval = await fetch(
+    `${baseUrl}/oauth/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: 'timetrack-web',
+      state: 'tour',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    })}`,
+  );
+  expect(approval.status).toBe(200);
+  expect(await approval.text()).toContain('timetrack web app');
+});
+
 test('every request of the tour answers as the README says', async () => {
   expect(baseUrl).toBeDefined();
   const steps = commands(tourBlock('requests'));

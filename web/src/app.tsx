@@ -25,7 +25,7 @@ const PAGES = ['timer', 'week', 'dashboard', 'admin'] as const;
 type Page = (typeof PAGES)[number];
 
 function pageOf(hash: string): Page {
-  const name = hash.replace(/^#\/?/, '');
+  const name = hash.replace(/^#\/?/, '').split('?')[0]!;
   return (PAGES as readonly string[]).includes(name) ? (name as Page) : 'timer';
 }
 

@@ -192,6 +192,7 @@ export const text = {
     empty: 'No time in this range.',
     updated: 'Updated with the latest changes.',
     otherProjects: (n: number) => `${n} other projects`,
+    hiddenProject: 'A project you may not see',
     chartLabel: (title: string) => `${title} (chart; the table beside it holds its figures)`,
   },
   /** What a refusal means for the person, by the API's error code; the API's own message follows. */

@@ -826,7 +826,15 @@ export type DashboardQueryVariables = Exact<{
 }>;
 
 
-export type DashboardQuery = { byProject: { currency: string, totalCount: number, totals: { seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null }, rows: Array<{ bucketStart: string | null, billable: boolean | null, seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null, project: { nodeId: string, name: string | null } | null, user: { staffId: string, login: string, firstName: string, lastName: string } | null }> }, byBillable: { rows: Array<{ bucketStart: string | null, billable: boolean | null, seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null, project: { nodeId: string, name: string | null } | null, user: { staffId: string, login: string, firstName: string, lastName: string } | null }> }, byPerson: { rows: Array<{ bucketStart: string | null, billable: boolean | null, seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null, project: { nodeId: string, name: string | null } | null, user: { staffId: string, login: string, firstName: string, lastName: string } | null }> }, projects: { nodes: Array<{ id: string, name: string, timeLimit: number | null, timeLeft: number | null }> } };
+export type DashboardQuery = { byProject: { currency: string, totals: { seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null }, rows: Array<{ bucketStart: string | null, billable: boolean | null, seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null, project: { nodeId: string, name: string | null } | null, user: { staffId: string, login: string, firstName: string, lastName: string } | null }> }, byBillable: { rows: Array<{ bucketStart: string | null, billable: boolean | null, seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null, project: { nodeId: string, name: string | null } | null, user: { staffId: string, login: string, firstName: string, lastName: string } | null }> }, byPerson: { rows: Array<{ bucketStart: string | null, billable: boolean | null, seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null, project: { nodeId: string, name: string | null } | null, user: { staffId: string, login: string, firstName: string, lastName: string } | null }> }, projects: { nodes: Array<{ id: string, name: string, timeLimit: number | null, timeLeft: number | null }> } };
+
+export type DashboardPeriodsQueryVariables = Exact<{
+  drawn: ReportInput;
+  followed: ReportInput;
+}>;
+
+
+export type DashboardPeriodsQuery = { drawn: { rows: Array<{ bucketStart: string | null, billable: boolean | null, seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null, project: { nodeId: string, name: string | null } | null, user: { staffId: string, login: string, firstName: string, lastName: string } | null }> }, followed: { rows: Array<{ bucketStart: string | null, billable: boolean | null, seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null, project: { nodeId: string, name: string | null } | null, user: { staffId: string, login: string, firstName: string, lastName: string } | null }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1515,9 +1523,8 @@ export const SetRateDocument = new TypedDocumentString(`
     `) as unknown as TypedDocumentString<SetRateMutation, SetRateMutationVariables>;
 export const DashboardDocument = new TypedDocumentString(`
     query Dashboard($byProject: ReportInput!, $byBillable: ReportInput!, $byPerson: ReportInput!) {
-  byProject: report(input: $byProject, first: 5000) {
+  byProject: report(input: $byProject, first: 1000) {
     currency
-    totalCount
     totals {
       ...ReportSumsFields
     }
@@ -1570,3 +1577,35 @@ fragment ReportRowFields on ReportRow {
   costCents
   profitCents
 }`) as unknown as TypedDocumentString<DashboardQuery, DashboardQueryVariables>;
+export const DashboardPeriodsDocument = new TypedDocumentString(`
+    query DashboardPeriods($drawn: ReportInput!, $followed: ReportInput!) {
+  drawn: report(input: $drawn, first: 5000) {
+    rows {
+      ...ReportRowFields
+    }
+  }
+  followed: report(input: $followed, first: 1000) {
+    rows {
+      ...ReportRowFields
+    }
+  }
+}
+    fragment ReportRowFields on ReportRow {
+  bucketStart
+  billable
+  project {
+    nodeId
+    name
+  }
+  user {
+    staffId
+    login
+    firstName
+    lastName
+  }
+  seconds
+  billableSeconds
+  amountCents
+  costCents
+  profitCents
+}`) as unknown as TypedDocumentString<DashboardPeriodsQuery, DashboardPeriodsQueryVariables>;

@@ -1,8 +1,9 @@
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Viewer } from '../viewer';
 import { download } from '../api/client';
 import {
   DashboardDocument,
+  DashboardPeriodsDocument,
   type DashboardQuery,
   type ReportBucket,
   type ReportInput,
@@ -34,17 +35,7 @@ interface View {
  */
 export function DashboardPage({ viewer }: { viewer: Viewer }) {
   const zone = viewer.staff.timeZone;
-  const [view, setView] = useState<View>(() => {
-    const monday = mondayOf(today(zone));
-    return {
-      from: addDays(monday, -77),
-      to: addDays(monday, 7),
-      bucket: 'WEEK',
-      projectId: '',
-      userId: '',
-      billable: '',
-    };
-  });
+  const [view, setView] = useState(() => viewFromAddress(zone));
   const [target, setTarget] = useState(40);
   const [burnProject, setBurnProject] = useState('');
   const [status, setStatus] = useState('');
@@ -63,17 +54,25 @@ export function DashboardPage({ viewer }: { viewer: Viewer }) {
     groupBy: [],
   };
   const report = useApi(DashboardDocument, {
-    byProject: { ...base, groupBy: ['PROJECT'], bucket: view.bucket },
+    byProject: { ...base, groupBy: ['PROJECT'] },
     byBillable: { ...base, groupBy: ['BILLABLE'], bucket: view.bucket, fillEmpty: true },
     byPerson: { ...base, groupBy: ['USER'] },
   });
+  const [refreshed, setRefreshed] = useState(0);
+  const reload = () => report.reload().then(() => setRefreshed((n) => n + 1));
+  // The view is in the address, so that it can be bookmarked and shared; Show again refreshes it.
+  const apply = (next: View) => {
+    history.replaceState(null, '', `#/dashboard?${addressOf(next)}`);
+    if (JSON.stringify(next) === JSON.stringify(view)) void reload();
+    else setView(next);
+  };
 
   // A burst of punches is one refresh, a second after the last.
   const pending = useRef<ReturnType<typeof setTimeout>>(undefined);
   useShiftEvents(() => {
     clearTimeout(pending.current);
     pending.current = setTimeout(() => {
-      void report.reload().then(() => setStatus(text.dashboard.updated));
+      void reload().then(() => setStatus(text.dashboard.updated));
     }, 1000);
   });
 
@@ -97,7 +96,7 @@ export function DashboardPage({ viewer }: { viewer: Viewer }) {
   return (
     <section aria-labelledby="dashboard-title">
       <h1 id="dashboard-title">{text.dashboard.title}</h1>
-      <ViewForm view={view} report={report.data} onChange={setView} zone={zone} />
+      <ViewForm view={view} report={report.data} onChange={apply} zone={zone} />
       <div className="toolbar" role="group" aria-label={text.dashboard.downloads}>
         <span>{text.dashboard.downloads}:</span>
         <button type="button" onClick={() => get('csv')}>
@@ -118,6 +117,9 @@ export function DashboardPage({ viewer }: { viewer: Viewer }) {
       ) : (
         <Charts
           data={report.data}
+          base={base}
+          bucket={view.bucket}
+          refreshed={refreshed}
           zone={zone}
           target={target}
           onTarget={setTarget}
@@ -269,6 +271,9 @@ function ViewForm({
 
 function Charts({
   data,
+  base,
+  bucket,
+  refreshed,
   zone,
   target,
   onTarget,
@@ -276,6 +281,9 @@ function Charts({
   onBurnProject,
 }: {
   data: DashboardQuery;
+  base: ReportInput;
+  bucket: ReportBucket;
+  refreshed: number;
   zone: string;
   target: number;
   onTarget: (hours: number) => void;
@@ -292,53 +300,54 @@ function Charts({
   const periodLabels = useMemo(() => periods.map((p) => wallClock(p, zone).date), [periods, zone]);
   const at = useMemo(() => {
     const index = new Map(periods.map((p, i) => [p, i]));
-    return (row: ReportRowFieldsFragment) => index.get(row.bucketStart!)!;
+    return (row: ReportRowFieldsFragment) => index.get(row.bucketStart!);
   }, [periods]);
 
-  const stacked = useMemo((): ChartSeries[] => {
-    const totals = new Map<string, { name: string; seconds: number }>();
-    for (const r of byProject.rows) {
-      const key = r.project?.nodeId ?? '';
-      const entry = totals.get(key) ?? { name: r.project?.name ?? '—', seconds: 0 };
-      entry.seconds += r.seconds;
-      totals.set(key, entry);
-    }
-    const drawn = [...totals.entries()]
-      .sort((a, b) => b[1].seconds - a[1].seconds)
-      .slice(0, PROJECTS_DRAWN);
-    const series: ChartSeries[] = drawn.map(([, p], i) => ({
-      label: p.name,
-      values: periods.map(() => 0),
-      color: PALETTE[i % PALETTE.length]!,
-      kind: 'bar',
-    }));
-    const other: ChartSeries = {
-      label: text.dashboard.otherProjects(totals.size - drawn.length),
-      values: periods.map(() => 0),
-      color: OTHER_COLOR,
-      kind: 'bar',
-    };
-    for (const r of byProject.rows) {
-      const index = drawn.findIndex(([key]) => key === (r.project?.nodeId ?? ''));
-      (index >= 0 ? series[index]! : other).values[at(r)]! += r.seconds / 3600;
-    }
-    return totals.size > drawn.length ? [...series, other] : series;
-  }, [byProject, periods, at]);
+  // The largest projects are drawn by name, period by period; the rest are one band.
+  const drawn = useMemo(
+    () => [...byProject.rows].sort((a, b) => b.seconds - a.seconds).slice(0, PROJECTS_DRAWN),
+    [byProject],
+  );
+  const limited = data.projects.nodes.filter((p) => p.timeLimit !== null);
+  const followed = limited.find((p) => p.id === burnProject) ?? limited[0];
+  const perPeriod = useApi(
+    DashboardPeriodsDocument,
+    {
+      drawn: {
+        ...base,
+        groupBy: ['PROJECT'],
+        bucket,
+        filter: { ...base.filter, projectIds: drawn.map((r) => r.project!.nodeId) },
+      },
+      // The time left counts everyone's time on the project, whatever the view's filters, and runs
+      // from now back: the time after the range counts too.
+      followed: {
+        ...base,
+        toDate: later(base.toDate!, addDays(today(zone), 1)),
+        groupBy: [],
+        bucket,
+        filter: { projectIds: [followed?.id ?? drawn[0]?.project?.nodeId ?? ''] },
+      },
+    },
+    drawn.length === 0,
+  );
+  // The moment the view is drawn with every figure, for bench/web-dashboard.ts's browser trace.
+  const complete = !perPeriod.loading && perPeriod.data !== undefined;
+  useEffect(() => {
+    if (complete) performance.mark('timetrack:dashboard-drawn');
+  }, [complete, perPeriod.data, data]);
+  // The periods follow the totals when events refresh them.
+  const reloadPeriods = perPeriod.reload;
+  useEffect(() => {
+    if (refreshed) void reloadPeriods();
+  }, [refreshed, reloadPeriods]);
 
-  const billableSeries = useMemo((): ChartSeries[] => {
-    const billable = periods.map(() => 0);
-    const other = periods.map(() => 0);
-    for (const r of byBillable.rows) (r.billable ? billable : other)[at(r)]! += r.seconds / 3600;
-    return [
-      { label: text.dashboard.billableHours, values: billable, color: PALETTE[0]!, kind: 'bar' },
-      { label: text.dashboard.nonBillableHours, values: other, color: OTHER_COLOR, kind: 'bar' },
-    ];
-  }, [byBillable, periods, at]);
-
-  const moneyRows = useMemo(() => {
-    const sums = periods.map(() => ({ amount: 0, cost: 0, profit: 0 }));
+  const periodTotals = useMemo(() => {
+    const sums = periods.map(() => ({ seconds: 0, billable: 0, amount: 0, cost: 0, profit: 0 }));
     for (const r of byBillable.rows) {
-      const s = sums[at(r)]!;
+      const s = sums[at(r)!]!;
+      s.seconds += r.seconds;
+      if (r.billable) s.billable += r.seconds;
       s.amount += r.amountCents ?? 0;
       s.cost += r.costCents ?? 0;
       s.profit += r.profitCents ?? 0;
@@ -346,36 +355,78 @@ function Charts({
     return sums;
   }, [byBillable, periods, at]);
 
+  const stacked = useMemo((): ChartSeries[] => {
+    const series: ChartSeries[] = drawn.map((r, i) => ({
+      label: r.project?.name ?? text.dashboard.hiddenProject,
+      values: periods.map(() => 0),
+      color: PALETTE[i % PALETTE.length]!,
+      kind: 'bar',
+    }));
+    const index = new Map(drawn.map((r, i) => [r.project?.nodeId, i]));
+    for (const r of perPeriod.data?.drawn.rows ?? [])
+      series[index.get(r.project?.nodeId)!]!.values[at(r)!]! += r.seconds / 3600;
+    const rest = byProject.rows.length - drawn.length;
+    if (rest <= 0) return series;
+    const other = periodTotals.map(
+      (t, i) => t.seconds / 3600 - series.reduce((sum, s) => sum + s.values[i]!, 0),
+    );
+    return [
+      ...series,
+      { label: text.dashboard.otherProjects(rest), values: other, color: OTHER_COLOR, kind: 'bar' },
+    ];
+  }, [drawn, perPeriod.data, byProject, periods, periodTotals, at]);
+
+  const billableSeries = useMemo(
+    (): ChartSeries[] => [
+      {
+        label: text.dashboard.billableHours,
+        values: periodTotals.map((t) => t.billable / 3600),
+        color: PALETTE[0]!,
+        kind: 'bar',
+      },
+      {
+        label: text.dashboard.nonBillableHours,
+        values: periodTotals.map((t) => (t.seconds - t.billable) / 3600),
+        color: OTHER_COLOR,
+        kind: 'bar',
+      },
+    ],
+    [periodTotals],
+  );
+
   const weeks = Math.max(
     1,
-    periods.length ? (Date.parse(periods.at(-1)!) - Date.parse(periods[0]!)) / 604_800_000 + 1 : 1,
+    (Date.parse(`${base.toDate}T00:00:00Z`) - Date.parse(`${base.fromDate}T00:00:00Z`)) /
+      604_800_000,
   );
   const people = byPerson.rows.filter((r) => r.user);
   const personTarget = target * weeks;
 
-  const projects = data.projects.nodes.filter((p) => p.timeLimit !== null);
-  const followed = projects.find((p) => p.id === burnProject) ?? projects[0];
   const burn = useMemo(() => {
-    if (!followed || followed.timeLeft === null) return undefined;
+    if (!followed || followed.timeLeft === null || !perPeriod.data) return undefined;
     // Time left at the end of each period: from what is left now, back through each period's time.
-    const perPeriod = periods.map(() => 0);
-    for (const r of byProject.rows)
-      if (r.project?.nodeId === followed.id) perPeriod[at(r)]! += r.seconds;
+    const used = periods.map(() => 0);
+    let usedSince = 0;
+    for (const r of perPeriod.data.followed.rows) {
+      const i = at(r);
+      if (i === undefined) usedSince += r.seconds;
+      else used[i]! += r.seconds;
+    }
     const left = periods.map(() => 0);
-    let remaining = followed.timeLeft;
+    let remaining = followed.timeLeft + usedSince;
     for (let i = periods.length - 1; i >= 0; i--) {
       left[i] = remaining;
-      remaining += perPeriod[i]!;
+      remaining += used[i]!;
     }
     return left;
-  }, [followed, byProject, periods, at]);
+  }, [followed, perPeriod.data, periods, at]);
 
   if (byProject.totals.seconds === 0) return <p>{text.dashboard.empty}</p>;
   const h = (seconds: number) => hours(seconds);
   const m = (cents: number | null) => (cents === null ? '' : money(cents, currency));
 
   return (
-    <>
+    <div aria-busy={!complete}>
       <table className="totals" data-testid="totals">
         <caption>{text.dashboard.totals}</caption>
         <tbody>
@@ -492,7 +543,7 @@ function Charts({
         rows={people.map((r) => [personName(r.user!), h(r.seconds), personTarget.toFixed(2)])}
       />
 
-      {projects.length > 0 && (
+      {limited.length > 0 && (
         <ChartWithTable
           id="burn-down"
           title={text.dashboard.burnDown}
@@ -504,7 +555,7 @@ function Charts({
                   value={followed?.id ?? ''}
                   onChange={(e) => onBurnProject(e.target.value)}
                 >
-                  {projects.map((project) => (
+                  {limited.map((project) => (
                     <option key={project.id} value={project.id}>
                       {project.name}
                     </option>
@@ -548,19 +599,19 @@ function Charts({
               series={[
                 {
                   label: text.dashboard.amount,
-                  values: moneyRows.map((s) => s.amount / 100),
+                  values: periodTotals.map((s) => s.amount / 100),
                   color: PALETTE[0]!,
                   kind: 'line',
                 },
                 {
                   label: text.dashboard.cost,
-                  values: moneyRows.map((s) => s.cost / 100),
+                  values: periodTotals.map((s) => s.cost / 100),
                   color: PALETTE[1]!,
                   kind: 'line',
                 },
                 {
                   label: text.dashboard.profit,
-                  values: moneyRows.map((s) => s.profit / 100),
+                  values: periodTotals.map((s) => s.profit / 100),
                   color: PALETTE[2]!,
                   kind: 'line',
                   dashed: true,
@@ -577,13 +628,13 @@ function Charts({
           ]}
           rows={periodLabels.map((label, i) => [
             label,
-            m(moneyRows[i]!.amount),
-            m(moneyRows[i]!.cost),
-            m(moneyRows[i]!.profit),
+            m(periodTotals[i]!.amount),
+            m(periodTotals[i]!.cost),
+            m(periodTotals[i]!.profit),
           ])}
         />
       )}
-    </>
+    </div>
   );
 }
 
@@ -639,6 +690,43 @@ function ChartWithTable({
 
 function personName(u: { firstName: string; lastName: string; login: string }): string {
   return `${u.firstName} ${u.lastName}`.trim() || u.login;
+}
+
+const ADDRESS: [keyof View, string][] = [
+  ['from', 'from'],
+  ['to', 'to'],
+  ['bucket', 'per'],
+  ['projectId', 'project'],
+  ['userId', 'person'],
+  ['billable', 'billable'],
+];
+
+function addressOf(view: View): URLSearchParams {
+  return new URLSearchParams(
+    ADDRESS.filter(([key]) => view[key]).map(([key, name]) => [name, view[key]]),
+  );
+}
+
+/** The view the address names (`#/dashboard?from=…&to=…&per=WEEK`), else the last 12 weeks. */
+function viewFromAddress(zone: string): View {
+  const monday = mondayOf(today(zone));
+  const params = new URLSearchParams(location.hash.split('?')[1] ?? '');
+  const date = (name: string) =>
+    /^\d{4}-\d{2}-\d{2}$/.test(params.get(name) ?? '') ? params.get(name)! : undefined;
+  const bucket = params.get('per') as ReportBucket | null;
+  const billable = params.get('billable');
+  return {
+    from: date('from') ?? addDays(monday, -77),
+    to: date('to') ?? addDays(monday, 7),
+    bucket: bucket && BUCKETS.includes(bucket) ? bucket : 'WEEK',
+    projectId: params.get('project') ?? '',
+    userId: params.get('person') ?? '',
+    billable: billable === 'true' || billable === 'false' ? billable : '',
+  };
+}
+
+function later(a: string, b: string): string {
+  return a > b ? a : b;
 }
 
 /** The first of the month `months` after the one `first` starts. */

@@ -179,7 +179,10 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
           ]}
           error={error}
           onSave={save}
-          onCancel={() => setDraft(undefined)}
+          onCancel={() => {
+            setDraft(undefined);
+            setError(undefined);
+          }}
         />
       )}
       {!draft && <ErrorNotice error={error} />}
