@@ -173,6 +173,19 @@ describeInBrowser('web app browser test')('the web app in headless Chromium', ()
     await people.getByRole('button', { name: 'Add person' }).click();
     await people.getByRole('status').getByText('Sam Staff created.').waitFor();
 
+    // A project's limit is edited, and a rate set from a date on (its history listed).
+    await projects.getByRole('button', { name: 'Edit: Website' }).click();
+    const editing = projects.getByRole('form', { name: 'Edit Website' });
+    await editing.getByLabel('Time limit').fill('12h');
+    await editing.getByRole('button', { name: 'Save' }).click();
+    await projects.getByRole('status').getByText('Website saved.').waitFor();
+    await projects.getByRole('button', { name: 'Rates: Website' }).click();
+    const rates = projects.getByRole('region', { name: 'Rate history of Website' });
+    await rates.getByLabel('Effective from').fill('2099-01-01');
+    await rates.getByLabel(/^Rate \(cents/).fill('9000');
+    await rates.getByRole('button', { name: 'Set rate' }).click();
+    await rates.getByRole('cell', { name: '$90.00' }).waitFor();
+
     // An API refusal is shown where it belongs: a second "sam" is refused on its field.
     await people.getByLabel('Login', { exact: true }).fill('sam');
     await people.getByLabel('Password').fill('sam-password');
@@ -182,15 +195,18 @@ describeInBrowser('web app browser test')('the web app in headless Chromium', ()
 
     const stored = await t.gqlOk(
       owner,
-      '{ projects(first: 5) { nodes { id name timeLimit hourlyRateCents company { id name } } } staff(first: 5, filter: { login: { eq: "sam" } }) { nodes { id timeZone type } } }',
+      '{ projects(first: 5) { nodes { id name timeLimit hourlyRateCents company { id name } rates { cents effectiveFrom } } } staff(first: 5, filter: { login: { eq: "sam" } }) { nodes { id timeZone type } } }',
     );
     expect(stored.projects.nodes).toEqual([
       {
         id: expect.any(String),
         name: 'Website',
-        timeLimit: 36_000,
+        timeLimit: 12 * 3600,
         hourlyRateCents: 8_500,
         company: { id: expect.any(String), name: 'Acme Corporation' },
+        rates: expect.arrayContaining([
+          { cents: 9_000, effectiveFrom: new Date(Date.UTC(2099, 0, 1)).toISOString() },
+        ]),
       },
     ]);
     expect(stored.staff.nodes).toEqual([
@@ -389,6 +405,22 @@ describeInBrowser('web app browser test')('the web app in headless Chromium', ()
     expect(csv.at(-1)).toMatch(
       new RegExp(`^total,,,,${report.totals.seconds},${report.totals.billableSeconds},`),
     );
+    await page.close();
+  });
+
+  test("the plan's refusal is explained where a person is added", async () => {
+    const small = await t.newAccount({ login: 'solo', staffMax: 0 });
+    const page = await newPage();
+    await signIn(page, small);
+    await page.getByRole('link', { name: 'Projects & staff' }).click();
+    const people = page.getByRole('region', { name: 'Staff', exact: true });
+    await people.getByLabel('Login', { exact: true }).fill('helper');
+    await people.getByLabel('Password').fill('helper-password');
+    await people.getByRole('button', { name: 'Add person' }).click();
+    await people
+      .getByRole('alert')
+      .getByText("The account's plan has no staff members besides the owner.")
+      .waitFor();
     await page.close();
   });
 

@@ -743,33 +743,33 @@ export type DeleteShiftMutationVariables = Exact<{
 
 export type DeleteShiftMutation = { deleteShift: { deletedShiftId: string } };
 
-export type StaffFieldsFragment = { id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null };
+export type StaffFieldsFragment = { id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> };
 
 export type StaffListQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type StaffListQuery = { staff: { nodes: Array<{ id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null }> } };
+export type StaffListQuery = { staff: { nodes: Array<{ id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> }> } };
 
 export type CreateStaffMutationVariables = Exact<{
   input: CreateStaffInput;
 }>;
 
 
-export type CreateStaffMutation = { createStaff: { staff: { id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null } } };
+export type CreateStaffMutation = { createStaff: { staff: { id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> } } };
 
 export type EnableStaffMutationVariables = Exact<{
   input: EnableStaffInput;
 }>;
 
 
-export type EnableStaffMutation = { enableStaff: { staff: { id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null } } };
+export type EnableStaffMutation = { enableStaff: { staff: { id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> } } };
 
 export type DisableStaffMutationVariables = Exact<{
   input: DisableStaffInput;
 }>;
 
 
-export type DisableStaffMutation = { disableStaff: { staff: { id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null } } };
+export type DisableStaffMutation = { disableStaff: { staff: { id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> } } };
 
 export type AdminCompanyFragment = { id: string, name: string, visibility: Visibility, website: string | null, mainCity: string | null };
 
@@ -940,6 +940,12 @@ export const StaffFieldsFragmentDoc = new TypedDocumentString(`
   timeZone
   hourlyRateCents
   costRateCents
+  rates {
+    id
+    kind
+    cents
+    effectiveFrom
+  }
 }
     `, {"fragmentName":"StaffFields"}) as unknown as TypedDocumentString<StaffFieldsFragment, unknown>;
 export const AdminCompanyFragmentDoc = new TypedDocumentString(`
@@ -1310,6 +1316,12 @@ export const StaffListDocument = new TypedDocumentString(`
   timeZone
   hourlyRateCents
   costRateCents
+  rates {
+    id
+    kind
+    cents
+    effectiveFrom
+  }
 }`) as unknown as TypedDocumentString<StaffListQuery, StaffListQueryVariables>;
 export const CreateStaffDocument = new TypedDocumentString(`
     mutation CreateStaff($input: CreateStaffInput!) {
@@ -1330,6 +1342,12 @@ export const CreateStaffDocument = new TypedDocumentString(`
   timeZone
   hourlyRateCents
   costRateCents
+  rates {
+    id
+    kind
+    cents
+    effectiveFrom
+  }
 }`) as unknown as TypedDocumentString<CreateStaffMutation, CreateStaffMutationVariables>;
 export const EnableStaffDocument = new TypedDocumentString(`
     mutation EnableStaff($input: EnableStaffInput!) {
@@ -1350,6 +1368,12 @@ export const EnableStaffDocument = new TypedDocumentString(`
   timeZone
   hourlyRateCents
   costRateCents
+  rates {
+    id
+    kind
+    cents
+    effectiveFrom
+  }
 }`) as unknown as TypedDocumentString<EnableStaffMutation, EnableStaffMutationVariables>;
 export const DisableStaffDocument = new TypedDocumentString(`
     mutation DisableStaff($input: DisableStaffInput!) {
@@ -1370,6 +1394,12 @@ export const DisableStaffDocument = new TypedDocumentString(`
   timeZone
   hourlyRateCents
   costRateCents
+  rates {
+    id
+    kind
+    cents
+    effectiveFrom
+  }
 }`) as unknown as TypedDocumentString<DisableStaffMutation, DisableStaffMutationVariables>;
 export const AdminListsDocument = new TypedDocumentString(`
     query AdminLists {

@@ -9,9 +9,11 @@ import {
   DisableStaffDocument,
   EnableStaffDocument,
   SetRateDocument,
+  UpdateCompanyDocument,
   StaffListDocument,
   UpdateProjectDocument,
   type AdminProjectFragment,
+  type RateKind,
   type Visibility,
 } from '../api/generated';
 import { asApiError, useApi } from '../api/use-api';
@@ -76,6 +78,7 @@ export function AdminPage({ viewer }: { viewer: Viewer }) {
 type Company = { id: string; name: string; visibility: Visibility; mainCity: string | null };
 type Person = {
   id: string;
+  rates: RateHolder['rates'];
   login: string | null;
   firstName: string;
   lastName: string;
@@ -93,36 +96,13 @@ function Companies({
   reload: () => Promise<unknown>;
 }) {
   const { error, status, busy, act } = useAction();
+  const [editing, setEditing] = useState<string>();
+  const opened = companies.find((c) => c.id === editing);
+  const form = { reload, act, busy, error };
   return (
     <section aria-labelledby="companies-title">
       <h2 id="companies-title">{text.admin.companies}</h2>
-      <form
-        className="inline-form"
-        onSubmit={(event) => {
-          const form = event.currentTarget;
-          const v = formValues(event);
-          void act(async () => {
-            const { createCompany } = await run(CreateCompanyDocument, {
-              input: {
-                name: v.name!,
-                visibility: v.visibility as Visibility,
-                mainCity: v.city || undefined,
-              },
-            });
-            form.reset();
-            await reload();
-            return text.admin.created(createCompany.company.name);
-          });
-        }}
-      >
-        <Field label={text.admin.name}>{(p) => <input {...p} name="name" required />}</Field>
-        <Field label={text.admin.city}>{(p) => <input {...p} name="city" />}</Field>
-        <VisibilityField />
-        <button type="submit" className="primary" disabled={busy}>
-          {text.admin.createCompany}
-        </button>
-        <ErrorNotice error={error} />
-      </form>
+      <CompanyForm {...form} />
       <Status message={status} />
       <table>
         <caption className="visually-hidden">{text.admin.companies}</caption>
@@ -131,6 +111,7 @@ function Companies({
             <th scope="col">{text.admin.name}</th>
             <th scope="col">{text.admin.city}</th>
             <th scope="col">{text.admin.visibility}</th>
+            <th scope="col">{text.admin.actions}</th>
           </tr>
         </thead>
         <tbody>
@@ -139,11 +120,78 @@ function Companies({
               <th scope="row">{c.name}</th>
               <td>{c.mainCity}</td>
               <td>{text.admin.visibilities[c.visibility]}</td>
+              <td className="actions">
+                <button
+                  type="button"
+                  aria-expanded={editing === c.id}
+                  aria-label={`${text.common.edit}: ${c.name}`}
+                  onClick={() => setEditing(editing === c.id ? undefined : c.id)}
+                >
+                  {text.common.edit}
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
+      {opened && <CompanyForm key={opened.id} company={opened} {...form} />}
     </section>
+  );
+}
+
+/** A new company, or the changes of one. */
+function CompanyForm({
+  company,
+  reload,
+  act,
+  busy,
+  error,
+}: {
+  company?: Company;
+  reload: () => Promise<unknown>;
+  act: (work: () => Promise<string>) => Promise<boolean>;
+  busy: boolean;
+  error: ApiError | undefined;
+}) {
+  return (
+    <form
+      className={company ? 'inline-form panel' : 'inline-form'}
+      aria-label={company ? text.admin.editCompany(company.name) : text.admin.createCompany}
+      onSubmit={(event) => {
+        const form = event.currentTarget;
+        const v = formValues(event);
+        const fields = {
+          name: v.name!,
+          visibility: v.visibility as Visibility,
+          mainCity: v.city || (company ? null : undefined),
+        };
+        void act(async () => {
+          if (company)
+            await run(UpdateCompanyDocument, {
+              input: { company: { id: company.id }, patch: fields },
+            });
+          else {
+            await run(CreateCompanyDocument, { input: fields });
+            form.reset();
+          }
+          await reload();
+          return company ? text.admin.updated(fields.name) : text.admin.created(fields.name);
+        });
+      }}
+    >
+      {company && <h3>{text.admin.editCompany(company.name)}</h3>}
+      <Field label={text.admin.name}>
+        {(p) => <input {...p} name="name" required defaultValue={company?.name} />}
+      </Field>
+      <Field label={text.admin.city}>
+        {(p) => <input {...p} name="city" defaultValue={company?.mainCity ?? ''} />}
+      </Field>
+      <VisibilityField value={company?.visibility} />
+      <button type="submit" className="primary" disabled={busy}>
+        {company ? text.common.save : text.admin.createCompany}
+      </button>
+      <ErrorNotice error={error} />
+    </form>
   );
 }
 
@@ -177,74 +225,23 @@ function Projects({
   reload: () => Promise<unknown>;
 }) {
   const { error, status, busy, act } = useAction();
-  const [open, setOpen] = useState<string>();
+  const [panel, setPanel] = useState<{ id: string; kind: 'edit' | 'rates' }>();
   const seesMoney = viewer.staff.type !== 'STAFF' || viewer.account.staffSeeMoney;
+  const opened = projects.find((p) => p.id === panel?.id);
+  const toggle = (id: string, kind: 'edit' | 'rates') =>
+    setPanel(panel?.id === id && panel.kind === kind ? undefined : { id, kind });
   return (
     <section aria-labelledby="projects-title">
       <h2 id="projects-title">{text.admin.projects}</h2>
-      <form
-        className="inline-form"
-        onSubmit={(event) => {
-          const form = event.currentTarget;
-          const v = formValues(event);
-          const members = new FormData(form).getAll('members').map(String);
-          void act(async () => {
-            const { createProject } = await run(CreateProjectDocument, {
-              input: {
-                name: v.name!,
-                companyId: v.company!,
-                timeLimitString: v.limit || undefined,
-                hourlyRate: v.rate || undefined,
-                visibility: v.visibility as Visibility,
-                userIds: members,
-              },
-            });
-            form.reset();
-            await reload();
-            return text.admin.created(createProject.project.name);
-          });
-        }}
-      >
-        <Field label={text.admin.name}>{(p) => <input {...p} name="name" required />}</Field>
-        <Field label={text.admin.company}>
-          {(p) => (
-            <select {...p} name="company" required defaultValue="">
-              <option value="" disabled>
-                {text.admin.noCompany}
-              </option>
-              {companies.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={text.admin.timeLimit} hint={text.admin.timeLimitHint}>
-          {(p) => <input {...p} name="limit" />}
-        </Field>
-        {seesMoney && (
-          <Field label={text.admin.hourlyRate} hint={text.admin.hourlyRateHint}>
-            {(p) => <input {...p} name="rate" inputMode="decimal" />}
-          </Field>
-        )}
-        <VisibilityField />
-        <Field label={text.admin.members}>
-          {(p) => (
-            <select {...p} name="members" multiple size={Math.min(5, Math.max(2, people.length))}>
-              {people.map((person) => (
-                <option key={person.id} value={person.id}>
-                  {nameOf(person)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <button type="submit" className="primary" disabled={busy}>
-          {text.admin.createProject}
-        </button>
-        <ErrorNotice error={error} />
-      </form>
+      <ProjectForm
+        companies={companies}
+        people={people}
+        seesMoney={seesMoney}
+        reload={reload}
+        act={act}
+        busy={busy}
+        error={error}
+      />
       <Status message={status} />
       <div className="scroll">
         <table>
@@ -294,12 +291,21 @@ function Projects({
                     }
                   />
                 </td>
-                <td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    aria-expanded={panel?.id === p.id && panel.kind === 'edit'}
+                    aria-label={`${text.common.edit}: ${p.name}`}
+                    onClick={() => toggle(p.id, 'edit')}
+                  >
+                    {text.common.edit}
+                  </button>
                   {seesMoney && (
                     <button
                       type="button"
-                      aria-expanded={open === p.id}
-                      onClick={() => setOpen(open === p.id ? undefined : p.id)}
+                      aria-expanded={panel?.id === p.id && panel.kind === 'rates'}
+                      aria-label={`${text.admin.rates}: ${p.name}`}
+                      onClick={() => toggle(p.id, 'rates')}
                     >
                       {text.admin.rates}
                     </button>
@@ -310,29 +316,184 @@ function Projects({
           </tbody>
         </table>
       </div>
-      {open && projects.some((p) => p.id === open) && (
-        <Rates viewer={viewer} project={projects.find((p) => p.id === open)!} reload={reload} />
+      {opened && panel?.kind === 'rates' && (
+        <Rates
+          key={opened.id}
+          viewer={viewer}
+          holder={{
+            ref: { project: { id: opened.id } },
+            name: opened.name,
+            rates: opened.rates,
+            kinds: ['BILLABLE'],
+          }}
+          reload={reload}
+        />
+      )}
+      {opened && panel?.kind === 'edit' && (
+        <ProjectForm
+          key={opened.id}
+          project={opened}
+          companies={companies}
+          people={people}
+          seesMoney={seesMoney}
+          reload={reload}
+          act={act}
+          busy={busy}
+          error={error}
+        />
       )}
     </section>
   );
 }
 
+/** A new project, or the changes of one: its company, limit, rate, visibility and members. */
+function ProjectForm({
+  project,
+  companies,
+  people,
+  seesMoney,
+  reload,
+  act,
+  busy,
+  error,
+}: {
+  project?: AdminProjectFragment;
+  companies: Company[];
+  people: Person[];
+  seesMoney: boolean;
+  reload: () => Promise<unknown>;
+  act: (work: () => Promise<string>) => Promise<boolean>;
+  busy: boolean;
+  error: ApiError | undefined;
+}) {
+  const members = new Set(project?.users.map((u) => u.id));
+  return (
+    <form
+      className={project ? 'inline-form panel' : 'inline-form'}
+      aria-label={project ? text.admin.editProject(project.name) : text.admin.createProject}
+      onSubmit={(event) => {
+        const form = event.currentTarget;
+        const v = formValues(event);
+        const fields = {
+          name: v.name!,
+          companyId: v.company!,
+          // Emptied, the limit is removed: null, where an omitted field would keep it.
+          timeLimitString: v.limit || (project ? null : undefined),
+          ...(seesMoney && v.rate ? { hourlyRate: v.rate } : {}),
+          visibility: v.visibility as Visibility,
+          userIds: new FormData(form).getAll('members').map(String),
+        };
+        void act(async () => {
+          if (project) {
+            await run(UpdateProjectDocument, {
+              input: {
+                project: { id: project.id },
+                patch: {
+                  ...fields,
+                  ...(fields.timeLimitString === null ? { timeLimit: null } : {}),
+                },
+              },
+            });
+          } else {
+            await run(CreateProjectDocument, { input: fields });
+            form.reset();
+          }
+          await reload();
+          return project ? text.admin.updated(fields.name) : text.admin.created(fields.name);
+        });
+      }}
+    >
+      {project && <h3>{text.admin.editProject(project.name)}</h3>}
+      <Field label={text.admin.name}>
+        {(p) => <input {...p} name="name" required defaultValue={project?.name} />}
+      </Field>
+      <Field label={text.admin.company}>
+        {(p) => (
+          <select {...p} name="company" required defaultValue={project?.company?.id ?? ''}>
+            <option value="" disabled>
+              {text.admin.noCompany}
+            </option>
+            {companies.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label={text.admin.timeLimit} hint={text.admin.timeLimitHint}>
+        {(p) => (
+          <input
+            {...p}
+            name="limit"
+            defaultValue={
+              project?.timeLimitString ??
+              (project?.timeLimit != null ? duration(project.timeLimit) : '')
+            }
+          />
+        )}
+      </Field>
+      {seesMoney && !project && (
+        <Field label={text.admin.hourlyRate} hint={text.admin.hourlyRateHint}>
+          {(p) => <input {...p} name="rate" inputMode="decimal" />}
+        </Field>
+      )}
+      <VisibilityField value={project?.visibility} />
+      <Field label={text.admin.members}>
+        {(p) => (
+          <select
+            {...p}
+            name="members"
+            multiple
+            size={Math.min(5, Math.max(2, people.length))}
+            defaultValue={[...members]}
+          >
+            {people.map((person) => (
+              <option key={person.id} value={person.id}>
+                {nameOf(person)}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <button type="submit" className="primary" disabled={busy}>
+        {project ? text.common.save : text.admin.createProject}
+      </button>
+      <ErrorNotice error={error} />
+    </form>
+  );
+}
+
 /** A project's billable rates over time; a new one applies from its date (a past one reprices). */
+interface RateHolder {
+  /** Whose rates: a project's (billable) or a person's (billable and cost). */
+  ref: { project: { id: string } } | { user: { id: string } };
+  name: string;
+  rates: readonly {
+    id: number;
+    kind: RateKind;
+    cents: number | null;
+    effectiveFrom: string | null;
+  }[];
+  kinds: readonly RateKind[];
+}
+
+/** Rates over time; a new one applies from its date on (one set in the past reprices). */
 function Rates({
   viewer,
-  project,
+  holder,
   reload,
 }: {
   viewer: Viewer;
-  project: AdminProjectFragment;
+  holder: RateHolder;
   reload: () => Promise<unknown>;
 }) {
   const { error, status, busy, act } = useAction();
   const zone = viewer.staff.timeZone;
   return (
     <section aria-labelledby="rates-title" className="panel">
-      <h3 id="rates-title">{text.admin.rateHistory(project.name)}</h3>
-      {project.rates.length === 0 ? (
+      <h3 id="rates-title">{text.admin.rateHistory(holder.name)}</h3>
+      {holder.rates.length === 0 ? (
         <p>{text.admin.noRates}</p>
       ) : (
         <table>
@@ -344,7 +505,7 @@ function Rates({
             </tr>
           </thead>
           <tbody>
-            {project.rates.map((r) => (
+            {holder.rates.map((r) => (
               <tr key={r.id}>
                 <td>{r.effectiveFrom ? new Date(r.effectiveFrom).toLocaleString() : '—'}</td>
                 <td>{text.admin.rateKinds[r.kind]}</td>
@@ -360,26 +521,40 @@ function Rates({
       )}
       <form
         className="inline-form"
+        aria-label={text.admin.setRate}
         onSubmit={(event) => {
           const v = formValues(event);
           void act(async () => {
             await run(SetRateDocument, {
               input: {
-                project: { id: project.id },
-                kind: 'BILLABLE',
+                ...holder.ref,
+                kind: (v.kind as RateKind | undefined) ?? holder.kinds[0]!,
                 cents: v.cents === '' ? null : Number(v.cents),
                 effectiveFrom: zonedInstant(v.from!, '00:00', zone).toISOString(),
               },
             });
             await reload();
-            return text.admin.updated(project.name);
+            return text.admin.updated(holder.name);
           });
         }}
       >
+        {holder.kinds.length > 1 && (
+          <Field label={text.admin.rateKind}>
+            {(p) => (
+              <select {...p} name="kind">
+                {holder.kinds.map((k) => (
+                  <option key={k} value={k}>
+                    {text.admin.rateKinds[k]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
         <Field label={text.admin.effectiveFrom}>
           {(p) => <input {...p} name="from" type="date" required defaultValue={today(zone)} />}
         </Field>
-        <Field label={text.admin.cents}>
+        <Field label={text.admin.cents} hint={text.admin.centsHint}>
           {(p) => <input {...p} name="cents" type="number" min={0} step={1} />}
         </Field>
         <button type="submit" disabled={busy}>
@@ -402,6 +577,8 @@ function Staff({
   reload: () => Promise<unknown>;
 }) {
   const { error, status, busy, act } = useAction();
+  const [ratesOf, setRatesOf] = useState<string>();
+  const opened = people.find((p) => p.id === ratesOf);
   const types =
     viewer.staff.type === 'OWNER' ? (['STAFF', 'MANAGER'] as const) : (['STAFF'] as const);
   return (
@@ -489,7 +666,15 @@ function Staff({
               <td>{p.login}</td>
               <td>{text.admin.types[p.type as keyof typeof text.admin.types]}</td>
               <td>{p.timeZone}</td>
-              <td>
+              <td className="actions">
+                <button
+                  type="button"
+                  aria-expanded={ratesOf === p.id}
+                  aria-label={`${text.admin.rates}: ${nameOf(p)}`}
+                  onClick={() => setRatesOf(ratesOf === p.id ? undefined : p.id)}
+                >
+                  {text.admin.rates}
+                </button>
                 {p.type !== 'OWNER' && p.id !== viewer.staff.id && (
                   <button
                     type="button"
@@ -513,6 +698,19 @@ function Staff({
           ))}
         </tbody>
       </table>
+      {opened && (
+        <Rates
+          key={opened.id}
+          viewer={viewer}
+          holder={{
+            ref: { user: { id: opened.id } },
+            name: nameOf(opened),
+            rates: opened.rates,
+            kinds: ['BILLABLE', 'COST'],
+          }}
+          reload={reload}
+        />
+      )}
     </section>
   );
 }
