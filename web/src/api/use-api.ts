@@ -15,33 +15,43 @@ export interface Loaded<Result> {
   reload: () => Promise<void>;
 }
 
-/** A query that runs when `key` (its variables, serialised) changes; `reload` runs it again. */
+/**
+ * A query that runs when its variables change; `reload` runs it again. `loading` is true from the
+ * render that changes the variables until their answer, so old data never passes for new.
+ */
 export function useApi<Result, Variables extends object>(
   document: TypedDocumentString<Result, Variables>,
   variables: Variables,
   skip = false,
 ): Loaded<Result> {
   const key = JSON.stringify(variables);
-  const [state, setState] = useState<Omit<Loaded<Result>, 'reload'>>({
-    data: undefined,
-    error: undefined,
-    loading: !skip,
-  });
+  const [state, setState] = useState<{
+    data: Result | undefined;
+    error: ApiError | undefined;
+    /** The variables of the request under way, or of the last answer. */
+    key: string | undefined;
+    loading: boolean;
+  }>({ data: undefined, error: undefined, key: undefined, loading: false });
   const latest = useRef(0);
   const load = useCallback(async () => {
     if (skip) return;
     const ticket = ++latest.current;
-    setState((s) => ({ ...s, loading: true }));
+    setState((s) => ({ ...s, key, loading: true }));
     try {
       const data = await run(document, JSON.parse(key) as Variables);
-      if (ticket === latest.current) setState({ data, error: undefined, loading: false });
+      if (ticket === latest.current) setState({ data, error: undefined, key, loading: false });
     } catch (error) {
       if (ticket === latest.current)
         setState((s) => ({ ...s, error: asApiError(error), loading: false }));
     }
   }, [document, key, skip]);
   useEffect(() => void load(), [load]);
-  return { ...state, reload: load };
+  return {
+    data: state.data,
+    error: state.error,
+    loading: !skip && (state.loading || state.key !== key),
+    reload: load,
+  };
 }
 
 /** Calls `onEvent` for each punch or shift change the viewer may see, while mounted. */

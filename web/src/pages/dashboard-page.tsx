@@ -117,6 +117,7 @@ export function DashboardPage({ viewer }: { viewer: Viewer }) {
       ) : (
         <Charts
           data={report.data}
+          stale={report.loading}
           base={base}
           bucket={view.bucket}
           refreshed={refreshed}
@@ -271,6 +272,7 @@ function ViewForm({
 
 function Charts({
   data,
+  stale,
   base,
   bucket,
   refreshed,
@@ -281,6 +283,8 @@ function Charts({
   onBurnProject,
 }: {
   data: DashboardQuery;
+  /** Whether the totals are being read again (for a new view, or after events). */
+  stale: boolean;
   base: ReportInput;
   bucket: ReportBucket;
   refreshed: number;
@@ -332,7 +336,7 @@ function Charts({
     drawn.length === 0,
   );
   // The moment the view is drawn with every figure, for bench/web-dashboard.ts's browser trace.
-  const complete = !perPeriod.loading && perPeriod.data !== undefined;
+  const complete = !stale && !perPeriod.loading && perPeriod.data !== undefined;
   useEffect(() => {
     if (complete) performance.mark('timetrack:dashboard-drawn');
   }, [complete, perPeriod.data, data]);
@@ -426,7 +430,7 @@ function Charts({
   const m = (cents: number | null) => (cents === null ? '' : money(cents, currency));
 
   return (
-    <div aria-busy={!complete}>
+    <div aria-busy={!complete} data-testid="charts">
       <table className="totals" data-testid="totals">
         <caption>{text.dashboard.totals}</caption>
         <tbody>
