@@ -33,7 +33,13 @@ const outsideRequests: string[] = [];
 const pageErrors: string[] = [];
 
 async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  // The browser's language and zone fixed: the app formats money and days in the reader's.
+  const context = await browser.newContext({
+    viewport,
+    acceptDownloads: true,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  });
   contexts.push(context);
   // Works on a closed network: anything not from the service is refused and noted.
   await context.route('**/*', (route) => {
@@ -142,10 +148,13 @@ describeInBrowser('web app browser test')('the web app in headless Chromium', ()
   beforeAll(async () => {
     browser = await launchChromium();
   }, 180_000);
+  // Each test's own: a script error or a request outside the service fails the test that made it.
+  afterEach(() => {
+    expect(outsideRequests.splice(0)).toEqual([]);
+    expect(pageErrors.splice(0)).toEqual([]);
+  });
   afterAll(async () => {
     for (const context of contexts) await context.close();
-    expect(outsideRequests).toEqual([]);
-    expect(pageErrors).toEqual([]);
   });
 
   test('an owner signs in, creates a company, a project with a rate and limit, and a staff member; signing out revokes the token', async () => {
@@ -248,15 +257,24 @@ describeInBrowser('web app browser test')('the web app in headless Chromium', ()
     await page.getByRole('heading', { name: 'Timer' }).waitFor();
     await page.getByLabel('Project').selectOption({ label: 'Acme Corporation – Website' });
     await page.getByLabel('Notes').fill('Home page');
-    await page.getByRole('button', { name: 'Punch in', exact: true }).click();
+    // The key, from outside the form: Alt+Shift+S punches in to the chosen project.
+    await page.getByRole('heading', { name: 'Timer' }).click();
+    await page.keyboard.press('Alt+Shift+KeyS');
     await page.getByRole('status').getByText('Punched in to Website.').waitFor();
 
-    // The clock is the page's own (Playwright's), so the tick is measured, not waited for.
+    // The clock is the page's own (Playwright's): the running shift shows the time from its
+    // start, read from the API, to the page's instant, second by second.
+    const { shifts } = await t.gqlOk(
+      staff,
+      '{ shifts(first: 1, filter: { stop: { isNull: true } }) { nodes { start } } }',
+    );
+    const started = Date.parse(shifts.nodes[0].start);
+    const paused = started + 600_000 + 2_000;
+    await page.clock.pauseAt(paused);
     const elapsed = page.getByTestId('elapsed');
-    await page.clock.pauseAt(Date.now() + 60_000);
-    const first = seconds(await elapsed.innerText());
+    await elapsed.getByText(clock(paused - started), { exact: true }).waitFor();
     await page.clock.runFor(5_000);
-    expect(seconds(await elapsed.innerText())).toBe(first + 5);
+    await elapsed.getByText(clock(paused + 5_000 - started), { exact: true }).waitFor();
     // A screenshot waits for animation frames, which a paused clock holds back.
     await page.clock.resume();
     await screenshot(page, 'web-timer.png');
@@ -276,7 +294,12 @@ describeInBrowser('web app browser test')('the web app in headless Chromium', ()
   test('the staff member edits the shift in the week view: times in their zone, stored as instants', async () => {
     const page = await newPage();
     await signIn(page, staff);
-    await page.getByRole('link', { name: 'Week' }).click();
+    // The week that holds the punched shift, by the page's address (not the clock's week).
+    const punched = await t.gqlOk(staff, '{ shifts(first: 1) { nodes { start } } }');
+    const monday = DateTime.fromISO(punched.shifts.nodes[0].start, { zone: STAFF_ZONE })
+      .startOf('week')
+      .toISODate();
+    await page.goto(`${base}/#/week?week=${monday}`);
     await page.getByRole('heading', { name: 'Week', exact: true }).waitFor();
     const shifts = page.getByRole('table', { name: 'Shifts' });
     await shifts.getByRole('button', { name: /^Edit:/ }).click();
@@ -433,8 +456,12 @@ describeInBrowser('web app browser test')('the web app in headless Chromium', ()
     await page.clock.install();
     await signIn(page, staff);
     const first = await sessionToken(page);
-    // The token lasts an hour; the page's clock (Playwright's) goes 59 minutes on at once.
-    await page.clock.runFor(59 * 60_000);
+    // The page's clock (Playwright's) goes on to 30 s before the token expires, at once.
+    const expiresAt = (await page.evaluate(
+      "JSON.parse(sessionStorage.getItem('timetrack.session')).expiresAt",
+    )) as number;
+    const now = (await page.evaluate('Date.now()')) as number;
+    await page.clock.fastForward(expiresAt - now - 30_000);
     // Until the answer of /oauth/token is stored (a function: the page's CSP refuses eval).
     await page.waitForFunction(
       (old) =>
@@ -486,8 +513,8 @@ describeInBrowser('web app browser test')('the web app in headless Chromium', ()
   });
 });
 
-/** "1:02:03" as seconds. */
-function seconds(clock: string): number {
-  const [h, m, s] = clock.split(':').map(Number);
-  return h! * 3600 + m! * 60 + s!;
+/** Milliseconds as the timer shows them: "1:00:02". */
+function clock(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 }

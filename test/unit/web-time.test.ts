@@ -28,6 +28,22 @@ describe('zonedInstant: a wall time in a zone as an instant', () => {
       'Europe/Berlin',
       '2026-10-25T00:30:00.000Z',
     ],
+    // More than 12 hours east of UTC: Auckland skips 02:00-03:00 on 27 September 2026 (to +13)…
+    [
+      'a time the clocks skip, far east',
+      '2026-09-27',
+      '02:30',
+      'Pacific/Auckland',
+      '2026-09-26T14:30:00.000Z',
+    ],
+    // …and passes 02:00-03:00 twice on 5 April 2026 (back to +12): the first is at +13.
+    [
+      'a time the clocks pass twice, far east',
+      '2026-04-05',
+      '02:30',
+      'Pacific/Auckland',
+      '2026-04-04T13:30:00.000Z',
+    ],
     [
       'the hour after the autumn change',
       '2026-10-25',

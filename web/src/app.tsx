@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { ViewerDocument } from './api/generated';
 import { useApi } from './api/use-api';
 import {
@@ -13,7 +13,7 @@ import {
 import { AdminPage } from './pages/admin-page';
 import { TimerPage } from './pages/timer-page';
 import { WeekPage } from './pages/week-page';
-import { text } from './text';
+import { personName, text } from './text';
 import { ErrorNotice, Loading } from './ui';
 
 // The chart library comes with the dashboard, not with the first page.
@@ -94,8 +94,13 @@ function SignedIn() {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
   const viewer = useApi(ViewerDocument, {});
+  // A new page is announced as a page is: its title, and the focus on its main region.
+  const main = useRef<HTMLElement>(null);
+  const first = useRef(true);
   useEffect(() => {
     document.title = `${text.nav[page]} – ${text.appName}`;
+    if (first.current) first.current = false;
+    else main.current?.focus();
   }, [page]);
 
   if (viewer.error) return <ErrorNotice error={viewer.error} />;
@@ -119,16 +124,12 @@ function SignedIn() {
             ))}
           </ul>
         </nav>
-        <p className="who">
-          {text.nav.signedInAs(
-            `${me.staff.firstName} ${me.staff.lastName}`.trim() || (me.staff.login ?? ''),
-          )}
-        </p>
+        <p className="who">{text.nav.signedInAs(personName(me.staff))}</p>
         <button type="button" onClick={() => void signOut()}>
           {text.nav.signOut}
         </button>
       </header>
-      <main>
+      <main ref={main} tabIndex={-1}>
         {page === 'timer' && <TimerPage />}
         {page === 'week' && <WeekPage viewer={me} />}
         {page === 'dashboard' && (

@@ -18,10 +18,8 @@ export const text = {
     intro: 'Sign in with your timetrack login to punch in, fill in your week and see your reports.',
     signIn: 'Sign in',
     signingIn: 'Signing in…',
-    signedOut: 'You are signed out.',
     failed: (reason: string) => `Signing in failed: ${reason}`,
     stateMismatch: 'The sign-in answer did not match the request this tab made; sign in again.',
-    denied: 'Access was not allowed.',
     insecure:
       'This page is not served over HTTPS, so the browser cannot make the sign-in proof it needs.',
   },
@@ -31,17 +29,9 @@ export const text = {
     cancel: 'Cancel',
     delete: 'Delete',
     edit: 'Edit',
-    add: 'Add',
-    close: 'Close',
-    none: 'None',
     all: 'All',
     total: 'Total',
-    yes: 'Yes',
-    no: 'No',
-    retry: 'Try again',
     error: (message: string) => `Error: ${message}`,
-    networkError: 'The service could not be reached.',
-    sessionEnded: 'Your session ended; sign in again.',
   },
   timer: {
     title: 'Timer',
@@ -51,7 +41,8 @@ export const text = {
     noActivity: 'No activity',
     start: 'Punch in',
     stop: 'Punch out',
-    shortcut: 'Press S to punch in to or out of the chosen project.',
+    shortcut: 'Alt+Shift+S punches in to or out of the chosen project.',
+    punch: 'Punch in or out',
     running: 'Running',
     elapsed: 'Elapsed',
     noProjects: 'There is no active project you may punch in to.',
@@ -104,7 +95,6 @@ export const text = {
     name: 'Name',
     company: 'Company',
     noCompany: 'Choose a company',
-    code: 'Code',
     visibility: 'Visibility',
     visibilities: { PUBLIC: 'Everyone', PRIVATE: 'Owner and creator', CUSTOM: 'Chosen people' },
     members: 'Members',
@@ -141,7 +131,6 @@ export const text = {
     setRate: 'Set rate',
     noRates: 'No rate set.',
     rateUnset: 'none',
-    website: 'Website',
     city: 'City',
     actions: 'Actions',
     forbidden: 'Only owners and managers manage projects, companies and staff.',
@@ -174,7 +163,7 @@ export const text = {
     target: 'Target',
     byProject: 'Hours by project',
     byProjectSummary: (n: number, hours: string) =>
-      `Stacked bars: hours of ${n} projects per period, ${hours} hours in all.`,
+      `Stacked bars: hours per period of the ${n} largest projects and the rest, ${hours} hours in all.`,
     billableSplit: 'Billable and non-billable hours',
     billableSummary: (billable: string, other: string) =>
       `Bars: ${billable} billable and ${other} non-billable hours.`,
@@ -187,7 +176,8 @@ export const text = {
       `Line: time left on ${project} at the end of each period; ${left} hours left now.`,
     burnDownNoLimit: 'This project has no time limit.',
     money: 'Amount, cost and profit',
-    moneySummary: (amount: string) => `Bars: amount ${amount} per period, with cost and profit.`,
+    moneySummary: (amount: string) =>
+      `Lines: amount ${amount} in all, with cost and profit, per period.`,
     downloads: 'Download this view',
     csv: 'CSV',
     xlsx: 'Excel',
@@ -196,7 +186,6 @@ export const text = {
     updated: 'Updated with the latest changes.',
     otherProjects: (n: number) => `${n} other projects`,
     hiddenProject: 'A project you may not see',
-    chartLabel: (title: string) => `${title} (chart; the table beside it holds its figures)`,
   },
   /** What a refusal means for the person, by the API's error code; the API's own message follows. */
   errors: {
@@ -214,4 +203,11 @@ export const text = {
   } as Partial<Record<string, string>>,
 } as const;
 
-export type Text = typeof text;
+/** How a person is named: first and last name, else the login (a name is optional). */
+export function personName(person: {
+  firstName: string;
+  lastName: string;
+  login?: string | null;
+}): string {
+  return `${person.firstName} ${person.lastName}`.trim() || person.login || '';
+}

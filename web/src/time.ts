@@ -66,9 +66,10 @@ export function zonedInstant(date: string, time: string, zone: string): Date {
     const back = wallClock(new Date(instant), zone);
     return back.date === date && back.time === time;
   };
-  // The offsets half a day either side; they differ only around a change of the clocks.
-  const early = wall - offsetMinutes(wall - 43_200_000, zone) * 60_000;
-  const late = wall - offsetMinutes(wall + 43_200_000, zone) * 60_000;
+  // The offsets a day either side (zones reach 14 hours from UTC); they differ only around a
+  // change of the clocks.
+  const early = wall - offsetMinutes(wall - 86_400_000, zone) * 60_000;
+  const late = wall - offsetMinutes(wall + 86_400_000, zone) * 60_000;
   if (matches(early) || !matches(late)) return new Date(early);
   return new Date(late);
 }
@@ -119,12 +120,23 @@ export function hours(seconds: number): string {
   return (seconds / 3600).toFixed(2);
 }
 
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+function moneyFormat(currency: string): Intl.NumberFormat {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+    moneyFormats.set(currency, format);
+  }
+  return format;
+}
+
+/** Minor units (cents of USD, yen of JPY, fils of BHD) in the currency's major units. */
+export function majorUnits(minor: number, currency: string): number {
+  return minor / 10 ** (moneyFormat(currency).resolvedOptions().maximumFractionDigits ?? 2);
+}
+
 /** Minor units as money in the account's currency. */
-export function money(cents: number, currency: string): string {
-  const digits =
-    new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions()
-      .maximumFractionDigits ?? 2;
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(
-    cents / 10 ** digits,
-  );
+export function money(minor: number, currency: string): string {
+  return moneyFormat(currency).format(majorUnits(minor, currency));
 }

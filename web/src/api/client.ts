@@ -27,6 +27,8 @@ const http = new Client({
   fetchOptions: () => ({ headers: { authorization: `Bearer ${accessToken() ?? ''}` } }),
 });
 
+const reconnected = new Set<() => void>();
+
 const live = createLiveClient({
   url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
   lazy: true,
@@ -34,7 +36,19 @@ const live = createLiveClient({
   connectionParams: () => ({ authorization: `Bearer ${accessToken() ?? ''}` }),
   retryAttempts: Number.MAX_SAFE_INTEGER,
   shouldRetry: () => true,
+  // Back off to 30 s at most (graphql-ws's own wait grows without bound), with some jitter.
+  retryWait: (retries) =>
+    new Promise((resolve) =>
+      setTimeout(resolve, Math.min(30_000, 1000 * 2 ** retries) + Math.random() * 1000),
+    ),
+  on: { connected: (_socket, _payload, wasRetry) => wasRetry && reconnected.forEach((f) => f()) },
 });
+
+/** Called after the live connection came back from a drop (events may have been missed). */
+export function onReconnected(listener: () => void): () => void {
+  reconnected.add(listener);
+  return () => reconnected.delete(listener);
+}
 
 /** Runs a query or mutation; after a 401 it refreshes the token once and tries again. */
 export async function run<Result, Variables extends object>(
@@ -65,6 +79,8 @@ export function subscribe<Result, Variables extends object>(
     { query: String(document), variables: variables as Record<string, unknown> },
     {
       next: (message) => message.data && onData(message.data),
+      // A refused subscription (its token revoked meanwhile) ends; the page still works, and
+      // the next reconnection after a refresh subscribes again when the page remounts.
       error: () => undefined,
       complete: () => undefined,
     },

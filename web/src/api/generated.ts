@@ -499,19 +499,6 @@ export type SetRateInput = {
   user?: StaffRef | null | undefined;
 };
 
-/** What happened to a shift: a punch in or out, or a shift created, updated or deleted. */
-export type ShiftEventKind =
-  /** A punch-in started the shift. */
-  | 'PUNCHED_IN'
-  /** A punch-out stopped the shift. */
-  | 'PUNCHED_OUT'
-  /** The shift was created. */
-  | 'SHIFT_CREATED'
-  /** The shift was deleted. */
-  | 'SHIFT_DELETED'
-  /** The shift was changed. */
-  | 'SHIFT_UPDATED';
-
 /** Selects shifts: every field and combinator given must hold (AND); `or` and `not` express the rest. */
 export type ShiftFilter = {
   /** The uuid of the shift's activity (`isNull: true`: shifts without one). */
@@ -679,40 +666,40 @@ export type WeekStart =
   /** Sunday to Saturday. */
   | 'SUNDAY';
 
-export type ViewerFieldsFragment = { staff: { id: string, login: string | null, firstName: string, lastName: string, type: StaffType, timeZone: string }, account: { id: string, name: string, currency: string, staffSeeMoney: boolean } };
+export type ViewerFieldsFragment = { staff: { id: string, login: string | null, firstName: string, lastName: string, type: StaffType, timeZone: string }, account: { currency: string, staffSeeMoney: boolean } };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ViewerQuery = { viewer: { staff: { id: string, login: string | null, firstName: string, lastName: string, type: StaffType, timeZone: string }, account: { id: string, name: string, currency: string, staffSeeMoney: boolean } } };
+export type ViewerQuery = { viewer: { staff: { id: string, login: string | null, firstName: string, lastName: string, type: StaffType, timeZone: string }, account: { currency: string, staffSeeMoney: boolean } } };
 
-export type TimerProjectFragment = { id: string, name: string, code: string | null, timeLimit: number | null, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, running: boolean, startedAt: string | null, runningTotal: number, company: { id: string, name: string } | null, activities: Array<{ id: string, name: string }>, currentShift: { id: string, start: string, notes: string | null, activity: { id: string, name: string } | null } | null };
+export type TimerProjectFragment = { id: string, name: string, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, running: boolean, startedAt: string | null, runningTotal: number, company: { id: string, name: string } | null, activities: Array<{ id: string, name: string }> };
 
 export type TimerProjectsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type TimerProjectsQuery = { projects: { nodes: Array<{ id: string, name: string, code: string | null, timeLimit: number | null, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, running: boolean, startedAt: string | null, runningTotal: number, company: { id: string, name: string } | null, activities: Array<{ id: string, name: string }>, currentShift: { id: string, start: string, notes: string | null, activity: { id: string, name: string } | null } | null }> } };
+export type TimerProjectsQuery = { projects: { nodes: Array<{ id: string, name: string, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, running: boolean, startedAt: string | null, runningTotal: number, company: { id: string, name: string } | null, activities: Array<{ id: string, name: string }> }> } };
 
 export type PunchInMutationVariables = Exact<{
   input: PunchInInput;
 }>;
 
 
-export type PunchInMutation = { punchIn: { project: { id: string, name: string, code: string | null, timeLimit: number | null, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, running: boolean, startedAt: string | null, runningTotal: number, company: { id: string, name: string } | null, activities: Array<{ id: string, name: string }>, currentShift: { id: string, start: string, notes: string | null, activity: { id: string, name: string } | null } | null }, stoppedShifts: Array<{ id: string, project: { id: string, name: string, code: string | null, timeLimit: number | null, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, running: boolean, startedAt: string | null, runningTotal: number, company: { id: string, name: string } | null, activities: Array<{ id: string, name: string }>, currentShift: { id: string, start: string, notes: string | null, activity: { id: string, name: string } | null } | null } | null }> } };
+export type PunchInMutation = { punchIn: { project: { id: string, name: string, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, running: boolean, startedAt: string | null, runningTotal: number, company: { id: string, name: string } | null, activities: Array<{ id: string, name: string }> }, stoppedShifts: Array<{ id: string, project: { id: string, name: string, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, running: boolean, startedAt: string | null, runningTotal: number, company: { id: string, name: string } | null, activities: Array<{ id: string, name: string }> } | null }> } };
 
 export type PunchOutMutationVariables = Exact<{
   input: PunchOutInput;
 }>;
 
 
-export type PunchOutMutation = { punchOut: { project: { id: string, name: string, code: string | null, timeLimit: number | null, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, running: boolean, startedAt: string | null, runningTotal: number, company: { id: string, name: string } | null, activities: Array<{ id: string, name: string }>, currentShift: { id: string, start: string, notes: string | null, activity: { id: string, name: string } | null } | null } } };
+export type PunchOutMutation = { punchOut: { project: { id: string, name: string, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, running: boolean, startedAt: string | null, runningTotal: number, company: { id: string, name: string } | null, activities: Array<{ id: string, name: string }> } } };
 
 export type ShiftEventsSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ShiftEventsSubscription = { shiftEvents: { kind: ShiftEventKind, occurredAt: string, deletedShiftId: string | null, project: { id: string, name: string, code: string | null, timeLimit: number | null, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, running: boolean, startedAt: string | null, runningTotal: number, company: { id: string, name: string } | null, activities: Array<{ id: string, name: string }>, currentShift: { id: string, start: string, notes: string | null, activity: { id: string, name: string } | null } | null } | null } };
+export type ShiftEventsSubscription = { shiftEvents: { project: { id: string, name: string, timeLeft: number | null, overdue: boolean | null, nearlyOverdue: boolean | null, running: boolean, startedAt: string | null, runningTotal: number, company: { id: string, name: string } | null, activities: Array<{ id: string, name: string }> } | null } };
 
-export type WeekShiftFragment = { id: string, start: string, stop: string | null, running: boolean, timeZone: string, notes: string | null, billable: boolean, project: { id: string, name: string } | null, activity: { id: string, name: string } | null, user: { id: string, login: string | null, firstName: string, lastName: string } };
+export type WeekShiftFragment = { id: string, start: string, stop: string | null, notes: string | null, billable: boolean, project: { id: string, name: string } | null };
 
 export type WeekShiftsQueryVariables = Exact<{
   filter: ShiftFilter;
@@ -720,21 +707,21 @@ export type WeekShiftsQueryVariables = Exact<{
 }>;
 
 
-export type WeekShiftsQuery = { shifts: { nodes: Array<{ id: string, start: string, stop: string | null, running: boolean, timeZone: string, notes: string | null, billable: boolean, project: { id: string, name: string } | null, activity: { id: string, name: string } | null, user: { id: string, login: string | null, firstName: string, lastName: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type WeekShiftsQuery = { shifts: { nodes: Array<{ id: string, start: string, stop: string | null, notes: string | null, billable: boolean, project: { id: string, name: string } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type CreateShiftMutationVariables = Exact<{
   input: CreateShiftInput;
 }>;
 
 
-export type CreateShiftMutation = { createShift: { shift: { id: string, start: string, stop: string | null, running: boolean, timeZone: string, notes: string | null, billable: boolean, project: { id: string, name: string } | null, activity: { id: string, name: string } | null, user: { id: string, login: string | null, firstName: string, lastName: string } } } };
+export type CreateShiftMutation = { createShift: { shift: { id: string, start: string, stop: string | null, notes: string | null, billable: boolean, project: { id: string, name: string } | null } } };
 
 export type UpdateShiftMutationVariables = Exact<{
   input: UpdateShiftInput;
 }>;
 
 
-export type UpdateShiftMutation = { updateShift: { shift: { id: string, start: string, stop: string | null, running: boolean, timeZone: string, notes: string | null, billable: boolean, project: { id: string, name: string } | null, activity: { id: string, name: string } | null, user: { id: string, login: string | null, firstName: string, lastName: string } } } };
+export type UpdateShiftMutation = { updateShift: { shift: { id: string, start: string, stop: string | null, notes: string | null, billable: boolean, project: { id: string, name: string } | null } } };
 
 export type DeleteShiftMutationVariables = Exact<{
   input: DeleteShiftInput;
@@ -743,70 +730,70 @@ export type DeleteShiftMutationVariables = Exact<{
 
 export type DeleteShiftMutation = { deleteShift: { deletedShiftId: string } };
 
-export type StaffFieldsFragment = { id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> };
+export type StaffFieldsFragment = { id: string, login: string | null, firstName: string, lastName: string, type: StaffType, active: boolean, timeZone: string, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> };
 
 export type StaffListQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type StaffListQuery = { staff: { nodes: Array<{ id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> }> } };
+export type StaffListQuery = { staff: { nodes: Array<{ id: string, login: string | null, firstName: string, lastName: string, type: StaffType, active: boolean, timeZone: string, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> }> } };
 
 export type CreateStaffMutationVariables = Exact<{
   input: CreateStaffInput;
 }>;
 
 
-export type CreateStaffMutation = { createStaff: { staff: { id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> } } };
+export type CreateStaffMutation = { createStaff: { staff: { id: string, login: string | null, firstName: string, lastName: string, type: StaffType, active: boolean, timeZone: string, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> } } };
 
 export type EnableStaffMutationVariables = Exact<{
   input: EnableStaffInput;
 }>;
 
 
-export type EnableStaffMutation = { enableStaff: { staff: { id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> } } };
+export type EnableStaffMutation = { enableStaff: { staff: { id: string, login: string | null, firstName: string, lastName: string, type: StaffType, active: boolean, timeZone: string, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> } } };
 
 export type DisableStaffMutationVariables = Exact<{
   input: DisableStaffInput;
 }>;
 
 
-export type DisableStaffMutation = { disableStaff: { staff: { id: string, login: string | null, firstName: string, lastName: string, emailAddress: string | null, type: StaffType, active: boolean, timeZone: string, hourlyRateCents: number | null, costRateCents: number | null, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> } } };
+export type DisableStaffMutation = { disableStaff: { staff: { id: string, login: string | null, firstName: string, lastName: string, type: StaffType, active: boolean, timeZone: string, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> } } };
 
-export type AdminCompanyFragment = { id: string, name: string, visibility: Visibility, website: string | null, mainCity: string | null };
+export type AdminCompanyFragment = { id: string, name: string, visibility: Visibility, mainCity: string | null };
 
-export type AdminProjectFragment = { id: string, name: string, code: string | null, active: boolean, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, timeLeft: number | null, hourlyRateCents: number | null, billableByDefault: boolean, company: { id: string, name: string } | null, users: Array<{ id: string }>, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> };
+export type AdminProjectFragment = { id: string, name: string, active: boolean, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, timeLeft: number | null, hourlyRateCents: number | null, company: { id: string, name: string } | null, users: Array<{ id: string }>, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> };
 
 export type AdminListsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AdminListsQuery = { companies: { nodes: Array<{ id: string, name: string, visibility: Visibility, website: string | null, mainCity: string | null }> }, projects: { nodes: Array<{ id: string, name: string, code: string | null, active: boolean, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, timeLeft: number | null, hourlyRateCents: number | null, billableByDefault: boolean, company: { id: string, name: string } | null, users: Array<{ id: string }>, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> }> } };
+export type AdminListsQuery = { companies: { nodes: Array<{ id: string, name: string, visibility: Visibility, mainCity: string | null }> }, projects: { nodes: Array<{ id: string, name: string, active: boolean, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, timeLeft: number | null, hourlyRateCents: number | null, company: { id: string, name: string } | null, users: Array<{ id: string }>, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> }> } };
 
 export type CreateCompanyMutationVariables = Exact<{
   input: CreateCompanyInput;
 }>;
 
 
-export type CreateCompanyMutation = { createCompany: { company: { id: string, name: string, visibility: Visibility, website: string | null, mainCity: string | null } } };
+export type CreateCompanyMutation = { createCompany: { company: { id: string, name: string, visibility: Visibility, mainCity: string | null } } };
 
 export type UpdateCompanyMutationVariables = Exact<{
   input: UpdateCompanyInput;
 }>;
 
 
-export type UpdateCompanyMutation = { updateCompany: { company: { id: string, name: string, visibility: Visibility, website: string | null, mainCity: string | null } } };
+export type UpdateCompanyMutation = { updateCompany: { company: { id: string, name: string, visibility: Visibility, mainCity: string | null } } };
 
 export type CreateProjectMutationVariables = Exact<{
   input: CreateProjectInput;
 }>;
 
 
-export type CreateProjectMutation = { createProject: { project: { id: string, name: string, code: string | null, active: boolean, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, timeLeft: number | null, hourlyRateCents: number | null, billableByDefault: boolean, company: { id: string, name: string } | null, users: Array<{ id: string }>, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> } } };
+export type CreateProjectMutation = { createProject: { project: { id: string, name: string, active: boolean, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, timeLeft: number | null, hourlyRateCents: number | null, company: { id: string, name: string } | null, users: Array<{ id: string }>, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> } } };
 
 export type UpdateProjectMutationVariables = Exact<{
   input: UpdateProjectInput;
 }>;
 
 
-export type UpdateProjectMutation = { updateProject: { project: { id: string, name: string, code: string | null, active: boolean, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, timeLeft: number | null, hourlyRateCents: number | null, billableByDefault: boolean, company: { id: string, name: string } | null, users: Array<{ id: string }>, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> } } };
+export type UpdateProjectMutation = { updateProject: { project: { id: string, name: string, active: boolean, visibility: Visibility, timeLimit: number | null, timeLimitString: string | null, timeLeft: number | null, hourlyRateCents: number | null, company: { id: string, name: string } | null, users: Array<{ id: string }>, rates: Array<{ id: number, kind: RateKind, cents: number | null, effectiveFrom: string | null }> } } };
 
 export type SetRateMutationVariables = Exact<{
   input: SetRateInput;
@@ -834,7 +821,9 @@ export type DashboardPeriodsQueryVariables = Exact<{
 }>;
 
 
-export type DashboardPeriodsQuery = { drawn: { rows: Array<{ bucketStart: string | null, billable: boolean | null, seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null, project: { nodeId: string, name: string | null } | null, user: { staffId: string, login: string, firstName: string, lastName: string } | null }> }, followed: { rows: Array<{ bucketStart: string | null, billable: boolean | null, seconds: number, billableSeconds: number, amountCents: number | null, costCents: number | null, profitCents: number | null, project: { nodeId: string, name: string | null } | null, user: { staffId: string, login: string, firstName: string, lastName: string } | null }> } };
+export type DashboardPeriodsQuery = { drawn: { rows: Array<{ bucketStart: string | null, seconds: number, project: { nodeId: string } | null }> }, followed: { rows: Array<{ bucketStart: string | null, seconds: number, project: { nodeId: string } | null }> } };
+
+export type PeriodRowFragment = { bucketStart: string | null, seconds: number, project: { nodeId: string } | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -865,8 +854,6 @@ export const ViewerFieldsFragmentDoc = new TypedDocumentString(`
     timeZone
   }
   account {
-    id
-    name
     currency
     staffSeeMoney
   }
@@ -876,8 +863,6 @@ export const TimerProjectFragmentDoc = new TypedDocumentString(`
     fragment TimerProject on Project {
   id
   name
-  code
-  timeLimit
   timeLeft
   overdue
   nearlyOverdue
@@ -892,15 +877,6 @@ export const TimerProjectFragmentDoc = new TypedDocumentString(`
     id
     name
   }
-  currentShift {
-    id
-    start
-    notes
-    activity {
-      id
-      name
-    }
-  }
 }
     `, {"fragmentName":"TimerProject"}) as unknown as TypedDocumentString<TimerProjectFragment, unknown>;
 export const WeekShiftFragmentDoc = new TypedDocumentString(`
@@ -908,23 +884,11 @@ export const WeekShiftFragmentDoc = new TypedDocumentString(`
   id
   start
   stop
-  running
-  timeZone
   notes
   billable
   project {
     id
     name
-  }
-  activity {
-    id
-    name
-  }
-  user {
-    id
-    login
-    firstName
-    lastName
   }
 }
     `, {"fragmentName":"WeekShift"}) as unknown as TypedDocumentString<WeekShiftFragment, unknown>;
@@ -934,12 +898,9 @@ export const StaffFieldsFragmentDoc = new TypedDocumentString(`
   login
   firstName
   lastName
-  emailAddress
   type
   active
   timeZone
-  hourlyRateCents
-  costRateCents
   rates {
     id
     kind
@@ -953,7 +914,6 @@ export const AdminCompanyFragmentDoc = new TypedDocumentString(`
   id
   name
   visibility
-  website
   mainCity
 }
     `, {"fragmentName":"AdminCompany"}) as unknown as TypedDocumentString<AdminCompanyFragment, unknown>;
@@ -961,14 +921,12 @@ export const AdminProjectFragmentDoc = new TypedDocumentString(`
     fragment AdminProject on Project {
   id
   name
-  code
   active
   visibility
   timeLimit
   timeLimitString
   timeLeft
   hourlyRateCents
-  billableByDefault
   company {
     id
     name
@@ -1014,6 +972,15 @@ export const ReportRowFieldsFragmentDoc = new TypedDocumentString(`
   profitCents
 }
     `, {"fragmentName":"ReportRowFields"}) as unknown as TypedDocumentString<ReportRowFieldsFragment, unknown>;
+export const PeriodRowFragmentDoc = new TypedDocumentString(`
+    fragment PeriodRow on ReportRow {
+  bucketStart
+  project {
+    nodeId
+  }
+  seconds
+}
+    `, {"fragmentName":"PeriodRow"}) as unknown as TypedDocumentString<PeriodRowFragment, unknown>;
 export const ViewerDocument = new TypedDocumentString(`
     query Viewer {
   viewer {
@@ -1030,8 +997,6 @@ export const ViewerDocument = new TypedDocumentString(`
     timeZone
   }
   account {
-    id
-    name
     currency
     staffSeeMoney
   }
@@ -1047,8 +1012,6 @@ export const TimerProjectsDocument = new TypedDocumentString(`
     fragment TimerProject on Project {
   id
   name
-  code
-  timeLimit
   timeLeft
   overdue
   nearlyOverdue
@@ -1062,15 +1025,6 @@ export const TimerProjectsDocument = new TypedDocumentString(`
   activities {
     id
     name
-  }
-  currentShift {
-    id
-    start
-    notes
-    activity {
-      id
-      name
-    }
   }
 }`) as unknown as TypedDocumentString<TimerProjectsQuery, TimerProjectsQueryVariables>;
 export const PunchInDocument = new TypedDocumentString(`
@@ -1090,8 +1044,6 @@ export const PunchInDocument = new TypedDocumentString(`
     fragment TimerProject on Project {
   id
   name
-  code
-  timeLimit
   timeLeft
   overdue
   nearlyOverdue
@@ -1105,15 +1057,6 @@ export const PunchInDocument = new TypedDocumentString(`
   activities {
     id
     name
-  }
-  currentShift {
-    id
-    start
-    notes
-    activity {
-      id
-      name
-    }
   }
 }`) as unknown as TypedDocumentString<PunchInMutation, PunchInMutationVariables>;
 export const PunchOutDocument = new TypedDocumentString(`
@@ -1127,8 +1070,6 @@ export const PunchOutDocument = new TypedDocumentString(`
     fragment TimerProject on Project {
   id
   name
-  code
-  timeLimit
   timeLeft
   overdue
   nearlyOverdue
@@ -1143,22 +1084,10 @@ export const PunchOutDocument = new TypedDocumentString(`
     id
     name
   }
-  currentShift {
-    id
-    start
-    notes
-    activity {
-      id
-      name
-    }
-  }
 }`) as unknown as TypedDocumentString<PunchOutMutation, PunchOutMutationVariables>;
 export const ShiftEventsDocument = new TypedDocumentString(`
     subscription ShiftEvents {
   shiftEvents {
-    kind
-    occurredAt
-    deletedShiftId
     project {
       ...TimerProject
     }
@@ -1167,8 +1096,6 @@ export const ShiftEventsDocument = new TypedDocumentString(`
     fragment TimerProject on Project {
   id
   name
-  code
-  timeLimit
   timeLeft
   overdue
   nearlyOverdue
@@ -1182,15 +1109,6 @@ export const ShiftEventsDocument = new TypedDocumentString(`
   activities {
     id
     name
-  }
-  currentShift {
-    id
-    start
-    notes
-    activity {
-      id
-      name
-    }
   }
 }`) as unknown as TypedDocumentString<ShiftEventsSubscription, ShiftEventsSubscriptionVariables>;
 export const WeekShiftsDocument = new TypedDocumentString(`
@@ -1209,23 +1127,11 @@ export const WeekShiftsDocument = new TypedDocumentString(`
   id
   start
   stop
-  running
-  timeZone
   notes
   billable
   project {
     id
     name
-  }
-  activity {
-    id
-    name
-  }
-  user {
-    id
-    login
-    firstName
-    lastName
   }
 }`) as unknown as TypedDocumentString<WeekShiftsQuery, WeekShiftsQueryVariables>;
 export const CreateShiftDocument = new TypedDocumentString(`
@@ -1240,23 +1146,11 @@ export const CreateShiftDocument = new TypedDocumentString(`
   id
   start
   stop
-  running
-  timeZone
   notes
   billable
   project {
     id
     name
-  }
-  activity {
-    id
-    name
-  }
-  user {
-    id
-    login
-    firstName
-    lastName
   }
 }`) as unknown as TypedDocumentString<CreateShiftMutation, CreateShiftMutationVariables>;
 export const UpdateShiftDocument = new TypedDocumentString(`
@@ -1271,23 +1165,11 @@ export const UpdateShiftDocument = new TypedDocumentString(`
   id
   start
   stop
-  running
-  timeZone
   notes
   billable
   project {
     id
     name
-  }
-  activity {
-    id
-    name
-  }
-  user {
-    id
-    login
-    firstName
-    lastName
   }
 }`) as unknown as TypedDocumentString<UpdateShiftMutation, UpdateShiftMutationVariables>;
 export const DeleteShiftDocument = new TypedDocumentString(`
@@ -1310,12 +1192,9 @@ export const StaffListDocument = new TypedDocumentString(`
   login
   firstName
   lastName
-  emailAddress
   type
   active
   timeZone
-  hourlyRateCents
-  costRateCents
   rates {
     id
     kind
@@ -1336,12 +1215,9 @@ export const CreateStaffDocument = new TypedDocumentString(`
   login
   firstName
   lastName
-  emailAddress
   type
   active
   timeZone
-  hourlyRateCents
-  costRateCents
   rates {
     id
     kind
@@ -1362,12 +1238,9 @@ export const EnableStaffDocument = new TypedDocumentString(`
   login
   firstName
   lastName
-  emailAddress
   type
   active
   timeZone
-  hourlyRateCents
-  costRateCents
   rates {
     id
     kind
@@ -1388,12 +1261,9 @@ export const DisableStaffDocument = new TypedDocumentString(`
   login
   firstName
   lastName
-  emailAddress
   type
   active
   timeZone
-  hourlyRateCents
-  costRateCents
   rates {
     id
     kind
@@ -1418,20 +1288,17 @@ export const AdminListsDocument = new TypedDocumentString(`
   id
   name
   visibility
-  website
   mainCity
 }
 fragment AdminProject on Project {
   id
   name
-  code
   active
   visibility
   timeLimit
   timeLimitString
   timeLeft
   hourlyRateCents
-  billableByDefault
   company {
     id
     name
@@ -1458,7 +1325,6 @@ export const CreateCompanyDocument = new TypedDocumentString(`
   id
   name
   visibility
-  website
   mainCity
 }`) as unknown as TypedDocumentString<CreateCompanyMutation, CreateCompanyMutationVariables>;
 export const UpdateCompanyDocument = new TypedDocumentString(`
@@ -1473,7 +1339,6 @@ export const UpdateCompanyDocument = new TypedDocumentString(`
   id
   name
   visibility
-  website
   mainCity
 }`) as unknown as TypedDocumentString<UpdateCompanyMutation, UpdateCompanyMutationVariables>;
 export const CreateProjectDocument = new TypedDocumentString(`
@@ -1487,14 +1352,12 @@ export const CreateProjectDocument = new TypedDocumentString(`
     fragment AdminProject on Project {
   id
   name
-  code
   active
   visibility
   timeLimit
   timeLimitString
   timeLeft
   hourlyRateCents
-  billableByDefault
   company {
     id
     name
@@ -1520,14 +1383,12 @@ export const UpdateProjectDocument = new TypedDocumentString(`
     fragment AdminProject on Project {
   id
   name
-  code
   active
   visibility
   timeLimit
   timeLimitString
   timeLeft
   hourlyRateCents
-  billableByDefault
   company {
     id
     name
@@ -1611,31 +1472,19 @@ export const DashboardPeriodsDocument = new TypedDocumentString(`
     query DashboardPeriods($drawn: ReportInput!, $followed: ReportInput!) {
   drawn: report(input: $drawn, first: 5000) {
     rows {
-      ...ReportRowFields
+      ...PeriodRow
     }
   }
   followed: report(input: $followed, first: 1000) {
     rows {
-      ...ReportRowFields
+      ...PeriodRow
     }
   }
 }
-    fragment ReportRowFields on ReportRow {
+    fragment PeriodRow on ReportRow {
   bucketStart
-  billable
   project {
     nodeId
-    name
-  }
-  user {
-    staffId
-    login
-    firstName
-    lastName
   }
   seconds
-  billableSeconds
-  amountCents
-  costCents
-  profitCents
 }`) as unknown as TypedDocumentString<DashboardPeriodsQuery, DashboardPeriodsQueryVariables>;

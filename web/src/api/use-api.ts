@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, run, subscribe } from './client';
+import { ApiError, onReconnected, run, subscribe } from './client';
 import {
   ShiftEventsDocument,
   type ShiftEventsSubscription,
@@ -22,9 +22,16 @@ export interface Loaded<Result> {
 export function useApi<Result, Variables extends object>(
   document: TypedDocumentString<Result, Variables>,
   variables: Variables,
-  skip = false,
+  {
+    skip = false,
+    generation = 0,
+  }: {
+    skip?: boolean;
+    /** Asks again, with the same variables, whenever it changes (a refresh after events). */
+    generation?: number;
+  } = {},
 ): Loaded<Result> {
-  const key = JSON.stringify(variables);
+  const key = JSON.stringify([variables, generation]);
   const [state, setState] = useState<{
     data: Result | undefined;
     error: ApiError | undefined;
@@ -38,7 +45,7 @@ export function useApi<Result, Variables extends object>(
     const ticket = ++latest.current;
     setState((s) => ({ ...s, key, loading: true }));
     try {
-      const data = await run(document, JSON.parse(key) as Variables);
+      const data = await run(document, (JSON.parse(key) as [Variables])[0]);
       if (ticket === latest.current) setState({ data, error: undefined, key, loading: false });
     } catch (error) {
       if (ticket === latest.current)
@@ -54,14 +61,23 @@ export function useApi<Result, Variables extends object>(
   };
 }
 
-/** Calls `onEvent` for each punch or shift change the viewer may see, while mounted. */
-export function useShiftEvents(onEvent: (event: ShiftEvent) => void): void {
-  const handler = useRef(onEvent);
-  handler.current = onEvent;
-  useEffect(
-    () => subscribe(ShiftEventsDocument, {}, (data) => handler.current(data.shiftEvents)),
-    [],
-  );
+/**
+ * Calls `onChange` for each punch or shift change the viewer may see, while mounted, and with no
+ * event after the live connection came back: what happened meanwhile is unknown, read it again.
+ */
+export function useShiftEvents(onChange: (event: ShiftEvent | undefined) => void): void {
+  const handler = useRef(onChange);
+  handler.current = onChange;
+  useEffect(() => {
+    const unsubscribe = subscribe(ShiftEventsDocument, {}, (data) =>
+      handler.current(data.shiftEvents),
+    );
+    const unlisten = onReconnected(() => handler.current(undefined));
+    return () => {
+      unsubscribe();
+      unlisten();
+    };
+  }, []);
 }
 
 export function asApiError(error: unknown): ApiError {

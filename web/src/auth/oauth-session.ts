@@ -11,12 +11,17 @@ export const CLIENT_ID = 'timetrack-web';
 const STORE = 'timetrack.session';
 const PENDING = 'timetrack.pending-sign-in';
 const REFRESH_AHEAD_MS = 60_000;
+const RETRY_MS = 15_000;
+/** setTimeout's longest wait; a longer one fires at once. */
+const LONGEST_WAIT_MS = 2 ** 31 - 1;
 
 interface Tokens {
   accessToken: string;
   refreshToken: string;
   /** Epoch ms. */
   expiresAt: number;
+  /** How long the access token lasts, in ms. */
+  lifetime: number;
 }
 
 interface TokenAnswer {
@@ -25,11 +30,21 @@ interface TokenAnswer {
   expires_in: number;
 }
 
-export class SignInError extends Error {}
+export class SignInError extends Error {
+  /** The service refused the grant (4xx), as opposed to being unreachable or failing. */
+  constructor(
+    message: string,
+    readonly refused = true,
+  ) {
+    super(message);
+  }
+}
 
 let tokens: Tokens | undefined = readStored();
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 let refreshing: Promise<string | undefined> | undefined;
+/** Counts sessions: an answer of /oauth/token for one that has ended is dropped (and revoked). */
+let session = 0;
 const listeners = new Set<() => void>();
 
 export function accessToken(): string | undefined {
@@ -88,13 +103,17 @@ export async function completeSignIn(): Promise<boolean> {
   return true;
 }
 
-/** A new access token (the refresh token rotates); undefined when the session has ended. */
+/**
+ * A new access token (the refresh token rotates); undefined when the session has ended. A refused
+ * refresh token ends the session; a failure of the network or the service is tried again later.
+ */
 export function refresh(): Promise<string | undefined> {
   if (!tokens) return Promise.resolve(undefined);
   refreshing ??= tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken })
     .then(() => tokens?.accessToken)
-    .catch(() => {
-      end();
+    .catch((error: unknown) => {
+      if (error instanceof SignInError && error.refused) end();
+      else schedule(RETRY_MS);
       return undefined;
     })
     .finally(() => (refreshing = undefined));
@@ -105,12 +124,7 @@ export function refresh(): Promise<string | undefined> {
 export async function signOut(): Promise<void> {
   const held = tokens;
   end();
-  if (!held) return;
-  await fetch('/oauth/revoke', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token: held.refreshToken, client_id: CLIENT_ID }),
-  }).catch(() => undefined);
+  if (held) await revoke(held.refreshToken);
 }
 
 /** Starts the refresh timer of a session restored from session storage. */
@@ -119,36 +133,56 @@ export function resume(): void {
 }
 
 async function tokenRequest(fields: Record<string, string>): Promise<void> {
+  const asked = session;
   const res = await fetch('/oauth/token', {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ ...fields, client_id: CLIENT_ID }),
-  });
+  }).catch(() => undefined);
+  if (!res) throw new SignInError('the service could not be reached', false);
   const body = (await res.json().catch(() => ({}))) as Partial<TokenAnswer> & {
     error_description?: string;
     error?: string;
   };
   if (!res.ok || !body.access_token || !body.refresh_token)
-    throw new SignInError(body.error_description ?? body.error ?? `HTTP ${res.status}`);
+    throw new SignInError(
+      body.error_description ?? body.error ?? `HTTP ${res.status}`,
+      res.status >= 400 && res.status < 500 && res.status !== 429,
+    );
+  // Signed out while this was under way: the new pair is not kept, and not left valid either.
+  if (asked !== session) return void revoke(body.refresh_token);
+  const lifetime = (body.expires_in ?? 3600) * 1000;
   tokens = {
     accessToken: body.access_token,
     refreshToken: body.refresh_token,
-    expiresAt: Date.now() + (body.expires_in ?? 3600) * 1000,
+    expiresAt: Date.now() + lifetime,
+    lifetime,
   };
   sessionStorage.setItem(STORE, JSON.stringify(tokens));
   schedule();
   notify();
 }
 
-function schedule(): void {
+/** A minute before expiry, or half the lifetime of a token shorter than two minutes. */
+function schedule(wait?: number): void {
   clearTimeout(refreshTimer);
   if (!tokens) return;
-  const wait = Math.max(0, tokens.expiresAt - Date.now() - REFRESH_AHEAD_MS);
-  refreshTimer = setTimeout(() => void refresh(), wait);
+  const ahead = Math.min(REFRESH_AHEAD_MS, tokens.lifetime / 2);
+  const due = wait ?? Math.max(0, tokens.expiresAt - Date.now() - ahead);
+  refreshTimer = setTimeout(() => void refresh(), Math.min(due, LONGEST_WAIT_MS));
+}
+
+function revoke(token: string): Promise<unknown> {
+  return fetch('/oauth/revoke', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token, client_id: CLIENT_ID }),
+  }).catch(() => undefined);
 }
 
 function end(): void {
   clearTimeout(refreshTimer);
+  session++;
   tokens = undefined;
   sessionStorage.removeItem(STORE);
   notify();
@@ -161,7 +195,7 @@ function notify(): void {
 function readStored(): Tokens | undefined {
   try {
     const stored = JSON.parse(sessionStorage.getItem(STORE) ?? 'null') as Tokens | null;
-    return stored?.accessToken && stored.refreshToken ? stored : undefined;
+    return stored?.accessToken && stored.refreshToken && stored.lifetime ? stored : undefined;
   } catch {
     return undefined;
   }

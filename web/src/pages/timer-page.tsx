@@ -54,7 +54,7 @@ export function TimerPage() {
   // This tab's own punch arrives as an event too; only a change made elsewhere is announced.
   const punching = useRef(false);
   useShiftEvents((event) => {
-    if (!event.project) return void list.reload();
+    if (!event?.project) return void list.reload();
     const known = projects.find((p) => p.id === event.project!.id);
     if (!punching.current && known && known.running !== event.project.running)
       setStatus(text.timer.liveChange(event.project.name));
@@ -62,6 +62,11 @@ export function TimerPage() {
   });
 
   const project = projects.find((p) => p.id === chosen);
+  // An activity belongs to its project: choosing another project clears it.
+  const choose = (id: string) => {
+    setChosen(id);
+    setActivity('');
+  };
 
   async function toggle(target: TimerProjectFragment | undefined = project) {
     if (!target || punching.current) return;
@@ -77,7 +82,11 @@ export function TimerPage() {
         setStatus(text.timer.punchedOut(target.name));
       } else {
         const { punchIn } = await run(PunchInDocument, {
-          input: { project: { id: target.id }, activityId: activity || null, notes: notes || null },
+          input: {
+            project: { id: target.id },
+            activityId: target.activities.some((a) => a.id === activity) ? activity : null,
+            notes: notes || null,
+          },
         });
         replace([
           punchIn.project,
@@ -94,19 +103,20 @@ export function TimerPage() {
     }
   }
 
-  // S punches in to or out of the chosen project, unless the person is typing.
+  // Alt+Shift+S punches in to or out of the chosen project from anywhere on the page: with
+  // modifiers, so that no single key typed by a speech or keyboard user punches by mistake.
+  const shortcut = useRef(toggle);
+  shortcut.current = toggle;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const typing = (event.target as HTMLElement).closest('input, textarea, select');
-      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (event.key === 's' || event.key === 'S') {
+      if (event.altKey && event.shiftKey && event.code === 'KeyS' && !event.repeat) {
         event.preventDefault();
-        void toggle();
+        void shortcut.current();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  });
+  }, []);
 
   if (list.error && !list.data) return <ErrorNotice error={list.error} />;
   if (!list.data) return <Loading />;
@@ -126,7 +136,7 @@ export function TimerPage() {
         >
           <Field label={text.timer.project}>
             {(props) => (
-              <select {...props} value={chosen} onChange={(e) => setChosen(e.target.value)}>
+              <select {...props} value={chosen} onChange={(e) => choose(e.target.value)}>
                 {projects.map((p) => (
                   <option key={p.id} value={p.id}>
                     {p.company ? `${p.company.name} – ${p.name}` : p.name}
@@ -172,7 +182,7 @@ export function TimerPage() {
               type="submit"
               className={project?.running ? 'stop' : 'primary'}
               disabled={busy}
-              aria-keyshortcuts="S"
+              aria-keyshortcuts="Alt+Shift+S"
             >
               {project?.running ? text.timer.stop : text.timer.start}
             </button>
@@ -191,7 +201,7 @@ export function TimerPage() {
               <th scope="col">{text.timer.yourTime}</th>
               <th scope="col">{text.timer.timeLeft}</th>
               <th scope="col">
-                <span className="visually-hidden">{text.common.edit}</span>
+                <span className="visually-hidden">{text.timer.punch}</span>
               </th>
             </tr>
           </thead>
@@ -213,7 +223,7 @@ export function TimerPage() {
                     className={p.running ? 'stop' : undefined}
                     disabled={busy}
                     onClick={() => {
-                      setChosen(p.id);
+                      if (p.id !== chosen) choose(p.id);
                       void toggle(p);
                     }}
                     aria-label={`${p.running ? text.timer.stop : text.timer.start}: ${p.name}`}

@@ -11,7 +11,7 @@ import {
   type WeekShiftFragment,
 } from '../api/generated';
 import { asApiError, useApi, useShiftEvents } from '../api/use-api';
-import { text } from '../text';
+import { personName, text } from '../text';
 import {
   addDays,
   dayLabel,
@@ -40,12 +40,17 @@ interface Draft {
  */
 export function WeekPage({ viewer }: { viewer: Viewer }) {
   const manages = viewer.staff.type !== 'STAFF';
-  const staff = useApi(StaffListDocument, {}, !manages);
+  const staff = useApi(StaffListDocument, {}, { skip: !manages });
   const projects = useApi(TimerProjectsDocument, {});
   const [personId, setPersonId] = useState(viewer.staff.id);
   const person = staff.data?.staff.nodes.find((s) => s.id === personId) ?? viewer.staff;
   const zone = person.timeZone;
-  const [monday, setMonday] = useState(() => mondayOf(today(zone)));
+  // The week is in the address (`#/week?week=2026-11-23`), so that it can be bookmarked.
+  const [monday, setWeek] = useState(() => mondayOf(weekFromAddress() ?? today(zone)));
+  const setMonday = (date: string) => {
+    history.replaceState(null, '', `#/week?week=${date}`);
+    setWeek(date);
+  };
   const days = useMemo(() => [0, 1, 2, 3, 4, 5, 6].map((i) => addDays(monday, i)), [monday]);
   const from = zonedInstant(monday, '00:00', zone).toISOString();
   const to = zonedInstant(addDays(monday, 7), '00:00', zone).toISOString();
@@ -57,7 +62,8 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
   const [status, setStatus] = useState('');
   useShiftEvents(() => void shifts.reload());
 
-  const rows = shifts.data?.shifts.nodes ?? [];
+  // While another week loads, the last one's rows are not shown under its dates.
+  const rows = shifts.loading ? [] : (shifts.data?.shifts.nodes ?? []);
   const now = Date.now();
   const seconds = (s: WeekShiftFragment) =>
     ((s.stop ? Date.parse(s.stop) : now) - Date.parse(s.start)) / 1000;
@@ -66,7 +72,8 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
   for (const s of rows) {
     const key = s.project?.id ?? '';
     const entry = byProject.get(key) ?? { name: s.project?.name ?? '—', perDay: days.map(() => 0) };
-    entry.perDay[days.indexOf(dayOf(s))]! += seconds(s);
+    const day = days.indexOf(dayOf(s));
+    if (day >= 0) entry.perDay[day]! += seconds(s);
     byProject.set(key, entry);
   }
   const dayTotals = days.map((_, i) =>
@@ -135,7 +142,7 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
               <select {...props} value={personId} onChange={(e) => setPersonId(e.target.value)}>
                 {staff.data!.staff.nodes.map((s) => (
                   <option key={s.id} value={s.id}>
-                    {`${s.firstName} ${s.lastName}`.trim() || s.login}
+                    {personName(s)}
                   </option>
                 ))}
               </select>
@@ -187,7 +194,7 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
       )}
       {!draft && <ErrorNotice error={error} />}
       {shifts.error && <ErrorNotice error={shifts.error} />}
-      {!shifts.data ? (
+      {!shifts.data || shifts.loading ? (
         <Loading />
       ) : (
         <>
@@ -391,4 +398,9 @@ function ShiftEditor({
       </div>
     </form>
   );
+}
+
+function weekFromAddress(): string | undefined {
+  const week = new URLSearchParams(location.hash.split('?')[1] ?? '').get('week');
+  return week && /^\d{4}-\d{2}-\d{2}$/.test(week) ? week : undefined;
 }

@@ -25,7 +25,8 @@ export class WebAppClientMigration extends Migration {
     this.addSql(`
       create function register_web_app_client() returns trigger language plpgsql as $$
       begin
-        if not exists (select 1 from accounts where id <> new.id) then
+        -- The first account: no other is older (an insert of several sees them all here).
+        if not exists (select 1 from accounts where id < new.id) then
           ${insert('new.id')};
         end if;
         return null;
@@ -38,5 +39,6 @@ export class WebAppClientMigration extends Migration {
   override async down(): Promise<void> {
     this.addSql(`drop trigger if exists accounts_register_web_app_client on accounts;`);
     this.addSql(`drop function if exists register_web_app_client();`);
+    this.addSql(`delete from oauth_clients where client_key = '${WEB_APP_CLIENT.key}';`);
   }
 }
