@@ -255,7 +255,9 @@ describeInBrowser('web app browser test')('the web app in headless Chromium', ()
     await page.clock.install();
     await signIn(page, staff);
     await page.getByRole('heading', { name: 'Timer' }).waitFor();
-    await page.getByLabel('Project').selectOption({ label: 'Acme Corporation – Website' });
+    await page
+      .getByLabel('Project', { exact: true })
+      .selectOption({ label: 'Acme Corporation – Website' });
     await page.getByLabel('Notes').fill('Home page');
     // The key, from outside the form: Alt+Shift+S punches in to the chosen project.
     await page.getByRole('heading', { name: 'Timer' }).click();

@@ -32,6 +32,7 @@ export const text = {
     all: 'All',
     total: 'Total',
     error: (message: string) => `Error: ${message}`,
+    tableOf: (name: string) => `Table: ${name}`,
   },
   timer: {
     title: 'Timer',

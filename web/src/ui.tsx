@@ -60,3 +60,15 @@ export function Status({ message }: { message: string }) {
 export function Loading() {
   return <p aria-busy="true">{text.common.loading}</p>;
 }
+
+/**
+ * A box that scrolls a wide table sideways on a narrow screen. It can be focused, so that a
+ * keyboard can scroll it too, and is named for what it holds.
+ */
+export function Scroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="scroll" tabIndex={0} role="region" aria-label={text.common.tableOf(label)}>
+      {children}
+    </div>
+  );
+}

@@ -9,7 +9,7 @@ import {
 } from '../api/generated';
 import { personName, text } from '../text';
 import { duration, money } from '../time';
-import { ErrorNotice, Field, Status } from '../ui';
+import { ErrorNotice, Field, Status, Scroll } from '../ui';
 import {
   formValues,
   useAction,
@@ -47,7 +47,7 @@ export function Projects({
       <ProjectForm companies={companies} people={people} seesMoney={seesMoney} reload={reload} />
       <ErrorNotice error={error} />
       <Status message={status} />
-      <div className="scroll">
+      <Scroll label={text.admin.projects}>
         <table>
           <caption className="visually-hidden">{text.admin.projects}</caption>
           <thead>
@@ -119,7 +119,7 @@ export function Projects({
             ))}
           </tbody>
         </table>
-      </div>
+      </Scroll>
       {opened && panel?.kind === 'rates' && (
         <Rates
           key={opened.id}

@@ -9,7 +9,7 @@ import { useApi } from '../api/use-api';
 import { Chart, OTHER_COLOR, PALETTE, type ChartSeries } from '../charts/chart';
 import { personName, text } from '../text';
 import { addDays, hours, majorUnits, money, today, wallClock } from '../time';
-import { ErrorNotice, Field } from '../ui';
+import { ErrorNotice, Field, Scroll } from '../ui';
 
 /** Projects drawn by name in the stacked chart; the rest are one "other" band. */
 const PROJECTS_DRAWN = 8;
@@ -421,7 +421,7 @@ function ChartWithTable({
       {controls}
       <div className="pair">
         {chart}
-        <div className="scroll">
+        <Scroll label={title}>
           <table data-testid={`${id}-table`}>
             <caption className="visually-hidden">{title}</caption>
             <thead>
@@ -444,7 +444,7 @@ function ChartWithTable({
               ))}
             </tbody>
           </table>
-        </div>
+        </Scroll>
       </div>
     </section>
   );

@@ -10,7 +10,7 @@ import { asApiError, useApi, useShiftEvents } from '../api/use-api';
 import type { ApiError } from '../api/client';
 import { text } from '../text';
 import { clock, duration } from '../time';
-import { ErrorNotice, Field, Loading, Status } from '../ui';
+import { ErrorNotice, Field, Loading, Status, Scroll } from '../ui';
 
 /** The epoch ms now, every second, for the running shift's clock. */
 function useNow(): number {
@@ -192,7 +192,7 @@ export function TimerPage() {
         </form>
       )}
       <Status message={status} />
-      <div className="scroll">
+      <Scroll label={text.timer.projectsCaption}>
         <table className="projects">
           <caption>{text.timer.projectsCaption}</caption>
           <thead>
@@ -235,7 +235,7 @@ export function TimerPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </Scroll>
     </section>
   );
 }

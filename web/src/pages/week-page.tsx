@@ -22,7 +22,7 @@ import {
   wallClock,
   zonedInstant,
 } from '../time';
-import { ErrorNotice, Field, Loading, Status } from '../ui';
+import { ErrorNotice, Field, Loading, Status, Scroll } from '../ui';
 
 interface Draft {
   id: string | undefined;
@@ -198,7 +198,7 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
         <Loading />
       ) : (
         <>
-          <div className="scroll">
+          <Scroll label={text.week.gridCaption}>
             <table className="week-grid">
               <caption>{text.week.gridCaption}</caption>
               <thead>
@@ -233,7 +233,7 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
                 </tr>
               </tfoot>
             </table>
-          </div>
+          </Scroll>
           {rows.length === 0 ? (
             <p>{text.week.noShifts}</p>
           ) : (
