@@ -16,8 +16,8 @@ export interface Loaded<Result> {
 }
 
 /**
- * A query that runs when its variables change; `reload` runs it again. `loading` is true from the
- * render that changes the variables until their answer, so old data never passes for new.
+ * A query that runs when its variables (or `generation`) change; `reload` runs it again. `loading`
+ * is true from the render that changes them until their answer, so old data never passes for new.
  */
 export function useApi<Result, Variables extends object>(
   document: TypedDocumentString<Result, Variables>,
@@ -31,30 +31,37 @@ export function useApi<Result, Variables extends object>(
     generation?: number;
   } = {},
 ): Loaded<Result> {
-  const key = JSON.stringify([variables, generation]);
+  const asked = JSON.stringify(variables);
+  // What a request is for: the variables, and the generation that asks them again.
+  const key = `${generation}:${asked}`;
   const [state, setState] = useState<{
     data: Result | undefined;
+    /** The variables `data` answers (serialised). */
+    answered: string | undefined;
     error: ApiError | undefined;
     /** The variables of the request under way, or of the last answer. */
     key: string | undefined;
     loading: boolean;
-  }>({ data: undefined, error: undefined, key: undefined, loading: false });
+  }>({ data: undefined, answered: undefined, error: undefined, key: undefined, loading: false });
   const latest = useRef(0);
   const load = useCallback(async () => {
     if (skip) return;
     const ticket = ++latest.current;
     setState((s) => ({ ...s, key, loading: true }));
     try {
-      const data = await run(document, (JSON.parse(key) as [Variables])[0]);
-      if (ticket === latest.current) setState({ data, error: undefined, key, loading: false });
+      const data = await run(document, JSON.parse(asked) as Variables);
+      if (ticket === latest.current)
+        setState({ data, answered: asked, error: undefined, key, loading: false });
     } catch (error) {
       if (ticket === latest.current)
         setState((s) => ({ ...s, error: asApiError(error), loading: false }));
     }
   }, [document, key, skip]);
   useEffect(() => void load(), [load]);
+  // The answer to these variables only: another week's rows never show under this week's dates.
+  // The same variables asked again (a refresh) keep their last answer until the new one.
   return {
-    data: state.data,
+    data: state.answered === asked ? state.data : undefined,
     error: state.error,
     loading: !skip && (state.loading || state.key !== key),
     reload: load,

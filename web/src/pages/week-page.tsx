@@ -58,12 +58,16 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
     filter: { userId: { eq: personId }, start: { gte: from, lt: to } },
   });
   const [draft, setDraft] = useState<Draft>();
+  // The button that opened the editor gets the focus back when it closes.
+  const opener = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    if (!draft) opener.current?.focus();
+  }, [draft]);
   const [error, setError] = useState<ApiError>();
   const [status, setStatus] = useState('');
   useShiftEvents(() => void shifts.reload());
 
-  // While another week loads, the last one's rows are not shown under its dates.
-  const rows = shifts.loading ? [] : (shifts.data?.shifts.nodes ?? []);
+  const rows = shifts.data?.shifts.nodes ?? [];
   const now = Date.now();
   const seconds = (s: WeekShiftFragment) =>
     ((s.stop ? Date.parse(s.stop) : now) - Date.parse(s.start)) / 1000;
@@ -81,6 +85,7 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
   );
 
   const edit = (s: WeekShiftFragment | undefined, date = today(zone)) => {
+    opener.current = document.activeElement as HTMLElement | null;
     setError(undefined);
     const start = s ? wallClock(s.start, zone) : { date, time: '09:00' };
     setDraft({
@@ -194,7 +199,7 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
       )}
       {!draft && <ErrorNotice error={error} />}
       {shifts.error && <ErrorNotice error={shifts.error} />}
-      {!shifts.data || shifts.loading ? (
+      {!shifts.data ? (
         <Loading />
       ) : (
         <>
