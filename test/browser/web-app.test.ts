@@ -87,6 +87,15 @@ async function screenshot(page: Page, name: string): Promise<void> {
   if (process.env.UPDATE_SCREENSHOTS === '1') writeFileSync(path.join(DOC_IMAGES, name), image);
 }
 
+/** Who a bearer token signs in as on /graphql, or the status when it does not. */
+async function bearerLogin(token: string): Promise<string | number> {
+  const res = await request(t.app.express)
+    .post('/graphql')
+    .set('authorization', `Bearer ${token}`)
+    .send({ query: '{ viewer { staff { login } } }' });
+  return res.status === 200 ? res.body.data.viewer.staff.login : res.status;
+}
+
 function sessionToken(page: Page): Promise<string> {
   return page.evaluate("JSON.parse(sessionStorage.getItem('timetrack.session')).accessToken");
 }
@@ -232,21 +241,13 @@ describeInBrowser('web app browser test')('the web app in headless Chromium', ()
 
     // Signing out revokes the token the tab held.
     const token = await sessionToken(page);
-    const before = await request(t.app.express)
-      .post('/graphql')
-      .set('authorization', `Bearer ${token}`)
-      .send({ query: '{ viewer { staff { login } } }' });
-    expect(before.body.data.viewer.staff.login).toBe('olivia');
+    expect(await bearerLogin(token)).toBe('olivia');
     await Promise.all([
       page.waitForResponse(`${base}/oauth/revoke`),
       page.getByRole('button', { name: 'Sign out' }).click(),
     ]);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    const after = await request(t.app.express)
-      .post('/graphql')
-      .set('authorization', `Bearer ${token}`)
-      .send({ query: '{ viewer { staff { login } } }' });
-    expect(after.status).toBe(401);
+    expect(await bearerLogin(token)).toBe(401);
     expect(await page.evaluate("sessionStorage.getItem('timetrack.session')")).toBeNull();
   });
 
@@ -403,25 +404,15 @@ describeInBrowser('web app browser test')('the web app in headless Chromium', ()
            totals { seconds billableSeconds amountCents }
            rows { user { login } seconds } } }`,
     );
-    const totals = page.getByTestId('totals');
-    await expect(
-      totals
-        .getByRole('row', { name: /^Hours/ })
+    const total = (row: RegExp, figure: 'seconds' | 'cents') =>
+      page
+        .getByTestId('totals')
+        .getByRole('row', { name: row })
         .locator('td')
-        .getAttribute('data-seconds'),
-    ).resolves.toBe(String(report.totals.seconds));
-    await expect(
-      totals
-        .getByRole('row', { name: /^Billable hours/ })
-        .locator('td')
-        .getAttribute('data-seconds'),
-    ).resolves.toBe(String(report.totals.billableSeconds));
-    await expect(
-      totals
-        .getByRole('row', { name: /^Amount/ })
-        .locator('td')
-        .getAttribute('data-cents'),
-    ).resolves.toBe(String(report.totals.amountCents));
+        .getAttribute(`data-${figure}`);
+    expect(await total(/^Hours/, 'seconds')).toBe(String(report.totals.seconds));
+    expect(await total(/^Billable hours/, 'seconds')).toBe(String(report.totals.billableSeconds));
+    expect(await total(/^Amount/, 'cents')).toBe(String(report.totals.amountCents));
     // The per-person table beside its chart holds the query's rows.
     const perPerson = page.getByTestId('per-person-table');
     for (const row of report.rows) {
@@ -472,13 +463,8 @@ describeInBrowser('web app browser test')('the web app in headless Chromium', ()
     );
     const second = await sessionToken(page);
     expect(second).not.toBe(first);
-    const asked = (token: string) =>
-      request(t.app.express)
-        .post('/graphql')
-        .set('authorization', `Bearer ${token}`)
-        .send({ query: '{ viewer { staff { login } } }' });
-    expect((await asked(second)).body.data.viewer.staff.login).toBe('sam');
-    expect((await asked(first)).status).toBe(401);
+    expect(await bearerLogin(second)).toBe('sam');
+    expect(await bearerLogin(first)).toBe(401);
     // The page goes on working with the new token.
     await page.clock.resume();
     await page.getByRole('link', { name: 'Week' }).click();

@@ -55,9 +55,10 @@ export async function run<Result, Variables extends object>(
   document: TypedDocumentString<Result, Variables>,
   variables: Variables,
 ): Promise<Result> {
+  const query = String(document);
+  // urql keeps the two kinds apart (a mutation is never deduplicated or served from a cache).
+  const isMutation = /^\s*mutation\b/.test(query);
   for (let attempt = 0; ; attempt++) {
-    const isMutation = /^\s*mutation\b/.test(String(document));
-    const query = String(document);
     const result = isMutation
       ? await http.mutation<Result>(query, variables).toPromise()
       : await http.query<Result>(query, variables).toPromise();
