@@ -28,6 +28,16 @@ export const REFERENCE_SIZE: DatasetSize = {
   years: 3,
 };
 
+/** The name a scale's data go by: `s1`, `s0_1`. */
+export function datasetTag(scale: number | string): string {
+  return `s${String(scale).replace('.', '_')}`;
+}
+
+/** The database on a PostgreSQL server that holds a scale's data. */
+export function datasetDatabase(scale: number | string): string {
+  return `timetrack_bench_${datasetTag(scale)}`;
+}
+
 export function scaledSize(scale: number): DatasetSize {
   return { ...REFERENCE_SIZE, shifts: Math.max(1000, Math.round(REFERENCE_SIZE.shifts * scale)) };
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
-import { scaledSize } from './dataset';
+import { scaledSize, datasetDatabase } from './dataset';
 import { ensureServerDataset, serverVersion } from './run';
 import { quiesce, ROOT, SERVICE, startTarget, treeRssMb } from './targets';
 
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   for (const scale of options.scales.split(',').map(Number)) {
     const { url, manifest } = await ensureServerDataset(
       options.adminUrl,
-      `timetrack_bench_s${String(scale).replace('.', '_')}`,
+      datasetDatabase(scale),
       scaledSize(scale),
     );
     database = await serverVersion(url);

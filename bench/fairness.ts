@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { Client } from 'pg';
-import { scaledSize, type DatasetManifest } from './dataset';
+import { scaledSize, type DatasetManifest, datasetDatabase, datasetTag } from './dataset';
 import type { FairnessLane, FairnessResult, FairnessSpec, LaneStats } from './fairness-load';
 import {
   datasetIds,
@@ -128,10 +128,9 @@ async function main(): Promise<void> {
   const shares = listOption(options.share, ['on', 'off'] as const, '--share');
   const started = new Date();
   const startLoad = os.loadavg();
-  const tag = (scale: string) => `s${scale.replace('.', '_')}`;
   const setups: Setup[] = [];
 
-  const source = `timetrack_bench_${tag(options.scale)}`;
+  const source = datasetDatabase(options.scale);
   const server = await ensureServerDataset(
     options.adminUrl,
     source,
@@ -146,7 +145,7 @@ async function main(): Promise<void> {
   });
   if (options.embedded) {
     const embedded = await ensureEmbeddedDataset(
-      path.join(ROOT, 'bench', '.data', `embedded-${tag(options.embeddedScale)}`),
+      path.join(ROOT, 'bench', '.data', `embedded-${datasetTag(options.embeddedScale)}`),
       scaledSize(Number(options.embeddedScale)),
     );
     const dataDir = `${embedded.dataDir}-fair`;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
-import { scaledSize } from './dataset';
+import { scaledSize, datasetDatabase } from './dataset';
 import type { LoadResult, LoadSpec } from './load';
 import { onDatabaseOf, replicasReplayed, withClient } from './postgres-clients';
 import {
@@ -108,10 +108,9 @@ async function main(): Promise<void> {
     out: string;
   }>();
   const started = new Date();
-  const tag = `s${options.scale.replace('.', '_')}`;
   const server = await ensureServerDataset(
     options.adminUrl,
-    `timetrack_bench_${tag}`,
+    datasetDatabase(options.scale),
     scaledSize(Number(options.scale)),
   );
   const replicaUrl = onDatabaseOf(options.replicaUrl, server.url);

@@ -9,7 +9,13 @@ import { Client } from 'pg';
 import { createApp, type App } from '../src/http/app';
 import { loadConfig } from '../src/core/config';
 import { openDatabase, type Database } from '../src/db/database';
-import { loadDataset, scaledSize, type DatasetManifest } from './dataset';
+import {
+  loadDataset,
+  scaledSize,
+  type DatasetManifest,
+  datasetDatabase,
+  datasetTag,
+} from './dataset';
 import type { LoadResult, LoadSpec } from './load';
 import { writeReport, type Measurement, type NestedPlan, type RunInfo } from './report';
 import {
@@ -87,10 +93,10 @@ async function main(): Promise<void> {
   }>();
   const scale = Number(options.scale);
   const size = scaledSize(scale);
-  const tag = `s${String(scale).replace('.', '_')}`;
+  const tag = datasetTag(scale);
   const started = new Date();
 
-  const server = await ensureServerDataset(options.adminUrl, `timetrack_bench_${tag}`, size);
+  const server = await ensureServerDataset(options.adminUrl, datasetDatabase(scale), size);
   const embedded = options.embedded
     ? await ensureEmbeddedDataset(path.join(ROOT, 'bench', '.data', `embedded-${tag}`), size)
     : undefined;

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { Client } from 'pg';
-import { scaledSize, type DatasetManifest, type DatasetSize } from './dataset';
+import { scaledSize, type DatasetManifest, type DatasetSize, datasetDatabase } from './dataset';
 import {
   DASHBOARD_QUERY,
   datasetIds,
@@ -88,12 +88,11 @@ async function main(): Promise<void> {
   const mix = parseMix(options.mix);
   const scale = Number(options.scale);
   const size = scaledSize(scale);
-  const tag = `s${String(scale).replace('.', '_')}`;
   const started = new Date();
   const runId = `${started.getTime().toString(36)}${randomBytes(3).toString('hex')}`;
   const marker = `soak:${runId}`;
 
-  const source = `timetrack_bench_${tag}`;
+  const source = datasetDatabase(scale);
   const server = await ensureServerDataset(options.adminUrl, source, size);
   const manifest = server.manifest;
   const copy = await copyDatabase(options.adminUrl, source, `${source}_soak`);

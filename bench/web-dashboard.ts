@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { Command } from 'commander';
 import type { Page } from 'playwright-core';
 import { launchChromium } from './chromium';
-import { scaledSize } from './dataset';
+import { scaledSize, datasetDatabase } from './dataset';
 import { ensureServerDataset } from './run';
 import { ROOT, SERVICE, startTarget } from './targets';
 
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   const runs = Number(options.runs);
   const { url, manifest } = await ensureServerDataset(
     options.adminUrl,
-    `timetrack_bench_s${String(scale).replace('.', '_')}`,
+    datasetDatabase(scale),
     scaledSize(scale),
   );
   const service = await startTarget('service', SERVICE, () => ['serve'], {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import type { Config } from '../core/config';
 import { ROUTE_TEMPLATE_LOCAL } from './observability/route-labels';
+import { hashedPageHeaders } from './page-headers';
 
 /**
  * The GraphiQL IDE a browser gets on GET /graphql. Everything it loads comes from this process:
@@ -65,19 +66,9 @@ export function createGraphiQLRouter(config: Pick<Config, 'graphiql'>): Router {
     // Counted as the page, not as an anonymous GraphQL operation.
     res.locals[ROUTE_TEMPLATE_LOCAL] = '/graphql';
     res.set({
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-      // The page names its assets by hash: it must be revalidated, the assets need not be.
-      'Cache-Control': 'no-cache',
+      ...hashedPageHeaders(CONTENT_SECURITY_POLICY),
       // The same URL answers JSON to GraphQL clients.
       Vary: 'Accept',
-      'X-Content-Type-Options': 'nosniff',
-      // frame-ancestors for browsers that predate it, as the OAuth pages do.
-      'X-Frame-Options': 'DENY',
-      // Not `no-referrer`: under it the page's own POSTs to /graphql carry `Origin: null`, which
-      // the cross-site guard refuses where the browser sends no Sec-Fetch-Site (plain http to a
-      // host other than localhost). Other sites still get no Referer.
-      'Referrer-Policy': 'same-origin',
     });
     res.send(page);
   });

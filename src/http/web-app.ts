@@ -3,6 +3,7 @@ import path from 'node:path';
 import express, { Router, type Response } from 'express';
 import { packageRoot } from '../core/package-root';
 import { ROUTE_TEMPLATE_LOCAL } from './observability/route-labels';
+import { hashedPageHeaders } from './page-headers';
 
 /**
  * The web app (web/, built by Vite into dist/web by `npm run build`): its page at `/` and its
@@ -44,16 +45,7 @@ export function createWebAppRouter(): Router {
         .send('The web app is not built here: run `npm run build`, then start the service again.');
       return;
     }
-    res.set({
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-      // The page names its files by hash: it must be revalidated, they need not be.
-      'Cache-Control': 'no-cache',
-      'X-Content-Type-Options': 'nosniff',
-      'X-Frame-Options': 'DENY',
-      // The approval page's redirect back carries the code in the address: no other site sees it.
-      'Referrer-Policy': 'same-origin',
-    });
+    res.set(hashedPageHeaders(CONTENT_SECURITY_POLICY));
     res.send(page);
   });
 

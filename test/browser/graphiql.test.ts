@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import request from 'supertest';
-import { describeInBrowser, launchChromium } from '../support/headless-chromium';
+import { closedNetwork, describeInBrowser, launchChromium } from '../support/headless-chromium';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -121,12 +121,7 @@ describeInBrowser('GraphiQL browser test')('GraphiQL in headless Chromium', () =
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     // The page must work on a closed network: anything not from the service is refused and noted.
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(`${base}/`)) return route.continue();
-      requested.push(url);
-      return route.abort();
-    });
+    await closedNetwork(context, base, requested);
     page = await context.newPage();
     page.setDefaultTimeout(90_000);
     page.on('websocket', (socket) => sockets.push(socket.url()));

@@ -5,7 +5,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { DateTime } from 'luxon';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
-import { describeInBrowser, launchChromium } from '../support/headless-chromium';
+import { closedNetwork, describeInBrowser, launchChromium } from '../support/headless-chromium';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 
 /**
@@ -42,12 +42,7 @@ async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
   });
   contexts.push(context);
   // Works on a closed network: anything not from the service is refused and noted.
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(`${base}/`) || url.startsWith('blob:')) return route.continue();
-    outsideRequests.push(url);
-    return route.abort();
-  });
+  await closedNetwork(context, base, outsideRequests);
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   return page;

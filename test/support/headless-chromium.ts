@@ -1,3 +1,4 @@
+import type { BrowserContext } from 'playwright-core';
 import { CHROMIUM, haveChromium } from '../../bench/chromium';
 
 export { CHROMIUM, launchChromium } from '../../bench/chromium';
@@ -15,4 +16,22 @@ export function describeInBrowser(what: string): jest.Describe {
     `${what} skipped: no Chromium at ${CHROMIUM} (install it with: apt-get install chromium).`,
   );
   return describe.skip as jest.Describe;
+}
+
+/**
+ * A closed network for the pages of `base`: every request elsewhere (a CDN, a font, an analytics
+ * beacon) is refused and its address added to `outside`, for the test to expect it empty. The
+ * page's own `blob:` downloads stay in the browser.
+ */
+export function closedNetwork(
+  context: BrowserContext,
+  base: string,
+  outside: string[],
+): Promise<unknown> {
+  return context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${base}/`) || url.startsWith('blob:')) return route.continue();
+    outside.push(url);
+    return route.abort();
+  });
 }

@@ -3,12 +3,18 @@
  * is the person's week across daylight-saving changes. Local dates are `YYYY-MM-DD` strings.
  */
 
-const partsFormats = new Map<string, Intl.DateTimeFormat>();
+/** One formatter a key, built on first use: building one costs far more than using it. */
+function memo<T>(make: (key: string) => T): (key: string) => T {
+  const made = new Map<string, T>();
+  return (key) => {
+    if (!made.has(key)) made.set(key, make(key));
+    return made.get(key)!;
+  };
+}
 
-function partsFormat(zone: string): Intl.DateTimeFormat {
-  let format = partsFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
+const partsFormat = memo(
+  (zone) =>
+    new Intl.DateTimeFormat('en-CA', {
       timeZone: zone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -17,19 +23,21 @@ function partsFormat(zone: string): Intl.DateTimeFormat {
       hour: '2-digit',
       minute: '2-digit',
       second: '2-digit',
-    });
-    partsFormats.set(zone, format);
-  }
-  return format;
-}
+    }),
+);
 
-/** The wall date and time of an instant in a zone. */
-export function wallClock(instant: Date | string, zone: string): { date: string; time: string } {
-  const parts = Object.fromEntries(
+/** The wall clock's fields of an instant in a zone (`year`, `month`, …, `second`), as digits. */
+function wallParts(instant: Date | string | number, zone: string): Record<string, string> {
+  return Object.fromEntries(
     partsFormat(zone)
       .formatToParts(new Date(instant))
       .map((p) => [p.type, p.value]),
   );
+}
+
+/** The wall date and time of an instant in a zone. */
+export function wallClock(instant: Date | string, zone: string): { date: string; time: string } {
+  const parts = wallParts(instant, zone);
   return {
     date: `${parts.year}-${parts.month}-${parts.day}`,
     time: `${parts.hour}:${parts.minute}`,
@@ -38,19 +46,8 @@ export function wallClock(instant: Date | string, zone: string): { date: string;
 
 /** The zone's offset from UTC at an instant, in minutes. */
 function offsetMinutes(instant: number, zone: string): number {
-  const parts = Object.fromEntries(
-    partsFormat(zone)
-      .formatToParts(new Date(instant))
-      .map((p) => [p.type, Number(p.value)]),
-  );
-  const asUtc = Date.UTC(
-    parts.year!,
-    parts.month! - 1,
-    parts.day!,
-    parts.hour!,
-    parts.minute!,
-    parts.second!,
-  );
+  const { year, month, day, hour, minute, second } = wallParts(instant, zone);
+  const asUtc = Date.UTC(+year!, +month! - 1, +day!, +hour!, +minute!, +second!);
   return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
 }
 
@@ -120,16 +117,9 @@ export function hours(seconds: number): string {
   return (seconds / 3600).toFixed(2);
 }
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-function moneyFormat(currency: string): Intl.NumberFormat {
-  let format = moneyFormats.get(currency);
-  if (!format) {
-    format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
-    moneyFormats.set(currency, format);
-  }
-  return format;
-}
+const moneyFormat = memo(
+  (currency) => new Intl.NumberFormat(undefined, { style: 'currency', currency }),
+);
 
 /** Minor units (cents of USD, yen of JPY, fils of BHD) in the currency's major units. */
 export function majorUnits(minor: number, currency: string): number {

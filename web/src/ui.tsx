@@ -1,5 +1,6 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { ApiError } from './api/client';
+import { asApiError } from './api/use-api';
 import { text } from './text';
 
 /** A refusal shown where it belongs: what it means for the person, the API's words, its fields. */
@@ -71,4 +72,27 @@ export function Scroll({ label, children }: { label: string; children: ReactNode
       {children}
     </div>
   );
+}
+
+/** One action of a form: runs it, shows its refusal in place, announces its success. */
+export function useAction() {
+  const [error, setError] = useState<ApiError>();
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+  const act = async (work: () => Promise<string>): Promise<boolean> => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setStatus(await work());
+      return true;
+    } catch (e) {
+      setError(asApiError(e));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  /** Takes a shown refusal away (its form closed or opened anew). */
+  const dismiss = () => setError(undefined);
+  return { error, status, busy, act, dismiss };
 }

@@ -1,6 +1,6 @@
 import { Client, fetchExchange, type CombinedError } from '@urql/core';
 import { createClient as createLiveClient } from 'graphql-ws';
-import { accessToken, refresh } from '../auth/oauth-session';
+import { authorization, refresh } from '../auth/oauth-session';
 import type { TypedDocumentString } from './generated';
 
 /**
@@ -24,7 +24,7 @@ const http = new Client({
   exchanges: [fetchExchange],
   requestPolicy: 'network-only',
   preferGetMethod: false,
-  fetchOptions: () => ({ headers: { authorization: `Bearer ${accessToken() ?? ''}` } }),
+  fetchOptions: () => ({ headers: { authorization: authorization() } }),
 });
 
 const reconnected = new Set<() => void>();
@@ -33,7 +33,7 @@ const live = createLiveClient({
   url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
   lazy: true,
   // Read at each connection, so a reconnection after a refresh carries the new token.
-  connectionParams: () => ({ authorization: `Bearer ${accessToken() ?? ''}` }),
+  connectionParams: () => ({ authorization: authorization() }),
   retryAttempts: Number.MAX_SAFE_INTEGER,
   shouldRetry: () => true,
   // Back off to 30 s at most (graphql-ws's own wait grows without bound), with some jitter.
@@ -90,9 +90,9 @@ export function subscribe<Result, Variables extends object>(
 
 /** The bearer token for a download of the legacy API (report.csv, .xlsx, .pdf). */
 export async function download(path: string, fileName: string): Promise<void> {
-  let res = await fetch(path, { headers: { authorization: `Bearer ${accessToken() ?? ''}` } });
-  if (res.status === 401 && (await refresh()))
-    res = await fetch(path, { headers: { authorization: `Bearer ${accessToken() ?? ''}` } });
+  const get = () => fetch(path, { headers: { authorization: authorization() } });
+  let res = await get();
+  if (res.status === 401 && (await refresh())) res = await get();
   if (!res.ok) {
     const body = (await res.json().catch(() => undefined)) as
       { error?: { message?: string } } | undefined;

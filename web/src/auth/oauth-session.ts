@@ -47,8 +47,9 @@ let refreshing: Promise<string | undefined> | undefined;
 let session = 0;
 const listeners = new Set<() => void>();
 
-export function accessToken(): string | undefined {
-  return tokens?.accessToken;
+/** The `Authorization` value of the session, for HTTP headers and graphql-ws alike. */
+export function authorization(): string {
+  return `Bearer ${tokens?.accessToken ?? ''}`;
 }
 
 export function isSignedIn(): boolean {
@@ -134,11 +135,7 @@ export function resume(): void {
 
 async function tokenRequest(fields: Record<string, string>): Promise<void> {
   const asked = session;
-  const res = await fetch('/oauth/token', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...fields, client_id: CLIENT_ID }),
-  }).catch(() => undefined);
+  const res = await postForm('/oauth/token', fields).catch(() => undefined);
   if (!res) throw new SignInError('the service could not be reached', false);
   const body = (await res.json().catch(() => ({}))) as Partial<TokenAnswer> & {
     error_description?: string;
@@ -173,11 +170,16 @@ function schedule(wait?: number): void {
 }
 
 function revoke(token: string): Promise<unknown> {
-  return fetch('/oauth/revoke', {
+  return postForm('/oauth/revoke', { token }).catch(() => undefined);
+}
+
+/** A form of this client to an OAuth endpoint (a public client names itself by its id). */
+function postForm(path: string, fields: Record<string, string>): Promise<Response> {
+  return fetch(path, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token, client_id: CLIENT_ID }),
-  }).catch(() => undefined);
+    body: new URLSearchParams({ ...fields, client_id: CLIENT_ID }),
+  });
 }
 
 function end(): void {

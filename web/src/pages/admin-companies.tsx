@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { run } from '../api/client';
 import { CreateCompanyDocument, UpdateCompanyDocument, type Visibility } from '../api/generated';
 import { text } from '../text';
-import { ErrorNotice, Field, Status } from '../ui';
-import { formValues, useAction, VisibilityField, type Company, type Reload } from './admin-forms';
+import { ErrorNotice, Field, Status, useAction } from '../ui';
+import { formValues, VisibilityField, type Company, type Reload } from './admin-forms';
 
 /** The account's companies: created and edited (name, city, visibility). */
 export function Companies({ companies, reload }: { companies: Company[]; reload: Reload }) {

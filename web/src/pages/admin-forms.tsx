@@ -1,11 +1,9 @@
-import { useState, type FormEvent } from 'react';
-import type { ApiError } from '../api/client';
+import type { FormEvent } from 'react';
 import type { AdminCompanyFragment, StaffFieldsFragment, Visibility } from '../api/generated';
-import { asApiError } from '../api/use-api';
 import { text } from '../text';
 import { Field } from '../ui';
 
-/** What the admin forms share: the lists' rows, one action's state, a form's values. */
+/** What the admin forms share: the lists' rows, a form's values, the visibility field. */
 
 export type Company = AdminCompanyFragment;
 export type Person = StaffFieldsFragment;
@@ -13,27 +11,6 @@ export type Person = StaffFieldsFragment;
 export type Reload = () => Promise<unknown>;
 
 const VISIBILITIES: Visibility[] = ['PUBLIC', 'PRIVATE', 'CUSTOM'];
-
-/** One action of a form: runs it, shows its refusal in place, announces its success. */
-export function useAction() {
-  const [error, setError] = useState<ApiError>();
-  const [status, setStatus] = useState('');
-  const [busy, setBusy] = useState(false);
-  const act = async (work: () => Promise<string>): Promise<boolean> => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      setStatus(await work());
-      return true;
-    } catch (e) {
-      setError(asApiError(e));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { error, status, busy, act };
-}
 
 /** The form's fields by name, trimmed; also keeps the browser from submitting it. */
 export function formValues(event: FormEvent<HTMLFormElement>): Record<string, string> {

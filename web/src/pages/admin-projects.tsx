@@ -9,15 +9,8 @@ import {
 } from '../api/generated';
 import { personName, text } from '../text';
 import { duration, money } from '../time';
-import { ErrorNotice, Field, Status, Scroll } from '../ui';
-import {
-  formValues,
-  useAction,
-  VisibilityField,
-  type Company,
-  type Person,
-  type Reload,
-} from './admin-forms';
+import { ErrorNotice, Field, Status, Scroll, useAction } from '../ui';
+import { formValues, VisibilityField, type Company, type Person, type Reload } from './admin-forms';
 import { Rates } from './admin-rates';
 
 /** The account's projects: created and edited, enabled and disabled, their rates. */

@@ -4,8 +4,8 @@ import { run } from '../api/client';
 import { SetRateDocument, type RateKind } from '../api/generated';
 import { text } from '../text';
 import { money, today, wallClock, zonedInstant } from '../time';
-import { ErrorNotice, Field, Status } from '../ui';
-import { formValues, useAction, type Reload } from './admin-forms';
+import { ErrorNotice, Field, Status, useAction } from '../ui';
+import { formValues, type Reload } from './admin-forms';
 
 export interface RateHolder {
   /** Whose rates: a project's (billable) or a person's (billable and cost). */

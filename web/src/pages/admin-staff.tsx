@@ -3,8 +3,8 @@ import type { Viewer } from '../viewer';
 import { run } from '../api/client';
 import { CreateStaffDocument, DisableStaffDocument, EnableStaffDocument } from '../api/generated';
 import { personName, text } from '../text';
-import { ErrorNotice, Field, Status } from '../ui';
-import { formValues, useAction, type Person, type Reload } from './admin-forms';
+import { ErrorNotice, Field, Status, useAction } from '../ui';
+import { formValues, type Person, type Reload } from './admin-forms';
 import { Rates } from './admin-rates';
 
 /** The account's people: added, enabled and disabled, their billable and cost rates. */

@@ -12,13 +12,15 @@ import { text } from '../text';
 import { clock, duration } from '../time';
 import { ErrorNotice, Field, Loading, Status, Scroll } from '../ui';
 
-/** The epoch ms now, every second, for the running shift's clock. */
-function useNow(): number {
+/** The epoch ms now, every second while `ticking`: the page renders again only while a shift runs. */
+function useNow(ticking: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
+    if (!ticking) return;
+    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
-  }, []);
+  }, [ticking]);
   return now;
 }
 
@@ -35,7 +37,7 @@ export function TimerPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
   const [status, setStatus] = useState('');
-  const now = useNow();
+  const now = useNow(projects.some((p) => p.running));
 
   useEffect(() => {
     if (!list.data) return;

@@ -10,7 +10,7 @@ import {
   WeekShiftsDocument,
   type WeekShiftFragment,
 } from '../api/generated';
-import { asApiError, useApi, useShiftEvents } from '../api/use-api';
+import { useApi, useShiftEvents } from '../api/use-api';
 import { personName, text } from '../text';
 import {
   addDays,
@@ -22,7 +22,7 @@ import {
   wallClock,
   zonedInstant,
 } from '../time';
-import { ErrorNotice, Field, Loading, Status, Scroll } from '../ui';
+import { ErrorNotice, Field, Loading, Status, Scroll, useAction } from '../ui';
 
 interface Draft {
   id: string | undefined;
@@ -63,8 +63,7 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
   useEffect(() => {
     if (!draft) opener.current?.focus();
   }, [draft]);
-  const [error, setError] = useState<ApiError>();
-  const [status, setStatus] = useState('');
+  const { error, status, act, dismiss } = useAction();
   useShiftEvents(() => void shifts.reload());
 
   const rows = shifts.data?.shifts.nodes ?? [];
@@ -86,7 +85,7 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
 
   const edit = (s: WeekShiftFragment | undefined, date = today(zone)) => {
     opener.current = document.activeElement as HTMLElement | null;
-    setError(undefined);
+    dismiss();
     const start = s ? wallClock(s.start, zone) : { date, time: '09:00' };
     setDraft({
       id: s?.id,
@@ -99,8 +98,7 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
     });
   };
 
-  async function save(d: Draft) {
-    setError(undefined);
+  function save(d: Draft) {
     const start = zonedInstant(d.date, d.start, zone);
     // A stop before the start is on the next day (a night shift).
     let stop = d.stop ? zonedInstant(d.date, d.stop, zone) : null;
@@ -113,28 +111,23 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
       billable: d.billable,
       timeZone: zone,
     };
-    try {
+    return act(async () => {
       if (d.id) await run(UpdateShiftDocument, { input: { shift: { id: d.id }, patch } });
       else await run(CreateShiftDocument, { input: { ...patch, userId: personId } });
       setDraft(undefined);
-      setStatus(text.week.saved);
       setMonday(mondayOf(d.date));
       await shifts.reload();
-    } catch (e) {
-      setError(asApiError(e));
-    }
+      return text.week.saved;
+    });
   }
 
-  async function remove(s: WeekShiftFragment) {
+  function remove(s: WeekShiftFragment) {
     if (!window.confirm(text.week.deleteConfirm)) return;
-    setError(undefined);
-    try {
+    void act(async () => {
       await run(DeleteShiftDocument, { input: { shift: { id: s.id } } });
-      setStatus(text.week.deleted);
       await shifts.reload();
-    } catch (e) {
-      setError(asApiError(e));
-    }
+      return text.week.deleted;
+    });
   }
 
   return (
@@ -193,7 +186,7 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
           onSave={save}
           onCancel={() => {
             setDraft(undefined);
-            setError(undefined);
+            dismiss();
           }}
         />
       )}
@@ -273,7 +266,7 @@ export function WeekPage({ viewer }: { viewer: Viewer }) {
                         </button>
                         <button
                           type="button"
-                          onClick={() => void remove(s)}
+                          onClick={() => remove(s)}
                           aria-label={`${text.common.delete}: ${when}`}
                         >
                           {text.common.delete}
@@ -301,7 +294,7 @@ function ShiftEditor({
   draft: Draft;
   projects: readonly { id: string; name: string }[];
   error: ApiError | undefined;
-  onSave: (draft: Draft) => Promise<void>;
+  onSave: (draft: Draft) => Promise<unknown>;
   onCancel: () => void;
 }) {
   const [d, setD] = useState(draft);
