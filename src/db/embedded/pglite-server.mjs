@@ -20,6 +20,52 @@ let db;
 let server;
 let stopping = false;
 
+/**
+ * pglite-socket refuses a connection while its one slot is taken: node's own `maxConnections`
+ * resets it, or the server writes "Too many connections" (not even a protocol message). A pool that replaces a dead connection opens the next
+ * one at once, often before this process has seen the first one close, and the replacement would
+ * fail. Here a new connection waits for the slot instead, as a pooler queues a client, for as long
+ * as the client waits (its own connect timeout closes the socket).
+ */
+class QueueingSocketServer extends PGLiteSocketServer {
+  #wakers = [];
+
+  constructor(options) {
+    super(options);
+    // A slot is free when the server forgets a handler, which it does once the handler's socket
+    // closed and its transaction (if any) is rolled back.
+    const handlers = this.handlers;
+    const forget = handlers.delete.bind(handlers);
+    handlers.delete = (handler) => {
+      const forgotten = forget(handler);
+      if (forgotten) this.#wakeAll();
+      return forgotten;
+    };
+  }
+
+  async start() {
+    await super.start();
+    // The slot is counted here; node's own count would reset the socket before it could wait.
+    this.server.maxConnections = Infinity;
+  }
+
+  async handleConnection(socket) {
+    while (this.handlers.size >= this.maxConnections && !socket.destroyed) {
+      await new Promise((resolve) => {
+        this.#wakers.push(resolve);
+        socket.once('close', resolve);
+      });
+    }
+    if (!socket.destroyed) await super.handleConnection(socket);
+  }
+
+  #wakeAll() {
+    const wakers = this.#wakers;
+    this.#wakers = [];
+    for (const wake of wakers) wake();
+  }
+}
+
 async function stop(code = 0) {
   if (stopping) return;
   stopping = true;
@@ -62,8 +108,8 @@ async function dump(file) {
 try {
   // Untyped on purpose: PGlite tells a gzipped tarball from a plain one by trying both.
   db = await PGlite.create(dataDir, archive ? { loadDataDir: await openAsBlob(archive) } : {});
-  // One connection only: pglite-socket's multi-connection mode has known bugs.
-  server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
+  // One connection at a time: pglite-socket's multi-connection mode has known bugs.
+  server = new QueueingSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
   await server.start();
   const port = Number(server.getServerConn().split(':').pop());
   process.send?.({ type: 'ready', port });
