@@ -40,6 +40,7 @@ const STORED_NAMES = [
   '20261209000000-project-code',
   '20261210000000-project-totals-covering',
   '20261211000000-web-app-client',
+  '20261212000000-shard-local-time-triggers',
 ];
 
 function filesUnder(dir: string): string[] {

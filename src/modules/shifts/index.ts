@@ -9,6 +9,7 @@ import { Shift } from './shift.entity';
 import { ProjectTotalsMigration } from './migrations/20261124000000-project-totals.migration';
 import { TimeRollupsMigration } from './migrations/20261204000000-time-rollups.migration';
 import { ProjectTotalsCoveringMigration } from './migrations/20261210000000-project-totals-covering.migration';
+import { ShardLocalTimeTriggersMigration } from './migrations/20261212000000-shard-local-time-triggers.migration';
 export { PunchService } from './punch.service';
 export { Shift } from './shift.entity';
 export {
@@ -43,5 +44,6 @@ export const SHIFTS_MODULE = {
     { name: '20261124000000-project-totals', class: ProjectTotalsMigration },
     { name: '20261204000000-time-rollups', class: TimeRollupsMigration },
     { name: '20261210000000-project-totals-covering', class: ProjectTotalsCoveringMigration },
+    { name: '20261212000000-shard-local-time-triggers', class: ShardLocalTimeTriggersMigration },
   ],
 } as const satisfies ModuleDefinition;

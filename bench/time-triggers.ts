@@ -10,11 +10,12 @@ import { withClient } from './postgres-clients';
 import { ROOT } from './targets';
 
 /**
- * What keeping the project totals and time rollups with row-level triggers would cost beside the
- * statement-level triggers with transition tables that keep them (which Citus cannot run; issue
- * 38, docs/scaling.md): the same dataset and the same writes on two databases of one server, both
- * migrated, the second with the candidate triggers swapped in. Writes
- * `bench/results/<date>-row-level-triggers.md` (and `.json`).
+ * What the triggers that keep the project totals and time rollups cost, in three forms (issue 38,
+ * docs/scaling.md): the set-based statement-level triggers Citus cannot run (the migrations up to
+ * 20261211000000), their shard-local form of migration 20261212000000 (the statement's changes
+ * grouped from the transition tables, one upsert per group), and row-level triggers (swapped in
+ * by this benchmark, a rejected candidate). The same dataset and the same writes on three
+ * databases of one server. Writes `bench/results/<date>-time-triggers.md` (and `.json`).
  */
 const program = new Command()
   .option('--url <url>', 'a PostgreSQL server', 'postgres://postgres@127.0.0.1:5432/postgres')
@@ -28,9 +29,9 @@ const TOTALS_COLUMNS = ['project_id', 'user_id', 'start', 'stop'];
 const ROLLUPS_COLUMNS = [...TOTALS_COLUMNS, 'billable', 'billable_rate_cents', 'cost_rate_cents'];
 
 /**
- * The candidate: the six statement-level triggers replaced by row-level ones that add each shift
- * through the same functions (project_totals_add, time_rollups_add), skipping a row whose time and
- * price did not change.
+ * The rejected candidate, on the set-based schema: the six statement-level triggers replaced by
+ * row-level ones that add each shift through its functions (project_totals_add, time_rollups_add),
+ * skipping a row whose time and price did not change.
  */
 function rowLevelTriggers(): string[] {
   const sql: string[] = [];
@@ -91,12 +92,30 @@ function rowLevelTriggers(): string[] {
   return sql;
 }
 
-const VARIANTS = [
-  { name: 'statement-level', database: 'timetrack_bench_triggers_statement', swap: [] },
-  { name: 'row-level', database: 'timetrack_bench_triggers_row', swap: rowLevelTriggers() },
-] as const;
+const VARIANTS: readonly Variant[] = [
+  {
+    name: 'set-based',
+    database: 'timetrack_bench_triggers_set',
+    to: '20261211000000-web-app-client',
+    swap: [],
+  },
+  { name: 'shard-local', database: 'timetrack_bench_triggers_local', swap: [] },
+  {
+    name: 'row-level',
+    database: 'timetrack_bench_triggers_row',
+    to: '20261211000000-web-app-client',
+    swap: rowLevelTriggers(),
+  },
+];
 
-type Variant = (typeof VARIANTS)[number];
+interface Variant {
+  name: string;
+  database: string;
+  /** The last migration to run; all of them when absent. */
+  to?: string;
+  /** Statements run after the migrations. */
+  swap: string[];
+}
 
 interface Timings {
   variant: string;
@@ -121,31 +140,40 @@ async function main(): Promise<void> {
     results.push(await measure(options.url, variant, size, Number(options.rounds)));
 
   const date = started.toISOString().slice(0, 10);
-  const file = path.join(options.out, `${date}-row-level-triggers.md`);
+  const file = path.join(options.out, `${date}-time-triggers.md`);
   const serverVersion = await withClient(
     options.url,
     async (c) => (await c.query('select version() as v')).rows[0].v as string,
   );
-  const bulkNames = Object.keys(results[0]!.bulk);
-  const ratio = (a: number, b: number) => (a / b).toFixed(2);
-  const [statement, row] = results as [Timings, Timings];
+  // Each write: its time in every form, then each form's time over the set-based one's.
+  const row = (write: string, ms: (r: Timings) => number, digits = 0) =>
+    `| ${write} | ${results.map((r) => ms(r).toFixed(digits)).join(' | ')} | ${results
+      .slice(1)
+      .map((r) => (ms(r) / ms(results[0]!)).toFixed(2))
+      .join(' | ')} |`;
   const lines = [
-    `# Totals and rollups kept by row-level triggers: a candidate for Citus (${date})`,
+    `# The triggers that keep the totals and rollups, in three forms (${date})`,
     '',
-    `\`npm run bench:row-triggers -- --scale ${options.scale}\`: ${size.shifts.toLocaleString('en')} shifts loaded into two databases of one server, both migrated, the second with the statement-level triggers of the totals and rollups swapped for row-level ones, then the same writes on both.`,
+    `\`npm run bench:time-triggers -- --scale ${options.scale}\`: ${size.shifts.toLocaleString('en')} shifts loaded into three databases of one server, then the same writes on each: ${VARIANTS.map((v) => `**${v.name}**`).join(', ')} (bench/time-triggers.ts says what each is).`,
     '',
     `- Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.versions.node}, ${serverVersion.split(' on ')[0]}.`,
     `- The kept totals and rollups equal the sums over the shifts afterwards: ${results.map((r) => `${r.variant} ${r.consistent ? 'yes' : '**no**'}`).join(', ')}.`,
     '',
-    '| write | statement-level ms | row-level ms | row ÷ statement |',
-    '|---|---:|---:|---:|',
-    `| load the dataset (${size.shifts.toLocaleString('en')} shifts in batches of 20,000) | ${(statement.loadSeconds * 1000).toFixed(0)} | ${(row.loadSeconds * 1000).toFixed(0)} | ${ratio(row.loadSeconds, statement.loadSeconds)} |`,
-    ...bulkNames.map(
-      (name) =>
-        `| ${name} | ${statement.bulk[name]!.toFixed(0)} | ${row.bulk[name]!.toFixed(0)} | ${ratio(row.bulk[name]!, statement.bulk[name]!)} |`,
+    `| write | ${results.map((r) => `${r.variant} ms`).join(' | ')} | ${results
+      .slice(1)
+      .map((r) => `${r.variant} ÷ ${results[0]!.variant}`)
+      .join(' | ')} |`,
+    `|---|${results.map(() => '---:').join('|')}|${results
+      .slice(1)
+      .map(() => '---:')
+      .join('|')}|`,
+    row(
+      `load the dataset (${size.shifts.toLocaleString('en')} shifts in batches of 20,000)`,
+      (r) => r.loadSeconds * 1000,
     ),
-    `| one shift's stop moved (p50 of ${options.rounds}) | ${statement.singleP50.toFixed(2)} | ${row.singleP50.toFixed(2)} | ${ratio(row.singleP50, statement.singleP50)} |`,
-    `| one shift's stop moved (p95 of ${options.rounds}) | ${statement.singleP95.toFixed(2)} | ${row.singleP95.toFixed(2)} | ${ratio(row.singleP95, statement.singleP95)} |`,
+    ...Object.keys(results[0]!.bulk).map((name) => row(name, (r) => r.bulk[name]!)),
+    row(`one shift's stop moved (p50 of ${options.rounds})`, (r) => r.singleP50, 2),
+    row(`one shift's stop moved (p95 of ${options.rounds})`, (r) => r.singleP95, 2),
     '',
   ];
   fs.mkdirSync(options.out, { recursive: true });
@@ -176,7 +204,7 @@ async function measure(
   );
   const run = runnerOf(db);
   try {
-    await db.orm.getMigrator().up();
+    await db.orm.getMigrator().up(variant.to ? { to: variant.to } : undefined);
     for (const statement of variant.swap) await run(statement);
     console.log(`${variant.name}: loading ${size.shifts.toLocaleString('en')} shifts`);
     const manifest = await loadDataset(db.orm, size);
