@@ -4,60 +4,34 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * The schema against Citus's rules for distributing the tenant tables by `account_id`
  * (docs/scaling.md, "Ready for Citus"), read from the live catalog of the migrated database:
  *
- * - every tenant table (one with an `account_id` column) has it NOT NULL;
+ * - every tenant table (one with an `account_id` column, and `accounts` itself by its `id`) has it
+ *   NOT NULL;
  * - every primary key, unique constraint and unique index of a tenant table includes it;
- * - every foreign key between tenant tables includes it;
+ * - every foreign key between tenant tables includes it, and none sets a column null or to its
+ *   default on delete (Citus refuses `on delete set null` in a key that holds the distribution
+ *   column, even with a column list);
  * - no shared table (one without it) refers to a tenant table;
  * - a statement-level trigger of a tenant table runs a function known to be shard-local: Citus
  *   fires it once per shard task, on the worker, where a query that writes or joins a distributed
  *   table while reading the transition tables fails ("executor could not find named tuplestore").
- *   SHARD_LOCAL lists the functions read for that, and why each passes.
+ *   SHARD_LOCAL lists the functions read for that, and why each passes;
+ * - no trigger function of a tenant table reads `tg_table_name` (on a worker it is the shard's
+ *   name, `projects_102008`), and no function of the schema is an SQL-language function with
+ *   parameters (Citus cannot plan one on a worker: "could not create distributed plan").
  *
- * The schema does not keep all of them yet: PLANNED lists what the migration before distribution
- * changes, each step of it described in docs/scaling.md. A migration that breaks a rule anew fails
- * here; one that removes a listed gap must take it off the list (and the plan).
+ * The schema does not keep all of them yet: PLANNED lists what is left, each step of it described
+ * in docs/scaling.md (the tenant tables' own keys: migration 20261213000000-tenant-keys; the
+ * row-level triggers: 20261214000000-shard-local-row-triggers). A migration that breaks a rule anew
+ * fails here; one that removes a listed gap must take it off the list (and the plan).
  */
 const PLANNED = [
-  // Tenant tables keyed by a global serial id and uuid: the keys become (account_id, id) and
-  // (account_id, uuid); the facades and GraphQL keep finding rows by id within the caller's account.
-  ...[
-    'activities',
-    'companies',
-    'company_members',
-    'oauth1_tokens',
-    'oauth2_tokens',
-    'oauth_clients',
-    'outbox',
-    'project_members',
-    'projects',
-    'rates',
-    'shifts',
-    'tombstones',
-    'users',
-    'webhooks',
-  ].map((table) => `unique ${table}_pkey`),
-  ...[
-    'activities',
-    'companies',
-    'company_members',
-    'oauth_clients',
-    'outbox',
-    'project_members',
-    'projects',
-    'shifts',
-    'users',
-    'webhooks',
-  ].map((table) => `unique ${table}_uuid_key`),
-  // Per-parent keys that gain account_id in front.
-  'unique company_members_company_id_user_id_key',
-  'unique project_members_project_id_user_id_key',
-  'unique idempotency_keys_pkey',
-  'unique project_user_totals_pkey',
-  'unique rates_project_from_idx',
-  'unique rates_user_from_idx',
-  'unique shifts_one_running_per_user',
+  // The users' and OAuth tables keep their keys until sign-in and OAuth find the account first
+  // (docs/scaling.md, "What fans out to every shard"): the OAuth tokens and clients refer to
+  // users by id alone, and clients that serve every account (the web app's) are not one tenant's.
+  ...['oauth1_tokens', 'oauth_clients', 'users'].map((table) => `unique ${table}_pkey`),
+  'unique oauth_clients_uuid_key',
   // Looked up before the account is known (sign-in, OAuth): they move to reference tables that map
-  // the login or token to its account (docs/scaling.md, "Lookups before the tenant is known").
+  // the login or token to its account.
   'unique users_login_unique',
   'unique oauth1_tokens_token_key_key',
   'unique oauth2_tokens_access_token_hash_key',
@@ -69,9 +43,12 @@ const PLANNED = [
   'foreign key oauth2_tokens_client_id_fkey',
   'foreign key oauth2_tokens_user_id_fkey',
   'foreign key oauth_clients_created_by_id_fkey',
-  'foreign key outbox_webhook_id_fkey',
-  'foreign key rates_project_id_fkey',
-  'foreign key rates_user_id_fkey',
+  // A row that outlives its creator, and a shift that outlives its activity: the reference is
+  // cleared by the service or a trigger instead (Citus refuses `on delete set null` here).
+  'foreign key on delete set null: companies_account_id_created_by_id_fkey',
+  'foreign key on delete set null: oauth_clients_created_by_id_fkey',
+  'foreign key on delete set null: projects_account_id_created_by_id_fkey',
+  'foreign key on delete set null: shifts_account_id_activity_id_fkey',
   // Request tokens exist before a user (and so an account) authorizes them.
   'nullable account_id: oauth1_tokens',
   // Authorization codes gain account_id and become a tenant table.
@@ -105,9 +82,10 @@ test('the tenant tables keep the distribution plan: account_id in every key and 
     `
     with tables as (
       select c.oid, c.relname,
-             (select a.attnum from pg_attribute a where a.attrelid = c.oid and a.attname = 'account_id' and not a.attisdropped) as account_attnum,
-             (select a.attnotnull from pg_attribute a where a.attrelid = c.oid and a.attname = 'account_id' and not a.attisdropped) as account_not_null
+             a.attnum as account_attnum, a.attnotnull as account_not_null
         from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        left join pg_attribute a on a.attrelid = c.oid and not a.attisdropped
+                                and a.attname = case c.relname when 'accounts' then 'id' else 'account_id' end
        where n.nspname = current_schema() and c.relkind in ('r', 'p'))
     select 'nullable account_id: ' || relname as gap from tables where account_attnum is not null and not account_not_null
     union all
@@ -120,6 +98,11 @@ test('the tenant tables keep the distribution plan: account_id in every key and 
      where f.contype = 'f' and src.account_attnum is not null and dst.account_attnum is not null
        and not (src.account_attnum = any(f.conkey) and dst.account_attnum = any(f.confkey))
     union all
+    select 'foreign key on delete set null: ' || f.conname
+      from pg_constraint f join tables src on src.oid = f.conrelid join tables dst on dst.oid = f.confrelid
+     where f.contype = 'f' and src.account_attnum is not null and dst.account_attnum is not null
+       and f.confdeltype in ('n', 'd')
+    union all
     select 'shared table refers to a tenant table: ' || f.conname
       from pg_constraint f join tables src on src.oid = f.conrelid join tables dst on dst.oid = f.confrelid
      where f.contype = 'f' and src.account_attnum is null and dst.account_attnum is not null
@@ -128,7 +111,15 @@ test('the tenant tables keep the distribution plan: account_id in every key and 
       from pg_trigger g join tables t on t.oid = g.tgrelid join pg_proc f on f.oid = g.tgfoid
      where not g.tgisinternal and t.account_attnum is not null and g.tgtype & 1 = 0
        -- The set-based bodies fed a distributed insert from the transition tables.
-       and (f.proname <> all (?::text[]) or f.prosrc ~ '(project_totals|time_rollups)_add[(]')`,
+       and (f.proname <> all (?::text[]) or f.prosrc ~ '(project_totals|time_rollups)_add[(]')
+    union all
+    select distinct 'trigger function reads tg_table_name: ' || f.proname
+      from pg_trigger g join tables t on t.oid = g.tgrelid join pg_proc f on f.oid = g.tgfoid
+     where not g.tgisinternal and t.account_attnum is not null and strpos(lower(f.prosrc), 'tg_table_name') > 0
+    union all
+    select 'SQL function with parameters: ' || f.proname
+      from pg_proc f join pg_language l on l.oid = f.prolang
+     where f.pronamespace = current_schema()::regnamespace and l.lanname = 'sql' and f.pronargs > 0`,
     [`{${SHARD_LOCAL.join(',')}}`],
   );
   expect(gaps.map((row) => row.gap).sort()).toEqual(PLANNED);

@@ -41,6 +41,8 @@ const STORED_NAMES = [
   '20261210000000-project-totals-covering',
   '20261211000000-web-app-client',
   '20261212000000-shard-local-time-triggers',
+  '20261213000000-tenant-keys',
+  '20261214000000-shard-local-row-triggers',
 ];
 
 function filesUnder(dir: string): string[] {

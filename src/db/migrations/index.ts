@@ -9,6 +9,8 @@ import { RateHistoryMigration } from './20261202000000-rate-history.migration';
 import { CallerPositionsMigration } from './20261205000000-caller-positions.migration';
 import { OAuthClientAccountsMigration } from './20261206000000-oauth-client-accounts.migration';
 import { CredentialsVersionMigration } from './20261207000000-credentials-version.migration';
+import { TenantKeysMigration } from './20261213000000-tenant-keys.migration';
+import { ShardLocalRowTriggersMigration } from './20261214000000-shard-local-row-triggers.migration';
 
 /**
  * The migrations of no one module: the initial tables, and those that change the tables of
@@ -28,6 +30,8 @@ const SHARED_MIGRATIONS: readonly MigrationObject[] = [
   { name: '20261205000000-caller-positions', class: CallerPositionsMigration },
   { name: '20261206000000-oauth-client-accounts', class: OAuthClientAccountsMigration },
   { name: '20261207000000-credentials-version', class: CredentialsVersionMigration },
+  { name: '20261213000000-tenant-keys', class: TenantKeysMigration },
+  { name: '20261214000000-shard-local-row-triggers', class: ShardLocalRowTriggersMigration },
 ];
 
 const modules: readonly ModuleDefinition[] = MODULES;

@@ -101,7 +101,7 @@ export class RateService {
       await this.lockOwner(tx, owner);
       const rows = await tx.em.getConnection().execute<{ id: number }[]>(
         `insert into rates (account_id, ${owner.column}, kind, cents, effective_from) values (?, ?, ?, ?, ?)
-         on conflict (${owner.column}, ${owner.column === 'user_id' ? 'kind, ' : ''}effective_from) where ${owner.column} is not null
+         on conflict (${owner.column}, ${owner.column === 'user_id' ? 'kind, ' : ''}effective_from, account_id) where ${owner.column} is not null
          do update set cents = excluded.cents returning id`,
         [owner.accountId, owner.id, kind, data.cents, data.effectiveFrom],
         'all',

@@ -64,7 +64,7 @@ export class ShiftCascadeRecorder implements ShiftCascades {
     const projects = projectsOf
       ? await this.run<ListedRow>(
           tx,
-          `select p.id, p.uuid, tombstone_listing('Project', p.id) as listed from projects p
+          `select p.id, p.uuid, tombstone_listing('Project', p.account_id, p.id) as listed from projects p
             where ${projectsOf.sql} order by p.id for update`,
           projectsOf.params,
         )

@@ -173,12 +173,13 @@ async function readSnapshots(
   );
   let listings: Map<number, ListedSnapshot | null> | undefined;
   if (options.listed && rows.length > 0) {
-    const projects = [...new Set(rows.map((row) => row.project_id))];
+    const projects = new Map(rows.map((row) => [row.project_id, row.account_id]));
     const found = await em
       .getConnection()
       .execute<{ id: number; listed: ListedSnapshot | string | null }[]>(
-        `select p.id, tombstone_listing('Project', p.id) as listed from unnest(?::int[]) as p(id)`,
-        [intArray(projects)],
+        `select p.id, tombstone_listing('Project', p.account_id, p.id) as listed
+           from unnest(?::int[], ?::int[]) as p(id, account_id)`,
+        [intArray([...projects.keys()]), intArray([...projects.values()])],
         'all',
         transaction,
       );

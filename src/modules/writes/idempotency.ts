@@ -85,7 +85,7 @@ async function claim(
        delete from idempotency_keys where user_id = ? and key <> ? and created_at < now() - make_interval(secs => ?)
      )
      insert into idempotency_keys (account_id, user_id, key, request_hash) values (?, ?, ?, ?)
-     on conflict (user_id, key) do update set request_hash = excluded.request_hash, entity_id = null, created_at = now()
+     on conflict (user_id, key, account_id) do update set request_hash = excluded.request_hash, entity_id = null, created_at = now()
        where idempotency_keys.created_at < now() - make_interval(secs => ?)
      returning 1`,
     [user, key, ttl, tx.viewer.accountId, user, key, requestHash, ttl],
