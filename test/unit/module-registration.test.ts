@@ -43,6 +43,7 @@ const STORED_NAMES = [
   '20261212000000-shard-local-time-triggers',
   '20261213000000-tenant-keys',
   '20261214000000-shard-local-row-triggers',
+  '20261215000000-references-cleared-by-triggers',
 ];
 
 function filesUnder(dir: string): string[] {

@@ -11,6 +11,7 @@ import { OAuthClientAccountsMigration } from './20261206000000-oauth-client-acco
 import { CredentialsVersionMigration } from './20261207000000-credentials-version.migration';
 import { TenantKeysMigration } from './20261213000000-tenant-keys.migration';
 import { ShardLocalRowTriggersMigration } from './20261214000000-shard-local-row-triggers.migration';
+import { ReferencesClearedByTriggersMigration } from './20261215000000-references-cleared-by-triggers.migration';
 
 /**
  * The migrations of no one module: the initial tables, and those that change the tables of
@@ -32,6 +33,10 @@ const SHARED_MIGRATIONS: readonly MigrationObject[] = [
   { name: '20261207000000-credentials-version', class: CredentialsVersionMigration },
   { name: '20261213000000-tenant-keys', class: TenantKeysMigration },
   { name: '20261214000000-shard-local-row-triggers', class: ShardLocalRowTriggersMigration },
+  {
+    name: '20261215000000-references-cleared-by-triggers',
+    class: ReferencesClearedByTriggersMigration,
+  },
 ];
 
 const modules: readonly ModuleDefinition[] = MODULES;
