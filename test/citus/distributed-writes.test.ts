@@ -27,10 +27,6 @@ const REMAINING = [
   'drop table oauth2_codes, oauth1_tokens, oauth2_tokens, oauth_clients cascade',
   'alter table users drop constraint users_pkey, add constraint users_pkey primary key (id, account_id)',
   'drop index users_login_unique',
-  // The history's rows for a project's or user's rate, written by a trigger on the worker, which
-  // cannot draw an integer id there: written by the changing write instead.
-  'drop trigger projects_record_rate on projects',
-  'drop trigger users_record_rate on users',
 ];
 
 /** `accounts` by its id, then every tenant table by account, co-located with it. */

@@ -114,6 +114,39 @@ test('changing the current rate leaves the past priced as it was', async () => {
   expect(later.report.totals.amountCents).toBe(10000);
 });
 
+test('a user’s rates are in their histories since they were created, and a write that leaves a rate as the history gives it records nothing', async () => {
+  const member = await t.newStaff(owner, { hourlyRateCents: 5000, costRateCents: 3000 });
+  const history = async () =>
+    (
+      await t.gqlOk(
+        owner,
+        'query($id: ID!) { staffMember(id: $id) { rates { kind cents effectiveFrom } } }',
+        {
+          id: member.id,
+        },
+      )
+    ).staffMember.rates;
+  const created = [
+    { kind: 'BILLABLE', cents: 5000, effectiveFrom: null },
+    { kind: 'COST', cents: 3000, effectiveFrom: null },
+  ];
+  expect(await history()).toEqual(created);
+  const update = (patch: Record<string, unknown>) =>
+    t.gqlOk(
+      owner,
+      'mutation($id: ID!, $patch: StaffInput!) { updateStaff(input: { staff: { id: $id }, patch: $patch }) { staff { id } } }',
+      { id: member.id, patch },
+    );
+  await update({ firstName: 'Renamed' });
+  await update({ hourlyRateCents: 5000, costRateCents: 3000 });
+  expect(await history()).toEqual(created);
+  await update({ costRateCents: 3500 });
+  expect(await history()).toEqual([
+    ...created,
+    { kind: 'COST', cents: 3500, effectiveFrom: expect.any(String) },
+  ]);
+});
+
 test('a backdated rate reprices the shifts since, and removing it restores them', async () => {
   const set = await setRate({
     project: { id: projectId },

@@ -44,6 +44,7 @@ const STORED_NAMES = [
   '20261213000000-tenant-keys',
   '20261214000000-shard-local-row-triggers',
   '20261215000000-references-cleared-by-triggers',
+  '20261216000000-current-rates-recorded-by-writes',
 ];
 
 function filesUnder(dir: string): string[] {

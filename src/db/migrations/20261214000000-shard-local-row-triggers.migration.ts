@@ -3,15 +3,15 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Issue 38: the row-level triggers written so that Citus can run them on a worker, beside the row,
  * with the same behaviour on a single server. Tried on a Citus 13.2 cluster with the tenant tables
- * distributed (docs/scaling.md, "Tried on the cluster"), three things failed there:
+ * distributed (docs/scaling.md, "Tested on the cluster"), three things failed there:
  *
  * - A trigger that picks its branch by `tg_table_name` sees the shard's name (`projects_102008`) on
- *   a worker: `record_current_rate` and `touch_listed_parent` now take the table's kind as their
- *   trigger argument.
+ *   a worker: `touch_listed_parent` now takes the table's kind as its trigger argument
+ *   (`record_current_rate` goes: migration 20261216000000-current-rates-recorded-by-writes).
  * - A query that reads or writes a distributed table without the row's account is a distributed
  *   query from a shard, which Citus refuses; with `account_id = <the row's account>` it is a router
  *   query to the worker's own shard. Every lookup and write of these functions names the account:
- *   the rate history (`shift_price`, `record_current_rate`, `rates_reprice`), the listed parent,
+ *   the rate history (`shift_price`, `rates_reprice`), the listed parent,
  *   the tombstone listing.
  * - Citus cannot plan an SQL-language function with parameters on a worker:
  *   `tombstone_listing` is PL/pgSQL, and takes the account.
@@ -91,38 +91,6 @@ export class ShardLocalRowTriggersMigration extends Migration {
             and kind = 'cost' and effective_from <= new.start order by effective_from desc limit 1);
         return new;
       end $$;`);
-
-    // As migration 20261202000000-rate-history wrote it, but for the branch and the account: the
-    // rate in `column` recorded from the beginning of time when the row is created, from now on
-    // when it changes to a rate the history does not already give now.
-    const record = (owner: 'project_id' | 'user_id', kind: 'billable' | 'cost', column: string) => `
-          if (tg_op = 'INSERT' and new.${column} is not null)
-             or (tg_op = 'UPDATE' and new.${column} is distinct from old.${column}
-                 and new.${column} is distinct from (select cents from rates where account_id = new.account_id and ${owner} = new.id
-                       and kind = '${kind}' and effective_from <= now() order by effective_from desc limit 1)) then
-            insert into rates (account_id, ${owner}, kind, cents, effective_from)
-            values (new.account_id, new.id, '${kind}', new.${column}, since)
-            on conflict (${owner}, ${owner === 'user_id' ? 'kind, ' : ''}effective_from, account_id) where ${owner} is not null
-            do update set cents = excluded.cents;
-          end if;`;
-    this.addSql(`
-      create or replace function record_current_rate() returns trigger language plpgsql as $$
-      declare
-        since timestamptz := case when tg_op = 'INSERT' then '-infinity'::timestamptz else now() end;
-      begin
-        if tg_argv[0] = 'project' then ${record('project_id', 'billable', 'hourly_rate_cents')}
-        else ${record('user_id', 'billable', 'hourly_rate_cents')} ${record('user_id', 'cost', 'cost_rate_cents')}
-        end if;
-        return null;
-      end $$;`);
-    this.addSql(`drop trigger projects_record_rate on projects;`);
-    this.addSql(`
-      create trigger projects_record_rate after insert or update of hourly_rate_cents on projects
-        for each row execute function record_current_rate('project');`);
-    this.addSql(`drop trigger users_record_rate on users;`);
-    this.addSql(`
-      create trigger users_record_rate after insert or update of hourly_rate_cents, cost_rate_cents on users
-        for each row execute function record_current_rate('user');`);
 
     this.addSql(`
       create or replace function rates_reprice() returns trigger language plpgsql as $$

@@ -12,6 +12,7 @@ import { CredentialsVersionMigration } from './20261207000000-credentials-versio
 import { TenantKeysMigration } from './20261213000000-tenant-keys.migration';
 import { ShardLocalRowTriggersMigration } from './20261214000000-shard-local-row-triggers.migration';
 import { ReferencesClearedByTriggersMigration } from './20261215000000-references-cleared-by-triggers.migration';
+import { CurrentRatesRecordedByWritesMigration } from './20261216000000-current-rates-recorded-by-writes.migration';
 
 /**
  * The migrations of no one module: the initial tables, and those that change the tables of
@@ -36,6 +37,10 @@ const SHARED_MIGRATIONS: readonly MigrationObject[] = [
   {
     name: '20261215000000-references-cleared-by-triggers',
     class: ReferencesClearedByTriggersMigration,
+  },
+  {
+    name: '20261216000000-current-rates-recorded-by-writes',
+    class: CurrentRatesRecordedByWritesMigration,
   },
 ];
 

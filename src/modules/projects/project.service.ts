@@ -14,6 +14,7 @@ import {
   fields,
   findLocated,
   inTransaction,
+  recordCurrentRate,
   validate,
   type DeletionCascade,
   type Locator,
@@ -110,6 +111,7 @@ export class ProjectService {
         createdBy: tx.viewer.id,
       });
       await tx.em.flush();
+      await recordRate(tx, project, true);
       if (memberIds)
         await replaceMembers(
           tx.em,
@@ -144,8 +146,10 @@ export class ProjectService {
         );
       }
       const memberIds = await resolveMemberIds(tx.em, 'Project', data.userIds, data.userLegacyIds);
+      const rateBefore = project.hourlyRateCents;
       assignDefined(project, rest);
       await tx.em.flush();
+      if (project.hourlyRateCents !== rateBefore) await recordRate(tx, project, false);
       if (memberIds)
         await replaceMembers(
           tx.em,
@@ -281,4 +285,10 @@ function splitTags(text: string): string[] {
     .split(',')
     .map((tag) => tag.trim())
     .filter((tag) => tag !== '');
+}
+
+/** The project's billable rate, as the write just left it, in its history. */
+function recordRate(tx: RequestContext, project: Project, created: boolean): Promise<void> {
+  const owner = { column: 'project_id', accountId: tx.viewer.accountId, id: project.id } as const;
+  return recordCurrentRate(tx, owner, 'billable', project.hourlyRateCents, created);
 }

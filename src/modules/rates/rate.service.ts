@@ -3,7 +3,14 @@ import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { mayReadCosts, mayReadMoney } from '../accounts';
 import { intArray } from '../paging';
-import { fields, inTransaction, type Locator, validate } from '../writes';
+import {
+  fields,
+  inTransaction,
+  type Locator,
+  rateEntryConflict,
+  type RateOwner,
+  validate,
+} from '../writes';
 import type { ProjectService } from '../projects';
 import type { StaffService } from '../staff';
 import { assertMaySetRateOf, assertMaySetRates, mayReadRatesOf } from './rate.policy';
@@ -36,12 +43,6 @@ const setSchema = z.object({
   effectiveFrom: z.date(),
 });
 
-interface Owner {
-  column: 'project_id' | 'user_id';
-  id: number;
-  accountId: number;
-}
-
 /** An entry written or removed, with whose history it is: their current rate may have changed. */
 export interface RateChange {
   rate: RateEntry;
@@ -50,7 +51,7 @@ export interface RateChange {
   userId: number | null;
 }
 
-function changeOf(owner: Owner, rate: RateEntry): RateChange {
+function changeOf(owner: RateOwner, rate: RateEntry): RateChange {
   return {
     rate,
     projectId: owner.column === 'project_id' ? owner.id : null,
@@ -101,8 +102,7 @@ export class RateService {
       await this.lockOwner(tx, owner);
       const rows = await tx.em.getConnection().execute<{ id: number }[]>(
         `insert into rates (account_id, ${owner.column}, kind, cents, effective_from) values (?, ?, ?, ?, ?)
-         on conflict (${owner.column}, ${owner.column === 'user_id' ? 'kind, ' : ''}effective_from, account_id) where ${owner.column} is not null
-         do update set cents = excluded.cents returning id`,
+         ${rateEntryConflict(owner.column)} returning id`,
         [owner.accountId, owner.id, kind, data.cents, data.effectiveFrom],
         'all',
         tx.em.getTransactionContext(),
@@ -151,7 +151,7 @@ export class RateService {
 
   private async history(
     ctx: RequestContext,
-    column: Owner['column'],
+    column: RateOwner['column'],
     id: number,
   ): Promise<RateEntry[]> {
     if (!mayReadMoney(ctx.viewer)) return [];
@@ -177,7 +177,7 @@ export class RateService {
   private async ownerOf(
     ctx: RequestContext,
     input: Pick<SetRate, 'project' | 'user'>,
-  ): Promise<Owner> {
+  ): Promise<RateOwner> {
     assertMaySetRates(ctx.viewer, 'update');
     const named = [input.project, input.user].filter((x) => x != null).length;
     if (named !== 1)
@@ -200,7 +200,7 @@ export class RateService {
    * entries committed, to keep the current rate column (keepCurrent). Without it, two writes at
    * once each saw only their own entry, and the later commit could set the wrong rate.
    */
-  private async lockOwner(ctx: RequestContext, owner: Owner): Promise<void> {
+  private async lockOwner(ctx: RequestContext, owner: RateOwner): Promise<void> {
     await ctx.em
       .getConnection()
       .execute(
@@ -216,7 +216,7 @@ export class RateService {
    * (the legacy project and user) show that one. The database records no new entry for it: the
    * value is the history's own.
    */
-  private async keepCurrent(ctx: RequestContext, owner: Owner, kind: RateKind): Promise<void> {
+  private async keepCurrent(ctx: RequestContext, owner: RateOwner, kind: RateKind): Promise<void> {
     await ctx.em
       .getConnection()
       .execute(

@@ -14,6 +14,7 @@ import {
   fields,
   findLocated,
   inTransaction,
+  recordCurrentRate,
   validate,
   type DeletionCascade,
   type Locator,
@@ -142,6 +143,7 @@ export class StaffService {
       // An inactive user costs nothing yet: the e-mail waits until it is enabled.
       if (account) await enqueueConfirmationEmail(tx.em, account, staff, 'created');
       await tx.em.flush();
+      await recordRates(tx, staff, undefined);
       return staff;
     });
   }
@@ -161,6 +163,7 @@ export class StaffService {
           ? await assertStaffRoom(tx.em, tx.viewer.accountId, 1)
           : undefined;
       const { password: _ignored, ...rest } = data;
+      const ratesBefore = ratesOf(staff);
       assignDefined(staff, {
         ...rest,
         ...(passwordHash ? { passwordHash } : {}),
@@ -168,6 +171,7 @@ export class StaffService {
       // After the assignment, so the e-mail names the user as this update leaves them.
       if (activated) await enqueueConfirmationEmail(tx.em, activated, staff, 'enabled');
       await tx.em.flush();
+      await recordRates(tx, staff, ratesBefore);
       if (passwordHash) await this.passwordChanges.passwordChanged(tx.em, staff.id);
       return staff;
     });
@@ -212,4 +216,21 @@ async function assertLoginFree(em: EntityManager, login: string): Promise<void> 
     { filters: false },
   );
   if (taken > 0) throw ValidationError.field('Staff', 'login', 'is already taken');
+}
+
+function ratesOf(staff: Staff) {
+  return { billable: staff.hourlyRateCents, cost: staff.costRateCents };
+}
+
+/** The user's rates, as the write just left them, in their histories: all when `before` is absent (a new user). */
+async function recordRates(
+  tx: RequestContext,
+  staff: Staff,
+  before: ReturnType<typeof ratesOf> | undefined,
+): Promise<void> {
+  const owner = { column: 'user_id', accountId: tx.viewer.accountId, id: staff.id } as const;
+  const now = ratesOf(staff);
+  for (const kind of ['billable', 'cost'] as const)
+    if (!before || now[kind] !== before[kind])
+      await recordCurrentRate(tx, owner, kind, now[kind], !before);
 }

@@ -1,13 +1,15 @@
 /**
  * What every service's writes share: locating rows (by uuid or integer id), validation,
- * transactions with their retries and row locks, Idempotency-Key handling, and the contract by
- * which the modules below shifts report the shifts their deletions reach (`ShiftCascades`).
+ * transactions with their retries and row locks, Idempotency-Key handling, the current rates'
+ * history entries (which the project, staff and rate services write), and the contract by which
+ * the modules below shifts report the shifts their deletions reach (`ShiftCascades`).
  * Imports core and ids. Other modules and the layers above use nothing of it but what this file
  * exports.
  */
 import type { ModuleDefinition } from '../../core/module-definition';
 import { IdempotencyKeysMigration } from './migrations/20261125000000-idempotency-keys.migration';
 export { idempotentTransaction } from './idempotency';
+export { rateEntryConflict, recordCurrentRate, type RateOwner } from './rate-history';
 export {
   CASCADE_LIST_MAX,
   type Cascaded,
