@@ -1,7 +1,8 @@
 /**
- * The service's schema distributed on a real Citus cluster (issue 38), and the writes whose
+ * The service's schema distributed on a real Citus cluster (issue 38): the writes whose
  * consequences the database keeps (totals, rollups, prices and repricing, tombstones, cleared
- * references) giving the same rows as on a single server. Runs when TEST_CITUS_URL names the
+ * references) give the same rows as on a single server, and an account moved to the other worker
+ * while it writes (`citus_move_shard_placement` by logical replication) loses and doubles nothing. Runs when TEST_CITUS_URL names the
  * coordinator of a cluster with its workers added (`.ci/citus-cluster`, a pass of `.ci/run`);
  * skipped otherwise.
  *
@@ -260,4 +261,107 @@ describeOnCitus('the schema distributed on Citus', () => {
       { typename: 'Shift', members: 1 },
     ]);
   });
+
+  test('an account moved to the other worker while it writes loses and doubles nothing', async () => {
+    const [{ id: account }] = await query<{ id: number }>(
+      `insert into accounts (name) values ('moving') returning id`,
+    );
+    const [{ id: user }] = await query<{ id: number }>(
+      `insert into users (account_id, type, password_hash, login) values ($1, 'owner', 'x', $2) returning id`,
+      [account, `mover-${account}`],
+    );
+    const [{ id: company }] = await query<{ id: number }>(
+      `insert into companies (account_id, name) values ($1, 'company') returning id`,
+      [account],
+    );
+    const [{ id: project }] = await query<{ id: number }>(
+      `insert into projects (account_id, company_id, name) values ($1, $2, 'project') returning id`,
+      [account, company],
+    );
+    const placement = () =>
+      query<{ node: string; shard: string }>(
+        `select nodename || ':' || nodeport as node, shardid::text as shard from citus_shards
+          where table_name = 'accounts'::regclass and shardid = get_shard_id_for_distribution_column('accounts', $1::int)`,
+        [account],
+      );
+    const [before] = await placement();
+    const target = nodes
+      .slice(1)
+      .map((worker) => new URL(worker))
+      .find((w) => `${w.hostname}:${w.port}` !== before!.node)!;
+
+    // One writer adds an hour's shift a day, stretches every third shift by half an hour and reads
+    // the account's month sum, round after round: the move starts after its tenth round, and the
+    // writer goes on until the move has ended, so it writes before, during and after the move.
+    let moved = false;
+    let tenRounds!: () => void;
+    const writerRunning = new Promise<void>((resolve) => (tenRounds = resolve));
+    let rounds = 0;
+    let seconds = 0;
+    const writing = withClient(url, async (client) => {
+      const shifts: number[] = [];
+      while (!moved || rounds < 30) {
+        const start = new Date(Date.UTC(2026, 5, 1) + rounds * 86_400_000);
+        const { rows } = await client.query<{ id: number }>(
+          `insert into shifts (account_id, project_id, user_id, start, stop)
+           values ($1, $2, $3, $4, $4::timestamptz + interval '1 hour') returning id`,
+          [account, project, user, start],
+        );
+        shifts.push(rows[0]!.id);
+        seconds += 3600;
+        if (rounds % 3 === 2) {
+          await client.query(`update shifts set stop = $3 where account_id = $1 and id = $2`, [
+            account,
+            shifts[rounds - 1],
+            new Date(start.getTime() - 86_400_000 + 5_400_000),
+          ]);
+          seconds += 1800;
+        }
+        await client.query(
+          `select sum(seconds) from user_time_rollups where account_id = $1 and grain = 'month'`,
+          [account],
+        );
+        rounds += 1;
+        if (rounds === 10) tenRounds();
+      }
+    });
+    const moving = writerRunning
+      .then(() =>
+        withClient(url, (client) =>
+          client.query(
+            `select citus_move_shard_placement($1::bigint, $2::text, $3::int, $4::text, $5::int, shard_transfer_mode => 'force_logical')`,
+            [
+              before!.shard,
+              before!.node.split(':')[0],
+              Number(before!.node.split(':')[1]),
+              target.hostname,
+              Number(target.port),
+            ],
+          ),
+        ),
+      )
+      .finally(() => {
+        moved = true;
+      });
+    await Promise.all([writing, moving]);
+
+    expect(await placement()).toEqual([
+      { node: `${target.hostname}:${target.port}`, shard: before!.shard },
+    ]);
+    expect(
+      await query(
+        `select count(*)::int as shifts, sum(extract(epoch from stop - start))::float8 as seconds
+           from shifts where account_id = $1`,
+        [account],
+      ),
+    ).toEqual([{ shifts: rounds, seconds }]);
+    expect(
+      await query(
+        `select (select stopped_seconds::float8 from project_user_totals where account_id = $1) as totals,
+                (select sum(seconds)::float8 from user_time_rollups where account_id = $1 and grain = 'day') as days,
+                (select sum(seconds)::float8 from project_time_rollups where account_id = $1 and grain = 'month') as months`,
+        [account],
+      ),
+    ).toEqual([{ totals: seconds, days: seconds, months: seconds }]);
+  }, 300_000);
 });

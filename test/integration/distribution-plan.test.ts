@@ -23,8 +23,8 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * in docs/scaling.md (the tenant tables' own keys: migration 20261213000000-tenant-keys; the
  * row-level triggers: 20261214000000-shard-local-row-triggers; the references cleared on delete:
  * 20261215000000-references-cleared-by-triggers). test/citus distributes the schema on a real
- * cluster, with what is left done by hand. A migration that breaks a rule anew
- * fails here; one that removes a listed gap must take it off the list (and the plan).
+ * cluster, with what is left done by hand. A migration that breaks a rule anew fails here; one
+ * that removes a listed gap must take it off the list (and the plan).
  */
 const PLANNED = [
   // The users' and OAuth tables keep their keys until sign-in and OAuth find the account first
