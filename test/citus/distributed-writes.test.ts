@@ -12,7 +12,7 @@
  * step removes its lines. Then every tenant table is distributed by account and co-located.
  */
 import { randomBytes } from 'node:crypto';
-import { withClient } from '../../bench/postgres-clients';
+import { onDatabaseOf, withClient } from '../../bench/postgres-clients';
 import { loadConfig } from '../../src/core/config';
 import { openDatabase } from '../../src/db/database';
 
@@ -56,11 +56,7 @@ describeOnCitus('the schema distributed on Citus', () => {
   const name = `timetrack_citus_${randomBytes(5).toString('hex')}`;
   let nodes: string[] = [];
   let url: string;
-  const on = (server: string, database: string) => {
-    const result = new URL(server);
-    result.pathname = `/${database}`;
-    return result.toString();
-  };
+  const on = (server: string, database: string) => onDatabaseOf(server, `postgres:///${database}`);
   const query = async <T>(text: string, params: unknown[] = []): Promise<T[]> =>
     withClient(url, async (client) => (await client.query(text, params)).rows as T[]);
 

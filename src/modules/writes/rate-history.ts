@@ -32,9 +32,11 @@ export async function recordCurrentRate(
   cents: number | null,
   created: boolean,
 ): Promise<void> {
+  // A row created without a rate has no history to start: no statement at all.
+  if (created && cents === null) return;
   const { column, accountId, id } = owner;
   const [since, unlessGiven, params]: [string, string, unknown[]] = created
-    ? [`'-infinity'`, '? is not null', [cents]]
+    ? [`'-infinity'`, 'true', []]
     : [
         'now()',
         `? is distinct from (select cents from rates where account_id = ? and ${column} = ? and kind = ?
