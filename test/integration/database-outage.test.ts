@@ -362,6 +362,11 @@ describe.each(MODES)('the database goes away ($mode) under load', ({ mode, env }
       projectIds.push(p.createProject.project.legacyId);
     }
 
+    // The pool opened before the load: on a busy machine six connections opened at once can
+    // outlast blackhole's 500 ms connect timeout while the database is still healthy.
+    const warm = t.db.orm.em.getConnection().getKnex();
+    const { max } = (warm.client as { pool: { max: number } }).pool;
+    await Promise.all(Array.from({ length: max }, () => warm.raw('select pg_sleep(0.05)')));
     const url = await t.listen();
     const load = new Load(url, owner);
     const ack: Acknowledged = {
