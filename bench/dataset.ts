@@ -108,6 +108,11 @@ export async function loadDataset(
     ],
   );
   const staffIds = users.slice(1).map((u) => u.id);
+  // Signing in finds a login's account in `logins` (the staff module's writes keep it).
+  await run(
+    `insert into logins (login, account_id, user_id) select lower(login), account_id, id from users where account_id = ?`,
+    [accountId],
+  );
 
   const companies = await run<{ id: number }>(
     `insert into companies (uuid, account_id, name, visibility, main_city)

@@ -16,7 +16,7 @@ const UNIQUE_CONSTRAINTS: Record<string, [field: string, message: string]> = {
 };
 
 /**
- * A unique index named by the convention `<table>_<column>_unique` (`users_login_unique`,
+ * A unique index named by the convention `<table>_<column>_unique` (`logins_login_unique`,
  * `projects_code_unique`) refuses a value of the input field of its column.
  */
 function uniqueColumnOf(constraint: string): [field: string, message: string] | undefined {

@@ -14,7 +14,8 @@
 import { randomBytes } from 'node:crypto';
 import { onDatabaseOf, withClient } from '../../bench/postgres-clients';
 import { loadConfig } from '../../src/core/config';
-import { openDatabase } from '../../src/db/database';
+import { openDatabase, type Database } from '../../src/db/database';
+import { createAccount, createPasswordHasher, findSignInUser } from '../../src/modules/staff';
 
 const CITUS_URL = process.env.TEST_CITUS_URL;
 
@@ -27,8 +28,10 @@ const REMAINING = [
   'drop trigger users_credentials_deleted on users',
   'drop table oauth2_codes, oauth1_tokens, oauth2_tokens, oauth_clients cascade',
   'alter table users drop constraint users_pkey, add constraint users_pkey primary key (id, account_id)',
-  'drop index users_login_unique',
 ];
+
+/** Read before the account is known, so copied to every node (docs/scaling.md). */
+const REFERENCE_TABLES = ['logins'];
 
 /** `accounts` by its id, then every tenant table by account, co-located with it. */
 const TENANT_TABLES = [
@@ -49,6 +52,24 @@ const TENANT_TABLES = [
   'webhooks',
   'outbox',
 ];
+
+/** The statements `work` sends through the database's pool, with their bindings. */
+async function statementsOf(
+  db: Database,
+  work: () => Promise<unknown>,
+): Promise<{ sql: string; bindings: unknown[] }[]> {
+  const knex = db.orm.em.getConnection().getKnex();
+  const seen: { sql: string; bindings: unknown[] }[] = [];
+  const listener = (query: { sql: string; bindings?: unknown[] }) =>
+    seen.push({ sql: query.sql, bindings: query.bindings ?? [] });
+  knex.on('query', listener);
+  try {
+    await work();
+  } finally {
+    knex.off('query', listener);
+  }
+  return seen;
+}
 
 const describeOnCitus = CITUS_URL ? describe : describe.skip;
 
@@ -95,6 +116,8 @@ describeOnCitus('the schema distributed on Citus', () => {
     await withClient(url, async (client) => {
       await client.query('set citus.enable_unsafe_triggers = on');
       for (const step of REMAINING) await client.query(step);
+      for (const table of REFERENCE_TABLES)
+        await client.query(`select create_reference_table($1)`, [table]);
       await client.query(`select create_distributed_table('accounts', 'id')`);
       for (const table of TENANT_TABLES)
         await client.query(
@@ -111,14 +134,19 @@ describeOnCitus('the schema distributed on Citus', () => {
       );
   });
 
-  test('every tenant table is distributed by account and co-located with accounts', async () => {
-    const tables = await query<{ table: string; colocated: boolean }>(
+  test('every tenant table is distributed by account and co-located with accounts; the lookups are reference tables', async () => {
+    const tables = await query<{ table: string; kind: string }>(
       `select logicalrelid::text as table,
-              colocationid = (select colocationid from pg_dist_partition where logicalrelid = 'accounts'::regclass) as colocated
+              case when partmethod = 'n' then 'reference'
+                   when colocationid = (select colocationid from pg_dist_partition where logicalrelid = 'accounts'::regclass)
+                   then 'co-located' else 'apart' end as kind
          from pg_dist_partition order by 1`,
     );
     expect(tables).toEqual(
-      ['accounts', ...TENANT_TABLES].sort().map((table) => ({ table, colocated: true })),
+      [
+        ...['accounts', ...TENANT_TABLES].map((table) => ({ table, kind: 'co-located' })),
+        ...REFERENCE_TABLES.map((table) => ({ table, kind: 'reference' })),
+      ].sort((a, b) => a.table.localeCompare(b.table)),
     );
   });
 
@@ -360,4 +388,35 @@ describeOnCitus('the schema distributed on Citus', () => {
       ),
     ).toEqual([{ totals: seconds, days: seconds, months: seconds }]);
   }, 300_000);
+
+  test('signing in reads the login where the request is and the user on the one worker that holds it', async () => {
+    const db = await openDatabase(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'warn' }), {
+      migrate: false,
+    });
+    try {
+      const login = `Citus-${randomBytes(4).toString('hex')}`;
+      const { owner } = await createAccount(db.orm, createPasswordHasher(1024), {
+        login,
+        password: 'owner-password',
+        email: 'ada@example.com',
+        firstName: 'Ada',
+        lastName: 'Citus',
+      });
+      const statements = await statementsOf(db, () =>
+        findSignInUser(db.orm.em.fork(), login.toUpperCase()),
+      );
+      expect(statements).toHaveLength(2);
+      const user = await findSignInUser(db.orm.em.fork(), login);
+      expect(user).toMatchObject({ id: owner.id, login });
+      // Each a router query: one task, on one node.
+      for (const { sql, bindings } of statements) {
+        const plan = (await query<{ 'QUERY PLAN': string }>(`explain ${sql}`, bindings))
+          .map((row) => row['QUERY PLAN'])
+          .join('\n');
+        expect({ sql, tasks: /Task Count: (\d+)/.exec(plan)?.[1] }).toEqual({ sql, tasks: '1' });
+      }
+    } finally {
+      await db.close();
+    }
+  });
 });

@@ -6,7 +6,7 @@ import { openDatabase, type Database } from '../../src/db/database';
 import { migrations } from '../../src/db/migrations';
 import { createApp, type App } from '../../src/http/app';
 import { hashSecret, OAuthProtocol } from '../../src/modules/oauth';
-import { createAccount, createPasswordHasher } from '../../src/modules/staff';
+import { createPasswordHasher } from '../../src/modules/staff';
 import { readJson, registerForEveryAccount, submitApproval } from '../support/oauth-approval';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
 import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/test-database';
@@ -351,19 +351,24 @@ describe('the migration of existing applications', () => {
     // The schema as it was before this change, with rows written under the old rule.
     const mine = migrations.findIndex((m) => m.name === '20261206000000-oauth-client-accounts');
     await db.orm.getMigrator().up({ to: migrations[mine - 1]!.name });
-    const hasher = createPasswordHasher(config.auth.hashMemoryKib);
+    // Rows as the code of that schema wrote them: today's account opening needs today's tables.
+    const sql = db.orm.em.getConnection();
+    const passwordHash = await createPasswordHasher(config.auth.hashMemoryKib).hash(
+      'owner-password',
+    );
     const open = async (login: string) => {
-      const { owner } = await createAccount(db.orm, hasher, {
-        login,
-        password: 'owner-password',
-        email: `${login}@example.com`,
-        firstName: 'O',
-        lastName: 'Owner',
-      });
-      return { id: owner.id, accountId: owner.account.id, login };
+      const [account] = await sql.execute<{ id: number }[]>(
+        'insert into accounts (name) values (?) returning id',
+        [login],
+      );
+      const [owner] = await sql.execute<{ id: number }[]>(
+        `insert into users (account_id, login, password_hash, email_address, first_name, last_name, type)
+         values (?, ?, ?, ?, 'O', 'Owner', 'owner') returning id`,
+        [account!.id, login, passwordHash, `${login}@example.com`],
+      );
+      return { id: owner!.id, accountId: account!.id, login };
     };
     owners = { alpha: await open('migrated-alpha'), beta: await open('migrated-beta') };
-    const sql = db.orm.em.getConnection();
     const client = async (key: string, protocol: string) =>
       (
         await sql.execute<{ id: number }[]>(

@@ -45,6 +45,7 @@ const STORED_NAMES = [
   '20261214000000-shard-local-row-triggers',
   '20261215000000-references-cleared-by-triggers',
   '20261216000000-current-rates-recorded-by-writes',
+  '20261217000000-logins',
 ];
 
 function filesUnder(dir: string): string[] {

@@ -1,9 +1,9 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from './passwords';
-import { ValidationError } from '../../core/errors';
 import { StaffType, declaredInputs } from '../common';
 import { fields, validate } from '../writes';
+import { assertLoginFree, recordLogin } from './logins';
 import { Staff } from './staff.entity';
 import { Account } from '../accounts';
 
@@ -50,15 +50,7 @@ export async function createAccount(
   const data = validate('Account', createAccountSchema, input);
   const passwordHash = await hasher.hash(data.password);
   return (options.em ?? orm.em.fork()).transactional(async (em) => {
-    const taken = await em
-      .getConnection()
-      .execute(
-        'select 1 from users where lower(login) = lower(?)',
-        [data.login],
-        'all',
-        em.getTransactionContext(),
-      );
-    if (taken.length > 0) throw ValidationError.field('Staff', 'login', 'is already taken');
+    await assertLoginFree(em, data.login);
     const account = em.create(Account, {
       name: data.name ?? (`${data.firstName} ${data.lastName}`.trim() || data.login),
       staffMax: data.staffMax,
@@ -78,6 +70,7 @@ export async function createAccount(
       active: true,
     });
     await em.flush();
+    await recordLogin(em, { accountId: account.id, id: owner.id, login: owner.login });
     return { account, owner };
   });
 }

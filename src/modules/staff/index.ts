@@ -5,6 +5,7 @@
  * modules and the layers above use nothing of it but what this file exports.
  */
 import type { ModuleDefinition } from '../../core/module-definition';
+import { LoginsMigration } from './migrations/20261217000000-logins.migration';
 import { Staff } from './staff.entity';
 export { createAccount } from './account-opening';
 export { AssignableStaffType, type NewStaff, type StaffChanges } from './staff.changes';
@@ -30,4 +31,5 @@ export { StaffService } from './staff.service';
 export const STAFF_MODULE = {
   name: 'staff',
   entities: [Staff],
+  migrations: [{ name: '20261217000000-logins', class: LoginsMigration }],
 } as const satisfies ModuleDefinition;

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ownerOfLogin } from './logins';
 import type { Staff } from './staff.entity';
 
 /** What signing in reads of a user. */
@@ -19,14 +20,17 @@ export interface SignInUser extends Pick<
 /**
  * The user of a login, as one plain row: this read runs on every request, so it skips the ORM's
  * query building and hydration (a third of a cached sign-in's cost). Logins are unique across
- * accounts, so it runs outside the tenant filter; the index on `lower(login)` serves it.
+ * accounts: `logins` names the account, and the user is read in it (on Citus, a router query to
+ * the worker that holds the account).
  */
 export async function findSignInUser(em: EntityManager, login: string): Promise<SignInUser | null> {
+  const owner = await ownerOfLogin(em, login);
+  if (!owner) return null;
   const rows = await em
     .getConnection()
     .execute<SignInUser[]>(
-      'select id, uuid, login, type, active, password_hash as "passwordHash", credentials_version as "credentialsVersion", account_id as "accountId", (select staff_see_money from accounts a where a.id = users.account_id) as "staffSeeMoney" from users where lower(login) = ? limit 1',
-      [login.toLowerCase()],
+      'select id, uuid, login, type, active, password_hash as "passwordHash", credentials_version as "credentialsVersion", account_id as "accountId", (select staff_see_money from accounts a where a.id = ?) as "staffSeeMoney" from users where account_id = ? and id = ?',
+      [owner.accountId, owner.accountId, owner.userId],
     );
   return rows[0] ?? null;
 }

@@ -1,7 +1,6 @@
-import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type PasswordHasher } from './passwords';
-import { ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
 import { StaffType, declaredInputs } from '../common';
 import type { OrderSpec } from '../../core/list-shapes';
@@ -23,6 +22,7 @@ import {
 import { assertStaffRoom } from './staff-limits';
 import { enqueueConfirmationEmail } from './confirmation-email';
 import type { NewStaff, StaffChanges } from './staff.changes';
+import { assertLoginFree, forgetLogin, recordLogin } from './logins';
 import { Staff } from './staff.entity';
 import { readableStaffWhere } from './staff.policy';
 import {
@@ -143,6 +143,11 @@ export class StaffService {
       // An inactive user costs nothing yet: the e-mail waits until it is enabled.
       if (account) await enqueueConfirmationEmail(tx.em, account, staff, 'created');
       await tx.em.flush();
+      await recordLogin(tx.em, {
+        accountId: tx.viewer.accountId,
+        id: staff.id,
+        login: staff.login,
+      });
       await recordRates(tx, staff, undefined);
       return staff;
     });
@@ -164,6 +169,7 @@ export class StaffService {
           : undefined;
       const { password: _ignored, ...rest } = data;
       const ratesBefore = ratesOf(staff);
+      const loginBefore = staff.login;
       assignDefined(staff, {
         ...rest,
         ...(passwordHash ? { passwordHash } : {}),
@@ -171,6 +177,11 @@ export class StaffService {
       // After the assignment, so the e-mail names the user as this update leaves them.
       if (activated) await enqueueConfirmationEmail(tx.em, activated, staff, 'enabled');
       await tx.em.flush();
+      await recordLogin(
+        tx.em,
+        { accountId: tx.viewer.accountId, id: staff.id, login: staff.login },
+        loginBefore,
+      );
       await recordRates(tx, staff, ratesBefore);
       if (passwordHash) await this.passwordChanges.passwordChanged(tx.em, staff.id);
       return staff;
@@ -202,20 +213,10 @@ export class StaffService {
       // webhooks), in this transaction.
       const cascade = await this.cascades.deleting(tx, { user: staff.id });
       await tx.em.remove(staff).flush();
+      await forgetLogin(tx.em, { accountId: tx.viewer.accountId, id: staff.id });
       return { staff, cascade };
     });
   }
-}
-
-async function assertLoginFree(em: EntityManager, login: string): Promise<void> {
-  const taken = await em.count(
-    Staff,
-    {
-      [raw((alias: string) => `lower(${alias}.login)`)]: login.toLowerCase(),
-    } as FilterQuery<Staff>,
-    { filters: false },
-  );
-  if (taken > 0) throw ValidationError.field('Staff', 'login', 'is already taken');
 }
 
 function ratesOf(staff: Staff) {
