@@ -64,14 +64,14 @@ export class CredentialCheck {
       ),
       this.rows(
         `select ${VIEWER_COLUMNS}, t.access_token_hash as grant_key
-           from oauth2_tokens t join users u on u.id = t.user_id
+           from oauth2_tokens t join users u on u.account_id = t.account_id and u.id = t.user_id
           where t.access_token_hash = any(?::text[]) and t.access_expires_at > now()
             and t.credentials_version = u.credentials_version`,
         oauth2.map((g) => g.tokenHash),
       ),
       this.rows(
         `select ${VIEWER_COLUMNS}, t.token_key as grant_key
-           from oauth1_tokens t join users u on u.id = t.user_id
+           from oauth1_tokens t join users u on u.account_id = t.account_id and u.id = t.user_id
           where t.token_key = any(?::text[]) and t.kind = 'access'
             and t.credentials_version = u.credentials_version`,
         oauth1.map((g) => g.tokenKey),

@@ -44,6 +44,8 @@ export interface AuthorizationOutcome {
 
 interface VerifiedRequest {
   readonly clientId: number;
+  /** The account the client is registered under, which files its request tokens. */
+  readonly clientAccountId: number;
   readonly clientRedirectUris: string[];
   readonly tokenId: number | undefined;
   readonly protocol: Readonly<Record<string, string>>;
@@ -51,6 +53,7 @@ interface VerifiedRequest {
 
 interface ClientRow {
   id: number;
+  account_id: number;
   secret: string;
   redirect_uris: string[];
 }
@@ -93,9 +96,9 @@ export class OAuth1Provider {
     const secret = newSecret();
     await this.execute(
       `with expired as (delete from oauth1_tokens where kind = 'request' and expires_at < now())
-       insert into oauth1_tokens (client_id, kind, token_key, token_secret, callback, expires_at)
-       values (?, 'request', ?, ?, ?, now() + make_interval(secs => ?))`,
-      [verified.clientId, token, secret, callback, REQUEST_TOKEN_SECONDS],
+       insert into oauth1_tokens (client_id, account_id, kind, token_key, token_secret, callback, expires_at)
+       values (?, ?, 'request', ?, ?, ?, now() + make_interval(secs => ?))`,
+      [verified.clientId, verified.clientAccountId, token, secret, callback, REQUEST_TOKEN_SECONDS],
     );
     return { token, secret };
   }
@@ -124,7 +127,9 @@ export class OAuth1Provider {
   /**
    * Step 2: the signed-in user approved; the request token is bound to them with a verifier, and
    * to `credentialsVersion`, that of the password the approval page verified (a reset committed
-   * since then voids the approval, though this update runs after the reset's DELETE).
+   * since then voids the approval, though this update runs after the reset's DELETE). It is filed
+   * anew under the user's account, in one statement: a row's account is never changed in place
+   * (on Citus it is the distribution column).
    */
   async approve(
     token: string,
@@ -133,10 +138,14 @@ export class OAuth1Provider {
   ): Promise<AuthorizationOutcome | undefined> {
     const verifier = newKey();
     const [row] = await this.execute<{ callback: string }>(
-      `update oauth1_tokens set user_id = ?, account_id = ?, credentials_version = ?, verifier_hash = ?
-        where token_key = ? and kind = 'request' and user_id is null and expires_at > now()
-        returning callback`,
-      [viewer.id, viewer.accountId, credentialsVersion, hashSecret(verifier), token],
+      `with pending as (
+         delete from oauth1_tokens
+          where token_key = ? and kind = 'request' and user_id is null and expires_at > now()
+          returning client_id, token_key, token_secret, callback, expires_at)
+       insert into oauth1_tokens (client_id, kind, token_key, token_secret, callback, expires_at, user_id, account_id, credentials_version, verifier_hash)
+       select client_id, 'request', token_key, token_secret, callback, expires_at, ?, ?, ?, ? from pending
+       returning callback`,
+      [token, viewer.id, viewer.accountId, credentialsVersion, hashSecret(verifier)],
     );
     return row && { callback: row.callback, token, verifier };
   }
@@ -199,7 +208,7 @@ export class OAuth1Provider {
     const rows = await em
       .getConnection()
       .execute<ViewerRow[]>(
-        `select ${VIEWER_COLUMNS} from oauth1_tokens t join users u on u.id = t.user_id where t.id = ? and ${CURRENT_CREDENTIALS}`,
+        `select ${VIEWER_COLUMNS} from oauth1_tokens t join users u on u.account_id = t.account_id and u.id = t.user_id where t.id = ? and ${CURRENT_CREDENTIALS}`,
         [verified.tokenId],
       );
     const row = rows[0];
@@ -247,7 +256,7 @@ export class OAuth1Provider {
     const attempt = { address: request.address };
     await this.limiter.assertAllowed(attempt);
     const [client] = await this.execute<ClientRow>(
-      `select id, secret, redirect_uris from oauth_clients where client_key = ? and protocol = 'oauth1'`,
+      `select id, account_id, secret, redirect_uris from oauth_clients where client_key = ? and protocol = 'oauth1'`,
       [protocol.oauth_consumer_key],
     );
     // A token given with a password since changed is unknown, as if the change had deleted it. (A
@@ -256,7 +265,7 @@ export class OAuth1Provider {
       client && token !== 'none'
         ? await this.execute<TokenRow>(
             `select t.id, t.client_id, t.token_secret, t.verifier_hash, t.user_id
-               from oauth1_tokens t left join users u on u.id = t.user_id
+               from oauth1_tokens t left join users u on u.account_id = t.account_id and u.id = t.user_id
               where t.token_key = ? and t.kind = ? and t.client_id = ? and (t.expires_at is null or t.expires_at > now())
                 and (t.user_id is null or ${CURRENT_CREDENTIALS})`,
             [protocol.oauth_token, token, client.id],
@@ -287,6 +296,7 @@ export class OAuth1Provider {
     if (fresh.length === 0) throw new UnauthenticatedError('oauth_nonce already used');
     return {
       clientId: client.id,
+      clientAccountId: client.account_id,
       clientRedirectUris: client.redirect_uris,
       tokenId: tokenRow?.id,
       protocol,

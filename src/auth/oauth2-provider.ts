@@ -139,11 +139,12 @@ export class OAuth2Provider {
     const code = newSecret();
     await this.execute(
       `with expired as (delete from oauth2_codes where expires_at < now())
-       insert into oauth2_codes (client_id, user_id, credentials_version, code_hash, redirect_uri, code_challenge, code_challenge_method, scope, expires_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))`,
+       insert into oauth2_codes (client_id, user_id, account_id, credentials_version, code_hash, redirect_uri, code_challenge, code_challenge_method, scope, expires_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))`,
       [
         client.dbId,
         viewer.id,
+        viewer.accountId,
         credentialsVersion,
         hashSecret(code),
         request.redirectUri ?? null,
@@ -210,7 +211,7 @@ export class OAuth2Provider {
    */
   async authenticate(em: EntityManager, accessToken: string): Promise<Viewer> {
     const rows = await em.getConnection().execute<ViewerRow[]>(
-      `select ${VIEWER_COLUMNS} from oauth2_tokens t join users u on u.id = t.user_id
+      `select ${VIEWER_COLUMNS} from oauth2_tokens t join users u on u.account_id = t.account_id and u.id = t.user_id
         where t.access_token_hash = ? and t.access_expires_at > now() and ${CURRENT_CREDENTIALS}`,
       [hashSecret(accessToken)],
     );
@@ -272,8 +273,8 @@ export class OAuth2Provider {
             expires_at: Date;
           }
         >(
-          `select t.client_id, c.client_key, t.user_id, u.account_id, t.credentials_version, t.scope, t.redirect_uri, t.code_challenge, t.code_challenge_method, t.expires_at
-             from oauth2_codes t join oauth_clients c on c.id = t.client_id join users u on u.id = t.user_id
+          `select t.client_id, c.client_key, t.user_id, t.account_id, t.credentials_version, t.scope, t.redirect_uri, t.code_challenge, t.code_challenge_method, t.expires_at
+             from oauth2_codes t join oauth_clients c on c.id = t.client_id join users u on u.account_id = t.account_id and u.id = t.user_id
             where t.code_hash = ? and u.active and ${CURRENT_CREDENTIALS}`,
           [hashSecret(code)],
         );
@@ -303,7 +304,7 @@ export class OAuth2Provider {
       getRefreshToken: async (refreshToken) => {
         const [row] = await this.execute<GrantRow & { refresh_expires_at: Date }>(
           `select t.client_id, c.client_key, t.user_id, t.account_id, t.credentials_version, t.scope, t.refresh_expires_at
-             from oauth2_tokens t join oauth_clients c on c.id = t.client_id join users u on u.id = t.user_id
+             from oauth2_tokens t join oauth_clients c on c.id = t.client_id join users u on u.account_id = t.account_id and u.id = t.user_id
             where t.refresh_token_hash = ? and u.active and ${CURRENT_CREDENTIALS}`,
           [hashSecret(refreshToken)],
         );

@@ -20,14 +20,13 @@ import { createAccount, createPasswordHasher, findSignInUser } from '../../src/m
 const CITUS_URL = process.env.TEST_CITUS_URL;
 
 const REMAINING = [
-  // Sign-in and OAuth find the account before it is known (the users' and OAuth tables' keys,
-  // the OAuth clients that serve every account, the credential notifications): the OAuth tables
-  // and the triggers that reach across accounts go.
+  // OAuth finds the account before it is known (the OAuth clients, some of which serve every
+  // account, and the tokens' keys), and the credential notifications fire on a worker: the OAuth
+  // tables and the triggers that reach across accounts go.
   'drop trigger accounts_register_web_app_client on accounts',
   'drop trigger users_credentials_changed on users',
   'drop trigger users_credentials_deleted on users',
   'drop table oauth2_codes, oauth1_tokens, oauth2_tokens, oauth_clients cascade',
-  'alter table users drop constraint users_pkey, add constraint users_pkey primary key (id, account_id)',
 ];
 
 /** Read before the account is known, so copied to every node (docs/scaling.md). */

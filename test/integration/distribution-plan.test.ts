@@ -23,35 +23,26 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * The schema does not keep all of them yet: PLANNED lists what is left, each step of it described
  * in docs/scaling.md (the tenant tables' own keys: migration 20261213000000-tenant-keys; the
  * row-level triggers: 20261214000000-shard-local-row-triggers; the references cleared on delete:
- * 20261215000000-references-cleared-by-triggers). test/citus distributes the schema on a real
+ * 20261215000000-references-cleared-by-triggers; sign-in: 20261217000000-logins; the OAuth grants
+ * filed by account: 20261218000000-oauth-grants-by-account). test/citus distributes the schema on a real
  * cluster, with what is left done by hand. A migration that breaks a rule anew fails here; one
  * that removes a listed gap must take it off the list (and the plan).
  */
 const PLANNED = [
-  // The users' and OAuth tables keep their keys until sign-in and OAuth find the account first
-  // (docs/scaling.md, "What fans out to every shard"): the OAuth tokens and clients refer to
-  // users by id alone, and clients that serve every account (the web app's) are not one tenant's.
-  ...['oauth1_tokens', 'oauth_clients', 'users'].map((table) => `unique ${table}_pkey`),
+  // The OAuth clients are read before the account is known and some serve every account (the web
+  // app's): they become a reference table, to which the grants' foreign keys may point.
+  'unique oauth_clients_pkey',
   'unique oauth_clients_uuid_key',
-  // Looked up before the account is known (OAuth): they move to tables that map the key or token
-  // to its account, as the logins did.
+  'unique oauth_clients_client_key_key',
+  'foreign key oauth1_tokens_client_id_fkey',
+  'foreign key oauth2_tokens_client_id_fkey',
+  'foreign key oauth2_codes_client_id_fkey',
+  // Looked up before the account is known: they move to a table that maps the token to its
+  // account, as the logins did.
   'unique oauth1_tokens_token_key_key',
   'unique oauth2_tokens_access_token_hash_key',
   'unique oauth2_tokens_refresh_token_hash_key',
-  'unique oauth_clients_client_key_key',
-  // Foreign keys that gain account_id.
-  'foreign key oauth1_tokens_client_id_fkey',
-  'foreign key oauth1_tokens_user_id_fkey',
-  'foreign key oauth2_tokens_client_id_fkey',
-  'foreign key oauth2_tokens_user_id_fkey',
-  'foreign key oauth_clients_created_by_id_fkey',
-  // An application that outlives its creator: the OAuth clients' step.
-  'foreign key on delete set null: oauth_clients_created_by_id_fkey',
-  // Request tokens exist before a user (and so an account) authorizes them.
-  'nullable account_id: oauth1_tokens',
-  // Authorization codes gain account_id and become a tenant table.
-  'shared table refers to a tenant table: oauth2_codes_client_id_fkey',
-  'shared table refers to a tenant table: oauth2_codes_user_id_fkey',
+  'unique oauth2_codes_code_hash_key',
 ].sort();
 
 /**

@@ -224,25 +224,63 @@ test("the operator's application serves every account's users, and no account li
   expect(revoke.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
 });
 
-test("OAuth 1.0a: an account's consumer is approved by its users only; to others its request token is unknown, byte for byte", async () => {
-  const registered = await register(alpha, { name: 'Invoicer', protocol: 'OAUTH1' });
+/** A 1.0a consumer's side of the dance: signed requests, for one consumer key and secret. */
+function oauth1Consumer(key: string, secret: string) {
   const consumer = new OAuth({
-    consumer: { key: registered.key, secret: registered.secret! },
+    consumer: { key, secret },
     signature_method: 'HMAC-SHA1',
-    hash_function: (text, key) => createHmac('sha1', key).update(text).digest('base64'),
+    hash_function: (text, k) => createHmac('sha1', k).update(text).digest('base64'),
   });
   const signed = (url: string, data: Record<string, string>, token?: OAuth.Token) =>
     fetch(url, {
       method: 'POST',
       headers: { ...consumer.toHeader(consumer.authorize({ url, method: 'POST', data }, token)) },
     });
-  const requested = new URLSearchParams(
-    await (await signed(`${base}/oauth/request_token`, { oauth_callback: 'oob' })).text(),
-  );
-  const requestToken = {
-    key: requested.get('oauth_token')!,
-    secret: requested.get('oauth_token_secret')!,
+  return {
+    /** A request token, for an out-of-band verifier. */
+    async requestToken(): Promise<OAuth.Token> {
+      const requested = new URLSearchParams(
+        await (await signed(`${base}/oauth/request_token`, { oauth_callback: 'oob' })).text(),
+      );
+      return { key: requested.get('oauth_token')!, secret: requested.get('oauth_token_secret')! };
+    },
+    /** The approval by `who`, the exchange, and a call with the access token: whose staff list it read. */
+    async approveAndCall(requestToken: OAuth.Token, who: Credentials): Promise<string> {
+      const approved = await submitApproval(
+        `${base}/oauth/authorize?oauth_token=${requestToken.key}`,
+        who,
+      );
+      expect(approved.status).toBe(200);
+      const verifier = /<code id="verifier">([^<]+)<\/code>/.exec(await approved.text())![1]!;
+      const exchanged = await signed(
+        `${base}/oauth/access_token`,
+        { oauth_verifier: verifier },
+        requestToken,
+      );
+      expect(exchanged.status).toBe(200);
+      const access = new URLSearchParams(await exchanged.text());
+      const url = `${base}/api/1/staff.json`;
+      const call = await fetch(url, {
+        headers: {
+          ...consumer.toHeader(
+            consumer.authorize(
+              { url, method: 'GET' },
+              { key: access.get('oauth_token')!, secret: access.get('oauth_token_secret')! },
+            ),
+          ),
+        },
+      });
+      expect(call.status).toBe(200);
+      const staff = (await call.json()) as { response: { login: string }[] };
+      return staff.response.map((s) => s.login).join(',');
+    },
   };
+}
+
+test("OAuth 1.0a: an account's consumer is approved by its users only; to others its request token is unknown, byte for byte", async () => {
+  const registered = await register(alpha, { name: 'Invoicer', protocol: 'OAUTH1' });
+  const consumer = oauth1Consumer(registered.key, registered.secret!);
+  const requestToken = await consumer.requestToken();
 
   const grantsBefore = await grantsOf(betaStaff.legacyId);
   const unknownToken = 'no-such-request-token-0123';
@@ -257,28 +295,40 @@ test("OAuth 1.0a: an account's consumer is approved by its users only; to others
   expect(await grantsOf(betaStaff.legacyId)).toBe(grantsBefore);
 
   // The request token is still the account's to approve.
-  const approved = await submitApproval(page, alphaStaff);
-  expect(approved.status).toBe(200);
-  const verifier = /<code id="verifier">([^<]+)<\/code>/.exec(await approved.text())![1]!;
-  const exchanged = await signed(
-    `${base}/oauth/access_token`,
-    { oauth_verifier: verifier },
-    requestToken,
-  );
-  expect(exchanged.status).toBe(200);
-  const access = new URLSearchParams(await exchanged.text());
-  const url = `${base}/api/1/staff.json`;
-  const call = await fetch(url, {
-    headers: {
-      ...consumer.toHeader(
-        consumer.authorize(
-          { url, method: 'GET' },
-          { key: access.get('oauth_token')!, secret: access.get('oauth_token_secret')! },
-        ),
-      ),
-    },
+  expect(await consumer.approveAndCall(requestToken, alphaStaff)).toContain(alphaStaff.login);
+});
+
+test("OAuth 1.0a: the operator's consumer, filed under one account, is approved by another's user, whose account its tokens are filed under", async () => {
+  const operator = await registerForEveryAccount(t, alpha, {
+    name: 'Service 1.0a',
+    protocol: OAuthProtocol.OAUTH1,
   });
-  expect(call.status).toBe(200);
+  const consumer = oauth1Consumer(operator.key, operator.secret!);
+  const requestToken = await consumer.requestToken();
+  const accountOf = async (token: string) =>
+    (
+      await t.db.orm.em
+        .getConnection()
+        .execute<{ account_id: number }[]>(
+          'select account_id from oauth1_tokens where token_key = ?',
+          [token],
+        )
+    ).map((row) => row.account_id);
+  // Until a user approves it, a request token is its consumer's account's.
+  expect(await accountOf(requestToken.key)).toEqual([alpha.accountId]);
+
+  const logins = await consumer.approveAndCall(requestToken, betaStaff);
+  expect(logins).toContain(betaStaff.login);
+  expect(logins).not.toContain(alphaStaff.login);
+  const [access] = await t.db.orm.em
+    .getConnection()
+    .execute<{ account_id: number; user_id: number }[]>(
+      "select account_id, user_id from oauth1_tokens where kind = 'access' and client_id = (select id from oauth_clients where client_key = ?)",
+      [operator.key],
+    );
+  expect(access).toEqual({ account_id: beta.accountId, user_id: betaStaff.legacyId });
+  // The request token is used up.
+  expect(await accountOf(requestToken.key)).toEqual([]);
 });
 
 test("the database refuses any grant of an account's application to another account's user", async () => {
@@ -297,9 +347,9 @@ test("the database refuses any grant of an account's application to another acco
     )[0]!.id;
   const code = (client: number) =>
     sql.execute(
-      `insert into oauth2_codes (client_id, user_id, code_hash, expires_at)
-       values (?, ?, ?, now() + interval '1 minute')`,
-      [client, betaStaff.legacyId, hashSecret(`${client}-code`)],
+      `insert into oauth2_codes (client_id, user_id, account_id, code_hash, expires_at)
+       values (?, ?, ?, ?, now() + interval '1 minute')`,
+      [client, betaStaff.legacyId, beta.accountId, hashSecret(`${client}-code`)],
     );
   const token = (client: number) =>
     sql.execute(
@@ -307,18 +357,13 @@ test("the database refuses any grant of an account's application to another acco
        values (?, ?, ?, ?, now() + interval '1 hour')`,
       [client, betaStaff.legacyId, beta.accountId, hashSecret(`${client}-token`)],
     );
-  const approval = async (client: number) => {
-    await sql.execute(
-      `insert into oauth1_tokens (client_id, kind, token_key, token_secret, callback, expires_at)
-       values (?, 'request', ?, 's', 'oob', now() + interval '10 minutes')`,
-      [client, `${client}-request`],
+  // A request token approved: filed under the approving user's account (OAuth1Provider.approve).
+  const approval = (client: number) =>
+    sql.execute(
+      `insert into oauth1_tokens (client_id, kind, token_key, token_secret, callback, expires_at, user_id, account_id)
+       values (?, 'request', ?, 's', 'oob', now() + interval '10 minutes', ?, ?)`,
+      [client, `${client}-request`, betaStaff.legacyId, beta.accountId],
     );
-    return sql.execute(`update oauth1_tokens set user_id = ?, account_id = ? where token_key = ?`, [
-      betaStaff.legacyId,
-      beta.accountId,
-      `${client}-request`,
-    ]);
-  };
   const grantsBefore = await grantsOf(betaStaff.legacyId);
   const refused = { code: '23514', constraint: 'oauth_grant_within_client_accounts' };
   await expect(code(await idOf(own.key))).rejects.toMatchObject(refused);

@@ -156,9 +156,14 @@ test('50 concurrent creates over the JSON facade with one place left: one is cre
     type: 'staff',
   });
 
-  // Exactly the winner's rows: its user and (a paid plan) its owner's confirmation e-mail.
+  // Exactly the winner's rows: its user, its login and (a paid plan) its owner's confirmation e-mail.
   const after = await rowsOfAccount(owner.accountId);
-  expect(after).toEqual({ ...before, users: before.users! + 1, outbox: before.outbox! + 1 });
+  expect(after).toEqual({
+    ...before,
+    users: before.users! + 1,
+    logins: before.logins! + 1,
+    outbox: before.outbox! + 1,
+  });
   expect(await usersWithLogins(logins)).toEqual([
     { login: winner.login, account_id: owner.accountId, active: true },
   ]);
@@ -202,7 +207,12 @@ test('50 concurrent creates mixed over GraphQL and the JSON facade: one is creat
   ).toBe(true);
 
   const after = await rowsOfAccount(owner.accountId);
-  expect(after).toEqual({ ...before, users: before.users! + 1, outbox: before.outbox! + 1 });
+  expect(after).toEqual({
+    ...before,
+    users: before.users! + 1,
+    logins: before.logins! + 1,
+    outbox: before.outbox! + 1,
+  });
   expect((await usersWithLogins(logins)).map((u) => u.login)).toEqual([won[0]!.login]);
   expect(await activeStaffCount(owner.accountId)).toBe(STAFF_MAX);
 });
@@ -242,5 +252,10 @@ test('every road to an active user at once (create, enable, update to active) wi
   const after = await rowsOfAccount(owner.accountId);
   const created = (await usersWithLogins(logins)).length;
   expect(created).toBeLessThanOrEqual(1);
-  expect(after).toEqual({ ...before, users: before.users! + created, outbox: before.outbox! + 1 });
+  expect(after).toEqual({
+    ...before,
+    users: before.users! + created,
+    logins: before.logins! + created,
+    outbox: before.outbox! + 1,
+  });
 });

@@ -46,6 +46,7 @@ const STORED_NAMES = [
   '20261215000000-references-cleared-by-triggers',
   '20261216000000-current-rates-recorded-by-writes',
   '20261217000000-logins',
+  '20261218000000-oauth-grants-by-account',
 ];
 
 function filesUnder(dir: string): string[] {

@@ -6,6 +6,7 @@ import type { ModuleDefinition } from '../../core/module-definition';
 import { OAuthClient } from './oauth-client.entity';
 import { OAuthTokenLifetimeMigration } from './migrations/20261208120000-oauth-token-lifetime.migration';
 import { WebAppClientMigration } from './migrations/20261211000000-web-app-client.migration';
+import { OAuthGrantsByAccountMigration } from './migrations/20261218000000-oauth-grants-by-account.migration';
 export { OAuthClient, OAuthProtocol } from './oauth-client.entity';
 export {
   OAuthClientService,
@@ -28,5 +29,6 @@ export const OAUTH_MODULE = {
   migrations: [
     { name: '20261208120000-oauth-token-lifetime', class: OAuthTokenLifetimeMigration },
     { name: '20261211000000-web-app-client', class: WebAppClientMigration },
+    { name: '20261218000000-oauth-grants-by-account', class: OAuthGrantsByAccountMigration },
   ],
 } as const satisfies ModuleDefinition;

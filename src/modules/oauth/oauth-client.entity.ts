@@ -72,7 +72,9 @@ export class OAuthClient extends TenantEntity<
   @Property({ type: ArrayType })
   redirectUris: string[] = [];
 
-  @ManyToOne(() => Staff, { ref: true, nullable: true, deleteRule: 'set null' })
+  // The owner who registered it, who is never deleted (operator's applications: none). No foreign
+  // key: Citus refuses one with `on delete set null` (issue 38).
+  @ManyToOne(() => Staff, { ref: true, nullable: true, createForeignKeyConstraint: false })
   createdBy: Ref<Staff> | null = null;
 
   @Field(() => Int, {

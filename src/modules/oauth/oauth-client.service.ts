@@ -8,7 +8,7 @@ import { StaffType } from '../common';
 import { isUuid } from '../ids';
 import { fields, findByUuids, findLocated, inTransaction, validate } from '../writes';
 import { Account } from '../accounts';
-import { Staff } from '../staff';
+import { Staff, type UserKey } from '../staff';
 import {
   ACCOUNT_APPLICATIONS_FILTER,
   OAuthClient,
@@ -256,13 +256,14 @@ export class OAuthClientService {
    * survive it. So the user's credentials version is raised too: every grant carries the version it
    * was given under, and no lookup honours one older than its user's. The DELETE is cleanup.
    */
-  async passwordChanged(em: EntityManager, userId: number): Promise<void> {
+  async passwordChanged(em: EntityManager, user: UserKey): Promise<void> {
+    const params = [user.accountId, user.id];
     await em.execute(
-      `with one as (delete from oauth1_tokens where user_id = ?),
-            two as (delete from oauth2_tokens where user_id = ?),
-            three as (delete from oauth2_codes where user_id = ?)
-       update users set credentials_version = credentials_version + 1 where id = ?`,
-      [userId, userId, userId, userId],
+      `with one as (delete from oauth1_tokens where account_id = ? and user_id = ?),
+            two as (delete from oauth2_tokens where account_id = ? and user_id = ?),
+            three as (delete from oauth2_codes where account_id = ? and user_id = ?)
+       update users set credentials_version = credentials_version + 1 where account_id = ? and id = ?`,
+      [...params, ...params, ...params, ...params],
     );
   }
 

@@ -26,6 +26,7 @@ export {
 } from './staff.policy';
 export { accountOwner } from './staff.loaders';
 export { StaffService } from './staff.service';
+export type { UserKey } from './logins';
 
 /** What the module adds to the process (entities); src/modules/index.ts lists it. */
 export const STAFF_MODULE = {

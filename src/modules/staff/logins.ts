@@ -9,6 +9,12 @@ import { ValidationError } from '../../core/errors';
  * creates, renames or deletes a user calls one of these in the same transaction.
  */
 
+/** A user, by the keys of its row. */
+export interface UserKey {
+  accountId: number;
+  id: number;
+}
+
 /** Whose a login is, or undefined. */
 export async function ownerOfLogin(
   em: EntityManager,
@@ -38,7 +44,7 @@ export async function assertLoginFree(em: EntityManager, login: string): Promise
  */
 export async function recordLogin(
   em: EntityManager,
-  user: { accountId: number; id: number; login: string },
+  user: UserKey & { login: string },
   previous?: string,
 ): Promise<void> {
   const login = user.login.toLowerCase();
@@ -57,10 +63,7 @@ export async function recordLogin(
 }
 
 /** Frees a deleted user's login. */
-export async function forgetLogin(
-  em: EntityManager,
-  user: { accountId: number; id: number },
-): Promise<void> {
+export async function forgetLogin(em: EntityManager, user: UserKey): Promise<void> {
   await execute(em, 'delete from logins where account_id = ? and user_id = ?', [
     user.accountId,
     user.id,

@@ -22,7 +22,7 @@ import {
 import { assertStaffRoom } from './staff-limits';
 import { enqueueConfirmationEmail } from './confirmation-email';
 import type { NewStaff, StaffChanges } from './staff.changes';
-import { assertLoginFree, forgetLogin, recordLogin } from './logins';
+import { assertLoginFree, forgetLogin, recordLogin, type UserKey } from './logins';
 import { Staff } from './staff.entity';
 import { readableStaffWhere } from './staff.policy';
 import {
@@ -69,7 +69,7 @@ const updateSchema = z.object({
  * createServices, so this module does not reach into another module's tables.
  */
 export interface PasswordChangeListener {
-  passwordChanged(em: EntityManager, userId: number): Promise<void>;
+  passwordChanged(em: EntityManager, user: UserKey): Promise<void>;
 }
 
 export class StaffService {
@@ -183,7 +183,11 @@ export class StaffService {
         loginBefore,
       );
       await recordRates(tx, staff, ratesBefore);
-      if (passwordHash) await this.passwordChanges.passwordChanged(tx.em, staff.id);
+      if (passwordHash)
+        await this.passwordChanges.passwordChanged(tx.em, {
+          accountId: tx.viewer.accountId,
+          id: staff.id,
+        });
       return staff;
     });
   }
