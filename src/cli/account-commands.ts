@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { loadConfig } from '../core/config';
 import { openDatabase } from '../db/database';
 import { createPasswordHasher, createAccount } from '../modules/staff';
+import { OAuthClientService } from '../modules/oauth';
 import { examples, positiveNumber, wholeNumber } from './command-support';
 
 /** `timetrack account create`: an account and its owner. */
@@ -48,6 +49,7 @@ export function addAccountCommands(program: Command): void {
         const { account, owner } = await createAccount(
           db.orm,
           createPasswordHasher(config.auth.hashMemoryKib),
+          new OAuthClientService(),
           {
             login: String(options.login),
             password: String(options.password),

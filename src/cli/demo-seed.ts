@@ -408,6 +408,7 @@ export async function seedDemo(
     const { account, owner } = await createAccount(
       db.orm,
       hasher,
+      services.oauthClients,
       {
         login: options.login,
         password: options.password,

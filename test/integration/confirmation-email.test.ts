@@ -5,6 +5,7 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { ConfigError, loadConfig } from '../../src/core/config';
 import { createAccount } from '../../src/modules/staff/account-opening';
+import { OAuthClientService } from '../../src/modules/oauth';
 import { OutboxSender } from '../../src/modules/delivery/outbox-sender';
 import { startServer } from '../../src/server';
 import { codes, startTestApp, type Credentials, type TestApp } from '../support/test-app';
@@ -308,7 +309,7 @@ test('startServer runs the sender in the background and stops it with the server
   );
   try {
     const login = unique('bg_owner');
-    await createAccount(server.db.orm, server.app.hasher, {
+    await createAccount(server.db.orm, server.app.hasher, new OAuthClientService(), {
       login,
       password: 'owner-password',
       email: `${login}@example.com`,

@@ -24,19 +24,12 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * in docs/scaling.md (the tenant tables' own keys: migration 20261213000000-tenant-keys; the
  * row-level triggers: 20261214000000-shard-local-row-triggers; the references cleared on delete:
  * 20261215000000-references-cleared-by-triggers; sign-in: 20261217000000-logins; the OAuth grants
- * filed by account: 20261218000000-oauth-grants-by-account). test/citus distributes the schema on a real
+ * filed by account: 20261218000000-oauth-grants-by-account; the OAuth clients:
+ * 20261219000000-oauth-clients-shared). test/citus distributes the schema on a real
  * cluster, with what is left done by hand. A migration that breaks a rule anew fails here; one
  * that removes a listed gap must take it off the list (and the plan).
  */
 const PLANNED = [
-  // The OAuth clients are read before the account is known and some serve every account (the web
-  // app's): they become a reference table, to which the grants' foreign keys may point.
-  'unique oauth_clients_pkey',
-  'unique oauth_clients_uuid_key',
-  'unique oauth_clients_client_key_key',
-  'foreign key oauth1_tokens_client_id_fkey',
-  'foreign key oauth2_tokens_client_id_fkey',
-  'foreign key oauth2_codes_client_id_fkey',
   // Looked up before the account is known: they move to a table that maps the token to its
   // account, as the logins did.
   'unique oauth1_tokens_token_key_key',
@@ -48,9 +41,11 @@ const PLANNED = [
 /**
  * Tables with `account_id` that Citus copies to every node instead of distributing, because they
  * are read before the account is known: `logins` (a login's account and user, read at sign-in;
- * migration 20261217000000-logins). Their keys need no account; they refer to no tenant table.
+ * migration 20261217000000-logins) and `oauth_clients` (read by key at every OAuth request, some
+ * serving every account; 20261219000000-oauth-clients-shared). Their keys need no account; they
+ * refer to no tenant table, and tenant tables may refer to them.
  */
-const REFERENCE_TABLES = ['logins'];
+const REFERENCE_TABLES = ['logins', 'oauth_clients'];
 
 /**
  * Statement-level trigger functions of tenant tables that read their transition tables only in a

@@ -7,6 +7,7 @@ import type { RequestCredentials } from '../../src/core/request-context';
 import { loadConfig, type Config } from '../../src/core/config';
 import { openDatabase, type Database } from '../../src/db/database';
 import { createAccount, type CreateAccountInput } from '../../src/modules/staff/account-opening';
+import { OAuthClientService } from '../../src/modules/oauth';
 import { createLogger } from '../../src/core/logger';
 import { createTestDatabaseTarget, type TestDatabaseTarget } from './test-database';
 
@@ -203,7 +204,7 @@ export async function startTestApp(
       counter += 1;
       const login = overrides.login ?? `owner${counter}_${Math.random().toString(36).slice(2, 8)}`;
       const password = overrides.password ?? 'owner-password';
-      const { account, owner } = await createAccount(db.orm, app.hasher, {
+      const { account, owner } = await createAccount(db.orm, app.hasher, new OAuthClientService(), {
         login,
         password,
         email: `${login}@example.com`,

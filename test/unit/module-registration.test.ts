@@ -47,6 +47,7 @@ const STORED_NAMES = [
   '20261216000000-current-rates-recorded-by-writes',
   '20261217000000-logins',
   '20261218000000-oauth-grants-by-account',
+  '20261219000000-oauth-clients-shared',
 ];
 
 function filesUnder(dir: string): string[] {

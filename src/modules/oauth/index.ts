@@ -7,6 +7,7 @@ import { OAuthClient } from './oauth-client.entity';
 import { OAuthTokenLifetimeMigration } from './migrations/20261208120000-oauth-token-lifetime.migration';
 import { WebAppClientMigration } from './migrations/20261211000000-web-app-client.migration';
 import { OAuthGrantsByAccountMigration } from './migrations/20261218000000-oauth-grants-by-account.migration';
+import { OAuthClientsSharedMigration } from './migrations/20261219000000-oauth-clients-shared.migration';
 export { OAuthClient, OAuthProtocol } from './oauth-client.entity';
 export {
   OAuthClientService,
@@ -30,5 +31,6 @@ export const OAUTH_MODULE = {
     { name: '20261208120000-oauth-token-lifetime', class: OAuthTokenLifetimeMigration },
     { name: '20261211000000-web-app-client', class: WebAppClientMigration },
     { name: '20261218000000-oauth-grants-by-account', class: OAuthGrantsByAccountMigration },
+    { name: '20261219000000-oauth-clients-shared', class: OAuthClientsSharedMigration },
   ],
 } as const satisfies ModuleDefinition;

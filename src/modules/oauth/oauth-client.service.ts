@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { hashSecret, newKey, newSecret } from './oauth-secrets';
+import { WEB_APP_CLIENT } from './web-app-client';
 import { assertMayManageOAuthClients } from './oauth-client.policy';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import type { RequestContext } from '../../core/request-context';
@@ -264,6 +265,28 @@ export class OAuthClientService {
             three as (delete from oauth2_codes where account_id = ? and user_id = ?)
        update users set credentials_version = credentials_version + 1 where account_id = ? and id = ?`,
       [...params, ...params, ...params, ...params],
+    );
+  }
+
+  /**
+   * An account was opened: the first one registers the service's web app as the operator's
+   * public OAuth 2.0 client (PKCE), serving every account, filed under it (migration
+   * 20261211000000-web-app-client registered it with the first account of a database that had
+   * one). Only the first: an operator who revoked it (`timetrack oauth client revoke`) keeps it
+   * revoked. The account opening calls it (as its AccountOpeningListener), in its transaction.
+   */
+  async accountOpened(em: EntityManager, accountId: number): Promise<void> {
+    const [older] = await em.execute<{ exists: boolean }[]>(
+      'select exists (select 1 from accounts where id < ?) as exists',
+      [accountId],
+    );
+    if (older!.exists) return;
+    const { key, name, redirectUri } = WEB_APP_CLIENT;
+    await em.execute(
+      `insert into oauth_clients (uuid, account_id, name, protocol, client_key, redirect_uris, serves_every_account)
+       values (gen_random_uuid(), ?, ?, 'oauth2', ?, ?, true)
+       on conflict (client_key) do nothing`,
+      [accountId, name, key, `{${redirectUri}}`],
     );
   }
 

@@ -38,12 +38,22 @@ export interface CreateAccountOptions {
 }
 
 /**
+ * What else opening an account sets up, in its transaction: the oauth module registers the web
+ * app's client with the service's first account (OAuthClientService.accountOpened), handed in by
+ * whoever opens one, so this module does not reach into another module's tables.
+ */
+export interface AccountOpeningListener {
+  accountOpened(em: EntityManager, accountId: number): Promise<void>;
+}
+
+/**
  * Creates an account with its owner: an operator's act (CLI), not one of a signed-in user, so it
  * runs outside any tenant scope, in one transaction.
  */
 export async function createAccount(
   orm: MikroORM,
   hasher: PasswordHasher,
+  opened: AccountOpeningListener,
   input: CreateAccountInput,
   options: CreateAccountOptions = {},
 ): Promise<{ account: Account; owner: Staff }> {
@@ -71,6 +81,7 @@ export async function createAccount(
     });
     await em.flush();
     await recordLogin(em, { accountId: account.id, id: owner.id, login: owner.login });
+    await opened.accountOpened(em, account.id);
     return { account, owner };
   });
 }
