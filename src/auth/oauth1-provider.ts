@@ -12,6 +12,7 @@ import {
   type SignatureMethod,
 } from './oauth1-signature';
 import type { SignInLimiter } from './sign-in-limiter';
+import { accountOfToken, fileKeys } from './token-accounts';
 import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from '../core/viewer';
 
 /**
@@ -48,6 +49,8 @@ interface VerifiedRequest {
   readonly clientAccountId: number;
   readonly clientRedirectUris: string[];
   readonly tokenId: number | undefined;
+  /** The account the token is filed under (its user's, or a request token's consumer's). */
+  readonly tokenAccountId: number | undefined;
   readonly protocol: Readonly<Record<string, string>>;
 }
 
@@ -94,17 +97,31 @@ export class OAuth1Provider {
     if (callback !== OUT_OF_BAND) checkCallback(callback, verified.clientRedirectUris);
     const token = newKey();
     const secret = newSecret();
+    const accountId = verified.clientAccountId;
+    const keys = fileKeys([{ token, accountId, expires: { inSeconds: REQUEST_TOKEN_SECONDS } }]);
     await this.execute(
-      `with expired as (delete from oauth1_tokens where kind = 'request' and expires_at < now())
+      `with ${keys.sql},
+            expired as (delete from oauth1_tokens where account_id = ? and kind = 'request' and expires_at < now())
        insert into oauth1_tokens (client_id, account_id, kind, token_key, token_secret, callback, expires_at)
        values (?, ?, 'request', ?, ?, ?, now() + make_interval(secs => ?))`,
-      [verified.clientId, verified.clientAccountId, token, secret, callback, REQUEST_TOKEN_SECONDS],
+      [
+        ...keys.params,
+        accountId,
+        verified.clientId,
+        accountId,
+        token,
+        secret,
+        callback,
+        REQUEST_TOKEN_SECONDS,
+      ],
     );
     return { token, secret };
   }
 
   /** What the approval page shows; undefined for an unknown, used or expired request token. */
   async pendingAuthorization(token: string): Promise<PendingAuthorization | undefined> {
+    const account = await accountOfToken(this.orm.em, token);
+    if (account === undefined) return undefined;
     const [row] = await this.execute<{
       name: string;
       account_id: number;
@@ -112,8 +129,8 @@ export class OAuth1Provider {
     }>(
       `select c.name, c.account_id, c.serves_every_account
          from oauth1_tokens t join oauth_clients c on c.id = t.client_id
-        where t.token_key = ? and t.kind = 'request' and t.user_id is null and t.expires_at > now()`,
-      [token],
+        where t.account_id = ? and t.token_key = ? and t.kind = 'request' and t.user_id is null and t.expires_at > now()`,
+      [account, token],
     );
     return (
       row && {
@@ -128,8 +145,8 @@ export class OAuth1Provider {
    * Step 2: the signed-in user approved; the request token is bound to them with a verifier, and
    * to `credentialsVersion`, that of the password the approval page verified (a reset committed
    * since then voids the approval, though this update runs after the reset's DELETE). It is filed
-   * anew under the user's account, in one statement: a row's account is never changed in place
-   * (on Citus it is the distribution column).
+   * anew under the user's account, with its key, in one statement: a row's account is never changed
+   * in place (on Citus it is the distribution column).
    */
   async approve(
     token: string,
@@ -137,24 +154,37 @@ export class OAuth1Provider {
     credentialsVersion: number,
   ): Promise<AuthorizationOutcome | undefined> {
     const verifier = newKey();
+    const account = await accountOfToken(this.orm.em, token);
+    if (account === undefined) return undefined;
     const [row] = await this.execute<{ callback: string }>(
       `with pending as (
          delete from oauth1_tokens
-          where token_key = ? and kind = 'request' and user_id is null and expires_at > now()
-          returning client_id, token_key, token_secret, callback, expires_at)
+          where account_id = ? and token_key = ? and kind = 'request' and user_id is null and expires_at > now()
+          returning client_id, token_key, token_secret, callback, expires_at),
+            refiled as (update oauth_token_accounts set account_id = ? where token = (select token_key from pending))
        insert into oauth1_tokens (client_id, kind, token_key, token_secret, callback, expires_at, user_id, account_id, credentials_version, verifier_hash)
        select client_id, 'request', token_key, token_secret, callback, expires_at, ?, ?, ?, ? from pending
        returning callback`,
-      [token, viewer.id, viewer.accountId, credentialsVersion, hashSecret(verifier)],
+      [
+        account,
+        token,
+        viewer.accountId,
+        viewer.id,
+        viewer.accountId,
+        credentialsVersion,
+        hashSecret(verifier),
+      ],
     );
     return row && { callback: row.callback, token, verifier };
   }
 
   /** The user refused: the request token is gone. */
   async deny(token: string): Promise<AuthorizationOutcome | undefined> {
+    const account = await accountOfToken(this.orm.em, token);
+    if (account === undefined) return undefined;
     const [row] = await this.execute<{ callback: string }>(
-      `delete from oauth1_tokens where token_key = ? and kind = 'request' and user_id is null returning callback`,
-      [token],
+      `delete from oauth1_tokens where account_id = ? and token_key = ? and kind = 'request' and user_id is null returning callback`,
+      [account, token],
     );
     return row && { callback: row.callback, token };
   }
@@ -174,8 +204,8 @@ export class OAuth1Provider {
       const [claimed] = await em.execute<
         (TokenRow & { account_id: number; credentials_version: number })[]
       >(
-        `delete from oauth1_tokens where id = ? and kind = 'request' and expires_at > now() returning *`,
-        [verified.tokenId],
+        `delete from oauth1_tokens where account_id = ? and id = ? and kind = 'request' and expires_at > now() returning *`,
+        [verified.tokenAccountId, verified.tokenId],
       );
       if (!claimed?.user_id || !claimed.verifier_hash)
         throw new UnauthenticatedError('The request token has not been approved');
@@ -183,9 +213,12 @@ export class OAuth1Provider {
         throw new UnauthenticatedError('Invalid oauth_verifier');
       // The approval's version, not the user's: a reset that deleted the user's tokens while this
       // transaction held the request token still voids the access token (its version is raised).
+      const keys = fileKeys([{ token, accountId: claimed.account_id, expires: 'never' }]);
       await em.execute(
-        `insert into oauth1_tokens (client_id, kind, token_key, token_secret, user_id, account_id, credentials_version) values (?, 'access', ?, ?, ?, ?, ?)`,
+        `with ${keys.sql}
+         insert into oauth1_tokens (client_id, kind, token_key, token_secret, user_id, account_id, credentials_version) values (?, 'access', ?, ?, ?, ?, ?)`,
         [
+          ...keys.params,
           verified.clientId,
           token,
           secret,
@@ -208,8 +241,8 @@ export class OAuth1Provider {
     const rows = await em
       .getConnection()
       .execute<ViewerRow[]>(
-        `select ${VIEWER_COLUMNS} from oauth1_tokens t join users u on u.account_id = t.account_id and u.id = t.user_id where t.id = ? and ${CURRENT_CREDENTIALS}`,
-        [verified.tokenId],
+        `select ${VIEWER_COLUMNS} from oauth1_tokens t join users u on u.account_id = t.account_id and u.id = t.user_id where t.account_id = ? and t.id = ? and ${CURRENT_CREDENTIALS}`,
+        [verified.tokenAccountId, verified.tokenId],
       );
     const row = rows[0];
     if (!row) throw new UnauthenticatedError('Invalid or revoked OAuth token');
@@ -261,14 +294,18 @@ export class OAuth1Provider {
     );
     // A token given with a password since changed is unknown, as if the change had deleted it. (A
     // request token not yet approved has no user; the exchange refuses it.)
-    const [tokenRow] =
+    const tokenAccountId =
       client && token !== 'none'
+        ? await accountOfToken(this.orm.em, protocol.oauth_token!)
+        : undefined;
+    const [tokenRow] =
+      tokenAccountId !== undefined
         ? await this.execute<TokenRow>(
             `select t.id, t.client_id, t.token_secret, t.verifier_hash, t.user_id
                from oauth1_tokens t left join users u on u.account_id = t.account_id and u.id = t.user_id
-              where t.token_key = ? and t.kind = ? and t.client_id = ? and (t.expires_at is null or t.expires_at > now())
+              where t.account_id = ? and t.token_key = ? and t.kind = ? and t.client_id = ? and (t.expires_at is null or t.expires_at > now())
                 and (t.user_id is null or ${CURRENT_CREDENTIALS})`,
-            [protocol.oauth_token, token, client.id],
+            [tokenAccountId, protocol.oauth_token, token, client!.id],
           )
         : [];
     const found = client && (token === 'none' || tokenRow);
@@ -299,6 +336,7 @@ export class OAuth1Provider {
       clientAccountId: client.account_id,
       clientRedirectUris: client.redirect_uris,
       tokenId: tokenRow?.id,
+      tokenAccountId,
       protocol,
     };
   }

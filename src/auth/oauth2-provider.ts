@@ -12,6 +12,7 @@ import { bearerChallenge, UnauthenticatedError } from '../core/errors';
 import { hashesEqual, hashSecret, newSecret, type ClientAccounts } from '../modules/oauth';
 import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from '../core/viewer';
 import type { CredentialGrant } from './credential-check';
+import { accountOfToken, fileKeys } from './token-accounts';
 
 /**
  * Default lifetimes, in seconds. Implicit tokens have no refresh token, so they live longer. An
@@ -25,10 +26,11 @@ export const OAUTH2_LIFETIMES = {
 } as const;
 
 /**
- * Issuing a token also clears the grants whose every token has expired: the later of the two
- * expiries, as an application's own access-token lifetime may outlast the refresh token's.
+ * Issuing a token also clears the account's grants whose every token has expired: the later of
+ * the two expiries, as an application's own access-token lifetime may outlast the refresh token's.
+ * Its one parameter is the account.
  */
-const PURGE_EXPIRED_TOKENS = `with expired as (delete from oauth2_tokens where greatest(refresh_expires_at, access_expires_at) < now())`;
+const PURGE_EXPIRED_TOKENS = `expired as (delete from oauth2_tokens where account_id = ? and greatest(refresh_expires_at, access_expires_at) < now())`;
 
 /**
  * A registered OAuth 2.0 client, as the flows need it. Whose users may authorise it
@@ -137,11 +139,20 @@ export class OAuth2Provider {
     request: CodeRequest,
   ): Promise<string> {
     const code = newSecret();
+    const keys = fileKeys([
+      {
+        token: hashSecret(code),
+        accountId: viewer.accountId,
+        expires: { inSeconds: OAUTH2_LIFETIMES.authorizationCode },
+      },
+    ]);
     await this.execute(
-      `with expired as (delete from oauth2_codes where expires_at < now())
+      `with ${keys.sql}, expired as (delete from oauth2_codes where account_id = ? and expires_at < now())
        insert into oauth2_codes (client_id, user_id, account_id, credentials_version, code_hash, redirect_uri, code_challenge, code_challenge_method, scope, expires_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))`,
       [
+        ...keys.params,
+        viewer.accountId,
         client.dbId,
         viewer.id,
         viewer.accountId,
@@ -165,11 +176,20 @@ export class OAuth2Provider {
     scope: string | undefined,
   ): Promise<string> {
     const accessToken = newSecret();
+    const keys = fileKeys([
+      {
+        token: hashSecret(accessToken),
+        accountId: viewer.accountId,
+        expires: { inSeconds: implicitTokenLifetime(client) },
+      },
+    ]);
     await this.execute(
-      `${PURGE_EXPIRED_TOKENS}
+      `with ${keys.sql}, ${PURGE_EXPIRED_TOKENS}
        insert into oauth2_tokens (client_id, user_id, account_id, credentials_version, access_token_hash, access_expires_at, scope)
        values (?, ?, ?, ?, ?, now() + make_interval(secs => ?), ?)`,
       [
+        ...keys.params,
+        viewer.accountId,
         client.dbId,
         viewer.id,
         viewer.accountId,
@@ -188,11 +208,13 @@ export class OAuth2Provider {
    */
   async revoke(token: string, clientKey: string | undefined): Promise<void> {
     const hash = hashSecret(token);
+    const account = await accountOfToken(this.orm.em, hash);
+    if (account === undefined) return;
     await this.execute(
       `delete from oauth2_tokens t using oauth_clients c
-        where c.id = t.client_id and (t.access_token_hash = ? or t.refresh_token_hash = ?)
+        where t.account_id = ? and c.id = t.client_id and (t.access_token_hash = ? or t.refresh_token_hash = ?)
           and (?::text is null or c.client_key = ?)`,
-      [hash, hash, clientKey ?? null, clientKey ?? null],
+      [account, hash, hash, clientKey ?? null, clientKey ?? null],
     );
   }
 
@@ -210,11 +232,16 @@ export class OAuth2Provider {
    * given with a password that has since been changed (as if the change had deleted it).
    */
   async authenticate(em: EntityManager, accessToken: string): Promise<Viewer> {
-    const rows = await em.getConnection().execute<ViewerRow[]>(
-      `select ${VIEWER_COLUMNS} from oauth2_tokens t join users u on u.account_id = t.account_id and u.id = t.user_id
-        where t.access_token_hash = ? and t.access_expires_at > now() and ${CURRENT_CREDENTIALS}`,
-      [hashSecret(accessToken)],
-    );
+    const hash = hashSecret(accessToken);
+    const account = await accountOfToken(em, hash);
+    const rows =
+      account === undefined
+        ? []
+        : await em.getConnection().execute<ViewerRow[]>(
+            `select ${VIEWER_COLUMNS} from oauth2_tokens t join users u on u.account_id = t.account_id and u.id = t.user_id
+              where t.account_id = ? and t.access_token_hash = ? and t.access_expires_at > now() and ${CURRENT_CREDENTIALS}`,
+            [account, hash],
+          );
     const row = rows[0];
     if (!row) throw invalidToken('Invalid, expired or revoked access token');
     if (!row.active) throw invalidToken('This user is disabled');
@@ -242,11 +269,30 @@ export class OAuth2Provider {
         (await this.authenticateClient(clientId, clientSecret)) ?? false,
       saveToken: async (token, client, user) => {
         const grantUser = user as GrantUser;
+        const accountId = grantUser.accountId;
+        const keys = fileKeys([
+          {
+            token: hashSecret(token.accessToken),
+            accountId,
+            expires: { at: token.accessTokenExpiresAt! },
+          },
+          ...(token.refreshToken
+            ? [
+                {
+                  token: hashSecret(token.refreshToken),
+                  accountId,
+                  expires: { at: token.refreshTokenExpiresAt! },
+                },
+              ]
+            : []),
+        ]);
         await this.execute(
-          `${PURGE_EXPIRED_TOKENS}
+          `with ${keys.sql}, ${PURGE_EXPIRED_TOKENS}
            insert into oauth2_tokens (client_id, user_id, account_id, credentials_version, access_token_hash, access_expires_at, refresh_token_hash, refresh_expires_at, scope)
            values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [
+            ...keys.params,
+            accountId,
             (client as OAuth2Client).dbId,
             grantUser.id,
             grantUser.accountId,
@@ -265,6 +311,9 @@ export class OAuth2Provider {
       saveAuthorizationCode: async () => false,
       getAccessToken: async () => false,
       getAuthorizationCode: async (code) => {
+        const hash = hashSecret(code);
+        const account = await accountOfToken(this.orm.em, hash);
+        if (account === undefined) return false;
         const [row] = await this.execute<
           GrantRow & {
             redirect_uri: string | null;
@@ -275,8 +324,8 @@ export class OAuth2Provider {
         >(
           `select t.client_id, c.client_key, t.user_id, t.account_id, t.credentials_version, t.scope, t.redirect_uri, t.code_challenge, t.code_challenge_method, t.expires_at
              from oauth2_codes t join oauth_clients c on c.id = t.client_id join users u on u.account_id = t.account_id and u.id = t.user_id
-            where t.code_hash = ? and u.active and ${CURRENT_CREDENTIALS}`,
-          [hashSecret(code)],
+            where t.account_id = ? and t.code_hash = ? and u.active and ${CURRENT_CREDENTIALS}`,
+          [account, hash],
         );
         if (!row) return false;
         return {
@@ -296,17 +345,20 @@ export class OAuth2Provider {
       // Deleting is the claim: of two concurrent exchanges of one code, only one deletes it.
       revokeAuthorizationCode: async (code) => {
         const rows = await this.execute(
-          `delete from oauth2_codes where code_hash = ? returning id`,
-          [hashSecret(code.authorizationCode)],
+          `delete from oauth2_codes where account_id = ? and code_hash = ? returning id`,
+          [(code.user as GrantUser).accountId, hashSecret(code.authorizationCode)],
         );
         return rows.length === 1;
       },
       getRefreshToken: async (refreshToken) => {
+        const hash = hashSecret(refreshToken);
+        const account = await accountOfToken(this.orm.em, hash);
+        if (account === undefined) return false;
         const [row] = await this.execute<GrantRow & { refresh_expires_at: Date }>(
           `select t.client_id, c.client_key, t.user_id, t.account_id, t.credentials_version, t.scope, t.refresh_expires_at
              from oauth2_tokens t join oauth_clients c on c.id = t.client_id join users u on u.account_id = t.account_id and u.id = t.user_id
-            where t.refresh_token_hash = ? and u.active and ${CURRENT_CREDENTIALS}`,
-          [hashSecret(refreshToken)],
+            where t.account_id = ? and t.refresh_token_hash = ? and u.active and ${CURRENT_CREDENTIALS}`,
+          [account, hash],
         );
         if (!row) return false;
         return {
@@ -318,8 +370,8 @@ export class OAuth2Provider {
       // Rotation: the old pair goes as the new one is issued; a refresh token works once.
       revokeToken: async (token) => {
         const rows = await this.execute(
-          `delete from oauth2_tokens where refresh_token_hash = ? returning id`,
-          [hashSecret(token.refreshToken)],
+          `delete from oauth2_tokens where account_id = ? and refresh_token_hash = ? returning id`,
+          [(token.user as GrantUser).accountId, hashSecret(token.refreshToken)],
         );
         return rows.length === 1;
       },

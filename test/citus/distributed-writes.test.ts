@@ -26,16 +26,10 @@ const REMAINING = [
   'drop trigger users_credentials_deleted on users',
   'drop trigger oauth1_tokens_credentials_deleted on oauth1_tokens',
   'drop trigger oauth2_tokens_credentials_deleted on oauth2_tokens',
-  // The tokens' keys are unique across accounts, which a distributed table cannot keep: OAuth
-  // finds a token's account before it reads the token (the catalog test's `unique oauth…` gaps).
-  'alter table oauth1_tokens drop constraint oauth1_tokens_token_key_key, add unique (token_key, account_id)',
-  `alter table oauth2_tokens drop constraint oauth2_tokens_access_token_hash_key, add unique (access_token_hash, account_id),
-     drop constraint oauth2_tokens_refresh_token_hash_key, add unique (refresh_token_hash, account_id)`,
-  'alter table oauth2_codes drop constraint oauth2_codes_code_hash_key, add unique (code_hash, account_id)',
 ];
 
 /** Read before the account is known, so copied to every node (docs/scaling.md). */
-const REFERENCE_TABLES = ['logins', 'oauth_clients'];
+const REFERENCE_TABLES = ['logins', 'oauth_clients', 'oauth_token_accounts'];
 
 /** `accounts` by its id, then every tenant table by account, co-located with it. */
 const TENANT_TABLES = [

@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import OAuth from 'oauth-1.0a';
 import request from 'supertest';
 import { loadConfig } from '../../src/core/config';
@@ -331,6 +332,33 @@ test("OAuth 1.0a: the operator's consumer, filed under one account, is approved 
   expect(await accountOf(requestToken.key)).toEqual([]);
 });
 
+/**
+ * The keys of stored grants (1.0a token keys, 2.0 token and code hashes) that `oauth_token_accounts`
+ * does not file under their grant's account: OAuth would not find those grants.
+ */
+async function unfiledKeys(sql: ReturnType<EntityManager['getConnection']>) {
+  const [{ grants }] = await sql.execute<{ grants: number }[]>(
+    `select (select count(*) from oauth1_tokens) + (select count(*) from oauth2_tokens)
+          + (select count(*) from oauth2_codes) as grants`,
+  );
+  const unfiled = await sql.execute(
+    `select g.kind, g.key from (
+       select 'oauth1' as kind, token_key as key, account_id from oauth1_tokens
+       union all select 'access', access_token_hash, account_id from oauth2_tokens
+       union all select 'refresh', refresh_token_hash, account_id from oauth2_tokens where refresh_token_hash is not null
+       union all select 'code', code_hash, account_id from oauth2_codes) g
+     left join oauth_token_accounts k on k.token = g.key and k.account_id = g.account_id
+     where k.token is null`,
+  );
+  return { grants: Number(grants), unfiled };
+}
+
+test("every key of the grants the flows above left is filed under its grant's account", async () => {
+  const { grants, unfiled } = await unfiledKeys(t.db.orm.em.getConnection());
+  expect(grants).toBeGreaterThan(0);
+  expect(unfiled).toEqual([]);
+});
+
 test("the database refuses any grant of an account's application to another account's user", async () => {
   const own = await register(alpha, { name: 'Own', protocol: 'OAUTH2', redirectUris: [REDIRECT] });
   const consumer = await register(alpha, { name: 'Own 1.0a', protocol: 'OAUTH1' });
@@ -469,6 +497,10 @@ describe('the migration of existing applications', () => {
 
   test('a chosen key keeps serving every account; a generated one serves its account, whose grants to others are gone', async () => {
     const sql = db.orm.em.getConnection();
+    // The migration filed the keys of every grant it kept.
+    const { grants, unfiled } = await unfiledKeys(sql);
+    expect(grants).toBeGreaterThan(0);
+    expect(unfiled).toEqual([]);
     expect(
       await sql.execute('select client_key, serves_every_account from oauth_clients order by id'),
     ).toEqual([

@@ -48,6 +48,7 @@ const STORED_NAMES = [
   '20261217000000-logins',
   '20261218000000-oauth-grants-by-account',
   '20261219000000-oauth-clients-shared',
+  '20261220000000-oauth-token-accounts',
 ];
 
 function filesUnder(dir: string): string[] {

@@ -8,6 +8,7 @@ import { OAuthTokenLifetimeMigration } from './migrations/20261208120000-oauth-t
 import { WebAppClientMigration } from './migrations/20261211000000-web-app-client.migration';
 import { OAuthGrantsByAccountMigration } from './migrations/20261218000000-oauth-grants-by-account.migration';
 import { OAuthClientsSharedMigration } from './migrations/20261219000000-oauth-clients-shared.migration';
+import { OAuthTokenAccountsMigration } from './migrations/20261220000000-oauth-token-accounts.migration';
 export { OAuthClient, OAuthProtocol } from './oauth-client.entity';
 export {
   OAuthClientService,
@@ -32,5 +33,6 @@ export const OAUTH_MODULE = {
     { name: '20261211000000-web-app-client', class: WebAppClientMigration },
     { name: '20261218000000-oauth-grants-by-account', class: OAuthGrantsByAccountMigration },
     { name: '20261219000000-oauth-clients-shared', class: OAuthClientsSharedMigration },
+    { name: '20261220000000-oauth-token-accounts', class: OAuthTokenAccountsMigration },
   ],
 } as const satisfies ModuleDefinition;

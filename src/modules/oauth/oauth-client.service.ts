@@ -231,11 +231,11 @@ export class OAuthClientService {
         { client_key: string; name: string; protocol: OAuthProtocol; authorized_at: Date }[]
       >(
         `select c.client_key, c.name, c.protocol, max(t.created_at) as authorized_at
-         from (select client_id, created_at from oauth1_tokens where user_id = ? and kind = 'access'
-               union all select client_id, created_at from oauth2_tokens where user_id = ?) t
+         from (select client_id, created_at from oauth1_tokens where account_id = ? and user_id = ? and kind = 'access'
+               union all select client_id, created_at from oauth2_tokens where account_id = ? and user_id = ?) t
          join oauth_clients c on c.id = t.client_id
         group by c.id order by max(t.created_at) desc`,
-        [ctx.viewer.id, ctx.viewer.id],
+        [ctx.viewer.accountId, ctx.viewer.id, ctx.viewer.accountId, ctx.viewer.id],
       );
     return rows.map((r) => ({
       clientKey: r.client_key,
@@ -293,8 +293,8 @@ export class OAuthClientService {
   /** Withdraws the caller's consent: every token the application holds for them, in one transaction. */
   async revokeAuthorization(ctx: RequestContext, clientKey: string): Promise<boolean> {
     const deleted = await inTransaction(ctx, async (tx) => {
-      const params = [tx.viewer.id, clientKey];
-      const where = `user_id = ? and client_id = (select id from oauth_clients where client_key = ?)`;
+      const params = [tx.viewer.accountId, tx.viewer.id, clientKey];
+      const where = `account_id = ? and user_id = ? and client_id = (select id from oauth_clients where client_key = ?)`;
       const one = await tx.em.execute(
         `delete from oauth1_tokens where ${where} returning id`,
         params,
