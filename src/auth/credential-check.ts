@@ -4,15 +4,6 @@ import DataLoader from 'dataloader';
 import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from '../core/viewer';
 
 /**
- * The channel on which PostgreSQL announces, at commit, that the credentials of a user may have
- * changed; the payload is the user's id. Triggers send it (migration
- * 20261129120000-credential-notifications) on every road to such a change: a user disabled,
- * deleted, given another role, login or password, and an OAuth access token deleted (revoked,
- * refreshed, purged, or gone with its application).
- */
-export const CREDENTIALS_CHANNEL = 'timetrack_credentials';
-
-/**
  * What a connection signed in with, kept so it can be asked again whether it still holds. A
  * password is remembered as a digest of the stored hash it verified against (never the password):
  * a new password changes the hash.

@@ -13,6 +13,7 @@ import { hashesEqual, hashSecret, newSecret, type ClientAccounts } from '../modu
 import { VIEWER_COLUMNS, viewerFromRow, type Viewer, type ViewerRow } from '../core/viewer';
 import type { CredentialGrant } from './credential-check';
 import { accountOfToken, fileKeys } from './token-accounts';
+import { announceCredentialChange } from '../modules/staff';
 
 /**
  * Default lifetimes, in seconds. Implicit tokens have no refresh token, so they live longer. An
@@ -210,10 +211,11 @@ export class OAuth2Provider {
     const hash = hashSecret(token);
     const account = await accountOfToken(this.orm.em, hash);
     if (account === undefined) return;
-    await this.execute(
+    await this.deleteTokens(
       `delete from oauth2_tokens t using oauth_clients c
         where t.account_id = ? and c.id = t.client_id and (t.access_token_hash = ? or t.refresh_token_hash = ?)
-          and (?::text is null or c.client_key = ?)`,
+          and (?::text is null or c.client_key = ?)
+        returning t.user_id`,
       [account, hash, hash, clientKey ?? null, clientKey ?? null],
     );
   }
@@ -260,6 +262,23 @@ export class OAuth2Provider {
 
   private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
     return this.orm.em.getConnection().execute<T[]>(sql, params);
+  }
+
+  /**
+   * Runs `deletion` (a delete of tokens `returning user_id`) and announces the change of
+   * credentials of their users, in one transaction, so that connections opened with them are
+   * checked again; answers how many it deleted. The announcement is a statement of its own: on
+   * Citus one that also reads a distributed table runs on its worker, where no one listens.
+   */
+  private deleteTokens(deletion: string, params: unknown[]): Promise<number> {
+    return this.orm.em.fork().transactional(async (em) => {
+      const gone = await em.execute<{ user_id: number }[]>(deletion, params);
+      await announceCredentialChange(
+        em,
+        gone.map((row) => row.user_id),
+      );
+      return gone.length;
+    });
   }
 
   /** The storage the library's token endpoint works on. */
@@ -369,11 +388,11 @@ export class OAuth2Provider {
       },
       // Rotation: the old pair goes as the new one is issued; a refresh token works once.
       revokeToken: async (token) => {
-        const rows = await this.execute(
-          `delete from oauth2_tokens where account_id = ? and refresh_token_hash = ? returning id`,
+        const deleted = await this.deleteTokens(
+          `delete from oauth2_tokens where account_id = ? and refresh_token_hash = ? returning user_id`,
           [(token.user as GrantUser).accountId, hashSecret(token.refreshToken)],
         );
-        return rows.length === 1;
+        return deleted === 1;
       },
     };
   }

@@ -1,20 +1,43 @@
 import { Command } from 'commander';
-import { loadConfig } from '../core/config';
+import { ConfigError, loadConfig } from '../core/config';
+import { distributeSchema } from '../db/citus-distribution';
 import { openDatabase } from '../db/database';
 import { examples } from './command-support';
 
-/** `timetrack migrate`: the pending migrations, then exit. */
+/** `timetrack migrate`: the pending migrations, then (`--distribute`) the tables Citus does not hold yet. */
 export function addMigrateCommand(program: Command): void {
   program
     .command('migrate')
     .description('Apply pending database migrations and exit (serve does this too, at start)')
+    .option(
+      '--distribute',
+      'then, on a Citus coordinator, distribute the tables not distributed yet (docs/scaling.md)',
+    )
     .addHelpText(
       'after',
-      examples(['timetrack migrate', 'DATABASE_URL=postgres://app@db/timetrack timetrack migrate']),
+      examples([
+        'timetrack migrate',
+        'DATABASE_URL=postgres://app@db/timetrack timetrack migrate',
+        'DATABASE_URL=postgres://app@coordinator/timetrack timetrack migrate --distribute',
+      ]),
     )
-    .action(async () => {
-      const db = await openDatabase(loadConfig());
+    .action(async (options: { distribute?: boolean }) => {
+      const config = loadConfig();
+      if (options.distribute && config.database.kind !== 'server')
+        throw new ConfigError(
+          '--distribute needs DATABASE_URL, the address of a Citus coordinator',
+        );
+      const db = await openDatabase(config);
       await db.close();
       process.stdout.write('migrations applied\n');
+      if (options.distribute && config.database.kind === 'server') {
+        const done = await distributeSchema(config.database.sessionUrl ?? config.database.url);
+        process.stdout.write(
+          done.distributed.length + done.reference.length === 0
+            ? 'every table already distributed\n'
+            : `distributed by account: ${done.distributed.join(', ') || 'none'}\n` +
+                `reference tables: ${done.reference.join(', ') || 'none'}\n`,
+        );
+      }
     });
 }

@@ -8,7 +8,7 @@ import { graphqlRequestOf, graphqlRequestRefusal, originPolicyOf } from '../auth
 import { OAuth1Provider } from '../auth/oauth1-provider';
 import { OAuth2Provider } from '../auth/oauth2-provider';
 import { createOAuthRouter } from './oauth-routes';
-import { createPasswordHasher, type PasswordHasher } from '../modules/staff';
+import { createPasswordHasher, CREDENTIALS_CHANNEL, type PasswordHasher } from '../modules/staff';
 import { RequestAuthenticator } from '../auth/request-authenticator';
 import { CostBudget } from '../auth/cost-budget';
 import { FairShareLimiter } from '../auth/fair-share-limiter';
@@ -27,7 +27,7 @@ import { createApolloServer } from '../graphql/apollo';
 import { replicaRouting } from '../graphql/replica-routing';
 import type { ReadReplicas } from '../db/read-replicas';
 import { createContextFactory, createLiveSessionFactory } from '../graphql/context';
-import { CredentialCheck, CREDENTIALS_CHANNEL } from '../auth/credential-check';
+import { CredentialCheck } from '../auth/credential-check';
 import { NotificationListener, LiveShiftEvents } from '../modules/events';
 import {
   credentialsOf,
@@ -111,7 +111,7 @@ export async function createApp(deps: {
   const createContext = createContextFactory(contextDeps);
   const originPolicy = originPolicyOf(config);
   // With a PostgreSQL server, one LISTEN connection per process hears what the others announce:
-  // shift events, and changes of credentials (sent by triggers, from whichever process or tool).
+  // shift events, and changes of credentials (sent by the writes, from whichever process).
   const listener =
     config.database.kind === 'server' && config.db.listen
       ? new NotificationListener(config.database.sessionUrl ?? config.database.url, logger)

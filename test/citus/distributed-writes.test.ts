@@ -1,35 +1,33 @@
 /**
  * The service's schema distributed on a real Citus cluster (issue 38): the writes whose
  * consequences the database keeps (totals, rollups, prices and repricing, tombstones, cleared
- * references) give the same rows as on a single server, and an account moved to the other worker
- * while it writes (`citus_move_shard_placement` by logical replication) loses and doubles nothing. Runs when TEST_CITUS_URL names the
- * coordinator of a cluster with its workers added (`.ci/citus-cluster`, a pass of `.ci/run`);
- * skipped otherwise.
+ * references) give the same rows as on a single server, sign-in and OAuth read their reference
+ * tables first and the account's rows on one worker, and an account moved to the other worker
+ * while it writes (`citus_move_shard_placement` by logical replication) loses and doubles nothing.
+ * Runs when TEST_CITUS_URL names the coordinator of a cluster with its workers added
+ * (`.ci/citus-cluster`, a pass of `.ci/run`); skipped otherwise.
  *
- * The migrations run unchanged on the coordinator. The steps of docs/scaling.md ("Before
- * distributing") not yet taken are done here by hand, in REMAINING, each named by the catalog
- * test's gaps (test/integration/distribution-plan.test.ts) it stands for; a migration that takes a
- * step removes its lines. Then every tenant table is distributed by account and co-located.
+ * The migrations run unchanged on the coordinator, with no step by hand; then the tables are
+ * distributed as docs/scaling.md says (every tenant table by account, co-located; the lookups as
+ * reference tables).
  */
 import { randomBytes } from 'node:crypto';
 import { onDatabaseOf, withClient } from '../../bench/postgres-clients';
 import { loadConfig } from '../../src/core/config';
+import { REFERENCE_TABLES } from '../../src/db/citus-distribution';
 import { openDatabase, type Database } from '../../src/db/database';
-import { createAccount, createPasswordHasher, findSignInUser } from '../../src/modules/staff';
-import { OAuthClientService } from '../../src/modules/oauth';
+import { runCliCapturing } from '../support/cli-run';
+import {
+  announceCredentialChange,
+  createAccount,
+  createPasswordHasher,
+  CREDENTIALS_CHANNEL,
+  findSignInUser,
+} from '../../src/modules/staff';
+import { OAuth2Provider } from '../../src/auth/oauth2-provider';
+import { hashSecret, OAuthClientService } from '../../src/modules/oauth';
 
 const CITUS_URL = process.env.TEST_CITUS_URL;
-
-const REMAINING = [
-  // The credential notifications fire on a worker, where no one listens.
-  'drop trigger users_credentials_changed on users',
-  'drop trigger users_credentials_deleted on users',
-  'drop trigger oauth1_tokens_credentials_deleted on oauth1_tokens',
-  'drop trigger oauth2_tokens_credentials_deleted on oauth2_tokens',
-];
-
-/** Read before the account is known, so copied to every node (docs/scaling.md). */
-const REFERENCE_TABLES = ['logins', 'oauth_clients', 'oauth_token_accounts'];
 
 /** `accounts` by its id, then every tenant table by account, co-located with it. */
 const TENANT_TABLES = [
@@ -107,40 +105,17 @@ describeOnCitus('the schema distributed on Citus', () => {
         const w = new URL(worker);
         await client.query('select citus_add_node($1, $2)', [w.hostname, Number(w.port)]);
       }
-      // Triggers on distributed tables (docs/scaling.md, "Triggers on a distributed table").
-      await client.query(`alter database ${name} set citus.enable_unsafe_triggers = on`);
     });
 
-    const db = await openDatabase(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'warn' }));
-    await db.close();
-
-    await withClient(url, async (client) => {
-      await client.query('set citus.enable_unsafe_triggers = on');
-      for (const step of REMAINING) await client.query(step);
-      // A local table that refers to a reference table is made a Citus table with every table it
-      // is joined to by foreign keys, which fails once one of them is distributed: the references
-      // to the reference tables wait until both sides are Citus tables (docs/scaling.md).
-      const { rows: references } = await client.query<{
-        name: string;
-        table: string;
-        definition: string;
-      }>(
-        `select conname as name, conrelid::regclass::text as table, pg_get_constraintdef(oid) as definition
-           from pg_constraint where contype = 'f' and confrelid::regclass::text = any($1)`,
-        [REFERENCE_TABLES],
-      );
-      for (const { name, table } of references)
-        await client.query(`alter table ${table} drop constraint ${name}`);
-      await client.query(`select create_distributed_table('accounts', 'id')`);
-      for (const table of TENANT_TABLES)
-        await client.query(
-          `select create_distributed_table($1, 'account_id', colocate_with => 'accounts')`,
-          [table],
-        );
-      for (const table of REFERENCE_TABLES)
-        await client.query(`select create_reference_table($1)`, [table]);
-      for (const { name, table, definition } of references)
-        await client.query(`alter table ${table} add constraint ${name} ${definition}`);
+    // As an operator does it: the migrations, then the distribution; again, nothing left to do.
+    const env = { DATABASE_URL: url, LOG_LEVEL: 'warn' };
+    const first = await runCliCapturing(['migrate', '--distribute'], env);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(first.stdout).toContain(`reference tables: ${REFERENCE_TABLES.join(', ')}`);
+    expect(await runCliCapturing(['migrate', '--distribute'], env)).toEqual({
+      code: 0,
+      stdout: 'migrations applied\nevery table already distributed\n',
+      stderr: '',
     });
   }, 180_000);
 
@@ -481,5 +456,56 @@ describeOnCitus('the schema distributed on Citus', () => {
     // Revoking an application deletes its grants on every worker (the foreign key to the reference table cascades).
     await query('delete from oauth_clients where id = $1', [shared]);
     expect(await codes()).toEqual([{ code_hash: 'own' }]);
+  });
+
+  test('a revoked token is found by its key, deleted on its worker, and announced on the coordinator, also from a write of two workers', async () => {
+    const [one, two] = await query<{ account: number; user: number }>(
+      `with a as (insert into accounts (name) values ('notices-one'), ('notices-two') returning id)
+       insert into users (account_id, type, password_hash, login)
+       select id, 'owner', 'x', 'notices-' || id from a returning account_id as account, id as user`,
+    );
+    const [{ id: client }] = await query<{ id: number }>(
+      `insert into oauth_clients (uuid, account_id, name, protocol, client_key, serves_every_account)
+       values (gen_random_uuid(), $1, 'notices', 'oauth2', $2, true) returning id`,
+      [one!.account, `notices-${one!.account}`],
+    );
+    const token = `token-${randomBytes(8).toString('hex')}`;
+    await query(
+      `with filed as (insert into oauth_token_accounts (token, account_id) values ($1, $2))
+       insert into oauth2_tokens (client_id, user_id, account_id, access_token_hash, access_expires_at)
+       values ($3, $4, $2, $1, now() + interval '1 hour')`,
+      [hashSecret(token), two!.account, client, two!.user],
+    );
+
+    const heard: string[] = [];
+    await withClient(url, async (listener) => {
+      listener.on('notification', (n) => heard.push(n.payload ?? ''));
+      await listener.query(`listen ${CREDENTIALS_CHANNEL}`);
+      const db = await openDatabase(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'warn' }), {
+        migrate: false,
+      });
+      try {
+        await new OAuth2Provider(db.orm).revoke(token, undefined);
+        // A write of both accounts (two workers: a prepared transaction) announcing both users.
+        await db.orm.em.fork().transactional(async (em) => {
+          await em.execute(`update users set first_name = 'Changed' where account_id in (?, ?)`, [
+            one!.account,
+            two!.account,
+          ]);
+          await announceCredentialChange(em, [one!.user, two!.user]);
+        });
+      } finally {
+        await db.close();
+      }
+      // Each round trip lets the idle session deliver what has been announced meanwhile.
+      for (let round = 0; heard.length < 3 && round < 100; round += 1)
+        await listener.query('select 1');
+    });
+    expect(heard).toEqual([String(two!.user), String(one!.user), String(two!.user)]);
+    expect(
+      await query('select count(*)::int as n from oauth2_tokens where account_id = $1', [
+        two!.account,
+      ]),
+    ).toEqual([{ n: 0 }]);
   });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import request from 'supertest';
 import { createApp } from '../../src/http/app';
-import { runCli } from '../../src/cli';
+import { runCliCapturing } from '../support/cli-run';
 import { loadConfig } from '../../src/core/config';
 import { openDatabase } from '../../src/db/database';
 import {
@@ -29,27 +29,6 @@ function cli(args: string[], env: Record<string, string>) {
   const command = previousCommand.catch(() => undefined).then(() => runCliCapturing(args, env));
   previousCommand = command;
   return command;
-}
-
-async function runCliCapturing(args: string[], env: Record<string, string>) {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  let stdout = '';
-  let stderr = '';
-  const out = jest
-    .spyOn(process.stdout, 'write')
-    .mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  const err = jest
-    .spyOn(process.stderr, 'write')
-    .mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  try {
-    const code = await runCli(args);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.env = saved;
-  }
 }
 
 let target: TestDatabaseTarget;
@@ -176,6 +155,13 @@ test.each([
   const result = await cli(args, env);
   expect(result.code).not.toBe(0);
   expect(result.stderr).toMatch(message);
+});
+
+test('migrate --distribute on a database without Citus migrates, then says what it needs and exits 2', async () => {
+  const result = await cli(['migrate', '--distribute'], env);
+  expect(result.code).toBe(2);
+  expect(result.stdout).toBe('migrations applied\n');
+  expect(result.stderr).toMatch(/not a Citus coordinator: create extension citus/);
 });
 
 test('an invalid setting stops the CLI with a message naming the variable', async () => {

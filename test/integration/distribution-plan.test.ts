@@ -1,3 +1,4 @@
+import { REFERENCE_TABLES } from '../../src/db/citus-distribution';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -10,8 +11,8 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * - every foreign key between tenant tables includes it, and none sets a column null or to its
  *   default on delete (Citus refuses `on delete set null` in a key that holds the distribution
  *   column, even with a column list);
- * - no shared table (one without it, or a reference table of REFERENCE_TABLES) refers to a tenant
- *   table;
+ * - no shared table (one without it, or a reference table: REFERENCE_TABLES of
+ *   src/db/citus-distribution.ts) refers to a tenant table;
  * - a statement-level trigger of a tenant table runs a function known to be shard-local: Citus
  *   fires it once per shard task, on the worker, where a query that writes or joins a distributed
  *   table while reading the transition tables fails ("executor could not find named tuplestore").
@@ -28,16 +29,6 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * 20261219000000-oauth-clients-shared; the tokens' keys: 20261220000000-oauth-token-accounts).
  * test/citus distributes the schema on a real cluster. A migration that breaks a rule fails here.
  */
-
-/**
- * Tables with `account_id` that Citus copies to every node instead of distributing, because they
- * are read before the account is known: `logins` (a login's account and user, read at sign-in;
- * migration 20261217000000-logins), `oauth_clients` (read by key at every OAuth request, some
- * serving every account; 20261219000000-oauth-clients-shared) and `oauth_token_accounts` (a
- * presented token's account; 20261220000000-oauth-token-accounts). Their keys need no account;
- * they refer to no tenant table, and tenant tables may refer to them.
- */
-const REFERENCE_TABLES = ['logins', 'oauth_clients', 'oauth_token_accounts'];
 
 /**
  * Statement-level trigger functions of tenant tables that read their transition tables only in a

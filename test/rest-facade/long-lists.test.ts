@@ -73,17 +73,22 @@ test('a long JSON list comes whole, in order, up to the cap, with the full count
 });
 
 test('JSONP wraps the same text', async () => {
-  // JSONP signs in by a token in its URL only: one issued straight into the table for the owner.
+  // JSONP signs in by a token in its URL only: one issued straight into the tables for the owner
+  // (the grant, and its key filed under the account, as the OAuth provider writes them).
   const { registerOAuthClient } = await t.gqlOk(
     owner,
     'mutation { registerOAuthClient(input: { name: "Widget", protocol: OAUTH2, redirectUris: ["https://widget.example/cb"] }) { client { key } } }',
   );
   const token = randomBytes(32).toString('hex');
   await t.db.orm.em.getConnection().execute(
-    `insert into oauth2_tokens (client_id, user_id, account_id, access_token_hash, access_expires_at)
-     select c.id, u.id, u.account_id, ?, now() + interval '1 hour'
-       from oauth_clients c join users u on u.account_id = c.account_id and lower(u.login) = lower(?)
-      where c.client_key = ?`,
+    `with grant_row as (
+       insert into oauth2_tokens (client_id, user_id, account_id, access_token_hash, access_expires_at)
+       select c.id, u.id, u.account_id, ?, now() + interval '1 hour'
+         from oauth_clients c join users u on u.account_id = c.account_id and lower(u.login) = lower(?)
+        where c.client_key = ?
+       returning account_id, access_token_hash, access_expires_at)
+     insert into oauth_token_accounts (token, account_id, expires_at)
+     select access_token_hash, account_id, access_expires_at from grant_row`,
     [hashSecret(token), owner.login, registerOAuthClient.client.key],
   );
   const path = `/api/1/projects/${project.id}/shifts`;

@@ -49,6 +49,7 @@ const STORED_NAMES = [
   '20261218000000-oauth-grants-by-account',
   '20261219000000-oauth-clients-shared',
   '20261220000000-oauth-token-accounts',
+  '20261221000000-credential-notices-by-writes',
 ];
 
 function filesUnder(dir: string): string[] {

@@ -13,6 +13,7 @@ import { TenantKeysMigration } from './20261213000000-tenant-keys.migration';
 import { ShardLocalRowTriggersMigration } from './20261214000000-shard-local-row-triggers.migration';
 import { ReferencesClearedByTriggersMigration } from './20261215000000-references-cleared-by-triggers.migration';
 import { CurrentRatesRecordedByWritesMigration } from './20261216000000-current-rates-recorded-by-writes.migration';
+import { CredentialNoticesByWritesMigration } from './20261221000000-credential-notices-by-writes.migration';
 
 /**
  * The migrations of no one module: the initial tables, and those that change the tables of
@@ -41,6 +42,10 @@ const SHARED_MIGRATIONS: readonly MigrationObject[] = [
   {
     name: '20261216000000-current-rates-recorded-by-writes',
     class: CurrentRatesRecordedByWritesMigration,
+  },
+  {
+    name: '20261221000000-credential-notices-by-writes',
+    class: CredentialNoticesByWritesMigration,
   },
 ];
 

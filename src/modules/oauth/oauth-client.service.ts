@@ -9,7 +9,7 @@ import { StaffType } from '../common';
 import { isUuid } from '../ids';
 import { fields, findByUuids, findLocated, inTransaction, validate } from '../writes';
 import { Account } from '../accounts';
-import { Staff, type UserKey } from '../staff';
+import { announceCredentialChange, Staff, type UserKey } from '../staff';
 import {
   ACCOUNT_APPLICATIONS_FILTER,
   OAuthClient,
@@ -186,16 +186,17 @@ export class OAuthClientService {
    * accounts it serves: an account's owner cannot revoke the operator's (`revoke` does not find them).
    */
   async operatorRevoke(ctx: RequestContext, id: string): Promise<OAuthClient> {
-    const client = isUuid(id)
-      ? await ctx.em.findOne(
-          OAuthClient,
-          { uuid: id.toLowerCase() },
-          { filters: { [ACCOUNT_APPLICATIONS_FILTER]: false } },
-        )
-      : null;
-    if (!client) throw new NotFoundError('OAuthClient');
-    await ctx.em.remove(client).flush();
-    return client;
+    return inTransaction(ctx, async (tx) => {
+      const client = isUuid(id)
+        ? await tx.em.findOne(
+            OAuthClient,
+            { uuid: id.toLowerCase() },
+            { filters: { [ACCOUNT_APPLICATIONS_FILTER]: false } },
+          )
+        : null;
+      if (!client) throw new NotFoundError('OAuthClient');
+      return removeClient(tx.em, client);
+    });
   }
 
   async list(ctx: RequestContext): Promise<OAuthClient[]> {
@@ -218,9 +219,9 @@ export class OAuthClientService {
   /** Deletes the application; every token it holds goes with it (foreign keys cascade). */
   async revoke(ctx: RequestContext, id: string): Promise<OAuthClient> {
     assertMayManageOAuthClients(ctx.viewer, 'delete');
-    const client = await findLocated(ctx.em, OAuthClient, 'OAuthClient', { id });
-    await ctx.em.remove(client).flush();
-    return client;
+    return inTransaction(ctx, async (tx) =>
+      removeClient(tx.em, await findLocated(tx.em, OAuthClient, 'OAuthClient', { id })),
+    );
   }
 
   /** The applications holding tokens for the caller, whichever account registered them. */
@@ -304,10 +305,29 @@ export class OAuthClientService {
         params,
       );
       await tx.em.execute(`delete from oauth2_codes where ${where}`, params);
+      if (one.length + two.length > 0) await announceCredentialChange(tx.em, [tx.viewer.id]);
       return one.length + two.length;
     });
     if (deleted === 0)
       throw new NotFoundError('OAuthClient', 'You have not authorised this application');
     return true;
   }
+}
+
+/**
+ * Deletes an application with its grants (foreign keys cascade), in `em`'s transaction, and
+ * announces the change of credentials to every user who held an access token of it.
+ */
+async function removeClient(em: EntityManager, client: OAuthClient): Promise<OAuthClient> {
+  const holders = await em.execute<{ user_id: number }[]>(
+    `select user_id from oauth1_tokens where client_id = ? and kind = 'access'
+     union select user_id from oauth2_tokens where client_id = ?`,
+    [client.id, client.id],
+  );
+  await em.remove(client).flush();
+  await announceCredentialChange(
+    em,
+    holders.map((row) => row.user_id),
+  );
+  return client;
 }

@@ -51,36 +51,57 @@ export class CurrentRateClock {
 
   /**
    * Sets the current rate columns of entries that came into force since the last round (at first,
-   * of every history) to their histories' rates now; answers how many changed. In one
-   * repeatable-read transaction: a rate written meanwhile makes it fail (a serialization failure)
-   * instead of writing back the rate it read before, which the history would then record as a
-   * new entry; the next round does it again.
+   * of every history) to their histories' rates now; answers how many changed. Account by account
+   * (on Citus each a transaction on the one worker that holds it), each in a repeatable-read
+   * transaction: a rate written meanwhile makes it fail (a serialization failure) instead of
+   * writing back the rate it read before, which the history would then record as a new entry; the
+   * next round does that account again, and the others find nothing left to do.
    */
   async catchUp(): Promise<number> {
     const knex = this.orm.em.getConnection().getKnex();
-    try {
-      const round = await knex.transaction(
-        async (trx) => {
-          const [{ now }] = (await trx.raw('select now() as now')).rows as [{ now: Date }];
-          let changed = 0;
-          for (const [column, kind] of [
-            ['project_id', RateKind.BILLABLE],
-            ['user_id', RateKind.BILLABLE],
-            ['user_id', RateKind.COST],
-          ] as const) {
-            const [sql, params] = currentRateUpdate(column, kind, { since: this.since });
-            changed += (await trx.raw(sql, params as Knex.RawBinding[])).rowCount ?? 0;
-          }
-          return { changed, now };
-        },
-        { isolationLevel: 'repeatable read' },
-      );
-      this.since = round.now;
-      return round.changed;
-    } catch (error) {
-      if ((error as { code?: string }).code !== SERIALIZATION_FAILURE) throw error;
-      this.log.info('current rates: a rate was written meanwhile; again next round');
-      return 0;
+    const since = this.since;
+    const [{ now }] = (await knex.raw('select now() as now')).rows as [{ now: Date }];
+    const accounts = (
+      await knex.raw(
+        since
+          ? 'select distinct account_id from rates where effective_from > ? and effective_from <= ?'
+          : 'select distinct account_id from rates',
+        since ? [since, now] : [],
+      )
+    ).rows as { account_id: number }[];
+    let changed = 0;
+    let complete = true;
+    for (const { account_id: accountId } of accounts) {
+      try {
+        changed += await this.catchUpAccount(knex, accountId, since);
+      } catch (error) {
+        if ((error as { code?: string }).code !== SERIALIZATION_FAILURE) throw error;
+        this.log.info(
+          { accountId },
+          'current rates: a rate was written meanwhile; again next round',
+        );
+        complete = false;
+      }
     }
+    if (complete) this.since = now;
+    return changed;
+  }
+
+  private catchUpAccount(knex: Knex, accountId: number, since: Date | undefined): Promise<number> {
+    return knex.transaction(
+      async (trx) => {
+        let changed = 0;
+        for (const [column, kind] of [
+          ['project_id', RateKind.BILLABLE],
+          ['user_id', RateKind.BILLABLE],
+          ['user_id', RateKind.COST],
+        ] as const) {
+          const [sql, params] = currentRateUpdate(column, kind, { accountId, since });
+          changed += (await trx.raw(sql, params as Knex.RawBinding[])).rowCount ?? 0;
+        }
+        return changed;
+      },
+      { isolationLevel: 'repeatable read' },
+    );
   }
 }

@@ -220,7 +220,7 @@ export class RateService {
     await ctx.em
       .getConnection()
       .execute(
-        ...currentRateUpdate(owner.column, kind, { id: owner.id }),
+        ...currentRateUpdate(owner.column, kind, { accountId: owner.accountId, id: owner.id }),
         'run',
         ctx.em.getTransactionContext(),
       );
@@ -252,38 +252,40 @@ function entryOf(row: RateRow): RateEntry {
 }
 
 /**
- * The statement that sets current rate columns to the rates in force now: of one project or user
- * (`id`), or of those with an entry that came into force after `since` (the current-rate clock;
- * every one with a history when `since` is absent).
+ * The statement that sets an account's current rate columns to the rates in force now: of one
+ * project or user (`id`), or of those with an entry that came into force after `since` (the
+ * current-rate clock; every one with a history when `since` is absent). Every table is read by the
+ * account, so that on Citus it runs on the worker that holds it.
  */
 export function currentRateUpdate(
   column: 'project_id' | 'user_id',
   kind: RateKind,
-  scope: { id: number } | { since?: Date },
+  scope: { readonly accountId: number } & ({ readonly id: number } | { readonly since?: Date }),
 ): [sql: string, params: unknown[]] {
   const [table, current, also] =
     column === 'project_id'
       ? // A project's rate "as entered" no longer says what the cents say.
         ['projects', 'hourly_rate_cents', ', hourly_rate = null']
       : ['users', kind === RateKind.BILLABLE ? 'hourly_rate_cents' : 'cost_rate_cents', ''];
+  const account = scope.accountId;
   const [owners, params]: [string, unknown[]] =
     'id' in scope
       ? ['o.id = ?', [scope.id]]
       : scope.since
         ? [
-            `o.id in (select ${column} from rates where ${column} is not null and kind = ? and effective_from > ? and effective_from <= now())`,
-            [kind, scope.since],
+            `o.id in (select ${column} from rates where account_id = ? and ${column} is not null and kind = ? and effective_from > ? and effective_from <= now())`,
+            [account, kind, scope.since],
           ]
         : [
-            `o.id in (select ${column} from rates where ${column} is not null and kind = ?)`,
-            [kind],
+            `o.id in (select ${column} from rates where account_id = ? and ${column} is not null and kind = ?)`,
+            [account, kind],
           ];
   return [
     `update ${table} t set ${current} = now_rate.cents${also}
-       from (select o.id, (select cents from rates r where r.${column} = o.id and r.kind = ? and r.effective_from <= now()
+       from (select o.id, (select cents from rates r where r.account_id = o.account_id and r.${column} = o.id and r.kind = ? and r.effective_from <= now()
                             order by r.effective_from desc limit 1) as cents
-               from ${table} o where ${owners}) now_rate
-      where t.id = now_rate.id and t.${current} is distinct from now_rate.cents`,
-    [kind, ...params],
+               from ${table} o where o.account_id = ? and ${owners}) now_rate
+      where t.account_id = ? and t.id = now_rate.id and t.${current} is distinct from now_rate.cents`,
+    [kind, account, ...params, account],
   ];
 }

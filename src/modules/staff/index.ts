@@ -8,6 +8,7 @@ import type { ModuleDefinition } from '../../core/module-definition';
 import { LoginsMigration } from './migrations/20261217000000-logins.migration';
 import { Staff } from './staff.entity';
 export { createAccount, type AccountOpeningListener } from './account-opening';
+export { announceCredentialChange, CREDENTIALS_CHANNEL } from './credential-notices';
 export { AssignableStaffType, type NewStaff, type StaffChanges } from './staff.changes';
 export { replaceMembers, resolveMemberIds } from './member-lists';
 export { createPasswordHasher, type PasswordHasher } from './passwords';

@@ -22,6 +22,7 @@ import {
 import { assertStaffRoom } from './staff-limits';
 import { enqueueConfirmationEmail } from './confirmation-email';
 import type { NewStaff, StaffChanges } from './staff.changes';
+import { announceCredentialChange } from './credential-notices';
 import { assertLoginFree, forgetLogin, recordLogin, type UserKey } from './logins';
 import { Staff } from './staff.entity';
 import { readableStaffWhere } from './staff.policy';
@@ -169,6 +170,7 @@ export class StaffService {
           : undefined;
       const { password: _ignored, ...rest } = data;
       const ratesBefore = ratesOf(staff);
+      const credentialsBefore = credentialsOf(staff);
       const loginBefore = staff.login;
       assignDefined(staff, {
         ...rest,
@@ -183,6 +185,8 @@ export class StaffService {
         loginBefore,
       );
       await recordRates(tx, staff, ratesBefore);
+      if (credentialsOf(staff) !== credentialsBefore)
+        await announceCredentialChange(tx.em, [staff.id]);
       if (passwordHash)
         await this.passwordChanges.passwordChanged(tx.em, {
           accountId: tx.viewer.accountId,
@@ -198,9 +202,11 @@ export class StaffService {
       assertMayUpdateStaff(tx.viewer, staff, { active });
       const activated =
         active && !staff.active ? await assertStaffRoom(tx.em, tx.viewer.accountId, 1) : undefined;
+      const changed = staff.active !== active;
       staff.active = active;
       if (activated) await enqueueConfirmationEmail(tx.em, activated, staff, 'enabled');
       await tx.em.flush();
+      if (changed) await announceCredentialChange(tx.em, [staff.id]);
       return staff;
     });
   }
@@ -218,9 +224,15 @@ export class StaffService {
       const cascade = await this.cascades.deleting(tx, { user: staff.id });
       await tx.em.remove(staff).flush();
       await forgetLogin(tx.em, { accountId: tx.viewer.accountId, id: staff.id });
+      await announceCredentialChange(tx.em, [staff.id]);
       return { staff, cascade };
     });
   }
+}
+
+/** What signing in and a connection's rights depend on, as one comparable value. */
+function credentialsOf(staff: Staff): string {
+  return JSON.stringify([staff.active, staff.type, staff.login, staff.passwordHash]);
 }
 
 function ratesOf(staff: Staff) {
