@@ -12,6 +12,9 @@
  * reference tables).
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { onDatabaseOf, withClient } from '../../bench/postgres-clients';
 import { loadConfig } from '../../src/core/config';
 import { REFERENCE_TABLES } from '../../src/db/citus-distribution';
@@ -25,6 +28,8 @@ import {
   findSignInUser,
 } from '../../src/modules/staff';
 import { OAuth2Provider } from '../../src/auth/oauth2-provider';
+import { OutboxSender } from '../../src/modules/delivery';
+import { CurrentRateClock } from '../../src/modules/rates';
 import { hashSecret, OAuthClientService } from '../../src/modules/oauth';
 
 const CITUS_URL = process.env.TEST_CITUS_URL;
@@ -507,5 +512,50 @@ describeOnCitus('the schema distributed on Citus', () => {
         two!.account,
       ]),
     ).toEqual([{ n: 0 }]);
+  });
+
+  test("the current-rate clock and the outbox sender work account by account, each on its account's worker", async () => {
+    const accounts = await query<{ account: number; project: number }>(
+      `with a as (insert into accounts (name) values ('timers-one'), ('timers-two') returning id),
+            c as (insert into companies (account_id, name) select id, 'company' from a returning account_id, id)
+       insert into projects (account_id, company_id, name, hourly_rate_cents)
+       select account_id, id, 'project', 5000 from c returning account_id as account, id as project`,
+    );
+    // In each account an entry of 6500 came into force a second ago; the columns still say 5000.
+    await query(
+      `insert into rates (account_id, project_id, kind, cents, effective_from)
+       select account_id, id, 'billable', cents, effective_from
+         from projects, (values (5000, '-infinity'::timestamptz), (6500, now() - interval '1 second')) as r(cents, effective_from)
+        where account_id = any($1)`,
+      [accounts.map((a) => a.account)],
+    );
+    await query(
+      `insert into outbox (account_id, kind, payload)
+       select account_id, 'email', '{"to": "owner@example.com", "subject": "Hello", "text": "Hi"}' from projects
+        where account_id = any($1)`,
+      [accounts.map((a) => a.account)],
+    );
+    const fileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-citus-outbox-'));
+    const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'warn', DATA_DIR: fileDir });
+    const db = await openDatabase(config, { migrate: false });
+    try {
+      expect(await new CurrentRateClock(db.orm).catchUp()).toBeGreaterThanOrEqual(2);
+      const sender = new OutboxSender(db.orm, config.outbox);
+      expect(await sender.drainOnce()).toMatchObject({ claimed: 2, sent: 2, failed: 0 });
+      await sender.stop();
+    } finally {
+      await db.close();
+      fs.rmSync(fileDir, { recursive: true, force: true });
+    }
+    expect(
+      await query(
+        `select p.hourly_rate_cents as cents, (select count(*)::int from outbox o where o.account_id = p.account_id and o.sent_at is not null) as sent
+           from projects p where p.account_id = any($1)`,
+        [accounts.map((a) => a.account)],
+      ),
+    ).toEqual([
+      { cents: 6500, sent: 1 },
+      { cents: 6500, sent: 1 },
+    ]);
   });
 });

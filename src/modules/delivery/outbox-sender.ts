@@ -136,21 +136,48 @@ async function webhookTarget(em: EntityManager, message: OutboxMessage): Promise
 }
 
 /**
- * Takes up to a batch of due messages in one short transaction: `for update skip locked` lets
- * several senders share the table without waiting on each other, and the lease (available_at
- * pushed ahead) keeps them claimed after the commit. Delivery then happens outside any
- * transaction: an SMTP server that takes its time must not hold a database connection (the
+ * Takes up to a batch of due messages, account by account: first the accounts with the oldest due
+ * messages (one read of every account's rows, without locks: on Citus one that locks rows must
+ * stay on one worker), then each account's in a short transaction of its own. `for update skip
+ * locked` lets several senders share the table without waiting on each other, and the lease
+ * (available_at pushed ahead) keeps them claimed after the commit. Delivery then happens outside
+ * any transaction: an SMTP server that takes its time must not hold a database connection (the
  * embedded database has only one).
  */
 async function claim(em: EntityManager, now: Date): Promise<OutboxMessage[]> {
+  const accounts = await em.getConnection().execute<{ account_id: number }[]>(
+    `select account_id from outbox where sent_at is null and attempts < ? and available_at <= ?
+        group by account_id order by min(available_at), account_id limit ?`,
+    [MAX_ATTEMPTS, now, BATCH_SIZE],
+  );
+  const claimed: OutboxMessage[] = [];
+  for (const { account_id: account } of accounts) {
+    if (claimed.length === BATCH_SIZE) break;
+    claimed.push(...(await claimOfAccount(em, account, now, BATCH_SIZE - claimed.length)));
+  }
+  return claimed;
+}
+
+/** Up to `limit` of one account's due messages, leased in one transaction. */
+function claimOfAccount(
+  em: EntityManager,
+  account: number,
+  now: Date,
+  limit: number,
+): Promise<OutboxMessage[]> {
   return em.transactional(async (tx) => {
     const due = await tx.find(
       OutboxMessage,
-      { sentAt: null, attempts: { $lt: MAX_ATTEMPTS }, availableAt: { $lte: now } },
+      {
+        account,
+        sentAt: null,
+        attempts: { $lt: MAX_ATTEMPTS },
+        availableAt: { $lte: now },
+      },
       {
         filters: false,
         orderBy: { availableAt: 'asc', id: 'asc' },
-        limit: BATCH_SIZE,
+        limit,
         lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE,
       },
     );

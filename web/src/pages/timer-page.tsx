@@ -50,14 +50,20 @@ export function TimerPage() {
     );
   }, [list.data]);
 
-  const replace = (changed: TimerProjectFragment[]) =>
-    setProjects((all) => all.map((p) => changed.find((c) => c.id === p.id) ?? p));
+  // The projects as this tab last set them, ahead of the render that shows them: an event heard
+  // between a punch's answer and that render compares with the answer, not with the state before.
+  const latest = useRef(projects);
+  latest.current = projects;
+  const replace = (changed: TimerProjectFragment[]) => {
+    latest.current = latest.current.map((p) => changed.find((c) => c.id === p.id) ?? p);
+    setProjects(latest.current);
+  };
 
   // This tab's own punch arrives as an event too; only a change made elsewhere is announced.
   const punching = useRef(false);
   useShiftEvents((event) => {
     if (!event?.project) return void list.reload();
-    const known = projects.find((p) => p.id === event.project!.id);
+    const known = latest.current.find((p) => p.id === event.project!.id);
     if (!punching.current && known && known.running !== event.project.running)
       setStatus(text.timer.liveChange(event.project.name));
     replace([event.project]);
