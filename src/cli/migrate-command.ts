@@ -23,15 +23,19 @@ export function addMigrateCommand(program: Command): void {
     )
     .action(async (options: { distribute?: boolean }) => {
       const config = loadConfig();
-      if (options.distribute && config.database.kind !== 'server')
-        throw new ConfigError(
-          '--distribute needs DATABASE_URL, the address of a Citus coordinator',
-        );
+      let coordinator: string | undefined;
+      if (options.distribute) {
+        if (config.database.kind !== 'server')
+          throw new ConfigError(
+            '--distribute needs DATABASE_URL, the address of a Citus coordinator',
+          );
+        coordinator = config.database.sessionUrl ?? config.database.url;
+      }
       const db = await openDatabase(config);
       await db.close();
       process.stdout.write('migrations applied\n');
-      if (options.distribute && config.database.kind === 'server') {
-        const done = await distributeSchema(config.database.sessionUrl ?? config.database.url);
+      if (coordinator) {
+        const done = await distributeSchema(coordinator);
         process.stdout.write(
           done.distributed.length + done.reference.length === 0
             ? 'every table already distributed\n'

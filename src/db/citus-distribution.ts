@@ -64,6 +64,7 @@ export async function distributeSchema(url: string): Promise<Distribution> {
         order by c.relname <> 'accounts', c.relname`,
       [REFERENCE_TABLES],
     );
+    if (pending.length === 0) return { distributed: [], reference: [] };
     const reference = pending.filter((t) => t.reference).map((t) => t.table);
     const edges = await rows<{ from: string; to: string }>(
       `select conrelid::regclass::text as from, confrelid::regclass::text as to
@@ -73,7 +74,6 @@ export async function distributeSchema(url: string): Promise<Distribution> {
       pending.filter((t) => !t.reference).map((t) => t.table),
       edges,
     );
-    if (pending.length === 0) return { distributed, reference };
 
     const references = await rows<{ name: string; table: string; definition: string }>(
       `select conname as name, conrelid::regclass::text as table, pg_get_constraintdef(oid) as definition
@@ -104,7 +104,8 @@ export async function distributeSchema(url: string): Promise<Distribution> {
 }
 
 /**
- * `tables` in an order in which each comes after the tables among them that it refers to: Citus
+ * `tables` in an order in which each comes after the tables among them that it refers to (`edges`
+ * hold no table's references to itself): Citus
  * distributes a table only once the tables its foreign keys point to are distributed.
  */
 function referencedFirst(tables: string[], edges: { from: string; to: string }[]): string[] {
@@ -112,7 +113,7 @@ function referencedFirst(tables: string[], edges: { from: string; to: string }[]
   const left = new Set(tables);
   while (left.size > 0) {
     const ready = [...left].filter(
-      (table) => !edges.some((e) => e.from === table && e.to !== table && left.has(e.to)),
+      (table) => !edges.some((e) => e.from === table && left.has(e.to)),
     );
     // A cycle of foreign keys cannot be distributed one table at a time; Citus says which.
     const next = ready.length > 0 ? ready : [...left];
