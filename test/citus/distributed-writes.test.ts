@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { onDatabaseOf, withClient } from '../../bench/postgres-clients';
 import { loadConfig } from '../../src/core/config';
+import { citusWorkers, createClusterDatabase, dropClusterDatabase } from '../../bench/citus-nodes';
 import { REFERENCE_TABLES } from '../../src/db/citus-distribution';
 import { openDatabase, type Database } from '../../src/db/database';
 import { runCliCapturing } from '../support/cli-run';
@@ -86,31 +87,11 @@ describeOnCitus('the schema distributed on Citus', () => {
     withClient(url, async (client) => (await client.query(text, params)).rows as T[]);
 
   beforeAll(async () => {
-    const coordinator = new URL(CITUS_URL!);
-    const workers = await withClient(CITUS_URL!, async (client) =>
-      (
-        await client.query<{ nodename: string; nodeport: number }>(
-          `select nodename, nodeport from pg_dist_node where groupid <> 0 and noderole = 'primary' order by nodeport`,
-        )
-      ).rows.map((w) => `postgres://${coordinator.username}@${w.nodename}:${w.nodeport}/postgres`),
-    );
+    const workers = await citusWorkers(CITUS_URL!);
     expect(workers.length).toBeGreaterThanOrEqual(2);
     nodes = [CITUS_URL!, ...workers];
-    for (const node of nodes) {
-      await withClient(node, (client) => client.query(`create database ${name}`));
-      await withClient(on(node, name), (client) => client.query('create extension citus'));
-    }
+    await createClusterDatabase(CITUS_URL!, workers, name);
     url = on(CITUS_URL!, name);
-    await withClient(url, async (client) => {
-      await client.query('select citus_set_coordinator_host($1, $2)', [
-        coordinator.hostname,
-        Number(coordinator.port || 5432),
-      ]);
-      for (const worker of workers) {
-        const w = new URL(worker);
-        await client.query('select citus_add_node($1, $2)', [w.hostname, Number(w.port)]);
-      }
-    });
 
     // As an operator does it: the migrations, then the distribution; again, nothing left to do.
     const env = { DATABASE_URL: url, LOG_LEVEL: 'warn' };
@@ -124,12 +105,7 @@ describeOnCitus('the schema distributed on Citus', () => {
     });
   }, 180_000);
 
-  afterAll(async () => {
-    for (const node of nodes.reverse())
-      await withClient(node, (client) =>
-        client.query(`drop database if exists ${name} with (force)`),
-      );
-  });
+  afterAll(() => dropClusterDatabase(CITUS_URL!, nodes.slice(1), name));
 
   test('every tenant table is distributed by account and co-located with accounts; the lookups are reference tables', async () => {
     const tables = await query<{ table: string; kind: string }>(

@@ -2,8 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { citusWorkers, createClusterDatabase } from '../../bench/citus-nodes';
 import { withClient } from '../../bench/postgres-clients';
-import { EMBEDDED_TEMPLATE_ENV, SERVER_TEMPLATE_ENV } from './test-database';
+import {
+  CITUS_EMPTY_TEMPLATE_ENV,
+  CITUS_WORKERS_ENV,
+  EMBEDDED_TEMPLATE_ENV,
+  SERVER_TEMPLATE_ENV,
+} from './test-database';
 
 /**
  * Jest's global set-up: migrates one template database per run, which every test file's database
@@ -44,10 +50,38 @@ const TEMPLATE_PREFIX = 'timetrack_template_';
 
 /**
  * A migrated database on the server, named with its creation time so that a later run can drop
- * one a killed run left behind (global-teardown.ts drops this run's).
+ * one a killed run left behind (global-teardown.ts drops this run's). On a Citus coordinator it is
+ * the cluster's, distributed as `timetrack migrate --distribute` leaves it, and beside it the
+ * template of an empty database of the cluster.
  */
 async function serverTemplate(serverUrl: string): Promise<string> {
-  const name = `${TEMPLATE_PREFIX}${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const workers = await citusWorkers(serverUrl);
+  const stamp = `${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const name = `${TEMPLATE_PREFIX}${stamp}`;
+  for (const node of [serverUrl, ...workers]) await dropStaleTemplates(node);
+  await createClusterDatabase(serverUrl, workers, name);
+  if (workers.length > 0) {
+    const empty = `${TEMPLATE_PREFIX}${stamp}_empty`;
+    await createClusterDatabase(serverUrl, workers, empty);
+    process.env[CITUS_EMPTY_TEMPLATE_ENV] = empty;
+    process.env[CITUS_WORKERS_ENV] = workers.join(',');
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const { loadConfig } = await import('../../src/core/config');
+  const { openDatabase } = await import('../../src/db/database');
+  const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATABASE_URL: url.toString() }));
+  // A template copies only while nobody is connected to it.
+  await db.close();
+  if (workers.length > 0) {
+    const { distributeSchema } = await import('../../src/db/citus-distribution');
+    await distributeSchema(url.toString());
+  }
+  return name;
+}
+
+/** The templates of runs that ended more than STALE_TEMPLATE_MS ago, killed before their teardown. */
+async function dropStaleTemplates(serverUrl: string): Promise<void> {
   await withClient(serverUrl, async (client) => {
     const { rows } = await client.query<{ datname: string }>(
       `select datname from pg_database where datname like '${TEMPLATE_PREFIX}%'`,
@@ -57,16 +91,7 @@ async function serverTemplate(serverUrl: string): Promise<string> {
       if (Date.now() - created > STALE_TEMPLATE_MS)
         await client.query(`drop database if exists ${datname} with (force)`);
     }
-    await client.query(`create database ${name}`);
   });
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const { loadConfig } = await import('../../src/core/config');
-  const { openDatabase } = await import('../../src/db/database');
-  const db = await openDatabase(loadConfig({ NODE_ENV: 'test', DATABASE_URL: url.toString() }));
-  // A template copies only while nobody is connected to it.
-  await db.close();
-  return name;
 }
 
 /**

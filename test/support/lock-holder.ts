@@ -6,6 +6,21 @@ export async function until(condition: () => Promise<boolean>): Promise<void> {
 }
 
 /**
+ * How many statements of `client`'s database wait on a lock. On a Citus coordinator a statement
+ * waits on the worker that holds the row: the cluster's sessions are in citus_stat_activity.
+ */
+export async function lockWaitCount(client: Client): Promise<number> {
+  const { rows } = await client.query<{ citus: boolean }>(
+    `select to_regclass('citus_stat_activity') is not null as citus`,
+  );
+  const sessions = rows[0]!.citus ? 'citus_stat_activity' : 'pg_stat_activity';
+  const waiting = await client.query<{ n: number }>(
+    `select count(*)::int as n from ${sessions} where datname = current_database() and wait_event_type = 'Lock'`,
+  );
+  return waiting.rows[0]!.n;
+}
+
+/**
  * Runs `work` with a session of its own on a PostgreSQL server (`holder`) to hold rows in a
  * transaction, so that a race can be staged without a clock, and `lockWaiters(n)`, which waits
  * until `n` statements of the database wait on a lock. A transaction the holder left open is
@@ -18,14 +33,8 @@ export async function withLockHolder(
   const holder = new Client({ connectionString: databaseUrl });
   const watcher = new Client({ connectionString: databaseUrl });
   await Promise.all([holder.connect(), watcher.connect()]);
-  const waiting = async (n: number) =>
-    (
-      await watcher.query(
-        `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-      )
-    ).rows[0].n === n;
   try {
-    await work(holder, (n) => until(() => waiting(n)));
+    await work(holder, (n) => until(async () => (await lockWaitCount(watcher)) === n));
   } finally {
     await holder.query('rollback').catch(() => undefined);
     await Promise.all([holder.end(), watcher.end()]);

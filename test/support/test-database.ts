@@ -1,10 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { onDatabaseOf, replicasReplayed, withClient } from '../../bench/postgres-clients';
+import { createClusterDatabase, dropClusterDatabase } from '../../bench/citus-nodes';
+import { onDatabaseOf, replicasReplayed } from '../../bench/postgres-clients';
 
 /** Set by test/support/global-setup.ts: the migrated template's tarball (embedded database). */
 export const EMBEDDED_TEMPLATE_ENV = 'TIMETRACK_TEST_TEMPLATE_TARBALL';
 /** Set by test/support/global-setup.ts: the migrated template database's name (TEST_DATABASE_URL). */
 export const SERVER_TEMPLATE_ENV = 'TIMETRACK_TEST_TEMPLATE_DATABASE';
+/**
+ * Set by test/support/global-setup.ts when TEST_DATABASE_URL names a Citus coordinator: the
+ * template of an empty database of the cluster (the extension, the workers added).
+ */
+export const CITUS_EMPTY_TEMPLATE_ENV = 'TIMETRACK_TEST_CITUS_EMPTY_TEMPLATE';
+/** Set with CITUS_EMPTY_TEMPLATE_ENV: the coordinator's workers, their URLs comma-separated. */
+export const CITUS_WORKERS_ENV = 'TIMETRACK_TEST_CITUS_WORKERS';
+
+/** The workers of the Citus coordinator the suite runs on (none on a plain server). */
+export function testCitusWorkers(): string[] {
+  return process.env[CITUS_WORKERS_ENV]?.split(',').filter(Boolean) ?? [];
+}
 
 /**
  * Where a test file's database lives. With TEST_DATABASE_URL (CI: a real PostgreSQL server) each
@@ -45,20 +58,20 @@ export async function createTestDatabaseTarget(
     };
   }
   const name = `timetrack_test_${randomBytes(6).toString('hex')}`;
-  const template = migrated ? process.env[SERVER_TEMPLATE_ENV] : undefined;
+  // On a Citus coordinator the database is the cluster's, on every node, distributed as
+  // `timetrack migrate --distribute` leaves it; an empty one has the extension and the workers.
+  const workers = testCitusWorkers();
+  const template = migrated
+    ? process.env[SERVER_TEMPLATE_ENV]
+    : process.env[CITUS_EMPTY_TEMPLATE_ENV];
   // A copy of a migrated database is a file copy on the server; running the migrations is not.
-  await withClient(serverUrl, (client) =>
-    client.query(`create database ${name}${template ? ` template ${template}` : ''}`),
-  );
+  await createClusterDatabase(serverUrl, workers, name, template);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     env: { DATABASE_URL: url.toString() },
     inMemory: false,
-    drop: () =>
-      withClient(serverUrl, (client) =>
-        client.query(`drop database if exists ${name} with (force)`),
-      ).then(() => {}),
+    drop: () => dropClusterDatabase(serverUrl, workers, name),
   };
 }
 
