@@ -264,6 +264,27 @@ export type ContextFactory = (
   options?: RequestOptions,
 ) => Promise<RequestContext>;
 
+const transactionAccounts = new WeakMap<object, number>();
+
+/**
+ * Files a database transaction (the ORM's handle of it) under the account of the request that runs
+ * it: the ORM's own updates and deletes in it then name the account too (src/db/tenant-driver.ts),
+ * which on Citus keeps each on the one worker that holds the row.
+ */
+export function fileTransactionAccount(transaction: unknown, accountId: number): void {
+  if (isHandle(transaction)) transactionAccounts.set(transaction, accountId);
+}
+
+/** The account a transaction was filed under (fileTransactionAccount), if any. */
+export function transactionAccount(transaction: unknown): number | undefined {
+  return isHandle(transaction) ? transactionAccounts.get(transaction) : undefined;
+}
+
+/** Knex's transaction is a function with properties. */
+function isHandle(value: unknown): value is object {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null;
+}
+
 /** Name and parameter of the filter that scopes every tenant query to one account. */
 export const TENANT_FILTER = 'tenant';
 export interface TenantFilterParams {

@@ -92,7 +92,10 @@ export function mapDatabaseError(error: unknown): AppError | undefined {
     return new ServiceUnavailableError('The database is busy; try again shortly');
   }
   if (!code) return undefined;
-  const constraint = e.constraint ?? /constraint "([^"]+)"/.exec(e.message ?? '')?.[1] ?? '';
+  // On Citus a worker's refusal comes without the constraint's name, and the message names the
+  // shard's copy of it (`logins_login_unique_102648`): the name is the table's, without the shard.
+  const constraint =
+    e.constraint ?? /constraint "([^"]+?)(?:_\d+)?"/.exec(e.message ?? '')?.[1] ?? '';
   switch (code) {
     case '23505': {
       const [field, message] =

@@ -14,18 +14,24 @@ export function declaredSql(
   metadata: MetadataStorage,
   type: Entity,
   alias: string,
+  accountId: number,
 ): Readonly<Record<string, string>> {
   const meta = metadata.get(type.name);
   return Object.fromEntries(
-    declaredFields(type).map((field) => [field.name, pathSql(meta, field.path, alias)]),
+    declaredFields(type).map((field) => [field.name, pathSql(meta, field.path, alias, accountId)]),
   );
 }
 
 /**
  * The SQL of an entity property path over one row aliased `alias`: a column, or through a reference
- * (`project.uuid`) the referenced row's column.
+ * (`project.uuid`) the referenced row's column, read in the account `accountId`.
  */
-export function pathSql(meta: EntityMetadata, path: string, alias: string): string {
+export function pathSql(
+  meta: EntityMetadata,
+  path: string,
+  alias: string,
+  accountId: number,
+): string {
   const [name, through] = path.split('.') as [string, string | undefined];
   const property = propertyOf(meta, name);
   const column = `${quote(alias)}.${quote(columnOf(property))}`;
@@ -35,7 +41,29 @@ export function pathSql(meta: EntityMetadata, path: string, alias: string): stri
   const key = columnOf(propertyOf(target, target.primaryKeys[0]!));
   // The reference's own column holds the target's primary key: the integer id.
   if (propertyOf(target, through).fieldNames[0] === key) return column;
-  return `(select ${quote(columnOf(propertyOf(target, through)))} from ${quote(target.tableName)} where ${quote(key)} = ${column})`;
+  return `(select ${quote(columnOf(propertyOf(target, through)))} from ${quote(target.tableName)} where ${quote(key)} = ${column}${andInAccount(target, undefined, accountId)})`;
+}
+
+/**
+ * ` and <account column> = <accountId>` for a read of `meta`'s table (aliased `alias`), or nothing
+ * for a table of no account. Every table a statement reads names its account as a constant, not
+ * through the row it belongs to: on Citus that is what sends the whole statement to the one worker
+ * that holds the account (docs/scaling.md). The column is `account_id`, and `accounts`' own `id`.
+ */
+export function andInAccount(
+  meta: EntityMetadata,
+  alias: string | undefined,
+  accountId: number,
+): string {
+  const column =
+    meta.tableName === 'accounts'
+      ? 'id'
+      : Object.values(meta.properties).some((p) => p.fieldNames?.[0] === 'account_id')
+        ? 'account_id'
+        : undefined;
+  if (!column) return '';
+  if (!Number.isSafeInteger(accountId)) throw new Error(`${accountId} is no account id`);
+  return ` and ${alias ? `${quote(alias)}.` : ''}${quote(column)} = ${accountId}`;
 }
 
 /** The property a path ends in (`project.uuid`: the project's `uuid`). */

@@ -5,6 +5,7 @@ import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { afterCreateFor } from './connection-hooks';
 import { ENTITIES, TENANT_ENTITY_NAMES } from './entities';
 import { migrations } from './migrations';
+import { TenantPostgreSqlDriver } from './tenant-driver';
 import { currentLogger } from '../core/logger';
 
 export interface OrmConnectionSettings {
@@ -25,7 +26,10 @@ export interface OrmConnectionSettings {
 
 export function ormOptions(settings: OrmConnectionSettings): Options<PostgreSqlDriver> {
   return {
-    driver: PostgreSqlDriver,
+    // Its updates and deletes name the row's account (tenant-driver.ts); batched updates, which
+    // name rows by their keys alone, are off.
+    driver: TenantPostgreSqlDriver,
+    useBatchUpdates: false,
     clientUrl: settings.clientUrl,
     ...(settings.replica ? { connect: false, ensureDatabase: false } : {}),
     entities: ENTITIES,

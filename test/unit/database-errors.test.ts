@@ -89,3 +89,20 @@ test.each([
   expect(mapped?.code).toBe('TOO_MANY_REQUESTS');
   expect(mapped?.details).toEqual({ retryAfterSeconds: 1 });
 });
+
+test.each([
+  ['PostgreSQL names it', { constraint: 'logins_login_unique' }, 'logins_login_unique', 'login'],
+  ['PostgreSQL names it, a uuid', { constraint: 'projects_uuid_key' }, 'projects_uuid_key', 'id'],
+  // A Citus worker's refusal reaches the coordinator without the name, and its message names the
+  // shard's copy of the constraint.
+  ['Citus: the shard’s copy in the message', {}, 'logins_login_unique_102648', 'login'],
+  ['Citus: a uuid of a shard', {}, 'projects_uuid_key_102010', 'id'],
+])('a unique violation names the input field: %s', (_name, fields, named, field) => {
+  const error = Object.assign(
+    new Error(`duplicate key value violates unique constraint "${named}"`),
+    { code: '23505', ...fields },
+  );
+  expect(mapDatabaseError(error)?.details).toEqual({
+    fieldErrors: [{ field, message: 'is already taken' }],
+  });
+});

@@ -13,6 +13,7 @@ import {
   type ListSource,
   type PageRequest,
   type PageWindow,
+  applyTenantFilters,
 } from '../../modules/paging';
 import { isoText } from './json-values';
 import {
@@ -49,7 +50,7 @@ export async function connectionJson(
   const meta = scope.metadata.get(source.entityClass.name);
   const emitted = window.backwards ? 'desc' : 'asc';
   const inPage = sql`${quote(ROW)}."__n" <= ${param(window.limit)}`;
-  const cursor = cursorText(meta, window.terms, ROW);
+  const cursor = cursorText(meta, window.terms, ROW, scope.ctx.viewer.accountId);
   const rows = ({ json, joins }: ObjectJson) =>
     sql`coalesce((select string_agg(${json}, ',' order by ${quote(ROW)}."__n" ${emitted}) from ${PAGE} as ${quote(ROW)}${joins} where ${inPage}), '')`;
   const edgeAt = (order: 'asc' | 'desc') =>
@@ -115,7 +116,10 @@ export async function pageCte(
   const meta = scope.metadata.get(source.entityClass.name);
   // Ties end in the id: every order's last term.
   const order = window.terms
-    .map((t) => `${pathSql(meta, t.path, 'x')} ${t.desc !== window.backwards ? 'desc' : 'asc'}`)
+    .map(
+      (t) =>
+        `${pathSql(meta, t.path, 'x', scope.ctx.viewer.accountId)} ${t.desc !== window.backwards ? 'desc' : 'asc'}`,
+    )
     .join(', ');
   return sql`${name} as (select "x".*, row_number() over (order by ${order}) as "__n" from (${await pageBase(scope, source, window.pageWhere, parent)}) as "x" order by ${order} limit ${param(window.limit + 1)})`;
 }
@@ -144,7 +148,7 @@ async function pageBase(
     .select('*')
     .where(where as QBFilterQuery<object>);
   if (parent) qb.andWhere(`${qb.alias}.${quote(parent.column)} = ${parent.id}`);
-  await qb.applyFilters();
+  await applyTenantFilters(scope.ctx.em, qb);
   return fromKnex(qb.getKnexQuery().toSQL());
 }
 
@@ -187,10 +191,11 @@ function cursorText(
   meta: EntityMetadata,
   terms: readonly { readonly path: string; readonly desc: boolean }[],
   alias: string,
+  accountId: number,
 ): Sql {
   const key = terms.map((t) => `${t.path}:${t.desc ? 'desc' : 'asc'}`).join(',');
   const values = terms.map((t) => {
-    const expr = pathSql(meta, t.path, alias);
+    const expr = pathSql(meta, t.path, alias, accountId);
     const runtime = pathProperty(meta, t.path).runtimeType;
     const json =
       runtime === 'Date'

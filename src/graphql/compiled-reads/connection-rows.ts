@@ -145,7 +145,7 @@ export async function connectionRows(
     } else return undefined;
   }
 
-  const keys = cursorColumns(meta, window.terms, row);
+  const keys = cursorColumns(meta, window.terms, row, scope.ctx.viewer.accountId);
   const PAGE = quote(`${row}_page`);
   const total = counted ? await totalSql(scope, source, window, PAGE) : raw(`''`);
   const statement = sql`with ${await pageCte(scope, source, window, PAGE)} select "t"."__total", "r".* from (select ${total} as "__total") as "t" left join lateral (select ${quote(row)}."__n", ${join([...keys, ...columns], ', ')} from ${PAGE} as ${quote(row)}${join(joins, '')}) as "r" on true order by "r"."__n"`;
@@ -304,9 +304,10 @@ function cursorColumns(
   meta: EntityMetadata,
   terms: readonly { readonly path: string }[],
   alias: string,
+  accountId: number,
 ): Sql[] {
   return terms.map((t, i) => {
-    const expr = pathSql(meta, t.path, alias);
+    const expr = pathSql(meta, t.path, alias, accountId);
     const runtime = pathProperty(meta, t.path).runtimeType;
     const value =
       runtime === 'Date'

@@ -21,7 +21,7 @@ import {
 import { collectSubfields } from 'graphql/execution/collectFields';
 import { getMetadataStorage } from 'type-graphql';
 import type { RequestContext } from '../../core/request-context';
-import { columnOf, pathSql, quote } from '../../db/declared-sql';
+import { andInAccount, columnOf, pathSql, quote } from '../../db/declared-sql';
 import { classChain, declaredFields } from '../../modules/common';
 import type { ListSource } from '../../modules/paging';
 import {
@@ -268,12 +268,13 @@ async function fieldSql(
     const visible = form.visible && (await form.visible(scope.ctx, scope.knex, id));
     const condition = visible ? sql` and ${fromKnex(visible.condition.toSQL())}` : '';
     const table = quote(property.targetMeta.tableName);
+    const account = andInAccount(property.targetMeta, referenced, scope.ctx.viewer.accountId);
     const joined = joinRow(
       scope,
       row,
       referenced,
       () =>
-        sql`select ${object.json} as "json" from ${table} as ${quote(referenced)}${object.joins} where ${id} = ${quote(alias)}.${quote(columnOf(property))}${condition}`,
+        sql`select ${object.json} as "json" from ${table} as ${quote(referenced)}${object.joins} where ${id} = ${quote(alias)}.${quote(columnOf(property))}${account}${condition}`,
     );
     return json(raw(`coalesce(${joined}."json", 'null')`));
   }
@@ -292,10 +293,11 @@ function declaredPath(scope: CompileScope, row: RowScope, path: string): string 
   const key = target && columnOf(target.properties[target.primaryKeys[0] as never]);
   const column = target && columnOf(target.properties[through as never]);
   // A path to the referenced id is the reference's own column.
-  if (!target || column === key) return pathSql(row.meta, path, row.alias);
+  const accountId = scope.ctx.viewer.accountId;
+  if (!target || column === key) return pathSql(row.meta, path, row.alias, accountId);
   const joined = joinRow(scope, row, `reference:${name}`, () =>
     raw(
-      `select * from ${quote(target.tableName)} where ${quote(key!)} = ${quote(row.alias)}.${quote(columnOf(property))}`,
+      `select * from ${quote(target.tableName)} where ${quote(key!)} = ${quote(row.alias)}.${quote(columnOf(property))}${andInAccount(target, undefined, accountId)}`,
     ),
   );
   return `${joined}.${quote(column!)}`;
@@ -355,7 +357,11 @@ function sqlRow(scope: CompileScope, row: RowScope, params: unknown[]): SqlRow {
         const own: unknown[] = [];
         return { text: select(sqlRow(scope, row, own)), params: own };
       }),
-    request: { viewerId: scope.ctx.viewer.id, now: scope.ctx.now },
+    request: {
+      viewerId: scope.ctx.viewer.id,
+      accountId: scope.ctx.viewer.accountId,
+      now: scope.ctx.now,
+    },
   };
 }
 
@@ -384,7 +390,10 @@ async function rowsJson(
     return { text: text(sqlRow(scope, parent, params), sqlRow(scope, own, params)), params };
   };
   const from = sql`${quote(own.meta.tableName)} as ${quote(alias)}${object.joins}`;
-  const where = over(form.where);
+  const where = over(
+    (parent, row) =>
+      `${form.where(parent, row)}${andInAccount(own.meta, alias, scope.ctx.viewer.accountId)}`,
+  );
   if (!list) return sql`coalesce((select ${object.json} from ${from} where ${where}), 'null')`;
   return sql`'[' || coalesce((select string_agg(${object.json}, ',' order by ${over(form.order!)}) from ${from} where ${where}), '') || ']'`;
 }

@@ -275,10 +275,14 @@ export class OAuthClientService {
    * 20261211000000-web-app-client registered it with the first account of a database that had
    * one). Only the first: an operator who revoked it (`timetrack oauth client revoke`) keeps it
    * revoked. The account opening calls it (as its AccountOpeningListener), in its transaction.
+   *
+   * An older account is known by its owner's login: `logins` is on every node of a Citus cluster,
+   * where `accounts` would be asked on every worker, and a transaction that did that may no longer
+   * write a table on every node (`oauth_clients`).
    */
   async accountOpened(em: EntityManager, accountId: number): Promise<void> {
     const [older] = await em.execute<{ exists: boolean }[]>(
-      'select exists (select 1 from accounts where id < ?) as exists',
+      'select exists (select 1 from logins where account_id < ?) as exists',
       [accountId],
     );
     if (older!.exists) return;
@@ -319,6 +323,11 @@ export class OAuthClientService {
  * announces the change of credentials to every user who held an access token of it.
  */
 async function removeClient(em: EntityManager, client: OAuthClient): Promise<OAuthClient> {
+  // An application serving every account has grants on every worker of a Citus cluster. Read over
+  // one connection per worker, the grants may then be deleted by the application's cascade, which
+  // Citus refuses after a parallel read (on PostgreSQL a setting of no effect). Removing one is an
+  // operator's act, rare: the parallelism is not missed.
+  await em.execute(`set local citus.multi_shard_modify_mode = 'sequential'`);
   const holders = await em.execute<{ user_id: number }[]>(
     `select user_id from oauth1_tokens where client_id = ? and kind = 'access'
      union select user_id from oauth2_tokens where client_id = ?`,

@@ -23,6 +23,7 @@ export {
 export { encodeCursor } from './keyset-cursors';
 export { readAhead, ReadsAhead, type ReadAhead } from './read-ahead';
 export { findRows, intArray } from './unmanaged-rows';
+export { applyTenantFilters } from './tenant-filters';
 
 /** The module's place in the order of src/modules/index.ts; it adds no entities or migrations. */
 export const PAGING_MODULE = {

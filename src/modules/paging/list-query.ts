@@ -14,6 +14,7 @@ import { isUuid } from '../ids';
 import { findRows, intArray } from './unmanaged-rows';
 import { loadById, primeById, rememberRows } from './entity-loaders';
 import { readAhead } from './read-ahead';
+import { applyTenantFilters } from './tenant-filters';
 import {
   type Cursor,
   decodeCursor,
@@ -500,7 +501,7 @@ async function countPerParent<T extends object>(
     .where(list.where as QBFilterQuery<T>)
     .andWhere(`${parent} = any(?::int[])`, [intArray(parentIds)])
     .groupBy(parent);
-  await qb.applyFilters();
+  await applyTenantFilters(ctx.em, qb);
   const rows = await qb.execute<{ parent_id: number; count: number }[]>('all', false);
   const counts = new Map(rows.map((row) => [row.parent_id, row.count]));
   return parentIds.map((id) => counts.get(id) ?? 0);

@@ -5,6 +5,7 @@ import type {
   QBFilterQuery,
   QueryOrderMap,
 } from '@mikro-orm/postgresql';
+import { applyTenantFilters } from './tenant-filters';
 
 /**
  * Read-only rows without the ORM's hydration.
@@ -44,7 +45,7 @@ export async function findRows<T extends object>(
   if (options.orderBy) qb.orderBy(options.orderBy);
   if (options.offset) qb.offset(options.offset);
   if (options.limit !== undefined) qb.limit(options.limit);
-  await qb.applyFilters();
+  await applyTenantFilters(em, qb);
   const rows = options.perParent
     ? await perParentRows(em, qb.getKnexQuery().toSQL(), options.perParent.ids)
     : await qb.execute<Record<string, unknown>[]>('all', false);

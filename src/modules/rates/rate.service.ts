@@ -204,8 +204,8 @@ export class RateService {
     await ctx.em
       .getConnection()
       .execute(
-        `select id from ${owner.column === 'project_id' ? 'projects' : 'users'} where id = ? for no key update`,
-        [owner.id],
+        `select id from ${owner.column === 'project_id' ? 'projects' : 'users'} where account_id = ? and id = ? for no key update`,
+        [owner.accountId, owner.id],
         'all',
         ctx.em.getTransactionContext(),
       );
@@ -231,7 +231,9 @@ export class RateService {
  * In milliseconds since 1970 (the driver's text form of timestamptz is not ISO 8601), and
  * `-infinity` (since always) as null.
  */
-const EFFECTIVE_FROM = `case when effective_from = '-infinity' then null else (extract(epoch from effective_from) * 1000)::bigint end as effective_from_ms`;
+// From an interval, not from the instant: that extract is immutable, and Citus takes no other
+// function in a RETURNING clause (a deleted entry's).
+const EFFECTIVE_FROM = `case when effective_from = '-infinity' then null else (extract(epoch from effective_from - timestamptz 'epoch') * 1000)::bigint end as effective_from_ms`;
 
 interface RateRow {
   id: number;

@@ -156,7 +156,8 @@ export interface ReportOptions {
 
 /**
  * A rollup table: the groups' key columns it answers and where each comes from (r: the row), and
- * the join that names the project or user (p, u) for companies and the filters.
+ * the join that names the project or user (p, u) for companies and the filters, in the account
+ * (`?`: a constant, as the rollup rows' own, which Citus needs to keep the report on one worker).
  */
 interface Rollup {
   readonly table: string;
@@ -165,12 +166,12 @@ interface Rollup {
 }
 const PROJECT_ROLLUP: Rollup = {
   table: 'project_time_rollups',
-  join: 'join projects p on p.id = r.project_id',
+  join: 'join projects p on p.account_id = ? and p.id = r.project_id',
   sources: { project_id: 'r.project_id', company_id: 'p.company_id' },
 };
 const USER_ROLLUP: Rollup = {
   table: 'user_time_rollups',
-  join: 'join users u on u.id = r.user_id',
+  join: 'join users u on u.account_id = ? and u.id = r.user_id',
   sources: { user_id: 'r.user_id' },
 };
 
@@ -482,7 +483,7 @@ export class ReportService {
            select x.*, row_number() over () = 1 as first from (
              select ?
                from ${rowsOf} g
-               ${nameJoins(q)}
+               ${nameJoins(q, account)}
               order by ${rowOrder(q, subtotals)}
               limit ? offset ?) x) page on true`,
       [
@@ -746,7 +747,7 @@ function shiftPieces(
 
 /** The shifts with their project and user, as every scan of them reads them. */
 const SHIFT_SCAN =
-  'shifts s join projects p on p.id = s.project_id join users u on u.id = s.user_id';
+  'shifts s join projects p on p.account_id = s.account_id and p.id = s.project_id join users u on u.account_id = s.account_id and u.id = s.user_id';
 
 /**
  * `split`: each piece with its period `k` and its duration `d` there (without a bucket, one row
@@ -1050,14 +1051,18 @@ function pageColumns(
   ];
 }
 
-/** The joins that name the page's rows: only of the dimensions grouped by. */
-function nameJoins(q: Checked): string {
+/**
+ * The joins that name the page's rows: only of the dimensions grouped by, each in the account (a
+ * constant: on Citus what keeps the whole report on the account's worker).
+ */
+function nameJoins(q: Checked, account: number): string {
+  const of = (alias: string) => `${alias}.account_id = ${Number(account)}`;
   return (
     [
-      [ReportDimension.COMPANY, 'left join companies c on c.id = g.company_id'],
-      [ReportDimension.PROJECT, 'left join projects p on p.id = g.project_id'],
-      [ReportDimension.ACTIVITY, 'left join activities a on a.id = g.activity_id'],
-      [ReportDimension.USER, 'left join users u on u.id = g.user_id'],
+      [ReportDimension.COMPANY, `left join companies c on ${of('c')} and c.id = g.company_id`],
+      [ReportDimension.PROJECT, `left join projects p on ${of('p')} and p.id = g.project_id`],
+      [ReportDimension.ACTIVITY, `left join activities a on ${of('a')} and a.id = g.activity_id`],
+      [ReportDimension.USER, `left join users u on ${of('u')} and u.id = g.user_id`],
     ] as const
   )
     .filter(([dimension]) => q.groupBy.includes(dimension))
@@ -1175,7 +1180,7 @@ function rollupEdgeSums({ raw, all }: SqlParts, s: RollupRead): Knex.Raw {
               where ${overlaps} and start > e.lo - interval '24 hours' and stop - start <= interval '24 hours'
              union all
              select ${edgeColumns} from shifts where ${overlaps} and stop - start > interval '24 hours') s
-           ${rollupNamed(s) ? 'join projects p on p.id = s.project_id join users u on u.id = s.user_id' : ''}
+           ${rollupNamed(s) ? 'join projects p on p.account_id = s.account_id and p.id = s.project_id join users u on u.account_id = s.account_id and u.id = s.user_id' : ''}
           where ?)`,
     [s.account, s.account, all(s.filters)],
   );
@@ -1210,7 +1215,7 @@ function rollupParts({ raw, all }: SqlParts, s: RollupRead): Knex.Raw {
          select k, ${keyList}extract(epoch from d), case when billable then extract(epoch from d) else 0 end,
                 case when billable then extract(epoch from d) * coalesce(rate, 0) else 0 end, extract(epoch from d) * coalesce(cost_rate, 0)
            from split where d > interval '0')`,
-    [s.account, all([raw('true'), ...s.keyFilters])],
+    [s.account, ...(rollupNamed(s) ? [s.account] : []), all([raw('true'), ...s.keyFilters])],
   );
 }
 

@@ -60,13 +60,18 @@ function timeParts(condition: string, now: string): string {
 }
 
 /**
- * A project's totals as an SQL select list over its id (`project`): `grand`, every user's
+ * A project's totals as an SQL select list over its id (`project`) in its account: `grand`, every user's
  * seconds, and `mine`, those of `userId`, up to `now` (an SQL expression). What `grandTotal` and
  * `runningTotal` read in reads compiled to SQL: the sums the batch above reads, for one project.
  */
-export function projectTotalsSql(project: string, now: string, userId: number): string {
+export function projectTotalsSql(
+  accountId: number,
+  project: string,
+  now: string,
+  userId: number,
+): string {
   return `select coalesce(sum(seconds), 0)::bigint as grand, coalesce(sum(seconds) filter (where user_id = ${Number(userId)}), 0)::bigint as mine
-            from (${timeParts(`project_id = ${project}`, now)}) parts`;
+            from (${timeParts(`account_id = ${Number(accountId)} and project_id = ${project}`, now)}) parts`;
 }
 
 /** The viewer's running shift, if any: one query per request, whatever the number of projects. */

@@ -79,7 +79,7 @@ export class PunchService {
         if (!activity)
           throw ValidationError.field('Project', 'activityId', 'is not an activity of the project');
       }
-      await lockRow(tx.em, 'users', tx.viewer.id);
+      await lockRow(tx.em, 'users', tx.viewer.accountId, tx.viewer.id);
       const running = await tx.em.findOne(
         Shift,
         { user: tx.viewer.id, stop: null },
@@ -101,7 +101,7 @@ export class PunchService {
       if (running) {
         running.stop = now;
         await tx.em.flush();
-        await this.events.record(tx.em, 'PUNCHED_OUT', running.id);
+        await this.events.record(tx.em, 'PUNCHED_OUT', tx.viewer.accountId, running.id);
       }
       stopped = running ? [running] : [];
       const user = await tx.em.findOneOrFail(Staff, tx.viewer.id);
@@ -118,7 +118,7 @@ export class PunchService {
         tagList: [...new Set([...project.defaultTags, ...(data.tagList ?? [])])],
       });
       await tx.em.flush();
-      await this.events.record(tx.em, 'PUNCHED_IN', shift.id);
+      await this.events.record(tx.em, 'PUNCHED_IN', tx.viewer.accountId, shift.id);
       return shift;
     });
     return {
@@ -145,7 +145,7 @@ export class PunchService {
     } as const;
     const shift = await idempotentTransaction(ctx, act, async (tx) => {
       const project = await this.projects.get(tx, projectLocator, companyLocator);
-      await lockRow(tx.em, 'users', tx.viewer.id);
+      await lockRow(tx.em, 'users', tx.viewer.accountId, tx.viewer.id);
       const running = await tx.em.findOne(
         Shift,
         { user: tx.viewer.id, stop: null, project: project.id },
@@ -160,7 +160,7 @@ export class PunchService {
       running.stop = instantAfter(running.start);
       if (text) running.notes = running.notes ? `${running.notes}\n${text}` : text;
       await tx.em.flush();
-      await this.events.record(tx.em, 'PUNCHED_OUT', running.id);
+      await this.events.record(tx.em, 'PUNCHED_OUT', tx.viewer.accountId, running.id);
       return running;
     });
     return { project: await shift.project.loadOrFail(), shift, stoppedShifts: [shift] };

@@ -1,6 +1,6 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/request-context';
-import { isListedSnapshotVisible, type ListedSnapshot, type SqlCondition } from '../rule-forms';
+import { isListedSnapshotVisible, type SqlCondition } from '../rule-forms';
 import { intArray } from '../paging';
 import {
   CASCADE_LIST_MAX,
@@ -11,7 +11,7 @@ import {
 } from '../writes';
 import { companyVisibilitySql } from '../companies';
 import { projectVisibilitySql } from '../projects';
-import { parseListed, type ShiftEvents, type SnapshotRow } from './shift-events';
+import { projectListings, type ShiftEvents, type SnapshotRow } from './shift-events';
 import { isDeletedShiftVisible, shiftVisibilitySql } from './shift.policy';
 
 /** Gathers a cascade's objects the caller may see: the first CASCADE_LIST_MAX, and the count. */
@@ -30,12 +30,6 @@ class Gathered {
 }
 
 const NONE: Cascaded = { ids: [], count: 0 };
-
-interface ListedRow {
-  id: number;
-  uuid: string;
-  listed: ListedSnapshot | string | null;
-}
 
 /**
  * The shifts' side of the cascades of other objects (common's ShiftCascades): the events of every
@@ -57,19 +51,29 @@ export class ShiftCascadeRecorder implements ShiftCascades {
         : 'project' in root
           ? { sql: 'p.id = ?', params: [root.project] }
           : undefined;
+    const accountId = viewer.accountId;
     if ('company' in root)
-      await this.run(tx, 'select id from companies where id = ? for update', [root.company]);
+      await this.run(tx, 'select id from companies where account_id = ? and id = ? for update', [
+        accountId,
+        root.company,
+      ]);
     if ('user' in root)
-      await this.run(tx, 'select id from users where id = ? for update', [root.user]);
+      await this.run(tx, 'select id from users where account_id = ? and id = ? for update', [
+        accountId,
+        root.user,
+      ]);
     const projects = projectsOf
-      ? await this.run<ListedRow>(
+      ? await this.run<{ id: number; uuid: string }>(
           tx,
-          `select p.id, p.uuid, tombstone_listing('Project', p.account_id, p.id) as listed from projects p
-            where ${projectsOf.sql} order by p.id for update`,
-          projectsOf.params,
+          `select p.id, p.uuid from projects p
+            where p.account_id = ? and ${projectsOf.sql} order by p.id for update`,
+          [accountId, ...projectsOf.params],
         )
       : [];
-    const listings = new Map(projects.map((row) => [row.id, parseListed(row.listed)]));
+    const listings = await projectListings(
+      tx.em,
+      new Map(projects.map((row) => [row.id, accountId])),
+    );
     const listedVisible = (projectId: number) => {
       const listed = listings.get(projectId);
       return listed ? isListedSnapshotVisible(viewer, listed) : Promise.resolve(false);
@@ -82,8 +86,8 @@ export class ShiftCascadeRecorder implements ShiftCascades {
     if (projects.length > 0) {
       const activities = await this.run<{ id: number; uuid: string; project_id: number }>(
         tx,
-        'select id, uuid, project_id from activities where project_id = any(?::int[]) order by id',
-        [intArray(projects.map((row) => row.id))],
+        'select id, uuid, project_id from activities where account_id = ? and project_id = any(?::int[]) order by id',
+        [accountId, intArray(projects.map((row) => row.id))],
       );
       for (const row of activities)
         if (await listedVisible(row.project_id)) deletedActivities.add(row.uuid);
@@ -95,7 +99,7 @@ export class ShiftCascadeRecorder implements ShiftCascades {
         ? ['s.user_id = ?', [root.user]]
         : ['s.project_id = any(?::int[])', [intArray(projects.map((row) => row.id))]];
     let touchedByTime: number[] = [];
-    await this.events.recordWhere(tx.em, 'SHIFT_DELETED', condition, params, {
+    await this.events.recordWhere(tx.em, 'SHIFT_DELETED', accountId, condition, params, {
       lock: true,
       seen: async (chunk: readonly SnapshotRow[]) => {
         for (const { snapshot, listed } of chunk) {
@@ -123,24 +127,35 @@ export class ShiftCascadeRecorder implements ShiftCascades {
 
   async detachingActivity(tx: RequestContext, activityRowId: number): Promise<Cascaded> {
     // New references to the activity wait for this transaction (their KEY SHARE lock), then fail.
-    await this.run(tx, 'select id from activities where id = ? for update', [activityRowId]);
+    const accountId = tx.viewer.accountId;
+    await this.run(tx, 'select id from activities where account_id = ? and id = ? for update', [
+      accountId,
+      activityRowId,
+    ]);
     const detached = await this.run<{ id: number }>(
       tx,
-      'update shifts set activity_id = null where activity_id = ? returning id',
-      [activityRowId],
+      'update shifts set activity_id = null where account_id = ? and activity_id = ? returning id',
+      [accountId, activityRowId],
     );
     if (detached.length === 0) return NONE;
     const ids = intArray(detached.map((row) => row.id));
-    await this.events.recordWhere(tx.em, 'SHIFT_UPDATED', 's.id = any(?::int[])', [ids], {
-      lock: false,
-    });
+    await this.events.recordWhere(
+      tx.em,
+      'SHIFT_UPDATED',
+      accountId,
+      's.id = any(?::int[])',
+      [ids],
+      {
+        lock: false,
+      },
+    );
     const knex = tx.em.getKnex();
     const visible = await shiftVisibilitySql(tx, knex, 's');
     const rows = await this.run<{ id: number; uuid: string }>(
       tx,
       knex.raw(
-        `select s.id, s.uuid from shifts s where s.id = any(?::int[])${visible ? ' and ?' : ''} order by s.id`,
-        visible ? [ids, visible.condition] : [ids],
+        `select s.id, s.uuid from shifts s where s.account_id = ? and s.id = any(?::int[])${visible ? ' and ?' : ''} order by s.id`,
+        visible ? [accountId, ids, visible.condition] : [accountId, ids],
       ),
     );
     const gathered = new Gathered();
@@ -159,25 +174,33 @@ export class ShiftCascadeRecorder implements ShiftCascades {
     projectIds: readonly number[],
   ): Promise<{ projects: Cascaded; companies: Cascaded }> {
     const knex = tx.em.getKnex();
+    const accountId = tx.viewer.accountId;
     const ofProjects = await projectVisibilitySql(tx, knex, 'p.id');
     const ofCompanies = await companyVisibilitySql(tx, knex, 'c.id');
     const projects = await this.run<{ id: number; uuid: string }>(
       tx,
       knex.raw(
         `select p.id, p.uuid from projects p
-          where (p.id = any(?::int[]) or p.created_by_id = ?
-                 or p.id in (select m.project_id from project_members m where m.user_id = ?))${and(ofProjects)}
+          where p.account_id = ? and (p.id = any(?::int[]) or p.created_by_id = ?
+                 or p.id in (select m.project_id from project_members m where m.account_id = ? and m.user_id = ?))${and(ofProjects)}
           order by p.id`,
-        [intArray([...new Set(projectIds)]), userId, userId, ...bound(ofProjects)],
+        [
+          accountId,
+          intArray([...new Set(projectIds)]),
+          userId,
+          accountId,
+          userId,
+          ...bound(ofProjects),
+        ],
       ),
     );
     const companies = await this.run<{ id: number; uuid: string }>(
       tx,
       knex.raw(
         `select c.id, c.uuid from companies c
-          where (c.created_by_id = ? or c.id in (select m.company_id from company_members m where m.user_id = ?))${and(ofCompanies)}
+          where c.account_id = ? and (c.created_by_id = ? or c.id in (select m.company_id from company_members m where m.account_id = ? and m.user_id = ?))${and(ofCompanies)}
           order by c.id`,
-        [userId, userId, ...bound(ofCompanies)],
+        [accountId, userId, accountId, userId, ...bound(ofCompanies)],
       ),
     );
     const gather = (rows: readonly { id: number; uuid: string }[]) => {

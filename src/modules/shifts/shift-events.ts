@@ -64,29 +64,35 @@ export class ShiftEvents {
   constructor(private readonly sinks: readonly ShiftEventSink[]) {}
 
   /** Call after the change is flushed (or, for a deletion, before the row goes). */
-  async record(em: EntityManager, kind: ShiftEventKind, shiftRowId: number): Promise<void> {
+  async record(
+    em: EntityManager,
+    kind: ShiftEventKind,
+    accountId: number,
+    shiftRowId: number,
+  ): Promise<void> {
     if (this.sinks.length === 0) return;
-    const snapshots = await readSnapshots(em, 's.id = ?', [shiftRowId], { afterId: 0 });
+    const snapshots = await readSnapshots(em, accountId, 's.id = ?', [shiftRowId], { afterId: 0 });
     if (snapshots.length === 0)
       throw new Error(`shift ${shiftRowId} vanished inside its own transaction`);
     await this.emit(em, kind, new Date().toISOString(), snapshots);
   }
 
   /**
-   * The events of every shift matching `condition` (SQL over `shifts s`), in chunks; each chunk's
+   * The events of every shift of the account matching `condition` (SQL over `shifts s`), in chunks; each chunk's
    * snapshots also go to `seen`, whether or not anyone listens. `lock`: the rows are locked as they
    * are read (FOR UPDATE), so that a deletion's events name exactly the shifts it deletes.
    */
   async recordWhere(
     em: EntityManager,
     kind: ShiftEventKind,
+    accountId: number,
     condition: string,
     params: readonly unknown[],
     options: { lock: boolean; seen?: (chunk: readonly SnapshotRow[]) => void | Promise<void> },
   ): Promise<void> {
     const occurredAt = new Date().toISOString();
     for (let afterId = 0; ;) {
-      const chunk = await readSnapshots(em, condition, params, {
+      const chunk = await readSnapshots(em, accountId, condition, params, {
         afterId,
         limit: CHUNK,
         lock: options.lock,
@@ -145,12 +151,13 @@ interface Row {
 }
 
 /**
- * The snapshots of the shifts matching `condition`, by integer id after `afterId`: one statement,
+ * The snapshots of the account's shifts matching `condition`, by integer id after `afterId`: one statement,
  * and for deletions one more for the listings of their projects (`tombstone_listing`, the sync
  * migration's function, so a deletion's event and its tombstone keep the same).
  */
 async function readSnapshots(
   em: EntityManager,
+  accountId: number,
   condition: string,
   params: readonly unknown[],
   options: { afterId: number; limit?: number; lock?: boolean; listed?: boolean },
@@ -161,30 +168,20 @@ async function readSnapshots(
             u.uuid as user_uuid, u.id as user_id, a.uuid as activity_uuid,
             s.start, s.stop, s.time_zone, s.billable, s.notes, s.tag_list
        from shifts s
-       join projects p on p.id = s.project_id
-       join companies c on c.id = p.company_id
-       join users u on u.id = s.user_id
-       left join activities a on a.id = s.activity_id
-      where (${condition}) and s.id > ?
+       join projects p on p.account_id = s.account_id and p.id = s.project_id
+       join companies c on c.account_id = s.account_id and c.id = p.company_id
+       join users u on u.account_id = s.account_id and u.id = s.user_id
+       left join activities a on a.account_id = s.account_id and a.id = s.activity_id
+      where s.account_id = ? and (${condition}) and s.id > ?
       order by s.id${options.limit ? ` limit ${options.limit}` : ''}${options.lock ? ' for update of s' : ''}`,
-    [...params, options.afterId],
+    [accountId, ...params, options.afterId],
     'all',
     transaction,
   );
-  let listings: Map<number, ListedSnapshot | null> | undefined;
-  if (options.listed && rows.length > 0) {
-    const projects = new Map(rows.map((row) => [row.project_id, row.account_id]));
-    const found = await em
-      .getConnection()
-      .execute<{ id: number; listed: ListedSnapshot | string | null }[]>(
-        `select p.id, tombstone_listing('Project', p.account_id, p.id) as listed
-           from unnest(?::int[], ?::int[]) as p(id, account_id)`,
-        [intArray([...projects.keys()]), intArray([...projects.values()])],
-        'all',
-        transaction,
-      );
-    listings = new Map(found.map((row) => [row.id, parseListed(row.listed)]));
-  }
+  const listings =
+    options.listed && rows.length > 0
+      ? await projectListings(em, new Map(rows.map((row) => [row.project_id, row.account_id])))
+      : undefined;
   return rows.map((row) => ({
     accountId: row.account_id,
     snapshot: {
@@ -207,7 +204,28 @@ async function readSnapshots(
   }));
 }
 
+/**
+ * The listings of projects (their accounts by id) as their tombstones keep them
+ * (`tombstone_listing`), read in a statement of their own: on Citus the function's reads run from
+ * the coordinator, never from a statement already on a worker.
+ */
+export async function projectListings(
+  em: EntityManager,
+  projects: ReadonlyMap<number, number>,
+): Promise<Map<number, ListedSnapshot | null>> {
+  const found = await em
+    .getConnection()
+    .execute<{ id: number; listed: ListedSnapshot | string | null }[]>(
+      `select p.id, tombstone_listing('Project', p.account_id, p.id) as listed
+         from unnest(?::int[], ?::int[]) as p(id, account_id)`,
+      [intArray([...projects.keys()]), intArray([...projects.values()])],
+      'all',
+      em.getTransactionContext(),
+    );
+  return new Map(found.map((row) => [row.id, parseListed(row.listed)]));
+}
+
 /** A project's listing as the database answers it: JSON, which a driver may leave as text. */
-export function parseListed(listed: ListedSnapshot | string | null): ListedSnapshot | null {
+function parseListed(listed: ListedSnapshot | string | null): ListedSnapshot | null {
   return typeof listed === 'string' ? (JSON.parse(listed) as ListedSnapshot) : listed;
 }

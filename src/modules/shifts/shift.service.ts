@@ -142,7 +142,7 @@ export class ShiftService {
       const activity = await this.resolveActivity(tx.em, project, data);
       shift.activity = activity ? ref(activity) : null;
       stopped = await this.settle(tx, shift, user.id);
-      await this.events.record(tx.em, 'SHIFT_CREATED', shift.id);
+      await this.events.record(tx.em, 'SHIFT_CREATED', tx.viewer.accountId, shift.id);
       return shift;
     });
     // A replay did not run the work: what the first create stopped ends where its shift starts
@@ -193,7 +193,7 @@ export class ShiftService {
         shift.activity = activity ? ref(activity) : null;
       }
       const stoppedShifts = await this.settle(tx, shift, shift.user.id);
-      await this.events.record(tx.em, 'SHIFT_UPDATED', shift.id);
+      await this.events.record(tx.em, 'SHIFT_UPDATED', tx.viewer.accountId, shift.id);
       return { shift, stoppedShifts, previousProjectId };
     });
   }
@@ -202,7 +202,7 @@ export class ShiftService {
     return inTransaction(ctx, async (tx) => {
       const shift = await this.get(tx, locator, projectLocator);
       assertMayChangeShift(tx.viewer, shift, 'delete');
-      await this.events.record(tx.em, 'SHIFT_DELETED', shift.id);
+      await this.events.record(tx.em, 'SHIFT_DELETED', tx.viewer.accountId, shift.id);
       await tx.em.nativeDelete(Shift, { id: shift.id });
       return shift;
     });
@@ -296,7 +296,7 @@ export class ShiftService {
    */
   private async settle(ctx: RequestContext, shift: Shift, userId: number): Promise<Shift[]> {
     const { em } = ctx;
-    await lockRow(em, 'users', userId);
+    await lockRow(em, 'users', ctx.viewer.accountId, userId);
     const stopped: Shift[] = [];
     if (shift.stop === null) {
       const running = await em.findOne(
@@ -316,7 +316,7 @@ export class ShiftService {
         // before any update, and the one-running-shift index must already be satisfied then.
         await em.nativeUpdate(Shift, { id: running.id }, { stop: shift.start });
         running.stop = shift.start;
-        await this.events.record(em, 'SHIFT_UPDATED', running.id);
+        await this.events.record(em, 'SHIFT_UPDATED', ctx.viewer.accountId, running.id);
         stopped.push(running);
       }
     }

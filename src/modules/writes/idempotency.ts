@@ -58,11 +58,11 @@ export async function idempotentTransaction<T extends { id: number }>(
       return record;
     }
     const record = await work(tx);
-    await execute(tx, 'update idempotency_keys set entity_id = ? where user_id = ? and key = ?', [
-      record.id,
-      tx.viewer.id,
-      key,
-    ]);
+    await execute(
+      tx,
+      'update idempotency_keys set entity_id = ? where account_id = ? and user_id = ? and key = ?',
+      [record.id, tx.viewer.accountId, tx.viewer.id, key],
+    );
     return record;
   });
 }
@@ -71,6 +71,9 @@ export async function idempotentTransaction<T extends { id: number }>(
  * Claims the key for this request, replacing a forgotten (expired) claim, and forgets the user's
  * other expired keys on the way. Returns undefined when the claim is new, or the record id an
  * earlier request with the same key and request answered with.
+ *
+ * A forgotten claim is replaced by an UPDATE of its own, not in the insert's ON CONFLICT: Citus
+ * takes no function there (`now()`), and a key used again is rare.
  */
 async function claim(
   tx: RequestContext,
@@ -79,22 +82,30 @@ async function claim(
 ): Promise<number | undefined> {
   const ttl = tx.config.idempotencyTtlSeconds;
   const user = tx.viewer.id;
+  const account = tx.viewer.accountId;
   const claimed = await execute(
     tx,
     `with forgotten as (
-       delete from idempotency_keys where user_id = ? and key <> ? and created_at < now() - make_interval(secs => ?)
+       delete from idempotency_keys where account_id = ? and user_id = ? and key <> ? and created_at < now() - make_interval(secs => ?)
      )
      insert into idempotency_keys (account_id, user_id, key, request_hash) values (?, ?, ?, ?)
-     on conflict (user_id, key, account_id) do update set request_hash = excluded.request_hash, entity_id = null, created_at = now()
-       where idempotency_keys.created_at < now() - make_interval(secs => ?)
+     on conflict (user_id, key, account_id) do nothing
      returning 1`,
-    [user, key, ttl, tx.viewer.accountId, user, key, requestHash, ttl],
+    [account, user, key, ttl, account, user, key, requestHash],
   );
   if (claimed.length > 0) return undefined;
+  const renewed = await execute(
+    tx,
+    `update idempotency_keys set request_hash = ?, entity_id = null, created_at = now()
+      where account_id = ? and user_id = ? and key = ? and created_at < now() - make_interval(secs => ?)
+     returning 1`,
+    [requestHash, account, user, key, ttl],
+  );
+  if (renewed.length > 0) return undefined;
   const [earlier] = await execute(
     tx,
-    'select request_hash, entity_id from idempotency_keys where user_id = ? and key = ?',
-    [user, key],
+    'select request_hash, entity_id from idempotency_keys where account_id = ? and user_id = ? and key = ?',
+    [account, user, key],
   );
   if (earlier.request_hash !== requestHash) {
     throw ValidationError.field(

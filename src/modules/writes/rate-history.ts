@@ -23,7 +23,10 @@ export function rateEntryConflict(column: RateOwner['column']): string {
  * staff services call it after their flush, for each rate column the write changed.
  *
  * The write does it, not a trigger on the row: on Citus the trigger would run on the worker, which
- * cannot draw the entry's integer id from its sequence (docs/scaling.md, section 7).
+ * cannot draw the entry's integer id from its sequence (docs/scaling.md, section 7). For the same
+ * reason the entry is inserted from VALUES, whose default id the coordinator draws, after a read
+ * of the history, not by an INSERT … SELECT, which Citus sends whole to the worker. The write's
+ * own row lock (the project or user it updated) keeps another write of the rate from between them.
  */
 export async function recordCurrentRate(
   tx: RequestContext,
@@ -35,20 +38,24 @@ export async function recordCurrentRate(
   // A row created without a rate has no history to start: no statement at all.
   if (created && cents === null) return;
   const { column, accountId, id } = owner;
-  const [since, unlessGiven, params]: [string, string, unknown[]] = created
-    ? [`'-infinity'`, 'true', []]
-    : [
-        'now()',
-        `? is distinct from (select cents from rates where account_id = ? and ${column} = ? and kind = ?
-                               and effective_from <= now() order by effective_from desc limit 1)`,
-        [cents, accountId, id, kind],
-      ];
-  await tx.em.getConnection().execute(
+  const connection = tx.em.getConnection();
+  const transaction = tx.em.getTransactionContext();
+  if (!created) {
+    const [given] = await connection.execute<{ cents: number | null }[]>(
+      `select cents from rates where account_id = ? and ${column} = ? and kind = ?
+          and effective_from <= now() order by effective_from desc limit 1`,
+      [accountId, id, kind],
+      'all',
+      transaction,
+    );
+    if ((given?.cents ?? null) === cents) return;
+  }
+  await connection.execute(
     `insert into rates (account_id, ${column}, kind, cents, effective_from)
-     select ?, ?, ?, ?::integer, ${since} where ${unlessGiven}
+     values (?, ?, ?, ?::integer, ${created ? `'-infinity'` : 'now()'})
      ${rateEntryConflict(column)}`,
-    [accountId, id, kind, cents, ...params],
+    [accountId, id, kind, cents],
     'run',
-    tx.em.getTransactionContext(),
+    transaction,
   );
 }

@@ -7,7 +7,7 @@ import {
   REQUIRED,
   ValidationError,
 } from '../../core/errors';
-import type { RequestContext } from '../../core/request-context';
+import { fileTransactionAccount, type RequestContext } from '../../core/request-context';
 import { isRowId, isUuid, nodeTypesOf } from '../ids';
 
 export interface Locator {
@@ -227,7 +227,10 @@ export async function inTransaction<T>(
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await ctx.em.transactional((em) => work({ ...ctx, em }));
+      return await ctx.em.transactional((em) => {
+        fileTransactionAccount(em.getTransactionContext(), ctx.viewer.accountId);
+        return work({ ...ctx, em });
+      });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (attempt >= ATTEMPTS || !code || !RETRYABLE.has(code)) throw error;
@@ -254,13 +257,16 @@ export async function inTransaction<T>(
 export async function lockRow(
   em: EntityManager,
   table: 'users' | 'accounts',
-  id: number,
+  accountId: number,
+  id = accountId,
 ): Promise<void> {
+  // By the account too: on Citus that is the one worker's row, and a lock there is all it takes.
+  const key = table === 'accounts' ? 'id = ?' : 'account_id = ? and id = ?';
   await em
     .getConnection()
     .execute(
-      `select id from ${table} where id = ? for no key update`,
-      [id],
+      `select id from ${table} where ${key} for no key update`,
+      table === 'accounts' ? [id] : [accountId, id],
       'all',
       em.getTransactionContext(),
     );

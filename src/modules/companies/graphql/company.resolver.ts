@@ -119,9 +119,9 @@ export class CompanyResolver {
     Company,
     () => Staff,
     (c, u) =>
-      `${u.column('id')} in (select user_id from company_members where company_id = ${c.column('id')})`,
+      `${u.column('id')} in (select user_id from company_members where account_id = ${c.request.accountId} and company_id = ${c.column('id')})`,
     (c, u) =>
-      `(select min(id) from company_members where company_id = ${c.column('id')} and user_id = ${u.column('id')})`,
+      `(select min(id) from company_members where account_id = ${c.request.accountId} and company_id = ${c.column('id')} and user_id = ${u.column('id')})`,
   )
   @FieldResolver(() => [Staff], {
     description: 'The users listed for CUSTOM visibility.',

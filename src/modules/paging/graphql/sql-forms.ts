@@ -36,7 +36,9 @@ export type SqlForm =
 
 /**
  * SQL over a row: `column` gives the SQL of one of its properties' columns, `param` a placeholder
- * for a value of the request (`request`: the caller's id, the request's instant).
+ * for a value of the request (`request`: the caller's id and account, the request's instant).
+ * Every other table a form reads names the account (`account_id = ${request.accountId}`), as the
+ * compiled reads do for the row's own table: on Citus that keeps the read on one worker.
  */
 export type SqlOverRow = (row: SqlRow) => string;
 
@@ -49,7 +51,7 @@ export interface SqlRow {
    * for `${alias}."grand"`.
    */
   lateral(key: string, select: (row: SqlRow) => string): string;
-  readonly request: { readonly viewerId: number; readonly now: Date };
+  readonly request: { readonly viewerId: number; readonly accountId: number; readonly now: Date };
 }
 
 const formsOf = new Map<object, Map<string, SqlForm>>();

@@ -205,9 +205,9 @@ export class ProjectResolver {
     Project,
     () => Staff,
     (p, u) =>
-      `${u.column('id')} in (select user_id from project_members where project_id = ${p.column('id')})`,
+      `${u.column('id')} in (select user_id from project_members where account_id = ${p.request.accountId} and project_id = ${p.column('id')})`,
     (p, u) =>
-      `(select min(id) from project_members where project_id = ${p.column('id')} and user_id = ${u.column('id')})`,
+      `(select min(id) from project_members where account_id = ${p.request.accountId} and project_id = ${p.column('id')} and user_id = ${u.column('id')})`,
   )
   @FieldResolver(() => [Staff], {
     description: 'The users listed for CUSTOM visibility.',

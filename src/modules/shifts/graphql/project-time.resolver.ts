@@ -171,7 +171,7 @@ export class ProjectTimeResolver {
   @ComputedSql(
     Project,
     (p) =>
-      `${grandTotalSql(p)} <= ${p.column('timeLimit')} and ${grandTotalSql(p)} >= ${p.column('timeLimit')} * (select nearly_overdue_ratio from accounts where id = ${p.column('account')})`,
+      `${grandTotalSql(p)} <= ${p.column('timeLimit')} and ${grandTotalSql(p)} >= ${p.column('timeLimit')} * (select nearly_overdue_ratio from accounts where id = ${p.request.accountId})`,
   )
   @FieldResolver(() => Boolean, {
     nullable: true,
@@ -196,7 +196,12 @@ export class ProjectTimeResolver {
 /** The project's totals (`grand`, `mine`), computed once per project row however many fields read them. */
 function totals(p: SqlRow): string {
   return p.lateral('totals', (row) =>
-    projectTotalsSql(row.column('id'), row.param(row.request.now), row.request.viewerId),
+    projectTotalsSql(
+      row.request.accountId,
+      row.column('id'),
+      row.param(row.request.now),
+      row.request.viewerId,
+    ),
   );
 }
 
@@ -207,5 +212,5 @@ function grandTotalSql(p: SqlRow): string {
 
 /** The caller's running shift on the project, as a condition on `shifts` (at most one row). */
 function viewerRunningOn(p: SqlRow): string {
-  return `user_id = ${Number(p.request.viewerId)} and stop is null and project_id = ${p.column('id')}`;
+  return `account_id = ${p.request.accountId} and user_id = ${Number(p.request.viewerId)} and stop is null and project_id = ${p.column('id')}`;
 }

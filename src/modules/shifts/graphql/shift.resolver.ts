@@ -182,7 +182,11 @@ export class ShiftResolver {
   @ReadsAhead(Shift, readVisibleProjects, readActivities)
   @ReadsColumns(Shift)
   @ReferenceSql(Shift, 'activity', (ctx, knex, id) =>
-    projectVisibilitySql(ctx, knex, `(select project_id from activities where id = ${id})`),
+    projectVisibilitySql(
+      ctx,
+      knex,
+      `(select project_id from activities where account_id = ${ctx.viewer.accountId} and id = ${id})`,
+    ),
   )
   @FieldResolver(() => Activity, {
     nullable: true,
