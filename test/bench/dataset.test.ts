@@ -28,7 +28,9 @@ async function loadInto(): Promise<{
 const snapshot = (app: TestApp) =>
   app.db.orm.em.getConnection().execute(
     `select s.uuid, s.start, s.stop, s.billable, p.uuid as project, u.login, a.uuid as activity
-       from shifts s join projects p on p.id = s.project_id join users u on u.id = s.user_id left join activities a on a.id = s.activity_id
+       from shifts s join projects p on p.account_id = s.account_id and p.id = s.project_id
+       join users u on u.account_id = s.account_id and u.id = s.user_id
+       left join activities a on a.account_id = s.account_id and a.id = s.activity_id
       order by s.id`,
   );
 

@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { mapDatabaseError } from '../../src/db/database-errors';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
+import { lockWaitCount } from '../support/lock-holder';
 
 /**
  * Issue 20, finding 4: one account could starve the others. One staff member's 400 concurrent
@@ -186,7 +187,10 @@ onServer('one account cannot take every database connection (PostgreSQL)', () =>
     try {
       // Every punch-in of the staff member stops at the lock on the user's row, in its transaction.
       await locker.query('begin');
-      await locker.query('select id from users where id = $1 for update', [staff.legacyId]);
+      await locker.query('select id from users where account_id = $1 and id = $2 for update', [
+        owner.accountId,
+        staff.legacyId,
+      ]);
       const flood = Array.from({ length: FLOOD }, () =>
         request(t.app.express)
           .post(`/api/1/projects/${createProject.project.id}/punch_in.json`)
@@ -198,12 +202,8 @@ onServer('one account cannot take every database connection (PostgreSQL)', () =>
       // pool's queue, or for the account's share of it), or in the account's own queue.
       const pool = (t.db.orm.em.getConnection().getKnex().client as any).pool;
       await until(async () => {
-        const { rows } = await watcher.query(
-          `select count(*)::int as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'`,
-        );
         const parked =
-          rows[0].n +
+          (await lockWaitCount(watcher)) +
           pool.numPendingAcquires() +
           (t.db.lanes?.waiting() ?? 0) +
           (t.app.fairShare?.waitingOf(owner.accountId) ?? 0);

@@ -10,7 +10,11 @@ import { hashSecret, OAuthProtocol } from '../../src/modules/oauth';
 import { createPasswordHasher } from '../../src/modules/staff';
 import { readJson, registerForEveryAccount, submitApproval } from '../support/oauth-approval';
 import { startTestApp, type Credentials, type TestApp } from '../support/test-app';
-import { createTestDatabaseTarget, type TestDatabaseTarget } from '../support/test-database';
+import {
+  createTestDatabaseTarget,
+  testCitusWorkers,
+  type TestDatabaseTarget,
+} from '../support/test-database';
 
 /**
  * Attack findings, item 3: an account cannot take a client id that other accounts' users then
@@ -393,7 +397,17 @@ test("the database refuses any grant of an account's application to another acco
       [client, `${client}-request`, betaStaff.legacyId, beta.accountId],
     );
   const grantsBefore = await grantsOf(betaStaff.legacyId);
-  const refused = { code: '23514', constraint: 'oauth_grant_within_client_accounts' };
+  // The rule's check violation. On Citus it is raised on a worker, and the coordinator passes its
+  // code and message on without the constraint's name: the message names the rule there.
+  const refused =
+    testCitusWorkers().length > 0
+      ? {
+          code: '23514',
+          message: expect.stringContaining(
+            "an application registered by an account is authorised by that account's users only",
+          ),
+        }
+      : { code: '23514', constraint: 'oauth_grant_within_client_accounts' };
   await expect(code(await idOf(own.key))).rejects.toMatchObject(refused);
   await expect(token(await idOf(own.key))).rejects.toMatchObject(refused);
   await expect(approval(await idOf(consumer.key))).rejects.toMatchObject(refused);

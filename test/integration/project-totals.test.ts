@@ -107,7 +107,8 @@ test('kept totals follow every kind of write and agree with grandTotal', async (
   const totals = await t.gqlOk(owner, '{ projects { nodes { id grandTotal } } }');
   const independent = await t.db.orm.em.getConnection().execute<{ uuid: string; total: string }[]>(
     `select p.uuid, coalesce(sum(extract(epoch from (coalesce(s.stop, now()) - s.start))), 0)::bigint::text as total
-       from projects p left join shifts s on s.project_id = p.id where p.uuid = any(?::uuid[]) group by p.uuid`,
+       from projects p left join shifts s on s.account_id = p.account_id and s.project_id = p.id
+      where p.uuid = any(?::uuid[]) group by p.uuid`,
     [`{${[p1, p2, p3].join(',')}}`],
   );
   for (const row of independent) {

@@ -235,7 +235,7 @@ async function shiftRowsInDatabase(
   const connection = t.db.orm.em.getConnection();
   const [checks] = await connection.execute(
     `select
-        (select count(*)::int from shifts a join shifts b on a.user_id = b.user_id and a.id < b.id
+        (select count(*)::int from shifts a join shifts b on a.account_id = b.account_id and a.user_id = b.user_id and a.id < b.id
           where a.user_id = ? and tstzrange(a.start, coalesce(a.stop, 'infinity')) && tstzrange(b.start, coalesce(b.stop, 'infinity'))) as overlaps,
         (select count(*)::int from shifts where user_id = ? and stop <= start) as backwards,
         (select count(*)::int from (select stop, lead(start) over (order by start, id) as next from shifts where user_id = ?) x

@@ -10,7 +10,7 @@ import { startTestApp, type Credentials, type TestApp } from '../support/test-ap
  * currency; only those who read money see any of it.
  */
 let t: TestApp;
-let owner: Credentials;
+let owner: Credentials & { accountId: number };
 let staff: Credentials & { id: string; legacyId: number };
 let projectId: string;
 
@@ -302,9 +302,10 @@ function withHolder(
       // The project's row held as a write of its rate column holds it; the newer entry's writer
       // queues first, the older one's second.
       await holder.query('begin');
-      await holder.query('select id from projects where id = $1 for no key update', [
-        project.legacyId,
-      ]);
+      await holder.query(
+        'select id from projects where account_id = $1 and id = $2 for no key update',
+        [owner.accountId, project.legacyId],
+      );
       const newer = setRate(9000, '2021-01-01T00:00:00Z');
       await lockWaiters(1);
       const older = setRate(7000, '2020-01-01T00:00:00Z');
@@ -338,12 +339,11 @@ test('an entry set for later becomes the current rate once it is in force', asyn
 
   // The year comes (the entry is moved to a second ago, rather than the clock to 2099): the
   // clock's next round makes it the current rate, and a round after that has nothing to do.
-  await t.db.orm.em
-    .getConnection()
-    .execute(
-      `update rates set effective_from = now() - interval '1 second' where id = (select id from rates where cents = 6500 and project_id = ?)`,
-      [project.legacyId],
-    );
+  await t.db.orm.em.getConnection().execute(
+    `update rates set effective_from = now() - interval '1 second'
+        where account_id = ? and project_id = ? and cents = 6500`,
+    [owner.accountId, project.legacyId],
+  );
   const clock = new CurrentRateClock(t.db.orm);
   expect(await clock.catchUp()).toBeGreaterThanOrEqual(1);
   expect(await current()).toBe(6500);
@@ -358,33 +358,35 @@ test('an entry set for later becomes the current rate once it is in force', asyn
     // An entry of 6500 has just come into force; the column still says 5000.
     await sql.execute(
       `insert into rates (account_id, project_id, kind, cents, effective_from)
-       select account_id, id, 'billable', 6500, now() - interval '1 second' from projects where id = ?`,
-      [project.legacyId],
+       values (?, ?, 'billable', 6500, now() - interval '1 second')`,
+      [owner.accountId, project.legacyId],
     );
     await withHolder(async (writer, lockWaiters) => {
       // A rate write in progress, as RateService.set makes it: the project's row, a new entry of
       // 7000 from now, the column.
       await writer.query('begin');
-      await writer.query('select id from projects where id = $1 for no key update', [
-        project.legacyId,
-      ]);
+      await writer.query(
+        'select id from projects where account_id = $1 and id = $2 for no key update',
+        [owner.accountId, project.legacyId],
+      );
       await writer.query(
         `insert into rates (account_id, project_id, kind, cents, effective_from)
-         select account_id, id, 'billable', 7000, now() from projects where id = $1`,
-        [project.legacyId],
+         values ($1, $2, 'billable', 7000, now())`,
+        [owner.accountId, project.legacyId],
       );
-      await writer.query('update projects set hourly_rate_cents = 7000 where id = $1', [
-        project.legacyId,
-      ]);
+      await writer.query(
+        'update projects set hourly_rate_cents = 7000 where account_id = $1 and id = $2',
+        [owner.accountId, project.legacyId],
+      );
       const round = new CurrentRateClock(t.db.orm).catchUp();
       await lockWaiters(1);
       await writer.query('commit');
       await round;
     });
     const [row] = await sql.execute<{ cents: number; entries: string }[]>(
-      `select p.hourly_rate_cents as cents, (select string_agg(cents::text, ',' order by effective_from) from rates where project_id = p.id) as entries
-         from projects p where p.id = ?`,
-      [project.legacyId],
+      `select p.hourly_rate_cents as cents, (select string_agg(cents::text, ',' order by effective_from) from rates where account_id = p.account_id and project_id = p.id) as entries
+         from projects p where p.account_id = ? and p.id = ?`,
+      [owner.accountId, project.legacyId],
     );
     expect(row).toEqual({ cents: 7000, entries: '5000,6500,7000' });
   },

@@ -178,10 +178,9 @@ test('tombstones older than TOMBSTONE_RETENTION_DAYS are purged, and so old a si
   );
   const sql = t.db.orm.em.getConnection();
   // Two days pass for this tombstone (the retention is one day).
-  await sql.execute(
-    `update tombstones set deleted_at = deleted_at - interval '2 days' where uuid = ?`,
-    [company.id],
-  );
+  await sql.execute(`update tombstones set deleted_at = now() - interval '2 days' where uuid = ?`, [
+    company.id,
+  ]);
   const [{ recent }] = await sql.execute<{ recent: Date }[]>(
     `select now() - interval '12 hours' as recent`,
   );
