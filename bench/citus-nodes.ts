@@ -83,3 +83,24 @@ export async function dropClusterDatabase(
       client.query(`drop database if exists ${name} with (force)`),
     );
 }
+
+/** Each node of a cluster, named (`coordinator`, `worker <port>`), with its data directory. */
+export async function clusterDataDirs(
+  coordinator: string,
+  workers: readonly string[],
+): Promise<{ node: string; dataDir: string }[]> {
+  const nodes = [
+    ['coordinator', coordinator],
+    ...workers.map((worker) => [`worker ${new URL(worker).port}`, worker]),
+  ] as const;
+  const found: { node: string; dataDir: string }[] = [];
+  for (const [node, url] of nodes)
+    found.push({
+      node,
+      dataDir: await withClient(url, async (client) => {
+        const { rows } = await client.query<{ data_directory: string }>('show data_directory');
+        return rows[0]!.data_directory;
+      }),
+    });
+  return found;
+}

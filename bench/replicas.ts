@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { scaledSize, datasetDatabase } from './dataset';
 import type { LoadResult, LoadSpec } from './load';
-import { onDatabaseOf, replicasReplayed, withClient } from './postgres-clients';
+import { onDatabaseOf, replicasReplayed, serverCpuSeconds, withClient } from './postgres-clients';
 import {
   datasetIds,
   ensureServerDataset,
@@ -48,33 +48,6 @@ interface Phase {
   readonly replicaReads: number | null;
   /** CPU seconds the primary's and the replica's PostgreSQL processes used during the phase. */
   readonly cpuSeconds: { readonly primary: number | null; readonly replica: number | null };
-}
-
-/**
- * CPU seconds (user + system) a PostgreSQL server's processes have used so far: its postmaster
- * (the first line of `postmaster.pid` in its data directory) and its children, from /proc. null
- * where that cannot be read (not root, another machine).
- */
-function serverCpuSeconds(dataDir: string): number | null {
-  try {
-    const postmaster = fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0];
-    let ticks = 0;
-    for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-      let stat: string;
-      try {
-        stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      } catch {
-        continue; // ended meanwhile
-      }
-      // The fields after the command (which may hold spaces) in parentheses.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (pid === postmaster || fields[1] === postmaster)
-        ticks += Number(fields[11]) + Number(fields[12]);
-    }
-    return ticks / 100; // USER_HZ
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -10,6 +10,8 @@ export interface Measurement extends LoadResult {
   readonly connections: number;
   readonly rssMb: number;
   readonly statements: number | undefined;
+  /** On a Citus cluster: CPU seconds each node's PostgreSQL spent on it (null: not readable). */
+  readonly nodeCpuSeconds?: Readonly<Record<string, number | null>>;
 }
 
 /** Scenario (n): one request's statements and the plan of the one that reads the shifts. */
@@ -215,6 +217,7 @@ export function writeReport(dir: string, info: RunInfo, rows: Measurement[]): st
     '',
     `Cached Basic authentication costs ${fixed(info.authShare, 0)} µs per request (context creation, measured in-process); (a) at c=1 takes ${find('a', 'service', 1)?.latencyP50 ?? '–'} ms at the median, so authentication is ${fixed(authPercent, 1)} % of it (goal < 2 %).`,
     ...(info.nested ? ['', ...nestedSection(info.nested)] : []),
+    ...citusSection(rows, find),
     '',
     '## Checks',
     '',
@@ -231,6 +234,36 @@ export function writeReport(dir: string, info: RunInfo, rows: Measurement[]): st
   fs.writeFileSync(path.join(dir, `${day}.json`), `${JSON.stringify({ info, rows }, null, 2)}\n`);
   process.stdout.write(`\n${lines.join('\n')}\n`);
   return file;
+}
+
+/**
+ * The service on the Citus cluster beside it on PostgreSQL, each measurement with the CPU seconds
+ * each node's PostgreSQL spent on it and the workers' shares of the database CPU.
+ */
+function citusSection(
+  rows: Measurement[],
+  find: (scenario: string, kind: string, c: number) => Measurement | undefined,
+): string[] {
+  const citus = rows.filter((r) => r.nodeCpuSeconds);
+  if (citus.length === 0) return [];
+  const nodes = Object.keys(citus[0]!.nodeCpuSeconds!);
+  const workers = nodes.filter((node) => node !== 'coordinator');
+  return [
+    '',
+    '## On a Citus cluster',
+    '',
+    `The service on the cluster (${citus[0]!.target}) beside the service on PostgreSQL, the same dataset distributed by account. CPU: seconds each node's PostgreSQL processes spent during the measurement, and each worker's share of all the database CPU.`,
+    '',
+    `| scenario | c | Citus req/s | PostgreSQL req/s | Citus ÷ PostgreSQL | Citus p50 ms | PostgreSQL p50 ms | ${nodes.map((n) => `${n} CPU s`).join(' | ')} | ${workers.map((w) => `${w} share`).join(' | ')} |`,
+    `|---|---:|---:|---:|---:|---:|---:|${nodes.map(() => '---:|').join('')}${workers.map(() => '---:|').join('')}`,
+    ...citus.map((r) => {
+      const plain = find(r.scenario, 'service', r.connections);
+      const cpu = nodes.map((n) => r.nodeCpuSeconds![n] ?? null);
+      const total = cpu.every((v) => v !== null) ? cpu.reduce((a, b) => a! + b!, 0)! : NaN;
+      const share = (n: string) => ((r.nodeCpuSeconds![n] ?? NaN) / total) * 100;
+      return `| ${r.scenario} | ${r.connections} | ${fixed(r.requestsPerSecond)} | ${plain ? fixed(plain.requestsPerSecond) : '–'} | ${plain ? fixed(r.requestsPerSecond / plain.requestsPerSecond, 2) : '–'} | ${r.latencyP50} | ${plain?.latencyP50 ?? '–'} | ${cpu.map((v) => (v === null ? 'n/a' : fixed(v, 1))).join(' | ')} | ${workers.map((w) => `${fixed(share(w), 0)} %`).join(' | ')} |`;
+    }),
+  ];
 }
 
 function goalRow(goal: string, measured: string, met: boolean | undefined): string {

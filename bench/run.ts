@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { Client } from 'pg';
 import { createApp, type App } from '../src/http/app';
 import { loadConfig } from '../src/core/config';
+import { distributeSchema } from '../src/db/citus-distribution';
 import { openDatabase, type Database } from '../src/db/database';
 import {
   loadDataset,
@@ -16,7 +17,14 @@ import {
   datasetDatabase,
   datasetTag,
 } from './dataset';
+import {
+  citusWorkers,
+  clusterDataDirs,
+  createClusterDatabase,
+  dropClusterDatabase,
+} from './citus-nodes';
 import type { LoadResult, LoadSpec } from './load';
+import { serverCpuSeconds } from './postgres-clients';
 import { writeReport, type Measurement, type NestedPlan, type RunInfo } from './report';
 import {
   nodeVersion,
@@ -43,6 +51,11 @@ const program = new Command('bench')
     '--admin-url <url>',
     'a PostgreSQL server (the database is created on it)',
     process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  )
+  .option(
+    '--citus-url <url>',
+    'a Citus coordinator with its workers added, for a target on the cluster (scenarios a, c, e, r)',
+    process.env.BENCH_CITUS_URL,
   )
   .option('--no-embedded', 'skip the service on the embedded database')
   .option('--no-peers', 'skip the floor and PostGraphile')
@@ -86,6 +99,7 @@ async function main(): Promise<void> {
     duration: string;
     connections: string;
     adminUrl: string;
+    citusUrl?: string;
     embedded: boolean;
     peers: boolean;
     node20: string;
@@ -97,6 +111,21 @@ async function main(): Promise<void> {
   const started = new Date();
 
   const server = await ensureServerDataset(options.adminUrl, datasetDatabase(scale), size);
+  const citusWorkerUrls = options.citusUrl ? await citusWorkers(options.citusUrl) : [];
+  // The same dataset distributed on the cluster, and where each node's PostgreSQL keeps its files
+  // (for the CPU seconds of its processes).
+  const citus =
+    citusWorkerUrls.length > 0
+      ? {
+          ...(await ensureServerDataset(
+            options.citusUrl!,
+            datasetDatabase(scale),
+            size,
+            citusWorkerUrls,
+          )),
+          nodes: await clusterDataDirs(options.citusUrl!, citusWorkerUrls),
+        }
+      : undefined;
   const embedded = options.embedded
     ? await ensureEmbeddedDataset(path.join(ROOT, 'bench', '.data', `embedded-${tag}`), size)
     : undefined;
@@ -268,6 +297,17 @@ async function main(): Promise<void> {
         REPORT_ROLLUPS: 'false',
       }),
     });
+    if (citus)
+      targets.push({
+        kind: 'service',
+        variant: 'service-citus',
+        scenarios: ['a', 'c', 'e', 'r'],
+        target: await serve(`service (Citus, ${citusWorkerUrls.length} workers, ${here})`, {
+          DATABASE_URL: citus.url,
+        }),
+      });
+    else if (options.citusUrl)
+      notes.push(`No Citus target: ${options.citusUrl} is no coordinator with workers added.`);
     const workers = await startWorkers(`service (PostgreSQL, ${here}, 2 workers)`, server.url);
     if (typeof workers === 'string') notes.push(`No 2-worker target: ${workers}.`);
     else
@@ -318,12 +358,16 @@ async function main(): Promise<void> {
         if (!spec) continue;
         for (const connections of options.connections.split(',').map(Number)) {
           const { path: requestPath, ...rest } = spec;
+          // On the cluster, the CPU seconds each node's PostgreSQL spent on the measurement.
+          const nodes = variant === 'service-citus' ? citus!.nodes : [];
+          const cpuBefore = nodes.map(({ dataDir }) => serverCpuSeconds(dataDir));
           const result = await measure(target, {
             ...rest,
             url: `${target.url}${requestPath}`,
             connections,
             durationSeconds: Number(options.duration),
           });
+          const cpuAfter = nodes.map(({ dataDir }) => serverCpuSeconds(dataDir));
           const row: Measurement = {
             scenario: scenario.id,
             target: target.name,
@@ -331,6 +375,18 @@ async function main(): Promise<void> {
             connections,
             ...result,
             statements: kind === 'service' ? statements[scenario.id] : undefined,
+            ...(nodes.length > 0
+              ? {
+                  nodeCpuSeconds: Object.fromEntries(
+                    nodes.map(({ node }, i) => [
+                      node,
+                      cpuBefore[i] === null || cpuAfter[i] === null
+                        ? null
+                        : cpuAfter[i]! - cpuBefore[i]!,
+                    ]),
+                  ),
+                }
+              : {}),
           };
           measurements.push(row);
           log(
@@ -474,10 +530,16 @@ function sameSize(a: ReturnType<typeof scaledSize>, b: ReturnType<typeof scaledS
   return Object.keys(a).length === keys.length && keys.every((key) => a[key] === b[key]);
 }
 
+/**
+ * The dataset in the database `name` of the server at `adminUrl`, loaded unless a load of this
+ * size is there. With `workers`, `adminUrl` is a Citus coordinator: the database is the cluster's,
+ * distributed (`timetrack migrate --distribute`'s step) before the load.
+ */
 export async function ensureServerDataset(
   adminUrl: string,
   name: string,
   size: ReturnType<typeof scaledSize>,
+  workers: readonly string[] = [],
 ): Promise<{ url: string; manifest: DatasetManifest }> {
   const url = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
   const admin = new Client({ connectionString: adminUrl });
@@ -497,12 +559,13 @@ export async function ensureServerDataset(
       }
     }
     log(`dataset: loading ${size.shifts.toLocaleString('en')} shifts into ${name}`);
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.query(`create database ${name}`);
   } finally {
     await admin.end();
   }
+  await dropClusterDatabase(adminUrl, workers, name);
+  await createClusterDatabase(adminUrl, workers, name);
   const db = await openDatabase(loadConfig({ DATABASE_URL: url }));
+  if (workers.length > 0) await distributeSchema(url);
   try {
     const manifest = await loadDataset(db.orm, size, (line) => log(`  ${line}`));
     await db.orm.em.getConnection().execute(`create table bench_manifest (doc jsonb not null)`);

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
  * The schema against Citus's rules for distributing the tenant tables by `account_id`
- * (docs/scaling.md, "Ready for Citus"), read from the live catalog of the migrated database:
+ * (docs/scaling.md, "7. Citus"), read from the live catalog of the migrated database:
  *
  * - every tenant table (one with an `account_id` column, and `accounts` itself by its `id`) has it
  *   NOT NULL;
