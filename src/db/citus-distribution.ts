@@ -85,6 +85,24 @@ export async function distributeSchema(url: string): Promise<Distribution> {
       await client.query(
         `alter table ${client.escapeIdentifier(table)} drop constraint ${client.escapeIdentifier(name)}`,
       );
+    // Citus copies a table's rows into its shards, whose triggers would fire for each row: a
+    // database moved from a single server with its rows would have its kept totals and rollups
+    // added again. So the tables' own triggers are off while their rows move, and on again
+    // after, on every shard (Citus passes a trigger's state on to the shards).
+    const triggers = await rows<{ table: string; name: string }>(
+      `select c.relname as table, t.tgname as name
+         from pg_trigger t join pg_class c on c.oid = t.tgrelid
+        where c.relname = any($1) and not t.tgisinternal and t.tgenabled <> 'D'
+        order by 1, 2`,
+      [pending.map((t) => t.table)],
+    );
+    const triggerState = async (state: 'enable' | 'disable') => {
+      for (const { table, name } of triggers)
+        await client.query(
+          `alter table ${client.escapeIdentifier(table)} ${state} trigger ${client.escapeIdentifier(name)}`,
+        );
+    };
+    await triggerState('disable');
     for (const table of distributed)
       await client.query(
         table === 'accounts'
@@ -93,6 +111,7 @@ export async function distributeSchema(url: string): Promise<Distribution> {
         table === 'accounts' ? [] : [table],
       );
     for (const table of reference) await client.query('select create_reference_table($1)', [table]);
+    await triggerState('enable');
     for (const { name, table, definition } of references)
       await client.query(
         `alter table ${client.escapeIdentifier(table)} add constraint ${client.escapeIdentifier(name)} ${definition}`,

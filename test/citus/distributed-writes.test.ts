@@ -535,3 +535,77 @@ describeOnCitus('the schema distributed on Citus', () => {
     ]);
   });
 });
+
+describeOnCitus('a database moved from a single server with its rows', () => {
+  const name = `timetrack_moved_${randomBytes(5).toString('hex')}`;
+  let workers: string[] = [];
+  afterAll(() => dropClusterDatabase(CITUS_URL!, workers, name));
+
+  test('keeps its rows and the totals its triggers kept: none fires again as Citus moves the rows', async () => {
+    workers = await citusWorkers(CITUS_URL!);
+    await createClusterDatabase(CITUS_URL!, workers, name);
+    const url = onDatabaseOf(CITUS_URL!, `postgres:///${name}`);
+    // The tables migrated and written while still local to the coordinator, as a restored dump
+    // of a single server's database is.
+    expect(
+      await runCliCapturing(['migrate'], { DATABASE_URL: url, LOG_LEVEL: 'warn' }),
+    ).toMatchObject({ code: 0 });
+    const totals = () =>
+      withClient(
+        url,
+        async (client) =>
+          (
+            await client.query(
+              `select (select count(*)::int from shifts) as shifts,
+                    (select sum(stopped_seconds)::float8 from project_user_totals) as kept,
+                    (select sum(seconds)::float8 from user_time_rollups where grain = 'day') as days,
+                    (select sum(seconds)::float8 from project_time_rollups where grain = 'month') as months`,
+            )
+          ).rows[0],
+      );
+    await withClient(url, async (client) => {
+      const one = async (text: string, params: unknown[] = []) =>
+        (await client.query<{ id: number }>(text, params)).rows[0]!.id;
+      const account = await one(`insert into accounts (name) values ('moved') returning id`);
+      const user = await one(
+        `insert into users (account_id, type, password_hash, login) values ($1, 'owner', 'x', 'moved') returning id`,
+        [account],
+      );
+      const company = await one(
+        `insert into companies (account_id, name) values ($1, 'c') returning id`,
+        [account],
+      );
+      const project = await one(
+        `insert into projects (account_id, company_id, name) values ($1, $2, 'p') returning id`,
+        [account, company],
+      );
+      await client.query(
+        `insert into shifts (account_id, project_id, user_id, start, stop)
+         select $1, $2, $3, timestamptz '2026-01-01' + make_interval(days => g), timestamptz '2026-01-01' + make_interval(days => g, hours => 2)
+           from generate_series(0, 39) g`,
+        [account, project, user],
+      );
+    });
+    const before = await totals();
+    expect(before).toEqual({ shifts: 40, kept: 40 * 7200, days: 40 * 7200, months: 40 * 7200 });
+
+    expect(
+      await runCliCapturing(['migrate', '--distribute'], { DATABASE_URL: url, LOG_LEVEL: 'warn' }),
+    ).toMatchObject({ code: 0, stderr: '' });
+    expect(await totals()).toEqual(before);
+    // The triggers are on again, on every shard: a new shift adds its time.
+    await withClient(url, (client) =>
+      client.query(
+        `insert into shifts (account_id, project_id, user_id, start, stop)
+         select account_id, id, (select id from users where account_id = p.account_id), timestamptz '2026-03-01', timestamptz '2026-03-01 01:00'
+           from projects p`,
+      ),
+    );
+    expect(await totals()).toEqual({
+      shifts: 41,
+      kept: 40 * 7200 + 3600,
+      days: 40 * 7200 + 3600,
+      months: 40 * 7200 + 3600,
+    });
+  }, 180_000);
+});
