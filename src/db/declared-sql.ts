@@ -55,12 +55,9 @@ export function andInAccount(
   alias: string | undefined,
   accountId: number,
 ): string {
+  // A tenant entity's `account` is its `account_id` (TenantEntity), as tenant-driver.ts reads it.
   const column =
-    meta.tableName === 'accounts'
-      ? 'id'
-      : Object.values(meta.properties).some((p) => p.fieldNames?.[0] === 'account_id')
-        ? 'account_id'
-        : undefined;
+    meta.tableName === 'accounts' ? 'id' : 'account' in meta.properties ? 'account_id' : undefined;
   if (!column) return '';
   if (!Number.isSafeInteger(accountId)) throw new Error(`${accountId} is no account id`);
   return ` and ${alias ? `${quote(alias)}.` : ''}${quote(column)} = ${accountId}`;

@@ -10,14 +10,24 @@ export async function until(condition: () => Promise<boolean>): Promise<void> {
  * waits on the worker that holds the row: the cluster's sessions are in citus_stat_activity.
  */
 export async function lockWaitCount(client: Client): Promise<number> {
-  const { rows } = await client.query<{ citus: boolean }>(
-    `select to_regclass('citus_stat_activity') is not null as citus`,
-  );
-  const sessions = rows[0]!.citus ? 'citus_stat_activity' : 'pg_stat_activity';
+  const sessions = await sessionsView(client);
   const waiting = await client.query<{ n: number }>(
     `select count(*)::int as n from ${sessions} where datname = current_database() and wait_event_type = 'Lock'`,
   );
   return waiting.rows[0]!.n;
+}
+
+/** The view of the database's sessions, asked once per client (the count above is polled). */
+const sessionViews = new WeakMap<Client, Promise<string>>();
+function sessionsView(client: Client): Promise<string> {
+  let view = sessionViews.get(client);
+  if (!view) {
+    view = client
+      .query<{ citus: boolean }>(`select to_regclass('citus_stat_activity') is not null as citus`)
+      .then(({ rows }) => (rows[0]!.citus ? 'citus_stat_activity' : 'pg_stat_activity'));
+    sessionViews.set(client, view);
+  }
+  return view;
 }
 
 /**
